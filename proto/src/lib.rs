@@ -1,0 +1,110 @@
+//! Wire types for memval: every type that crosses a stage boundary lives here.
+//!
+//! The same types travel over in-process channels and over NATS, always encoded with
+//! [`codec`] (postcard), so an in-process run exercises the exact bytes a cluster sees.
+//! Subjects carry the wire version (`memval.v1.*`) and are named for what was produced.
+//!
+//! This crate must never do I/O, and must never depend on a transport.
+
+pub mod codec;
+mod claim;
+mod memory;
+mod messages;
+mod verdict;
+
+pub use claim::{Assertion, Claim, ClaimType, CodeRef, Tier};
+pub use memory::{Memory, MemoryMeta, Source};
+pub use messages::{
+    CheckedMemory, ClaimBatch, ExtractedMemory, MemoryBatch, MemoryScore, Message, RunHeader,
+    ScoreBatch, VerdictBatch,
+};
+pub use verdict::{Action, ClaimResult, Outcome, Verdict};
+
+/// Version segment of every subject; bump when a message layout changes incompatibly.
+pub const WIRE_VERSION: &str = "v1";
+
+/// Subjects, named for what was produced, not for who consumes it.
+pub mod subjects {
+    /// Memories submitted for validation (input of the extractor).
+    pub const MEMORIES: &str = "memval.v1.memories";
+    /// Claims extracted from memories (input of the investigator).
+    pub const CLAIMS: &str = "memval.v1.claims";
+    /// Verdicts for claims (input of the scorer).
+    pub const VERDICTS: &str = "memval.v1.verdicts";
+    /// Scored memories (what a run waits for).
+    pub const SCORES: &str = "memval.v1.scores";
+}
+
+/// Seconds since the Unix epoch, UTC. Kept as an integer on the wire so postcard stays compact
+/// and nothing depends on a date library's serde format.
+pub type UnixSeconds = i64;
+
+/// Format a timestamp as RFC 3339 (`2026-03-15T10:00:00Z`).
+pub fn rfc3339(ts: UnixSeconds) -> String {
+    chrono::DateTime::<chrono::Utc>::from_timestamp(ts, 0)
+        .map(|d| d.to_rfc3339_opts(chrono::SecondsFormat::Secs, true))
+        .unwrap_or_else(|| ts.to_string())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn sample() -> ClaimBatch {
+        let memory = Memory {
+            id: "42".into(),
+            agent: "tech-lead".into(),
+            content: "Cache in `internal/cache/lru.go`".into(),
+            tier: 0,
+            kind: "memory".into(),
+            created_at: Some(1_773_568_800),
+            updated_at: None,
+            source: Source { path: "memories.jsonl".into(), line: Some(3), row: None, format: "jsonl".into() },
+            context_dir: None,
+            first_line: 1,
+        };
+        ClaimBatch {
+            run: RunHeader {
+                run_id: "r1".into(),
+                repo: "/repo".into(),
+                commit: None,
+                started_at: 0,
+                expected_memories: 1,
+            },
+            batch_id: "b1".into(),
+            items: vec![ExtractedMemory {
+                memory: memory.meta(),
+                claims: vec![Claim {
+                    claim_type: ClaimType::Configuration,
+                    claim_text: "max_conns is 10".into(),
+                    line: 1,
+                    code_refs: vec![CodeRef::path("config.toml")],
+                    assertion: Some(Assertion::ConfigValue { key: "max_conns".into(), value: "10".into() }),
+                }],
+                skip_reason: None,
+            }],
+        }
+    }
+
+    #[test]
+    fn wire_round_trip_keeps_every_field() {
+        let batch = sample();
+        let bytes = codec::encode(&batch).unwrap();
+        let back: ClaimBatch = codec::decode(&bytes).unwrap();
+        assert_eq!(back, batch);
+    }
+
+    #[test]
+    fn garbage_is_a_decode_error_not_a_panic() {
+        let err = codec::decode::<ClaimBatch>(&[0xff, 0xff, 0x01]).unwrap_err();
+        assert!(matches!(err, codec::CodecError::Decode { .. }));
+    }
+
+    #[test]
+    fn action_thresholds_follow_spec() {
+        let cases = [(0, Action::Pass), (1, Action::FlagForUser), (39, Action::FlagForUser), (40, Action::FlagForReview), (80, Action::FlagForReview), (81, Action::SuggestArchive), (100, Action::SuggestArchive)];
+        for (score, action) in cases {
+            assert_eq!(Action::from_score(score), action, "score {score}");
+        }
+    }
+}
