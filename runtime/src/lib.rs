@@ -1,1 +1,11 @@
-//! placeholder during bootstrap
+//! The one loop every stage runs in: pull a batch from an [`Inbox`], decode it with the wire
+//! codec, hand it to the [`Stage`], publish its outputs under deterministic message ids, and
+//! only then ack.
+//!
+//! A stage never knows its transport; this crate never knows a concrete stage. It must never
+//! ack before the outputs are published, and never run more batches at once than configured.
+
+mod stage;
+
+pub use stage::{run_stage, Stage, StageConfig, StageError, StageStats};
+pub use memval_transport::{Inbox, Outbox};
