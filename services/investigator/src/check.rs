@@ -1,0 +1,907 @@
+//! Deterministic (Tier A) verdicts: what the repo index and git history prove about a claim.
+//!
+//! Confidence is the strength of the evidence chain, from a fixed scale documented in
+//! ARCHITECTURE.md: 100 for an exact match in the current tree, 95 for a rename or deletion
+//! git recorded, lower for successors found only by similarity.
+
+use memval_proto::{Assertion, Claim, ClaimType, CodeRef, MemoryMeta, Outcome, UnixSeconds, Verdict};
+
+use crate::confine::{Refusal, RepoRoot};
+use crate::git::GitRepo;
+use crate::index::{basename, FileKind, RepoIndex};
+use crate::similar::{body_similarity, name_similarity, shared_dirs};
+use crate::symbols::{definitions, Def, Lang};
+
+/// Largest number of candidates quoted in an AMBIGUOUS verdict's evidence.
+const MAX_LISTED: usize = 4;
+
+pub struct Checker<'a> {
+    pub index: &'a RepoIndex,
+    pub git: Option<&'a GitRepo>,
+}
+
+/// Where a path named by a memory is now.
+#[derive(Debug, Clone, PartialEq)]
+enum Located {
+    /// Exists now at `path`; `note` says how it was found when not verbatim.
+    Here { path: String, dir: bool, confidence: u8, note: Option<String> },
+    /// Gone from the named place; its successor exists at `to`.
+    Moved { to: String, dir: bool, confidence: u8, evidence: String },
+    /// Gone, and nothing took its place.
+    Gone { confidence: u8, evidence: String },
+    /// Several places could be meant.
+    Unclear { candidates: Vec<String> },
+    Refused(Refusal),
+}
+
+fn checked(verdict: Verdict, confidence: u8, evidence: String, successor: Option<String>) -> Outcome {
+    Outcome::Checked { verdict, confidence, evidence, successor }
+}
+
+fn list(candidates: &[String]) -> String {
+    let mut shown: Vec<&str> = candidates.iter().take(MAX_LISTED).map(String::as_str).collect();
+    if candidates.len() > MAX_LISTED {
+        shown.push("...");
+    }
+    shown.join(", ")
+}
+
+fn short(commit: &str) -> &str {
+    &commit[..commit.len().min(10)]
+}
+
+/// A symbol as a memory writes it: `Type::method`, `Class.method`, `name()`.
+#[derive(Debug, Clone, PartialEq, Eq)]
+struct SymbolName {
+    name: String,
+    qualifier: Option<String>,
+}
+
+impl SymbolName {
+    fn parse(raw: &str) -> SymbolName {
+        let raw = raw.trim().trim_end_matches("()").trim_end_matches('!');
+        let raw = raw.split(['(', '<', ' ']).next().unwrap_or(raw);
+        let parts: Vec<&str> = raw.split("::").flat_map(|p| p.split('.')).filter(|p| !p.is_empty()).collect();
+        match parts.as_slice() {
+            [] => SymbolName { name: raw.to_owned(), qualifier: None },
+            [one] => SymbolName { name: (*one).to_owned(), qualifier: None },
+            [.., q, n] => SymbolName { name: (*n).to_owned(), qualifier: Some((*q).to_owned()) },
+        }
+    }
+
+    /// Does `def` in `path` answer to this name? A qualifier matches the enclosing type, or
+    /// a module (a path segment or file stem).
+    fn matches(&self, path: &str, def: &Def) -> bool {
+        if *def.name != *self.name {
+            return false;
+        }
+        match &self.qualifier {
+            None => true,
+            Some(q) => {
+                def.container.as_deref() == Some(q.as_str())
+                    || path.split('/').any(|seg| seg == q || seg.split('.').next() == Some(q.as_str()))
+                    || matches!(q.as_str(), "self" | "Self" | "crate" | "super" | "this")
+            }
+        }
+    }
+
+    fn display(&self) -> String {
+        match &self.qualifier {
+            Some(q) => format!("{q}::{}", self.name),
+            None => self.name.clone(),
+        }
+    }
+}
+
+impl Checker<'_> {
+    /// The verdict for one claim of `memory`.
+    pub fn check(&self, claim: &Claim, memory: &MemoryMeta) -> Outcome {
+        let since = memory.asserted_at();
+        let Some(primary) = claim.code_refs.iter().find(|r| !r.path.trim().is_empty()) else {
+            return Outcome::NotChecked { reason: "claim has no code reference with a path".into() };
+        };
+        match (&claim.assertion, claim.claim_type) {
+            (Some(Assertion::ConfigValue { key, value }), _) => self.check_config(primary, key, value, since),
+            (Some(Assertion::LineText { text }), _) => self.check_line_text(primary, text, since),
+            (None, ClaimType::FileReference) => self.check_file(primary, since),
+            (None, ClaimType::SymbolReference) => match &primary.symbol {
+                Some(symbol) => self.check_symbol(primary, symbol, since),
+                None => self.check_file(primary, since),
+            },
+            (None, tier_b) => self.check_anchors(tier_b, &claim.code_refs, since),
+        }
+    }
+
+    fn locate(&self, raw: &str, alts: &[String], since: Option<UnixSeconds>) -> Located {
+        let path = match RepoRoot::normalise(raw) {
+            Ok(p) => p,
+            Err(refusal) => return Located::Refused(refusal),
+        };
+        if let Some(here) = self.exists(&path, 100, None) {
+            return here;
+        }
+        if let Err(refusal) = self.index.root.resolve_existing(&path) {
+            return Located::Refused(refusal);
+        }
+        for alt in alts {
+            if let Ok(alt) = RepoRoot::normalise(alt) {
+                if let Some(here) = self.exists(&alt, 95, Some(format!("read as {alt}"))) {
+                    return here;
+                }
+            }
+        }
+        if let Some(git) = self.git {
+            for (window, penalty) in [(since, 0u8), (None, 15u8)] {
+                if window.is_none() && since.is_none() && penalty > 0 {
+                    break;
+                }
+                if let Some(found) = self.follow_history(git, &path, window, penalty) {
+                    return found;
+                }
+            }
+        }
+        self.search_tree(&path)
+    }
+
+    /// `Here` when `path` is a file or directory of the repo now.
+    fn exists(&self, path: &str, confidence: u8, note: Option<String>) -> Option<Located> {
+        if self.index.file(path).is_some() {
+            if self.index.root.resolve_existing(path).is_err() {
+                return None;
+            }
+            return Some(Located::Here { path: path.to_owned(), dir: false, confidence, note });
+        }
+        if self.index.is_dir(path) {
+            return Some(Located::Here { path: path.to_owned(), dir: true, confidence, note });
+        }
+        // Ignored by `.gitignore` but present on disk.
+        match self.index.root.resolve_existing(path) {
+            Ok(Some(real)) => Some(Located::Here {
+                path: path.to_owned(),
+                dir: real.is_dir(),
+                confidence: confidence.min(90),
+                note: Some(note.unwrap_or_else(|| "present on disk but ignored by .gitignore".into())),
+            }),
+            _ => None,
+        }
+    }
+
+    fn follow_history(&self, git: &GitRepo, path: &str, since: Option<UnixSeconds>, penalty: u8) -> Option<Located> {
+        let trace = git.follow(path, since);
+        if let Some(last) = trace.renames.last().map(|r| r.2.clone()) {
+            let chain: Vec<String> = trace
+                .renames
+                .iter()
+                .map(|(commit, from, to)| format!("{from} → {to} in {}", short(commit)))
+                .collect();
+            if trace.deleted_in.is_none() {
+                if let Some(Located::Here { dir, .. }) = self.exists(&last, 100, None) {
+                    return Some(Located::Moved {
+                        to: last,
+                        dir,
+                        confidence: 95 - penalty,
+                        evidence: format!("git: renamed {}", chain.join(", ")),
+                    });
+                }
+            }
+            let deleted = trace.deleted_in.as_deref().map(short).unwrap_or("a later commit");
+            return Some(Located::Gone {
+                confidence: 90 - penalty,
+                evidence: format!("git: renamed {}, then deleted in {deleted}", chain.join(", ")),
+            });
+        }
+        if let Some((dir, files)) = git.dir_successor(path, since) {
+            if self.index.is_dir(&dir) {
+                return Some(Located::Moved {
+                    to: dir,
+                    dir: true,
+                    confidence: 90 - penalty,
+                    evidence: format!("git: {files} file(s) of {path}/ were renamed into it"),
+                });
+            }
+        }
+        if let Some(commit) = trace.deleted_in {
+            // Deleted, but git may have missed a rename with heavy edits: a lone file of the
+            // same name elsewhere is the likely successor.
+            if let Located::Moved { to, dir, evidence, .. } = self.search_tree(path) {
+                return Some(Located::Moved {
+                    to,
+                    dir,
+                    confidence: 60 - penalty,
+                    evidence: format!("git: deleted in {}; {evidence}", short(&commit)),
+                });
+            }
+            return Some(Located::Gone {
+                confidence: 95 - penalty,
+                evidence: format!("git: deleted in {} and nothing took its place", short(&commit)),
+            });
+        }
+        None
+    }
+
+    /// Successor search without history: the same path under a deeper folder, the same file
+    /// name elsewhere, the same stem with another extension.
+    fn search_tree(&self, path: &str) -> Located {
+        let name = basename(path);
+        let suffix = format!("/{path}");
+        let mut by_suffix: Vec<String> = self
+            .index
+            .files_named(name)
+            .iter()
+            .map(|&i| self.index.file_at(i).path.clone())
+            .filter(|p| p.ends_with(&suffix))
+            .collect();
+        by_suffix.extend(self.index.dirs_named(name).into_iter().filter(|d| d.ends_with(&suffix)).map(str::to_owned));
+        match by_suffix.len() {
+            1 => {
+                let found = by_suffix.remove(0);
+                let dir = self.index.is_dir(&found);
+                return Located::Here { note: Some(format!("{path} is written relative to a folder; full path {found}")), path: found, dir, confidence: 85 };
+            }
+            n if n > 1 => return Located::Unclear { candidates: by_suffix },
+            _ => {}
+        }
+        let same_name: Vec<String> = self.index.files_named(name).iter().map(|&i| self.index.file_at(i).path.clone()).collect();
+        let same_dir_name: Vec<String> = self.index.dirs_named(name).into_iter().map(str::to_owned).collect();
+        let candidates = if same_name.is_empty() { same_dir_name } else { same_name };
+        if let Some(best) = best_candidate(path, &candidates) {
+            let dir = self.index.is_dir(&best);
+            return Located::Moved {
+                confidence: if candidates.len() == 1 { 65 } else { 55 },
+                evidence: format!("no history; the only close match by name is {best}"),
+                to: best,
+                dir,
+            };
+        }
+        if candidates.len() > 1 {
+            return Located::Unclear { candidates };
+        }
+        // Same stem, another extension (`client.js` → `client.ts`).
+        if let Some((stem, _)) = path.rsplit_once('.') {
+            let stem_name = basename(stem);
+            let mut relatives: Vec<String> = self
+                .index
+                .files()
+                .filter(|(_, f)| {
+                    let b = basename(&f.path);
+                    b.rsplit_once('.').is_some_and(|(s, _)| s == stem_name) && b != name
+                })
+                .map(|(_, f)| f.path.clone())
+                .collect();
+            relatives.sort();
+            if let Some(best) = best_candidate(path, &relatives) {
+                return Located::Moved {
+                    to: best.clone(),
+                    dir: false,
+                    confidence: 50,
+                    evidence: format!("no history; {best} has the same stem with another extension"),
+                };
+            }
+        }
+        Located::Gone {
+            confidence: if self.git.is_some() { 85 } else { 70 },
+            evidence: if self.git.is_some() {
+                "not in the tree, never recorded in git history, and no file of that name exists".into()
+            } else {
+                "not in the tree and no file of that name exists (no git history to consult)".into()
+            },
+        }
+    }
+
+    fn check_file(&self, r: &CodeRef, since: Option<UnixSeconds>) -> Outcome {
+        let raw = r.path.trim();
+        match self.locate(raw, &r.alt_paths, since) {
+            Located::Refused(refusal) => Outcome::NotChecked { reason: refusal.to_string() },
+            Located::Here { path, dir, confidence, note } => {
+                if let (Some(line), false) = (r.line, dir) {
+                    return self.check_line_number(&path, raw, line, since, confidence);
+                }
+                let what = if dir {
+                    format!("{path}/ — directory exists ({} files)", self.index.dir_file_count(&path))
+                } else {
+                    format!("{path}:1 — file exists ({} lines)", self.index.file(&path).map_or(0, |f| f.lines))
+                };
+                let evidence = match note {
+                    Some(note) => format!("{what}; {note}"),
+                    None => what,
+                };
+                checked(Verdict::Valid, confidence, evidence, None)
+            }
+            Located::Moved { to, dir, confidence, evidence } => {
+                let shown = if dir { format!("{to}/") } else { to.clone() };
+                checked(Verdict::Stale, confidence, format!("{raw} — now at {shown}; {evidence}"), Some(to))
+            }
+            Located::Gone { confidence, evidence } => checked(Verdict::Contradicted, confidence, format!("{raw} — {evidence}"), None),
+            Located::Unclear { candidates } => checked(
+                Verdict::Ambiguous,
+                40,
+                format!("{raw} — {} places match: {}", candidates.len(), list(&candidates)),
+                None,
+            ),
+        }
+    }
+
+    /// `file:45` with no symbol: is line 45 still the line the memory saw?
+    fn check_line_number(&self, path: &str, raw: &str, line: u32, since: Option<UnixSeconds>, base: u8) -> Outcome {
+        let lines = self.index.file(path).map_or(0, |f| f.lines);
+        let old_line = self.old_text(raw, since).and_then(|text| text.lines().nth(line as usize - 1).map(str::trim).map(str::to_owned));
+        let current = self.index.read_text(path);
+        match (old_line, current) {
+            (Some(old), Some(current)) if old.len() >= 4 => {
+                let now: Vec<&str> = current.lines().collect();
+                if now.get(line as usize - 1).map(|l| l.trim()) == Some(old.as_str()) {
+                    return checked(Verdict::Valid, base.min(95), format!("{path}:{line} — still reads `{}`", clip(&old)), None);
+                }
+                if let Some(found) = nearest_line(&now, &old, line) {
+                    return checked(
+                        Verdict::Stale,
+                        base.min(90),
+                        format!("{path}:{found} — the line the memory cited at {line} (`{}`) is now at {found}", clip(&old)),
+                        Some(format!("{path}:{found}")),
+                    );
+                }
+                checked(Verdict::Stale, base.min(60), format!("{path}:{line} — line {line} changed since the memory (`{}` is gone)", clip(&old)), None)
+            }
+            _ if line == 0 || line > lines => checked(
+                Verdict::Stale,
+                base.min(60),
+                format!("{path}:{lines} — the file has {lines} lines now; line {line} does not exist"),
+                None,
+            ),
+            _ => checked(Verdict::Valid, base.min(80), format!("{path}:{line} — file exists and has that line (no earlier version to compare)"), None),
+        }
+    }
+
+    /// Text of the file the memory named, as it was when the memory was written.
+    fn old_text(&self, raw: &str, since: Option<UnixSeconds>) -> Option<String> {
+        let git = self.git?;
+        let rev = git.rev_at(since?)?;
+        let path = RepoRoot::normalise(raw).ok()?;
+        git.show(&rev, &path)
+    }
+
+    fn check_symbol(&self, r: &CodeRef, symbol: &str, since: Option<UnixSeconds>) -> Outcome {
+        let sym = SymbolName::parse(symbol);
+        if sym.name.is_empty() {
+            return Outcome::NotChecked { reason: format!("cannot read a symbol name from {symbol:?}") };
+        }
+        let raw = r.path.trim();
+        if raw == "." {
+            return self.check_symbol_anywhere(&sym);
+        }
+        match self.locate(raw, &r.alt_paths, since) {
+            Located::Refused(refusal) => Outcome::NotChecked { reason: refusal.to_string() },
+            Located::Here { path, dir: true, .. } => self.check_symbol_in_dir(&sym, &path),
+            Located::Here { path, confidence, .. } => self.check_symbol_in_file(&sym, raw, &path, None, r.line, since, confidence),
+            Located::Moved { to, dir: true, .. } => self.check_symbol_in_dir(&sym, &to),
+            Located::Moved { to, confidence, evidence, .. } => {
+                self.check_symbol_in_file(&sym, raw, &to, Some(evidence), r.line, since, confidence)
+            }
+            Located::Gone { confidence, evidence } => match self.unique_def_elsewhere(&sym, None) {
+                Some((path, line)) => checked(
+                    Verdict::Stale,
+                    75,
+                    format!("{path}:{line} — {} is defined here; {raw} is gone ({evidence})", sym.display()),
+                    Some(path),
+                ),
+                None => checked(
+                    Verdict::Contradicted,
+                    confidence,
+                    format!("{raw} — {evidence}; {} is not defined anywhere in the repo", sym.display()),
+                    None,
+                ),
+            },
+            Located::Unclear { candidates } => {
+                let defining: Vec<&String> = candidates
+                    .iter()
+                    .filter(|c| self.defs_in(c).iter().any(|d| sym.matches(c, d)))
+                    .collect();
+                match defining.as_slice() {
+                    [only] => self.check_symbol_in_file(&sym, raw, only, None, r.line, since, 80),
+                    _ => checked(
+                        Verdict::Ambiguous,
+                        40,
+                        format!("{raw} — {} places match: {}", candidates.len(), list(&candidates)),
+                        None,
+                    ),
+                }
+            }
+        }
+    }
+
+    fn defs_in(&self, path: &str) -> &[Def] {
+        self.index.file(path).map(|f| f.defs.as_slice()).unwrap_or(&[])
+    }
+
+    fn check_symbol_anywhere(&self, sym: &SymbolName) -> Outcome {
+        let found: Vec<(String, u32)> = self
+            .index
+            .defs_named(&sym.name)
+            .filter(|(f, d)| sym.matches(&f.path, d))
+            .map(|(f, d)| (f.path.clone(), d.line))
+            .collect();
+        match found.as_slice() {
+            [(path, line)] => checked(Verdict::Valid, 95, format!("{path}:{line} — {} is defined here", sym.display()), None),
+            [(path, line), ..] => checked(
+                Verdict::Valid,
+                80,
+                format!(
+                    "{path}:{line} — {} is defined in {} places: {}",
+                    sym.display(),
+                    found.len(),
+                    list(&found.iter().map(|(p, l)| format!("{p}:{l}")).collect::<Vec<_>>())
+                ),
+                None,
+            ),
+            [] => {
+                if sym.qualifier.is_some() {
+                    let other: Vec<String> = self
+                        .index
+                        .defs_named(&sym.name)
+                        .filter_map(|(_, d)| d.container.as_deref().map(|c| format!("{c}::{}", sym.name)))
+                        .collect();
+                    if let [only] = other.as_slice() {
+                        return checked(
+                            Verdict::Stale,
+                            60,
+                            format!(". — {} is not defined; {only} is", sym.display()),
+                            Some(only.clone()),
+                        );
+                    }
+                }
+                if self.index.mentions(&sym.name) {
+                    checked(Verdict::Ambiguous, 40, format!(". — {} is mentioned in the repo but no definition was found", sym.display()), None)
+                } else {
+                    checked(Verdict::Contradicted, 75, format!(". — {} is neither defined nor mentioned anywhere in the repo", sym.display()), None)
+                }
+            }
+        }
+    }
+
+    fn check_symbol_in_dir(&self, sym: &SymbolName, dir: &str) -> Outcome {
+        let prefix = format!("{dir}/");
+        let found: Vec<(String, u32)> = self
+            .index
+            .defs_named(&sym.name)
+            .filter(|(f, d)| (dir == "." || f.path.starts_with(&prefix)) && sym.matches(&f.path, d))
+            .map(|(f, d)| (f.path.clone(), d.line))
+            .collect();
+        match found.first() {
+            Some((path, line)) => checked(Verdict::Valid, 90, format!("{path}:{line} — {} is defined under {dir}/", sym.display()), None),
+            None => self.check_symbol_anywhere(sym),
+        }
+    }
+
+    /// The one definition of `sym` outside `except`, or the best one in `near`'s folder.
+    fn unique_def_elsewhere(&self, sym: &SymbolName, except: Option<&str>) -> Option<(String, u32)> {
+        let found: Vec<(String, u32)> = self
+            .index
+            .defs_named(&sym.name)
+            .filter(|(f, d)| Some(f.path.as_str()) != except && sym.matches(&f.path, d))
+            .map(|(f, d)| (f.path.clone(), d.line))
+            .collect();
+        match found.len() {
+            1 => found.into_iter().next(),
+            0 => None,
+            _ => {
+                let near = except?;
+                let best = found.iter().map(|(p, _)| shared_dirs(p, near)).max()?;
+                let mut top = found.into_iter().filter(|(p, _)| shared_dirs(p, near) == best);
+                let first = top.next();
+                if top.next().is_none() && best > 0 { first } else { None }
+            }
+        }
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    fn check_symbol_in_file(
+        &self,
+        sym: &SymbolName,
+        raw: &str,
+        path: &str,
+        moved: Option<String>,
+        line: Option<u32>,
+        since: Option<UnixSeconds>,
+        base: u8,
+    ) -> Outcome {
+        let defs: Vec<&Def> = self.defs_in(path).iter().filter(|d| sym.matches(path, d)).collect();
+        let at_line = line.and_then(|l| defs.iter().find(|d| d.line == l));
+        if let Some(def) = at_line.or(defs.first()) {
+            let here = format!("{path}:{} — {} {} is defined here", def.line, def.kind, sym.display());
+            if let Some(line) = line.filter(|&l| l != def.line) {
+                return checked(
+                    Verdict::Stale,
+                    base.min(90),
+                    format!("{here}, not at line {line}{}", moved.map(|m| format!("; {m}")).unwrap_or_default()),
+                    Some(format!("{path}:{}", def.line)),
+                );
+            }
+            return match moved {
+                Some(evidence) => checked(Verdict::Stale, base, format!("{here}; {evidence}"), Some(path.to_owned())),
+                None => checked(Verdict::Valid, base, here, None),
+            };
+        }
+        // Not defined in the file: moved to another file?
+        if let Some((other, def_line)) = self.unique_def_elsewhere(sym, Some(path)) {
+            return checked(
+                Verdict::Stale,
+                base.min(85),
+                format!("{other}:{def_line} — {} moved here; it is no longer defined in {path}", sym.display()),
+                Some(other),
+            );
+        }
+        // Renamed? Compare the old definition's body with the file's new definitions.
+        if let Some(outcome) = self.find_rename(sym, raw, path, since) {
+            return outcome;
+        }
+        let text = self.index.read_text(path);
+        let mention = text.as_deref().and_then(|t| {
+            t.lines().position(|l| crate::index::identifiers(l).any(|tok| tok == sym.name)).map(|i| i + 1)
+        });
+        if let Some(at) = mention {
+            return checked(
+                Verdict::Ambiguous,
+                40,
+                format!("{path}:{at} — {} is mentioned here but no definition of it was found", sym.display()),
+                None,
+            );
+        }
+        checked(
+            Verdict::Contradicted,
+            if self.git.is_some() { 85 } else { 75 },
+            format!("{path} — {} is not defined in this file, nor anywhere else in the repo", sym.display()),
+            None,
+        )
+    }
+
+    fn find_rename(&self, sym: &SymbolName, raw: &str, path: &str, since: Option<UnixSeconds>) -> Option<Outcome> {
+        let current = self.index.read_text(path)?;
+        let now_defs = self.defs_in(path);
+        if let Some(old_text) = self.old_text(raw, since) {
+            let lang = Lang::of(raw);
+            let old_defs = definitions(lang, &old_text);
+            let old = old_defs.iter().find(|d| sym.matches(raw, d))?;
+            let old_body = slice_lines(&old_text, old.line, old.end_line);
+            let old_names: Vec<&str> = old_defs.iter().map(|d| &*d.name).collect();
+            let best = now_defs
+                .iter()
+                .filter(|d| !old_names.contains(&&*d.name) && d.kind == old.kind)
+                .map(|d| {
+                    let body = slice_lines(&current, d.line, d.end_line);
+                    (body_similarity(&old_body, &body, &[&sym.name, &d.name]), d)
+                })
+                .max_by(|a, b| a.0.total_cmp(&b.0));
+            return Some(match best {
+                Some((similarity, def)) if similarity >= 0.5 => checked(
+                    Verdict::Stale,
+                    (60.0 + 35.0 * similarity).round() as u8,
+                    format!(
+                        "{path}:{} — {} was renamed to {} (same body, {:.0}% alike; git: defined at {raw}:{} when the memory was written)",
+                        def.line,
+                        sym.display(),
+                        def.name,
+                        similarity * 100.0,
+                        old.line
+                    ),
+                    Some(def.name.to_string()),
+                ),
+                _ => checked(
+                    Verdict::Contradicted,
+                    90,
+                    format!("{path} — {} was defined at {raw}:{} when the memory was written and has been removed", sym.display(), old.line),
+                    None,
+                ),
+            });
+        }
+        if self.git.is_some() {
+            return None;
+        }
+        // No history: a close name of the same kind in the same file.
+        let best = now_defs
+            .iter()
+            .map(|d| (name_similarity(&sym.name, &d.name), d))
+            .filter(|(s, _)| *s >= 0.7)
+            .max_by(|a, b| a.0.total_cmp(&b.0))?;
+        Some(checked(
+            Verdict::Stale,
+            50,
+            format!("{path}:{} — no {} here; {} has a close name (no history to confirm a rename)", best.1.line, sym.display(), best.1.name),
+            Some(best.1.name.to_string()),
+        ))
+    }
+
+    fn check_config(&self, r: &CodeRef, key: &str, value: &str, since: Option<UnixSeconds>) -> Outcome {
+        let raw = r.path.trim();
+        let leaf = key.rsplit(['.', ':']).next().unwrap_or(key).trim();
+        if leaf.is_empty() {
+            return Outcome::NotChecked { reason: format!("cannot read a config key from {key:?}") };
+        }
+        let (files, moved) = if raw == "." {
+            (self.config_files_defining(leaf), None)
+        } else {
+            match self.locate(raw, &r.alt_paths, since) {
+                Located::Refused(refusal) => return Outcome::NotChecked { reason: refusal.to_string() },
+                Located::Here { path, dir: false, .. } => (vec![path], None),
+                Located::Moved { to, dir: false, evidence, .. } => (vec![to], Some(evidence)),
+                Located::Here { path: dir, dir: true, .. } | Located::Moved { to: dir, dir: true, .. } => {
+                    let prefix = format!("{dir}/");
+                    let files = self.config_files_defining(leaf).into_iter().filter(|f| f.starts_with(&prefix)).collect();
+                    (files, None)
+                }
+                Located::Gone { confidence, evidence } => {
+                    return checked(Verdict::Contradicted, confidence, format!("{raw} — {evidence}"), None)
+                }
+                Located::Unclear { candidates } => (candidates, None),
+            }
+        };
+        let mut seen = Vec::new();
+        for file in &files {
+            let Some(text) = self.index.read_text(file) else { continue };
+            for (line, found) in config_assignments(&text, leaf) {
+                if same_value(&found, value) {
+                    let evidence = format!("{file}:{line} — {key} = {found}");
+                    return match &moved {
+                        Some(m) => checked(Verdict::Stale, 85, format!("{evidence}; {m}"), Some(file.clone())),
+                        None => checked(Verdict::Valid, 95, evidence, None),
+                    };
+                }
+                seen.push((file.clone(), line, found));
+            }
+        }
+        match seen.first() {
+            Some((file, line, found)) => checked(
+                Verdict::Stale,
+                85,
+                format!("{file}:{line} — {key} is {found} now, not {value}"),
+                Some(found.clone()),
+            ),
+            None if files.is_empty() => checked(Verdict::Contradicted, 70, format!("{raw} — no config file sets {key}"), None),
+            None => checked(Verdict::Contradicted, 75, format!("{} — {key} is not set there any more", files.join(", ")), None),
+        }
+    }
+
+    /// Text files that could set `leaf`: config files, plus files defining it as a constant.
+    fn config_files_defining(&self, leaf: &str) -> Vec<String> {
+        const CONFIG_EXT: [&str; 11] = ["toml", "yaml", "yml", "json", "ini", "cfg", "conf", "env", "properties", "config", "editorconfig"];
+        let mut files: Vec<String> = self
+            .index
+            .files()
+            .filter(|(_, f)| f.kind == FileKind::Text)
+            .filter(|(_, f)| {
+                let name = basename(&f.path);
+                let ext = name.rsplit('.').next().unwrap_or("");
+                CONFIG_EXT.contains(&ext) || name.starts_with(".env")
+            })
+            .map(|(_, f)| f.path.clone())
+            .collect();
+        for (f, _) in self.index.defs_named(leaf) {
+            if !files.contains(&f.path) {
+                files.push(f.path.clone());
+            }
+        }
+        files
+    }
+
+    fn check_line_text(&self, r: &CodeRef, text: &str, since: Option<UnixSeconds>) -> Outcome {
+        let raw = r.path.trim();
+        let path = match self.locate(raw, &r.alt_paths, since) {
+            Located::Refused(refusal) => return Outcome::NotChecked { reason: refusal.to_string() },
+            Located::Here { path, dir: false, .. } | Located::Moved { to: path, dir: false, .. } => path,
+            Located::Gone { confidence, evidence } => return checked(Verdict::Contradicted, confidence, format!("{raw} — {evidence}"), None),
+            _ => return Outcome::NotChecked { reason: format!("{raw} is not a single file; cannot check a line of it") },
+        };
+        let Some(content) = self.index.read_text(&path) else {
+            return Outcome::NotChecked { reason: format!("{path} is binary, too large or unreadable") };
+        };
+        let needle = squash(text);
+        if needle.is_empty() {
+            return Outcome::NotChecked { reason: "no text to look for".into() };
+        }
+        let lines: Vec<&str> = content.lines().collect();
+        let hit = |l: &str| squash(l).contains(&needle);
+        let want = r.line.unwrap_or(0);
+        if want > 0 && lines.get(want as usize - 1).is_some_and(|l| hit(l)) {
+            return checked(Verdict::Valid, 95, format!("{path}:{want} — contains `{}`", clip(text)), None);
+        }
+        let found: Vec<usize> = lines.iter().enumerate().filter(|(_, l)| hit(l)).map(|(i, _)| i + 1).collect();
+        let nearest = found.iter().copied().min_by_key(|&l| (l as i64 - i64::from(want)).abs());
+        match (nearest, want) {
+            (Some(at), 0) => checked(Verdict::Valid, 90, format!("{path}:{at} — contains `{}`", clip(text)), None),
+            (Some(at), _) => checked(
+                Verdict::Stale,
+                85,
+                format!("{path}:{at} — `{}` is here now, not at line {want}", clip(text)),
+                Some(format!("{path}:{at}")),
+            ),
+            (None, _) => checked(
+                Verdict::Contradicted,
+                70,
+                format!("{path}:{} — `{}` does not occur in the file", want.max(1), clip(text)),
+                None,
+            ),
+        }
+    }
+
+    /// Tier B claims (behavioral, architectural) without an investigator: a verdict only
+    /// where the anchors alone prove one (the code they describe is gone or moved).
+    fn check_anchors(&self, claim_type: ClaimType, refs: &[CodeRef], since: Option<UnixSeconds>) -> Outcome {
+        let mut present = Vec::new();
+        for r in refs.iter().filter(|r| !r.path.trim().is_empty()) {
+            let outcome = match &r.symbol {
+                Some(symbol) => self.check_symbol(r, symbol, since),
+                None => self.check_file(r, since),
+            };
+            match outcome {
+                Outcome::NotChecked { reason } => return Outcome::NotChecked { reason },
+                Outcome::Checked { verdict: Verdict::Contradicted, confidence, evidence, .. } => {
+                    return checked(
+                        Verdict::Contradicted,
+                        confidence.min(80),
+                        format!("{evidence} — the code this {claim_type} claim describes is gone"),
+                        None,
+                    )
+                }
+                Outcome::Checked { verdict: Verdict::Stale, confidence, evidence, successor } => {
+                    return checked(
+                        Verdict::Stale,
+                        confidence.min(60),
+                        format!("{evidence} — the code this {claim_type} claim describes has moved; its behaviour is unchecked"),
+                        successor,
+                    )
+                }
+                Outcome::Checked { evidence, .. } => present.push(evidence),
+            }
+        }
+        Outcome::NotChecked {
+            reason: format!(
+                "{claim_type} claim needs an LLM investigator (none configured); its anchors exist: {}",
+                present.join("; ")
+            ),
+        }
+    }
+}
+
+/// Values assigned to `key` in a config or source text: `key = v`, `key: v`, `"key": v`,
+/// `KEY=v`, `const KEY: T = v`. Returns (line, value).
+pub fn config_assignments(text: &str, key: &str) -> Vec<(u32, String)> {
+    let mut found = Vec::new();
+    for (i, line) in text.lines().enumerate() {
+        if line.len() > 2000 {
+            continue;
+        }
+        let mut rest = line;
+        while let Some(pos) = rest.find(key) {
+            let before = &rest[..pos];
+            let after = &rest[pos + key.len()..];
+            rest = after;
+            let left_ok = before.chars().next_back().is_none_or(|c| !(c.is_alphanumeric() || c == '_' || c == '-'));
+            let after = after.trim_start_matches(['"', '\'']);
+            let right_ok = after.chars().next().is_none_or(|c| !(c.is_alphanumeric() || c == '_' || c == '-'));
+            if !(left_ok && right_ok) {
+                continue;
+            }
+            // Skip a type annotation: `KEY: u32 = 100`.
+            let after = after.trim_start();
+            let value = if let Some(v) = after.strip_prefix('=') {
+                v
+            } else if let Some(v) = after.strip_prefix(':') {
+                match v.find('=') {
+                    Some(eq) if !v[..eq].contains(['"', '\'']) && v[..eq].trim().chars().all(|c| c.is_alphanumeric() || "_<>&[]; ".contains(c)) && !v[..eq].trim().is_empty() => &v[eq + 1..],
+                    _ => v,
+                }
+            } else {
+                continue;
+            };
+            let value = clean_value(value);
+            if !value.is_empty() {
+                found.push((i as u32 + 1, value));
+                break;
+            }
+        }
+    }
+    found
+}
+
+fn clean_value(raw: &str) -> String {
+    let mut v = raw.trim();
+    for marker in [" #", " //", "\t#"] {
+        if let Some(at) = v.find(marker) {
+            v = &v[..at];
+        }
+    }
+    let v = v.trim().trim_end_matches([',', ';']).trim();
+    v.trim_matches(|c| c == '"' || c == '\'' || c == '`').trim().to_owned()
+}
+
+fn same_value(found: &str, claimed: &str) -> bool {
+    let norm = |s: &str| s.trim().trim_matches(|c| c == '"' || c == '\'' || c == '`').trim().to_lowercase().replace('_', "");
+    norm(found) == norm(claimed)
+}
+
+fn slice_lines(text: &str, first: u32, last: u32) -> String {
+    text.lines()
+        .skip(first.saturating_sub(1) as usize)
+        .take((last.saturating_sub(first) + 1) as usize)
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
+fn squash(s: &str) -> String {
+    s.split_whitespace().collect::<Vec<_>>().join(" ")
+}
+
+fn clip(s: &str) -> String {
+    let s = s.trim();
+    if s.chars().count() <= 60 {
+        s.to_owned()
+    } else {
+        format!("{}…", s.chars().take(60).collect::<String>())
+    }
+}
+
+fn nearest_line(lines: &[&str], wanted: &str, around: u32) -> Option<u32> {
+    lines
+        .iter()
+        .enumerate()
+        .filter(|(_, l)| l.trim() == wanted)
+        .map(|(i, _)| i as u32 + 1)
+        .min_by_key(|&l| (i64::from(l) - i64::from(around)).abs())
+}
+
+/// The candidate sharing the most leading folders (then the longest common suffix) with
+/// `path`, if exactly one is best.
+fn best_candidate(path: &str, candidates: &[String]) -> Option<String> {
+    let score = |c: &str| {
+        let suffix = path.rsplit('/').zip(c.rsplit('/')).take_while(|(a, b)| a == b).count();
+        (suffix, shared_dirs(path, c))
+    };
+    let best = candidates.iter().map(|c| score(c)).max()?;
+    let mut top = candidates.iter().filter(|c| score(c) == best);
+    let first = top.next()?;
+    if top.next().is_none() { Some(first.clone()) } else { None }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn config_assignments_cover_common_syntaxes() {
+        let cases: [(&str, &str, &[(u32, &str)]); 7] = [
+            ("max_connections = 100 # comment", "max_connections", &[(1, "100")]),
+            ("timeout_ms: 750", "timeout_ms", &[(1, "750")]),
+            ("{\n  \"retries\": 3,\n}", "retries", &[(2, "3")]),
+            ("DATABASE_URL=postgres://x", "DATABASE_URL", &[(1, "postgres://x")]),
+            ("pub const MAX_SHARDS: usize = 16;", "MAX_SHARDS", &[(1, "16")]),
+            ("my_max_connections = 1\nmax_connections_total = 2", "max_connections", &[]),
+            ("name = \"memval\"", "name", &[(1, "memval")]),
+        ];
+        for (text, key, want) in cases {
+            let got = config_assignments(text, key);
+            let want: Vec<(u32, String)> = want.iter().map(|(l, v)| (*l, v.to_string())).collect();
+            assert_eq!(got, want, "{text:?}");
+        }
+    }
+
+    #[test]
+    fn symbol_names_parse() {
+        let cases = [
+            ("ShardedCache", "ShardedCache", None),
+            ("Cache::get", "get", Some("Cache")),
+            ("Router.handle()", "handle", Some("Router")),
+            ("parse_header()", "parse_header", None),
+            ("crate::cache::ShardedCache", "ShardedCache", Some("cache")),
+        ];
+        for (raw, name, q) in cases {
+            let s = SymbolName::parse(raw);
+            assert_eq!((s.name.as_str(), s.qualifier.as_deref()), (name, q), "{raw}");
+        }
+    }
+
+    #[test]
+    fn best_candidate_prefers_the_closest_path() {
+        let c = vec!["a/x/lru.go".to_owned(), "b/cache/lru.go".to_owned()];
+        assert_eq!(best_candidate("internal/cache/lru.go", &c), Some("b/cache/lru.go".into()));
+        assert_eq!(best_candidate("lru.go", &c), None);
+    }
+}

@@ -1,0 +1,253 @@
+//! Read-only view of the repo's git history through the `git` binary: renames and
+//! deletions since a date, the commit at a date, and file contents at a commit.
+
+use std::collections::HashMap;
+use std::io::{BufRead, BufReader, Read, Write};
+use std::path::{Path, PathBuf};
+use std::process::{Child, ChildStdin, ChildStdout, Command, Stdio};
+use std::sync::{Mutex, OnceLock};
+
+use memval_proto::UnixSeconds;
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum ChangeKind {
+    Renamed { from: String, to: String },
+    Deleted { path: String },
+    Added { path: String },
+}
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Change {
+    pub commit: String,
+    pub time: UnixSeconds,
+    pub kind: ChangeKind,
+}
+
+/// Where a path went after a date.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct Trace {
+    /// Renames followed, oldest first: (commit, from, to).
+    pub renames: Vec<(String, String, String)>,
+    /// The commit that deleted the last name, if the chain ends in a deletion.
+    pub deleted_in: Option<String>,
+    /// The name the chain ends at (the input path when nothing happened).
+    pub last: String,
+    /// Whether history mentions the path at all.
+    pub known: bool,
+}
+
+pub struct GitRepo {
+    /// The directory given as repo (may be below the top level).
+    dir: PathBuf,
+    /// Path of `dir` below the top level, with a trailing `/`, or empty.
+    prefix: String,
+    pub head: String,
+    history: OnceLock<Vec<Change>>,
+    revs: Mutex<HashMap<UnixSeconds, Option<String>>>,
+    cat: Mutex<Option<CatFile>>,
+}
+
+fn git(dir: &Path) -> Command {
+    let mut cmd = Command::new("git");
+    cmd.arg("-C").arg(dir).args(["-c", "core.quotePath=false"]);
+    cmd.stdin(Stdio::null()).stderr(Stdio::null());
+    cmd
+}
+
+fn output(cmd: &mut Command) -> Option<String> {
+    let out = cmd.output().ok()?;
+    out.status.success().then(|| String::from_utf8_lossy(&out.stdout).into_owned())
+}
+
+impl GitRepo {
+    /// `None` when `dir` is not inside a git work tree with at least one commit, or git is
+    /// not installed.
+    pub fn open(dir: &Path) -> Option<GitRepo> {
+        let head = output(git(dir).args(["rev-parse", "--verify", "-q", "HEAD"]))?.trim().to_owned();
+        let prefix = output(git(dir).args(["rev-parse", "--show-prefix"]))?.trim().to_owned();
+        Some(GitRepo {
+            dir: dir.to_owned(),
+            prefix,
+            head,
+            history: OnceLock::new(),
+            revs: Mutex::new(HashMap::new()),
+            cat: Mutex::new(None),
+        })
+    }
+
+    /// Path relative to `dir` from a path relative to the top level; `None` outside `dir`.
+    fn local(&self, top_level_path: &str) -> Option<String> {
+        top_level_path.strip_prefix(self.prefix.as_str()).map(str::to_owned)
+    }
+
+    /// Every rename, deletion and addition on `HEAD`'s history, oldest first. Loaded once.
+    pub fn history(&self) -> &[Change] {
+        self.history.get_or_init(|| {
+            let text = output(git(&self.dir).args([
+                "log",
+                "-M",
+                "--name-status",
+                "--diff-filter=RDA",
+                "--format=%x1e%H %ct",
+                "HEAD",
+                "--",
+                ".",
+            ]))
+            .unwrap_or_default();
+            let mut changes = Vec::new();
+            for commit_block in text.split('\x1e').filter(|b| !b.trim().is_empty()) {
+                let mut lines = commit_block.lines();
+                let Some((commit, time)) = lines.next().and_then(|h| h.split_once(' ')) else { continue };
+                let Ok(time) = time.trim().parse::<UnixSeconds>() else { continue };
+                let mut block = Vec::new();
+                for line in lines {
+                    let fields: Vec<&str> = line.split('\t').collect();
+                    let kind = match fields.as_slice() {
+                        [status, from, to] if status.starts_with('R') => {
+                            match (self.local(from), self.local(to)) {
+                                (Some(from), Some(to)) => ChangeKind::Renamed { from, to },
+                                (Some(path), None) => ChangeKind::Deleted { path },
+                                (None, Some(path)) => ChangeKind::Added { path },
+                                (None, None) => continue,
+                            }
+                        }
+                        ["D", path] => match self.local(path) {
+                            Some(path) => ChangeKind::Deleted { path },
+                            None => continue,
+                        },
+                        ["A", path] => match self.local(path) {
+                            Some(path) => ChangeKind::Added { path },
+                            None => continue,
+                        },
+                        _ => continue,
+                    };
+                    block.push(Change { commit: commit.to_owned(), time, kind });
+                }
+                changes.push(block);
+            }
+            // `git log` lists newest first.
+            changes.into_iter().rev().flatten().collect()
+        })
+    }
+
+    /// Follow `path` through renames committed after `since` (all history when `None`).
+    pub fn follow(&self, path: &str, since: Option<UnixSeconds>) -> Trace {
+        let mut trace = Trace { last: path.to_owned(), ..Trace::default() };
+        for change in self.history() {
+            let mentions = match &change.kind {
+                ChangeKind::Renamed { from, to } => from == path || to == path,
+                ChangeKind::Deleted { path: p } | ChangeKind::Added { path: p } => p == path,
+            };
+            trace.known |= mentions;
+            if since.is_some_and(|s| change.time <= s) {
+                continue;
+            }
+            match &change.kind {
+                ChangeKind::Renamed { from, to } if *from == trace.last => {
+                    trace.renames.push((change.commit.clone(), from.clone(), to.clone()));
+                    trace.last = to.clone();
+                    trace.deleted_in = None;
+                }
+                ChangeKind::Deleted { path: p } if *p == trace.last => trace.deleted_in = Some(change.commit.clone()),
+                ChangeKind::Added { path: p } if *p == trace.last => trace.deleted_in = None,
+                _ => {}
+            }
+        }
+        trace
+    }
+
+    /// Where the files below directory `dir` went after `since`: the most common new
+    /// parent directory among their renames, with how many files agree.
+    pub fn dir_successor(&self, dir: &str, since: Option<UnixSeconds>) -> Option<(String, usize)> {
+        let prefix = format!("{dir}/");
+        let mut votes: HashMap<String, usize> = HashMap::new();
+        for change in self.history() {
+            if since.is_some_and(|s| change.time <= s) {
+                continue;
+            }
+            if let ChangeKind::Renamed { from, to } = &change.kind {
+                if let Some(rest) = from.strip_prefix(&prefix) {
+                    if let Some(base) = to.strip_suffix(rest) {
+                        let base = base.trim_end_matches('/');
+                        if !base.is_empty() && base != dir {
+                            *votes.entry(base.to_owned()).or_default() += 1;
+                        }
+                    }
+                }
+            }
+        }
+        votes.into_iter().max_by(|a, b| a.1.cmp(&b.1).then(b.0.cmp(&a.0)))
+    }
+
+    /// The last commit on `HEAD` at or before `ts`.
+    pub fn rev_at(&self, ts: UnixSeconds) -> Option<String> {
+        let mut revs = self.revs.lock().expect("rev cache poisoned");
+        revs.entry(ts)
+            .or_insert_with(|| {
+                output(git(&self.dir).args(["rev-list", "-1", &format!("--before={ts}"), "HEAD"]))
+                    .map(|s| s.trim().to_owned())
+                    .filter(|s| !s.is_empty())
+            })
+            .clone()
+    }
+
+    /// Text of `path` (relative to the repo dir) at commit `rev`, if it existed.
+    pub fn show(&self, rev: &str, path: &str) -> Option<String> {
+        let mut guard = self.cat.lock().expect("cat-file poisoned");
+        if guard.is_none() {
+            *guard = CatFile::spawn(&self.dir);
+        }
+        let cat = guard.as_mut()?;
+        let spec = format!("{rev}:{}{path}", self.prefix);
+        match cat.get(&spec) {
+            Ok(found) => found.map(|bytes| String::from_utf8_lossy(&bytes).into_owned()),
+            Err(_) => {
+                *guard = None;
+                None
+            }
+        }
+    }
+}
+
+/// A long-lived `git cat-file --batch`, so old file versions cost no process each.
+struct CatFile {
+    child: Child,
+    stdin: ChildStdin,
+    stdout: BufReader<ChildStdout>,
+}
+
+/// Blobs larger than this are not read back from history.
+const MAX_BLOB: usize = 4 * 1024 * 1024;
+
+impl CatFile {
+    fn spawn(dir: &Path) -> Option<CatFile> {
+        let mut child = git(dir).args(["cat-file", "--batch"]).stdin(Stdio::piped()).stdout(Stdio::piped()).spawn().ok()?;
+        let stdin = child.stdin.take()?;
+        let stdout = BufReader::new(child.stdout.take()?);
+        Some(CatFile { child, stdin, stdout })
+    }
+
+    fn get(&mut self, spec: &str) -> std::io::Result<Option<Vec<u8>>> {
+        if spec.contains('\n') {
+            return Ok(None);
+        }
+        writeln!(self.stdin, "{spec}")?;
+        self.stdin.flush()?;
+        let mut header = String::new();
+        self.stdout.read_line(&mut header)?;
+        let parts: Vec<&str> = header.split_whitespace().collect();
+        let [_, kind, size] = parts.as_slice() else { return Ok(None) };
+        let size: usize = size.parse().map_err(|_| std::io::Error::other("bad cat-file header"))?;
+        let mut body = vec![0; size + 1];
+        self.stdout.read_exact(&mut body)?;
+        body.pop();
+        Ok((*kind == "blob" && size <= MAX_BLOB).then_some(body))
+    }
+}
+
+impl Drop for CatFile {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}

@@ -1,0 +1,245 @@
+//! One index of the repo per run: every file the walk sees (honouring `.gitignore`), every
+//! directory, and every symbol definition. Claims are answered from it, not by a grep each.
+
+use std::collections::{HashMap, HashSet};
+use std::io::Read;
+use std::path::Path;
+use std::sync::OnceLock;
+
+use rayon::prelude::*;
+
+use crate::confine::RepoRoot;
+use crate::symbols::{definitions, Def, Lang};
+
+/// Files larger than this are indexed by name only: no symbols, no content checks.
+pub const MAX_PARSE_BYTES: u64 = 2 * 1024 * 1024;
+/// How much of a file is sniffed for a NUL byte to call it binary.
+const SNIFF_BYTES: usize = 8 * 1024;
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum FileKind {
+    Text,
+    Binary,
+    /// Too large to parse; exists, nothing more is known.
+    Huge,
+    /// A symlink (never followed by the index).
+    Symlink,
+}
+
+#[derive(Debug)]
+pub struct FileInfo {
+    pub path: String,
+    pub kind: FileKind,
+    pub lines: u32,
+    pub defs: Vec<Def>,
+}
+
+/// Where a symbol is defined: file index and position in that file's `defs`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct DefRef {
+    pub file: u32,
+    pub def: u32,
+}
+
+#[derive(Debug, Default)]
+pub struct IndexStats {
+    pub files: usize,
+    pub parsed: usize,
+    pub symbols: usize,
+    pub lines: u64,
+}
+
+pub struct RepoIndex {
+    pub root: RepoRoot,
+    files: Vec<FileInfo>,
+    by_path: HashMap<String, u32>,
+    /// Directory → number of files below it.
+    dirs: HashMap<String, u32>,
+    by_basename: HashMap<String, Vec<u32>>,
+    symbols: HashMap<Box<str>, Vec<DefRef>>,
+    /// Every identifier-like token of every text file, built on first use.
+    tokens: OnceLock<HashSet<Box<str>>>,
+    pub stats: IndexStats,
+}
+
+impl RepoIndex {
+    /// Walk and parse the repo. CPU-bound: call from a blocking thread.
+    pub fn build(root: &Path) -> std::io::Result<RepoIndex> {
+        let root = RepoRoot::new(root)?;
+        let mut entries = Vec::new();
+        let walker = ignore::WalkBuilder::new(root.path())
+            .hidden(false)
+            .git_ignore(true)
+            .git_exclude(true)
+            .git_global(false)
+            .require_git(false)
+            .parents(false)
+            .follow_links(false)
+            .filter_entry(|e| e.file_name() != ".git")
+            .build();
+        for entry in walker.flatten() {
+            let Some(file_type) = entry.file_type() else { continue };
+            if file_type.is_dir() {
+                continue;
+            }
+            let Ok(rel) = entry.path().strip_prefix(root.path()) else { continue };
+            let Some(rel) = rel.to_str() else { continue };
+            entries.push((rel.replace('\\', "/"), file_type.is_symlink()));
+        }
+        entries.sort();
+        let files: Vec<FileInfo> = entries
+            .into_par_iter()
+            .map(|(rel, symlink)| index_file(root.path(), rel, symlink))
+            .collect();
+        let mut index = RepoIndex {
+            root,
+            by_path: HashMap::with_capacity(files.len()),
+            dirs: HashMap::new(),
+            by_basename: HashMap::new(),
+            symbols: HashMap::new(),
+            tokens: OnceLock::new(),
+            stats: IndexStats::default(),
+            files: Vec::new(),
+        };
+        for (i, file) in files.iter().enumerate() {
+            let i = i as u32;
+            index.by_path.insert(file.path.clone(), i);
+            let mut dir = file.path.as_str();
+            while let Some((parent, _)) = dir.rsplit_once('/') {
+                *index.dirs.entry(parent.to_owned()).or_default() += 1;
+                dir = parent;
+            }
+            index.by_basename.entry(basename(&file.path).to_owned()).or_default().push(i);
+            for (d, def) in file.defs.iter().enumerate() {
+                index.symbols.entry(def.name.clone()).or_default().push(DefRef { file: i, def: d as u32 });
+            }
+            index.stats.lines += u64::from(file.lines);
+            index.stats.symbols += file.defs.len();
+            index.stats.parsed += usize::from(file.kind == FileKind::Text);
+        }
+        index.stats.files = files.len();
+        index.files = files;
+        Ok(index)
+    }
+
+    pub fn file(&self, path: &str) -> Option<&FileInfo> {
+        self.by_path.get(path).map(|&i| &self.files[i as usize])
+    }
+
+    pub fn file_at(&self, i: u32) -> &FileInfo {
+        &self.files[i as usize]
+    }
+
+    pub fn is_dir(&self, path: &str) -> bool {
+        path == "." || self.dirs.contains_key(path)
+    }
+
+    pub fn dir_file_count(&self, path: &str) -> u32 {
+        if path == "." { self.files.len() as u32 } else { self.dirs.get(path).copied().unwrap_or(0) }
+    }
+
+    pub fn files_named(&self, basename: &str) -> &[u32] {
+        self.by_basename.get(basename).map(Vec::as_slice).unwrap_or(&[])
+    }
+
+    /// Directories whose last segment is `name`.
+    pub fn dirs_named(&self, name: &str) -> Vec<&str> {
+        let mut found: Vec<&str> = self
+            .dirs
+            .keys()
+            .filter(|d| d.rsplit('/').next() == Some(name))
+            .map(String::as_str)
+            .collect();
+        found.sort_unstable();
+        found
+    }
+
+    pub fn files(&self) -> impl Iterator<Item = (u32, &FileInfo)> {
+        self.files.iter().enumerate().map(|(i, f)| (i as u32, f))
+    }
+
+    /// Definitions of `name` anywhere in the repo.
+    pub fn defs_named(&self, name: &str) -> impl Iterator<Item = (&FileInfo, &Def)> {
+        self.symbols.get(name).into_iter().flatten().map(|r| {
+            let file = &self.files[r.file as usize];
+            (file, &file.defs[r.def as usize])
+        })
+    }
+
+    /// Read a text file of the repo (confined to the root). `None` for anything that is
+    /// missing, binary, huge, a symlink, or outside the root.
+    pub fn read_text(&self, path: &str) -> Option<String> {
+        let info = self.file(path)?;
+        if info.kind != FileKind::Text {
+            return None;
+        }
+        let real = self.root.resolve_existing(path).ok()??;
+        let bytes = std::fs::read(real).ok()?;
+        Some(String::from_utf8_lossy(&bytes).into_owned())
+    }
+
+    /// Whether `token` occurs as an identifier anywhere in the repo's text files.
+    pub fn mentions(&self, token: &str) -> bool {
+        self.tokens
+            .get_or_init(|| {
+                self.files
+                    .par_iter()
+                    .filter(|f| f.kind == FileKind::Text)
+                    .map(|f| {
+                        let mut set = HashSet::new();
+                        if let Some(text) = self.read_text(&f.path) {
+                            for t in identifiers(&text) {
+                                set.insert(Box::<str>::from(t));
+                            }
+                        }
+                        set
+                    })
+                    .reduce(HashSet::new, |mut a, b| {
+                        a.extend(b);
+                        a
+                    })
+            })
+            .contains(token)
+    }
+}
+
+pub fn basename(path: &str) -> &str {
+    path.rsplit('/').next().unwrap_or(path)
+}
+
+/// Identifier-like tokens of a text.
+pub fn identifiers(text: &str) -> impl Iterator<Item = &str> {
+    text.split(|c: char| !(c.is_alphanumeric() || c == '_'))
+        .filter(|t| !t.is_empty() && !t.as_bytes()[0].is_ascii_digit())
+}
+
+fn index_file(root: &Path, rel: String, symlink: bool) -> FileInfo {
+    let mut info = FileInfo { path: rel, kind: FileKind::Symlink, lines: 0, defs: Vec::new() };
+    if symlink {
+        return info;
+    }
+    let full = root.join(&info.path);
+    let Ok(mut file) = std::fs::File::open(&full) else {
+        info.kind = FileKind::Binary;
+        return info;
+    };
+    let size = file.metadata().map(|m| m.len()).unwrap_or(0);
+    if size > MAX_PARSE_BYTES {
+        info.kind = FileKind::Huge;
+        return info;
+    }
+    let mut bytes = Vec::with_capacity(size as usize);
+    if file.read_to_end(&mut bytes).is_err() {
+        info.kind = FileKind::Binary;
+        return info;
+    }
+    if bytes[..bytes.len().min(SNIFF_BYTES)].contains(&0) {
+        info.kind = FileKind::Binary;
+        return info;
+    }
+    info.kind = FileKind::Text;
+    let text = String::from_utf8_lossy(&bytes);
+    info.lines = text.lines().count() as u32;
+    info.defs = definitions(Lang::of(&info.path), &text);
+    info
+}

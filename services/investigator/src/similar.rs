@@ -1,0 +1,69 @@
+//! Small similarity measures for successor search.
+
+use std::collections::HashSet;
+
+use crate::index::identifiers;
+
+/// Jaccard similarity of the identifier sets of two code fragments, ignoring `skip`
+/// (the definition's own name, which a rename changes by design).
+pub fn body_similarity(a: &str, b: &str, skip: &[&str]) -> f64 {
+    let set = |text: &str| -> HashSet<String> {
+        identifiers(text).filter(|t| !skip.contains(t)).map(str::to_owned).collect()
+    };
+    let (a, b) = (set(a), set(b));
+    if a.len() < 3 || b.len() < 3 {
+        // Too little text to say two bodies are the same code.
+        return 0.0;
+    }
+    let inter = a.intersection(&b).count() as f64;
+    inter / a.union(&b).count() as f64
+}
+
+/// Normalised Levenshtein similarity of two names (1.0 = equal), case-insensitive.
+pub fn name_similarity(a: &str, b: &str) -> f64 {
+    let a: Vec<char> = a.to_lowercase().chars().collect();
+    let b: Vec<char> = b.to_lowercase().chars().collect();
+    let longest = a.len().max(b.len());
+    if longest == 0 {
+        return 1.0;
+    }
+    let mut prev: Vec<usize> = (0..=b.len()).collect();
+    let mut cur = vec![0; b.len() + 1];
+    for (i, ca) in a.iter().enumerate() {
+        cur[0] = i + 1;
+        for (j, cb) in b.iter().enumerate() {
+            let cost = usize::from(ca != cb);
+            cur[j + 1] = (prev[j] + cost).min(prev[j + 1] + 1).min(cur[j] + 1);
+        }
+        std::mem::swap(&mut prev, &mut cur);
+    }
+    1.0 - prev[b.len()] as f64 / longest as f64
+}
+
+/// Number of leading path segments two paths share.
+pub fn shared_dirs(a: &str, b: &str) -> usize {
+    a.split('/').zip(b.split('/')).take_while(|(x, y)| x == y).count()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn body_similarity_ignores_the_renamed_name() {
+        let old = "fn parse_header(buf: &[u8]) -> Header { let n = buf.len(); Header::new(n) }";
+        let new = "fn parse_head(buf: &[u8]) -> Header { let n = buf.len(); Header::new(n) }";
+        assert!(body_similarity(old, new, &["parse_header", "parse_head"]) > 0.99);
+        let other = "fn render(out: &mut String) { out.push_str(\"x\") }";
+        assert!(body_similarity(old, other, &["parse_header", "render"]) < 0.2);
+        assert_eq!(body_similarity("a", "a", &[]), 0.0);
+    }
+
+    #[test]
+    fn name_similarity_cases() {
+        assert_eq!(name_similarity("abc", "abc"), 1.0);
+        assert!(name_similarity("parse_header", "parse_head") > 0.8);
+        assert!(name_similarity("TokenBucket", "RateLimiter") < 0.3);
+        assert_eq!(shared_dirs("src/a/b.rs", "src/a/c.rs"), 2);
+    }
+}

@@ -1,0 +1,391 @@
+//! Symbol definitions of one file: tree-sitter for Rust, Python, Go, TypeScript and
+//! JavaScript; a line-based fallback for other text files.
+
+use std::sync::LazyLock;
+
+use regex::Regex;
+use tree_sitter::{Language, Node, Parser};
+
+/// One definition found in a file.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Def {
+    pub name: Box<str>,
+    /// Enclosing type, class, impl or trait, for methods and fields.
+    pub container: Option<Box<str>>,
+    /// 1-based first and last line of the definition.
+    pub line: u32,
+    pub end_line: u32,
+    pub kind: &'static str,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Lang {
+    Rust,
+    Python,
+    Go,
+    TypeScript,
+    Tsx,
+    JavaScript,
+    /// Anything else that is text: line-based fallback.
+    Other,
+}
+
+impl Lang {
+    pub fn of(path: &str) -> Lang {
+        match path.rsplit('.').next().unwrap_or("") {
+            "rs" => Lang::Rust,
+            "py" | "pyi" => Lang::Python,
+            "go" => Lang::Go,
+            "ts" | "mts" | "cts" => Lang::TypeScript,
+            "tsx" => Lang::Tsx,
+            "js" | "jsx" | "mjs" | "cjs" => Lang::JavaScript,
+            _ => Lang::Other,
+        }
+    }
+
+    fn grammar(self) -> Option<Language> {
+        Some(match self {
+            Lang::Rust => tree_sitter_rust::LANGUAGE.into(),
+            Lang::Python => tree_sitter_python::LANGUAGE.into(),
+            Lang::Go => tree_sitter_go::LANGUAGE.into(),
+            Lang::TypeScript => tree_sitter_typescript::LANGUAGE_TYPESCRIPT.into(),
+            Lang::Tsx => tree_sitter_typescript::LANGUAGE_TSX.into(),
+            Lang::JavaScript => tree_sitter_javascript::LANGUAGE.into(),
+            Lang::Other => return None,
+        })
+    }
+}
+
+thread_local! {
+    static PARSERS: std::cell::RefCell<Vec<(Lang, Parser)>> = const { std::cell::RefCell::new(Vec::new()) };
+}
+
+/// Definitions in `text`, a file of language `lang`.
+pub fn definitions(lang: Lang, text: &str) -> Vec<Def> {
+    let Some(grammar) = lang.grammar() else {
+        return fallback_definitions(text);
+    };
+    let tree = PARSERS.with(|cell| {
+        let mut parsers = cell.borrow_mut();
+        let idx = match parsers.iter().position(|(l, _)| *l == lang) {
+            Some(i) => i,
+            None => {
+                let mut parser = Parser::new();
+                parser.set_language(&grammar).ok()?;
+                parsers.push((lang, parser));
+                parsers.len() - 1
+            }
+        };
+        parsers[idx].1.parse(text, None)
+    });
+    let Some(tree) = tree else {
+        return fallback_definitions(text);
+    };
+    let mut defs = Vec::new();
+    collect(lang, tree.root_node(), text.as_bytes(), None, &mut defs, 0);
+    defs
+}
+
+fn text_of<'a>(node: Node<'_>, src: &'a [u8]) -> &'a str {
+    node.utf8_text(src).unwrap_or("")
+}
+
+fn push(defs: &mut Vec<Def>, name: &str, container: Option<&str>, node: Node<'_>, kind: &'static str) {
+    let name = name.trim();
+    if name.is_empty() || name.len() > 200 {
+        return;
+    }
+    defs.push(Def {
+        name: name.into(),
+        container: container.map(Into::into),
+        line: node.start_position().row as u32 + 1,
+        end_line: node.end_position().row as u32 + 1,
+        kind,
+    });
+}
+
+/// The last identifier-like segment of a type expression (`&mut Foo<T>` → `Foo`).
+fn type_name(node: Node<'_>, src: &[u8]) -> Option<String> {
+    let text = text_of(node, src);
+    let base = text.split('<').next().unwrap_or(text);
+    let ident = base
+        .rsplit(|c: char| !(c.is_alphanumeric() || c == '_'))
+        .find(|s| !s.is_empty())?;
+    Some(ident.to_owned())
+}
+
+const MAX_DEPTH: usize = 64;
+
+fn rust_kind(kind: &str) -> &'static str {
+    match kind {
+        "struct_item" => "struct",
+        "enum_item" => "enum",
+        "union_item" => "union",
+        "trait_item" => "trait",
+        "type_item" => "type",
+        "mod_item" => "mod",
+        "const_item" => "const",
+        "static_item" => "static",
+        "macro_definition" => "macro",
+        _ => "item",
+    }
+}
+
+fn collect(lang: Lang, node: Node<'_>, src: &[u8], container: Option<&str>, defs: &mut Vec<Def>, depth: usize) {
+    if depth > MAX_DEPTH {
+        return;
+    }
+    let kind = node.kind();
+    let name_field = || node.child_by_field_name("name").map(|n| text_of(n, src).to_owned());
+    let mut next_container: Option<String> = None;
+    let mut descend = true;
+    match (lang, kind) {
+        // Bodies of functions rarely hold definitions a memory names; skipping them keeps
+        // the index fast on large trees.
+        (Lang::Rust | Lang::Go, "block") => descend = false,
+        (Lang::JavaScript | Lang::TypeScript | Lang::Tsx, "statement_block") => descend = false,
+        (Lang::Rust, "function_item" | "function_signature_item") => {
+            if let Some(n) = name_field() {
+                push(defs, &n, container, node, "fn");
+            }
+        }
+        (Lang::Rust, "struct_item" | "enum_item" | "union_item" | "trait_item" | "type_item" | "mod_item") => {
+            if let Some(n) = name_field() {
+                push(defs, &n, container, node, rust_kind(kind));
+                next_container = Some(n);
+            }
+        }
+        (Lang::Rust, "const_item" | "static_item" | "macro_definition") => {
+            if let Some(n) = name_field() {
+                push(defs, &n, container, node, rust_kind(kind));
+            }
+        }
+        (Lang::Rust, "impl_item") => {
+            next_container = node.child_by_field_name("type").and_then(|t| type_name(t, src));
+        }
+        (Lang::Rust, "field_declaration" | "enum_variant") => {
+            if let Some(n) = name_field() {
+                push(defs, &n, container, node, if kind == "enum_variant" { "variant" } else { "field" });
+            }
+            descend = false;
+        }
+        (Lang::Python, "function_definition") => {
+            if let Some(n) = name_field() {
+                push(defs, &n, container, node, "def");
+            }
+            descend = false;
+        }
+        (Lang::Python, "class_definition") => {
+            if let Some(n) = name_field() {
+                push(defs, &n, container, node, "class");
+                next_container = Some(n);
+            }
+        }
+        (Lang::Python, "assignment") => {
+            if let Some(left) = node.child_by_field_name("left") {
+                if left.kind() == "identifier" {
+                    push(defs, text_of(left, src), container, node, "assign");
+                }
+            }
+            descend = false;
+        }
+        (Lang::Go, "function_declaration") => {
+            if let Some(n) = name_field() {
+                push(defs, &n, container, node, "func");
+            }
+        }
+        (Lang::Go, "method_declaration") => {
+            let receiver = node.child_by_field_name("receiver").and_then(|r| {
+                let mut cursor = r.walk();
+                let param = r.named_children(&mut cursor).find(|c| c.kind() == "parameter_declaration");
+                param.and_then(|p| p.child_by_field_name("type")).and_then(|t| type_name(t, src))
+            });
+            if let Some(n) = name_field() {
+                push(defs, &n, receiver.as_deref(), node, "method");
+            }
+        }
+        (Lang::Go, "type_spec" | "type_alias") => {
+            if let Some(n) = name_field() {
+                push(defs, &n, container, node, "type");
+                next_container = Some(n);
+            }
+        }
+        (Lang::Go, "const_spec" | "var_spec") => {
+            let mut cursor = node.walk();
+            for child in node.children_by_field_name("name", &mut cursor) {
+                push(defs, text_of(child, src), container, node, "var");
+            }
+            descend = false;
+        }
+        (Lang::Go, "field_declaration") => {
+            let mut cursor = node.walk();
+            for child in node.children_by_field_name("name", &mut cursor) {
+                push(defs, text_of(child, src), container, node, "field");
+            }
+            descend = false;
+        }
+        (
+            Lang::JavaScript | Lang::TypeScript | Lang::Tsx,
+            "function_declaration" | "generator_function_declaration" | "function_signature",
+        ) => {
+            if let Some(n) = name_field() {
+                push(defs, &n, container, node, "function");
+            }
+        }
+        (
+            Lang::JavaScript | Lang::TypeScript | Lang::Tsx,
+            "class_declaration" | "abstract_class_declaration" | "class" | "interface_declaration",
+        ) => {
+            if let Some(n) = name_field() {
+                push(defs, &n, container, node, if kind == "interface_declaration" { "interface" } else { "class" });
+                next_container = Some(n);
+            }
+        }
+        (Lang::JavaScript | Lang::TypeScript | Lang::Tsx, "type_alias_declaration" | "enum_declaration") => {
+            if let Some(n) = name_field() {
+                push(defs, &n, container, node, "type");
+            }
+        }
+        (
+            Lang::JavaScript | Lang::TypeScript | Lang::Tsx,
+            "method_definition" | "method_signature" | "abstract_method_signature" | "public_field_definition"
+            | "field_definition" | "property_signature",
+        ) => {
+            let name = node.child_by_field_name("name").or_else(|| node.child_by_field_name("property"));
+            if let Some(n) = name {
+                push(defs, text_of(n, src), container, node, "method");
+            }
+            descend = false;
+        }
+        (Lang::JavaScript | Lang::TypeScript | Lang::Tsx, "variable_declarator") => {
+            if let Some(n) = node.child_by_field_name("name") {
+                if n.kind() == "identifier" {
+                    push(defs, text_of(n, src), container, node, "const");
+                }
+            }
+            // `const Foo = class { ... }` / object literals with methods are rare in
+            // memories; do not descend into initialisers.
+            descend = false;
+        }
+        _ => {}
+    }
+    if !descend {
+        return;
+    }
+    let container = next_container.as_deref().or(container);
+    let mut cursor = node.walk();
+    for child in node.named_children(&mut cursor) {
+        collect(lang, child, src, container, defs, depth + 1);
+    }
+}
+
+static FALLBACK_DEF: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(
+        r"^\s*(?:(?:export|pub(?:\([^)]*\))?|public|private|protected|internal|static|abstract|final|async|default|open|override|inline|extern)\s+)*(?:def|class|fn|func|function|struct|enum|trait|interface|type|module|sub|proc|record|object|macro|defmodule|defp?)\s+([A-Za-z_][A-Za-z0-9_?!]*)",
+    )
+    .expect("fallback regex")
+});
+
+/// C-family function definitions: `int foo(...)` at the start of a line, not a call.
+static C_FUNCTION: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r"^[A-Za-z_][A-Za-z0-9_\s\*&:<>,]*?[\s\*&]([A-Za-z_][A-Za-z0-9_]*)\s*\([^;]*$").expect("c regex")
+});
+
+static C_TYPE: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r"^\s*(?:typedef\s+)?(?:struct|union|enum|class)\s+([A-Za-z_][A-Za-z0-9_]*)").expect("c type regex")
+});
+
+static DEFINE: LazyLock<Regex> = LazyLock::new(|| Regex::new(r"^\s*#\s*define\s+([A-Za-z_][A-Za-z0-9_]*)").expect("define regex"));
+
+/// Line-based definitions for languages without a grammar here.
+pub fn fallback_definitions(text: &str) -> Vec<Def> {
+    let mut defs = Vec::new();
+    for (i, line) in text.lines().enumerate() {
+        if line.len() > 1000 {
+            continue;
+        }
+        let line_no = i as u32 + 1;
+        let name = FALLBACK_DEF
+            .captures(line)
+            .or_else(|| C_TYPE.captures(line))
+            .or_else(|| DEFINE.captures(line))
+            .or_else(|| {
+                let trimmed = line.trim_start();
+                let keyword = ["if", "while", "for", "switch", "return", "else"]
+                    .iter()
+                    .any(|k| trimmed.starts_with(k));
+                if keyword || line.starts_with([' ', '\t']) { None } else { C_FUNCTION.captures(line) }
+            })
+            .and_then(|c| c.get(1));
+        if let Some(name) = name {
+            defs.push(Def { name: name.as_str().into(), container: None, line: line_no, end_line: line_no, kind: "text" });
+        }
+    }
+    defs
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn names(lang: Lang, src: &str) -> Vec<(String, Option<String>, u32)> {
+        definitions(lang, src)
+            .into_iter()
+            .map(|d| (d.name.to_string(), d.container.map(|c| c.to_string()), d.line))
+            .collect()
+    }
+
+    fn has(lang: Lang, src: &str, name: &str, container: Option<&str>, line: u32) {
+        let found = names(lang, src);
+        assert!(
+            found.iter().any(|(n, c, l)| n == name && c.as_deref() == container && *l == line),
+            "{name} ({container:?}) at {line} not in {found:?}"
+        );
+    }
+
+    #[test]
+    fn rust_definitions_with_impl_containers() {
+        let src = "pub struct ShardedCache {\n    shards: Vec<u8>,\n}\n\nimpl<T> ShardedCache<T> {\n    pub fn get(&self) {}\n}\nconst MAX: u32 = 1;\nenum E { A }\ntrait Store { fn put(&self); }\n";
+        has(Lang::Rust, src, "ShardedCache", None, 1);
+        has(Lang::Rust, src, "shards", Some("ShardedCache"), 2);
+        has(Lang::Rust, src, "get", Some("ShardedCache"), 6);
+        has(Lang::Rust, src, "MAX", None, 8);
+        has(Lang::Rust, src, "A", Some("E"), 9);
+        has(Lang::Rust, src, "put", Some("Store"), 10);
+    }
+
+    #[test]
+    fn python_go_and_typescript() {
+        has(Lang::Python, "class TokenBucket:\n    def take(self):\n        pass\nRATE = 3\n", "take", Some("TokenBucket"), 2);
+        has(Lang::Python, "class TokenBucket:\n    def take(self):\n        pass\nRATE = 3\n", "RATE", None, 4);
+        let go = "package x\n\ntype Cache struct {\n\tmu sync.Mutex\n}\n\nfunc (c *Cache) Get(k string) {}\nfunc New() *Cache { return nil }\n";
+        has(Lang::Go, go, "Cache", None, 3);
+        has(Lang::Go, go, "mu", Some("Cache"), 4);
+        has(Lang::Go, go, "Get", Some("Cache"), 7);
+        has(Lang::Go, go, "New", None, 8);
+        let ts = "export class Router {\n  handle(req: Req) {}\n}\nexport interface Req { path: string }\nexport const makeRouter = () => new Router();\nfunction helper() {}\n";
+        has(Lang::TypeScript, ts, "handle", Some("Router"), 2);
+        has(Lang::TypeScript, ts, "Req", None, 4);
+        has(Lang::TypeScript, ts, "makeRouter", None, 5);
+        has(Lang::JavaScript, "function helper() {}\nclass A { m() {} }\n", "m", Some("A"), 2);
+    }
+
+    #[test]
+    fn fallback_finds_common_definitions() {
+        let c = "#define LIMIT 4\nstruct node {\n};\nstatic int parse_header(const char *s) {\n  return foo(s);\n}\n";
+        has(Lang::Other, c, "LIMIT", None, 1);
+        has(Lang::Other, c, "node", None, 2);
+        has(Lang::Other, c, "parse_header", None, 4);
+        assert!(!names(Lang::Other, c).iter().any(|(n, _, _)| n == "foo"));
+        has(Lang::Other, "module Billing\n  def charge(x)\n  end\nend\n", "charge", None, 2);
+    }
+
+    #[test]
+    fn hostile_input_does_not_panic() {
+        let deep = "(".repeat(100_000);
+        for lang in [Lang::Rust, Lang::Python, Lang::Go, Lang::TypeScript, Lang::JavaScript, Lang::Other] {
+            let _ = definitions(lang, &deep);
+            let _ = definitions(lang, "\u{0}\u{1}fn \u{FFFD} struct");
+        }
+    }
+}
