@@ -1,1 +1,122 @@
-//! placeholder during bootstrap
+//! The scorer stage: collects verdicts per memory, applies the SPEC §3 formula once every
+//! claim of a memory has its outcome, and persists verdicts and scores in a sled store.
+//!
+//! Scoring is idempotent: a verdict delivered twice is stored once, keyed by run, memory
+//! and claim index, so a redelivered batch cannot change a score. This crate must never
+//! edit or delete a memory; it only records what was found.
+
+pub mod formula;
+pub mod store;
+
+use std::sync::Arc;
+
+use memval_proto::{MemoryScore, ScoreBatch, VerdictBatch};
+use memval_runtime::{Stage, StageError};
+
+pub use store::{HistoryPoint, RunRecord, ScoreStore, SledStore, StoreError};
+
+pub struct ScorerStage {
+    store: Arc<dyn ScoreStore>,
+}
+
+impl ScorerStage {
+    pub fn new(store: Arc<dyn ScoreStore>) -> Self {
+        ScorerStage { store }
+    }
+
+    /// Record a batch and score every memory whose claims are now all in. Blocking I/O.
+    pub fn record(store: &dyn ScoreStore, batch: VerdictBatch) -> Result<ScoreBatch, StoreError> {
+        let run = &batch.run;
+        let mut scored = Vec::new();
+        for item in batch.items {
+            for result in &item.results {
+                store.put_claim(&run.run_id, &item.memory.id, result)?;
+            }
+            let results = store.claims(&run.run_id, &item.memory.id)?;
+            if results.len() < item.total_claims as usize {
+                // More results for this memory are on their way in another batch.
+                continue;
+            }
+            let age = formula::age_days(item.memory.asserted_at(), run.started_at);
+            let (score, action) = formula::score_results(&results, item.memory.tier, age);
+            let memory_score = MemoryScore { memory: item.memory, score, action, results, skip_reason: item.skip_reason };
+            store.put_score(run, &memory_score)?;
+            scored.push(memory_score);
+        }
+        store.flush()?;
+        Ok(ScoreBatch { batch_id: format!("{}.s", batch.batch_id), run: batch.run, items: scored })
+    }
+}
+
+impl Stage for ScorerStage {
+    type In = VerdictBatch;
+    type Out = ScoreBatch;
+
+    fn name(&self) -> &'static str {
+        "scorer"
+    }
+
+    async fn process(&self, batch: VerdictBatch) -> Result<Vec<ScoreBatch>, StageError> {
+        let store = self.store.clone();
+        let scored = tokio::task::spawn_blocking(move || ScorerStage::record(&*store, batch))
+            .await
+            .map_err(|e| StageError::Permanent(format!("scoring panicked: {e}")))?
+            .map_err(|e| StageError::Retryable(e.to_string()))?;
+        Ok(if scored.items.is_empty() { Vec::new() } else { vec![scored] })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use memval_proto::*;
+
+    fn batch(results: Vec<(u32, Verdict)>, total: u32) -> VerdictBatch {
+        let meta = MemoryMeta {
+            id: "m1".into(),
+            agent: "a".into(),
+            tier: 0,
+            kind: "memory".into(),
+            created_at: None,
+            updated_at: None,
+            source: Source { path: "m.jsonl".into(), line: Some(1), row: None, format: "jsonl".into() },
+            first_line: 1,
+        };
+        let claim = Claim { claim_type: ClaimType::FileReference, claim_text: "x".into(), line: 1, code_refs: vec![CodeRef::path("x")], assertion: None };
+        VerdictBatch {
+            run: RunHeader { run_id: "r".into(), repo: ".".into(), commit: None, started_at: 0, expected_memories: 1 },
+            batch_id: "b".into(),
+            items: vec![CheckedMemory {
+                memory: meta,
+                total_claims: total,
+                results: results
+                    .into_iter()
+                    .map(|(index, verdict)| ClaimResult {
+                        index,
+                        claim: claim.clone(),
+                        outcome: Outcome::Checked { verdict, confidence: 100, evidence: "x:1".into(), successor: None },
+                    })
+                    .collect(),
+                skip_reason: None,
+            }],
+        }
+    }
+
+    #[test]
+    fn a_memory_is_scored_once_all_claims_are_in_and_redelivery_counts_once() {
+        let dir = tempfile::tempdir().unwrap();
+        let store = SledStore::open(dir.path()).unwrap();
+        // Claim 0 of 2 arrives: not scored yet.
+        assert!(ScorerStage::record(&store, batch(vec![(0, Verdict::Contradicted)], 2)).unwrap().items.is_empty());
+        // The same claim again (a redelivery) must not complete the memory.
+        assert!(ScorerStage::record(&store, batch(vec![(0, Verdict::Contradicted)], 2)).unwrap().items.is_empty());
+        let done = ScorerStage::record(&store, batch(vec![(1, Verdict::Valid)], 2)).unwrap();
+        assert_eq!(done.items.len(), 1);
+        assert_eq!(done.items[0].score, Some(20));
+        assert_eq!(store.claims("r", "m1").unwrap().len(), 2);
+        // Redelivering the last batch yields the identical score.
+        let again = ScorerStage::record(&store, batch(vec![(1, Verdict::Valid)], 2)).unwrap();
+        assert_eq!(again.items[0].score, Some(20));
+        assert_eq!(store.history("").unwrap().len(), 1);
+    }
+}

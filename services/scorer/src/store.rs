@@ -1,0 +1,171 @@
+//! Where scores and verdicts persist between runs: a sled database behind a small trait.
+
+use std::path::Path;
+
+use memval_proto::{ClaimResult, MemoryScore, RunHeader, UnixSeconds};
+use serde::{Deserialize, Serialize};
+
+#[derive(Debug, thiserror::Error)]
+pub enum StoreError {
+    #[error("store at {path}: {source}")]
+    Open { path: String, source: sled::Error },
+    #[error("store: {0}")]
+    Db(#[from] sled::Error),
+    #[error("store record is corrupt: {0}")]
+    Corrupt(postcard::Error),
+}
+
+/// A run as recorded once it completed.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct RunRecord {
+    pub header: RunHeader,
+    pub finished_at: UnixSeconds,
+    pub memories: u32,
+    pub claims: u32,
+    pub not_checked: u32,
+}
+
+/// One point of a memory's score history.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct HistoryPoint {
+    pub run_id: String,
+    pub started_at: UnixSeconds,
+    pub memory_id: String,
+    pub source: String,
+    pub score: Option<u8>,
+    pub verdicts: Vec<(String, u8)>,
+}
+
+/// Operations the scorer and the CLI need from persistence.
+pub trait ScoreStore: Send + Sync {
+    /// Record a claim result; `false` when it was already there (a redelivery).
+    fn put_claim(&self, run: &str, memory: &str, result: &ClaimResult) -> Result<bool, StoreError>;
+    fn claims(&self, run: &str, memory: &str) -> Result<Vec<ClaimResult>, StoreError>;
+    fn put_score(&self, run: &RunHeader, score: &MemoryScore) -> Result<(), StoreError>;
+    fn score(&self, run: &str, memory: &str) -> Result<Option<MemoryScore>, StoreError>;
+    fn scores(&self, run: &str) -> Result<Vec<MemoryScore>, StoreError>;
+    fn put_run(&self, record: &RunRecord) -> Result<(), StoreError>;
+    fn runs(&self) -> Result<Vec<RunRecord>, StoreError>;
+    /// Score history of memories whose id or source contains `filter` (all when empty),
+    /// oldest run first.
+    fn history(&self, filter: &str) -> Result<Vec<HistoryPoint>, StoreError>;
+    fn flush(&self) -> Result<(), StoreError>;
+}
+
+pub struct SledStore {
+    claims: sled::Tree,
+    scores: sled::Tree,
+    runs: sled::Tree,
+    history: sled::Tree,
+    db: sled::Db,
+}
+
+fn key(parts: &[&[u8]]) -> Vec<u8> {
+    let mut k = Vec::new();
+    for (i, p) in parts.iter().enumerate() {
+        if i > 0 {
+            k.push(0);
+        }
+        k.extend_from_slice(p);
+    }
+    k
+}
+
+fn enc<T: Serialize>(v: &T) -> Vec<u8> {
+    postcard::to_stdvec(v).expect("serialising to memory cannot fail")
+}
+
+fn dec<T: for<'de> Deserialize<'de>>(bytes: &[u8]) -> Result<T, StoreError> {
+    postcard::from_bytes(bytes).map_err(StoreError::Corrupt)
+}
+
+/// The identity of a memory across runs: where it came from plus its id.
+pub fn memory_key(score: &MemoryScore) -> String {
+    format!("{}|{}", score.memory.source.path, score.memory.id)
+}
+
+impl SledStore {
+    pub fn open(dir: &Path) -> Result<SledStore, StoreError> {
+        let db = sled::Config::new()
+            .path(dir)
+            .open()
+            .map_err(|source| StoreError::Open { path: dir.display().to_string(), source })?;
+        Ok(SledStore {
+            claims: db.open_tree("claims")?,
+            scores: db.open_tree("scores")?,
+            runs: db.open_tree("runs")?,
+            history: db.open_tree("history")?,
+            db,
+        })
+    }
+}
+
+impl ScoreStore for SledStore {
+    fn put_claim(&self, run: &str, memory: &str, result: &ClaimResult) -> Result<bool, StoreError> {
+        let k = key(&[run.as_bytes(), memory.as_bytes(), &result.index.to_be_bytes()]);
+        let prior = self.claims.compare_and_swap(k, None as Option<&[u8]>, Some(enc(result)))?;
+        Ok(prior.is_ok())
+    }
+
+    fn claims(&self, run: &str, memory: &str) -> Result<Vec<ClaimResult>, StoreError> {
+        let prefix = key(&[run.as_bytes(), memory.as_bytes(), b""]);
+        self.claims.scan_prefix(prefix).values().map(|v| dec(&v?)).collect()
+    }
+
+    fn put_score(&self, run: &RunHeader, score: &MemoryScore) -> Result<(), StoreError> {
+        self.scores.insert(key(&[run.run_id.as_bytes(), score.memory.id.as_bytes()]), enc(score))?;
+        let point = HistoryPoint {
+            run_id: run.run_id.clone(),
+            started_at: run.started_at,
+            memory_id: score.memory.id.clone(),
+            source: score.memory.source.to_string(),
+            score: score.score,
+            verdicts: score
+                .results
+                .iter()
+                .filter_map(|r| match &r.outcome {
+                    memval_proto::Outcome::Checked { verdict, confidence, .. } => Some((verdict.as_str().to_owned(), *confidence)),
+                    memval_proto::Outcome::NotChecked { .. } => None,
+                })
+                .collect(),
+        };
+        let mk = memory_key(score);
+        self.history.insert(key(&[mk.as_bytes(), &run.started_at.to_be_bytes(), run.run_id.as_bytes()]), enc(&point))?;
+        Ok(())
+    }
+
+    fn score(&self, run: &str, memory: &str) -> Result<Option<MemoryScore>, StoreError> {
+        self.scores.get(key(&[run.as_bytes(), memory.as_bytes()]))?.map(|v| dec(&v)).transpose()
+    }
+
+    fn scores(&self, run: &str) -> Result<Vec<MemoryScore>, StoreError> {
+        let prefix = key(&[run.as_bytes(), b""]);
+        self.scores.scan_prefix(prefix).values().map(|v| dec(&v?)).collect()
+    }
+
+    fn put_run(&self, record: &RunRecord) -> Result<(), StoreError> {
+        self.runs.insert(key(&[&record.header.started_at.to_be_bytes(), record.header.run_id.as_bytes()]), enc(record))?;
+        Ok(())
+    }
+
+    fn runs(&self) -> Result<Vec<RunRecord>, StoreError> {
+        self.runs.iter().values().map(|v| dec(&v?)).collect()
+    }
+
+    fn history(&self, filter: &str) -> Result<Vec<HistoryPoint>, StoreError> {
+        let mut points: Vec<HistoryPoint> = Vec::new();
+        for entry in self.history.iter() {
+            let (k, v) = entry?;
+            let memory = k.split(|b| *b == 0).next().unwrap_or(&[]);
+            if filter.is_empty() || String::from_utf8_lossy(memory).contains(filter) {
+                points.push(dec(&v)?);
+            }
+        }
+        Ok(points)
+    }
+
+    fn flush(&self) -> Result<(), StoreError> {
+        self.db.flush()?;
+        Ok(())
+    }
+}
