@@ -1,0 +1,63 @@
+//! Reading one memory file as text, with the limits every format shares.
+
+use std::io::Read;
+use std::path::Path;
+
+/// Largest single memory memval reads. A memory bigger than this is a dump, not a memory,
+/// and would blow the extractor's context anyway.
+pub(crate) const MAX_MEMORY_BYTES: u64 = 4 * 1024 * 1024;
+
+/// Reads `path` as UTF-8 text. The error is a Problem reason: too large, binary, not UTF-8,
+/// or the I/O error.
+pub(crate) fn read_text(path: &Path) -> Result<String, String> {
+    let file = std::fs::File::open(path).map_err(|e| format!("cannot read: {e}"))?;
+    let len = file
+        .metadata()
+        .map_err(|e| format!("cannot read: {e}"))?
+        .len();
+    if len > MAX_MEMORY_BYTES {
+        return Err(too_large(len));
+    }
+    let mut bytes = Vec::with_capacity(len as usize);
+    // Read one byte past the limit so a file that grew after `metadata` is still caught.
+    file.take(MAX_MEMORY_BYTES + 1)
+        .read_to_end(&mut bytes)
+        .map_err(|e| format!("cannot read: {e}"))?;
+    if bytes.len() as u64 > MAX_MEMORY_BYTES {
+        return Err(too_large(bytes.len() as u64));
+    }
+    decode(bytes)
+}
+
+/// Turns bytes into text, rejecting binary content and invalid UTF-8. Strips a UTF-8 BOM.
+pub(crate) fn decode(bytes: Vec<u8>) -> Result<String, String> {
+    if bytes.contains(&0) {
+        return Err("binary file (contains NUL bytes), not text".to_string());
+    }
+    let mut text = String::from_utf8(bytes).map_err(|e| {
+        format!(
+            "not valid UTF-8 (first bad byte at offset {}); save it as UTF-8",
+            e.utf8_error().valid_up_to()
+        )
+    })?;
+    if text.starts_with('\u{feff}') {
+        text.drain(..3);
+    }
+    Ok(text)
+}
+
+pub(crate) fn too_large(len: u64) -> String {
+    format!("too large: {len} bytes, memval reads memories up to 4 MiB")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn decode_rejects_binary_and_bad_utf8() {
+        assert_eq!(decode(b"\xef\xbb\xbfhi".to_vec()), Ok("hi".to_string()));
+        assert!(decode(b"a\0b".to_vec()).unwrap_err().contains("binary"));
+        assert!(decode(b"ok\xff".to_vec()).unwrap_err().contains("offset 2"));
+    }
+}

@@ -1,0 +1,201 @@
+mod support;
+
+use memval_sources::{detect, load, Format};
+use support::{commit, git_init, ts, write};
+
+fn fixture() -> tempfile::TempDir {
+    let repo = tempfile::tempdir().unwrap();
+    let root = repo.path();
+    git_init(root);
+    write(
+        root,
+        "CLAUDE.md",
+        "# Project\n\nBuild with `make build`.\nTests live in tests/.\n",
+    );
+    write(root, "AGENTS.md", "Use src/main.rs as the entry point.\n");
+    write(root, ".cursorrules", "Prefer small functions.\n");
+    write(
+        root,
+        ".github/copilot-instructions.md",
+        "Format with rustfmt.\n",
+    );
+    write(
+        root,
+        "docs/guide/setup.md",
+        "---\ntitle: Setup\nupdated_at: 2025-11-02\n---\nRun ./setup.sh\n",
+    );
+    write(root, "services/api/README.md", "The API lives here.\n");
+    write(root, "src/notes.md", "not a notes pattern\n");
+    write(root, "node_modules/pkg/README.md", "vendored\n");
+    write(root, "build/docs/out.md", "generated\n");
+    write(root, "ignored/README.md", "ignored by .gitignore\n");
+    write(root, ".gitignore", "ignored/\n");
+    commit(root, &["."], "2026-02-14T08:00:00Z");
+    write(root, "AGENTS.md", "Use src/lib.rs as the entry point.\n");
+    commit(root, &["AGENTS.md"], "2026-03-01T09:30:00Z");
+    // Written after the commit: no history, so no date.
+    write(root, "fresh/README.md", "Untracked readme.\n");
+    repo
+}
+
+#[test]
+fn notes_folder_one_memory_per_file_with_line_numbers_and_dates() {
+    let repo = fixture();
+    assert_eq!(detect(repo.path()).unwrap(), Format::Notes);
+    let report = load(repo.path(), repo.path()).unwrap();
+    assert_eq!(report.format, Format::Notes);
+    assert!(report.problems.is_empty(), "{:?}", report.problems);
+
+    let mut ids: Vec<&str> = report.memories.iter().map(|m| m.id.as_str()).collect();
+    ids.sort();
+    assert_eq!(
+        ids,
+        [
+            ".cursorrules",
+            ".github/copilot-instructions.md",
+            "AGENTS.md",
+            "CLAUDE.md",
+            "docs/guide/setup.md",
+            "fresh/README.md",
+            "services/api/README.md",
+        ]
+    );
+    let by_id = |id: &str| report.memories.iter().find(|m| m.id == id).unwrap();
+
+    let claude = by_id("CLAUDE.md");
+    assert_eq!(
+        (claude.agent.as_str(), claude.kind.as_str(), claude.tier),
+        ("notes", "notes", 0)
+    );
+    assert_eq!(
+        claude.content, "# Project\n\nBuild with `make build`.\nTests live in tests/.\n",
+        "the whole file"
+    );
+    assert_eq!(claude.first_line, 1);
+    assert_eq!(
+        claude.context_dir.as_deref(),
+        Some(""),
+        "the repo root itself"
+    );
+    assert_eq!(claude.updated_at, Some(ts("2026-02-14T08:00:00Z")));
+    assert_eq!(
+        by_id("AGENTS.md").updated_at,
+        Some(ts("2026-03-01T09:30:00Z")),
+        "the latest commit touching the file"
+    );
+    assert_eq!(claude.source.format, "notes");
+    assert_eq!(
+        claude.source.path,
+        repo.path().join("CLAUDE.md").to_string_lossy()
+    );
+
+    let setup = by_id("docs/guide/setup.md");
+    assert!(
+        setup.content.starts_with("---\ntitle: Setup"),
+        "front matter is kept so lines stay true"
+    );
+    assert_eq!(setup.first_line, 1);
+    assert_eq!(
+        setup.updated_at,
+        Some(ts("2025-11-02T00:00:00Z")),
+        "front matter beats git"
+    );
+    assert_eq!(setup.context_dir.as_deref(), Some("docs/guide"));
+
+    assert_eq!(
+        by_id("services/api/README.md").context_dir.as_deref(),
+        Some("services/api")
+    );
+    assert_eq!(
+        by_id("fresh/README.md").updated_at,
+        None,
+        "untracked file has no date"
+    );
+}
+
+#[test]
+fn notes_subfolder_ids_are_relative_to_the_folder_given() {
+    let repo = fixture();
+    let report = load(&repo.path().join("services"), repo.path()).unwrap();
+    assert_eq!(report.memories.len(), 1);
+    assert_eq!(report.memories[0].id, "api/README.md");
+    assert_eq!(
+        report.memories[0].context_dir.as_deref(),
+        Some("services/api")
+    );
+}
+
+#[test]
+fn single_notes_file() {
+    let repo = fixture();
+    let path = repo.path().join("docs/guide/setup.md");
+    assert_eq!(detect(&path).unwrap(), Format::Notes);
+    let report = load(&path, repo.path()).unwrap();
+    assert_eq!(report.memories.len(), 1);
+    let m = &report.memories[0];
+    assert_eq!(m.id, "setup.md");
+    assert_eq!(m.context_dir.as_deref(), Some("docs/guide"));
+
+    let outside = tempfile::tempdir().unwrap();
+    let rules = write(outside.path(), ".cursorrules", "rules\n");
+    let report = load(&rules, repo.path()).unwrap();
+    let m = &report.memories[0];
+    assert_eq!(
+        (m.id.as_str(), m.context_dir.as_deref(), m.updated_at),
+        (".cursorrules", None, None)
+    );
+}
+
+#[test]
+fn binary_non_utf8_and_huge_notes_are_problems() {
+    let repo = fixture();
+    write(repo.path(), "docs/logo.md", b"\x89PNG\r\n\x1a\n\0\0\0");
+    write(repo.path(), "docs/latin1.md", b"caf\xe9\n");
+    write(repo.path(), "docs/huge.md", vec![b'a'; 4 * 1024 * 1024 + 1]);
+    let report = load(repo.path(), repo.path()).unwrap();
+    assert_eq!(report.memories.len(), 7, "the other files still load");
+    let mut reasons: Vec<(String, &str)> = report
+        .problems
+        .iter()
+        .map(|p| {
+            (
+                p.path.file_name().unwrap().to_string_lossy().into_owned(),
+                p.reason.as_str(),
+            )
+        })
+        .collect();
+    reasons.sort();
+    assert_eq!(reasons.len(), 3, "{reasons:?}");
+    assert!(
+        reasons[0].0 == "huge.md" && reasons[0].1.contains("too large"),
+        "{reasons:?}"
+    );
+    assert!(
+        reasons[1].0 == "latin1.md" && reasons[1].1.contains("UTF-8"),
+        "{reasons:?}"
+    );
+    assert!(
+        reasons[2].0 == "logo.md" && reasons[2].1.contains("binary"),
+        "{reasons:?}"
+    );
+}
+
+#[cfg(unix)]
+#[test]
+fn notes_symlinks_out_of_the_folder_are_not_followed() {
+    let base = tempfile::tempdir().unwrap();
+    let secret = write(base.path(), "outside/secret.md", "secret\n");
+    let notes = base.path().join("notes");
+    write(&notes, "CLAUDE.md", "inside\n");
+    std::fs::create_dir_all(notes.join("docs")).unwrap();
+    std::os::unix::fs::symlink(&secret, notes.join("docs/leak.md")).unwrap();
+    std::os::unix::fs::symlink(base.path().join("outside"), notes.join("docs/linked")).unwrap();
+
+    let report = load(&notes, base.path()).unwrap();
+    let ids: Vec<&str> = report.memories.iter().map(|m| m.id.as_str()).collect();
+    assert_eq!(ids, ["CLAUDE.md"]);
+    assert_eq!(report.problems.len(), 1, "{:?}", report.problems);
+    assert!(report.problems[0]
+        .reason
+        .contains("outside the memory folder"));
+}
