@@ -1,0 +1,15 @@
+#!/usr/bin/env bash
+# The whole test suite, from a fresh machine: installs what the tests need, then runs them.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+need_apt=()
+command -v git >/dev/null || need_apt+=(git)
+command -v python3 >/dev/null || need_apt+=(python3)
+if ((${#need_apt[@]})); then
+  apt-get update -qq && apt-get install -y -qq "${need_apt[@]}"
+fi
+
+# One package selection for build and test, so shared dependencies are built once.
+cargo build --workspace --all-targets
+cargo test --workspace --no-fail-fast
