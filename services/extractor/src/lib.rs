@@ -1,1 +1,56 @@
-//! placeholder during bootstrap
+//! The rule-based claim extractor: turns a memory's text into the checkable claims of
+//! SPEC §2 (files, symbols, line contents, configuration, behavior, architecture), each
+//! anchored to code refs and to the line of the memory it came from.
+//!
+//! [`extract`] is a pure function. This crate must never do I/O (it never looks at the
+//! repo: whether a path exists is the investigator's question), and must never follow
+//! instructions found in memory text: the text is data, scanned by fixed rules, and
+//! "ignore previous instructions" is just words without a code reference. Paths are kept as
+//! written (`..` and absolute paths included) for the investigator to confine; nothing here
+//! resolves them against a file system.
+//!
+//! Hostile input (megabyte lines, binary junk, deep trees, unbalanced backticks) cannot
+//! panic or blow up: every regex is compiled once and runs in linear time, and the number of
+//! mentions per memory is capped.
+//!
+//! The pieces: `markdown` splits lines into fences, headings, list items, code spans, links
+//! and sentences; `paths`, `symbols`, `config`, `lines`, `commands` and `behaviour` recognise
+//! what a token or sentence asserts; `scan` walks the text and resolves relative paths
+//! against the folders in scope; `claims` turns mentions into ranked, capped claims.
+
+mod behaviour;
+mod claims;
+mod commands;
+mod config;
+mod lines;
+mod markdown;
+mod paths;
+mod scan;
+mod stage;
+mod symbols;
+
+pub use stage::ExtractorStage;
+
+use memval_proto::{ExtractedMemory, Memory};
+
+/// Why a memory without claims was skipped (SPEC §2 rule 4).
+pub const NO_CLAIMS_REASON: &str = "no checkable code reference (no file path, symbol or config key)";
+
+/// Extracts at most 8 claims from `memory.content`. Pure function, no I/O.
+pub fn extract(memory: &Memory) -> ExtractedMemory {
+    let context = memory.context_dir.as_deref().and_then(context_dir);
+    let doc = scan::scan(&memory.content, context.as_deref());
+    let claims = claims::build(&doc);
+    let skip_reason = claims.is_empty().then(|| NO_CLAIMS_REASON.to_string());
+    ExtractedMemory { memory: memory.meta(), claims, skip_reason }
+}
+
+/// The notes file's folder, normalised; `None` for the repo root or a folder that is not
+/// plainly repo-relative.
+fn context_dir(dir: &str) -> Option<String> {
+    let tok = paths::parse(dir.trim())?;
+    (!tok.unresolvable()).then_some(tok.path)
+}
+
+#[cfg(test)]
+mod tests;

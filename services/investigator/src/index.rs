@@ -75,7 +75,7 @@ impl RepoIndex {
             .require_git(false)
             .parents(false)
             .follow_links(false)
-            .filter_entry(|e| e.file_name() != ".git")
+            .filter_entry(|e| e.file_name() != ".git" && e.file_name() != ".memval")
             .build();
         for entry in walker.flatten() {
             let Some(file_type) = entry.file_type() else { continue };

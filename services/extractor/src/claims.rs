@@ -1,0 +1,235 @@
+//! From mentions to claims: one claim per file, symbol, config key and line content, plus a
+//! claim per behavioral or architectural sentence; then deduplicated, ranked and capped at
+//! [`MAX_CLAIMS`] (SPEC §2 rule 5), keeping the most specific and the memory's order.
+
+use std::cmp::Reverse;
+use std::collections::HashSet;
+
+use memval_proto::{Assertion, Claim, ClaimType, CodeRef};
+
+use crate::paths;
+use crate::scan::{ConfigMention, Doc, FileMention, Sentence, SymbolMention};
+
+/// SPEC §2 rule 5.
+pub(crate) const MAX_CLAIMS: usize = 8;
+/// Code refs kept on one behavioral or architectural claim.
+const MAX_REFS: usize = 4;
+/// The code ref path of a symbol or key named without a file: anywhere in the repo.
+const ANYWHERE: &str = ".";
+
+struct Candidate {
+    /// Higher is more specific.
+    rank: u8,
+    claim: Claim,
+}
+
+pub(crate) fn build(doc: &Doc) -> Vec<Claim> {
+    let near_file = paragraph_fallback(doc, |f| !paths::folder_like(&f.tok));
+    let near_config = paragraph_fallback(doc, |f| !paths::folder_like(&f.tok) && f.tok.has_config_ext());
+    let mut out = Vec::new();
+    for (si, s) in doc.sentences.iter().enumerate() {
+        for f in &s.files {
+            out.push(file_claim(s, f));
+        }
+        for lt in &s.line_texts {
+            out.push(line_claim(s, &s.files[lt.file], &lt.text));
+        }
+        let targets: Vec<Option<&FileMention>> = s
+            .symbols
+            .iter()
+            .map(|sym| {
+                if sym.free {
+                    return None;
+                }
+                sym.file
+                    .map(|i| &s.files[i])
+                    .or_else(|| near_file[si].map(|(k, i)| &doc.sentences[k].files[i]))
+                    .or_else(|| s.anchor.map(|a| &doc.anchors[a]))
+            })
+            .collect();
+        for (sym, target) in s.symbols.iter().zip(&targets) {
+            out.push(symbol_claim(s, sym, *target));
+        }
+        for c in &s.configs {
+            let target = c
+                .file
+                .map(|i| &s.files[i])
+                .or_else(|| near_config[si].map(|(k, i)| &doc.sentences[k].files[i]))
+                .or_else(|| s.anchor.map(|a| &doc.anchors[a]).filter(|f| f.tok.has_config_ext()));
+            out.push(config_claim(s, c, target));
+        }
+        if let Some(claim_type) = s.behaviour {
+            let refs = s
+                .files
+                .iter()
+                .map(file_ref)
+                .chain(s.symbols.iter().zip(&targets).map(|(sym, t)| symbol_ref(sym, *t)));
+            out.push(sentence_claim(s, claim_type, refs));
+        }
+    }
+    select(out)
+}
+
+/// For each sentence, the last file satisfying `want` named by an earlier sentence of the
+/// same paragraph: "... in internal/cache/lru.go. The `ShardedCache` struct (L45) ...".
+/// Later sentences are not looked at: "Use `foo()`. Never edit `gen.rs`." does not put
+/// `foo` in `gen.rs`.
+fn paragraph_fallback(doc: &Doc, want: impl Fn(&FileMention) -> bool) -> Vec<Option<(usize, usize)>> {
+    let mut out = vec![None; doc.sentences.len()];
+    let mut last: Option<(u32, usize, usize)> = None;
+    for (si, s) in doc.sentences.iter().enumerate() {
+        if let Some((p, k, i)) = last {
+            if p == s.paragraph {
+                out[si] = Some((k, i));
+            }
+        }
+        if let Some(i) = s.files.iter().rposition(&want) {
+            last = Some((s.paragraph, si, i));
+        }
+    }
+    out
+}
+
+fn file_ref(f: &FileMention) -> CodeRef {
+    CodeRef { path: f.readings[0].clone(), symbol: None, line: f.tok.line, alt_paths: f.readings[1..].to_vec() }
+}
+
+fn symbol_ref(sym: &SymbolMention, target: Option<&FileMention>) -> CodeRef {
+    let (path, alt_paths) = match target {
+        Some(f) => (f.readings[0].clone(), f.readings[1..].to_vec()),
+        None => (ANYWHERE.to_string(), Vec::new()),
+    };
+    CodeRef { path, symbol: Some(sym.name.clone()), line: sym.line, alt_paths }
+}
+
+fn file_claim(s: &Sentence, f: &FileMention) -> Candidate {
+    let folder = paths::folder_like(&f.tok);
+    let shown = if f.tok.dir { format!("{}/", f.raw) } else { f.raw.clone() };
+    let path = &f.readings[0];
+    let kind = if f.tok.dir { "directory " } else { "" };
+    let whole = match f.tok.line {
+        Some(n) => format!("line {n} of {kind}`{shown}`"),
+        None => format!("{kind}`{shown}`"),
+    };
+    let claim_text = if f.raw == *path { format!("{whole} exists") } else { format!("{whole} exists at {path}") };
+    let rank = match (f.tok.line, folder) {
+        (Some(_), _) => 40,
+        (None, false) => 20,
+        (None, true) => 10,
+    };
+    let claim = Claim {
+        claim_type: ClaimType::FileReference,
+        claim_text,
+        line: s.line,
+        code_refs: vec![file_ref(f)],
+        assertion: None,
+    };
+    Candidate { rank, claim }
+}
+
+fn line_claim(s: &Sentence, f: &FileMention, text: &str) -> Candidate {
+    let r = file_ref(f);
+    let claim_text = format!("line {} of {} contains `{text}`", r.line.unwrap_or_default(), r.path);
+    let claim = Claim {
+        claim_type: ClaimType::LineContent,
+        claim_text,
+        line: s.line,
+        code_refs: vec![r],
+        assertion: Some(Assertion::LineText { text: text.to_string() }),
+    };
+    Candidate { rank: 70, claim }
+}
+
+fn symbol_claim(s: &Sentence, sym: &SymbolMention, target: Option<&FileMention>) -> Candidate {
+    let r = symbol_ref(sym, target);
+    // A key-shaped name tied to a config file is a setting, not a definition.
+    if target.is_some_and(|f| f.tok.has_config_ext()) && sym.shape.key_like() {
+        let claim = Claim {
+            claim_type: ClaimType::Configuration,
+            claim_text: format!("config key `{}` is set in {}", sym.name, r.path),
+            line: s.line,
+            code_refs: vec![r],
+            assertion: None,
+        };
+        return Candidate { rank: 45, claim };
+    }
+    let claim_text = match (r.path.as_str(), r.line) {
+        (ANYWHERE, None) => format!("`{}` is defined in the repo", sym.name),
+        (ANYWHERE, Some(n)) => format!("`{}` (line {n}) is defined in the repo", sym.name),
+        (path, None) => format!("`{}` is defined in {path}", sym.name),
+        (path, Some(n)) => format!("`{}` is defined at {path}:{n}", sym.name),
+    };
+    let rank = match (r.line, r.path == ANYWHERE) {
+        (Some(_), _) => 70,
+        (None, false) => 60,
+        (None, true) => 55,
+    };
+    let claim = Claim { claim_type: ClaimType::SymbolReference, claim_text, line: s.line, code_refs: vec![r], assertion: None };
+    Candidate { rank, claim }
+}
+
+fn config_claim(s: &Sentence, c: &ConfigMention, target: Option<&FileMention>) -> Candidate {
+    let (path, alt_paths) = match target {
+        Some(f) => (f.readings[0].clone(), f.readings[1..].to_vec()),
+        None => (ANYWHERE.to_string(), Vec::new()),
+    };
+    let place = if path == ANYWHERE { String::new() } else { format!(" in {path}") };
+    let (claim_text, assertion, rank) = match &c.value {
+        Some(v) => (
+            format!("`{}` = {v}{place}", c.key),
+            Some(Assertion::ConfigValue { key: c.key.clone(), value: v.clone() }),
+            50,
+        ),
+        None if path == ANYWHERE => (format!("config key `{}` is used in the repo", c.key), None, 45),
+        None => (format!("config key `{}` is set{place}", c.key), None, 45),
+    };
+    let code_ref = CodeRef { path, symbol: Some(c.key.clone()), line: None, alt_paths };
+    let claim = Claim { claim_type: ClaimType::Configuration, claim_text, line: s.line, code_refs: vec![code_ref], assertion };
+    Candidate { rank, claim }
+}
+
+fn sentence_claim(s: &Sentence, claim_type: ClaimType, refs: impl Iterator<Item = CodeRef>) -> Candidate {
+    let mut code_refs: Vec<CodeRef> = Vec::new();
+    for r in refs {
+        if !code_refs.iter().any(|c| c.path == r.path && c.symbol == r.symbol && c.line == r.line) {
+            code_refs.push(r);
+        }
+        if code_refs.len() == MAX_REFS {
+            break;
+        }
+    }
+    let rank = if claim_type == ClaimType::Architectural { 32 } else { 30 };
+    let claim = Claim { claim_type, claim_text: s.text.clone(), line: s.line, code_refs, assertion: None };
+    Candidate { rank, claim }
+}
+
+/// Identical claims once; then the [`MAX_CLAIMS`] most specific, in the memory's order.
+fn select(candidates: Vec<Candidate>) -> Vec<Claim> {
+    let mut seen = HashSet::new();
+    let mut unique: Vec<Candidate> = candidates
+        .into_iter()
+        .filter(|c| !c.claim.code_refs.is_empty() && c.claim.code_refs.iter().all(|r| !r.path.is_empty()))
+        .filter(|c| seen.insert(identity(&c.claim)))
+        .collect();
+    let mut order: Vec<usize> = (0..unique.len()).collect();
+    order.sort_by_key(|&i| Reverse(unique[i].rank));
+    order.truncate(MAX_CLAIMS);
+    order.sort_unstable();
+    let mut keep = vec![false; unique.len()];
+    for i in order {
+        keep[i] = true;
+    }
+    let mut k = keep.into_iter();
+    unique.retain(|_| k.next().unwrap_or(false));
+    unique.into_iter().map(|c| c.claim).collect()
+}
+
+type RefKey = (String, Option<String>, Option<u32>);
+
+/// What makes two claims the same: type, anchors (paths, symbols, lines) and assertion; for
+/// sentence claims also the sentence.
+fn identity(c: &Claim) -> (ClaimType, Vec<RefKey>, Option<Assertion>, Option<String>) {
+    let refs = c.code_refs.iter().map(|r| (r.path.clone(), r.symbol.clone(), r.line)).collect();
+    let text = matches!(c.claim_type, ClaimType::Behavioral | ClaimType::Architectural).then(|| c.claim_text.clone());
+    (c.claim_type, refs, c.assertion.clone(), text)
+}

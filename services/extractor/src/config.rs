@@ -1,0 +1,266 @@
+//! Configuration claims: a key and, when the memory states one, its value.
+//!
+//! Forms: `` `timeout_ms: 250` `` (assignment inside a code span), `` `max_connections` = 100 ``,
+//! "`retries` defaults to 3", "`retries` (default: 3)", "env var `DATABASE_URL`". A plain
+//! word as key (`tokio = "1"`) needs an explicit `=`/"defaults to", or a config word in the
+//! sentence, so dependency lines and prose are not mistaken for settings.
+
+use std::sync::LazyLock;
+
+use regex::Regex;
+
+use crate::symbols;
+
+/// Longest value kept.
+const MAX_VALUE: usize = 200;
+/// How far past a key a connector or value is looked for.
+const LOOKAHEAD: usize = 256;
+
+static ASSIGN: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r#"^\$?["']?([A-Za-z_][A-Za-z0-9_.\-]*)["']?\s*(:=|=|:)\s*(.+?)\s*[;,]?$"#).expect("valid regex")
+});
+
+static KEY: LazyLock<Regex> =
+    LazyLock::new(|| Regex::new(r"^\$?([A-Za-z_][A-Za-z0-9_.\-]*)$").expect("valid regex"));
+
+static CUE: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r"(?i)\b(?:config(?:uration|s)?|settings?|options?|keys?|env|environment|variables?|vars?|defaults?|flags?|parameters?|params?|toml|yaml|yml|json|ini)\b")
+        .expect("valid regex")
+});
+
+static ENV_CUE: LazyLock<Regex> =
+    LazyLock::new(|| Regex::new(r"(?i)\b(?:env|environment)\b").expect("valid regex"));
+
+static CONNECTOR: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(
+        r"(?i)^\s*(?:(?P<strong>:=|=|\(\s*defaults?(?:\s+to)?\s*[:=]?|(?:has\s+(?:a\s+)?)?defaults?\s*(?:to|is|of|[:=])|default\s+value\s*(?:is|of|[:=])|(?:is\s+)?set\s+to|is\s+configured\s+(?:to|as))|(?P<colon>:)|(?P<weak>is|equals)\b)\s*",
+    )
+    .expect("valid regex")
+});
+
+/// "... defaults to", anywhere after the key in the same sentence.
+pub(crate) static PHRASE: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r"(?i)\b(?:defaults?\s+(?:to|is)|default\s+value\s+(?:is|of)|is\s+set\s+to)\s*").expect("valid regex")
+});
+
+/// `max_connections = 100` written without backticks.
+pub(crate) static PROSE_ASSIGN: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r"(?:^|[\s(])([A-Za-z_][A-Za-z0-9_]*(?:[._-][A-Za-z0-9_]+)+)\s*(?:=|:=)\s*").expect("valid regex")
+});
+
+static PLAIN_VALUE: LazyLock<Regex> =
+    LazyLock::new(|| Regex::new(r"(?i)^-?\d[\d_.,]*[a-z%]{0,3}$|^(?:true|false|on|off|yes|no|none|null|enabled|disabled)$").expect("valid regex"));
+
+/// Type annotations, not values (`max_conns: usize`).
+const TYPE_NAMES: &[&str] = &[
+    "usize", "isize", "u8", "u16", "u32", "u64", "u128", "i8", "i16", "i32", "i64", "i128", "f32",
+    "f64", "bool", "str", "&str", "String", "int", "float", "double", "string", "number", "boolean",
+    "any", "char", "byte", "bytes", "object", "list", "dict",
+];
+
+/// How a key is joined to its value; weaker ones need more evidence.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Connector {
+    /// `=`, `:=`, "defaults to", "is set to", "(default: 3)".
+    Strong,
+    /// `:`.
+    Colon,
+    /// "is", "equals".
+    Weak,
+}
+
+/// A value as written after a connector.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) struct Value {
+    pub text: String,
+    /// Written in backticks or quotes.
+    pub quoted: bool,
+}
+
+/// The sentence talks about configuration.
+pub(crate) fn has_cue(sentence: &str) -> bool {
+    CUE.is_match(sentence)
+}
+
+pub(crate) fn has_env_cue(sentence: &str) -> bool {
+    ENV_CUE.is_match(sentence)
+}
+
+static DEPENDENCY_CUE: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r"(?i)\b(?:packages?|crates?|dependenc(?:y|ies)|deps|librar(?:y|ies)|gems?|npm|pypi|cargo\.toml|package\.json|requirements\.txt|go\.mod)\b")
+        .expect("valid regex")
+});
+
+/// The sentence talks about dependencies: plain names in it are package names.
+pub(crate) fn has_dependency_cue(sentence: &str) -> bool {
+    DEPENDENCY_CUE.is_match(sentence)
+}
+
+/// `max_connections`, `server.port`, `max-conns`, `maxConns`, `DATABASE_URL`; not `tokio`.
+pub(crate) fn config_like(key: &str) -> bool {
+    let alpha = key.bytes().any(|c| c.is_ascii_alphabetic());
+    let separated = key.contains(['_', '.', '-']) && !key.starts_with(['.', '-']) && !key.ends_with(['.', '-']);
+    let lower_camel = key.starts_with(|c: char| c.is_ascii_lowercase()) && symbols::is_camel(key);
+    alpha && (separated || lower_camel)
+}
+
+/// `PORT`, `DATABASE_URL`.
+pub(crate) fn is_env_name(key: &str) -> bool {
+    key.len() >= 2
+        && key.starts_with(|c: char| c.is_ascii_uppercase())
+        && key.bytes().all(|c| c.is_ascii_uppercase() || c.is_ascii_digit() || c == b'_')
+}
+
+/// The key named by a code span (`retries`, `$DATABASE_URL`), if it is shaped like one.
+pub(crate) fn key(span: &str) -> Option<&str> {
+    let c = KEY.captures(span.trim())?;
+    let key = c.get(1)?.as_str();
+    (!key.starts_with("self.") && !key.starts_with("this.")).then_some(key)
+}
+
+/// `key = value` / `key: value` written inside one code span.
+pub(crate) fn assignment(span: &str, cue: bool) -> Option<(String, String)> {
+    let c = ASSIGN.captures(span.trim())?;
+    let (key, sep, raw) = (c.get(1)?.as_str(), c.get(2)?.as_str(), c.get(3)?.as_str().trim());
+    if raw.starts_with(['=', '>', ':']) || key.starts_with("self.") || key.starts_with("this.") {
+        return None; // `a == b`, `x => y`, `Type::method`
+    }
+    if sep == ":" && raw.starts_with("//") {
+        return None; // a URL
+    }
+    if !(config_like(key) || cue) {
+        return None;
+    }
+    let value = unquote(raw);
+    if value.is_empty() || value.len() > MAX_VALUE || (sep == ":" && is_type(value)) {
+        return None;
+    }
+    Some((key.to_string(), value.to_string()))
+}
+
+/// The connector right after a key, and its length.
+pub(crate) fn connector(after: &str) -> Option<(Connector, usize)> {
+    let c = CONNECTOR.captures(head(after, LOOKAHEAD))?;
+    let kind = if c.name("strong").is_some() {
+        Connector::Strong
+    } else if c.name("colon").is_some() {
+        Connector::Colon
+    } else {
+        Connector::Weak
+    };
+    Some((kind, c.get(0)?.end()))
+}
+
+/// The value at the start of `text`: a code span, a quoted string or one bare token.
+pub(crate) fn value_at(text: &str) -> Option<Value> {
+    let t = head(text, LOOKAHEAD);
+    for q in ['`', '"', '\''] {
+        if let Some(rest) = t.strip_prefix(q) {
+            let end = rest.find(q)?;
+            let v = unquote(rest[..end].trim());
+            return (!v.is_empty() && v.len() <= MAX_VALUE).then(|| Value { text: v.to_string(), quoted: true });
+        }
+    }
+    let token = t.split(|c: char| c.is_whitespace() || matches!(c, ',' | ';' | ')' | ']' | '`')).next()?;
+    let token = token.trim_end_matches(['.', ':']);
+    if token.is_empty() || token.len() > MAX_VALUE || token.starts_with(['=', '>', '(', '[', '{']) {
+        return None;
+    }
+    Some(Value { text: token.to_string(), quoted: false })
+}
+
+/// Whether `key <connector> value` is a configuration claim.
+pub(crate) fn accept(connector: Connector, key: &str, value: &Value, cue: bool) -> bool {
+    let plain = value.quoted || PLAIN_VALUE.is_match(&value.text);
+    match connector {
+        Connector::Strong => true,
+        Connector::Colon => (config_like(key) || cue) && plain && !is_type(&value.text),
+        Connector::Weak => cue && plain,
+    }
+}
+
+fn is_type(value: &str) -> bool {
+    TYPE_NAMES.contains(&value) || value.contains(['<', '&'])
+}
+
+fn unquote(v: &str) -> &str {
+    for q in ['"', '\'', '`'] {
+        if let Some(inner) = v.strip_prefix(q).and_then(|s| s.strip_suffix(q)) {
+            return inner.trim();
+        }
+    }
+    v
+}
+
+/// At most `n` bytes of `s`, cut on a char boundary.
+pub(crate) fn head(s: &str, n: usize) -> &str {
+    if s.len() <= n {
+        return s;
+    }
+    let mut end = n;
+    while !s.is_char_boundary(end) {
+        end -= 1;
+    }
+    &s[..end]
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn assignments_inside_code_spans() {
+        let cases: &[(&str, bool, Option<(&str, &str)>)] = &[
+            ("timeout_ms: 250", false, Some(("timeout_ms", "250"))),
+            ("max_connections = 100", false, Some(("max_connections", "100"))),
+            ("DATABASE_URL=postgres://db/x", false, Some(("DATABASE_URL", "postgres://db/x"))),
+            ("log_level = \"debug\"", false, Some(("log_level", "debug"))),
+            ("\"maxConns\": 10", false, Some(("maxConns", "10"))),
+            ("retries = 3", true, Some(("retries", "3"))),
+            ("tokio = \"1\"", false, None),
+            ("version = \"1.2\"", false, None),
+            ("max_conns: usize", false, None),
+            ("a == b", true, None),
+            ("std::io", true, None),
+            ("https://x.io", true, None),
+            ("self.x = 5", true, None),
+            ("let y = 2", true, None),
+        ];
+        for (span, cue, expected) in cases {
+            let got = assignment(span, *cue);
+            let expected = expected.map(|(k, v)| (k.to_string(), v.to_string()));
+            assert_eq!(got, expected, "{span}");
+        }
+    }
+
+    #[test]
+    fn connectors_and_values() {
+        let read = |after: &str| {
+            let (kind, len) = connector(after)?;
+            Some((kind, value_at(&after[len..])?.text))
+        };
+        assert_eq!(read(" = 100 in x"), Some((Connector::Strong, "100".into())));
+        assert_eq!(read(" defaults to 3."), Some((Connector::Strong, "3".into())));
+        assert_eq!(read(" (default: 30s)"), Some((Connector::Strong, "30s".into())));
+        assert_eq!(read(" is set to `info`"), Some((Connector::Strong, "info".into())));
+        assert_eq!(read(": 250"), Some((Connector::Colon, "250".into())));
+        assert_eq!(read(" is 3"), Some((Connector::Weak, "3".into())));
+        assert_eq!(read(" holds the routes"), None);
+        let v = |t: &str, quoted| Value { text: t.into(), quoted };
+        assert!(accept(Connector::Weak, "retries", &v("3", false), true));
+        assert!(!accept(Connector::Weak, "retries", &v("3", false), false));
+        assert!(!accept(Connector::Weak, "Cache", &v("the", false), true));
+        assert!(!accept(Connector::Colon, "name", &v("10", false), false));
+        assert!(accept(Connector::Colon, "max_conns", &v("10", false), false));
+    }
+
+    #[test]
+    fn keys_and_env_names() {
+        assert_eq!(key("$DATABASE_URL"), Some("DATABASE_URL"));
+        assert_eq!(key("retries"), Some("retries"));
+        assert_eq!(key("a b"), None);
+        assert!(is_env_name("PORT") && is_env_name("DATABASE_URL") && !is_env_name("Port"));
+        assert!(config_like("server.port") && config_like("max-conns") && config_like("maxConns"));
+        assert!(!config_like("tokio") && !config_like("ShardedCache") && !config_like("_"));
+    }
+}

@@ -1,0 +1,375 @@
+//! Line-level markdown: fences, headings, list items, code spans, links, sentences and tree
+//! diagram lines. Everything works on byte offsets into one line, in linear time, and never
+//! fails: malformed markdown (unbalanced backticks, unclosed fences) degrades to plain text.
+
+use std::borrow::Cow;
+use std::collections::HashMap;
+use std::ops::Range;
+use std::sync::LazyLock;
+
+use regex::Regex;
+
+/// An open fenced code block.
+#[derive(Debug, Clone)]
+pub(crate) struct Fence {
+    ch: u8,
+    len: usize,
+    lang: String,
+}
+
+const SHELL_LANGS: &[&str] = &[
+    "sh", "bash", "zsh", "shell", "console", "shellsession", "fish", "powershell", "ps", "ps1",
+    "pwsh", "cmd", "bat", "batch", "terminal",
+];
+
+/// Fences whose single-token lines are read as a file listing.
+const LISTING_LANGS: &[&str] = &["", "text", "txt", "plain", "plaintext", "tree", "none", "output", "ascii"];
+
+pub(crate) fn fence_open(line: &str) -> Option<Fence> {
+    let t = line.trim_start();
+    let ch = *t.as_bytes().first()?;
+    if ch != b'`' && ch != b'~' {
+        return None;
+    }
+    let len = t.bytes().take_while(|&b| b == ch).count();
+    if len < 3 {
+        return None;
+    }
+    let info = t[len..].trim();
+    if ch == b'`' && info.contains('`') {
+        return None;
+    }
+    let lang = info
+        .trim_start_matches(['{', '.'])
+        .chars()
+        .take_while(|c| c.is_ascii_alphanumeric() || matches!(c, '-' | '_' | '+'))
+        .take(32)
+        .collect::<String>()
+        .to_ascii_lowercase();
+    Some(Fence { ch, len, lang })
+}
+
+impl Fence {
+    pub(crate) fn closes(&self, line: &str) -> bool {
+        let t = line.trim();
+        t.len() >= self.len && t.bytes().all(|b| b == self.ch)
+    }
+
+    pub(crate) fn is_shell(&self) -> bool {
+        SHELL_LANGS.contains(&self.lang.as_str())
+    }
+
+    pub(crate) fn is_listing(&self) -> bool {
+        LISTING_LANGS.contains(&self.lang.as_str())
+    }
+}
+
+/// The text of an ATX heading (`## services/api`), without the closing `#`s.
+pub(crate) fn heading(line: &str) -> Option<&str> {
+    let indent = line.len() - line.trim_start_matches(' ').len();
+    if indent > 3 {
+        return None;
+    }
+    let t = &line[indent..];
+    let hashes = t.bytes().take_while(|&b| b == b'#').count();
+    if !(1..=6).contains(&hashes) {
+        return None;
+    }
+    let rest = &t[hashes..];
+    if !(rest.is_empty() || rest.starts_with([' ', '\t'])) {
+        return None;
+    }
+    let rest = rest.trim();
+    let stripped = rest.trim_end_matches('#');
+    if stripped.len() < rest.len() && (stripped.is_empty() || stripped.ends_with([' ', '\t'])) {
+        Some(stripped.trim_end())
+    } else {
+        Some(rest)
+    }
+}
+
+pub(crate) fn strip_blockquote(line: &str) -> &str {
+    let mut t = line;
+    loop {
+        match t.trim_start().strip_prefix('>') {
+            Some(rest) => t = rest.strip_prefix(' ').unwrap_or(rest),
+            None => return t,
+        }
+    }
+}
+
+/// Columns of leading whitespace, a tab counting as four.
+pub(crate) fn indent_width(line: &str) -> usize {
+    line.chars()
+        .take_while(|c| c.is_whitespace())
+        .map(|c| if c == '\t' { 4 } else { 1 })
+        .sum()
+}
+
+pub(crate) struct ListItem<'a> {
+    /// Column of the bullet.
+    pub marker_col: usize,
+    /// Column where the item's text starts; nested items sit at or beyond it.
+    pub content_col: usize,
+    pub content: &'a str,
+}
+
+static LIST_ITEM: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r"^([ \t]*)(?:[-*+]|\d{1,9}[.)])(?:[ \t]+|$)(?:\[[ xX]\][ \t]+)?").expect("valid regex")
+});
+
+pub(crate) fn list_item(line: &str) -> Option<ListItem<'_>> {
+    let caps = LIST_ITEM.captures(line)?;
+    let whole = caps.get(0)?;
+    let ws = caps.get(1)?.as_str();
+    let marker_col = indent_width(ws);
+    Some(ListItem {
+        marker_col,
+        content_col: marker_col + (whole.end() - ws.len()),
+        content: &line[whole.end()..],
+    })
+}
+
+/// A backtick code span: `start..end` includes the backticks, `inner` excludes them.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) struct CodeSpan {
+    pub start: usize,
+    pub end: usize,
+    pub inner: Range<usize>,
+}
+
+/// Code spans of one line: a run of n backticks opens a span closed by the next run of exactly
+/// n backticks; an unmatched run is literal text. Linear: each run looks up its partner once.
+pub(crate) fn code_spans(line: &str) -> Vec<CodeSpan> {
+    let b = line.as_bytes();
+    let mut runs: Vec<(usize, usize)> = Vec::new();
+    let mut i = 0;
+    while i < b.len() {
+        if b[i] == b'`' {
+            let start = i;
+            while i < b.len() && b[i] == b'`' {
+                i += 1;
+            }
+            runs.push((start, i - start));
+        } else {
+            i += 1;
+        }
+    }
+    let mut partner = vec![None; runs.len()];
+    let mut next_of_len: HashMap<usize, usize> = HashMap::new();
+    for k in (0..runs.len()).rev() {
+        partner[k] = next_of_len.insert(runs[k].1, k);
+    }
+    let mut spans = Vec::new();
+    let mut k = 0;
+    while k < runs.len() {
+        match partner[k] {
+            Some(j) => {
+                let (start, n) = runs[k];
+                let (close, m) = runs[j];
+                spans.push(CodeSpan { start, end: close + m, inner: start + n..close });
+                k = j + 1;
+            }
+            None => k += 1,
+        }
+    }
+    spans
+}
+
+static URL: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(
+        r#"(?i)\b(?:[a-z][a-z0-9+.-]{1,15}://|www\.)[^\s`<>"']*|\bgit@[^\s`]+|\b[A-Za-z0-9._%+-]+@[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)+"#,
+    )
+    .expect("valid regex")
+});
+
+/// URLs, `git@` remotes and e-mail addresses blanked with spaces (same byte length), so no
+/// path or symbol is ever taken from inside one.
+pub(crate) fn mask_urls(line: &str) -> Cow<'_, str> {
+    URL.replace_all(line, |c: &regex::Captures<'_>| " ".repeat(c[0].len()))
+}
+
+/// A markdown link `[text](target)`.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) struct Link {
+    pub start: usize,
+    pub end: usize,
+    pub text: Range<usize>,
+    pub target: Range<usize>,
+}
+
+static LINK: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r#"\[([^\[\]]*)\]\(\s*<?([^()\s<>]+)>?(?:\s+(?:"[^"]*"|'[^']*'))?\s*\)"#).expect("valid regex")
+});
+
+/// Links of a line whose target survived URL masking (a masked target is all spaces and
+/// does not match).
+pub(crate) fn links(masked: &str) -> Vec<Link> {
+    LINK.captures_iter(masked)
+        .filter_map(|c| {
+            let whole = c.get(0)?;
+            Some(Link { start: whole.start(), end: whole.end(), text: c.get(1)?.range(), target: c.get(2)?.range() })
+        })
+        .collect()
+}
+
+const ABBREVIATIONS: &[&str] = &["e.g", "i.e", "etc", "vs", "cf", "approx", "incl", "esp", "fig", "no", "al", "mr", "mrs", "dr"];
+
+/// Sentence ranges of a line, trimmed: a split after `.`, `!`, `?` or `;` followed by
+/// whitespace, outside code spans, and not after an abbreviation.
+pub(crate) fn sentences(text: &str, spans: &[CodeSpan]) -> Vec<Range<usize>> {
+    let b = text.as_bytes();
+    let mut out = Vec::new();
+    let mut start = 0;
+    let mut i = 0;
+    let mut next_span = 0;
+    while i < b.len() {
+        while next_span < spans.len() && spans[next_span].end <= i {
+            next_span += 1;
+        }
+        if let Some(span) = spans.get(next_span) {
+            if i >= span.start {
+                i = span.end;
+                continue;
+            }
+        }
+        let c = b[i];
+        let ends = matches!(c, b'.' | b'!' | b'?' | b';')
+            && b.get(i + 1).is_none_or(|n| n.is_ascii_whitespace())
+            && !(c == b'.' && abbreviation_before(text, i));
+        if ends {
+            push_trimmed(text, start..i + 1, &mut out);
+            start = i + 1;
+        }
+        i += 1;
+    }
+    push_trimmed(text, start..b.len(), &mut out);
+    out
+}
+
+fn abbreviation_before(text: &str, dot: usize) -> bool {
+    let b = text.as_bytes();
+    let mut s = dot;
+    while s > 0 && dot - s < 12 && (b[s - 1].is_ascii_alphanumeric() || b[s - 1] == b'.') {
+        s -= 1;
+    }
+    let word = text[s..dot].to_ascii_lowercase();
+    ABBREVIATIONS.contains(&word.as_str())
+}
+
+fn push_trimmed(text: &str, r: Range<usize>, out: &mut Vec<Range<usize>>) {
+    let s = &text[r.clone()];
+    let lead = s.len() - s.trim_start().len();
+    let trail = s.len() - s.trim_end().len();
+    if lead + trail < s.len() {
+        out.push(r.start + lead..r.end - trail);
+    }
+}
+
+const TREE_GLYPHS: &[char] = &['├', '└', '│', '┣', '┗', '┃', '┠', '┖', '┝', '┕', '╰', '╭'];
+
+static ASCII_TREE: LazyLock<Regex> =
+    LazyLock::new(|| Regex::new(r"(?:^|[\s|])(?:\||`|\+|\\)--+\s+\S").expect("valid regex"));
+
+/// A line of a `tree` diagram (`├── lru.go`, `|-- lru.go`, `│   └── lru.go`).
+pub(crate) fn is_tree_line(line: &str) -> bool {
+    line.contains(TREE_GLYPHS) || ASCII_TREE.is_match(line)
+}
+
+/// The entry of a tree line: the column its name starts at, and the name. `None` for a bare
+/// `│` continuation line.
+pub(crate) fn tree_entry(line: &str) -> Option<(usize, &str)> {
+    let mut col = 0;
+    let mut start = line.len();
+    for (i, c) in line.char_indices() {
+        let skip = c.is_whitespace()
+            || TREE_GLYPHS.contains(&c)
+            || matches!(c, '─' | '━' | '┬' | '┼' | '┴' | '|' | '`' | '+' | '\\' | '-');
+        if !skip {
+            start = i;
+            break;
+        }
+        col += 1;
+    }
+    let rest = &line[start..];
+    let name = rest.split(char::is_whitespace).next().unwrap_or("");
+    (!name.is_empty()).then_some((col, name))
+}
+
+/// The one token of a listing line (`src/`, `  lru.go  # the cache`), or `None` when the line
+/// holds more than a name and a trailing comment.
+pub(crate) fn single_token(line: &str) -> Option<&str> {
+    let t = line.trim();
+    let t = t.strip_prefix("- ").or_else(|| t.strip_prefix("* ")).unwrap_or(t).trim_start();
+    let mut end = t.len();
+    for marker in [" #", "\t#", " //", " <-", " ←", " —", " --"] {
+        if let Some(i) = t.find(marker) {
+            end = end.min(i);
+        }
+    }
+    let token = t[..end].trim();
+    (!token.is_empty() && !token.contains(char::is_whitespace)).then_some(token)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn code_spans_pair_runs_of_equal_length() {
+        let inner = |line: &str| -> Vec<String> {
+            code_spans(line).iter().map(|s| line[s.inner.clone()].to_string()).collect()
+        };
+        assert_eq!(inner("a `b` c `d`"), ["b", "d"]);
+        assert_eq!(inner("``a ` b`` c"), ["a ` b"]);
+        assert_eq!(inner("unbalanced ` here `x`"), [" here "]);
+        assert_eq!(inner("only ` one"), Vec::<String>::new());
+        assert_eq!(inner("```"), Vec::<String>::new());
+    }
+
+    #[test]
+    fn sentences_split_outside_code_and_abbreviations() {
+        let text = "Cache in `a.b. c`. It locks, e.g. per shard; done!";
+        let got: Vec<&str> = sentences(text, &code_spans(text)).into_iter().map(|r| &text[r]).collect();
+        assert_eq!(got, ["Cache in `a.b. c`.", "It locks, e.g. per shard;", "done!"]);
+    }
+
+    #[test]
+    fn urls_and_emails_are_masked_in_place() {
+        let line = "see https://x.io/a.rs and bob@ex.com or git@github.com:o/r.git then src/a.rs";
+        let masked = mask_urls(line);
+        assert_eq!(masked.len(), line.len());
+        assert!(!masked.contains("a.rs and"));
+        assert!(!masked.contains("ex.com"));
+        assert!(!masked.contains("o/r.git"));
+        assert!(masked.ends_with("then src/a.rs"));
+    }
+
+    #[test]
+    fn headings_lists_and_fences() {
+        assert_eq!(heading("## services/api ##"), Some("services/api"));
+        assert_eq!(heading("#hashtag"), None);
+        assert_eq!(heading("    # code"), None);
+        let item = list_item("  - [x] `src/` holds code").unwrap();
+        assert_eq!((item.marker_col, item.content_col, item.content), (2, 8, "`src/` holds code"));
+        assert!(list_item("---").is_none());
+        assert!(list_item("**bold**").is_none());
+        let f = fence_open("```bash").unwrap();
+        assert!(f.is_shell() && !f.is_listing());
+        assert!(f.closes("```") && !f.closes("``") && !f.closes("~~~"));
+        assert!(fence_open("``` a`b").is_none());
+        assert!(fence_open("```").unwrap().is_listing());
+    }
+
+    #[test]
+    fn tree_entries_have_a_column_and_a_name() {
+        assert_eq!(tree_entry("├── cache/"), Some((4, "cache/")));
+        assert_eq!(tree_entry("│   └── lru.go   # the LRU"), Some((8, "lru.go")));
+        assert_eq!(tree_entry("|   `-- lru.go"), Some((8, "lru.go")));
+        assert_eq!(tree_entry("│"), None);
+        assert!(is_tree_line("|-- src") && is_tree_line("└── a"));
+        assert!(!is_tree_line("| a | b |") && !is_tree_line("|---|---|"));
+        assert_eq!(single_token("  lru.go   # cache"), Some("lru.go"));
+        assert_eq!(single_token("fn main() {"), None);
+    }
+}

@@ -1,0 +1,512 @@
+//! What counts as a file or folder path in memory text, and the readings of a relative one.
+//!
+//! A path is only ever normalised textually (`./` and empty segments dropped). `..` segments,
+//! absolute paths and `~` are kept exactly as written: confining them is the investigator's
+//! job, and resolving them here would hide what the memory actually said.
+
+use std::sync::LazyLock;
+
+use regex::Regex;
+
+/// Longest path we keep; anything longer is junk or hostile.
+pub(crate) const MAX_PATH_LEN: usize = 512;
+/// `path` plus at most four `alt_paths`.
+const MAX_READINGS: usize = 5;
+
+/// How much surrounding evidence there is that a token is meant as a path.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+pub(crate) enum Strength {
+    /// A bare word in running text: needs a known extension or a well-known top folder.
+    Prose,
+    /// Inside backticks: any plausible folder (`a/b/`) or three-segment path is accepted too.
+    Backtick,
+    /// Alone in a heading, a link target or a line of its own: anything shaped like a path.
+    Standalone,
+}
+
+/// A path as the memory wrote it, normalised.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) struct PathToken {
+    /// No `./` prefix, no empty segments, no trailing slash.
+    pub path: String,
+    /// Written with a trailing slash.
+    pub dir: bool,
+    /// From a `:45` or `#L45` suffix.
+    pub line: Option<u32>,
+}
+
+impl PathToken {
+    /// Absolute, home-relative or containing `..`: emitted as written, never joined.
+    pub(crate) fn unresolvable(&self) -> bool {
+        unresolvable(&self.path)
+    }
+
+    pub(crate) fn has_config_ext(&self) -> bool {
+        has_config_ext(&self.path)
+    }
+}
+
+pub(crate) fn unresolvable(path: &str) -> bool {
+    path.starts_with('/') || path.starts_with('~') || path.split('/').any(|s| s == "..")
+}
+
+pub(crate) fn has_config_ext(path: &str) -> bool {
+    let name = path.rsplit('/').next().unwrap_or(path);
+    if name.starts_with(".env") {
+        return true;
+    }
+    name.rsplit_once('.')
+        .is_some_and(|(stem, ext)| !stem.is_empty() && CONFIG_EXTS.contains(&ext.to_ascii_lowercase().as_str()))
+}
+
+/// Extensions of source, config and doc files. Deliberately missing: TLDs (`com`, `io`,
+/// `org`) and one-letter extensions that collide with abbreviations (`s`, `r`, `m`, `d`).
+const EXTENSIONS: &[&str] = &[
+    "rs", "go", "py", "pyi", "pyx", "pxd", "ipynb", "ts", "tsx", "js", "jsx", "mjs", "cjs", "mts",
+    "cts", "c", "h", "cc", "hh", "cpp", "hpp", "cxx", "hxx", "java", "kt", "kts", "scala", "sbt",
+    "groovy", "gradle", "rb", "rake", "gemspec", "erb", "php", "cs", "fs", "fsx", "swift", "dart",
+    "lua", "pl", "pm", "ex", "exs", "erl", "hrl", "hs", "elm", "ml", "mli", "clj", "cljs", "cljc",
+    "edn", "jl", "zig", "nim", "sol", "vim", "el", "toml", "yaml", "yml", "json", "jsonc", "json5",
+    "jsonl", "ndjson", "ini", "cfg", "conf", "env", "properties", "xml", "xsd", "plist", "lock",
+    "md", "mdx", "markdown", "rst", "adoc", "txt", "tex", "sql", "prisma", "graphql", "gql", "proto",
+    "thrift", "avsc", "fbs", "capnp", "sh", "bash", "zsh", "fish", "ps1", "psm1", "bat", "cmd",
+    "html", "htm", "css", "scss", "sass", "less", "styl", "vue", "svelte", "astro", "hbs", "ejs",
+    "pug", "liquid", "njk", "j2", "jinja", "tmpl", "tpl", "twig", "mustache", "tf", "tfvars", "hcl",
+    "nix", "cmake", "mk", "bzl", "bazel", "dockerfile", "containerfile", "sln", "csproj", "fsproj",
+    "vcxproj", "cabal", "svg", "png", "jpg", "jpeg", "gif", "webp", "ico", "pdf", "csv", "tsv",
+    "db", "sqlite", "log", "patch", "diff", "ron", "kdl",
+];
+
+/// Files that are named without an extension but are unmistakably files.
+const BARE_NAMES: &[&str] = &[
+    "Makefile", "makefile", "GNUmakefile", "Dockerfile", "Containerfile", "Justfile", "justfile",
+    "Rakefile", "Gemfile", "Procfile", "Vagrantfile", "Jenkinsfile", "Brewfile", "Pipfile",
+    "Podfile", "Taskfile", "Earthfile", "Tiltfile", "CODEOWNERS", "go.mod", "go.sum", "go.work",
+    "MANIFEST.in",
+];
+
+/// Dotfiles that are files, as opposed to a bare extension such as `.rs`.
+const DOTFILES: &[&str] = &[
+    ".gitignore", ".gitattributes", ".gitmodules", ".dockerignore", ".editorconfig", ".env",
+    ".envrc", ".cursorrules", ".npmrc", ".nvmrc", ".yarnrc", ".prettierrc", ".prettierignore",
+    ".eslintrc", ".eslintignore", ".babelrc", ".browserslistrc", ".python-version",
+    ".ruby-version", ".node-version", ".tool-versions", ".clang-format", ".clang-tidy", ".flake8",
+    ".pylintrc", ".coveragerc", ".bashrc", ".zshrc", ".profile", ".mailmap", ".htaccess",
+    ".env.example", ".env.local", ".env.sample", ".env.test", ".env.development",
+    ".env.production",
+];
+
+/// Top folders common enough that `src/cache` in running text is surely a path.
+const COMMON_DIRS: &[&str] = &[
+    "src", "lib", "libs", "internal", "cmd", "pkg", "app", "apps", "api", "services", "service",
+    "crates", "packages", "modules", "components", "docs", "doc", "test", "tests", "spec", "specs",
+    "scripts", "script", "bin", "config", "configs", "conf", "tools", "examples", "example",
+    "benches", "bench", "web", "frontend", "backend", "server", "client", "core", "common",
+    "shared", "utils", "util", "include", "assets", "static", "public", "migrations", "db",
+    "deploy", "infra", "k8s", "charts", "proto", "protos", "vendor", "third_party", "build",
+    "data", "fixtures", "templates", "views", "models", "controllers", "handlers", "routes",
+    "middleware", "store", "hooks", "pages", "styles", "plugins", "contexts", ".github", ".vscode",
+    ".cargo", ".config", ".devcontainer", ".circleci", ".husky",
+];
+
+/// Top folders that start a path even in running text without an extension; a subset of
+/// [`COMMON_DIRS`] without words that pair up in English ("client/server", "frontend/backend").
+const PROSE_ROOTS: &[&str] = &[
+    "src", "lib", "libs", "internal", "cmd", "pkg", "services", "crates", "packages", "apps",
+    "docs", "tests", "scripts", "config", "configs", "components", "modules", "include",
+    "migrations", "vendor", "third_party", "examples", "benches", "tools", "contexts", "proto",
+    "deploy", "infra", "k8s", "charts", ".github", ".cargo",
+];
+
+/// Absolute paths are only taken when they look like system paths, not URL routes (`/api/v1`).
+const SYSTEM_ROOTS: &[&str] = &[
+    "etc", "usr", "home", "var", "tmp", "opt", "root", "Users", "bin", "sbin", "dev", "proc",
+    "srv", "mnt", "private", "Library", "System", "lib", "run",
+];
+
+/// `text/html`, `application/json`: media types, not folders.
+const MIME_TOPS: &[&str] =
+    &["application", "text", "image", "audio", "video", "multipart", "font", "model", "message"];
+
+/// Product and site names that happen to end in a source extension.
+const NOT_FILES: &[&str] = &[
+    "node.js", "vue.js", "next.js", "nuxt.js", "react.js", "express.js", "three.js", "d3.js",
+    "chart.js", "ember.js", "angular.js", "backbone.js", "alpine.js", "solid.js", "p5.js",
+    "nest.js", "docs.rs", "rustup.rs", "bun.sh",
+];
+
+const CONFIG_EXTS: &[&str] = &[
+    "toml", "yaml", "yml", "json", "jsonc", "json5", "ini", "cfg", "conf", "env", "properties",
+    "xml", "plist", "tfvars", "hcl",
+];
+
+/// `:45`, `:45:7`, `:45-60`, `#L45`, `#L45-L60`.
+static LINE_SUFFIX: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r"^(.+?)(?::(\d{1,9})(?:[-:]\d{1,9})?|#L(\d{1,9})(?:-L?\d{1,9})?)$").expect("valid regex")
+});
+
+/// Normalises `token` and checks it is made of path characters, without judging whether it
+/// looks like a path. Used directly for tree and listing entries.
+pub(crate) fn parse(token: &str) -> Option<PathToken> {
+    if token.len() > MAX_PATH_LEN * 2 {
+        return None;
+    }
+    let t = token.trim_matches(|c: char| matches!(c, '"' | '\'' | '`' | '(' | ')' | '[' | ']' | '<' | '>'));
+    let t = strip_emphasis(t);
+    let t = t.trim_end_matches(|c: char| matches!(c, '.' | ',' | ';' | '!' | '?' | ':' | ')'));
+    let (t, line) = match LINE_SUFFIX.captures(t) {
+        Some(c) => {
+            let line = c.get(2).or_else(|| c.get(3)).and_then(|m| m.as_str().parse::<u32>().ok());
+            (c.get(1).map_or(t, |m| m.as_str()), line.filter(|&n| n > 0))
+        }
+        // A heading anchor (`guide.md#setup`) names the file, not a line.
+        None => (t.split('#').next().unwrap_or(t), None),
+    };
+    if t.is_empty() || t.len() > MAX_PATH_LEN || t.contains("://") {
+        return None;
+    }
+    let forbidden = |c: char| {
+        c.is_whitespace()
+            || c.is_control()
+            || matches!(
+                c,
+                '*' | '?' | '[' | ']' | '{' | '}' | '<' | '>' | '|' | '"' | '\'' | '`' | '$' | '%'
+                    | '^' | '&' | '=' | ',' | ';' | '\\' | '@' | ':' | '#' | '!' | '(' | ')'
+            )
+    };
+    if t.chars().any(forbidden) {
+        return None;
+    }
+    let absolute = t.starts_with('/');
+    let dir = t.ends_with('/');
+    let segments: Vec<&str> = t.split('/').filter(|s| !s.is_empty() && *s != ".").collect();
+    if segments.is_empty() {
+        return None;
+    }
+    for (i, s) in segments.iter().enumerate() {
+        let home = i == 0 && !absolute && *s == "~";
+        if s.len() > 255 || !(home || *s == ".." || s.chars().any(char::is_alphanumeric)) {
+            return None;
+        }
+    }
+    let mut path = String::with_capacity(t.len());
+    if absolute {
+        path.push('/');
+    }
+    path.push_str(&segments.join("/"));
+    Some(PathToken { path, dir, line })
+}
+
+/// Names a folder: written with a trailing slash, or its last segment has no extension
+/// (`## services/api`, `internal/cache`).
+pub(crate) fn folder_like(tok: &PathToken) -> bool {
+    let last = tok.path.rsplit('/').next().unwrap_or(&tok.path);
+    tok.dir || !(last.contains('.') || BARE_NAMES.contains(&last))
+}
+
+/// A single well-known top folder (`src`), as opposed to a project name (`myproject`).
+pub(crate) fn is_common_dir(path: &str) -> bool {
+    COMMON_DIRS.contains(&path)
+}
+
+static NAME_IN_FOLDER: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r"(?i)^\s*\(?\s*(?:in|under|inside|within|from)\s+(?:the\s+)?(?:(?:folder|directory|dir|package|module)\s+)?$")
+        .expect("valid regex")
+});
+
+/// The gap between a bare file name and the folder after it places the file there
+/// ("`lru.go` in `internal/cache/`").
+pub(crate) fn name_in_folder(gap: &str) -> bool {
+    gap.len() <= 64 && NAME_IN_FOLDER.is_match(gap)
+}
+
+/// The gap between a folder and the bare file name after it places the file there
+/// ("`src/cache/`: `lru.go`").
+pub(crate) fn folder_then_name(gap: &str) -> bool {
+    matches!(gap.trim(), ":" | "/" | "->" | "→")
+}
+
+/// A token that reads as a path given how it was written.
+pub(crate) fn classify(token: &str, strength: Strength) -> Option<PathToken> {
+    // Most words of running text: no separator, no extension, not a known file name.
+    if !token.contains(['/', '.']) && !BARE_NAMES.iter().any(|n| token.contains(n)) {
+        return None;
+    }
+    let tok = parse(token)?;
+    looks_like_path(&tok, strength).then_some(tok)
+}
+
+fn looks_like_path(tok: &PathToken, strength: Strength) -> bool {
+    let p = tok.path.as_str();
+    let absolute = p.starts_with('/');
+    let segments: Vec<&str> = p.split('/').filter(|s| !s.is_empty()).collect();
+    let Some(&last) = segments.last() else { return false };
+    if segments.iter().any(|s| s.starts_with('-')) {
+        return false; // a command-line flag
+    }
+    // Dates (2024/01/02), fractions (1/2), versions (1.2.3).
+    if segments.iter().all(|s| s.chars().all(|c| c.is_ascii_digit() || c == '.' || c == '-')) {
+        return false;
+    }
+    let named = !tok.dir && (has_known_ext(last) || BARE_NAMES.contains(&last));
+    if absolute {
+        return named || (segments.len() >= 2 && SYSTEM_ROOTS.contains(&segments[0]));
+    }
+    if segments[0] == "~" {
+        return segments.len() >= 2;
+    }
+    if segments.len() == 1 {
+        if tok.dir {
+            return last != ".." && (strength >= Strength::Backtick || COMMON_DIRS.contains(&last));
+        }
+        return named && !NOT_FILES.contains(&last.to_ascii_lowercase().as_str());
+    }
+    if named || segments.contains(&"..") {
+        return true;
+    }
+    if segments.len() == 2 && MIME_TOPS.contains(&segments[0]) {
+        return false;
+    }
+    let common = COMMON_DIRS.contains(&segments[0]);
+    match strength {
+        // ...but not `TODO/FIXME` on a line of its own.
+        Strength::Standalone => segments.iter().any(|s| s.bytes().any(|c| c.is_ascii_lowercase())),
+        Strength::Backtick => tok.dir || common || segments.len() >= 3,
+        Strength::Prose => PROSE_ROOTS.contains(&segments[0]),
+    }
+}
+
+fn has_known_ext(name: &str) -> bool {
+    if DOTFILES.contains(&name) {
+        return true;
+    }
+    if let Some(rest) = name.strip_prefix('.') {
+        if !rest.contains('.') {
+            return false; // `.rs` is an extension, not a file
+        }
+    }
+    let Some((stem, ext)) = name.rsplit_once('.') else { return false };
+    if !stem.chars().any(char::is_alphanumeric) {
+        return false;
+    }
+    // `e.g`, `U.S.C`: every part a single letter.
+    if name.split('.').all(|part| part.chars().count() <= 1) {
+        return false;
+    }
+    EXTENSIONS.contains(&ext.to_ascii_lowercase().as_str())
+}
+
+/// `**src/a.rs**` is bold text, `**/docs/**` is a glob.
+fn strip_emphasis(t: &str) -> &str {
+    let lead = t.len() - t.trim_start_matches('*').len();
+    let trail = t.len() - t.trim_end_matches('*').len();
+    if lead > 0 && lead == trail && t.len() > 2 * lead {
+        let inner = &t[lead..t.len() - trail];
+        if !inner.contains('*') && inner.starts_with(|c: char| c.is_alphanumeric() || c == '.') {
+            return inner;
+        }
+    }
+    t
+}
+
+/// A folder that relative paths may be written against, with its own readings.
+pub(crate) struct Folder<'a> {
+    pub readings: &'a [String],
+    /// Only bare file names (`handlers.go`) are read against it, not `a/b.go`.
+    pub bare_only: bool,
+    /// A weak hint: its readings come after the path as written.
+    pub fallback: bool,
+}
+
+/// The repo-relative readings of `tok`, most likely first: joined onto each folder in order,
+/// then as written. A join is demoted below the as-written reading when the folder is only a
+/// fallback, or when the path already starts with the folder's first segment
+/// (`services/web/x.go` under `services/api`).
+pub(crate) fn readings(tok: &PathToken, folders: &[Folder<'_>]) -> Vec<String> {
+    let p = tok.path.as_str();
+    if tok.unresolvable() {
+        return vec![p.to_string()];
+    }
+    let bare = !p.contains('/');
+    let mut front = Vec::new();
+    let mut back = Vec::new();
+    for folder in folders {
+        if folder.bare_only && !bare {
+            continue;
+        }
+        for base in folder.readings {
+            let b = base.as_str();
+            if b.is_empty() || b == "." || unresolvable(b) {
+                continue;
+            }
+            if p == b || (p.starts_with(b) && p.as_bytes().get(b.len()) == Some(&b'/')) {
+                front.push(p.to_string());
+                continue;
+            }
+            let joined = format!("{b}/{p}");
+            if joined.len() > MAX_PATH_LEN {
+                continue;
+            }
+            if folder.fallback || (!bare && first_segment(p) == first_segment(b)) {
+                back.push(joined);
+            } else {
+                front.push(joined);
+            }
+        }
+    }
+    front.push(p.to_string());
+    front.extend(back);
+    let mut out: Vec<String> = Vec::with_capacity(MAX_READINGS);
+    for r in front {
+        if !out.contains(&r) {
+            out.push(r);
+            if out.len() == MAX_READINGS {
+                break;
+            }
+        }
+    }
+    out
+}
+
+fn first_segment(p: &str) -> &str {
+    p.split('/').next().unwrap_or(p)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn check(token: &str, strength: Strength, expected: Option<(&str, bool, Option<u32>)>) {
+        let got = classify(token, strength).map(|t| (t.path, t.dir, t.line));
+        let expected = expected.map(|(p, d, l)| (p.to_string(), d, l));
+        assert_eq!(got, expected, "token {token:?} ({strength:?})");
+    }
+
+    #[test]
+    fn accepts_paths_as_written() {
+        use Strength::*;
+        let cases: &[(&str, Strength, Option<(&str, bool, Option<u32>)>)] = &[
+            ("src/foo.rs", Prose, Some(("src/foo.rs", false, None))),
+            ("internal/cache/lru.go", Prose, Some(("internal/cache/lru.go", false, None))),
+            ("./src/foo.rs", Prose, Some(("src/foo.rs", false, None))),
+            ("././src//foo.rs", Prose, Some(("src/foo.rs", false, None))),
+            ("lru.go", Prose, Some(("lru.go", false, None))),
+            ("lru.go.", Prose, Some(("lru.go", false, None))),
+            ("(lru.go),", Prose, Some(("lru.go", false, None))),
+            ("src/cache/", Prose, Some(("src/cache", true, None))),
+            ("src/", Prose, Some(("src", true, None))),
+            ("internal/cache", Prose, Some(("internal/cache", false, None))),
+            ("weird/thing/", Backtick, Some(("weird/thing", true, None))),
+            ("a/b/c", Backtick, Some(("a/b/c", false, None))),
+            ("services/api", Standalone, Some(("services/api", false, None))),
+            ("file.rs:45", Prose, Some(("file.rs", false, Some(45)))),
+            ("file.rs:45:7", Prose, Some(("file.rs", false, Some(45)))),
+            ("src/a.rs:10-20", Prose, Some(("src/a.rs", false, Some(10)))),
+            ("file.rs#L45", Prose, Some(("file.rs", false, Some(45)))),
+            ("src/a.rs#L3-L9", Prose, Some(("src/a.rs", false, Some(3)))),
+            ("guide.md#setup", Prose, Some(("guide.md", false, None))),
+            ("Makefile", Prose, Some(("Makefile", false, None))),
+            ("go.mod", Prose, Some(("go.mod", false, None))),
+            (".env", Prose, Some((".env", false, None))),
+            (".github/workflows/ci.yml", Prose, Some((".github/workflows/ci.yml", false, None))),
+            (".rustfmt.toml", Prose, Some((".rustfmt.toml", false, None))),
+            ("**src/a.rs**", Prose, Some(("src/a.rs", false, None))),
+            ("../../etc/passwd", Prose, Some(("../../etc/passwd", false, None))),
+            ("/etc/passwd", Prose, Some(("/etc/passwd", false, None))),
+            ("~/.bashrc", Prose, Some(("~/.bashrc", false, None))),
+            ("Cargo.lock", Prose, Some(("Cargo.lock", false, None))),
+            ("README.MD", Prose, Some(("README.MD", false, None))),
+        ];
+        for (token, strength, expected) in cases {
+            check(token, *strength, *expected);
+        }
+    }
+
+    #[test]
+    fn rejects_what_is_not_a_path() {
+        use Strength::*;
+        let cases: &[(&str, Strength)] = &[
+            ("https://example.com/a.rs", Backtick),
+            ("http://x/y", Prose),
+            ("user@example.com", Prose),
+            ("@types/node", Backtick),
+            ("1.2.3", Backtick),
+            ("v2.0", Backtick),
+            ("2024/01/02", Backtick),
+            ("1/2", Prose),
+            (".rs", Backtick),
+            ("*.rs", Backtick),
+            ("**/docs/**", Backtick),
+            ("src/*.rs", Backtick),
+            ("e.g.", Prose),
+            ("i.e.", Prose),
+            ("etc.", Prose),
+            ("U.S.C.", Prose),
+            ("and/or", Prose),
+            ("and/or", Backtick),
+            ("client/server", Prose),
+            ("tokio-rs/tokio", Backtick),
+            ("text/html", Backtick),
+            ("application/json", Standalone),
+            ("Node.js", Prose),
+            ("docs.rs", Backtick),
+            ("serde", Backtick),
+            ("example.com", Prose),
+            ("/api/v1/users", Backtick),
+            ("--config/x", Backtick),
+            ("std::fs", Backtick),
+            ("..", Backtick),
+            ("../", Backtick),
+            ("src\\main.rs", Prose),
+            ("a\0b.rs", Prose),
+            ("", Prose),
+            (".", Prose),
+            ("/", Prose),
+        ];
+        for (token, strength) in cases {
+            check(token, *strength, None);
+        }
+    }
+
+    fn folder(readings: &[String], bare_only: bool) -> Folder<'_> {
+        Folder { readings, bare_only, fallback: false }
+    }
+
+    #[test]
+    fn readings_put_the_likely_join_first() {
+        let api = vec!["services/api".to_string()];
+        let docs = vec!["docs".to_string()];
+        let tok = |p: &str| parse(p).unwrap();
+
+        // bare name under a section folder
+        assert_eq!(
+            readings(&tok("handlers.go"), &[folder(&api, false)]),
+            ["services/api/handlers.go", "handlers.go"]
+        );
+        // relative to the notes file's folder
+        assert_eq!(
+            readings(&tok("guide/setup.md"), &[folder(&docs, false)]),
+            ["docs/guide/setup.md", "guide/setup.md"]
+        );
+        // both: section folder, then context folder, then as written
+        assert_eq!(
+            readings(&tok("handlers.go"), &[folder(&api, false), folder(&docs, false)]),
+            ["services/api/handlers.go", "docs/handlers.go", "handlers.go"]
+        );
+        // already under the folder: no join
+        assert_eq!(readings(&tok("services/api/x.go"), &[folder(&api, false)]), ["services/api/x.go"]);
+        // same top segment as the folder: as written first, join as the fallback
+        assert_eq!(
+            readings(&tok("services/web/x.go"), &[folder(&api, false)]),
+            ["services/web/x.go", "services/api/services/web/x.go"]
+        );
+        // a bare-only folder does not apply to a path with a slash
+        assert_eq!(readings(&tok("a/b.go"), &[folder(&api, true)]), ["a/b.go"]);
+        // a fallback folder comes after the path as written
+        let weak = Folder { readings: &api, bare_only: true, fallback: true };
+        assert_eq!(readings(&tok("x.go"), &[weak]), ["x.go", "services/api/x.go"]);
+        // `..` and absolute paths are never joined
+        assert_eq!(readings(&tok("../../etc/passwd"), &[folder(&docs, false)]), ["../../etc/passwd"]);
+        assert_eq!(readings(&tok("/etc/passwd"), &[folder(&docs, false)]), ["/etc/passwd"]);
+    }
+}
