@@ -194,7 +194,8 @@ fn traversal_and_symlink_escapes_are_refused_and_never_read() {
 fn binary_huge_and_non_utf8_files_neither_crash_nor_stall() {
     let repo = GitRepo::new();
     repo.write("src/lib.rs", "pub fn ok() {}\n");
-    std::fs::write(repo.dir.path().join("blob.bin"), [0u8, 159, 146, 150, 0, 1, 2, 255].repeat(1000)).unwrap();
+    repo.write("assets/.keep", "");
+    std::fs::write(repo.dir.path().join("assets/blob.png"), [0u8, 159, 146, 150, 0, 1, 2, 255].repeat(1000)).unwrap();
     std::fs::write(repo.dir.path().join("latin1.py"), b"def caf\xe9():\n    pass\ndef plain():\n    return '\xe9t\xe9'\n").unwrap();
     let huge = "x = 1\n".repeat(1_000_000);
     std::fs::write(repo.dir.path().join("huge.py"), huge).unwrap();
@@ -202,7 +203,7 @@ fn binary_huge_and_non_utf8_files_neither_crash_nor_stall() {
     std::fs::write(repo.dir.path().join("oneline.js"), one_line).unwrap();
     repo.commit("init", "2026-01-01T00:00:00Z");
     let notes = repo.dir.path().join("NOTES.md");
-    std::fs::write(&notes, "`plain` is in `latin1.py`; `blob.bin` is data; `huge.py` is generated; `ok` is in `src/lib.rs`; `oneline.js` line 1.\n").unwrap();
+    std::fs::write(&notes, "`plain()` is in `latin1.py`; `assets/blob.png` is data; `huge.py` is generated; `ok()` is in `src/lib.rs`; see `oneline.js:1`.\n").unwrap();
     let store = tempfile::tempdir().unwrap();
     let report = run_json(repo.dir.path(), notes.to_str().unwrap(), store.path());
     let verdicts: Vec<(&str, &str)> = report["memories"][0]["claims"]
@@ -211,9 +212,12 @@ fn binary_huge_and_non_utf8_files_neither_crash_nor_stall() {
         .iter()
         .map(|c| (c["code_refs"][0]["path"].as_str().unwrap(), c["verdict"].as_str().unwrap()))
         .collect();
-    for path in ["latin1.py", "blob.bin", "huge.py", "src/lib.rs"] {
+    for path in ["latin1.py", "assets/blob.png", "huge.py", "src/lib.rs", "oneline.js"] {
         assert!(verdicts.contains(&(path, "VALID")), "{path} should be VALID: {verdicts:?}");
     }
+    let symbols: Vec<&str> = report["memories"][0]["claims"].as_array().unwrap().iter().filter_map(|c| c["code_refs"][0]["symbol"].as_str()).collect();
+    assert!(symbols.iter().any(|s| s.starts_with("plain")) && symbols.iter().any(|s| s.starts_with("ok")), "{symbols:?}");
+    assert!(verdicts.iter().all(|(_, v)| *v == "VALID"), "{verdicts:?}");
 }
 
 #[test]

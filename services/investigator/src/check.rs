@@ -123,24 +123,40 @@ impl Checker<'_> {
         if let Err(refusal) = self.index.root.resolve_existing(&path) {
             return Located::Refused(refusal);
         }
-        for alt in alts {
-            if let Ok(alt) = RepoRoot::normalise(alt) {
-                if let Some(here) = self.exists(&alt, 95, Some(format!("read as {alt}"))) {
-                    return here;
-                }
+        // Other readings of the path (e.g. relative to the repo root instead of the notes
+        // file's folder), confined like the first.
+        let alts: Vec<String> = alts.iter().filter_map(|a| RepoRoot::normalise(a).ok()).filter(|a| *a != path).collect();
+        for alt in &alts {
+            if self.index.root.resolve_existing(alt).is_err() {
+                continue;
+            }
+            if let Some(here) = self.exists(alt, 95, Some(format!("read as {alt}"))) {
+                return here;
             }
         }
+        let readings: Vec<&str> = std::iter::once(path.as_str()).chain(alts.iter().map(String::as_str)).collect();
         if let Some(git) = self.git {
             for (window, penalty) in [(since, 0u8), (None, 15u8)] {
                 if window.is_none() && since.is_none() && penalty > 0 {
                     break;
                 }
-                if let Some(found) = self.follow_history(git, &path, window, penalty) {
-                    return found;
+                for reading in &readings {
+                    if let Some(found) = self.follow_history(git, reading, window, penalty) {
+                        return found;
+                    }
                 }
             }
         }
-        self.search_tree(&path)
+        let mut first = None;
+        for reading in &readings {
+            match self.search_tree(reading) {
+                gone @ Located::Gone { .. } => {
+                    first.get_or_insert(gone);
+                }
+                found => return found,
+            }
+        }
+        first.unwrap_or_else(|| self.search_tree(&path))
     }
 
     /// `Here` when `path` is a file or directory of the repo now.
@@ -299,7 +315,11 @@ impl Checker<'_> {
                 let what = if dir {
                     format!("{path}/ — directory exists ({} files)", self.index.dir_file_count(&path))
                 } else {
-                    format!("{path}:1 — file exists ({} lines)", self.index.file(&path).map_or(0, |f| f.lines))
+                    match self.index.file(&path).map(|f| (f.kind, f.lines)) {
+                        Some((FileKind::Text, lines)) => format!("{path}:1 — file exists ({lines} lines)"),
+                        Some((kind, _)) => format!("{path} — {} exists", kind_name(kind)),
+                        None => format!("{path} — exists"),
+                    }
                 };
                 let evidence = match note {
                     Some(note) => format!("{what}; {note}"),
@@ -323,7 +343,15 @@ impl Checker<'_> {
 
     /// `file:45` with no symbol: is line 45 still the line the memory saw?
     fn check_line_number(&self, path: &str, raw: &str, line: u32, since: Option<UnixSeconds>, base: u8) -> Outcome {
-        let lines = self.index.file(path).map_or(0, |f| f.lines);
+        let (kind, lines) = self.index.file(path).map_or((FileKind::Text, 0), |f| (f.kind, f.lines));
+        if kind != FileKind::Text {
+            return checked(
+                Verdict::Valid,
+                base.min(70),
+                format!("{path} — {} exists; its line {line} was not checked", kind_name(kind)),
+                None,
+            );
+        }
         let old_line = self.old_text(raw, since).and_then(|text| text.lines().nth(line as usize - 1).map(str::trim).map(str::to_owned));
         let current = self.index.read_text(path);
         match (old_line, current) {
@@ -410,7 +438,7 @@ impl Checker<'_> {
     }
 
     fn defs_in(&self, path: &str) -> &[Def] {
-        self.index.file(path).map(|f| f.defs.as_slice()).unwrap_or(&[])
+        self.index.defs_at(path)
     }
 
     fn check_symbol_anywhere(&self, sym: &SymbolName) -> Outcome {
@@ -800,6 +828,15 @@ pub fn config_assignments(text: &str, key: &str) -> Vec<(u32, String)> {
         }
     }
     found
+}
+
+fn kind_name(kind: FileKind) -> &'static str {
+    match kind {
+        FileKind::Text => "file",
+        FileKind::Binary => "binary file",
+        FileKind::Huge => "file (too large to index)",
+        FileKind::Symlink => "symlink",
+    }
 }
 
 fn clean_value(raw: &str) -> String {

@@ -1,5 +1,10 @@
 //! One index of the repo per run: every file the walk sees (honouring `.gitignore`), every
-//! directory, and every symbol definition. Claims are answered from it, not by a grep each.
+//! directory, and which files mention which identifiers. Claims are answered from it, not by
+//! a grep each.
+//!
+//! Symbol definitions (tree-sitter) are parsed per file on first need and cached: a claim
+//! names a file, or a symbol whose candidate files the identifier index narrows down, so a
+//! run parses the files its claims touch instead of the whole tree.
 
 use std::collections::{HashMap, HashSet};
 use std::io::Read;
@@ -31,21 +36,15 @@ pub struct FileInfo {
     pub path: String,
     pub kind: FileKind,
     pub lines: u32,
-    pub defs: Vec<Def>,
-}
-
-/// Where a symbol is defined: file index and position in that file's `defs`.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct DefRef {
-    pub file: u32,
-    pub def: u32,
+    /// Definitions, parsed on first use.
+    defs: OnceLock<Vec<Def>>,
 }
 
 #[derive(Debug, Default)]
 pub struct IndexStats {
     pub files: usize,
-    pub parsed: usize,
-    pub symbols: usize,
+    pub text_files: usize,
+    pub identifiers: usize,
     pub lines: u64,
 }
 
@@ -56,9 +55,8 @@ pub struct RepoIndex {
     /// Directory → number of files below it.
     dirs: HashMap<String, u32>,
     by_basename: HashMap<String, Vec<u32>>,
-    symbols: HashMap<Box<str>, Vec<DefRef>>,
-    /// Every identifier-like token of every text file, built on first use.
-    tokens: OnceLock<HashSet<Box<str>>>,
+    /// Identifier → the text files it occurs in (ascending).
+    tokens: HashMap<Box<str>, Vec<u32>>,
     pub stats: IndexStats,
 }
 
@@ -87,20 +85,26 @@ impl RepoIndex {
             entries.push((rel.replace('\\', "/"), file_type.is_symlink()));
         }
         entries.sort();
-        let files: Vec<FileInfo> = entries
+        let scanned: Vec<(FileInfo, Vec<Box<str>>)> = entries
             .into_par_iter()
             .map(|(rel, symlink)| index_file(root.path(), rel, symlink))
             .collect();
         let mut index = RepoIndex {
             root,
-            by_path: HashMap::with_capacity(files.len()),
+            by_path: HashMap::with_capacity(scanned.len()),
             dirs: HashMap::new(),
             by_basename: HashMap::new(),
-            symbols: HashMap::new(),
-            tokens: OnceLock::new(),
+            tokens: HashMap::new(),
             stats: IndexStats::default(),
             files: Vec::new(),
         };
+        let mut files = Vec::with_capacity(scanned.len());
+        for (i, (file, tokens)) in scanned.into_iter().enumerate() {
+            for token in tokens {
+                index.tokens.entry(token).or_default().push(i as u32);
+            }
+            files.push(file);
+        }
         for (i, file) in files.iter().enumerate() {
             let i = i as u32;
             index.by_path.insert(file.path.clone(), i);
@@ -110,13 +114,10 @@ impl RepoIndex {
                 dir = parent;
             }
             index.by_basename.entry(basename(&file.path).to_owned()).or_default().push(i);
-            for (d, def) in file.defs.iter().enumerate() {
-                index.symbols.entry(def.name.clone()).or_default().push(DefRef { file: i, def: d as u32 });
-            }
             index.stats.lines += u64::from(file.lines);
-            index.stats.symbols += file.defs.len();
-            index.stats.parsed += usize::from(file.kind == FileKind::Text);
+            index.stats.text_files += usize::from(file.kind == FileKind::Text);
         }
+        index.stats.identifiers = index.tokens.len();
         index.stats.files = files.len();
         index.files = files;
         Ok(index)
@@ -158,11 +159,25 @@ impl RepoIndex {
         self.files.iter().enumerate().map(|(i, f)| (i as u32, f))
     }
 
-    /// Definitions of `name` anywhere in the repo.
-    pub fn defs_named(&self, name: &str) -> impl Iterator<Item = (&FileInfo, &Def)> {
-        self.symbols.get(name).into_iter().flatten().map(|r| {
-            let file = &self.files[r.file as usize];
-            (file, &file.defs[r.def as usize])
+    /// Definitions in `file` (parsed on first call, then cached).
+    pub fn defs<'a>(&'a self, file: &'a FileInfo) -> &'a [Def] {
+        file.defs.get_or_init(|| match self.read_text(&file.path) {
+            Some(text) => definitions(Lang::of(&file.path), &text),
+            None => Vec::new(),
+        })
+    }
+
+    /// Definitions in the file at `path`; empty when there is none.
+    pub fn defs_at(&self, path: &str) -> &[Def] {
+        self.file(path).map(|f| self.defs(f)).unwrap_or(&[])
+    }
+
+    /// Definitions of `name` anywhere in the repo: only files that mention the identifier
+    /// are parsed.
+    pub fn defs_named<'a>(&'a self, name: &'a str) -> impl Iterator<Item = (&'a FileInfo, &'a Def)> + 'a {
+        self.tokens.get(name).into_iter().flatten().flat_map(move |&i| {
+            let file = &self.files[i as usize];
+            self.defs(file).iter().filter(move |d| &*d.name == name).map(move |d| (file, d))
         })
     }
 
@@ -180,26 +195,7 @@ impl RepoIndex {
 
     /// Whether `token` occurs as an identifier anywhere in the repo's text files.
     pub fn mentions(&self, token: &str) -> bool {
-        self.tokens
-            .get_or_init(|| {
-                self.files
-                    .par_iter()
-                    .filter(|f| f.kind == FileKind::Text)
-                    .map(|f| {
-                        let mut set = HashSet::new();
-                        if let Some(text) = self.read_text(&f.path) {
-                            for t in identifiers(&text) {
-                                set.insert(Box::<str>::from(t));
-                            }
-                        }
-                        set
-                    })
-                    .reduce(HashSet::new, |mut a, b| {
-                        a.extend(b);
-                        a
-                    })
-            })
-            .contains(token)
+        self.tokens.contains_key(token)
     }
 }
 
@@ -213,33 +209,40 @@ pub fn identifiers(text: &str) -> impl Iterator<Item = &str> {
         .filter(|t| !t.is_empty() && !t.as_bytes()[0].is_ascii_digit())
 }
 
-fn index_file(root: &Path, rel: String, symlink: bool) -> FileInfo {
-    let mut info = FileInfo { path: rel, kind: FileKind::Symlink, lines: 0, defs: Vec::new() };
+/// Identifiers longer than this are not worth indexing (generated data, hashes).
+const MAX_TOKEN: usize = 100;
+
+fn index_file(root: &Path, rel: String, symlink: bool) -> (FileInfo, Vec<Box<str>>) {
+    let mut info = FileInfo { path: rel, kind: FileKind::Symlink, lines: 0, defs: OnceLock::new() };
     if symlink {
-        return info;
+        return (info, Vec::new());
     }
     let full = root.join(&info.path);
     let Ok(mut file) = std::fs::File::open(&full) else {
         info.kind = FileKind::Binary;
-        return info;
+        return (info, Vec::new());
     };
     let size = file.metadata().map(|m| m.len()).unwrap_or(0);
     if size > MAX_PARSE_BYTES {
         info.kind = FileKind::Huge;
-        return info;
+        return (info, Vec::new());
     }
     let mut bytes = Vec::with_capacity(size as usize);
     if file.read_to_end(&mut bytes).is_err() {
         info.kind = FileKind::Binary;
-        return info;
+        return (info, Vec::new());
     }
     if bytes[..bytes.len().min(SNIFF_BYTES)].contains(&0) {
         info.kind = FileKind::Binary;
-        return info;
+        return (info, Vec::new());
     }
     info.kind = FileKind::Text;
     let text = String::from_utf8_lossy(&bytes);
     info.lines = text.lines().count() as u32;
-    info.defs = definitions(Lang::of(&info.path), &text);
-    info
+    let mut seen: HashSet<&str> = HashSet::new();
+    let tokens = identifiers(&text)
+        .filter(|t| t.len() >= 2 && t.len() <= MAX_TOKEN && seen.insert(t))
+        .map(Box::<str>::from)
+        .collect();
+    (info, tokens)
 }
