@@ -123,6 +123,13 @@ impl Checker<'_> {
         if let Err(refusal) = self.index.root.resolve_existing(&path) {
             return Located::Refused(refusal);
         }
+        // What history says of the path as written comes before other readings of it: a
+        // file moved to where another reading points is a move, not a match.
+        if let (Some(git), Some(since)) = (self.git, since) {
+            if let Some(found) = self.follow_history(git, &path, Some(since), 0) {
+                return found;
+            }
+        }
         // Other readings of the path (e.g. relative to the repo root instead of the notes
         // file's folder), confined like the first.
         let alts: Vec<String> = alts.iter().filter_map(|a| RepoRoot::normalise(a).ok()).filter(|a| *a != path).collect();
@@ -343,17 +350,20 @@ impl Checker<'_> {
 
     /// `file:45` with no symbol: is line 45 still the line the memory saw?
     fn check_line_number(&self, path: &str, raw: &str, line: u32, since: Option<UnixSeconds>, base: u8) -> Outcome {
-        let (kind, lines) = self.index.file(path).map_or((FileKind::Text, 0), |f| (f.kind, f.lines));
-        if kind != FileKind::Text {
+        let Some(current) = self.index.read_text(path) else {
+            let kind = self.index.file(path).map_or(FileKind::Huge, |f| f.kind);
             return checked(
                 Verdict::Valid,
                 base.min(70),
                 format!("{path} — {} exists; its line {line} was not checked", kind_name(kind)),
                 None,
             );
-        }
-        let old_line = self.old_text(raw, since).and_then(|text| text.lines().nth(line as usize - 1).map(str::trim).map(str::to_owned));
-        let current = self.index.read_text(path);
+        };
+        let lines = current.lines().count() as u32;
+        let old_line = self
+            .old_text(raw, since)
+            .and_then(|text| text.lines().nth((line as usize).saturating_sub(1)).map(str::trim).map(str::to_owned));
+        let current = Some(current);
         match (old_line, current) {
             (Some(old), Some(current)) if old.len() >= 4 => {
                 let now: Vec<&str> = current.lines().collect();
@@ -549,8 +559,10 @@ impl Checker<'_> {
                 None => checked(Verdict::Valid, base, here, None),
             };
         }
-        // Not defined in the file: moved to another file?
-        if let Some((other, def_line)) = self.unique_def_elsewhere(sym, Some(path)) {
+        // Not defined in the file: moved to another file? The old definition (from git)
+        // tells which of several same-named definitions is the moved one.
+        let old = self.old_definition(sym, raw, since);
+        if let Some((other, def_line)) = self.moved_definition(sym, path, old.as_ref()) {
             return checked(
                 Verdict::Stale,
                 base.min(85),
@@ -580,6 +592,39 @@ impl Checker<'_> {
             format!("{path} — {} is not defined in this file, nor anywhere else in the repo", sym.display()),
             None,
         )
+    }
+
+    /// The definition of `sym` in the file the memory named, as it was at the memory's date,
+    /// with its text.
+    fn old_definition(&self, sym: &SymbolName, raw: &str, since: Option<UnixSeconds>) -> Option<(Def, String)> {
+        let text = self.old_text(raw, since)?;
+        let def = definitions(Lang::of(raw), &text).into_iter().find(|d| sym.matches(raw, d))?;
+        let body = slice_lines(&text, def.line, def.end_line);
+        Some((def, body))
+    }
+
+    /// Where `sym` went when it is no longer in `path`: the same-named definition elsewhere
+    /// of the same kind whose body is most like the old one (or the only candidate).
+    fn moved_definition(&self, sym: &SymbolName, path: &str, old: Option<&(Def, String)>) -> Option<(String, u32)> {
+        let Some((old_def, old_body)) = old else {
+            return self.unique_def_elsewhere(sym, Some(path));
+        };
+        let mut scored: Vec<(f64, String, u32)> = self
+            .index
+            .defs_named(&sym.name)
+            .filter(|(f, d)| f.path != path && sym.matches(&f.path, d) && d.kind == old_def.kind)
+            .map(|(f, d)| {
+                let body = self.index.read_text(&f.path).map(|t| slice_lines(&t, d.line, d.end_line)).unwrap_or_default();
+                (body_similarity(old_body, &body, &[&sym.name]), f.path.clone(), d.line)
+            })
+            .collect();
+        scored.sort_by(|a, b| b.0.total_cmp(&a.0));
+        match scored.as_slice() {
+            [] => None,
+            [(_, p, l)] => Some((p.clone(), *l)),
+            [(best, p, l), (second, ..), ..] if best > second => Some((p.clone(), *l)),
+            _ => self.unique_def_elsewhere(sym, Some(path)),
+        }
     }
 
     fn find_rename(&self, sym: &SymbolName, raw: &str, path: &str, since: Option<UnixSeconds>) -> Option<Outcome> {

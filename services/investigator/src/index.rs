@@ -184,12 +184,21 @@ impl RepoIndex {
     /// Read a text file of the repo (confined to the root). `None` for anything that is
     /// missing, binary, huge, a symlink, or outside the root.
     pub fn read_text(&self, path: &str) -> Option<String> {
-        let info = self.file(path)?;
-        if info.kind != FileKind::Text {
+        if let Some(info) = self.file(path) {
+            if info.kind != FileKind::Text {
+                return None;
+            }
+        }
+        // Not indexed (ignored by .gitignore) still reads, confined and size-capped.
+        let real = self.root.resolve_existing(path).ok()??;
+        let meta = std::fs::metadata(&real).ok()?;
+        if !meta.is_file() || meta.len() > MAX_PARSE_BYTES {
             return None;
         }
-        let real = self.root.resolve_existing(path).ok()??;
         let bytes = std::fs::read(real).ok()?;
+        if bytes[..bytes.len().min(SNIFF_BYTES)].contains(&0) {
+            return None;
+        }
         Some(String::from_utf8_lossy(&bytes).into_owned())
     }
 

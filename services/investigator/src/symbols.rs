@@ -26,6 +26,9 @@ pub enum Lang {
     TypeScript,
     Tsx,
     JavaScript,
+    /// Prose and data (Markdown, JSON, YAML, ...): defines nothing, even when a code block
+    /// in it looks like a definition.
+    Doc,
     /// Anything else that is text: line-based fallback.
     Other,
 }
@@ -39,6 +42,8 @@ impl Lang {
             "ts" | "mts" | "cts" => Lang::TypeScript,
             "tsx" => Lang::Tsx,
             "js" | "jsx" | "mjs" | "cjs" => Lang::JavaScript,
+            "md" | "markdown" | "mdx" | "txt" | "rst" | "adoc" | "html" | "htm" | "json" | "yaml" | "yml"
+            | "toml" | "lock" | "csv" | "svg" | "xml" | "ini" | "cfg" | "orig" => Lang::Doc,
             _ => Lang::Other,
         }
     }
@@ -51,7 +56,7 @@ impl Lang {
             Lang::TypeScript => tree_sitter_typescript::LANGUAGE_TYPESCRIPT.into(),
             Lang::Tsx => tree_sitter_typescript::LANGUAGE_TSX.into(),
             Lang::JavaScript => tree_sitter_javascript::LANGUAGE.into(),
-            Lang::Other => return None,
+            Lang::Other | Lang::Doc => return None,
         })
     }
 }
@@ -62,6 +67,9 @@ thread_local! {
 
 /// Definitions in `text`, a file of language `lang`.
 pub fn definitions(lang: Lang, text: &str) -> Vec<Def> {
+    if lang == Lang::Doc {
+        return Vec::new();
+    }
     let Some(grammar) = lang.grammar() else {
         return fallback_definitions(text);
     };
@@ -159,6 +167,18 @@ fn collect(lang: Lang, node: Node<'_>, src: &[u8], container: Option<&str>, defs
             if let Some(n) = name_field() {
                 push(defs, &n, container, node, rust_kind(kind));
             }
+        }
+        // Items declared inside macro calls (`s! { pub struct stat {..} }`, `cfg_x! {..}`)
+        // are opaque token trees to the grammar; read them line by line.
+        (Lang::Rust, "macro_invocation") if depth <= 4 => {
+            let first = node.start_position().row as u32;
+            for mut def in fallback_definitions(text_of(node, src)).into_iter().skip(1) {
+                def.line += first;
+                def.end_line += first;
+                def.container = container.map(Into::into);
+                defs.push(def);
+            }
+            descend = false;
         }
         (Lang::Rust, "impl_item") => {
             next_container = node.child_by_field_name("type").and_then(|t| type_name(t, src));
