@@ -43,8 +43,9 @@ fn claims_of<'a>(report: &'a Value, memory_id: &str) -> Vec<(&'a Value, Option<S
 }
 
 fn mentions(claim: &Value, needle: &str) -> bool {
+    let needle = needle.trim_end_matches('/');
     claim["code_refs"].as_array().unwrap().iter().any(|r| {
-        let path = r["path"].as_str().unwrap_or("");
+        let path = r["path"].as_str().unwrap_or("").trim_end_matches('/');
         let symbol = r["symbol"].as_str().unwrap_or("");
         path == needle || path.ends_with(&format!("/{needle}")) || symbol == needle || symbol.ends_with(&format!("::{needle}"))
     })
