@@ -6,6 +6,10 @@ cd "$(dirname "$0")/.."
 need_apt=()
 command -v git >/dev/null || need_apt+=(git)
 command -v python3 >/dev/null || need_apt+=(python3)
+# The NATS tests start their own nats-server (Debian's 2.9; /usr/sbin may not be on PATH),
+# and the TLS test makes its certificates with openssl.
+command -v nats-server >/dev/null || [[ -x /usr/sbin/nats-server ]] || need_apt+=(nats-server)
+command -v openssl >/dev/null || need_apt+=(openssl)
 if ((${#need_apt[@]})); then
   apt-get update -qq && apt-get install -y -qq "${need_apt[@]}"
 fi

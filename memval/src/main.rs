@@ -1,8 +1,12 @@
 //! `memval`: the one binary. Thin: parse arguments, wire the pipeline, print the report.
 
 mod cli;
+mod cluster;
+mod dlq;
 mod pipeline;
+mod remote;
 mod report;
+mod serve;
 
 use std::collections::{HashMap, HashSet};
 use std::io::{IsTerminal, Write};
@@ -39,6 +43,8 @@ fn main() -> ExitCode {
         match cli.command {
             Command::Validate(args) => validate(args).await,
             Command::History(args) => history(args).map(|()| ExitCode::SUCCESS),
+            Command::Serve(args) => serve::serve(args).await,
+            Command::Dlq(args) => dlq::dlq(args).await,
         }
     });
     match result {
@@ -101,26 +107,38 @@ async fn validate(args: ValidateArgs) -> anyhow::Result<ExitCode> {
         eprintln!("memval: warning: skipped {}: {}", p.path.display(), p.reason);
     }
     let store_dir = args.store.clone().unwrap_or_else(|| default_store(&repo));
-    let store = Arc::new(open_store(&store_dir)?);
+    // In a cluster the scorer service owns the store; this process submits and reads scores.
+    let store = match &args.nats {
+        None => Some(Arc::new(open_store(&store_dir)?)),
+        Some(_) => None,
+    };
     let commit = memval_investigator::GitRepo::open(&repo).map(|g| g.head);
     let header = RunHeader {
         run_id: new_run_id(),
-        repo: repo.display().to_string(),
+        repo: args.repo_name.clone().unwrap_or_else(|| repo.display().to_string()),
         commit,
         started_at: now(),
         expected_memories: memories.len() as u32,
     };
     let order: HashMap<String, usize> = memories.iter().enumerate().map(|(i, m)| (m.id.clone(), i)).collect();
     let progress = !args.quiet;
-    let output = pipeline::run(
-        header.clone(),
-        memories,
-        repo.clone(),
-        store.clone() as Arc<dyn ScoreStore>,
-        args.batch_size as usize,
-        progress,
-    )
-    .await?;
+    let output = match (&args.nats, &store) {
+        (Some(url), _) => {
+            remote::run(url, &args.nats_conn, header.clone(), memories, args.batch_size as usize, progress).await?
+        }
+        (None, Some(store)) => {
+            pipeline::run(
+                header.clone(),
+                memories,
+                repo.clone(),
+                store.clone() as Arc<dyn ScoreStore>,
+                args.batch_size as usize,
+                progress,
+            )
+            .await?
+        }
+        (None, None) => unreachable!("an in-process run opens its store"),
+    };
     for letter in &output.dead_letters {
         eprintln!("memval: batch {} failed: {}", letter.msg_id.as_deref().unwrap_or("?"), letter.reason);
     }
@@ -147,7 +165,10 @@ async fn validate(args: ValidateArgs) -> anyhow::Result<ExitCode> {
             finished_at,
             memories_path: args.memories.display().to_string(),
             memories_format: loaded.format.as_str(),
-            store: store_dir.display().to_string(),
+            store: match &args.nats {
+                None => store_dir.display().to_string(),
+                Some(url) => format!("scorer service at {url}"),
+            },
             fail_on,
             fail_on_name: fail_on_name.to_owned(),
             problems: loaded
@@ -157,14 +178,16 @@ async fn validate(args: ValidateArgs) -> anyhow::Result<ExitCode> {
                 .collect(),
         },
     );
-    store.put_run(&RunRecord {
-        header: header.clone(),
-        finished_at,
-        memories: report.run.memories as u32,
-        claims: report.run.claims as u32,
-        not_checked: report.run.not_checked as u32,
-    })?;
-    store.flush()?;
+    if let Some(store) = &store {
+        store.put_run(&RunRecord {
+            header: header.clone(),
+            finished_at,
+            memories: report.run.memories as u32,
+            claims: report.run.claims as u32,
+            not_checked: report.run.not_checked as u32,
+        })?;
+        store.flush()?;
+    }
     let to_terminal = args.output.is_none() && std::io::stdout().is_terminal();
     let format = args.format.unwrap_or(if to_terminal { Format::Table } else { Format::Json });
     let repo_for_uri = repo.clone();

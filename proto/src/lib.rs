@@ -31,8 +31,38 @@ pub mod subjects {
     pub const CLAIMS: &str = "memval.v1.claims";
     /// Verdicts for claims (input of the scorer).
     pub const VERDICTS: &str = "memval.v1.verdicts";
-    /// Scored memories (what a run waits for).
+    /// Scored memories (what a run waits for), published per run below this subject:
+    /// `memval.v1.scores.<run_id>`.
     pub const SCORES: &str = "memval.v1.scores";
+    /// Dead letters, per stage below this subject: `memval.v1.dlq.<stage>`.
+    pub const DLQ: &str = "memval.v1.dlq";
+    /// A memory-ingest event (JSON, schema in the README): starts a run of its memories.
+    pub const MEMORY_INGESTED: &str = "memval.v1.events.memory_ingested";
+
+    /// `family.<token>`, with `token` made safe as one subject token (no `.`, `*`, `>`,
+    /// whitespace or control characters).
+    pub fn for_run(family: &str, token: &str) -> String {
+        format!("{family}.{}", subject_token(token))
+    }
+
+    pub fn subject_token(text: &str) -> String {
+        let token: String = text
+            .chars()
+            .map(|c| if c == '.' || c == '*' || c == '>' || c.is_whitespace() || c.is_control() { '_' } else { c })
+            .collect();
+        if token.is_empty() { "_".to_owned() } else { token }
+    }
+
+    /// `memval.v1.claims` → `memval.*.claims`: the family across wire versions, so a
+    /// message of an unknown version still reaches its stage and is dead-lettered there
+    /// with a reason instead of sitting unread.
+    pub fn any_version(subject: &str) -> String {
+        let mut parts: Vec<&str> = subject.split('.').collect();
+        if parts.len() > 1 {
+            parts[1] = "*";
+        }
+        parts.join(".")
+    }
 }
 
 /// Seconds since the Unix epoch, UTC. Kept as an integer on the wire so postcard stays compact
@@ -98,6 +128,21 @@ mod tests {
     fn garbage_is_a_decode_error_not_a_panic() {
         let err = codec::decode::<ClaimBatch>(&[0xff, 0xff, 0x01]).unwrap_err();
         assert!(matches!(err, codec::CodecError::Decode { .. }));
+    }
+
+    #[test]
+    fn scores_go_to_a_subject_per_run_and_families_span_versions() {
+        let mut batch = ScoreBatch {
+            run: RunHeader { run_id: "20260101T000000Z-ab.c*d>e f".into(), repo: ".".into(), commit: None, started_at: 0, expected_memories: 0 },
+            batch_id: "b".into(),
+            items: Vec::new(),
+        };
+        assert_eq!(batch.subject(), "memval.v1.scores.20260101T000000Z-ab_c_d_e_f");
+        batch.run.run_id = String::new();
+        assert_eq!(batch.subject(), "memval.v1.scores._");
+        assert_eq!(sample().subject(), subjects::CLAIMS);
+        assert_eq!(subjects::any_version(subjects::CLAIMS), "memval.*.claims");
+        assert_eq!(subjects::any_version(subjects::MEMORY_INGESTED), "memval.*.events.memory_ingested");
     }
 
     #[test]

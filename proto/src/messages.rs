@@ -5,8 +5,13 @@ use crate::{subjects, Action, Claim, ClaimResult, Memory, MemoryMeta, UnixSecond
 
 /// A type that travels between stages as one batch.
 pub trait Message: Serialize + DeserializeOwned + Send + Sync + 'static {
-    /// Subject the message is published on.
+    /// Subject family of the message: what a stage consuming it subscribes to.
     const SUBJECT: &'static str;
+    /// Subject this message is published on: [`Message::SUBJECT`], or below it for messages
+    /// addressed to one run (scores go to `memval.v1.scores.<run_id>`).
+    fn subject(&self) -> String {
+        Self::SUBJECT.to_owned()
+    }
     fn run(&self) -> &RunHeader;
     /// Unique per batch; outputs derive their message ids from it.
     fn batch_id(&self) -> &str;
@@ -91,9 +96,10 @@ pub struct ScoreBatch {
 }
 
 macro_rules! message {
-    ($ty:ty, $subject:expr, $items:ident) => {
+    (@impl $ty:ty, $subject:expr, $items:ident, { $($extra:tt)* }) => {
         impl Message for $ty {
             const SUBJECT: &'static str = $subject;
+            $($extra)*
             fn run(&self) -> &RunHeader {
                 &self.run
             }
@@ -105,9 +111,20 @@ macro_rules! message {
             }
         }
     };
+    ($ty:ty, $subject:expr, $items:ident) => {
+        message!(@impl $ty, $subject, $items, {});
+    };
+    ($ty:ty, $subject:expr, $items:ident, per_run) => {
+        message!(@impl $ty, $subject, $items, {
+            fn subject(&self) -> String {
+                subjects::for_run(Self::SUBJECT, &self.run.run_id)
+            }
+        });
+    };
 }
 
 message!(MemoryBatch, subjects::MEMORIES, memories);
 message!(ClaimBatch, subjects::CLAIMS, items);
 message!(VerdictBatch, subjects::VERDICTS, items);
-message!(ScoreBatch, subjects::SCORES, items);
+// Several runs can be in flight on one cluster; each client reads only its own scores.
+message!(ScoreBatch, subjects::SCORES, items, per_run);

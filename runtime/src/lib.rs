@@ -7,5 +7,5 @@
 
 mod stage;
 
-pub use stage::{run_stage, Stage, StageConfig, StageError, StageStats};
+pub use stage::{publish_confirmed, run_stage, Stage, StageConfig, StageError, StageStats};
 pub use memval_transport::{Inbox, Outbox};

@@ -4,7 +4,7 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use memval_proto::{codec, Message};
-use memval_transport::{Envelope, Inbox, Outbox, TransportError};
+use memval_transport::{header, Acker, Envelope, Inbox, Outbox, Outgoing, TransportError};
 use tracing::Instrument;
 
 /// A unit of the pipeline: turns one input batch into zero or more output batches.
@@ -47,13 +47,29 @@ pub struct StageConfig {
     pub max_deliveries: u32,
     /// First retry delay; doubles per delivery.
     pub base_backoff: Duration,
+    /// While a batch is processed and its outputs published, tell the transport it is still
+    /// in progress this often, so a long batch is not redelivered to another replica. Keep
+    /// it well below the broker's ack wait (a third of it).
+    pub progress_every: Duration,
+    /// How long publishing keeps retrying while the transport is unavailable (a broker
+    /// restart) before the stage gives up with a fatal error.
+    pub broker_retry: Duration,
 }
 
 impl Default for StageConfig {
     fn default() -> Self {
-        StageConfig { concurrency: 1, max_deliveries: 5, base_backoff: Duration::from_millis(200) }
+        StageConfig {
+            concurrency: 1,
+            max_deliveries: 5,
+            base_backoff: Duration::from_millis(200),
+            progress_every: Duration::from_secs(10),
+            broker_retry: Duration::from_secs(120),
+        }
     }
 }
+
+/// Longest pause between two attempts to reach an unavailable transport.
+const MAX_BACKOFF: Duration = Duration::from_secs(5);
 
 #[derive(Debug, Default)]
 pub struct StageStats {
@@ -65,7 +81,8 @@ pub struct StageStats {
 
 /// Run `stage` until the inbox closes (or `shutdown` resolves), `config.concurrency`
 /// batches at a time. Returns an error only for a fatal stage error or a closed outbox;
-/// after shutdown, batches in hand are finished and acked, never dropped half-done.
+/// after shutdown, batches in hand are finished and acked, never dropped half-done, and
+/// the inbox is closed (messages fetched but not started go back to the transport).
 pub async fn run_stage<S: Stage>(
     stage: Arc<S>,
     inbox: Arc<dyn Inbox>,
@@ -85,6 +102,7 @@ pub async fn run_stage<S: Stage>(
             (stage.clone(), inbox.clone(), outbox.clone(), stats.clone(), config.clone());
         let mut stop = stop_rx.clone();
         workers.spawn(async move {
+            let mut failures = 0u32;
             loop {
                 let next = tokio::select! {
                     biased;
@@ -93,10 +111,18 @@ pub async fn run_stage<S: Stage>(
                 };
                 let envelope = match next {
                     None => return Ok(()),
-                    Some(Ok(envelope)) => envelope,
+                    Some(Ok(envelope)) => {
+                        failures = 0;
+                        envelope
+                    }
                     Some(Err(e)) if e.is_retryable() => {
-                        tracing::warn!(stage = stage.name(), error = %e, "inbox unavailable");
-                        tokio::time::sleep(config.base_backoff).await;
+                        failures += 1;
+                        tracing::warn!(stage = stage.name(), failures, error = %e, "inbox unavailable");
+                        let delay = (config.base_backoff * 2u32.saturating_pow(failures.min(10))).min(MAX_BACKOFF);
+                        tokio::select! {
+                            _ = stop.wait_for(|s| *s) => return Ok(()),
+                            _ = tokio::time::sleep(delay) => {}
+                        }
                         continue;
                     }
                     Some(Err(e)) => return Err(StageError::Fatal(e.to_string())),
@@ -113,6 +139,7 @@ pub async fn run_stage<S: Stage>(
             workers.abort_all();
         }
     }
+    inbox.close().await;
     result.map(|()| stats)
 }
 
@@ -123,54 +150,100 @@ async fn handle<S: Stage>(
     config: &StageConfig,
     stats: &StageStats,
 ) -> Result<(), StageError> {
-    let Envelope { subject, payload, delivery, acker, .. } = envelope;
+    let Envelope { subject, payload, delivery, headers, acker, .. } = envelope;
     if subject != S::In::SUBJECT {
         let reason = unknown_subject_reason(&subject, S::In::SUBJECT);
-        acker.dead_letter(reason, payload).await.map_err(transport_fatal)?;
-        stats.dead_lettered.fetch_add(1, Ordering::Relaxed);
-        return Ok(());
+        return dead_letter(acker, reason, payload, stats).await;
+    }
+    if delivery > config.max_deliveries.saturating_mul(2) {
+        // Failures the stage reports are dead-lettered at `max_deliveries`; getting this far
+        // means deliveries went unanswered, i.e. the instances holding them died.
+        let reason = format!("{} was delivered {delivery} times without an answer; an instance of {} probably crashes on it", subject, stage.name());
+        return dead_letter(acker, reason, payload, stats).await;
     }
     let input: S::In = match codec::decode(&payload) {
         Ok(input) => input,
-        Err(e) => {
-            acker.dead_letter(format!("undecodable {subject} message: {e}"), payload).await.map_err(transport_fatal)?;
-            stats.dead_lettered.fetch_add(1, Ordering::Relaxed);
-            return Ok(());
-        }
+        Err(e) => return dead_letter(acker, format!("undecodable {subject} message: {e}"), payload, stats).await,
     };
     let batch_id = input.batch_id().to_owned();
     let span = tracing::info_span!("batch", stage = stage.name(), batch_id = %batch_id, delivery);
-    match stage.process(input).instrument(span).await {
-        Ok(outputs) => {
-            for (index, output) in outputs.iter().enumerate() {
-                let bytes = codec::encode(output).map_err(|e| StageError::Fatal(e.to_string()))?;
+    // Outputs carry the input's trace context and name their run, whatever the transport.
+    let mut out_headers = headers.propagated();
+    out_headers.insert(header::RUN, &input.run().run_id);
+    let work = async {
+        let outputs = stage.process(input).instrument(span).await?;
+        for (index, output) in outputs.iter().enumerate() {
+            let bytes = codec::encode(output).map_err(|e| StageError::Fatal(e.to_string()))?;
+            let message = Outgoing {
+                subject: output.subject(),
                 // Deterministic id: a redelivered batch republishes under the same ids.
-                let msg_id = format!("{batch_id}:{index}");
-                publish_with_retry(outbox, S::Out::SUBJECT, msg_id, bytes, config).await?;
-                stats.published.fetch_add(1, Ordering::Relaxed);
-            }
-            acker.ack().await.map_err(transport_fatal)?;
+                msg_id: format!("{batch_id}:{index}"),
+                headers: out_headers.clone(),
+                payload: bytes,
+            };
+            publish_confirmed(outbox, message, config).await?;
+            stats.published.fetch_add(1, Ordering::Relaxed);
+        }
+        Ok(())
+    };
+    match with_progress(&*acker, config.progress_every, work).await {
+        Ok(()) => {
+            answered(acker.ack().await)?;
             stats.processed.fetch_add(1, Ordering::Relaxed);
             Ok(())
         }
         Err(StageError::Retryable(reason)) if delivery < config.max_deliveries => {
             let delay = config.base_backoff * 2u32.saturating_pow(delivery.saturating_sub(1).min(10));
             tracing::warn!(stage = stage.name(), batch_id = %batch_id, delivery, reason = %reason, "batch failed, will retry");
-            acker.nak(delay).await.map_err(transport_fatal)?;
+            answered(acker.nak(delay).await)?;
             stats.retried.fetch_add(1, Ordering::Relaxed);
             Ok(())
         }
         Err(StageError::Retryable(reason)) | Err(StageError::Permanent(reason)) => {
             let reason = format!("{} failed batch {batch_id} after {delivery} deliveries: {reason}", stage.name());
-            acker.dead_letter(reason, payload).await.map_err(transport_fatal)?;
-            stats.dead_lettered.fetch_add(1, Ordering::Relaxed);
-            Ok(())
+            dead_letter(acker, reason, payload, stats).await
         }
         Err(fatal @ StageError::Fatal(_)) => {
             // Leave the batch for another instance (or a restart with fixed config).
             let _ = acker.nak(config.base_backoff).await;
             Err(fatal)
         }
+    }
+}
+
+async fn dead_letter(acker: Box<dyn Acker>, reason: String, payload: Vec<u8>, stats: &StageStats) -> Result<(), StageError> {
+    answered(acker.dead_letter(reason, payload).await)?;
+    stats.dead_lettered.fetch_add(1, Ordering::Relaxed);
+    Ok(())
+}
+
+/// Drive `work`, telling the transport every `every` that the delivery is still in progress.
+async fn with_progress<T>(acker: &dyn Acker, every: Duration, work: impl Future<Output = T>) -> T {
+    tokio::pin!(work);
+    let mut ticker = tokio::time::interval_at(tokio::time::Instant::now() + every, every);
+    ticker.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
+    loop {
+        tokio::select! {
+            out = &mut work => return out,
+            _ = ticker.tick() => {
+                if let Err(e) = acker.progress().await {
+                    tracing::warn!(error = %e, "cannot report progress; the batch may be redelivered");
+                }
+            }
+        }
+    }
+}
+
+/// An answer (ack, nak, dead letter) that did not reach an unavailable broker is not an
+/// error: the broker redelivers the message, and its outputs are de-duplicated by id.
+fn answered(result: Result<(), TransportError>) -> Result<(), StageError> {
+    match result {
+        Ok(()) => Ok(()),
+        Err(e) if e.is_retryable() => {
+            tracing::warn!(error = %e, "answer lost; the message will be redelivered");
+            Ok(())
+        }
+        Err(e) => Err(transport_fatal(e)),
     }
 }
 
@@ -184,21 +257,23 @@ fn unknown_subject_reason(subject: &str, expected: &str) -> String {
     }
 }
 
-async fn publish_with_retry(
-    outbox: &dyn Outbox,
-    subject: &str,
-    msg_id: String,
-    bytes: Vec<u8>,
-    config: &StageConfig,
-) -> Result<(), StageError> {
+/// Publish `message`, retrying while the transport is unavailable (up to
+/// `config.broker_retry`). A message the transport rejects is a permanent error; a closed
+/// transport or a broker gone for too long is fatal.
+pub async fn publish_confirmed(outbox: &dyn Outbox, message: Outgoing, config: &StageConfig) -> Result<(), StageError> {
+    let started = tokio::time::Instant::now();
     let mut attempt = 0u32;
     loop {
-        match outbox.publish(subject, msg_id.clone(), bytes.clone()).await {
+        match outbox.send(message.clone()).await {
             Ok(()) => return Ok(()),
-            Err(e) if e.is_retryable() && attempt + 1 < config.max_deliveries => {
+            Err(TransportError::Rejected(reason)) => {
+                return Err(StageError::Permanent(format!("output {} was rejected: {reason}", message.msg_id)))
+            }
+            Err(e) if e.is_retryable() && started.elapsed() < config.broker_retry => {
                 attempt += 1;
+                let delay = (config.base_backoff * 2u32.saturating_pow(attempt.min(10))).min(MAX_BACKOFF);
                 tracing::warn!(attempt, error = %e, "publish failed, retrying");
-                tokio::time::sleep(config.base_backoff * attempt).await;
+                tokio::time::sleep(delay).await;
             }
             Err(e) => return Err(transport_fatal(e)),
         }

@@ -43,7 +43,7 @@ async fn drive(stage: Echo, inputs: Vec<(&'static str, Vec<u8>)>) -> (Vec<ScoreB
     let dead = DeadLetters::default();
     let (in_tx, in_rx) = channel(8, dead.clone());
     let (out_tx, out_rx) = channel(8, dead.clone());
-    let config = StageConfig { concurrency: 2, max_deliveries: 5, base_backoff: Duration::from_millis(1) };
+    let config = StageConfig { concurrency: 2, max_deliveries: 5, base_backoff: Duration::from_millis(1), ..StageConfig::default() };
     let task = tokio::spawn(run_stage(Arc::new(stage), Arc::new(in_rx), Arc::new(out_tx), config, std::future::pending()));
     for (i, (subject, payload)) in inputs.into_iter().enumerate() {
         in_tx.publish(subject, format!("in:{i}"), payload).await.unwrap();

@@ -7,11 +7,13 @@ use std::time::Duration;
 
 use tokio::sync::{mpsc, Notify};
 
-use crate::{Acker, BoxFuture, DeadLetter, Envelope, Inbox, Outbox, TransportError};
+use crate::{Acker, BoxFuture, DeadLetter, Envelope, Headers, Inbox, Outbox, Outgoing, TransportError};
 
+#[derive(Default)]
 struct Packet {
     subject: String,
     msg_id: String,
+    headers: Headers,
     payload: Vec<u8>,
     delivery: u32,
 }
@@ -49,13 +51,9 @@ pub struct ChannelOutbox {
 }
 
 impl Outbox for ChannelOutbox {
-    fn publish(
-        &self,
-        subject: &str,
-        msg_id: String,
-        payload: Vec<u8>,
-    ) -> BoxFuture<'_, Result<(), TransportError>> {
-        let packet = Packet { subject: subject.to_owned(), msg_id, payload, delivery: 1 };
+    fn send(&self, message: Outgoing) -> BoxFuture<'_, Result<(), TransportError>> {
+        let Outgoing { subject, msg_id, headers, payload } = message;
+        let packet = Packet { subject, msg_id, headers, payload, delivery: 1 };
         Box::pin(async move {
             self.tx
                 .send(packet)
@@ -99,6 +97,7 @@ impl ChannelInbox {
             packet: Packet {
                 subject: packet.subject.clone(),
                 msg_id: packet.msg_id.clone(),
+                headers: packet.headers.clone(),
                 payload: packet.payload.clone(),
                 delivery: packet.delivery,
             },
@@ -108,6 +107,8 @@ impl ChannelInbox {
             payload: packet.payload,
             msg_id: Some(packet.msg_id),
             delivery: packet.delivery,
+            published_at: None,
+            headers: packet.headers,
             acker: Box::new(acker),
         }
     }
@@ -154,10 +155,7 @@ struct ChannelAcker {
 impl ChannelAcker {
     fn answer(mut self: Box<Self>) -> (Arc<Shared>, Packet, DeadLetters) {
         let shared = self.shared.take().expect("a delivery is answered once");
-        let packet = std::mem::replace(
-            &mut self.packet,
-            Packet { subject: String::new(), msg_id: String::new(), payload: Vec::new(), delivery: 0 },
-        );
+        let packet = std::mem::take(&mut self.packet);
         (shared, packet, self.dead.clone())
     }
 }
@@ -167,10 +165,7 @@ impl Drop for ChannelAcker {
     /// after its ack wait.
     fn drop(&mut self) {
         if let Some(shared) = self.shared.take() {
-            let packet = std::mem::replace(
-                &mut self.packet,
-                Packet { subject: String::new(), msg_id: String::new(), payload: Vec::new(), delivery: 0 },
-            );
+            let packet = std::mem::take(&mut self.packet);
             shared.settle(Some(Packet { delivery: packet.delivery + 1, ..packet }));
         }
     }
@@ -199,7 +194,7 @@ impl Acker for ChannelAcker {
     ) -> BoxFuture<'static, Result<(), TransportError>> {
         let (shared, packet, dead) = self.answer();
         tracing::warn!(subject = %packet.subject, msg_id = %packet.msg_id, reason = %reason, "dead-lettered");
-        dead.push(DeadLetter { subject: packet.subject, msg_id: Some(packet.msg_id), reason, payload });
+        dead.push(DeadLetter { subject: packet.subject, msg_id: Some(packet.msg_id), headers: packet.headers, reason, payload });
         shared.settle(None);
         Box::pin(async { Ok(()) })
     }

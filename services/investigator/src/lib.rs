@@ -12,6 +12,7 @@ mod check;
 pub mod confine;
 mod git;
 pub mod index;
+mod repos;
 mod similar;
 mod symbols;
 
@@ -20,11 +21,11 @@ use std::sync::Arc;
 
 use memval_proto::{CheckedMemory, ClaimBatch, ClaimResult, VerdictBatch};
 use memval_runtime::{Stage, StageError};
-use tokio::sync::OnceCell;
 
 pub use check::{config_assignments, Checker};
 pub use git::GitRepo;
 pub use index::RepoIndex;
+pub use repos::RepoRouter;
 
 /// Everything a run checks claims against.
 pub struct Evidence {
@@ -70,27 +71,73 @@ impl Evidence {
 /// The Tier A investigator as a pipeline stage.
 pub struct InvestigatorStage {
     repo: PathBuf,
-    evidence: OnceCell<Arc<Evidence>>,
+    /// Built on first need; rebuilt when the checkout's HEAD has moved (a long-running
+    /// service whose repo was updated).
+    evidence: tokio::sync::Mutex<Option<Arc<Evidence>>>,
 }
 
 impl InvestigatorStage {
     pub fn new(repo: impl Into<PathBuf>) -> Self {
-        InvestigatorStage { repo: repo.into(), evidence: OnceCell::new() }
+        InvestigatorStage { repo: repo.into(), evidence: tokio::sync::Mutex::new(None) }
+    }
+
+    pub fn repo(&self) -> &Path {
+        &self.repo
     }
 
     /// Build the index now (otherwise the first batch builds it).
     pub async fn prepare(&self) -> Result<Arc<Evidence>, StageError> {
-        self.evidence
-            .get_or_try_init(|| async {
-                let repo = self.repo.clone();
-                tokio::task::spawn_blocking(move || Evidence::open(&repo))
-                    .await
-                    .map_err(|e| StageError::Fatal(format!("indexing panicked: {e}")))?
-                    .map(Arc::new)
-                    .map_err(|e| StageError::Fatal(format!("cannot index repo {}: {e}", self.repo.display())))
-            })
+        let mut slot = self.evidence.lock().await;
+        match &*slot {
+            Some(evidence) => Ok(evidence.clone()),
+            None => {
+                let evidence = self.build().await?;
+                *slot = Some(evidence.clone());
+                Ok(evidence)
+            }
+        }
+    }
+
+    async fn build(&self) -> Result<Arc<Evidence>, StageError> {
+        let repo = self.repo.clone();
+        tokio::task::spawn_blocking(move || Evidence::open(&repo))
             .await
-            .cloned()
+            .map_err(|e| StageError::Fatal(format!("indexing panicked: {e}")))?
+            .map(Arc::new)
+            .map_err(|e| StageError::Fatal(format!("cannot index repo {}: {e}", self.repo.display())))
+    }
+
+    /// The evidence for a run that checks `wanted`. Checking other code than the run names
+    /// would give silently wrong verdicts, so a checkout at another commit is refused. The
+    /// refusal is retryable: another replica may hold the right commit; once the runtime
+    /// has tried often enough it dead-letters the batch with this reason, which the
+    /// submitting client reports.
+    async fn evidence_at(&self, run_id: &str, wanted: Option<&str>) -> Result<Arc<Evidence>, StageError> {
+        let evidence = self.prepare().await?;
+        let indexed = evidence.git.as_ref().map(|g| g.head.clone());
+        let (Some(wanted), Some(indexed)) = (wanted, indexed) else { return Ok(evidence) };
+        if wanted == indexed {
+            return Ok(evidence);
+        }
+        let mut slot = self.evidence.lock().await;
+        let repo = self.repo.clone();
+        let current = tokio::task::spawn_blocking(move || GitRepo::open(&repo).map(|g| g.head))
+            .await
+            .map_err(|e| StageError::Retryable(format!("reading HEAD panicked: {e}")))?;
+        if current.as_deref() == Some(wanted) {
+            if let Some(ready) = slot.as_ref().filter(|e| e.git.as_ref().map(|g| g.head.as_str()) == Some(wanted)) {
+                return Ok(ready.clone());
+            }
+            tracing::info!(repo = %self.repo.display(), head = wanted, "repo moved to a new commit, re-indexing");
+            let rebuilt = self.build().await?;
+            *slot = Some(rebuilt.clone());
+            return Ok(rebuilt);
+        }
+        Err(StageError::Retryable(format!(
+            "run {run_id} checks commit {wanted} but {} is at {}; check out that commit or point this investigator at a matching worktree",
+            self.repo.display(),
+            current.as_deref().unwrap_or(&indexed)
+        )))
     }
 }
 
@@ -103,19 +150,7 @@ impl Stage for InvestigatorStage {
     }
 
     async fn process(&self, batch: ClaimBatch) -> Result<Vec<VerdictBatch>, StageError> {
-        let evidence = self.prepare().await?;
-        let local_head = evidence.git.as_ref().map(|g| g.head.as_str());
-        if let (Some(wanted), Some(local)) = (batch.run.commit.as_deref(), local_head) {
-            if wanted != local {
-                // Checking against other code than the run names would give silently wrong
-                // verdicts; refuse instead.
-                return Err(StageError::Fatal(format!(
-                    "run {} checks commit {wanted} but {} is at {local}; check out that commit or point this investigator at a matching worktree",
-                    batch.run.run_id,
-                    self.repo.display()
-                )));
-            }
-        }
+        let evidence = self.evidence_at(&batch.run.run_id, batch.run.commit.as_deref()).await?;
         let verdicts = tokio::task::spawn_blocking(move || evidence.check_batch(batch))
             .await
             .map_err(|e| StageError::Permanent(format!("checking panicked: {e}")))?;

@@ -1,0 +1,202 @@
+//! The cluster's topology in one place: which JetStream streams hold which subjects, which
+//! durable consumer each stage pulls from, where dead letters go. `serve`, `validate --nats`
+//! and `dlq` all go through here, so they cannot disagree.
+//!
+//! | stream           | subjects                  | retention  | consumers                         |
+//! |------------------|---------------------------|------------|-----------------------------------|
+//! | MEMVAL_MEMORIES  | `memval.*.memories`       | work queue | `extractor`                       |
+//! | MEMVAL_CLAIMS    | `memval.*.claims`         | work queue | `investigator`                    |
+//! | MEMVAL_VERDICTS  | `memval.*.verdicts`       | work queue | `scorer`                          |
+//! | MEMVAL_SCORES    | `memval.*.scores.>`       | limits 24h | `run-<run id>` (one per client)   |
+//! | MEMVAL_EVENTS    | `memval.*.events.>`       | work queue | `ingest`                          |
+//! | MEMVAL_DLQ       | `memval.*.dlq.>`          | limits 30d | `run-<run id>-dlq` (new only)     |
+//!
+//! Stage streams match every wire version (`*`), so a message of a version this build does
+//! not speak still reaches its stage, which dead-letters it with a reason.
+
+use std::time::Duration;
+
+use anyhow::{anyhow, Context};
+use memval_proto::subjects;
+use memval_transport::jetstream::{
+    Auth, ConnectOptions, ConsumerSpec, Deliver, JetStream, Retention, Settings, StreamSpec, Tls,
+};
+
+use crate::cli::NatsArgs;
+
+pub const MEMORIES: &str = "MEMVAL_MEMORIES";
+pub const CLAIMS: &str = "MEMVAL_CLAIMS";
+pub const VERDICTS: &str = "MEMVAL_VERDICTS";
+pub const SCORES: &str = "MEMVAL_SCORES";
+pub const EVENTS: &str = "MEMVAL_EVENTS";
+pub const DLQ: &str = "MEMVAL_DLQ";
+
+/// Work waiting in one stage's stream at most; a full stream makes publishers back off.
+const MAX_QUEUED: i64 = 1_000_000;
+/// How long scores wait for the client of their run.
+const SCORES_MAX_AGE: Duration = Duration::from_secs(24 * 3600);
+const SCORES_MAX: i64 = 1_000_000;
+const DLQ_MAX_AGE: Duration = Duration::from_secs(30 * 24 * 3600);
+const DLQ_MAX: i64 = 100_000;
+/// A client's per-run consumers outlive a crashed client by this much, then go away.
+const RUN_CONSUMER_IDLE: Duration = Duration::from_secs(3600);
+
+fn stream(name: &str, subject: String, retention: Retention, max_age: Duration, max_messages: i64, what: &str) -> StreamSpec {
+    StreamSpec {
+        name: name.to_owned(),
+        subjects: vec![subject],
+        retention,
+        max_age,
+        max_messages,
+        description: format!("memval: {what}"),
+    }
+}
+
+pub fn streams() -> Vec<StreamSpec> {
+    use subjects::any_version;
+    vec![
+        stream(MEMORIES, any_version(subjects::MEMORIES), Retention::WorkQueue, Duration::ZERO, MAX_QUEUED, "memories to extract claims from"),
+        stream(CLAIMS, any_version(subjects::CLAIMS), Retention::WorkQueue, Duration::ZERO, MAX_QUEUED, "claims to investigate"),
+        stream(VERDICTS, any_version(subjects::VERDICTS), Retention::WorkQueue, Duration::ZERO, MAX_QUEUED, "verdicts to score"),
+        stream(SCORES, format!("{}.>", any_version(subjects::SCORES)), Retention::Limits, SCORES_MAX_AGE, SCORES_MAX, "scores, per run"),
+        stream(EVENTS, any_version("memval.v1.events.>"), Retention::WorkQueue, Duration::ZERO, MAX_QUEUED, "memory-ingest events"),
+        stream(DLQ, format!("{}.>", any_version(subjects::DLQ)), Retention::Limits, DLQ_MAX_AGE, DLQ_MAX, "dead letters, per stage"),
+    ]
+}
+
+pub fn dlq_subject(stage: &str) -> String {
+    subjects::for_run(subjects::DLQ, stage)
+}
+
+/// The durable consumer a stage's replicas share.
+pub fn stage_consumer(stage: &str, stream: &str) -> ConsumerSpec {
+    ConsumerSpec {
+        stream: stream.to_owned(),
+        durable: stage.to_owned(),
+        filter: None,
+        deliver: Deliver::All,
+        dead_letter_subject: dlq_subject(stage),
+        stage: stage.to_owned(),
+        inactive_threshold: None,
+    }
+}
+
+/// The consumer a client reads its run's scores from.
+pub fn run_scores_consumer(run_id: &str) -> ConsumerSpec {
+    ConsumerSpec {
+        stream: SCORES.to_owned(),
+        durable: format!("run-{}", subjects::subject_token(run_id)),
+        filter: Some(subjects::for_run(subjects::SCORES, run_id)),
+        deliver: Deliver::All,
+        dead_letter_subject: dlq_subject("client"),
+        stage: "client".to_owned(),
+        inactive_threshold: Some(RUN_CONSUMER_IDLE),
+    }
+}
+
+/// The consumer a client watches for dead letters of its run (only those after it starts).
+pub fn run_dlq_consumer(run_id: &str) -> ConsumerSpec {
+    ConsumerSpec {
+        stream: DLQ.to_owned(),
+        durable: format!("run-{}-dlq", subjects::subject_token(run_id)),
+        filter: None,
+        deliver: Deliver::New,
+        dead_letter_subject: dlq_subject("client"),
+        stage: "client".to_owned(),
+        inactive_threshold: Some(RUN_CONSUMER_IDLE),
+    }
+}
+
+fn auth(args: &NatsArgs) -> anyhow::Result<Auth> {
+    let mut chosen = Vec::new();
+    if args.user.is_some() || args.password.is_some() {
+        chosen.push("--nats-user/--nats-password");
+    }
+    if args.token.is_some() {
+        chosen.push("--nats-token");
+    }
+    if args.nkey.is_some() {
+        chosen.push("--nats-nkey");
+    }
+    if args.creds.is_some() {
+        chosen.push("--nats-creds");
+    }
+    if chosen.len() > 1 {
+        return Err(anyhow!("choose one nats auth method, not {}", chosen.join(" and ")));
+    }
+    Ok(match (&args.user, &args.password, &args.token, &args.nkey, &args.creds) {
+        (Some(user), Some(password), ..) => Auth::UserPassword { user: user.clone(), password: password.clone() },
+        (Some(_), None, ..) | (None, Some(_), ..) => {
+            return Err(anyhow!("--nats-user and --nats-password go together (or MEMVAL_NATS_USER and MEMVAL_NATS_PASSWORD)"))
+        }
+        (_, _, Some(token), ..) => Auth::Token(token.clone()),
+        (_, _, _, Some(seed), _) => Auth::NKeySeed(seed.clone()),
+        (_, _, _, _, Some(creds)) => Auth::CredsFile(creds.clone()),
+        _ => Auth::None,
+    })
+}
+
+/// Connect as `name` and create or verify every stream of the topology.
+pub async fn connect(url: &str, args: &NatsArgs, name: &str) -> anyhow::Result<JetStream> {
+    let mut options = ConnectOptions::new(url, name);
+    options.auth = auth(args)?;
+    options.tls = Tls {
+        ca: args.tls_ca.clone(),
+        cert: args.tls_cert.clone(),
+        key: args.tls_key.clone(),
+        required: args.tls_required,
+    };
+    let settings = Settings {
+        ack_wait: Duration::from_secs(args.ack_wait),
+        max_ack_pending: i64::from(args.max_ack_pending),
+        ..Settings::default()
+    };
+    let js = JetStream::connect(&options, settings).await?;
+    for spec in streams() {
+        js.ensure_stream(&spec).await.with_context(|| format!("setting up stream {}", spec.name))?;
+    }
+    Ok(js)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn stage_streams_span_versions_and_never_overlap() {
+        let all = streams();
+        let subjects: Vec<&str> = all.iter().map(|s| s.subjects[0].as_str()).collect();
+        assert_eq!(
+            subjects,
+            ["memval.*.memories", "memval.*.claims", "memval.*.verdicts", "memval.*.scores.>", "memval.*.events.>", "memval.*.dlq.>"]
+        );
+        assert_eq!(dlq_subject("investigator"), "memval.v1.dlq.investigator");
+        let run = run_scores_consumer("20260101T000000Z-00ff00");
+        assert_eq!(run.filter.as_deref(), Some("memval.v1.scores.20260101T000000Z-00ff00"));
+        assert_eq!(run.durable, "run-20260101T000000Z-00ff00");
+    }
+
+    #[test]
+    fn one_auth_method_at_a_time() {
+        let none = NatsArgs {
+            user: None,
+            password: None,
+            token: None,
+            nkey: None,
+            creds: None,
+            tls_ca: None,
+            tls_cert: None,
+            tls_key: None,
+            tls_required: false,
+            ack_wait: 30,
+            max_ack_pending: 256,
+        };
+        assert!(matches!(auth(&none), Ok(Auth::None)));
+        let both = NatsArgs { token: Some("t".into()), user: Some("u".into()), password: Some("p".into()), ..none.clone() };
+        assert!(auth(&both).unwrap_err().to_string().contains("choose one"));
+        let half = NatsArgs { user: Some("u".into()), ..none.clone() };
+        assert!(auth(&half).unwrap_err().to_string().contains("go together"));
+        let token = NatsArgs { token: Some("t".into()), ..none };
+        assert!(matches!(auth(&token), Ok(Auth::Token(t)) if t == "t"));
+    }
+}

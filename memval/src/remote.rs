@@ -1,0 +1,185 @@
+//! `memval validate --nats`: submit a run to a cluster of `memval serve` services and wait
+//! for its scores.
+//!
+//! Completion is bookkeeping, not a timeout: the run header says how many memories to
+//! expect, and the client is done when it holds a score for each (deduplicated by memory
+//! id, since a redelivered batch may be scored twice). A dead letter of this run ends the
+//! wait with its reason, because that memory can never be scored.
+
+use std::collections::BTreeMap;
+use std::time::{Duration, Instant};
+
+use anyhow::{anyhow, Context};
+use memval_proto::{codec, subjects, ClaimBatch, Memory, MemoryBatch, MemoryScore, RunHeader, ScoreBatch, VerdictBatch};
+use memval_runtime::{Inbox, StageConfig};
+use memval_transport::jetstream::{JetStream, JetStreamInbox};
+use memval_transport::{header, Envelope, Headers};
+
+use crate::cli::NatsArgs;
+use crate::cluster;
+use crate::pipeline::RunOutput;
+
+/// Batches a client pulls from its score consumer at once.
+const SCORE_FETCH: usize = 32;
+/// With no score after this long, say what might be missing (the wait goes on).
+const HINT_AFTER: Duration = Duration::from_secs(15);
+
+pub async fn run(
+    url: &str,
+    conn: &NatsArgs,
+    header: RunHeader,
+    memories: Vec<Memory>,
+    batch_size: usize,
+    progress: bool,
+) -> anyhow::Result<RunOutput> {
+    let js = cluster::connect(url, conn, "memval-validate").await?;
+    // Both consumers exist before the first batch is out, so nothing of this run is missed.
+    let scores = js.inbox(&cluster::run_scores_consumer(&header.run_id), SCORE_FETCH).await?;
+    let dead = js.inbox(&cluster::run_dlq_consumer(&header.run_id), 1).await?;
+    let result = wait_for_scores(&js, &scores, &dead, &header, &memories, batch_size, progress).await;
+    drop((scores, dead));
+    // The consumers are only this run's, so whatever they still had out does not matter:
+    // delete them rather than drain them (they would also expire when idle).
+    for spec in [cluster::run_scores_consumer(&header.run_id), cluster::run_dlq_consumer(&header.run_id)] {
+        if let Err(e) = js.delete_consumer(&spec.stream, &spec.durable).await {
+            tracing::warn!(consumer = %spec.durable, error = %e, "cannot delete the run's consumer; it expires when idle");
+        }
+    }
+    let _ = js.flush().await;
+    result
+}
+
+async fn wait_for_scores(
+    js: &JetStream,
+    scores_in: &JetStreamInbox,
+    dead_in: &JetStreamInbox,
+    header: &RunHeader,
+    memories: &[Memory],
+    batch_size: usize,
+    progress: bool,
+) -> anyhow::Result<RunOutput> {
+    let expected = header.expected_memories as usize;
+    let outbox = js.outbox();
+    let config = StageConfig::default();
+    let submit = crate::serve::submit_batches(&outbox, header, memories, batch_size, &config);
+    tokio::pin!(submit);
+    let mut submitted = false;
+    let started = Instant::now();
+    let mut last_report = Instant::now();
+    let mut hinted = false;
+    let mut scored: BTreeMap<String, MemoryScore> = BTreeMap::new();
+    let mut failures = 0u32;
+    while scored.len() < expected {
+        let hint = tokio::time::sleep_until((started + HINT_AFTER).into());
+        tokio::select! {
+            done = &mut submit, if !submitted => {
+                done?;
+                submitted = true;
+                tracing::info!(run = %header.run_id, "all memory batches submitted");
+            }
+            next = scores_in.next() => match next {
+                Some(Ok(envelope)) => {
+                    failures = 0;
+                    let batch: ScoreBatch = codec::decode(&envelope.payload).context("decoding a score batch")?;
+                    for item in batch.items {
+                        scored.insert(item.memory.id.clone(), item);
+                    }
+                    let _ = envelope.acker.ack().await;
+                    if progress && started.elapsed() > Duration::from_secs(1) && last_report.elapsed() > Duration::from_millis(500) {
+                        eprintln!("memval: {}/{} memories checked", scored.len(), expected);
+                        last_report = Instant::now();
+                    }
+                }
+                Some(Err(e)) => backoff(&mut failures, &e.to_string()).await,
+                None => return Err(anyhow!("the score consumer of run {} closed", header.run_id)),
+            },
+            next = dead_in.next() => match next {
+                Some(Ok(envelope)) => {
+                    failures = 0;
+                    let ours = belongs_to(&envelope, &header.run_id);
+                    let reason = envelope.headers.get(header::DLQ_REASON).unwrap_or("no reason given").to_owned();
+                    let msg_id = envelope.headers.get(header::DLQ_MSG_ID).unwrap_or("?").to_owned();
+                    let _ = envelope.acker.ack().await;
+                    if ours {
+                        eprintln!("memval: batch {msg_id} failed: {reason}");
+                        return Err(anyhow!(
+                            "run incomplete: {} of {} memories were scored; a batch was dead-lettered (see `memval dlq list --run {}`); nothing was reported",
+                            scored.len(),
+                            expected,
+                            header.run_id
+                        ));
+                    }
+                }
+                Some(Err(e)) => backoff(&mut failures, &e.to_string()).await,
+                None => return Err(anyhow!("the dead-letter consumer of run {} closed", header.run_id)),
+            },
+            _ = hint, if !hinted && scored.is_empty() => {
+                hinted = true;
+                if progress {
+                    eprintln!("memval: no scores yet after {}s; are `memval serve extractor`, `investigator` and `scorer` running on this NATS?", HINT_AFTER.as_secs());
+                }
+            }
+        }
+    }
+    if progress && started.elapsed() > Duration::from_secs(1) {
+        eprintln!("memval: {}/{} memories checked in {:.1}s", scored.len(), expected, started.elapsed().as_secs_f64());
+    }
+    Ok(RunOutput { scores: scored.into_values().collect(), dead_letters: Vec::new() })
+}
+
+async fn backoff(failures: &mut u32, error: &str) {
+    *failures += 1;
+    tracing::warn!(failures = *failures, error, "nats unavailable, retrying");
+    let delay = (Duration::from_millis(100) * 2u32.saturating_pow((*failures).min(6))).min(Duration::from_secs(5));
+    tokio::time::sleep(delay).await;
+}
+
+/// Whether a dead letter came from run `run_id`: by its run header, else by its message id
+/// (`{run_id}.m3...`), else by decoding the batch it carries.
+pub fn belongs_to(envelope: &Envelope, run_id: &str) -> bool {
+    run_of(&envelope.headers, &envelope.payload).is_some_and(|r| r == run_id || subjects::subject_token(&r) == run_id)
+}
+
+/// The run a dead letter belongs to, when it can be told.
+pub fn run_of(headers: &Headers, payload: &[u8]) -> Option<String> {
+    if let Some(run) = headers.get(header::RUN) {
+        return Some(run.to_owned());
+    }
+    let subject = headers.get(header::DLQ_SUBJECT).unwrap_or("");
+    let family = subject.split('.').nth(2).unwrap_or("");
+    let decoded = match family {
+        "memories" => codec::decode::<MemoryBatch>(payload).ok().map(|b| b.run.run_id),
+        "claims" => codec::decode::<ClaimBatch>(payload).ok().map(|b| b.run.run_id),
+        "verdicts" => codec::decode::<VerdictBatch>(payload).ok().map(|b| b.run.run_id),
+        _ => None,
+    };
+    decoded.or_else(|| {
+        let msg_id = headers.get(header::DLQ_MSG_ID)?;
+        msg_id.split_once(".m").map(|(run, _)| run.to_owned())
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_dead_letter_is_matched_to_its_run() {
+        let mut by_header = Headers::new();
+        by_header.insert(header::RUN, "r-1");
+        assert_eq!(run_of(&by_header, b"").as_deref(), Some("r-1"));
+        let mut by_id = Headers::new();
+        by_id.insert(header::DLQ_SUBJECT, "memval.v1.claims");
+        by_id.insert(header::DLQ_MSG_ID, "r-2.m4.c:0");
+        assert_eq!(run_of(&by_id, &[0xff]).as_deref(), Some("r-2"));
+        let batch = ClaimBatch {
+            run: RunHeader { run_id: "r-3".into(), repo: ".".into(), commit: None, started_at: 0, expected_memories: 0 },
+            batch_id: "x".into(),
+            items: Vec::new(),
+        };
+        let mut by_payload = Headers::new();
+        by_payload.insert(header::DLQ_SUBJECT, "memval.v1.claims");
+        assert_eq!(run_of(&by_payload, &codec::encode(&batch).unwrap()).as_deref(), Some("r-3"));
+        assert_eq!(run_of(&Headers::new(), b"junk"), None);
+    }
+}
