@@ -7,8 +7,9 @@ use std::collections::HashSet;
 
 use memval_proto::{Assertion, Claim, ClaimType, CodeRef};
 
+use crate::mentions::{ConfigMention, FileMention, SymbolMention};
 use crate::paths;
-use crate::scan::{ConfigMention, Doc, FileMention, Sentence, SymbolMention};
+use crate::scan::{Doc, Sentence};
 
 /// SPEC §2 rule 5.
 pub(crate) const MAX_CLAIMS: usize = 8;
@@ -23,9 +24,11 @@ struct Candidate {
     claim: Claim,
 }
 
-pub(crate) fn build(doc: &Doc) -> Vec<Claim> {
+/// `own_name` is the file name of the notes file the memory is (`CLAUDE.md`): a mention of
+/// it is a self-reference, kept last.
+pub(crate) fn build(doc: &Doc, own_name: Option<&str>) -> Vec<Claim> {
     let near_file = paragraph_fallback(doc, |f| !paths::folder_like(&f.tok));
-    let near_config = paragraph_fallback(doc, |f| !paths::folder_like(&f.tok) && f.tok.has_config_ext());
+    let near_config = paragraph_config(doc);
     let mut out = Vec::new();
     for (si, s) in doc.sentences.iter().enumerate() {
         for f in &s.files {
@@ -55,26 +58,62 @@ pub(crate) fn build(doc: &Doc) -> Vec<Claim> {
                 .file
                 .map(|i| &s.files[i])
                 .or_else(|| near_config[si].map(|(k, i)| &doc.sentences[k].files[i]))
-                .or_else(|| s.anchor.map(|a| &doc.anchors[a]).filter(|f| f.tok.has_config_ext()));
+                .or_else(|| {
+                    s.anchor
+                        .map(|a| &doc.anchors[a])
+                        .filter(|f| f.tok.has_config_ext())
+                });
             out.push(config_claim(s, c, target));
         }
         if let Some(claim_type) = s.behaviour {
-            let refs = s
-                .files
-                .iter()
-                .map(file_ref)
-                .chain(s.symbols.iter().zip(&targets).map(|(sym, t)| symbol_ref(sym, *t)));
+            let refs = s.files.iter().map(file_ref).chain(
+                s.symbols
+                    .iter()
+                    .zip(&targets)
+                    .map(|(sym, t)| symbol_ref(sym, *t)),
+            );
             out.push(sentence_claim(s, claim_type, refs));
         }
     }
+    demote_covered_files(&mut out, own_name);
     select(out)
+}
+
+/// A file claim adds least when another claim already anchors on the same file (a symbol,
+/// key or line in it), or when it names the notes file itself: under the cap it goes first.
+fn demote_covered_files(out: &mut [Candidate], own_name: Option<&str>) {
+    let covered: HashSet<String> = out
+        .iter()
+        .filter(|c| {
+            matches!(
+                c.claim.claim_type,
+                ClaimType::SymbolReference | ClaimType::Configuration | ClaimType::LineContent
+            )
+        })
+        .flat_map(|c| c.claim.code_refs.iter().map(|r| r.path.clone()))
+        .collect();
+    for c in out
+        .iter_mut()
+        .filter(|c| c.claim.claim_type == ClaimType::FileReference)
+    {
+        let r = &c.claim.code_refs[0];
+        let name = r.path.rsplit('/').next().unwrap_or(&r.path);
+        if own_name.is_some_and(|own| own == name) {
+            c.rank = 5;
+        } else if r.line.is_none() && covered.contains(&r.path) {
+            c.rank = c.rank.min(15);
+        }
+    }
 }
 
 /// For each sentence, the last file satisfying `want` named by an earlier sentence of the
 /// same paragraph: "... in internal/cache/lru.go. The `ShardedCache` struct (L45) ...".
 /// Later sentences are not looked at: "Use `foo()`. Never edit `gen.rs`." does not put
 /// `foo` in `gen.rs`.
-fn paragraph_fallback(doc: &Doc, want: impl Fn(&FileMention) -> bool) -> Vec<Option<(usize, usize)>> {
+fn paragraph_fallback(
+    doc: &Doc,
+    want: impl Fn(&FileMention) -> bool,
+) -> Vec<Option<(usize, usize)>> {
     let mut out = vec![None; doc.sentences.len()];
     let mut last: Option<(u32, usize, usize)> = None;
     for (si, s) in doc.sentences.iter().enumerate() {
@@ -90,8 +129,33 @@ fn paragraph_fallback(doc: &Doc, want: impl Fn(&FileMention) -> bool) -> Vec<Opt
     out
 }
 
+/// For each sentence, the config file of its paragraph closest to it, before or after:
+/// "`max_connections = 100` in\n`config/app.toml`" wraps a sentence over two lines.
+fn paragraph_config(doc: &Doc) -> Vec<Option<(usize, usize)>> {
+    let want = |f: &FileMention| !paths::folder_like(&f.tok) && f.tok.has_config_ext();
+    let mut out = paragraph_fallback(doc, want);
+    let mut next: Option<(u32, usize, usize)> = None;
+    for si in (0..doc.sentences.len()).rev() {
+        let s = &doc.sentences[si];
+        if out[si].is_none() {
+            out[si] = next
+                .filter(|(p, _, _)| *p == s.paragraph)
+                .map(|(_, k, i)| (k, i));
+        }
+        if let Some(i) = s.files.iter().position(want) {
+            next = Some((s.paragraph, si, i));
+        }
+    }
+    out
+}
+
 fn file_ref(f: &FileMention) -> CodeRef {
-    CodeRef { path: f.readings[0].clone(), symbol: None, line: f.tok.line, alt_paths: f.readings[1..].to_vec() }
+    CodeRef {
+        path: f.readings[0].clone(),
+        symbol: None,
+        line: f.tok.line,
+        alt_paths: f.readings[1..].to_vec(),
+    }
 }
 
 fn symbol_ref(sym: &SymbolMention, target: Option<&FileMention>) -> CodeRef {
@@ -99,19 +163,32 @@ fn symbol_ref(sym: &SymbolMention, target: Option<&FileMention>) -> CodeRef {
         Some(f) => (f.readings[0].clone(), f.readings[1..].to_vec()),
         None => (ANYWHERE.to_string(), Vec::new()),
     };
-    CodeRef { path, symbol: Some(sym.name.clone()), line: sym.line, alt_paths }
+    CodeRef {
+        path,
+        symbol: Some(sym.name.clone()),
+        line: sym.line,
+        alt_paths,
+    }
 }
 
 fn file_claim(s: &Sentence, f: &FileMention) -> Candidate {
     let folder = paths::folder_like(&f.tok);
-    let shown = if f.tok.dir { format!("{}/", f.raw) } else { f.raw.clone() };
+    let shown = if f.tok.dir {
+        format!("{}/", f.raw)
+    } else {
+        f.raw.clone()
+    };
     let path = &f.readings[0];
     let kind = if f.tok.dir { "directory " } else { "" };
     let whole = match f.tok.line {
         Some(n) => format!("line {n} of {kind}`{shown}`"),
         None => format!("{kind}`{shown}`"),
     };
-    let claim_text = if f.raw == *path { format!("{whole} exists") } else { format!("{whole} exists at {path}") };
+    let claim_text = if f.raw == *path {
+        format!("{whole} exists")
+    } else {
+        format!("{whole} exists at {path}")
+    };
     let rank = match (f.tok.line, folder) {
         (Some(_), _) => 40,
         (None, false) => 20,
@@ -129,13 +206,19 @@ fn file_claim(s: &Sentence, f: &FileMention) -> Candidate {
 
 fn line_claim(s: &Sentence, f: &FileMention, text: &str) -> Candidate {
     let r = file_ref(f);
-    let claim_text = format!("line {} of {} contains `{text}`", r.line.unwrap_or_default(), r.path);
+    let claim_text = format!(
+        "line {} of {} contains `{text}`",
+        r.line.unwrap_or_default(),
+        r.path
+    );
     let claim = Claim {
         claim_type: ClaimType::LineContent,
         claim_text,
         line: s.line,
         code_refs: vec![r],
-        assertion: Some(Assertion::LineText { text: text.to_string() }),
+        assertion: Some(Assertion::LineText {
+            text: text.to_string(),
+        }),
     };
     Candidate { rank: 70, claim }
 }
@@ -164,7 +247,13 @@ fn symbol_claim(s: &Sentence, sym: &SymbolMention, target: Option<&FileMention>)
         (None, false) => 60,
         (None, true) => 55,
     };
-    let claim = Claim { claim_type: ClaimType::SymbolReference, claim_text, line: s.line, code_refs: vec![r], assertion: None };
+    let claim = Claim {
+        claim_type: ClaimType::SymbolReference,
+        claim_text,
+        line: s.line,
+        code_refs: vec![r],
+        assertion: None,
+    };
     Candidate { rank, claim }
 }
 
@@ -173,33 +262,72 @@ fn config_claim(s: &Sentence, c: &ConfigMention, target: Option<&FileMention>) -
         Some(f) => (f.readings[0].clone(), f.readings[1..].to_vec()),
         None => (ANYWHERE.to_string(), Vec::new()),
     };
-    let place = if path == ANYWHERE { String::new() } else { format!(" in {path}") };
+    let place = if path == ANYWHERE {
+        String::new()
+    } else {
+        format!(" in {path}")
+    };
     let (claim_text, assertion, rank) = match &c.value {
         Some(v) => (
             format!("`{}` = {v}{place}", c.key),
-            Some(Assertion::ConfigValue { key: c.key.clone(), value: v.clone() }),
+            Some(Assertion::ConfigValue {
+                key: c.key.clone(),
+                value: v.clone(),
+            }),
             50,
         ),
-        None if path == ANYWHERE => (format!("config key `{}` is used in the repo", c.key), None, 45),
+        None if path == ANYWHERE => (
+            format!("config key `{}` is used in the repo", c.key),
+            None,
+            45,
+        ),
         None => (format!("config key `{}` is set{place}", c.key), None, 45),
     };
-    let code_ref = CodeRef { path, symbol: Some(c.key.clone()), line: None, alt_paths };
-    let claim = Claim { claim_type: ClaimType::Configuration, claim_text, line: s.line, code_refs: vec![code_ref], assertion };
+    let code_ref = CodeRef {
+        path,
+        symbol: Some(c.key.clone()),
+        line: None,
+        alt_paths,
+    };
+    let claim = Claim {
+        claim_type: ClaimType::Configuration,
+        claim_text,
+        line: s.line,
+        code_refs: vec![code_ref],
+        assertion,
+    };
     Candidate { rank, claim }
 }
 
-fn sentence_claim(s: &Sentence, claim_type: ClaimType, refs: impl Iterator<Item = CodeRef>) -> Candidate {
+fn sentence_claim(
+    s: &Sentence,
+    claim_type: ClaimType,
+    refs: impl Iterator<Item = CodeRef>,
+) -> Candidate {
     let mut code_refs: Vec<CodeRef> = Vec::new();
     for r in refs {
-        if !code_refs.iter().any(|c| c.path == r.path && c.symbol == r.symbol && c.line == r.line) {
+        if !code_refs
+            .iter()
+            .any(|c| c.path == r.path && c.symbol == r.symbol && c.line == r.line)
+        {
             code_refs.push(r);
         }
         if code_refs.len() == MAX_REFS {
             break;
         }
     }
-    let rank = if claim_type == ClaimType::Architectural { 32 } else { 30 };
-    let claim = Claim { claim_type, claim_text: s.text.clone(), line: s.line, code_refs, assertion: None };
+    let rank = if claim_type == ClaimType::Architectural {
+        32
+    } else {
+        30
+    };
+    let claim = Claim {
+        claim_type,
+        claim_text: s.text.clone(),
+        line: s.line,
+        code_refs,
+        assertion: None,
+    };
     Candidate { rank, claim }
 }
 
@@ -208,7 +336,9 @@ fn select(candidates: Vec<Candidate>) -> Vec<Claim> {
     let mut seen = HashSet::new();
     let mut unique: Vec<Candidate> = candidates
         .into_iter()
-        .filter(|c| !c.claim.code_refs.is_empty() && c.claim.code_refs.iter().all(|r| !r.path.is_empty()))
+        .filter(|c| {
+            !c.claim.code_refs.is_empty() && c.claim.code_refs.iter().all(|r| !r.path.is_empty())
+        })
         .filter(|c| seen.insert(identity(&c.claim)))
         .collect();
     let mut order: Vec<usize> = (0..unique.len()).collect();
@@ -229,7 +359,15 @@ type RefKey = (String, Option<String>, Option<u32>);
 /// What makes two claims the same: type, anchors (paths, symbols, lines) and assertion; for
 /// sentence claims also the sentence.
 fn identity(c: &Claim) -> (ClaimType, Vec<RefKey>, Option<Assertion>, Option<String>) {
-    let refs = c.code_refs.iter().map(|r| (r.path.clone(), r.symbol.clone(), r.line)).collect();
-    let text = matches!(c.claim_type, ClaimType::Behavioral | ClaimType::Architectural).then(|| c.claim_text.clone());
+    let refs = c
+        .code_refs
+        .iter()
+        .map(|r| (r.path.clone(), r.symbol.clone(), r.line))
+        .collect();
+    let text = matches!(
+        c.claim_type,
+        ClaimType::Behavioral | ClaimType::Architectural
+    )
+    .then(|| c.claim_text.clone());
     (c.claim_type, refs, c.assertion.clone(), text)
 }

@@ -17,14 +17,15 @@ const MAX_VALUE: usize = 200;
 const LOOKAHEAD: usize = 256;
 
 static ASSIGN: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(r#"^\$?["']?([A-Za-z_][A-Za-z0-9_.\-]*)["']?\s*(:=|=|:)\s*(.+?)\s*[;,]?$"#).expect("valid regex")
+    Regex::new(r#"^\$?["']?([A-Za-z_][A-Za-z0-9_.\-]*)["']?\s*(:=|=|:)\s*(.+?)\s*[;,]?$"#)
+        .expect("valid regex")
 });
 
 static KEY: LazyLock<Regex> =
     LazyLock::new(|| Regex::new(r"^\$?([A-Za-z_][A-Za-z0-9_.\-]*)$").expect("valid regex"));
 
 static CUE: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(r"(?i)\b(?:config(?:uration|s)?|settings?|options?|keys?|env|environment|variables?|vars?|defaults?|flags?|parameters?|params?|toml|yaml|yml|json|ini)\b")
+    Regex::new(r"(?i)\b(?:config(?:uration|s)?|settings?|options?|keys?|env|environment|variables?|vars?|defaults?|flags?|parameters?|params?)\b")
         .expect("valid regex")
 });
 
@@ -40,22 +41,29 @@ static CONNECTOR: LazyLock<Regex> = LazyLock::new(|| {
 
 /// "... defaults to", anywhere after the key in the same sentence.
 pub(crate) static PHRASE: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(r"(?i)\b(?:defaults?\s+(?:to|is)|default\s+value\s+(?:is|of)|is\s+set\s+to)\s*").expect("valid regex")
+    Regex::new(r"(?i)\b(?:defaults?\s+(?:to|is)|default\s+value\s+(?:is|of)|is\s+set\s+to)\s*")
+        .expect("valid regex")
 });
 
 /// `max_connections = 100` written without backticks.
 pub(crate) static PROSE_ASSIGN: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(r"(?:^|[\s(])([A-Za-z_][A-Za-z0-9_]*(?:[._-][A-Za-z0-9_]+)+)\s*(?:=|:=)\s*").expect("valid regex")
+    Regex::new(r"(?:^|[\s(])([A-Za-z_][A-Za-z0-9_]*(?:[._-][A-Za-z0-9_]+)+)\s*(?:=|:=)\s*")
+        .expect("valid regex")
 });
 
-static PLAIN_VALUE: LazyLock<Regex> =
-    LazyLock::new(|| Regex::new(r"(?i)^-?\d[\d_.,]*[a-z%]{0,3}$|^(?:true|false|on|off|yes|no|none|null|enabled|disabled)$").expect("valid regex"));
+static PLAIN_VALUE: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(
+        r"(?i)^-?\d[\d_.,]*[a-z%]{0,3}$|^(?:true|false|on|off|yes|no|none|null|enabled|disabled)$",
+    )
+    .expect("valid regex")
+});
 
 /// Type annotations, not values (`max_conns: usize`).
+#[rustfmt::skip]
 const TYPE_NAMES: &[&str] = &[
     "usize", "isize", "u8", "u16", "u32", "u64", "u128", "i8", "i16", "i32", "i64", "i128", "f32",
-    "f64", "bool", "str", "&str", "String", "int", "float", "double", "string", "number", "boolean",
-    "any", "char", "byte", "bytes", "object", "list", "dict",
+    "f64", "bool", "str", "&str", "String", "int", "float", "double", "string", "number",
+    "boolean", "any", "char", "byte", "bytes", "object", "list", "dict",
 ];
 
 /// How a key is joined to its value; weaker ones need more evidence.
@@ -99,7 +107,8 @@ pub(crate) fn has_dependency_cue(sentence: &str) -> bool {
 /// `max_connections`, `server.port`, `max-conns`, `maxConns`, `DATABASE_URL`; not `tokio`.
 pub(crate) fn config_like(key: &str) -> bool {
     let alpha = key.bytes().any(|c| c.is_ascii_alphabetic());
-    let separated = key.contains(['_', '.', '-']) && !key.starts_with(['.', '-']) && !key.ends_with(['.', '-']);
+    let separated =
+        key.contains(['_', '.', '-']) && !key.starts_with(['.', '-']) && !key.ends_with(['.', '-']);
     let lower_camel = key.starts_with(|c: char| c.is_ascii_lowercase()) && symbols::is_camel(key);
     alpha && (separated || lower_camel)
 }
@@ -108,7 +117,9 @@ pub(crate) fn config_like(key: &str) -> bool {
 pub(crate) fn is_env_name(key: &str) -> bool {
     key.len() >= 2
         && key.starts_with(|c: char| c.is_ascii_uppercase())
-        && key.bytes().all(|c| c.is_ascii_uppercase() || c.is_ascii_digit() || c == b'_')
+        && key
+            .bytes()
+            .all(|c| c.is_ascii_uppercase() || c.is_ascii_digit() || c == b'_')
 }
 
 /// The key named by a code span (`retries`, `$DATABASE_URL`), if it is shaped like one.
@@ -118,24 +129,79 @@ pub(crate) fn key(span: &str) -> Option<&str> {
     (!key.starts_with("self.") && !key.starts_with("this.")).then_some(key)
 }
 
-/// `key = value` / `key: value` written inside one code span.
-pub(crate) fn assignment(span: &str, cue: bool) -> Option<(String, String)> {
+/// `key = value` / `key: value` written inside one code span, before deciding whether
+/// it is a setting (see [`Assignment::accept`]).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) struct Assignment {
+    pub key: String,
+    pub value: String,
+}
+
+/// Keys of package manifests and common settings: plain words, but settings when a config
+/// file is named next to them (`edition = "2021"` in `Cargo.toml`). Dependency names
+/// (`tokio = "1"`) are deliberately not here.
+#[rustfmt::skip]
+const MANIFEST_KEYS: &[&str] = &[
+    "name", "version", "edition", "rust-version", "license", "license-file", "repository",
+    "documentation", "homepage", "readme", "description", "authors", "publish", "resolver",
+    "keywords", "categories", "build", "links", "default-run", "members", "exclude", "include",
+    "main", "module", "private", "engines", "packageManager", "requires-python", "toolchain",
+    "port", "host", "timeout", "retries", "workers", "threads", "concurrency", "shards",
+    "replicas", "level", "debug", "mode", "env", "region", "bucket",
+];
+
+impl Assignment {
+    /// A setting when the key looks like one, the sentence talks about configuration, or a
+    /// manifest key sits next to a named config file.
+    pub(crate) fn accept(&self, cue: bool, config_file: bool) -> bool {
+        config_like(&self.key) || cue || (config_file && MANIFEST_KEYS.contains(&self.key.as_str()))
+    }
+}
+
+pub(crate) fn assignment(span: &str) -> Option<Assignment> {
     let c = ASSIGN.captures(span.trim())?;
-    let (key, sep, raw) = (c.get(1)?.as_str(), c.get(2)?.as_str(), c.get(3)?.as_str().trim());
+    let (key, sep, raw) = (
+        c.get(1)?.as_str(),
+        c.get(2)?.as_str(),
+        c.get(3)?.as_str().trim(),
+    );
     if raw.starts_with(['=', '>', ':']) || key.starts_with("self.") || key.starts_with("this.") {
         return None; // `a == b`, `x => y`, `Type::method`
     }
     if sep == ":" && raw.starts_with("//") {
         return None; // a URL
     }
-    if !(config_like(key) || cue) {
-        return None;
-    }
     let value = unquote(raw);
     if value.is_empty() || value.len() > MAX_VALUE || (sep == ":" && is_type(value)) {
         return None;
     }
-    Some((key.to_string(), value.to_string()))
+    Some(Assignment {
+        key: key.to_string(),
+        value: value.to_string(),
+    })
+}
+
+/// `timeout_ms: 500` written without backticks, in a sentence naming a config file.
+pub(crate) static PROSE_COLON: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r"(?:^|[\s(,;])([a-z][a-z0-9_]*(?:[._-][a-z0-9_]+)*)\s*:\s+").expect("valid regex")
+});
+
+/// Words that end in a colon as labels of running text ("default: 3", "note: ...").
+#[rustfmt::skip]
+const LABELS: &[&str] = &[
+    "default", "defaults", "note", "notes", "example", "eg", "value", "values", "see", "step",
+    "type", "reason", "why", "how", "decision", "status", "result", "output", "input", "error",
+    "warning", "tip", "todo", "fixme", "update", "context", "summary", "rule", "fix", "cause",
+    "impact",
+];
+
+/// Whether `key: value` in running text is a setting.
+pub(crate) fn accept_prose_colon(key: &str, value: &Value, cue: bool, config_file: bool) -> bool {
+    if LABELS.contains(&key) {
+        return false;
+    }
+    let plain = value.quoted || PLAIN_VALUE.is_match(&value.text);
+    (config_file && (config_like(key) || plain)) || (cue && config_like(key) && plain)
 }
 
 /// The connector right after a key, and its length.
@@ -158,15 +224,23 @@ pub(crate) fn value_at(text: &str) -> Option<Value> {
         if let Some(rest) = t.strip_prefix(q) {
             let end = rest.find(q)?;
             let v = unquote(rest[..end].trim());
-            return (!v.is_empty() && v.len() <= MAX_VALUE).then(|| Value { text: v.to_string(), quoted: true });
+            return (!v.is_empty() && v.len() <= MAX_VALUE).then(|| Value {
+                text: v.to_string(),
+                quoted: true,
+            });
         }
     }
-    let token = t.split(|c: char| c.is_whitespace() || matches!(c, ',' | ';' | ')' | ']' | '`')).next()?;
+    let token = t
+        .split(|c: char| c.is_whitespace() || matches!(c, ',' | ';' | ')' | ']' | '`'))
+        .next()?;
     let token = token.trim_end_matches(['.', ':']);
     if token.is_empty() || token.len() > MAX_VALUE || token.starts_with(['=', '>', '(', '[', '{']) {
         return None;
     }
-    Some(Value { text: token.to_string(), quoted: false })
+    Some(Value {
+        text: token.to_string(),
+        quoted: false,
+    })
 }
 
 /// Whether `key <connector> value` is a configuration claim.
@@ -210,24 +284,44 @@ mod tests {
 
     #[test]
     fn assignments_inside_code_spans() {
-        let cases: &[(&str, bool, Option<(&str, &str)>)] = &[
-            ("timeout_ms: 250", false, Some(("timeout_ms", "250"))),
-            ("max_connections = 100", false, Some(("max_connections", "100"))),
-            ("DATABASE_URL=postgres://db/x", false, Some(("DATABASE_URL", "postgres://db/x"))),
-            ("log_level = \"debug\"", false, Some(("log_level", "debug"))),
-            ("\"maxConns\": 10", false, Some(("maxConns", "10"))),
-            ("retries = 3", true, Some(("retries", "3"))),
-            ("tokio = \"1\"", false, None),
-            ("version = \"1.2\"", false, None),
-            ("max_conns: usize", false, None),
-            ("a == b", true, None),
-            ("std::io", true, None),
-            ("https://x.io", true, None),
-            ("self.x = 5", true, None),
-            ("let y = 2", true, None),
+        type Case<'a> = (&'a str, bool, bool, Option<(&'a str, &'a str)>);
+        let cases: &[Case<'_>] = &[
+            ("timeout_ms: 250", false, false, Some(("timeout_ms", "250"))),
+            (
+                "max_connections = 100",
+                false,
+                false,
+                Some(("max_connections", "100")),
+            ),
+            (
+                "DATABASE_URL=postgres://db/x",
+                false,
+                false,
+                Some(("DATABASE_URL", "postgres://db/x")),
+            ),
+            (
+                "log_level = \"debug\"",
+                false,
+                false,
+                Some(("log_level", "debug")),
+            ),
+            ("\"maxConns\": 10", false, false, Some(("maxConns", "10"))),
+            ("retries = 3", true, false, Some(("retries", "3"))),
+            ("edition = \"2021\"", false, true, Some(("edition", "2021"))),
+            ("edition = \"2021\"", false, false, None),
+            ("tokio = \"1\"", false, true, None),
+            ("version = \"1.2\"", false, false, None),
+            ("max_conns: usize", false, false, None),
+            ("a == b", true, true, None),
+            ("std::io", true, true, None),
+            ("https://x.io", true, true, None),
+            ("self.x = 5", true, true, None),
+            ("let y = 2", true, true, None),
         ];
-        for (span, cue, expected) in cases {
-            let got = assignment(span, *cue);
+        for (span, cue, config_file, expected) in cases {
+            let got = assignment(span)
+                .filter(|a| a.accept(*cue, *config_file))
+                .map(|a| (a.key, a.value));
             let expected = expected.map(|(k, v)| (k.to_string(), v.to_string()));
             assert_eq!(got, expected, "{span}");
         }
@@ -240,18 +334,35 @@ mod tests {
             Some((kind, value_at(&after[len..])?.text))
         };
         assert_eq!(read(" = 100 in x"), Some((Connector::Strong, "100".into())));
-        assert_eq!(read(" defaults to 3."), Some((Connector::Strong, "3".into())));
-        assert_eq!(read(" (default: 30s)"), Some((Connector::Strong, "30s".into())));
-        assert_eq!(read(" is set to `info`"), Some((Connector::Strong, "info".into())));
+        assert_eq!(
+            read(" defaults to 3."),
+            Some((Connector::Strong, "3".into()))
+        );
+        assert_eq!(
+            read(" (default: 30s)"),
+            Some((Connector::Strong, "30s".into()))
+        );
+        assert_eq!(
+            read(" is set to `info`"),
+            Some((Connector::Strong, "info".into()))
+        );
         assert_eq!(read(": 250"), Some((Connector::Colon, "250".into())));
         assert_eq!(read(" is 3"), Some((Connector::Weak, "3".into())));
         assert_eq!(read(" holds the routes"), None);
-        let v = |t: &str, quoted| Value { text: t.into(), quoted };
+        let v = |t: &str, quoted| Value {
+            text: t.into(),
+            quoted,
+        };
         assert!(accept(Connector::Weak, "retries", &v("3", false), true));
         assert!(!accept(Connector::Weak, "retries", &v("3", false), false));
         assert!(!accept(Connector::Weak, "Cache", &v("the", false), true));
         assert!(!accept(Connector::Colon, "name", &v("10", false), false));
-        assert!(accept(Connector::Colon, "max_conns", &v("10", false), false));
+        assert!(accept(
+            Connector::Colon,
+            "max_conns",
+            &v("10", false),
+            false
+        ));
     }
 
     #[test]

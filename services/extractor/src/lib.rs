@@ -15,8 +15,10 @@
 //!
 //! The pieces: `markdown` splits lines into fences, headings, list items, code spans, links
 //! and sentences; `paths`, `symbols`, `config`, `lines`, `commands` and `behaviour` recognise
-//! what a token or sentence asserts; `scan` walks the text and resolves relative paths
-//! against the folders in scope; `claims` turns mentions into ranked, capped claims.
+//! what a token or sentence asserts; `mentions` collects one sentence's mentions and ties its
+//! symbols and keys to its files; `scan` walks the text, tracks sections, lists and trees,
+//! and resolves relative paths against the folders in scope; `claims` turns mentions into
+//! ranked, deduplicated claims, at most 8 per memory.
 
 mod behaviour;
 mod claims;
@@ -24,6 +26,7 @@ mod commands;
 mod config;
 mod lines;
 mod markdown;
+mod mentions;
 mod paths;
 mod scan;
 mod stage;
@@ -34,15 +37,21 @@ pub use stage::ExtractorStage;
 use memval_proto::{ExtractedMemory, Memory};
 
 /// Why a memory without claims was skipped (SPEC §2 rule 4).
-pub const NO_CLAIMS_REASON: &str = "no checkable code reference (no file path, symbol or config key)";
+pub const NO_CLAIMS_REASON: &str =
+    "no checkable code reference (no file path, symbol or config key)";
 
 /// Extracts at most 8 claims from `memory.content`. Pure function, no I/O.
 pub fn extract(memory: &Memory) -> ExtractedMemory {
     let context = memory.context_dir.as_deref().and_then(context_dir);
     let doc = scan::scan(&memory.content, context.as_deref());
-    let claims = claims::build(&doc);
+    let own_name = memory.source.path.rsplit(['/', '\\']).next().filter(|n| n.contains('.'));
+    let claims = claims::build(&doc, own_name);
     let skip_reason = claims.is_empty().then(|| NO_CLAIMS_REASON.to_string());
-    ExtractedMemory { memory: memory.meta(), claims, skip_reason }
+    ExtractedMemory {
+        memory: memory.meta(),
+        claims,
+        skip_reason,
+    }
 }
 
 /// The notes file's folder, normalised; `None` for the repo root or a folder that is not

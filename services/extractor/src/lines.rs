@@ -22,7 +22,7 @@ static AFTER_FILE: LazyLock<Regex> = LazyLock::new(|| {
 /// After a symbol: the same, optionally behind a definition keyword (`ShardedCache struct (L45)`).
 static AFTER_SYMBOL: LazyLock<Regex> = LazyLock::new(|| {
     Regex::new(
-        r"(?i)^(?:\s+(?:struct|class|function|method|type|trait|interface|enum|fn|func|field|constant|const|module|macro))?(?:\s*\(\s*(?:L|lines?\s*)(\d{1,9})(?:\s*[-–]\s*L?\d{1,9})?\s*\)|:(\d{1,9})\b|#L(\d{1,9})\b|\s*,?\s*(?:(?:at|on)\s+)?(?:L(\d{1,9})\b|lines?\s+(\d{1,9})\b))",
+        r"(?i)^(?:\s+(?:struct|class|function|method|type|trait|interface|enum|fn|func|field|constant|const|module|macro))?(?:\s+(?:is|was)\s+(?:defined|declared|located|implemented))?(?:\s+(?:starts|begins))?(?:\s*\(\s*(?:L|lines?\s*)(\d{1,9})(?:\s*[-–]\s*L?\d{1,9})?\s*\)|:(\d{1,9})\b|#L(\d{1,9})\b|\s*,?\s*(?:(?:at|on)\s+)?(?:L(\d{1,9})\b|lines?\s+(\d{1,9})\b))",
     )
     .expect("valid regex")
 });
@@ -37,7 +37,8 @@ static BEFORE_FILE: LazyLock<Regex> = LazyLock::new(|| {
 
 /// Between a file with a line and the text it is said to hold.
 static LINE_TEXT_VERB: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(r"(?i)^\s*\)?\s*,?\s*(?:contains|reads|says|shows|has|holds|is|=|:|->|→)\s*:?\s*$").expect("valid regex")
+    Regex::new(r"(?i)^\s*\)?\s*,?\s*(?:contains|reads|says|shows|has|holds|is|=|:|->|→)\s*:?\s*$")
+        .expect("valid regex")
 });
 
 /// "`let y = 2` is on line 45 of X".
@@ -49,7 +50,7 @@ static REVERSE_VERB: LazyLock<Regex> = LazyLock::new(|| {
 /// Symbol right before its file: "`foo()` at `x.rs:45`", "`Foo` (defined in x.rs)".
 static SYMBOL_THEN_FILE: LazyLock<Regex> = LazyLock::new(|| {
     Regex::new(
-        r"(?i)^\s*[(,:\-–—]?\s*(?:(?:is|are|was|lives|sits|resides|exists|lies)\s+)?(?:(?:defined|declared|implemented|located|found|kept)\s+)?(?:(?:in|at|inside|within|from|of|under)\s+)?(?:the\s+)?(?:file\s+)?$",
+        r"(?i)^\s*[(,:\-–—]?\s*(?:(?:is|are|was|lives|sits|resides|exists|lies|starts|begins)\s+)?(?:(?:defined|declared|implemented|located|found|kept)\s+)?(?:(?:in|at|inside|within|from|of|under|on)\s+)?(?:line\s+\d{1,9}\s+(?:of|in)\s+)?(?:the\s+)?(?:file\s+)?$",
     )
     .expect("valid regex")
 });
@@ -57,13 +58,16 @@ static SYMBOL_THEN_FILE: LazyLock<Regex> = LazyLock::new(|| {
 /// File right before its symbol: "`x.rs:45` defines `foo()`", "`x.rs:45`: `foo()`".
 static FILE_THEN_SYMBOL: LazyLock<Regex> = LazyLock::new(|| {
     Regex::new(
-        r"(?i)^\s*[:(,\-–—]?\s*(?:(?:which|that)\s+)?(?:defines|declares|contains|has|holds|exports|exposes|provides)?\s*(?:(?:the|a|an)\s+)?(?:(?:struct|class|function|fn|method|type|trait|interface|enum|const|constant)\s+)?$",
+        r"(?i)^\s*[:(,\-–—]?\s*(?:(?:which|that)\s+)?(?:defines|declares|contains|has|holds|exports|exposes|provides|is\s+where)?\s*(?:(?:the|a|an)\s+)?(?:(?:struct|class|function|fn|method|type|trait|interface|enum|const|constant)\s+)?$",
     )
     .expect("valid regex")
 });
 
 fn first_number(c: &regex::Captures<'_>) -> Option<u32> {
-    (1..=5).find_map(|i| c.get(i)).and_then(|m| m.as_str().parse().ok()).filter(|&n| n > 0)
+    (1..=5)
+        .find_map(|i| c.get(i))
+        .and_then(|m| m.as_str().parse().ok())
+        .filter(|&n| n > 0)
 }
 
 /// A line reference right after a file mention, and how many bytes it spans.
@@ -157,6 +161,18 @@ mod tests {
         assert_eq!(after_symbol(" struct (L45) has"), Some((45, 13)));
         assert_eq!(after_symbol(" at line 45 of `x.rs`").map(|x| x.0), Some(45));
         assert_eq!(after_symbol(" is used"), None);
+        assert_eq!(
+            after_symbol(" is defined on line 9 of").map(|x| x.0),
+            Some(9)
+        );
+        assert_eq!(after_symbol(" starts at line 3").map(|x| x.0), Some(3));
+        assert!(symbol_then_file(" starts at "));
+        assert!(symbol_then_file(" is defined on line 9 of "));
+        assert!(symbol_then_file(" (in "));
+        assert!(!symbol_then_file(" calls "));
+        assert!(file_then_symbol(" defines "));
+        assert!(file_then_symbol(" is where "));
+        assert!(!file_then_symbol(" defines the routes in "));
         assert_eq!(before_file("see line 45 of "), Some(45));
         assert_eq!(before_file("At lines 10-20 in the file "), Some(10));
         assert_eq!(before_file("L45 in "), Some(45));
@@ -170,7 +186,10 @@ mod tests {
         assert!(is_line_text_gap(" reads: "));
         assert!(!is_line_text_gap(" calls "));
         assert!(is_reverse_gap(" is on line 45 of "));
-        assert_eq!(quoted_after(r#" reads "let y = 2" now"#).as_deref(), Some("let y = 2"));
+        assert_eq!(
+            quoted_after(r#" reads "let y = 2" now"#).as_deref(),
+            Some("let y = 2")
+        );
         assert_eq!(quoted_after(r#" calls "x""#), None);
     }
 }

@@ -17,13 +17,17 @@ pub(crate) struct Fence {
     lang: String,
 }
 
+#[rustfmt::skip]
 const SHELL_LANGS: &[&str] = &[
     "sh", "bash", "zsh", "shell", "console", "shellsession", "fish", "powershell", "ps", "ps1",
     "pwsh", "cmd", "bat", "batch", "terminal",
 ];
 
 /// Fences whose single-token lines are read as a file listing.
-const LISTING_LANGS: &[&str] = &["", "text", "txt", "plain", "plaintext", "tree", "none", "output", "ascii"];
+#[rustfmt::skip]
+const LISTING_LANGS: &[&str] = &[
+    "", "text", "txt", "plain", "plaintext", "tree", "none", "output", "ascii",
+];
 
 pub(crate) fn fence_open(line: &str) -> Option<Fence> {
     let t = line.trim_start();
@@ -115,7 +119,8 @@ pub(crate) struct ListItem<'a> {
 }
 
 static LIST_ITEM: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(r"^([ \t]*)(?:[-*+]|\d{1,9}[.)])(?:[ \t]+|$)(?:\[[ xX]\][ \t]+)?").expect("valid regex")
+    Regex::new(r"^([ \t]*)(?:[-*+]|\d{1,9}[.)])(?:[ \t]+|$)(?:\[[ xX]\][ \t]+)?")
+        .expect("valid regex")
 });
 
 pub(crate) fn list_item(line: &str) -> Option<ListItem<'_>> {
@@ -167,7 +172,11 @@ pub(crate) fn code_spans(line: &str) -> Vec<CodeSpan> {
             Some(j) => {
                 let (start, n) = runs[k];
                 let (close, m) = runs[j];
-                spans.push(CodeSpan { start, end: close + m, inner: start + n..close });
+                spans.push(CodeSpan {
+                    start,
+                    end: close + m,
+                    inner: start + n..close,
+                });
                 k = j + 1;
             }
             None => k += 1,
@@ -199,7 +208,8 @@ pub(crate) struct Link {
 }
 
 static LINK: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(r#"\[([^\[\]]*)\]\(\s*<?([^()\s<>]+)>?(?:\s+(?:"[^"]*"|'[^']*'))?\s*\)"#).expect("valid regex")
+    Regex::new(r#"\[([^\[\]]*)\]\(\s*<?([^()\s<>]+)>?(?:\s+(?:"[^"]*"|'[^']*'))?\s*\)"#)
+        .expect("valid regex")
 });
 
 /// Links of a line whose target survived URL masking (a masked target is all spaces and
@@ -208,12 +218,20 @@ pub(crate) fn links(masked: &str) -> Vec<Link> {
     LINK.captures_iter(masked)
         .filter_map(|c| {
             let whole = c.get(0)?;
-            Some(Link { start: whole.start(), end: whole.end(), text: c.get(1)?.range(), target: c.get(2)?.range() })
+            Some(Link {
+                start: whole.start(),
+                end: whole.end(),
+                text: c.get(1)?.range(),
+                target: c.get(2)?.range(),
+            })
         })
         .collect()
 }
 
-const ABBREVIATIONS: &[&str] = &["e.g", "i.e", "etc", "vs", "cf", "approx", "incl", "esp", "fig", "no", "al", "mr", "mrs", "dr"];
+#[rustfmt::skip]
+const ABBREVIATIONS: &[&str] = &[
+    "e.g", "i.e", "etc", "vs", "cf", "approx", "incl", "esp", "fig", "no", "al", "mr", "mrs", "dr",
+];
 
 /// Sentence ranges of a line, trimmed: a split after `.`, `!`, `?` or `;` followed by
 /// whitespace, outside code spans, and not after an abbreviation.
@@ -284,7 +302,10 @@ pub(crate) fn tree_entry(line: &str) -> Option<(usize, &str)> {
     for (i, c) in line.char_indices() {
         let skip = c.is_whitespace()
             || TREE_GLYPHS.contains(&c)
-            || matches!(c, '─' | '━' | '┬' | '┼' | '┴' | '|' | '`' | '+' | '\\' | '-');
+            || matches!(
+                c,
+                '─' | '━' | '┬' | '┼' | '┴' | '|' | '`' | '+' | '\\' | '-'
+            );
         if !skip {
             start = i;
             break;
@@ -300,7 +321,11 @@ pub(crate) fn tree_entry(line: &str) -> Option<(usize, &str)> {
 /// holds more than a name and a trailing comment.
 pub(crate) fn single_token(line: &str) -> Option<&str> {
     let t = line.trim();
-    let t = t.strip_prefix("- ").or_else(|| t.strip_prefix("* ")).unwrap_or(t).trim_start();
+    let t = t
+        .strip_prefix("- ")
+        .or_else(|| t.strip_prefix("* "))
+        .unwrap_or(t)
+        .trim_start();
     let mut end = t.len();
     for marker in [" #", "\t#", " //", " <-", " ←", " —", " --"] {
         if let Some(i) = t.find(marker) {
@@ -318,7 +343,10 @@ mod tests {
     #[test]
     fn code_spans_pair_runs_of_equal_length() {
         let inner = |line: &str| -> Vec<String> {
-            code_spans(line).iter().map(|s| line[s.inner.clone()].to_string()).collect()
+            code_spans(line)
+                .iter()
+                .map(|s| line[s.inner.clone()].to_string())
+                .collect()
         };
         assert_eq!(inner("a `b` c `d`"), ["b", "d"]);
         assert_eq!(inner("``a ` b`` c"), ["a ` b"]);
@@ -330,8 +358,14 @@ mod tests {
     #[test]
     fn sentences_split_outside_code_and_abbreviations() {
         let text = "Cache in `a.b. c`. It locks, e.g. per shard; done!";
-        let got: Vec<&str> = sentences(text, &code_spans(text)).into_iter().map(|r| &text[r]).collect();
-        assert_eq!(got, ["Cache in `a.b. c`.", "It locks, e.g. per shard;", "done!"]);
+        let got: Vec<&str> = sentences(text, &code_spans(text))
+            .into_iter()
+            .map(|r| &text[r])
+            .collect();
+        assert_eq!(
+            got,
+            ["Cache in `a.b. c`.", "It locks, e.g. per shard;", "done!"]
+        );
     }
 
     #[test]
@@ -351,7 +385,10 @@ mod tests {
         assert_eq!(heading("#hashtag"), None);
         assert_eq!(heading("    # code"), None);
         let item = list_item("  - [x] `src/` holds code").unwrap();
-        assert_eq!((item.marker_col, item.content_col, item.content), (2, 8, "`src/` holds code"));
+        assert_eq!(
+            (item.marker_col, item.content_col, item.content),
+            (2, 8, "`src/` holds code")
+        );
         assert!(list_item("---").is_none());
         assert!(list_item("**bold**").is_none());
         let f = fence_open("```bash").unwrap();
@@ -364,7 +401,10 @@ mod tests {
     #[test]
     fn tree_entries_have_a_column_and_a_name() {
         assert_eq!(tree_entry("├── cache/"), Some((4, "cache/")));
-        assert_eq!(tree_entry("│   └── lru.go   # the LRU"), Some((8, "lru.go")));
+        assert_eq!(
+            tree_entry("│   └── lru.go   # the LRU"),
+            Some((8, "lru.go"))
+        );
         assert_eq!(tree_entry("|   `-- lru.go"), Some((8, "lru.go")));
         assert_eq!(tree_entry("│"), None);
         assert!(is_tree_line("|-- src") && is_tree_line("└── a"));

@@ -55,12 +55,14 @@ pub(crate) fn has_config_ext(path: &str) -> bool {
     if name.starts_with(".env") {
         return true;
     }
-    name.rsplit_once('.')
-        .is_some_and(|(stem, ext)| !stem.is_empty() && CONFIG_EXTS.contains(&ext.to_ascii_lowercase().as_str()))
+    name.rsplit_once('.').is_some_and(|(stem, ext)| {
+        !stem.is_empty() && CONFIG_EXTS.contains(&ext.to_ascii_lowercase().as_str())
+    })
 }
 
 /// Extensions of source, config and doc files. Deliberately missing: TLDs (`com`, `io`,
 /// `org`) and one-letter extensions that collide with abbreviations (`s`, `r`, `m`, `d`).
+#[rustfmt::skip]
 const EXTENSIONS: &[&str] = &[
     "rs", "go", "py", "pyi", "pyx", "pxd", "ipynb", "ts", "tsx", "js", "jsx", "mjs", "cjs", "mts",
     "cts", "c", "h", "cc", "hh", "cpp", "hpp", "cxx", "hxx", "java", "kt", "kts", "scala", "sbt",
@@ -68,24 +70,34 @@ const EXTENSIONS: &[&str] = &[
     "lua", "pl", "pm", "ex", "exs", "erl", "hrl", "hs", "elm", "ml", "mli", "clj", "cljs", "cljc",
     "edn", "jl", "zig", "nim", "sol", "vim", "el", "toml", "yaml", "yml", "json", "jsonc", "json5",
     "jsonl", "ndjson", "ini", "cfg", "conf", "env", "properties", "xml", "xsd", "plist", "lock",
-    "md", "mdx", "markdown", "rst", "adoc", "txt", "tex", "sql", "prisma", "graphql", "gql", "proto",
-    "thrift", "avsc", "fbs", "capnp", "sh", "bash", "zsh", "fish", "ps1", "psm1", "bat", "cmd",
-    "html", "htm", "css", "scss", "sass", "less", "styl", "vue", "svelte", "astro", "hbs", "ejs",
-    "pug", "liquid", "njk", "j2", "jinja", "tmpl", "tpl", "twig", "mustache", "tf", "tfvars", "hcl",
-    "nix", "cmake", "mk", "bzl", "bazel", "dockerfile", "containerfile", "sln", "csproj", "fsproj",
-    "vcxproj", "cabal", "svg", "png", "jpg", "jpeg", "gif", "webp", "ico", "pdf", "csv", "tsv",
-    "db", "sqlite", "log", "patch", "diff", "ron", "kdl",
+    "md", "mdx", "markdown", "rst", "adoc", "txt", "tex", "sql", "prisma", "graphql", "gql",
+    "proto", "thrift", "avsc", "fbs", "capnp", "sh", "bash", "zsh", "fish", "ps1", "psm1", "bat",
+    "cmd", "html", "htm", "css", "scss", "sass", "less", "styl", "vue", "svelte", "astro", "hbs",
+    "ejs", "pug", "liquid", "njk", "j2", "jinja", "tmpl", "tpl", "twig", "mustache", "tf",
+    "tfvars", "hcl", "nix", "cmake", "mk", "bzl", "bazel", "dockerfile", "containerfile", "sln",
+    "csproj", "fsproj", "vcxproj", "cabal", "svg", "png", "jpg", "jpeg", "gif", "webp", "ico",
+    "pdf", "csv", "tsv", "db", "sqlite", "log", "patch", "diff", "ron", "kdl",
 ];
 
 /// Files that are named without an extension but are unmistakably files.
+#[rustfmt::skip]
 const BARE_NAMES: &[&str] = &[
     "Makefile", "makefile", "GNUmakefile", "Dockerfile", "Containerfile", "Justfile", "justfile",
     "Rakefile", "Gemfile", "Procfile", "Vagrantfile", "Jenkinsfile", "Brewfile", "Pipfile",
     "Podfile", "Taskfile", "Earthfile", "Tiltfile", "CODEOWNERS", "go.mod", "go.sum", "go.work",
-    "MANIFEST.in",
+    "MANIFEST.in", "Cargo.lock", "yarn.lock", "poetry.lock", "Gemfile.lock", "flake.lock",
+    "composer.lock", "Pipfile.lock", "bun.lock", "uv.lock", "mix.lock", "Podfile.lock",
+];
+
+/// Extensions that are also common member names (`console.log`, `mutex.lock`, `self.db`):
+/// a name with one of them needs a folder (`logs/app.log`) to count as a file.
+#[rustfmt::skip]
+const MEMBER_LIKE_EXTS: &[&str] = &[
+    "log", "lock", "db", "env", "ex", "el", "fs", "pl", "ml", "pm",
 ];
 
 /// Dotfiles that are files, as opposed to a bare extension such as `.rs`.
+#[rustfmt::skip]
 const DOTFILES: &[&str] = &[
     ".gitignore", ".gitattributes", ".gitmodules", ".dockerignore", ".editorconfig", ".env",
     ".envrc", ".cursorrules", ".npmrc", ".nvmrc", ".yarnrc", ".prettierrc", ".prettierignore",
@@ -97,6 +109,7 @@ const DOTFILES: &[&str] = &[
 ];
 
 /// Top folders common enough that `src/cache` in running text is surely a path.
+#[rustfmt::skip]
 const COMMON_DIRS: &[&str] = &[
     "src", "lib", "libs", "internal", "cmd", "pkg", "app", "apps", "api", "services", "service",
     "crates", "packages", "modules", "components", "docs", "doc", "test", "tests", "spec", "specs",
@@ -111,6 +124,7 @@ const COMMON_DIRS: &[&str] = &[
 
 /// Top folders that start a path even in running text without an extension; a subset of
 /// [`COMMON_DIRS`] without words that pair up in English ("client/server", "frontend/backend").
+#[rustfmt::skip]
 const PROSE_ROOTS: &[&str] = &[
     "src", "lib", "libs", "internal", "cmd", "pkg", "services", "crates", "packages", "apps",
     "docs", "tests", "scripts", "config", "configs", "components", "modules", "include",
@@ -119,22 +133,27 @@ const PROSE_ROOTS: &[&str] = &[
 ];
 
 /// Absolute paths are only taken when they look like system paths, not URL routes (`/api/v1`).
+#[rustfmt::skip]
 const SYSTEM_ROOTS: &[&str] = &[
     "etc", "usr", "home", "var", "tmp", "opt", "root", "Users", "bin", "sbin", "dev", "proc",
     "srv", "mnt", "private", "Library", "System", "lib", "run",
 ];
 
 /// `text/html`, `application/json`: media types, not folders.
-const MIME_TOPS: &[&str] =
-    &["application", "text", "image", "audio", "video", "multipart", "font", "model", "message"];
+#[rustfmt::skip]
+const MIME_TOPS: &[&str] = &[
+    "application", "text", "image", "audio", "video", "multipart", "font", "model", "message",
+];
 
 /// Product and site names that happen to end in a source extension.
+#[rustfmt::skip]
 const NOT_FILES: &[&str] = &[
     "node.js", "vue.js", "next.js", "nuxt.js", "react.js", "express.js", "three.js", "d3.js",
     "chart.js", "ember.js", "angular.js", "backbone.js", "alpine.js", "solid.js", "p5.js",
     "nest.js", "docs.rs", "rustup.rs", "bun.sh",
 ];
 
+#[rustfmt::skip]
 const CONFIG_EXTS: &[&str] = &[
     "toml", "yaml", "yml", "json", "jsonc", "json5", "ini", "cfg", "conf", "env", "properties",
     "xml", "plist", "tfvars", "hcl",
@@ -142,7 +161,8 @@ const CONFIG_EXTS: &[&str] = &[
 
 /// `:45`, `:45:7`, `:45-60`, `#L45`, `#L45-L60`.
 static LINE_SUFFIX: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(r"^(.+?)(?::(\d{1,9})(?:[-:]\d{1,9})?|#L(\d{1,9})(?:-L?\d{1,9})?)$").expect("valid regex")
+    Regex::new(r"^(.+?)(?::(\d{1,9})(?:[-:]\d{1,9})?|#L(\d{1,9})(?:-L?\d{1,9})?)$")
+        .expect("valid regex")
 });
 
 /// Normalises `token` and checks it is made of path characters, without judging whether it
@@ -151,12 +171,16 @@ pub(crate) fn parse(token: &str) -> Option<PathToken> {
     if token.len() > MAX_PATH_LEN * 2 {
         return None;
     }
-    let t = token.trim_matches(|c: char| matches!(c, '"' | '\'' | '`' | '(' | ')' | '[' | ']' | '<' | '>'));
+    let t = token
+        .trim_matches(|c: char| matches!(c, '"' | '\'' | '`' | '(' | ')' | '[' | ']' | '<' | '>'));
     let t = strip_emphasis(t);
-    let t = t.trim_end_matches(|c: char| matches!(c, '.' | ',' | ';' | '!' | '?' | ':' | ')'));
+    let t = t.trim_end_matches(['.', ',', ';', '!', '?', ':', ')']);
     let (t, line) = match LINE_SUFFIX.captures(t) {
         Some(c) => {
-            let line = c.get(2).or_else(|| c.get(3)).and_then(|m| m.as_str().parse::<u32>().ok());
+            let line = c
+                .get(2)
+                .or_else(|| c.get(3))
+                .and_then(|m| m.as_str().parse::<u32>().ok());
             (c.get(1).map_or(t, |m| m.as_str()), line.filter(|&n| n > 0))
         }
         // A heading anchor (`guide.md#setup`) names the file, not a line.
@@ -170,8 +194,31 @@ pub(crate) fn parse(token: &str) -> Option<PathToken> {
             || c.is_control()
             || matches!(
                 c,
-                '*' | '?' | '[' | ']' | '{' | '}' | '<' | '>' | '|' | '"' | '\'' | '`' | '$' | '%'
-                    | '^' | '&' | '=' | ',' | ';' | '\\' | '@' | ':' | '#' | '!' | '(' | ')'
+                '*' | '?'
+                    | '['
+                    | ']'
+                    | '{'
+                    | '}'
+                    | '<'
+                    | '>'
+                    | '|'
+                    | '"'
+                    | '\''
+                    | '`'
+                    | '$'
+                    | '%'
+                    | '^'
+                    | '&'
+                    | '='
+                    | ','
+                    | ';'
+                    | '\\'
+                    | '@'
+                    | ':'
+                    | '#'
+                    | '!'
+                    | '('
+                    | ')'
             )
     };
     if t.chars().any(forbidden) {
@@ -179,7 +226,10 @@ pub(crate) fn parse(token: &str) -> Option<PathToken> {
     }
     let absolute = t.starts_with('/');
     let dir = t.ends_with('/');
-    let segments: Vec<&str> = t.split('/').filter(|s| !s.is_empty() && *s != ".").collect();
+    let segments: Vec<&str> = t
+        .split('/')
+        .filter(|s| !s.is_empty() && *s != ".")
+        .collect();
     if segments.is_empty() {
         return None;
     }
@@ -204,9 +254,10 @@ pub(crate) fn folder_like(tok: &PathToken) -> bool {
     tok.dir || !(last.contains('.') || BARE_NAMES.contains(&last))
 }
 
-/// A single well-known top folder (`src`), as opposed to a project name (`myproject`).
+/// Starts with a well-known top folder (`src`, `internal/cache`), as opposed to a project
+/// name (`myproject`).
 pub(crate) fn is_common_dir(path: &str) -> bool {
-    COMMON_DIRS.contains(&path)
+    COMMON_DIRS.contains(&first_segment(path))
 }
 
 static NAME_IN_FOLDER: LazyLock<Regex> = LazyLock::new(|| {
@@ -240,12 +291,17 @@ fn looks_like_path(tok: &PathToken, strength: Strength) -> bool {
     let p = tok.path.as_str();
     let absolute = p.starts_with('/');
     let segments: Vec<&str> = p.split('/').filter(|s| !s.is_empty()).collect();
-    let Some(&last) = segments.last() else { return false };
+    let Some(&last) = segments.last() else {
+        return false;
+    };
     if segments.iter().any(|s| s.starts_with('-')) {
         return false; // a command-line flag
     }
     // Dates (2024/01/02), fractions (1/2), versions (1.2.3).
-    if segments.iter().all(|s| s.chars().all(|c| c.is_ascii_digit() || c == '.' || c == '-')) {
+    if segments.iter().all(|s| {
+        s.chars()
+            .all(|c| c.is_ascii_digit() || c == '.' || c == '-')
+    }) {
         return false;
     }
     let named = !tok.dir && (has_known_ext(last) || BARE_NAMES.contains(&last));
@@ -255,11 +311,26 @@ fn looks_like_path(tok: &PathToken, strength: Strength) -> bool {
     if segments[0] == "~" {
         return segments.len() >= 2;
     }
+    // A trailing slash marks a folder even in running text ("everything under shard/").
+    let plain_segments = segments.iter().all(|s| {
+        s.len() >= 2
+            && s.bytes().all(|c| {
+                c.is_ascii_lowercase() || c.is_ascii_digit() || matches!(c, b'_' | b'-' | b'.')
+            })
+    });
     if segments.len() == 1 {
         if tok.dir {
-            return last != ".." && (strength >= Strength::Backtick || COMMON_DIRS.contains(&last));
+            return last != ".."
+                && (strength >= Strength::Backtick
+                    || COMMON_DIRS.contains(&last)
+                    || plain_segments);
         }
-        return named && !NOT_FILES.contains(&last.to_ascii_lowercase().as_str());
+        let member_like = last.rsplit_once('.').is_some_and(|(stem, ext)| {
+            !stem.is_empty() && MEMBER_LIKE_EXTS.contains(&ext.to_ascii_lowercase().as_str())
+        });
+        return named
+            && !(member_like && !BARE_NAMES.contains(&last) && !DOTFILES.contains(&last))
+            && !NOT_FILES.contains(&last.to_ascii_lowercase().as_str());
     }
     if named || segments.contains(&"..") {
         return true;
@@ -270,9 +341,11 @@ fn looks_like_path(tok: &PathToken, strength: Strength) -> bool {
     let common = COMMON_DIRS.contains(&segments[0]);
     match strength {
         // ...but not `TODO/FIXME` on a line of its own.
-        Strength::Standalone => segments.iter().any(|s| s.bytes().any(|c| c.is_ascii_lowercase())),
+        Strength::Standalone => segments
+            .iter()
+            .any(|s| s.bytes().any(|c| c.is_ascii_lowercase())),
         Strength::Backtick => tok.dir || common || segments.len() >= 3,
-        Strength::Prose => PROSE_ROOTS.contains(&segments[0]),
+        Strength::Prose => PROSE_ROOTS.contains(&segments[0]) || (tok.dir && plain_segments),
     }
 }
 
@@ -285,7 +358,9 @@ fn has_known_ext(name: &str) -> bool {
             return false; // `.rs` is an extension, not a file
         }
     }
-    let Some((stem, ext)) = name.rsplit_once('.') else { return false };
+    let Some((stem, ext)) = name.rsplit_once('.') else {
+        return false;
+    };
     if !stem.chars().any(char::is_alphanumeric) {
         return false;
     }
@@ -316,6 +391,20 @@ pub(crate) struct Folder<'a> {
     pub bare_only: bool,
     /// A weak hint: its readings come after the path as written.
     pub fallback: bool,
+    /// A docs folder: paths starting with a well-known top folder (`src/...`, see
+    /// `PROSE_ROOTS`) are read from the repo root first, since docs describe the whole repo.
+    pub demote_roots: bool,
+}
+
+#[rustfmt::skip]
+const DOCS_DIRS: &[&str] = &[
+    "docs", "doc", "documentation", "wiki", "notes", ".github", "contexts", "adr", "adrs",
+    "design", "rfcs", "guides",
+];
+
+/// A folder of documentation (its notes describe the whole repo, not the folder).
+pub(crate) fn is_docs_dir(path: &str) -> bool {
+    path.split('/').any(|s| DOCS_DIRS.contains(&s))
 }
 
 /// The repo-relative readings of `tok`, most likely first: joined onto each folder in order,
@@ -334,6 +423,19 @@ pub(crate) fn readings(tok: &PathToken, folders: &[Folder<'_>]) -> Vec<String> {
         if folder.bare_only && !bare {
             continue;
         }
+        // The folder itself: same readings. Already under one of its readings: as written.
+        if folder.readings.iter().any(|b| b == p) {
+            front.extend(folder.readings.iter().cloned());
+            continue;
+        }
+        if folder
+            .readings
+            .iter()
+            .any(|b| p.starts_with(b.as_str()) && p.as_bytes().get(b.len()) == Some(&b'/'))
+        {
+            front.push(p.to_string());
+            continue;
+        }
         for base in folder.readings {
             let b = base.as_str();
             if b.is_empty() || b == "." || unresolvable(b) {
@@ -347,7 +449,8 @@ pub(crate) fn readings(tok: &PathToken, folders: &[Folder<'_>]) -> Vec<String> {
             if joined.len() > MAX_PATH_LEN {
                 continue;
             }
-            if folder.fallback || (!bare && first_segment(p) == first_segment(b)) {
+            let demoted = folder.demote_roots && PROSE_ROOTS.contains(&first_segment(p));
+            if folder.fallback || demoted || (!bare && first_segment(p) == first_segment(b)) {
                 back.push(joined);
             } else {
                 front.push(joined);
@@ -385,9 +488,14 @@ mod tests {
     #[test]
     fn accepts_paths_as_written() {
         use Strength::*;
-        let cases: &[(&str, Strength, Option<(&str, bool, Option<u32>)>)] = &[
+        type Case<'a> = (&'a str, Strength, Option<(&'a str, bool, Option<u32>)>);
+        let cases: &[Case<'_>] = &[
             ("src/foo.rs", Prose, Some(("src/foo.rs", false, None))),
-            ("internal/cache/lru.go", Prose, Some(("internal/cache/lru.go", false, None))),
+            (
+                "internal/cache/lru.go",
+                Prose,
+                Some(("internal/cache/lru.go", false, None)),
+            ),
             ("./src/foo.rs", Prose, Some(("src/foo.rs", false, None))),
             ("././src//foo.rs", Prose, Some(("src/foo.rs", false, None))),
             ("lru.go", Prose, Some(("lru.go", false, None))),
@@ -395,10 +503,20 @@ mod tests {
             ("(lru.go),", Prose, Some(("lru.go", false, None))),
             ("src/cache/", Prose, Some(("src/cache", true, None))),
             ("src/", Prose, Some(("src", true, None))),
-            ("internal/cache", Prose, Some(("internal/cache", false, None))),
+            ("shard/", Prose, Some(("shard", true, None))),
+            ("lib/tombstone/", Prose, Some(("lib/tombstone", true, None))),
+            (
+                "internal/cache",
+                Prose,
+                Some(("internal/cache", false, None)),
+            ),
             ("weird/thing/", Backtick, Some(("weird/thing", true, None))),
             ("a/b/c", Backtick, Some(("a/b/c", false, None))),
-            ("services/api", Standalone, Some(("services/api", false, None))),
+            (
+                "services/api",
+                Standalone,
+                Some(("services/api", false, None)),
+            ),
             ("file.rs:45", Prose, Some(("file.rs", false, Some(45)))),
             ("file.rs:45:7", Prose, Some(("file.rs", false, Some(45)))),
             ("src/a.rs:10-20", Prose, Some(("src/a.rs", false, Some(10)))),
@@ -408,13 +526,22 @@ mod tests {
             ("Makefile", Prose, Some(("Makefile", false, None))),
             ("go.mod", Prose, Some(("go.mod", false, None))),
             (".env", Prose, Some((".env", false, None))),
-            (".github/workflows/ci.yml", Prose, Some((".github/workflows/ci.yml", false, None))),
+            (
+                ".github/workflows/ci.yml",
+                Prose,
+                Some((".github/workflows/ci.yml", false, None)),
+            ),
             (".rustfmt.toml", Prose, Some((".rustfmt.toml", false, None))),
             ("**src/a.rs**", Prose, Some(("src/a.rs", false, None))),
-            ("../../etc/passwd", Prose, Some(("../../etc/passwd", false, None))),
+            (
+                "../../etc/passwd",
+                Prose,
+                Some(("../../etc/passwd", false, None)),
+            ),
             ("/etc/passwd", Prose, Some(("/etc/passwd", false, None))),
             ("~/.bashrc", Prose, Some(("~/.bashrc", false, None))),
             ("Cargo.lock", Prose, Some(("Cargo.lock", false, None))),
+            ("logs/app.log", Prose, Some(("logs/app.log", false, None))),
             ("README.MD", Prose, Some(("README.MD", false, None))),
         ];
         for (token, strength, expected) in cases {
@@ -443,12 +570,17 @@ mod tests {
             ("etc.", Prose),
             ("U.S.C.", Prose),
             ("and/or", Prose),
+            ("w/", Prose),
+            ("Foo/", Prose),
             ("and/or", Backtick),
             ("client/server", Prose),
             ("tokio-rs/tokio", Backtick),
             ("text/html", Backtick),
             ("application/json", Standalone),
             ("Node.js", Prose),
+            ("console.log", Backtick),
+            ("mutex.lock", Backtick),
+            ("self.db", Backtick),
             ("docs.rs", Backtick),
             ("serde", Backtick),
             ("example.com", Prose),
@@ -469,7 +601,12 @@ mod tests {
     }
 
     fn folder(readings: &[String], bare_only: bool) -> Folder<'_> {
-        Folder { readings, bare_only, fallback: false }
+        Folder {
+            readings,
+            bare_only,
+            fallback: false,
+            demote_roots: false,
+        }
     }
 
     #[test]
@@ -490,11 +627,21 @@ mod tests {
         );
         // both: section folder, then context folder, then as written
         assert_eq!(
-            readings(&tok("handlers.go"), &[folder(&api, false), folder(&docs, false)]),
-            ["services/api/handlers.go", "docs/handlers.go", "handlers.go"]
+            readings(
+                &tok("handlers.go"),
+                &[folder(&api, false), folder(&docs, false)]
+            ),
+            [
+                "services/api/handlers.go",
+                "docs/handlers.go",
+                "handlers.go"
+            ]
         );
         // already under the folder: no join
-        assert_eq!(readings(&tok("services/api/x.go"), &[folder(&api, false)]), ["services/api/x.go"]);
+        assert_eq!(
+            readings(&tok("services/api/x.go"), &[folder(&api, false)]),
+            ["services/api/x.go"]
+        );
         // same top segment as the folder: as written first, join as the fallback
         assert_eq!(
             readings(&tok("services/web/x.go"), &[folder(&api, false)]),
@@ -503,10 +650,24 @@ mod tests {
         // a bare-only folder does not apply to a path with a slash
         assert_eq!(readings(&tok("a/b.go"), &[folder(&api, true)]), ["a/b.go"]);
         // a fallback folder comes after the path as written
-        let weak = Folder { readings: &api, bare_only: true, fallback: true };
-        assert_eq!(readings(&tok("x.go"), &[weak]), ["x.go", "services/api/x.go"]);
+        let weak = Folder {
+            readings: &api,
+            bare_only: true,
+            fallback: true,
+            demote_roots: false,
+        };
+        assert_eq!(
+            readings(&tok("x.go"), &[weak]),
+            ["x.go", "services/api/x.go"]
+        );
         // `..` and absolute paths are never joined
-        assert_eq!(readings(&tok("../../etc/passwd"), &[folder(&docs, false)]), ["../../etc/passwd"]);
-        assert_eq!(readings(&tok("/etc/passwd"), &[folder(&docs, false)]), ["/etc/passwd"]);
+        assert_eq!(
+            readings(&tok("../../etc/passwd"), &[folder(&docs, false)]),
+            ["../../etc/passwd"]
+        );
+        assert_eq!(
+            readings(&tok("/etc/passwd"), &[folder(&docs, false)]),
+            ["/etc/passwd"]
+        );
     }
 }

@@ -23,17 +23,29 @@ pub(crate) struct Shape {
     pub snake: bool,
     /// `MAX_RETRIES`.
     pub screaming: bool,
+    /// `Healthcheck`: one capitalised word.
+    pub capital: bool,
 }
 
 impl Shape {
     /// Shaped like code rather than an English word.
     pub(crate) fn is_code(self) -> bool {
-        self.declared || self.call || self.path_sep || self.dotted || self.camel || self.snake || self.screaming
+        self.declared
+            || self.call
+            || self.path_sep
+            || self.dotted
+            || self.camel
+            || self.snake
+            || self.screaming
+            || self.capital
     }
 
     /// Could name a config key rather than a definition.
     pub(crate) fn key_like(self) -> bool {
-        !self.declared && !self.call && !self.path_sep && (self.snake || self.screaming || self.camel || self.dotted)
+        !self.declared
+            && !self.call
+            && !self.path_sep
+            && (self.snake || self.screaming || self.camel || self.dotted)
     }
 }
 
@@ -56,10 +68,12 @@ static IDENT_PATH: LazyLock<Regex> = LazyLock::new(|| {
 
 /// Identifier-shaped tokens in running text, for unbackticked symbols.
 pub(crate) static PROSE_SYMBOL: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(r"[A-Za-z_][A-Za-z0-9_]*(?:(?:::|\.)[A-Za-z_][A-Za-z0-9_]*)*(?:\(\))?").expect("valid regex")
+    Regex::new(r"[A-Za-z_][A-Za-z0-9_]*(?:(?:::|\.)[A-Za-z_][A-Za-z0-9_]*)*(?:\(\))?")
+        .expect("valid regex")
 });
 
 /// Words that, right before or after a name, say it is a definition (`the ShardedCache struct`).
+#[rustfmt::skip]
 pub(crate) const KEYWORDS: &[&str] = &[
     "struct", "class", "function", "fn", "func", "method", "type", "trait", "interface", "enum",
     "module", "macro", "constant", "const", "field", "hook", "component", "def", "impl",
@@ -67,6 +81,7 @@ pub(crate) const KEYWORDS: &[&str] = &[
 ];
 
 /// Library and language names that are never defined in the repo under check.
+#[rustfmt::skip]
 const BLOCKED_NAMES: &[&str] = &[
     "HashMap", "HashSet", "BTreeMap", "BTreeSet", "VecDeque", "RwLock", "RefCell", "OnceCell",
     "OnceLock", "LazyLock", "LazyCell", "PhantomData", "JoinHandle", "TcpStream", "TcpListener",
@@ -74,22 +89,23 @@ const BLOCKED_NAMES: &[&str] = &[
     "ValueError", "KeyError", "RuntimeError", "TypeScript", "JavaScript", "GitHub", "GitLab",
     "BitBucket", "PostgreSQL", "MySQL", "MongoDB", "GraphQL", "OpenAI", "ChatGPT", "YouTube",
     "LinkedIn", "PowerShell", "VSCode", "WebSocket", "WebSockets", "OAuth", "iOS", "macOS",
-    "iPadOS", "watchOS", "tvOS", "NixOS", "FreeBSD", "OpenBSD", "DevOps", "PyPI", "NuGet", "SQLite",
-    "MariaDB", "DynamoDB", "BigQuery", "CloudFlare", "CloudFront", "WebAssembly", "NodeJS",
-    "ReactJS", "VueJS", "NextJS", "TailwindCSS", "JetStream", "ClickHouse", "RabbitMQ", "eBPF",
-    "gRPC", "IntelliJ", "PyCharm", "WebStorm", "DockerHub", "HuggingFace", "LangChain",
+    "iPadOS", "watchOS", "tvOS", "NixOS", "FreeBSD", "OpenBSD", "DevOps", "PyPI", "NuGet",
+    "SQLite", "MariaDB", "DynamoDB", "BigQuery", "CloudFlare", "CloudFront", "WebAssembly",
+    "NodeJS", "ReactJS", "VueJS", "NextJS", "TailwindCSS", "JetStream", "ClickHouse", "RabbitMQ",
+    "eBPF", "gRPC", "IntelliJ", "PyCharm", "WebStorm", "DockerHub", "HuggingFace", "LangChain",
     "useState", "useEffect", "useRef", "useMemo", "useCallback", "useContext", "useReducer",
-    "addEventListener", "setTimeout", "setInterval", "getElementById", "querySelector",
-    "toString", "valueOf", "hasOwnProperty", "unwrap_or", "unwrap_or_else", "unwrap_or_default",
-    "map_err", "and_then", "ok_or", "ok_or_else", "as_ref", "as_mut", "to_string", "to_owned",
-    "into_iter", "iter_mut", "is_some", "is_none", "is_ok", "is_err", "is_empty", "println",
-    "eprintln", "format", "vec", "assert", "assert_eq", "assert_ne", "debug_assert", "panic",
-    "todo", "unimplemented", "unreachable", "matches", "write", "writeln", "dbg", "print", "len",
+    "addEventListener", "setTimeout", "setInterval", "getElementById", "querySelector", "toString",
+    "valueOf", "hasOwnProperty", "unwrap_or", "unwrap_or_else", "unwrap_or_default", "map_err",
+    "and_then", "ok_or", "ok_or_else", "as_ref", "as_mut", "to_string", "to_owned", "into_iter",
+    "iter_mut", "is_some", "is_none", "is_ok", "is_err", "is_empty", "println", "eprintln",
+    "format", "vec", "assert", "assert_eq", "assert_ne", "debug_assert", "panic", "todo",
+    "unimplemented", "unreachable", "matches", "write", "writeln", "dbg", "print", "len",
     "serde_json", "serde_yaml", "tracing_subscriber", "async_trait", "once_cell", "lazy_static",
     "num_cpus",
 ];
 
 /// Roots of qualified names from standard and very common libraries.
+#[rustfmt::skip]
 const BLOCKED_ROOTS: &[&str] = &[
     "std", "core", "alloc", "tokio", "serde", "serde_json", "anyhow", "thiserror", "futures",
     "Self", "self", "super", "this", "console", "Math", "JSON", "Object", "Array", "Promise",
@@ -99,7 +115,10 @@ const BLOCKED_ROOTS: &[&str] = &[
 ];
 
 /// Trailing segments that make a dotted name a domain (`example.com`), not a symbol.
-const TLDS: &[&str] = &["com", "org", "net", "io", "dev", "app", "ai", "co", "uk", "de", "gov", "edu", "info", "sh"];
+#[rustfmt::skip]
+const TLDS: &[&str] = &[
+    "com", "org", "net", "io", "dev", "app", "ai", "co", "uk", "de", "gov", "edu", "info", "sh",
+];
 
 /// Parses a code span or prose token as a symbol, stripping call parentheses, generics,
 /// declaration keywords and `self.`/`this.`.
@@ -159,13 +178,20 @@ fn finish(name: &str, mut shape: Shape) -> Option<Symbol> {
     shape.camel = segments.iter().any(|s| is_camel(s));
     shape.snake = segments.iter().any(|s| is_snake(s));
     shape.screaming = segments.len() == 1 && is_screaming(name);
-    Some(Symbol { name: name.to_string(), shape })
+    shape.capital = segments.len() == 1 && is_capital(name);
+    Some(Symbol {
+        name: name.to_string(),
+        shape,
+    })
 }
 
 /// `ShardedCache`, `HTTPServer`, `getUser`; not `Cache`, `JSON`, `iphone`.
 pub(crate) fn is_camel(s: &str) -> bool {
     let b = s.as_bytes();
-    if b.is_empty() || !b.iter().all(u8::is_ascii_alphanumeric) || !b.iter().any(u8::is_ascii_lowercase) {
+    if b.is_empty()
+        || !b.iter().all(u8::is_ascii_alphanumeric)
+        || !b.iter().any(u8::is_ascii_lowercase)
+    {
         return false;
     }
     if b[0].is_ascii_uppercase() {
@@ -186,7 +212,8 @@ pub(crate) fn is_screaming(s: &str) -> bool {
     s.len() >= 3
         && s.contains('_')
         && !s.starts_with('_')
-        && s.bytes().all(|c| c.is_ascii_uppercase() || c.is_ascii_digit() || c == b'_')
+        && s.bytes()
+            .all(|c| c.is_ascii_uppercase() || c.is_ascii_digit() || c == b'_')
 }
 
 /// Cheap test that a word of running text could have a code shape (separator, call, inner
@@ -205,11 +232,82 @@ pub(crate) fn blocked(name: &str) -> bool {
     qualified && BLOCKED_ROOTS.contains(&root)
 }
 
+/// `Healthcheck`, `Router`: a capitalised word that is not a common type, product or
+/// English word. Taken in backticks, or right before "in <file>" in running text.
+pub(crate) fn is_capital(s: &str) -> bool {
+    let b = s.as_bytes();
+    b.len() >= 3
+        && b[0].is_ascii_uppercase()
+        && b[1..]
+            .iter()
+            .all(|c| c.is_ascii_lowercase() || c.is_ascii_digit())
+        && !NOT_SYMBOLS.contains(&s)
+}
+
+/// Capitalised words that are types of every language, products, or plain English.
+#[rustfmt::skip]
+const NOT_SYMBOLS: &[&str] = &[
+    "True", "False", "None", "Null", "Nil", "Some", "Self", "String", "Option", "Result", "Vec",
+    "Box", "Arc", "Cell", "Mutex", "Error", "Exception", "Object", "Array", "Map", "Set", "List",
+    "Dict", "Tuple", "Promise", "Date", "Math", "Number", "Boolean", "Symbol", "Function", "Any",
+    "Never", "Unit", "Void", "Default", "Debug", "Clone", "Copy", "Send", "Sync", "Sized", "Drop",
+    "Iterator", "Future", "Stream", "Redis", "Postgres", "Postgresql", "Mysql", "Sqlite", "Docker",
+    "Kubernetes", "Linux", "Windows", "Python", "Rust", "Java", "Node", "React", "Vue", "Angular",
+    "Django", "Flask", "Rails", "Spring", "Nginx", "Kafka", "Git", "Github", "Gitlab", "Ubuntu",
+    "Debian", "Alpine", "Yes", "Note", "Warning", "Important", "Todo", "Fixme", "Deprecated",
+    "Release", "Info", "Warn", "Trace", "Get", "Post", "Put", "Patch", "Delete", "Head", "Options",
+    "Json", "Yaml", "Toml", "Html", "Css", "Http", "Https", "Api", "Cli", "Url", "Uri", "Utc",
+    "Cargo", "Npm", "Yarn", "Pip", "Make", "Bash", "Shell", "Terraform", "Ansible", "Helm",
+    "Jenkins", "Mac", "Macos", "Android", "Chrome", "Firefox", "Safari", "Slack", "Jira", "The",
+    "This", "That", "These", "Those", "And", "But", "For", "Not", "See", "Use", "Run", "Also",
+    "Tests", "Test", "Code", "File", "Files", "Folder", "Module", "Package", "Crate", "Docs",
+    "Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday", "January",
+    "February", "March", "April", "May", "June", "July", "August", "September", "October",
+    "November", "December", "English", "French", "German",
+];
+
 /// A code span taken as a symbol.
 pub(crate) fn from_code_span(text: &str) -> Option<Symbol> {
     let sym = parse(text)?;
     (sym.shape.is_code() && !blocked(&sym.name)).then_some(sym)
 }
+
+/// A plain word in backticks (`greet`) right next to the file it is in: a symbol only when
+/// it is an identifier, not English, and not the object of "use"/"import" (a package).
+pub(crate) fn from_plain_span_in_file(text: &str, word_before: &str) -> Option<Symbol> {
+    let sym = parse(text)?;
+    let plain = !sym.shape.is_code()
+        && sym.name.len() >= 3
+        && sym
+            .name
+            .bytes()
+            .all(|c| c.is_ascii_lowercase() || c.is_ascii_digit());
+    let object = matches!(
+        word_before,
+        "use"
+            | "uses"
+            | "using"
+            | "used"
+            | "import"
+            | "imports"
+            | "with"
+            | "via"
+            | "crate"
+            | "package"
+            | "library"
+    );
+    (plain && !object && !ENGLISH.contains(&sym.name.as_str()) && !blocked(&sym.name))
+        .then_some(sym)
+}
+
+/// Lowercase words that appear in backticks as values or English, never as definitions.
+#[rustfmt::skip]
+const ENGLISH: &[&str] = &[
+    "true", "false", "null", "nil", "none", "and", "the", "not", "yes", "off", "all", "any", "new",
+    "old", "main", "todo", "fixme", "always", "never", "default", "debug", "info", "warn", "error",
+    "trace", "self", "this", "super", "crate", "async", "await", "return", "break", "continue",
+    "let", "mut", "pub", "use", "mod", "impl", "fn", "def", "class", "struct", "enum", "type",
+];
 
 /// Context around an unbackticked name in running text.
 #[derive(Debug, Clone, Copy, Default)]
@@ -234,7 +332,10 @@ pub(crate) fn accept_prose(sym: &Symbol, cx: ProseContext) -> bool {
         return true;
     }
     let first = sym.name.split('.').next().unwrap_or("");
-    let dotted_ok = !s.dotted || is_camel(first) || first.contains('_') || first.starts_with(|c: char| c.is_ascii_uppercase());
+    let dotted_ok = !s.dotted
+        || is_camel(first)
+        || first.contains('_')
+        || first.starts_with(|c: char| c.is_ascii_uppercase());
     (s.camel || s.snake) && dotted_ok && (cx.keyword || cx.file_in_sentence || cx.line_after)
 }
 
@@ -264,6 +365,8 @@ mod tests {
             ("pub async fn run(listener: TcpListener)", "run"),
             ("struct Cache", "Cache"),
             ("impl Cache for Shard", "Cache"),
+            ("Healthcheck", "Healthcheck"),
+            ("Cache", "Cache"),
             ("ShardMap<K, V>", "ShardMap"),
             ("self.shard_map", "shard_map"),
             ("my_macro!", "my_macro"),
@@ -277,10 +380,38 @@ mod tests {
     #[test]
     fn code_spans_that_are_not_symbols() {
         for text in [
-            "true", "and", "the", "TODO", "serde", "lodash", "Cache", "JSON", "HTTP", "e.g", "i.e",
-            "1.2.3", "v2.0", "std::sync::Arc", "tokio::spawn", "console.log", "HashMap", "GitHub",
-            "iOS", "println!", "__init__", "example.com", "a b", "x + y", "let y = 2", "foo(bar(x))",
-            "self.lock", "Self::new", "os.path.join", "",
+            "true",
+            "and",
+            "the",
+            "TODO",
+            "serde",
+            "lodash",
+            "Error",
+            "Redis",
+            "Note",
+            "JSON",
+            "HTTP",
+            "e.g",
+            "i.e",
+            "1.2.3",
+            "v2.0",
+            "std::sync::Arc",
+            "tokio::spawn",
+            "console.log",
+            "HashMap",
+            "GitHub",
+            "iOS",
+            "println!",
+            "__init__",
+            "example.com",
+            "a b",
+            "x + y",
+            "let y = 2",
+            "foo(bar(x))",
+            "self.lock",
+            "Self::new",
+            "os.path.join",
+            "",
         ] {
             assert_eq!(span(text), None, "{text:?}");
         }
@@ -293,11 +424,47 @@ mod tests {
         assert!(accept_prose(&sym("Cache::get"), none));
         assert!(accept_prose(&sym("init()"), none));
         assert!(!accept_prose(&sym("ShardedCache"), none));
-        assert!(accept_prose(&sym("ShardedCache"), ProseContext { keyword: true, ..none }));
-        assert!(accept_prose(&sym("ShardedCache"), ProseContext { file_in_sentence: true, ..none }));
-        assert!(accept_prose(&sym("ShardedCache"), ProseContext { line_after: true, ..none }));
-        assert!(!accept_prose(&sym("GitHub"), ProseContext { file_in_sentence: true, ..none }));
-        assert!(!accept_prose(&sym("os.path"), ProseContext { file_in_sentence: true, ..none }));
-        assert!(!accept_prose(&sym("Cache"), ProseContext { keyword: true, ..none }));
+        assert!(accept_prose(
+            &sym("ShardedCache"),
+            ProseContext {
+                keyword: true,
+                ..none
+            }
+        ));
+        assert!(accept_prose(
+            &sym("ShardedCache"),
+            ProseContext {
+                file_in_sentence: true,
+                ..none
+            }
+        ));
+        assert!(accept_prose(
+            &sym("ShardedCache"),
+            ProseContext {
+                line_after: true,
+                ..none
+            }
+        ));
+        assert!(!accept_prose(
+            &sym("GitHub"),
+            ProseContext {
+                file_in_sentence: true,
+                ..none
+            }
+        ));
+        assert!(!accept_prose(
+            &sym("os.path"),
+            ProseContext {
+                file_in_sentence: true,
+                ..none
+            }
+        ));
+        assert!(!accept_prose(
+            &sym("Cache"),
+            ProseContext {
+                keyword: true,
+                ..none
+            }
+        ));
     }
 }

@@ -13,7 +13,12 @@ fn memory(content: &str, context_dir: Option<&str>) -> Memory {
         kind: "memory".into(),
         created_at: None,
         updated_at: None,
-        source: Source { path: "memories.jsonl".into(), line: Some(1), row: None, format: "jsonl".into() },
+        source: Source {
+            path: "memories.jsonl".into(),
+            line: Some(1),
+            row: None,
+            format: "jsonl".into(),
+        },
         context_dir: context_dir.map(str::to_string),
         first_line: 1,
     }
@@ -48,7 +53,11 @@ fn render(c: &Claim) -> String {
 }
 
 fn run(content: &str, context_dir: Option<&str>) -> Vec<String> {
-    extract(&memory(content, context_dir)).claims.iter().map(render).collect()
+    extract(&memory(content, context_dir))
+        .claims
+        .iter()
+        .map(render)
+        .collect()
 }
 
 fn check(content: &str, expected: &[&str]) {
@@ -57,7 +66,12 @@ fn check(content: &str, expected: &[&str]) {
 
 fn check_in(context_dir: Option<&str>, content: &str, expected: &[&str]) {
     let got = run(content, context_dir);
-    assert_eq!(got, expected, "\ncontent: {content:?}\ngot:\n{}\n", got.join("\n"));
+    assert_eq!(
+        got,
+        expected,
+        "\ncontent: {content:?}\ngot:\n{}\n",
+        got.join("\n")
+    );
 }
 
 fn skip_reason(content: &str) -> Option<String> {
@@ -79,43 +93,120 @@ fn seed_example_yields_file_symbol_and_behaviour() {
 
 #[test]
 fn paths_inline_backticked_fenced_and_linked() {
-    check("Cache in internal/cache/lru.go", &["L1 file_reference internal/cache/lru.go"]);
-    check("Cache in `internal/cache/lru.go`", &["L1 file_reference internal/cache/lru.go"]);
-    check("Entry point: src/main.rs.", &["L1 file_reference src/main.rs"]);
-    check("Build with `./scripts/build.sh` or the Makefile", &["L1 file_reference scripts/build.sh", "L1 file_reference Makefile"]);
-    check("Settings in `.env` and `.github/workflows/ci.yml`", &["L1 file_reference .env", "L1 file_reference .github/workflows/ci.yml"]);
-    check("Layout:\n\n```\nsrc/lib.rs\nsrc/cache/lru.go\n```", &["L4 file_reference src/lib.rs", "L5 file_reference src/cache/lru.go"]);
-    check("```rust\ninclude!(\"src/gen.rs\");\nlet x = y.len();\n```", &["L2 file_reference src/gen.rs"]);
+    check(
+        "Cache in internal/cache/lru.go",
+        &["L1 file_reference internal/cache/lru.go"],
+    );
+    check(
+        "Cache in `internal/cache/lru.go`",
+        &["L1 file_reference internal/cache/lru.go"],
+    );
+    check(
+        "Entry point: src/main.rs.",
+        &["L1 file_reference src/main.rs"],
+    );
+    check(
+        "Build with `./scripts/build.sh` or the Makefile",
+        &[
+            "L1 file_reference scripts/build.sh",
+            "L1 file_reference Makefile",
+        ],
+    );
+    check(
+        "Settings in `.env` and `.github/workflows/ci.yml`",
+        &[
+            "L1 file_reference .env",
+            "L1 file_reference .github/workflows/ci.yml",
+        ],
+    );
+    check(
+        "Layout:\n\n```\nsrc/lib.rs\nsrc/cache/lru.go\n```",
+        &[
+            "L4 file_reference src/lib.rs",
+            "L5 file_reference src/cache/lru.go",
+        ],
+    );
+    check(
+        "```rust\ninclude!(\"src/gen.rs\");\nlet x = y.len();\n```",
+        &["L2 file_reference src/gen.rs"],
+    );
     check(
         "See [foo](src/foo.rs), [bar](./src/bar.rs#L10), [top](#usage) and [web](https://x.io/a.rs).",
         &["L1 file_reference src/foo.rs", "L1 file_reference src/bar.rs:10"],
     );
-    check("[`src/a.rs`](src/a.rs) is the entry", &["L1 file_reference src/a.rs"]);
-    check("Intro\n\nsecond paragraph names **src/bold.rs**", &["L3 file_reference src/bold.rs"]);
-    check("| file | role |\n|---|---|\n| `src/a.rs` | entry |", &["L3 file_reference src/a.rs"]);
-    check("> Quoted: see `src/quote.rs`", &["L1 file_reference src/quote.rs"]);
+    check(
+        "[`src/a.rs`](src/a.rs) is the entry",
+        &["L1 file_reference src/a.rs"],
+    );
+    check(
+        "Intro\n\nsecond paragraph names **src/bold.rs**",
+        &["L3 file_reference src/bold.rs"],
+    );
+    check(
+        "| file | role |\n|---|---|\n| `src/a.rs` | entry |",
+        &["L3 file_reference src/a.rs"],
+    );
+    check(
+        "> Quoted: see `src/quote.rs`",
+        &["L1 file_reference src/quote.rs"],
+    );
 }
 
 #[test]
 fn claim_text_is_traceable() {
     let texts = |content: &str, ctx: Option<&str>| -> Vec<String> {
-        extract(&memory(content, ctx)).claims.into_iter().map(|c| c.claim_text).collect()
+        extract(&memory(content, ctx))
+            .claims
+            .into_iter()
+            .map(|c| c.claim_text)
+            .collect()
     };
-    assert_eq!(texts("Cache in `internal/cache/lru.go`", None), ["`internal/cache/lru.go` exists"]);
-    assert_eq!(texts("In `internal/cache/`: `lru.go`", None)[1], "`lru.go` exists at internal/cache/lru.go");
-    assert_eq!(texts("Sources in `src/cache/`", None), ["directory `src/cache/` exists"]);
-    assert_eq!(texts("`src/a.rs:45` is hot", None), ["line 45 of `src/a.rs` exists"]);
+    assert_eq!(
+        texts("Cache in `internal/cache/lru.go`", None),
+        ["`internal/cache/lru.go` exists"]
+    );
+    assert_eq!(
+        texts("In `internal/cache/`: `lru.go`", None)[1],
+        "`lru.go` exists at internal/cache/lru.go"
+    );
+    assert_eq!(
+        texts("Sources in `src/cache/`", None),
+        ["directory `src/cache/` exists"]
+    );
+    assert_eq!(
+        texts("`src/a.rs:45` is hot", None),
+        ["line 45 of `src/a.rs` exists"]
+    );
     assert_eq!(
         texts("`ShardedCache` in `lru.go` has a mutex per shard", None),
-        ["`lru.go` exists", "`ShardedCache` is defined in lru.go", "`ShardedCache` in `lru.go` has a mutex per shard"]
+        [
+            "`lru.go` exists",
+            "`ShardedCache` is defined in lru.go",
+            "`ShardedCache` in `lru.go` has a mutex per shard"
+        ]
     );
-    assert_eq!(texts("`ParseConfig` (L9) is fine", None), ["`ParseConfig` (line 9) is defined in the repo"]);
-    assert_eq!(texts("`max_connections` = 100 in `config/app.toml`", None)[1], "`max_connections` = 100 in config/app.toml");
-    assert_eq!(texts("config key `retries` defaults to 3", None), ["`retries` = 3"]);
-    assert_eq!(texts("line 45 of `src/a.rs` contains `let x = 1`", None)[1], "line 45 of src/a.rs contains `let x = 1`");
+    assert_eq!(
+        texts("`ParseConfig` (L9) is fine", None),
+        ["`ParseConfig` (line 9) is defined in the repo"]
+    );
+    assert_eq!(
+        texts("`max_connections` = 100 in `config/app.toml`", None)[1],
+        "`max_connections` = 100 in config/app.toml"
+    );
+    assert_eq!(
+        texts("config key `retries` defaults to 3", None),
+        ["`retries` = 3"]
+    );
+    assert_eq!(
+        texts("line 45 of `src/a.rs` contains `let x = 1`", None)[1],
+        "line 45 of src/a.rs contains `let x = 1`"
+    );
     let long = format!("`src/a.rs` validates {}", "input ".repeat(100));
     let behaviour = &texts(&long, None)[1];
-    assert!(behaviour.starts_with("`src/a.rs` validates input") && behaviour.ends_with('…'), "{behaviour}");
+    assert!(
+        behaviour.starts_with("`src/a.rs` validates input") && behaviour.ends_with('…'),
+        "{behaviour}"
+    );
     assert_eq!(behaviour.chars().count(), 241);
 }
 
@@ -142,26 +233,54 @@ fn section_and_context_relative_paths() {
         ],
     );
     // a new heading closes the section
-    check("## services/api\n\nok\n\n## Other\n\n`handlers.go` exists", &["L1 file_reference services/api", "L7 file_reference handlers.go"]);
+    check(
+        "## services/api\n\nok\n\n## Other\n\n`handlers.go` exists",
+        &[
+            "L1 file_reference services/api",
+            "L7 file_reference handlers.go",
+        ],
+    );
     // the notes file's own folder
-    check_in(Some("docs"), "See `guide/setup.md` for setup.", &["L1 file_reference docs/guide/setup.md[guide/setup.md]"]);
-    check_in(Some("./docs/"), "See `docs/guide/setup.md`.", &["L1 file_reference docs/guide/setup.md"]);
-    check_in(Some("."), "See `guide/setup.md`.", &["L1 file_reference guide/setup.md"]);
+    check_in(
+        Some("docs"),
+        "See `guide/setup.md` for setup.",
+        &["L1 file_reference docs/guide/setup.md[guide/setup.md]"],
+    );
+    check_in(
+        Some("./docs/"),
+        "See `docs/guide/setup.md`.",
+        &["L1 file_reference docs/guide/setup.md"],
+    );
+    check_in(
+        Some("."),
+        "See `guide/setup.md`.",
+        &["L1 file_reference guide/setup.md"],
+    );
     // both: section folder first, then the notes folder, then as written
     check_in(
         Some("docs"),
         "In `api/`:\n- `routes.md` lists routes",
-        &["L1 file_reference docs/api[api]", "L2 file_reference docs/api/routes.md[api/routes.md|docs/routes.md|routes.md]"],
+        &[
+            "L1 file_reference docs/api[api]",
+            "L2 file_reference docs/api/routes.md[api/routes.md|docs/routes.md|routes.md]",
+        ],
     );
     // a bare name next to a folder in the same sentence
     check(
         "`lru.go` in `internal/cache/` keeps entries.",
-        &["L1 file_reference internal/cache/lru.go[lru.go]", "L1 file_reference internal/cache", "L1 behavioral internal/cache/lru.go[lru.go] + internal/cache"],
+        &[
+            "L1 file_reference internal/cache/lru.go[lru.go]",
+            "L1 file_reference internal/cache",
+            "L1 behavioral internal/cache/lru.go[lru.go] + internal/cache",
+        ],
     );
     // a folder mentioned earlier in the section is only a fallback reading
     check(
         "Code lives in `src/cache/`. `lru.go` is the LRU.",
-        &["L1 file_reference src/cache", "L1 file_reference lru.go[src/cache/lru.go]"],
+        &[
+            "L1 file_reference src/cache",
+            "L1 file_reference lru.go[src/cache/lru.go]",
+        ],
     );
     // nested list items under a folder item
     check(
@@ -177,9 +296,17 @@ fn section_and_context_relative_paths() {
     check_in(
         Some("docs"),
         "`../../etc/passwd` and `/etc/shadow` and `~/.ssh/id_rsa.pub`",
-        &["L1 file_reference ../../etc/passwd", "L1 file_reference /etc/shadow", "L1 file_reference ~/.ssh/id_rsa.pub"],
+        &[
+            "L1 file_reference ../../etc/passwd",
+            "L1 file_reference /etc/shadow",
+            "L1 file_reference ~/.ssh/id_rsa.pub",
+        ],
     );
-    check_in(Some("../outside"), "See `guide.md`", &["L1 file_reference guide.md"]);
+    check_in(
+        Some("../outside"),
+        "See `guide.md`",
+        &["L1 file_reference guide.md"],
+    );
 }
 
 #[test]
@@ -198,15 +325,28 @@ fn tree_diagrams_and_listings() {
     // the `tree` command's own output, with comments, outside a fence
     check(
         ".\n├── Cargo.toml\n└── crates\n    └── core   # the core\n        └── lib.rs",
-        &["L2 file_reference Cargo.toml", "L3 file_reference crates", "L4 file_reference crates/core", "L5 file_reference crates/core/lib.rs"],
+        &[
+            "L2 file_reference Cargo.toml",
+            "L3 file_reference crates",
+            "L4 file_reference crates/core",
+            "L5 file_reference crates/core/lib.rs",
+        ],
     );
     // ascii variant
     check(
         "```\nsrc\n|-- a.rs\n`-- b\n    `-- c.rs\n```",
-        &["L2 file_reference src", "L3 file_reference src/a.rs", "L4 file_reference src/b", "L5 file_reference src/b/c.rs"],
+        &[
+            "L2 file_reference src",
+            "L3 file_reference src/a.rs",
+            "L4 file_reference src/b",
+            "L5 file_reference src/b/c.rs",
+        ],
     );
     // a label above a tree is not its root
-    check("Layout:\n├── a.rs\n└── b.rs", &["L2 file_reference a.rs", "L3 file_reference b.rs"]);
+    check(
+        "Layout:\n├── a.rs\n└── b.rs",
+        &["L2 file_reference a.rs", "L3 file_reference b.rs"],
+    );
     // a project-named root also gets readings without it
     check(
         "```text\nmyproject/\n  src/\n    main.rs\n  Cargo.toml\n```",
@@ -218,11 +358,15 @@ fn tree_diagrams_and_listings() {
         ],
     );
     // a tree under the notes file's folder
-    check_in(Some("docs"), "```\n├── guide.md\n└── api/\n    └── v1.md\n```", &[
-        "L2 file_reference docs/guide.md[guide.md]",
-        "L3 file_reference docs/api[api]",
-        "L4 file_reference docs/api/v1.md[api/v1.md]",
-    ]);
+    check_in(
+        Some("docs"),
+        "```\n├── guide.md\n└── api/\n    └── v1.md\n```",
+        &[
+            "L2 file_reference docs/guide.md[guide.md]",
+            "L3 file_reference docs/api[api]",
+            "L4 file_reference docs/api/v1.md[api/v1.md]",
+        ],
+    );
     // more than 8 entries: files before folders, then the memory's order
     let big = "```\nsrc/\n├── a/\n│   ├── 1.rs\n│   ├── 2.rs\n│   └── 3.rs\n├── b/\n│   ├── 4.rs\n│   └── 5.rs\n└── c/\n    ├── 6.rs\n    ├── 7.rs\n    ├── 8.rs\n    └── 9.rs\n```";
     let got = run(big, None);
@@ -247,11 +391,19 @@ fn symbols_and_where_they_live() {
     // nearest file of the sentence
     check(
         "`ShardedCache` in `internal/cache/lru.go`",
-        &["L1 file_reference internal/cache/lru.go", "L1 symbol_reference internal/cache/lru.go#ShardedCache"],
+        &[
+            "L1 file_reference internal/cache/lru.go",
+            "L1 symbol_reference internal/cache/lru.go#ShardedCache",
+        ],
     );
     check(
         "`LruCache` lives in `lru.rs`, `ShardMap` in `shard.rs`.",
-        &["L1 file_reference lru.rs", "L1 file_reference shard.rs", "L1 symbol_reference lru.rs#LruCache", "L1 symbol_reference shard.rs#ShardMap"],
+        &[
+            "L1 file_reference lru.rs",
+            "L1 file_reference shard.rs",
+            "L1 symbol_reference lru.rs#LruCache",
+            "L1 symbol_reference shard.rs#ShardMap",
+        ],
     );
     // else an earlier sentence of the paragraph, else the section's file, else anywhere
     check(
@@ -265,11 +417,21 @@ fn symbols_and_where_they_live() {
         ],
     );
     // a later sentence does not lend its file
-    check("Use `parse_date()` for dates. Never edit `gen.rs`.", &["L1 symbol_reference .#parse_date", "L1 file_reference gen.rs"]);
+    check(
+        "Use `parse_date()` for dates. Never edit `gen.rs`.",
+        &[
+            "L1 symbol_reference .#parse_date",
+            "L1 file_reference gen.rs",
+        ],
+    );
     // a symbol related to a file is not inside it
     check(
         "`api/handler.go` calls `db.Query` for every request",
-        &["L1 file_reference api/handler.go", "L1 symbol_reference .#db.Query", "L1 architectural api/handler.go + .#db.Query"],
+        &[
+            "L1 file_reference api/handler.go",
+            "L1 symbol_reference .#db.Query",
+            "L1 architectural api/handler.go + .#db.Query",
+        ],
     );
     // unbackticked: `::`, `()` always; CamelCase only with a keyword, a file or a line
     check(
@@ -278,53 +440,165 @@ fn symbols_and_where_they_live() {
     );
     // not symbols: English and package names, std library
     check(
-        "`true` `and` `the` `TODO` `Cache` `serde` `lodash` `std::sync::Arc` `HashMap` `console.log` `println!` `iOS` `self.lock`",
+        "`true` `and` `the` `TODO` `Error` `Redis` `serde` `lodash` `std::sync::Arc` `HashMap` `console.log` `println!` `iOS` `self.lock`",
         &[],
     );
-    check("Packages: `tokio`, `serde_json`, `@scope/pkg`, `left_pad`.", &[]);
+    check(
+        "Packages: `tokio`, `serde_json`, `@scope/pkg`, `left_pad`.",
+        &[],
+    );
 }
 
 #[test]
 fn line_references() {
-    check("Hot path at `file.rs:45`", &["L1 file_reference file.rs:45"]);
-    check("Hot path at src/file.rs#L45", &["L1 file_reference src/file.rs:45"]);
+    check(
+        "Hot path at `file.rs:45`",
+        &["L1 file_reference file.rs:45"],
+    );
+    check(
+        "Hot path at src/file.rs#L45",
+        &["L1 file_reference src/file.rs:45"],
+    );
     check("See `lru.go` (L45)", &["L1 file_reference lru.go:45"]);
     check("See `lru.go`:45", &["L1 file_reference lru.go:45"]);
-    check("see line 45 of `src/a.rs`", &["L1 file_reference src/a.rs:45"]);
-    check("the bug is at line 45 in src/a.rs", &["L1 file_reference src/a.rs:45"]);
-    check("lines 10-20 of `src/a.rs`", &["L1 file_reference src/a.rs:10"]);
+    check(
+        "see line 45 of `src/a.rs`",
+        &["L1 file_reference src/a.rs:45"],
+    );
+    check(
+        "the bug is at line 45 in src/a.rs",
+        &["L1 file_reference src/a.rs:45"],
+    );
+    check(
+        "lines 10-20 of `src/a.rs`",
+        &["L1 file_reference src/a.rs:10"],
+    );
     // a symbol with a line
-    check("`ShardedCache` (L45) in `internal/cache/lru.go`", &["L1 file_reference internal/cache/lru.go", "L1 symbol_reference internal/cache/lru.go#ShardedCache:45"]);
-    check("`parse_config()` at `src/config.rs:12`", &["L1 file_reference src/config.rs:12", "L1 symbol_reference src/config.rs#parse_config:12"]);
-    check("`ParseConfig` at line 45 of `x.rs`", &["L1 file_reference x.rs:45", "L1 symbol_reference x.rs#ParseConfig:45"]);
+    check(
+        "`ShardedCache` (L45) in `internal/cache/lru.go`",
+        &[
+            "L1 file_reference internal/cache/lru.go",
+            "L1 symbol_reference internal/cache/lru.go#ShardedCache:45",
+        ],
+    );
+    check(
+        "`parse_config()` at `src/config.rs:12`",
+        &[
+            "L1 file_reference src/config.rs:12",
+            "L1 symbol_reference src/config.rs#parse_config:12",
+        ],
+    );
+    check(
+        "`ParseConfig` at line 45 of `x.rs`",
+        &[
+            "L1 file_reference x.rs:45",
+            "L1 symbol_reference x.rs#ParseConfig:45",
+        ],
+    );
     // a line of a file that merely calls the symbol is not the symbol's line
     check(
         "`src/a.rs:45` calls `helper_fn()`",
-        &["L1 file_reference src/a.rs:45", "L1 symbol_reference .#helper_fn", "L1 architectural src/a.rs:45 + .#helper_fn"],
+        &[
+            "L1 file_reference src/a.rs:45",
+            "L1 symbol_reference .#helper_fn",
+            "L1 architectural src/a.rs:45 + .#helper_fn",
+        ],
     );
     // line content
-    check("line 45 of `src/a.rs` contains `let x = 1`", &["L1 file_reference src/a.rs:45", r#"L1 line_content src/a.rs:45 {"let x = 1"}"#]);
-    check("`src/a.rs:45` reads `let y = 2`", &["L1 file_reference src/a.rs:45", r#"L1 line_content src/a.rs:45 {"let y = 2"}"#]);
-    check("src/a.rs:45 reads `let y = 2`", &["L1 file_reference src/a.rs:45", r#"L1 line_content src/a.rs:45 {"let y = 2"}"#]);
-    check(r#"Line 12 of README.md says "hello""#, &["L1 file_reference README.md:12", r#"L1 line_content README.md:12 {"hello"}"#]);
-    check("`return None` is on line 7 of `src/b.rs`", &["L1 file_reference src/b.rs:7", r#"L1 line_content src/b.rs:7 {"return None"}"#]);
+    check(
+        "line 45 of `src/a.rs` contains `let x = 1`",
+        &[
+            "L1 file_reference src/a.rs:45",
+            r#"L1 line_content src/a.rs:45 {"let x = 1"}"#,
+        ],
+    );
+    check(
+        "`src/a.rs:45` reads `let y = 2`",
+        &[
+            "L1 file_reference src/a.rs:45",
+            r#"L1 line_content src/a.rs:45 {"let y = 2"}"#,
+        ],
+    );
+    check(
+        "src/a.rs:45 reads `let y = 2`",
+        &[
+            "L1 file_reference src/a.rs:45",
+            r#"L1 line_content src/a.rs:45 {"let y = 2"}"#,
+        ],
+    );
+    check(
+        r#"Line 12 of README.md says "hello""#,
+        &[
+            "L1 file_reference README.md:12",
+            r#"L1 line_content README.md:12 {"hello"}"#,
+        ],
+    );
+    check(
+        "`return None` is on line 7 of `src/b.rs`",
+        &[
+            "L1 file_reference src/b.rs:7",
+            r#"L1 line_content src/b.rs:7 {"return None"}"#,
+        ],
+    );
 }
 
 #[test]
 fn configuration() {
     check(
         "`max_connections` = 100 in `config/app.toml`",
-        &["L1 file_reference config/app.toml", "L1 configuration config/app.toml#max_connections {max_connections=100}"],
+        &[
+            "L1 file_reference config/app.toml",
+            "L1 configuration config/app.toml#max_connections {max_connections=100}",
+        ],
     );
-    check("`timeout_ms: 250` in config.yaml", &["L1 file_reference config.yaml", "L1 configuration config.yaml#timeout_ms {timeout_ms=250}"]);
-    check("config key `retries` defaults to 3", &["L1 configuration .#retries {retries=3}"]);
-    check("`log_level` is set to `\"debug\"`.", &["L1 configuration .#log_level {log_level=debug}"]);
-    check("`retries` (default: 3) in `app.yaml`", &["L1 file_reference app.yaml", "L1 configuration app.yaml#retries {retries=3}"]);
-    check("`cache_ttl` in `config/app.toml` defaults to '30s'.", &["L1 file_reference config/app.toml", "L1 configuration config/app.toml#cache_ttl {cache_ttl=30s}"]);
-    check("Set max_connections = 100 in config/app.toml.", &["L1 file_reference config/app.toml", "L1 configuration config/app.toml#max_connections {max_connections=100}"]);
-    check("env var `DATABASE_URL` must point at postgres", &["L1 configuration .#DATABASE_URL"]);
-    check("The `PORT` environment variable defaults to 8080.", &["L1 configuration .#PORT {PORT=8080}"]);
-    check("`DATABASE_URL=postgres://localhost/db` is required", &["L1 configuration .#DATABASE_URL {DATABASE_URL=postgres://localhost/db}"]);
+    check(
+        "`timeout_ms: 250` in config.yaml",
+        &[
+            "L1 file_reference config.yaml",
+            "L1 configuration config.yaml#timeout_ms {timeout_ms=250}",
+        ],
+    );
+    check(
+        "config key `retries` defaults to 3",
+        &["L1 configuration .#retries {retries=3}"],
+    );
+    check(
+        "`log_level` is set to `\"debug\"`.",
+        &["L1 configuration .#log_level {log_level=debug}"],
+    );
+    check(
+        "`retries` (default: 3) in `app.yaml`",
+        &[
+            "L1 file_reference app.yaml",
+            "L1 configuration app.yaml#retries {retries=3}",
+        ],
+    );
+    check(
+        "`cache_ttl` in `config/app.toml` defaults to '30s'.",
+        &[
+            "L1 file_reference config/app.toml",
+            "L1 configuration config/app.toml#cache_ttl {cache_ttl=30s}",
+        ],
+    );
+    check(
+        "Set max_connections = 100 in config/app.toml.",
+        &[
+            "L1 file_reference config/app.toml",
+            "L1 configuration config/app.toml#max_connections {max_connections=100}",
+        ],
+    );
+    check(
+        "env var `DATABASE_URL` must point at postgres",
+        &["L1 configuration .#DATABASE_URL"],
+    );
+    check(
+        "The `PORT` environment variable defaults to 8080.",
+        &["L1 configuration .#PORT {PORT=8080}"],
+    );
+    check(
+        "`DATABASE_URL=postgres://localhost/db` is required",
+        &["L1 configuration .#DATABASE_URL {DATABASE_URL=postgres://localhost/db}"],
+    );
     // keys listed under an intro line naming the config file
     check(
         "In `config/app.toml`:\n- `max_connections` = 100\n- `pool_size`: 8",
@@ -335,11 +609,26 @@ fn configuration() {
         ],
     );
     // a key-shaped name tied to a config file, without a value
-    check("`pool_size` is tuned in `config/app.toml`", &["L1 file_reference config/app.toml", "L1 configuration config/app.toml#pool_size"]);
+    check(
+        "`pool_size` is tuned in `config/app.toml`",
+        &[
+            "L1 file_reference config/app.toml",
+            "L1 configuration config/app.toml#pool_size",
+        ],
+    );
     // not configuration: dependency lines, type annotations, prose after "is"
-    check("Add `tokio = \"1\"` to Cargo.toml", &["L1 file_reference Cargo.toml"]);
-    check("The field `max_conns: usize` in `src/pool.rs`", &["L1 file_reference src/pool.rs"]);
-    check("`ShardedCache` is the main type", &["L1 symbol_reference .#ShardedCache"]);
+    check(
+        "Add `tokio = \"1\"` to Cargo.toml",
+        &["L1 file_reference Cargo.toml"],
+    );
+    check(
+        "The field `max_conns: usize` in `src/pool.rs`",
+        &["L1 file_reference src/pool.rs"],
+    );
+    check(
+        "`ShardedCache` is the main type",
+        &["L1 symbol_reference .#ShardedCache"],
+    );
 }
 
 #[test]
@@ -354,16 +643,45 @@ fn behavioral_and_architectural_sentences() {
     );
     check(
         "`src/api.rs` depends on `src/db.rs` for storage.",
-        &["L1 file_reference src/api.rs", "L1 file_reference src/db.rs", "L1 architectural src/api.rs + src/db.rs"],
+        &[
+            "L1 file_reference src/api.rs",
+            "L1 file_reference src/db.rs",
+            "L1 architectural src/api.rs + src/db.rs",
+        ],
     );
-    check("`validate_token()` validates the JWT signature.", &["L1 symbol_reference .#validate_token", "L1 behavioral .#validate_token"]);
-    check("`src/main.rs` imports `src/cli.rs`", &["L1 file_reference src/main.rs", "L1 file_reference src/cli.rs", "L1 architectural src/main.rs + src/cli.rs"]);
+    check(
+        "`validate_token()` validates the JWT signature.",
+        &[
+            "L1 symbol_reference .#validate_token",
+            "L1 behavioral .#validate_token",
+        ],
+    );
+    check(
+        "`src/main.rs` imports `src/cli.rs`",
+        &[
+            "L1 file_reference src/main.rs",
+            "L1 file_reference src/cli.rs",
+            "L1 architectural src/main.rs + src/cli.rs",
+        ],
+    );
     // locations, instructions, questions and history are not behaviour
     check("`lru.go` exists in the repo", &["L1 file_reference lru.go"]);
-    check("Use `parse_date()` to parse dates.", &["L1 symbol_reference .#parse_date"]);
-    check("Never edit `src/gen.rs`, it has generated code.", &["L1 file_reference src/gen.rs"]);
-    check("Does `src/auth.rs` validate tokens?", &["L1 file_reference src/auth.rs"]);
-    check("`src/old.rs` has been removed.", &["L1 file_reference src/old.rs"]);
+    check(
+        "Use `parse_date()` to parse dates.",
+        &["L1 symbol_reference .#parse_date"],
+    );
+    check(
+        "Never edit `src/gen.rs`, it has generated code.",
+        &["L1 file_reference src/gen.rs"],
+    );
+    check(
+        "Does `src/auth.rs` validate tokens?",
+        &["L1 file_reference src/auth.rs"],
+    );
+    check(
+        "`src/old.rs` has been removed.",
+        &["L1 file_reference src/old.rs"],
+    );
 }
 
 #[test]
@@ -389,7 +707,11 @@ fn must_not_take() {
     ];
     for content in cases {
         check(content, &[]);
-        assert_eq!(skip_reason(content).as_deref(), Some(NO_CLAIMS_REASON), "{content:?}");
+        assert_eq!(
+            skip_reason(content).as_deref(),
+            Some(NO_CLAIMS_REASON),
+            "{content:?}"
+        );
     }
 }
 
@@ -422,7 +744,10 @@ fn at_most_eight_claims_most_specific_first() {
         ]
     );
     // identical code refs once
-    check("`lru.go` here, `lru.go` there.\nAnd `./lru.go` again.", &["L1 file_reference lru.go"]);
+    check(
+        "`lru.go` here, `lru.go` there.\nAnd `./lru.go` again.",
+        &["L1 file_reference lru.go"],
+    );
 }
 
 #[test]
@@ -440,9 +765,17 @@ fn hostile_text_cannot_panic_or_blow_up() {
         "> ".repeat(mb / 8),
         format!("https://{}", "a".repeat(mb / 4)),
         "│   ".repeat(mb / 16) + "└── deep.rs",
-        (0..300).map(|d| format!("{}└── d{d}/", "    ".repeat(d))).collect::<Vec<_>>().join("\n"),
-        (0..300).map(|d| format!("{}- `d{d}/`", "  ".repeat(d))).collect::<Vec<_>>().join("\n"),
-        (0..(mb / 4)).map(|i| char::from_u32((i * 7919 % 0x2FFF) as u32).unwrap_or('x')).collect(),
+        (0..300)
+            .map(|d| format!("{}└── d{d}/", "    ".repeat(d)))
+            .collect::<Vec<_>>()
+            .join("\n"),
+        (0..300)
+            .map(|d| format!("{}- `d{d}/`", "  ".repeat(d)))
+            .collect::<Vec<_>>()
+            .join("\n"),
+        (0..(mb / 4))
+            .map(|i| char::from_u32((i * 7919 % 0x2FFF) as u32).unwrap_or('x'))
+            .collect(),
         "src/a.rs\0`Foo\0Bar` \0\0 `x.rs` \u{202e}`evil.rs`\u{feff}".repeat(100),
         "```\n".repeat(1000),
         "`ShardedCache` in `internal/cache/lru.go` has a mutex\n".repeat(5000),
@@ -452,7 +785,12 @@ fn hostile_text_cannot_panic_or_blow_up() {
         assert!(out.claims.len() <= 8);
         assert_eq!(out.claims.is_empty(), out.skip_reason.is_some());
         for c in &out.claims {
-            assert!(!c.code_refs.is_empty() && c.code_refs.iter().all(|r| !r.path.is_empty() && r.path.len() <= 1024));
+            assert!(
+                !c.code_refs.is_empty()
+                    && c.code_refs
+                        .iter()
+                        .all(|r| !r.path.is_empty() && r.path.len() <= 1024)
+            );
             assert!(c.claim_text.chars().count() <= 1200 && !c.claim_text.contains('\0'));
             assert!(c.line >= 1);
         }
@@ -461,14 +799,26 @@ fn hostile_text_cannot_panic_or_blow_up() {
     let huge = format!("{} `src/a.rs` {}", "x ".repeat(mb / 4), "y ".repeat(mb / 4));
     check(&huge, &["L1 file_reference src/a.rs"]);
     // deep trees nest as deep as they go, up to a bound
-    let deep = (0..100).map(|d| format!("{}└── d{d}/", "    ".repeat(d))).collect::<Vec<_>>().join("\n");
+    let deep = (0..100)
+        .map(|d| format!("{}└── d{d}/", "    ".repeat(d)))
+        .collect::<Vec<_>>()
+        .join("\n");
     let got = extract(&memory(&deep, None));
-    assert!(got.claims.iter().all(|c| c.code_refs[0].path.starts_with("d0")));
+    assert!(got
+        .claims
+        .iter()
+        .all(|c| c.code_refs[0].path.starts_with("d0")));
     assert_eq!(got.claims[1].code_refs[0].path, "d0/d1");
     // NUL bytes split tokens instead of becoming part of a path
-    check("`src/a.rs`\0`b.rs`", &["L1 file_reference src/a.rs", "L1 file_reference b.rs"]);
+    check(
+        "`src/a.rs`\0`b.rs`",
+        &["L1 file_reference src/a.rs", "L1 file_reference b.rs"],
+    );
     // unbalanced backticks degrade to plain text
-    check("the `src/a.rs file and `b.rs", &["L1 file_reference b.rs"]);
+    check(
+        "the `src/a.rs file and `b.rs",
+        &["L1 file_reference src/a.rs", "L1 file_reference b.rs"],
+    );
     check("`src/a.rs` and ``` stray", &["L1 file_reference src/a.rs"]);
 }
 
@@ -477,4 +827,234 @@ fn claim_lines_count_from_the_memory_text() {
     let got = extract(&memory("first\r\nsecond\r\n\r\n`src/x.rs`", None));
     assert_eq!(got.claims[0].line, 4);
     assert_eq!(got.memory.id, "m1");
+}
+
+#[test]
+fn zz_scratch_examples() {
+    let mut entries: Vec<_> = std::fs::read_dir("/tmp/memval-probe")
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .collect();
+    entries.sort();
+    for p in entries {
+        let text = std::fs::read_to_string(&p).unwrap();
+        let (head, content) = text.split_once('\n').unwrap();
+        let (id, ctx) = head.split_once('|').unwrap();
+        let ctx = (!ctx.is_empty()).then_some(ctx);
+        eprintln!("=== {id} ctx={ctx:?}");
+        let out = extract(&memory(content, ctx));
+        for c in &out.claims {
+            eprintln!("  {}   | {}", render(c), c.claim_text);
+        }
+        if let Some(r) = out.skip_reason {
+            eprintln!("  SKIP {r}");
+        }
+    }
+}
+
+#[test]
+fn commands_name_only_their_own_script() {
+    check(
+        "Deploy with:\n\n```bash\n./scripts/deploy.sh staging\n```",
+        &["L4 file_reference scripts/deploy.sh"],
+    );
+    check(
+        "Deploy with `scripts/deploy.sh staging`, then `bash tools/notify.sh --all`.",
+        &[
+            "L1 file_reference scripts/deploy.sh",
+            "L1 file_reference tools/notify.sh",
+        ],
+    );
+    check(
+        "$ ./scripts/setup.sh --force",
+        &["L1 file_reference scripts/setup.sh"],
+    );
+    check(
+        "`cargo run --bin x -- src/main.rs` and `npm run build`",
+        &[],
+    );
+}
+
+#[test]
+fn intro_at_the_start_of_a_line_scopes_the_rest_of_it() {
+    check(
+        "In `services/api/`: `handlers.go` defines the routes in `RegisterRoutes`, and `middleware.go` holds `WithRequestLog`. There is also a `CircuitBreaker` type in `middleware.go`.",
+        &[
+            "L1 file_reference services/api",
+            "L1 file_reference services/api/handlers.go[handlers.go]",
+            "L1 file_reference services/api/middleware.go[middleware.go]",
+            "L1 symbol_reference services/api/handlers.go[handlers.go]#RegisterRoutes",
+            "L1 symbol_reference services/api/middleware.go[middleware.go]#WithRequestLog",
+            "L1 symbol_reference services/api/middleware.go[middleware.go]#CircuitBreaker",
+        ],
+    );
+}
+
+#[test]
+fn names_placed_in_a_file() {
+    // a capitalised word is a symbol in backticks, or right before "in <file>"
+    check(
+        "`Healthcheck` is the liveness handler.",
+        &["L1 symbol_reference .#Healthcheck"],
+    );
+    check(
+        "Integration tests call Healthcheck in services/admin/handlers.go and expect 204.",
+        &[
+            "L1 file_reference services/admin/handlers.go",
+            "L1 symbol_reference services/admin/handlers.go#Healthcheck",
+            "L1 behavioral services/admin/handlers.go + services/admin/handlers.go#Healthcheck",
+        ],
+    );
+    check(
+        "Integration tests run in services/admin/handlers_test.go",
+        &["L1 file_reference services/admin/handlers_test.go"],
+    );
+    // a plain word only when placed in a (non-config) file, and not as the object of "use"
+    check(
+        "`greet` in `worker/strings_fr.py` builds the greeting.",
+        &[
+            "L1 file_reference worker/strings_fr.py",
+            "L1 symbol_reference worker/strings_fr.py#greet",
+            "L1 behavioral worker/strings_fr.py + worker/strings_fr.py#greet",
+        ],
+    );
+    check(
+        "We use `serde` in `src/lib.rs`.",
+        &["L1 file_reference src/lib.rs", "L1 behavioral src/lib.rs"],
+    );
+    check("`tokio` in `Cargo.toml`", &["L1 file_reference Cargo.toml"]);
+    // a declaration or a name as line content is also the symbol at that line
+    check(
+        "`fn main` is on line 12 of `src/main.rs`.",
+        &[
+            "L1 file_reference src/main.rs:12",
+            r#"L1 line_content src/main.rs:12 {"fn main"}"#,
+            "L1 symbol_reference src/main.rs#main:12",
+        ],
+    );
+    check(
+        "`src/config.rs:26` is `load_config`.",
+        &[
+            "L1 file_reference src/config.rs:26",
+            r#"L1 line_content src/config.rs:26 {"load_config"}"#,
+            "L1 symbol_reference src/config.rs#load_config:26",
+        ],
+    );
+    check(
+        "Line 45 of `internal/cache/lru.go` is where `ShardedCache.Get` starts.",
+        &[
+            "L1 file_reference internal/cache/lru.go:45",
+            "L1 symbol_reference internal/cache/lru.go#ShardedCache.Get:45",
+        ],
+    );
+    check(
+        "`ShardedCache.Get` starts at `internal/cache/lru.go:45`.",
+        &[
+            "L1 file_reference internal/cache/lru.go:45",
+            "L1 symbol_reference internal/cache/lru.go#ShardedCache.Get:45",
+        ],
+    );
+    check(
+        "`enqueue_job` is defined on line 9 of `worker/jobs.py`.",
+        &[
+            "L1 file_reference worker/jobs.py:9",
+            "L1 symbol_reference worker/jobs.py#enqueue_job:9",
+        ],
+    );
+}
+
+#[test]
+fn configuration_in_running_text_and_manifests() {
+    check(
+        "Worker settings (config/settings.yaml): timeout_ms: 500, log_level: info, concurrency: 4.",
+        &[
+            "L1 file_reference config/settings.yaml",
+            "L1 configuration config/settings.yaml#timeout_ms {timeout_ms=500}",
+            "L1 configuration config/settings.yaml#log_level {log_level=info}",
+            "L1 configuration config/settings.yaml#concurrency {concurrency=4}",
+        ],
+    );
+    check("Note: 4 things. Step: 2.", &[]);
+    check(
+        "The manifest sets `edition = \"2021\"` in `Cargo.toml`.",
+        &[
+            "L1 file_reference Cargo.toml",
+            "L1 configuration Cargo.toml#edition {edition=2021}",
+        ],
+    );
+    // a sentence wrapped over two lines still finds its config file
+    check(
+        "The gateway caps connections with `max_connections = 100` in\n`config/app.toml`.",
+        &[
+            "L1 configuration config/app.toml#max_connections {max_connections=100}",
+            "L2 file_reference config/app.toml",
+        ],
+    );
+}
+
+#[test]
+fn nouns_that_look_like_verbs_are_not_behaviour() {
+    check(
+        "Job retries: `retry_job` in `worker/jobs.py`.",
+        &[
+            "L1 file_reference worker/jobs.py",
+            "L1 symbol_reference worker/jobs.py#retry_job",
+        ],
+    );
+    check(
+        "Sessions are cached in-process by `ShardedCache` in `internal/cache/lru.go`.",
+        &[
+            "L1 file_reference internal/cache/lru.go",
+            "L1 symbol_reference internal/cache/lru.go#ShardedCache",
+            "L1 architectural internal/cache/lru.go + internal/cache/lru.go#ShardedCache",
+        ],
+    );
+}
+
+#[test]
+fn docs_folders_describe_the_whole_repo() {
+    check_in(
+        Some("docs"),
+        "```text\n├── src/\n│   └── main.rs\n└── guide/\n    └── setup.md\n```",
+        &[
+            "L2 file_reference src[docs/src]",
+            "L3 file_reference src/main.rs[docs/src/main.rs]",
+            "L4 file_reference docs/guide[guide]",
+            "L5 file_reference docs/guide/setup.md[guide/setup.md]",
+        ],
+    );
+    // a package folder's notes are about the package
+    check_in(
+        Some("crates/core"),
+        "See `src/lib.rs`.",
+        &["L1 file_reference crates/core/src/lib.rs[src/lib.rs]"],
+    );
+}
+
+#[test]
+fn under_the_cap_covered_files_and_self_references_go_first() {
+    let mut m = memory(
+        "# CLAUDE.md\n\n\
+         - Entry: `src/main.rs`. Parsing is `parse_header` in `src/http/parser.rs`.\n\
+         - Auth lives in `src/legacy_auth.rs`.\n\
+         - Jobs are throttled by `TokenBucket` in `worker/ratelimit.py`.\n\
+         - Deploy with `scripts/deploy.sh staging`.\n\
+         - At most `max_connections = 100` (see `config/app.toml`).",
+        None,
+    );
+    m.source.path = "repo/CLAUDE.md".into();
+    let got: Vec<String> = extract(&m).claims.iter().map(render).collect();
+    assert_eq!(
+        got,
+        [
+            "L3 file_reference src/main.rs",
+            "L3 file_reference src/http/parser.rs",
+            "L3 symbol_reference src/http/parser.rs#parse_header",
+            "L4 file_reference src/legacy_auth.rs",
+            "L5 symbol_reference worker/ratelimit.py#TokenBucket",
+            "L5 architectural worker/ratelimit.py + worker/ratelimit.py#TokenBucket",
+            "L6 file_reference scripts/deploy.sh",
+            "L7 configuration config/app.toml#max_connections {max_connections=100}",
+        ]
+    );
 }
