@@ -73,10 +73,11 @@ fn now() -> i64 {
     chrono::Utc::now().timestamp()
 }
 
+/// Run ids sort in start order (microseconds), so runs started in the same second still
+/// appear in order in `memval history`.
 fn new_run_id() -> String {
     let t = chrono::Utc::now();
-    let salt = (t.timestamp_subsec_nanos() ^ std::process::id().rotate_left(16)) & 0xff_ffff;
-    format!("{}-{salt:06x}", t.format("%Y%m%dT%H%M%SZ"))
+    format!("{}-{:04x}", t.format("%Y%m%dT%H%M%S%.6fZ"), std::process::id() & 0xffff)
 }
 
 async fn validate(args: ValidateArgs) -> anyhow::Result<ExitCode> {
