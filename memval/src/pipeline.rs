@@ -56,7 +56,7 @@ pub async fn run(
     let stages = vec![
         spawn(ExtractorStage, Arc::new(memories_in), Arc::new(claims_out), 2),
         spawn(investigator, Arc::new(claims_in), Arc::new(verdicts_out), workers),
-        spawn(ScorerStage::new(store), Arc::new(verdicts_in), Arc::new(scores_out), 1),
+        spawn(ScorerStage::in_process(store), Arc::new(verdicts_in), Arc::new(scores_out), 1),
     ];
 
     let expected = header.expected_memories as usize;

@@ -17,15 +17,32 @@ pub use store::{HistoryPoint, RunRecord, ScoreStore, SledStore, StoreError};
 
 pub struct ScorerStage {
     store: Arc<dyn ScoreStore>,
+    flush_every_batch: bool,
 }
 
 impl ScorerStage {
+    /// A scorer that flushes the store before each batch is acked: what a service needs,
+    /// since an acked batch is never delivered again.
     pub fn new(store: Arc<dyn ScoreStore>) -> Self {
-        ScorerStage { store }
+        ScorerStage { store, flush_every_batch: true }
     }
 
-    /// Record a batch and score every memory whose claims are now all in. Blocking I/O.
+    /// A scorer for a run inside one process: nothing is acked to a broker, so the caller
+    /// flushes once when the run completes instead of once per batch (a sled flush is an
+    /// fsync).
+    pub fn in_process(store: Arc<dyn ScoreStore>) -> Self {
+        ScorerStage { store, flush_every_batch: false }
+    }
+
+    /// Record a batch and score every memory whose claims are now all in, then flush.
+    /// Blocking I/O.
     pub fn record(store: &dyn ScoreStore, batch: VerdictBatch) -> Result<ScoreBatch, StoreError> {
+        let scored = ScorerStage::record_unflushed(store, batch)?;
+        store.flush()?;
+        Ok(scored)
+    }
+
+    fn record_unflushed(store: &dyn ScoreStore, batch: VerdictBatch) -> Result<ScoreBatch, StoreError> {
         let run = &batch.run;
         let mut scored = Vec::new();
         for item in batch.items {
@@ -43,7 +60,6 @@ impl ScorerStage {
             store.put_score(run, &memory_score)?;
             scored.push(memory_score);
         }
-        store.flush()?;
         Ok(ScoreBatch { batch_id: format!("{}.s", batch.batch_id), run: batch.run, items: scored })
     }
 }
@@ -58,7 +74,10 @@ impl Stage for ScorerStage {
 
     async fn process(&self, batch: VerdictBatch) -> Result<Vec<ScoreBatch>, StageError> {
         let store = self.store.clone();
-        let scored = tokio::task::spawn_blocking(move || ScorerStage::record(&*store, batch))
+        let flush = self.flush_every_batch;
+        let scored = tokio::task::spawn_blocking(move || {
+            if flush { ScorerStage::record(&*store, batch) } else { ScorerStage::record_unflushed(&*store, batch) }
+        })
             .await
             .map_err(|e| StageError::Permanent(format!("scoring panicked: {e}")))?
             .map_err(|e| StageError::Retryable(e.to_string()))?;
