@@ -77,7 +77,7 @@ fn now() -> i64 {
 /// appear in order in `memval history`.
 fn new_run_id() -> String {
     let t = chrono::Utc::now();
-    format!("{}-{:04x}", t.format("%Y%m%dT%H%M%S%.6fZ"), std::process::id() & 0xffff)
+    format!("{}-{:04x}", t.format("%Y%m%dT%H%M%S%6fZ"), std::process::id() & 0xffff)
 }
 
 async fn validate(args: ValidateArgs) -> anyhow::Result<ExitCode> {
