@@ -100,8 +100,23 @@ impl InvestigatorStage {
 
     async fn build(&self) -> Result<Arc<Evidence>, StageError> {
         let repo = self.repo.clone();
-        tokio::task::spawn_blocking(move || Evidence::open(&repo))
-            .await
+        tokio::task::spawn_blocking(move || {
+            let started = std::time::Instant::now();
+            let evidence = Evidence::open(&repo)?;
+            let stats = &evidence.index.stats;
+            tracing::info!(
+                repo = %repo.display(),
+                files = stats.files,
+                text_files = stats.text_files,
+                lines = stats.lines,
+                identifiers = stats.identifiers,
+                git = evidence.git.is_some(),
+                seconds = started.elapsed().as_secs_f64(),
+                "repo indexed"
+            );
+            Ok::<_, std::io::Error>(evidence)
+        })
+        .await
             .map_err(|e| StageError::Fatal(format!("indexing panicked: {e}")))?
             .map(Arc::new)
             .map_err(|e| StageError::Fatal(format!("cannot index repo {}: {e}", self.repo.display())))
