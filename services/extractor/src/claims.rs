@@ -1,6 +1,7 @@
 //! From mentions to claims: one claim per file, symbol, config key and line content, plus a
 //! claim per behavioral or architectural sentence; then deduplicated, ranked and capped at
-//! [`MAX_CLAIMS`] (SPEC §2 rule 5), keeping the most specific and the memory's order.
+//! [`MAX_CLAIMS`] (SPEC §2 rule 5), keeping the most specific and the memory's order: every
+//! file, symbol, config and line claim ranks above every behavioral or architectural one.
 
 use std::cmp::Reverse;
 use std::collections::HashSet;
@@ -37,6 +38,11 @@ pub(crate) fn build(doc: &Doc, own_name: Option<&str>) -> Vec<Claim> {
         for lt in &s.line_texts {
             out.push(line_claim(s, &s.files[lt.file], &lt.text));
         }
+        // A symbol's file is one of its own sentence, else the file the enclosing section or
+        // list item is about, else anywhere: another sentence's file is not lent to it
+        // ("Line 40 of `a.rs` is long. `Context` needs a reviewer." says nothing of where
+        // `Context` is). Only a line number needs a file to count in: "... in lru.go. The
+        // ShardedCache struct (L45) ..." is line 45 of the file just named.
         let targets: Vec<Option<&FileMention>> = s
             .symbols
             .iter()
@@ -44,9 +50,13 @@ pub(crate) fn build(doc: &Doc, own_name: Option<&str>) -> Vec<Claim> {
                 if sym.free {
                     return None;
                 }
+                let lent = sym
+                    .line
+                    .and(near_file[si])
+                    .map(|(k, i)| &doc.sentences[k].files[i]);
                 sym.file
                     .map(|i| &s.files[i])
-                    .or_else(|| near_file[si].map(|(k, i)| &doc.sentences[k].files[i]))
+                    .or(lent)
                     .or_else(|| s.anchor.map(|a| &doc.anchors[a]))
             })
             .collect();
@@ -107,9 +117,10 @@ fn demote_covered_files(out: &mut [Candidate], own_name: Option<&str>) {
 }
 
 /// For each sentence, the last file satisfying `want` named by an earlier sentence of the
-/// same paragraph: "... in internal/cache/lru.go. The `ShardedCache` struct (L45) ...".
-/// Later sentences are not looked at: "Use `foo()`. Never edit `gen.rs`." does not put
-/// `foo` in `gen.rs`.
+/// same paragraph: "... in internal/cache/lru.go. The `ShardedCache` struct (L45) ..." (a
+/// symbol's line is counted in some file), "`max_connections = 100` in\n`config/app.toml`"
+/// (a sentence wrapped over two lines). Later sentences are not looked at: "Use `foo()`.
+/// Never edit `gen.rs`." does not put `foo` in `gen.rs`.
 fn paragraph_fallback(
     doc: &Doc,
     want: impl Fn(&FileMention) -> bool,
@@ -316,10 +327,12 @@ fn sentence_claim(
             break;
         }
     }
+    // Below every file, symbol, key and line claim: under the cap a sentence the investigator
+    // can rarely settle goes before any reference it can.
     let rank = if claim_type == ClaimType::Architectural {
-        32
+        2
     } else {
-        30
+        1
     };
     let claim = Claim {
         claim_type,

@@ -18,7 +18,13 @@
 //! what a token or sentence asserts; `mentions` collects one sentence's mentions and ties its
 //! symbols and keys to its files; `scan` walks the text, tracks sections, lists and trees,
 //! and resolves relative paths against the folders in scope; `claims` turns mentions into
-//! ranked, deduplicated claims, at most 8 per memory.
+//! ranked, deduplicated claims, at most 8 per memory (file, symbol, config and line claims
+//! first; behavioral and architectural sentences only in the room left).
+//!
+//! A symbol is placed in a file of its own sentence, or in the file its section or list item
+//! is about; a symbol named in a sentence without a file is looked for anywhere (`.`), except
+//! that a line number ("The `ShardedCache` struct (L45)") is counted in the file the
+//! paragraph named just before.
 
 mod behaviour;
 mod claims;

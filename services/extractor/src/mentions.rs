@@ -240,15 +240,18 @@ pub(crate) fn symbol_mentions(
         .iter()
         .filter(|c| !c.used)
         .filter_map(|c| {
-            // `greet` alone is a word; "`greet` in `worker/x.py`" is a definition.
+            // `greet` alone is a word; "`greet` in `worker/x.py`", "`x.py` defines `Error`"
+            // and "`read` (L25)" are definitions, whatever the word.
             let sym = symbols::from_code_span(c.text).or_else(|| {
+                let line = lines::after_symbol(gap(orig, c.end, range.end)).is_some();
                 let placed =
                     file_follows(orig, files, c.end) || file_precedes(orig, files, c.start);
-                placed
+                (line || placed)
                     .then(|| {
-                        symbols::from_plain_span_in_file(
+                        symbols::from_placed_span(
                             c.text,
                             &last_word(gap(orig, range.start, c.start)),
+                            line,
                         )
                     })
                     .flatten()
@@ -339,16 +342,26 @@ pub(crate) fn symbol_mentions(
     out
 }
 
-/// The next file after `end` is the one a name before it sits in ("`greet` in `x.py`").
-/// Config files hold keys, not definitions, so they do not count.
+/// The next file after `end` is the one a name before it sits in ("`greet` in `x.py`",
+/// "`read` (L25) in `x.rs`"). Config files hold keys, not definitions, so they do not count.
 pub(crate) fn file_follows(orig: &str, files: &[FileMention], end: usize) -> bool {
     let next = files.partition_point(|f| f.start < end);
     files.get(next).is_some_and(|f| {
         let g = gap(orig, end, f.start);
         g.contains(|c: char| c.is_ascii_alphabetic())
-            && lines::symbol_then_file(g)
+            && symbol_in_file(g)
             && !f.tok.has_config_ext()
     })
+}
+
+/// The gap between a name and the file after it says the name sits there, once a line
+/// reference right after the name is skipped ("`Error` (L16) in `src/error.rs`").
+fn symbol_in_file(gap: &str) -> bool {
+    lines::symbol_then_file(gap)
+        || lines::after_symbol(gap).is_some_and(|(_, len)| {
+            gap.get(len..)
+                .is_some_and(|rest| !rest.trim().is_empty() && lines::symbol_then_file(rest))
+        })
 }
 
 /// The file before `start` defines the name after it ("`x.py` defines `greet`").
@@ -399,7 +412,7 @@ pub(crate) fn bind(
     let next = files.partition_point(|f| f.start < s.end);
     let adjacent = files
         .get(next)
-        .filter(|f| lines::symbol_then_file(gap(orig, s.end, f.start)))
+        .filter(|f| symbol_in_file(gap(orig, s.end, f.start)))
         .map(|_| next)
         .or_else(|| {
             let prev = files.partition_point(|f| f.end <= s.start).checked_sub(1)?;

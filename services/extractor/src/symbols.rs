@@ -272,16 +272,13 @@ pub(crate) fn from_code_span(text: &str) -> Option<Symbol> {
     (sym.shape.is_code() && !blocked(&sym.name)).then_some(sym)
 }
 
-/// A plain word in backticks (`greet`) right next to the file it is in: a symbol only when
-/// it is an identifier, not English, and not the object of "use"/"import" (a package).
-pub(crate) fn from_plain_span_in_file(text: &str, word_before: &str) -> Option<Symbol> {
+/// A name in backticks that is not shaped like code (`spawn`, `Error`, `Windows`, `__init__`)
+/// but is tied to a file ("`spawn` in `x.rs`", "`x.rs` defines `Windows`") or carries a line
+/// (`line`: "`read` (L25)"): a symbol whatever the word, unless it is a language keyword or
+/// literal, a standard-library name, or, without a line, the object of "use"/"import" (a
+/// package: "we use `serde` in `src/lib.rs`").
+pub(crate) fn from_placed_span(text: &str, word_before: &str, line: bool) -> Option<Symbol> {
     let sym = parse(text)?;
-    let plain = !sym.shape.is_code()
-        && sym.name.len() >= 3
-        && sym
-            .name
-            .bytes()
-            .all(|c| c.is_ascii_lowercase() || c.is_ascii_digit());
     let object = matches!(
         word_before,
         "use"
@@ -296,17 +293,20 @@ pub(crate) fn from_plain_span_in_file(text: &str, word_before: &str) -> Option<S
             | "package"
             | "library"
     );
-    (plain && !object && !ENGLISH.contains(&sym.name.as_str()) && !blocked(&sym.name))
-        .then_some(sym)
+    let keyword = !sym.name.contains([':', '.'])
+        && NOT_NAMES.contains(&sym.name.to_ascii_lowercase().as_str());
+    let library = !sym.name.starts_with("__") && blocked(&sym.name);
+    (sym.name.len() >= 2 && !keyword && !library && (line || !object)).then_some(sym)
 }
 
-/// Lowercase words that appear in backticks as values or English, never as definitions.
+/// Keywords and literals (compared lowercased): they can never name a definition.
 #[rustfmt::skip]
-const ENGLISH: &[&str] = &[
-    "true", "false", "null", "nil", "none", "and", "the", "not", "yes", "off", "all", "any", "new",
-    "old", "main", "todo", "fixme", "always", "never", "default", "debug", "info", "warn", "error",
-    "trace", "self", "this", "super", "crate", "async", "await", "return", "break", "continue",
-    "let", "mut", "pub", "use", "mod", "impl", "fn", "def", "class", "struct", "enum", "type",
+const NOT_NAMES: &[&str] = &[
+    "true", "false", "null", "nil", "none", "undefined", "self", "this", "super", "crate",
+    "async", "await", "return", "break", "continue", "let", "mut", "pub", "use", "mod", "impl",
+    "fn", "func", "def", "class", "struct", "enum", "type", "trait", "interface", "const",
+    "static", "if", "else", "elif", "for", "while", "loop", "match", "in", "import", "from",
+    "export", "package", "var", "yes", "no", "on", "off", "todo", "fixme",
 ];
 
 /// Context around an unbackticked name in running text.
@@ -415,6 +415,25 @@ mod tests {
         ] {
             assert_eq!(span(text), None, "{text:?}");
         }
+    }
+
+    #[test]
+    fn any_name_placed_in_a_file_or_given_a_line() {
+        let placed =
+            |t: &str, before: &str, line: bool| from_placed_span(t, before, line).map(|s| s.name);
+        for name in [
+            "spawn", "read", "Error", "Windows", "__init__", "main", "new", "Redis",
+        ] {
+            assert_eq!(placed(name, "the", false).as_deref(), Some(name), "{name}");
+        }
+        for name in [
+            "true", "None", "self", "fn", "TODO", "HashMap", "println!", "os.path", "x",
+        ] {
+            assert_eq!(placed(name, "the", true), None, "{name}");
+        }
+        // "we use `serde` in `src/lib.rs`": a package, unless a line points at a definition
+        assert_eq!(placed("serde", "use", false), None);
+        assert_eq!(placed("spawn", "uses", true).as_deref(), Some("spawn"));
     }
 
     #[test]
