@@ -405,7 +405,7 @@ impl Checker<'_> {
         }
         let raw = r.path.trim();
         if raw == "." {
-            return self.check_symbol_anywhere(&sym);
+            return self.check_symbol_anywhere(&sym, r.line);
         }
         match self.locate(raw, &r.alt_paths, since) {
             Located::Refused(refusal) => Outcome::NotChecked { reason: refusal.to_string() },
@@ -451,13 +451,27 @@ impl Checker<'_> {
         self.index.defs_at(path)
     }
 
-    fn check_symbol_anywhere(&self, sym: &SymbolName) -> Outcome {
+    /// A symbol named without a file; `line`, when the memory gave one, must match too.
+    fn check_symbol_anywhere(&self, sym: &SymbolName, line: Option<u32>) -> Outcome {
         let found: Vec<(String, u32)> = self
             .index
             .defs_named(&sym.name)
             .filter(|(f, d)| sym.matches(&f.path, d))
             .map(|(f, d)| (f.path.clone(), d.line))
             .collect();
+        if let Some(want) = line {
+            if let Some((path, at)) = found.iter().find(|(_, l)| *l == want) {
+                return checked(Verdict::Valid, 90, format!("{path}:{at} — {} is defined here", sym.display()), None);
+            }
+            if let [(path, at)] = found.as_slice() {
+                return checked(
+                    Verdict::Stale,
+                    80,
+                    format!("{path}:{at} — {} is defined here, not at line {want}", sym.display()),
+                    Some(format!("{path}:{at}")),
+                );
+            }
+        }
         match found.as_slice() {
             [(path, line)] => checked(Verdict::Valid, 95, format!("{path}:{line} — {} is defined here", sym.display()), None),
             [(path, line), ..] => checked(
@@ -506,7 +520,7 @@ impl Checker<'_> {
             .collect();
         match found.first() {
             Some((path, line)) => checked(Verdict::Valid, 90, format!("{path}:{line} — {} is defined under {dir}/", sym.display()), None),
-            None => self.check_symbol_anywhere(sym),
+            None => self.check_symbol_anywhere(sym, None),
         }
     }
 
