@@ -14,6 +14,11 @@ if ((${#need_apt[@]})); then
   apt-get update -qq && apt-get install -y -qq "${need_apt[@]}"
 fi
 
+# A real local model for the LLM end-to-end test: llama.cpp's llama-server and SmolLM2,
+# built once into ~/.cache/memval/llama (outside target/; 10-18 minutes the first time).
+eval "$(bash scripts/llama.sh build | sed 's/^/export /')"
+export MEMVAL_REQUIRE_LLAMA=1
+
 # One package selection for build and test, so shared dependencies are built once.
 cargo build --workspace --all-targets
 cargo test --workspace --no-fail-fast

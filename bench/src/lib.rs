@@ -1,4 +1,4 @@
-//! Shared helpers for memval's benchmarks (`accuracy`, `speed`).
+//! Shared helpers for memval's benchmarks (`accuracy`, `speed`, `throughput`).
 //!
 //! Everything here is deliberately independent of memval's own code: symbol definitions are
 //! found with plain regexes, files with a plain directory walk, and memval is only ever run
@@ -11,6 +11,9 @@ use std::time::{Duration, Instant};
 
 use anyhow::{bail, Context, Result};
 use regex::Regex;
+
+pub mod memories;
+pub mod nats;
 
 // ---------------------------------------------------------------------------------------
 // Deterministic PRNG (splitmix64)

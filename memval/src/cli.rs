@@ -53,6 +53,8 @@ scorer (verdicts -> scores; owns the --store), ingest (memory_ingested events ->
     Serve(ServeArgs),
     /// List or re-inject the dead letters of a NATS cluster.
     Dlq(DlqArgs),
+    /// LLM judges: `judge pairs` decides whether memories of different agents contradict.
+    Judge(crate::judge::JudgeArgs),
 }
 
 /// How to reach NATS. Every flag can also be given in the environment.
@@ -145,6 +147,11 @@ pub struct ServeArgs {
     /// Ingest: memories per batch of the runs it starts.
     #[arg(long, default_value_t = 10, value_parser = clap::value_parser!(u32).range(1..=10_000))]
     pub batch_size: u32,
+    /// Check the options and the MEMVAL_*/OTEL_* environment, print the configuration this
+    /// service would run with, and exit (0, or 2 saying what to fix) without contacting NATS
+    /// or reading the repo.
+    #[arg(long)]
+    pub check_config: bool,
 }
 
 #[derive(Debug, clap::Args)]
@@ -243,6 +250,9 @@ pub struct ValidateArgs {
     pub repo_name: Option<String>,
     #[command(flatten)]
     pub nats_conn: NatsArgs,
+    /// A model for the claims the deterministic checks cannot prove (Tier B).
+    #[command(flatten)]
+    pub llm: crate::llm_args::ValidateLlmArgs,
 }
 
 #[derive(Debug, clap::Args)]

@@ -107,7 +107,7 @@ pub fn run_dlq_consumer(run_id: &str) -> ConsumerSpec {
     }
 }
 
-fn auth(args: &NatsArgs) -> anyhow::Result<Auth> {
+pub(crate) fn auth(args: &NatsArgs) -> anyhow::Result<Auth> {
     let mut chosen = Vec::new();
     if args.user.is_some() || args.password.is_some() {
         chosen.push("--nats-user/--nats-password");

@@ -3,10 +3,13 @@
 mod cli;
 mod cluster;
 mod dlq;
+mod judge;
+mod llm_args;
 mod pipeline;
 mod remote;
 mod report;
 mod serve;
+mod telemetry;
 
 use std::collections::{HashMap, HashSet};
 use std::io::{IsTerminal, Write};
@@ -28,10 +31,16 @@ fn usage(msg: impl Into<String>) -> anyhow::Error {
 
 fn main() -> ExitCode {
     let cli = Cli::parse();
-    tracing_subscriber::fmt()
-        .with_env_filter(tracing_subscriber::EnvFilter::try_new(&cli.log).unwrap_or_else(|_| "warn".into()))
-        .with_writer(std::io::stderr)
-        .init();
+    // Logs to stderr; traces over OTLP when OTEL_EXPORTER_OTLP_ENDPOINT is set (not for a
+    // `--check-config`, which only reports what tracing would do).
+    let export_traces = !matches!(&cli.command, Command::Serve(args) if args.check_config);
+    let telemetry = match telemetry::init(&cli.log, &telemetry::service_name(&cli.command), export_traces) {
+        Ok(telemetry) => telemetry,
+        Err(e) => {
+            eprintln!("memval: error: {e:#}");
+            return ExitCode::from(2);
+        }
+    };
     let runtime = match tokio::runtime::Builder::new_multi_thread().enable_all().build() {
         Ok(rt) => rt,
         Err(e) => {
@@ -45,15 +54,18 @@ fn main() -> ExitCode {
             Command::History(args) => history(args).map(|()| ExitCode::SUCCESS),
             Command::Serve(args) => serve::serve(args).await,
             Command::Dlq(args) => dlq::dlq(args).await,
+            Command::Judge(args) => judge::judge(args).await,
         }
     });
-    match result {
+    let code = match result {
         Ok(code) => code,
         Err(e) => {
             eprintln!("memval: error: {e:#}");
             ExitCode::from(2)
         }
-    }
+    };
+    telemetry.shutdown();
+    code
 }
 
 fn default_store(repo: &Path) -> PathBuf {
@@ -107,6 +119,7 @@ async fn validate(args: ValidateArgs) -> anyhow::Result<ExitCode> {
     for p in &loaded.problems {
         eprintln!("memval: warning: skipped {}: {}", p.path.display(), p.reason);
     }
+    let llm = args.llm.build(args.nats.is_some())?;
     let store_dir = args.store.clone().unwrap_or_else(|| default_store(&repo));
     // In a cluster the scorer service owns the store; this process submits and reads scores.
     let store = match &args.nats {
@@ -122,6 +135,11 @@ async fn validate(args: ValidateArgs) -> anyhow::Result<ExitCode> {
         expected_memories: memories.len() as u32,
     };
     let order: HashMap<String, usize> = memories.iter().enumerate().map(|(i, m)| (m.id.clone(), i)).collect();
+    if let (Some(llm), Some(store)) = (&llm, &store) {
+        // What a model budget defers is what is submitted last (SPEC §4 order).
+        llm_args::prioritise(&mut memories, &**store)?;
+        llm.use_store(&args.llm, store)?;
+    }
     let progress = !args.quiet;
     let output = match (&args.nats, &store) {
         (Some(url), _) => {
@@ -135,6 +153,7 @@ async fn validate(args: ValidateArgs) -> anyhow::Result<ExitCode> {
                 store.clone() as Arc<dyn ScoreStore>,
                 args.batch_size as usize,
                 progress,
+                llm.clone(),
             )
             .await?
         }
@@ -159,7 +178,7 @@ async fn validate(args: ValidateArgs) -> anyhow::Result<ExitCode> {
         FailOn::Contradicted => (Some(Verdict::Contradicted), "contradicted"),
         FailOn::Never => (None, "never"),
     };
-    let report = report::build(
+    let mut report = report::build(
         &scores,
         report::Inputs {
             header: &header,
@@ -179,6 +198,7 @@ async fn validate(args: ValidateArgs) -> anyhow::Result<ExitCode> {
                 .collect(),
         },
     );
+    report.llm = llm.as_ref().map(|l| l.report_section(&header.run_id));
     if let Some(store) = &store {
         store.put_run(&RunRecord {
             header: header.clone(),

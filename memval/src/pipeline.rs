@@ -12,7 +12,7 @@ use memval_proto::{codec, Memory, MemoryBatch, MemoryScore, Message, RunHeader, 
 use memval_runtime::{run_stage, Inbox, Outbox, Stage, StageConfig};
 use memval_scorer::{ScoreStore, ScorerStage};
 use memval_transport::inproc::{channel, DeadLetters};
-use memval_transport::DeadLetter;
+use memval_transport::{header, DeadLetter, Headers, Outgoing};
 
 /// Messages a stage may have queued ahead of the next one.
 const QUEUE: usize = 16;
@@ -44,6 +44,7 @@ pub async fn run(
     store: Arc<dyn ScoreStore>,
     batch_size: usize,
     progress: bool,
+    llm: Option<crate::llm_args::LlmRun>,
 ) -> anyhow::Result<RunOutput> {
     let dead = DeadLetters::default();
     let (memories_out, memories_in) = channel(QUEUE, dead.clone());
@@ -51,20 +52,32 @@ pub async fn run(
     let (verdicts_out, verdicts_in) = channel(QUEUE, dead.clone());
     let (scores_out, scores_in) = channel(QUEUE, dead.clone());
 
-    let investigator = InvestigatorStage::new(repo);
+    let (llm_extractor, tier_b) = llm.map(|l| (l.extractor, l.tier_b)).unwrap_or_default();
+    let investigator = InvestigatorStage::new(repo).with_tier_b(tier_b);
     let workers = std::thread::available_parallelism().map_or(2, |n| n.get());
+    let extractor = match llm_extractor {
+        Some(with_model) => spawn(with_model, Arc::new(memories_in), Arc::new(claims_out), 2),
+        None => spawn(ExtractorStage, Arc::new(memories_in), Arc::new(claims_out), 2),
+    };
     let stages = vec![
-        spawn(ExtractorStage, Arc::new(memories_in), Arc::new(claims_out), 2),
+        extractor,
         spawn(investigator, Arc::new(claims_in), Arc::new(verdicts_out), workers),
         spawn(ScorerStage::in_process(store), Arc::new(verdicts_in), Arc::new(scores_out), 1),
     ];
 
     let expected = header.expected_memories as usize;
+    // With tracing on, the run is one trace: this span lives until the run is done, and the
+    // stages continue it from the batches' headers.
+    let run_span = tracing::info_span!("validate", otel.name = "memval validate", run = %header.run_id, memories = expected);
+    let mut headers = Headers::new();
+    headers.insert(header::RUN, &header.run_id);
+    memval_runtime::trace::inject(&run_span, &mut headers);
     let feeder = tokio::spawn(async move {
         for (n, chunk) in memories.chunks(batch_size.max(1)).enumerate() {
             let batch = MemoryBatch { run: header.clone(), batch_id: format!("{}.m{n}", header.run_id), memories: chunk.to_vec() };
-            let bytes = codec::encode(&batch)?;
-            memories_out.publish(MemoryBatch::SUBJECT, batch.batch_id.clone(), bytes).await?;
+            let payload = codec::encode(&batch)?;
+            let message = Outgoing { subject: MemoryBatch::SUBJECT.to_owned(), msg_id: batch.batch_id.clone(), headers: headers.clone(), payload };
+            memories_out.send(message).await?;
         }
         anyhow::Ok(())
     });
@@ -100,5 +113,6 @@ pub async fn run(
     if progress && started.elapsed() > Duration::from_secs(1) {
         eprintln!("memval: {}/{} memories checked in {:.1}s", scored.len(), expected, started.elapsed().as_secs_f64());
     }
+    drop(run_span);
     Ok(RunOutput { scores: scored.into_values().collect(), dead_letters: dead.take() })
 }

@@ -14,6 +14,7 @@ use memval_proto::{codec, subjects, ClaimBatch, Memory, MemoryBatch, MemoryScore
 use memval_runtime::{Inbox, StageConfig};
 use memval_transport::jetstream::{JetStream, JetStreamInbox};
 use memval_transport::{header, Envelope, Headers};
+use tracing::Instrument;
 
 use crate::cli::NatsArgs;
 use crate::cluster;
@@ -36,7 +37,16 @@ pub async fn run(
     // Both consumers exist before the first batch is out, so nothing of this run is missed.
     let scores = js.inbox(&cluster::run_scores_consumer(&header.run_id), SCORE_FETCH).await?;
     let dead = js.inbox(&cluster::run_dlq_consumer(&header.run_id), 1).await?;
-    let result = wait_for_scores(&js, &scores, &dead, &header, &memories, batch_size, progress).await;
+    // The run's root span: its trace context goes out with every memory batch.
+    let span = tracing::info_span!(
+        "validate",
+        otel.name = "memval validate",
+        otel.kind = "producer",
+        run = %header.run_id,
+        repo = %header.repo,
+        memories = header.expected_memories,
+    );
+    let result = wait_for_scores(&js, &scores, &dead, &header, &memories, batch_size, progress).instrument(span).await;
     drop((scores, dead));
     // The consumers are only this run's, so whatever they still had out does not matter:
     // delete them rather than drain them (they would also expire when idle).
@@ -61,7 +71,8 @@ async fn wait_for_scores(
     let expected = header.expected_memories as usize;
     let outbox = js.outbox();
     let config = StageConfig::default();
-    let submit = crate::serve::submit_batches(&outbox, header, memories, batch_size, &config);
+    let no_parent = Headers::new();
+    let submit = crate::serve::submit_batches(&outbox, header, memories, batch_size, &config, &no_parent);
     tokio::pin!(submit);
     let mut submitted = false;
     let started = Instant::now();
@@ -122,7 +133,7 @@ async fn wait_for_scores(
         }
     }
     if progress && started.elapsed() > Duration::from_secs(1) {
-        eprintln!("memval: {}/{} memories checked in {:.1}s", scored.len(), expected, started.elapsed().as_secs_f64());
+        eprintln!("memval: {}/{} memories checked in {:.2}s", scored.len(), expected, started.elapsed().as_secs_f64());
     }
     Ok(RunOutput { scores: scored.into_values().collect(), dead_letters: Vec::new() })
 }

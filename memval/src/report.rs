@@ -16,6 +16,10 @@ pub struct Report {
     pub memories: Vec<MemoryReport>,
     pub not_checked: Vec<NotChecked>,
     pub problems: Vec<Problem>,
+    /// With a model configured: the model, its spending per stage (calls, tokens, estimated
+    /// cost) and what the LLM investigator did, including how often its output was discarded.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub llm: Option<serde_json::Value>,
 }
 
 #[derive(Debug, Serialize)]
@@ -205,7 +209,38 @@ pub fn build(scores: &[MemoryScore], inputs: Inputs<'_>) -> Report {
         memories,
         not_checked,
         problems: inputs.problems,
+        llm: None,
     }
+}
+
+/// One line about the model's work, for the table and Markdown views.
+fn llm_summary(report: &Report) -> Option<String> {
+    let llm = report.llm.as_ref()?;
+    let total = &llm["usage"]["total"];
+    let cost = total["cost_usd"].as_f64().map(|c| format!(", ~${c:.4}")).unwrap_or_default();
+    let mut line = format!(
+        "llm {}: {} calls, {} in / {} out tokens{cost}",
+        llm["model"].as_str().unwrap_or("?"),
+        total["calls"],
+        total["input_tokens"],
+        total["output_tokens"]
+    );
+    let x = &llm["extractor"];
+    if !x.is_null() {
+        line.push_str(&format!(
+            "; extraction added {} claims ({} dropped by the contract, {} duplicates), {} memories deferred",
+            x["claims_added"], x["claims_dropped"], x["duplicates"], x["deferred_memories"]
+        ));
+    }
+    let inv = &llm["investigator"];
+    if !inv.is_null() {
+        line.push_str(&format!(
+            "; investigator kept {} of {} verdicts ({} broke the contract, {} had evidence that did not check out), {} tool calls ({} refused), {} claims deferred",
+            inv["verdicts_kept"], inv["claims_sent"], inv["contract_violations"], inv["evidence_downgrades"],
+            inv["tool_calls"], inv["tool_refusals"], inv["deferred_claims"],
+        ));
+    }
+    Some(line)
 }
 
 pub fn to_json(report: &Report) -> String {
@@ -269,6 +304,9 @@ pub fn to_table(report: &Report) -> String {
         v["AMBIGUOUS"],
         report.run.not_checked
     );
+    if let Some(line) = llm_summary(report) {
+        let _ = writeln!(out, "{line}");
+    }
     out
 }
 
@@ -288,6 +326,9 @@ pub fn to_markdown(report: &Report) -> String {
         "- {} memories, {} claims: **{} valid, {} stale, {} contradicted, {} ambiguous**, {} not checked\n",
         r.memories, r.claims, r.verdicts["VALID"], r.verdicts["STALE"], r.verdicts["CONTRADICTED"], r.verdicts["AMBIGUOUS"], r.not_checked
     );
+    if let Some(line) = llm_summary(report) {
+        let _ = writeln!(out, "- {line}\n");
+    }
     let mut ranked: Vec<&MemoryReport> = report.memories.iter().collect();
     ranked.sort_by_key(|m| std::cmp::Reverse(m.score.map_or(-1, i32::from)));
     let _ = writeln!(out, "## Memories, worst first\n");

@@ -16,10 +16,11 @@ use memval_investigator::RepoRouter;
 use memval_proto::{codec, subjects, Memory, MemoryBatch, Message, RunHeader, Source};
 use memval_runtime::{publish_confirmed, run_stage, Inbox, Outbox, Stage, StageConfig, StageStats};
 use memval_scorer::{ScoreStore, ScorerStage};
-use memval_transport::jetstream::{JetStream, JetStreamInbox};
+use memval_transport::jetstream::{Auth, JetStream, JetStreamInbox};
 use memval_transport::{header, Headers, Outgoing};
 use serde::Deserialize;
 use tokio::sync::watch;
+use tracing::Instrument;
 
 use crate::cli::{Role, ServeArgs};
 use crate::cluster;
@@ -45,6 +46,12 @@ async fn stopped(mut rx: watch::Receiver<bool>) {
 }
 
 pub async fn serve(args: ServeArgs) -> anyhow::Result<ExitCode> {
+    if args.check_config {
+        return check_config(&args);
+    }
+    for name in unknown_env(&["MEMVAL_"]) {
+        eprintln!("memval: warning: {name} is set but memval does not read it (see `memval serve --help`)");
+    }
     let role = args.role;
     let stop = shutdown_signal()?;
     let js = cluster::connect(&args.nats, &args.conn, &format!("memval-{}", role.as_str())).await?;
@@ -87,20 +94,171 @@ pub async fn serve(args: ServeArgs) -> anyhow::Result<ExitCode> {
     Ok(ExitCode::SUCCESS)
 }
 
-fn investigator(args: &ServeArgs) -> anyhow::Result<RepoRouter> {
+/// `(name, path)` per `--repo-map` entry, and the `--repo` default.
+type Checkouts = (Vec<(String, PathBuf)>, Option<PathBuf>);
+
+/// The investigator's checkouts as configured. Paths are not looked at here.
+fn repo_config(args: &ServeArgs) -> anyhow::Result<Checkouts> {
     let mut named = Vec::new();
     for entry in &args.repo_map {
         let (name, path) = entry
             .split_once('=')
             .filter(|(n, p)| !n.is_empty() && !p.is_empty())
             .ok_or_else(|| anyhow!("--repo-map {entry:?} is not NAME=PATH"))?;
-        named.push((name.to_owned(), checkout(PathBuf::from(path), "--repo-map")?));
+        named.push((name.to_owned(), PathBuf::from(path)));
     }
-    let default = args.repo.clone().map(|p| checkout(p, "--repo")).transpose()?;
-    if named.is_empty() && default.is_none() {
-        return Err(anyhow!("the investigator needs a checkout: pass --repo PATH and/or --repo-map NAME=PATH"));
+    if named.is_empty() && args.repo.is_none() {
+        return Err(anyhow!("the investigator needs a checkout: pass --repo PATH and/or --repo-map NAME=PATH (MEMVAL_REPO, MEMVAL_REPO_MAP)"));
     }
+    Ok((named, args.repo.clone()))
+}
+
+fn investigator(args: &ServeArgs) -> anyhow::Result<RepoRouter> {
+    let (named, default) = repo_config(args)?;
+    let named = named.into_iter().map(|(name, path)| Ok((name, checkout(path, "--repo-map")?))).collect::<anyhow::Result<Vec<_>>>()?;
+    let default = default.map(|p| checkout(p, "--repo")).transpose()?;
     Ok(RepoRouter::new(named, default))
+}
+
+/// Every environment variable memval's command line reads (`env = ...` on any flag of any
+/// command), plus the OpenTelemetry ones.
+pub fn known_env() -> std::collections::BTreeSet<String> {
+    use clap::CommandFactory;
+    fn walk(command: &clap::Command, out: &mut std::collections::BTreeSet<String>) {
+        for arg in command.get_arguments() {
+            if let Some(name) = arg.get_env() {
+                out.insert(name.to_string_lossy().into_owned());
+            }
+        }
+        for sub in command.get_subcommands() {
+            walk(sub, out);
+        }
+    }
+    let mut out = std::collections::BTreeSet::new();
+    walk(&crate::cli::Cli::command(), &mut out);
+    out.extend(crate::telemetry::OTEL_VARS.iter().map(|v| v.to_string()));
+    out
+}
+
+/// Variables in this process's environment with one of `prefixes` that memval does not read.
+fn unknown_env(prefixes: &[&str]) -> Vec<String> {
+    let known = known_env();
+    let mut unknown: Vec<String> = std::env::vars_os()
+        .filter_map(|(name, _)| name.into_string().ok())
+        .filter(|name| prefixes.iter().any(|p| name.starts_with(p)) && !known.contains(name))
+        .collect();
+    unknown.sort();
+    unknown
+}
+
+/// The known name nearest to a misspelt one (at most 3 edits away).
+fn closest<'a>(name: &str, known: &'a std::collections::BTreeSet<String>) -> Option<&'a str> {
+    fn distance(a: &str, b: &str) -> usize {
+        let b: Vec<char> = b.chars().collect();
+        let mut row: Vec<usize> = (0..=b.len()).collect();
+        for (i, ca) in a.chars().enumerate() {
+            let mut diagonal = row[0];
+            row[0] = i + 1;
+            for (j, cb) in b.iter().enumerate() {
+                let above = row[j + 1];
+                row[j + 1] = (diagonal + usize::from(ca != *cb)).min(row[j] + 1).min(above + 1);
+                diagonal = above;
+            }
+        }
+        row[b.len()]
+    }
+    known.iter().map(|k| (distance(name, k), k)).filter(|(d, _)| *d <= 3).min().map(|(_, k)| k.as_str())
+}
+
+/// `serve --check-config`: what this service would run with, checked as far as it can be
+/// without the network or the file system.
+fn check_config(args: &ServeArgs) -> anyhow::Result<ExitCode> {
+    let role = args.role;
+    let mut problems = Vec::new();
+    let known = known_env();
+    for name in unknown_env(&["MEMVAL_", "OTEL_"]) {
+        match closest(&name, &known) {
+            Some(near) => problems.push(format!("memval does not read {name} (did you mean {near}?)")),
+            None => problems.push(format!("memval does not read {name}")),
+        }
+    }
+    if let Err(e) = memval_transport::jetstream::check_url(&args.nats) {
+        problems.push(e.to_string());
+    }
+    let auth = match cluster::auth(&args.conn) {
+        Ok(Auth::None) => "none".to_owned(),
+        Ok(Auth::UserPassword { user, .. }) => format!("user {user}"),
+        Ok(Auth::Token(_)) => "token".to_owned(),
+        Ok(Auth::NKeySeed(_)) => "nkey".to_owned(),
+        Ok(Auth::CredsFile(path)) => format!("creds {}", path.display()),
+        Err(e) => {
+            problems.push(e.to_string());
+            "invalid".to_owned()
+        }
+    };
+    if args.conn.tls_cert.is_some() != args.conn.tls_key.is_some() {
+        problems.push("--nats-tls-cert and --nats-tls-key go together".to_owned());
+    }
+    let mut lines = vec![format!(
+        "nats:         {} (auth {auth}, tls {}, ack wait {}s, max ack pending {})",
+        args.nats,
+        if args.conn.tls_required || args.conn.tls_ca.is_some() || args.nats.contains("tls://") { "on" } else { "if offered" },
+        args.conn.ack_wait,
+        args.conn.max_ack_pending
+    )];
+    let cores = std::thread::available_parallelism().map_or(2, |n| n.get());
+    let concurrency = args.concurrency.map(|c| c as usize).unwrap_or(match role {
+        Role::Investigator => cores,
+        Role::Extractor => 2,
+        Role::Scorer | Role::Ingest => 1,
+    });
+    lines.push(format!("concurrency:  {concurrency}"));
+    // Settings another role reads are ignored, as when serving; say so.
+    let mut notes = Vec::new();
+    let mut unused = |flag: &str, set: bool| {
+        if set {
+            notes.push(format!("note: {flag} is ignored by the {} role", role.as_str()));
+        }
+    };
+    match role {
+        Role::Investigator => match repo_config(args) {
+            Ok((named, default)) => {
+                if let Some(path) = default {
+                    lines.push(format!("repo:         {} (runs of any repo without a --repo-map entry)", path.display()));
+                }
+                for (name, path) in named {
+                    lines.push(format!("repo map:     {name} = {}", path.display()));
+                }
+            }
+            Err(e) => problems.push(e.to_string()),
+        },
+        Role::Scorer => {
+            let dir = args.store.clone().unwrap_or_else(|| PathBuf::from(".memval").join("store"));
+            lines.push(format!("store:        {}", dir.display()));
+        }
+        Role::Ingest => lines.push(format!("batch size:   {} memories", args.batch_size)),
+        Role::Extractor => {}
+    }
+    if role != Role::Investigator {
+        unused("--repo (MEMVAL_REPO)", args.repo.is_some());
+        unused("--repo-map (MEMVAL_REPO_MAP)", !args.repo_map.is_empty());
+    }
+    if role != Role::Scorer {
+        unused("--store (MEMVAL_STORE)", args.store.is_some());
+    }
+    match crate::telemetry::trace_config(&format!("memval-{}", role.as_str())) {
+        Ok(Some(t)) => lines.push(format!("traces:       {} (otlp {}, service {})", t.url, t.protocol, t.service)),
+        Ok(None) => lines.push("traces:       off (OTEL_EXPORTER_OTLP_ENDPOINT is not set)".to_owned()),
+        Err(e) => problems.push(e.to_string()),
+    }
+    if !problems.is_empty() {
+        return Err(anyhow!("memval serve {}: {}", role.as_str(), problems.join("; ")));
+    }
+    println!("memval serve {}: configuration ok (nothing was contacted)", role.as_str());
+    for line in lines.iter().chain(&notes) {
+        println!("  {line}");
+    }
+    Ok(ExitCode::SUCCESS)
 }
 
 fn checkout(path: PathBuf, flag: &str) -> anyhow::Result<PathBuf> {
@@ -248,17 +406,21 @@ fn fnv1a(bytes: &[u8]) -> u64 {
     bytes.iter().fold(0xcbf2_9ce4_8422_2325, |h, b| (h ^ u64::from(*b)).wrapping_mul(0x100_0000_01b3))
 }
 
-/// Publish a run's memory batches under `{run_id}.m{n}`, confirmed, `window` at a time.
+/// Publish a run's memory batches under `{run_id}.m{n}`, confirmed, 16 at a time. They carry
+/// the trace context of the caller's span, or else that of `parent` (the headers of what
+/// started the run), as the runtime does for a stage's outputs.
 pub async fn submit_batches(
     outbox: &dyn Outbox,
     header: &RunHeader,
     memories: &[Memory],
     batch_size: usize,
     config: &StageConfig,
+    parent: &Headers,
 ) -> anyhow::Result<()> {
     use futures::stream::{self, StreamExt, TryStreamExt};
-    let mut headers = Headers::new();
+    let mut headers = parent.propagated();
     headers.insert(header::RUN, &header.run_id);
+    memval_runtime::trace::inject(&tracing::Span::current(), &mut headers);
     let batches = memories.chunks(batch_size.max(1)).enumerate().map(|(n, chunk)| MemoryBatch {
         run: header.clone(),
         batch_id: format!("{}.m{n}", header.run_id),
@@ -322,7 +484,17 @@ async fn serve_ingest(js: &JetStream, batch_size: usize, url: &str, mut stop: wa
                 stats.dead_lettered.fetch_add(1, Ordering::Relaxed);
             }
             Ok((header, memories)) => {
-                let submitted = submit_batches(&outbox, &header, &memories, batch_size, &config).await;
+                // The run's trace continues the event's, when its publisher sent one.
+                let span = tracing::info_span!(
+                    "ingest",
+                    otel.name = "memval ingest",
+                    otel.kind = "consumer",
+                    run = %header.run_id,
+                    repo = %header.repo,
+                    memories = memories.len(),
+                );
+                memval_runtime::trace::continue_from(&span, &envelope.headers);
+                let submitted = submit_batches(&outbox, &header, &memories, batch_size, &config, &envelope.headers).instrument(span).await;
                 match submitted {
                     Ok(()) => {
                         envelope.acker.ack().await.ok();
@@ -371,6 +543,15 @@ mod tests {
         let bare = br#"{"repo": "shop", "memories": []}"#;
         assert_eq!(event_run(bare, Some("m.1"), None).unwrap().0.run_id, "ingest-m_1");
         assert_eq!(event_run(bare, None, None).unwrap().0.run_id, event_run(bare, None, None).unwrap().0.run_id);
+    }
+
+    #[test]
+    fn a_misspelt_variable_is_matched_to_the_one_meant() {
+        let known = known_env();
+        assert!(known.contains("MEMVAL_REPO_MAP") && known.contains("MEMVAL_LOG") && known.contains("OTEL_EXPORTER_OTLP_ENDPOINT"));
+        assert_eq!(closest("MEMVAL_REPOMAP", &known), Some("MEMVAL_REPO_MAP"));
+        assert_eq!(closest("OTEL_EXPORTER_OTLP_ENDPIONT", &known), Some("OTEL_EXPORTER_OTLP_ENDPOINT"));
+        assert_eq!(closest("MEMVAL_SOMETHING_ELSE", &known), None);
     }
 
     #[test]

@@ -10,6 +10,7 @@ pub mod codec;
 mod claim;
 mod memory;
 mod messages;
+mod pairs;
 mod verdict;
 
 pub use claim::{Assertion, Claim, ClaimType, CodeRef, Tier};
@@ -18,6 +19,7 @@ pub use messages::{
     CheckedMemory, ClaimBatch, ExtractedMemory, MemoryBatch, MemoryScore, Message, RunHeader,
     ScoreBatch, VerdictBatch,
 };
+pub use pairs::{Judgement, JudgementBatch, Pair, PairBatch, PairVerdict};
 pub use verdict::{Action, ClaimResult, Outcome, Verdict};
 
 /// Version segment of every subject; bump when a message layout changes incompatibly.
@@ -38,6 +40,10 @@ pub mod subjects {
     pub const DLQ: &str = "memval.v1.dlq";
     /// A memory-ingest event (JSON, schema in the README): starts a run of its memories.
     pub const MEMORY_INGESTED: &str = "memval.v1.events.memory_ingested";
+    /// Candidate pairs of memories of different agents (input of the pair judge).
+    pub const PAIRS: &str = "memval.v1.pairs";
+    /// Judgements of candidate pairs (output of the pair judge).
+    pub const JUDGEMENTS: &str = "memval.v1.judgements";
 
     /// `family.<token>`, with `token` made safe as one subject token (no `.`, `*`, `>`,
     /// whitespace or control characters).

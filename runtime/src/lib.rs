@@ -4,8 +4,13 @@
 //!
 //! A stage never knows its transport; this crate never knows a concrete stage. It must never
 //! ack before the outputs are published, and never run more batches at once than configured.
+//!
+//! Each batch is handled in a `tracing` span whose parent is the trace context in the
+//! message's headers ([`trace`]); whether spans are exported, and where, is the binary's
+//! choice. This crate never installs a subscriber or an exporter.
 
 mod stage;
+pub mod trace;
 
 pub use stage::{publish_confirmed, run_stage, Stage, StageConfig, StageError, StageStats};
 pub use memval_transport::{Inbox, Outbox};

@@ -166,12 +166,30 @@ async fn handle<S: Stage>(
         Err(e) => return dead_letter(acker, format!("undecodable {subject} message: {e}"), payload, stats).await,
     };
     let batch_id = input.batch_id().to_owned();
-    let span = tracing::info_span!("batch", stage = stage.name(), batch_id = %batch_id, delivery);
-    // Outputs carry the input's trace context and name their run, whatever the transport.
+    // One span per batch, under the span that published it (from the headers' trace
+    // context), so a run is one trace across every process it goes through.
+    let span = tracing::info_span!(
+        "batch",
+        otel.name = %format_args!("{} batch", stage.name()),
+        otel.kind = "consumer",
+        otel.status_code = tracing::field::Empty,
+        otel.status_description = tracing::field::Empty,
+        stage = stage.name(),
+        run = %input.run().run_id,
+        batch_id = %batch_id,
+        delivery,
+        outputs = tracing::field::Empty,
+    );
+    crate::trace::continue_from(&span, &headers);
+    // Outputs carry the trace context (this batch's span when tracing, else the input's
+    // headers as they came) and name their run, whatever the transport.
     let mut out_headers = headers.propagated();
     out_headers.insert(header::RUN, &input.run().run_id);
+    crate::trace::inject(&span, &mut out_headers);
+    let work_span = span.clone();
     let work = async {
-        let outputs = stage.process(input).instrument(span).await?;
+        let outputs = stage.process(input).await?;
+        tracing::Span::current().record("outputs", outputs.len());
         for (index, output) in outputs.iter().enumerate() {
             let bytes = codec::encode(output).map_err(|e| StageError::Fatal(e.to_string()))?;
             let message = Outgoing {
@@ -185,8 +203,14 @@ async fn handle<S: Stage>(
             stats.published.fetch_add(1, Ordering::Relaxed);
         }
         Ok(())
-    };
-    match with_progress(&*acker, config.progress_every, work).await {
+    }
+    .instrument(work_span);
+    let outcome = with_progress(&*acker, config.progress_every, work).await;
+    if let Err(e) = &outcome {
+        span.record("otel.status_code", "ERROR");
+        span.record("otel.status_description", tracing::field::display(e));
+    }
+    match outcome {
         Ok(()) => {
             answered(acker.ack().await)?;
             stats.processed.fetch_add(1, Ordering::Relaxed);

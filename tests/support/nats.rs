@@ -186,6 +186,31 @@ impl Service {
         service
     }
 
+    /// Start `memval ARGS...` exactly as given (a compose service's command), with only
+    /// `env` (plus PATH and HOME) in its environment, and wait until it is serving.
+    pub fn start_command(label: &str, args: &[String], env: &[(String, String)], logs: &Path) -> Service {
+        static NEXT: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
+        let n = NEXT.fetch_add(1, std::sync::atomic::Ordering::SeqCst);
+        let log = logs.join(format!("{label}-cmd{n}.log"));
+        let file = std::fs::File::create(&log).unwrap();
+        let mut command = Command::new(env!("CARGO_BIN_EXE_memval"));
+        command.args(args).env_clear();
+        for name in ["PATH", "HOME"] {
+            if let Some(value) = std::env::var_os(name) {
+                command.env(name, value);
+            }
+        }
+        let child = command
+            .envs(env.iter().map(|(k, v)| (k.as_str(), v.as_str())))
+            .stdout(Stdio::null())
+            .stderr(file)
+            .spawn()
+            .expect("memval starts");
+        let mut service = Service { child: Some(child), role: label.to_owned(), log };
+        service.wait_ready();
+        service
+    }
+
     fn wait_ready(&mut self) {
         let deadline = Instant::now() + STARTUP;
         loop {
@@ -396,5 +421,15 @@ pub fn read_subject(url: &str, stream: &str, subject: &str) -> Vec<Vec<u8>> {
             .filter(|m| m.subject == subject)
             .map(|m| m.payload)
             .collect()
+    })
+}
+
+/// The headers of the messages on `subject` in a stream, as a foreign client would read them.
+pub fn stored_with_headers(url: &str, stream: &str, subject: &str) -> Vec<memval_transport::Headers> {
+    use memval_transport::jetstream::{ConnectOptions, JetStream, Settings};
+    let runtime = tokio::runtime::Builder::new_current_thread().enable_all().build().unwrap();
+    runtime.block_on(async {
+        let js = JetStream::connect(&ConnectOptions::new(url, "memval-test"), Settings::default()).await.unwrap();
+        js.stored_messages(stream, 0, 10_000).await.unwrap().into_iter().filter(|m| m.subject == subject).map(|m| m.headers).collect()
     })
 }

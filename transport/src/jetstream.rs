@@ -200,9 +200,7 @@ impl JetStream {
     /// Connect, authenticate and check that the server has JetStream. Fails fast (no
     /// retry) when the server cannot be reached; after that, reconnects are automatic.
     pub async fn connect(options: &ConnectOptions, settings: Settings) -> Result<JetStream, JetStreamError> {
-        // Another crate may link a second rustls crypto provider; without a process default
-        // rustls would refuse to pick one. Pinning ring here is a no-op when one is set.
-        let _ = async_nats::rustls::crypto::ring::default_provider().install_default();
+        install_crypto_provider();
         let url = options.url.clone();
         let mut opts = async_nats::ConnectOptions::new()
             .name(&options.name)
@@ -469,6 +467,27 @@ fn is_no_message(e: &RawMessageError) -> bool {
         RawMessageErrorKind::JetStream(j) => j.error_code() == ErrorCode::NO_MESSAGE_FOUND,
         _ => false,
     }
+}
+
+/// Make ring the process's rustls crypto provider unless one is set. Another crate may
+/// link a second provider (or none by default); without a process default rustls would
+/// refuse to pick one. Call before building any TLS client.
+pub fn install_crypto_provider() {
+    let _ = async_nats::rustls::crypto::ring::default_provider().install_default();
+}
+
+/// Check that `url` (comma-separated server addresses) is something [`JetStream::connect`]
+/// can dial, without dialling.
+pub fn check_url(url: &str) -> Result<(), JetStreamError> {
+    let addrs: Vec<&str> = url.split(',').map(str::trim).filter(|a| !a.is_empty()).collect();
+    if addrs.is_empty() {
+        return Err(JetStreamError::Config("no nats server URL given".into()));
+    }
+    for addr in addrs {
+        addr.parse::<async_nats::ServerAddr>()
+            .map_err(|e| JetStreamError::Config(format!("{addr:?} is not a nats server URL (nats://host:4222, tls://host:4222): {e}")))?;
+    }
+    Ok(())
 }
 
 fn check_readable(path: &std::path::Path, what: &str) -> Result<(), JetStreamError> {
@@ -747,6 +766,15 @@ mod tests {
         assert_eq!(back.get(MSG_ID_HEADER), Some("r1.m0:0"));
         assert_eq!(back.get(header::RUN), Some("r1"));
         assert_eq!(back.get("TraceParent"), h.get(header::TRACEPARENT));
+    }
+
+    #[test]
+    fn server_urls_are_checked_without_dialling() {
+        assert!(check_url("nats://nats:4222").is_ok());
+        assert!(check_url("nats://a:4222, tls://b:4222").is_ok());
+        for bad in ["", " , ", "http://nats:4222", "nats://host:port"] {
+            assert!(check_url(bad).is_err(), "{bad:?} should be refused");
+        }
     }
 
     #[test]

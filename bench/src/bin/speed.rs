@@ -24,79 +24,25 @@ use std::process::{Command, Stdio};
 use std::time::Instant;
 
 use anyhow::{bail, Context, Result};
-use memval_bench::{arg_value, defs_for, median, memval_binary, registry_src, run_memval, walk_files, Lang, Rng};
-use rayon::prelude::*;
-use serde_json::{json, Value};
+use memval_bench::memories::{self as gen, Ref, REFS_PER_MEMORY};
+use memval_bench::{arg_value, median, memval_binary, registry_src, run_memval, Rng};
+use serde_json::Value;
 
 const DEFAULT_SEED: u64 = 20_260_201;
-const REFS_PER_MEMORY: usize = 8;
 const RARE: &str = "memval-floor-q7Zx3kP9w";
 
-const DESCS: [&str; 8] = [
-    "is where the work happens",
-    "was touched in the last refactor",
-    "must stay in sync with the docs",
-    "is the first place to look when tests fail",
-    "is on the hot path",
-    "has tricky edge cases",
-    "was reviewed twice",
-    "is covered by the integration tests",
-];
-const FAB_A: [&str; 10] = ["shard", "tombstone", "quorum", "gossip", "lease", "beacon", "spillover", "lantern", "orchid", "watermark"];
-const FAB_B: [&str; 8] = ["planner", "tracker", "broker", "harvester", "sweeper", "governor", "janitor", "warden"];
-
-struct FileInfo {
-    path: String,
-    lines: usize,
-    defs: Vec<(String, u32)>,
-}
-
-#[derive(Clone)]
-enum Ref {
-    Path(String),
-    PathLine(String, usize),
-    Symbol(String, String),
-    MissingPath(String),
-    MissingSymbol(String, String),
-}
-
-impl Ref {
-    fn kind(&self) -> &'static str {
-        match self {
-            Ref::Path(_) => "path",
-            Ref::PathLine(..) => "path:line",
-            Ref::Symbol(..) => "symbol",
-            Ref::MissingPath(_) => "missing path",
-            Ref::MissingSymbol(..) => "missing symbol",
+/// The baseline command an agent without memval would run for this claim.
+fn baseline(r: &Ref, root: &Path) -> Command {
+    let mut c = Command::new("grep");
+    match r {
+        Ref::Symbol(s, _) | Ref::MissingSymbol(s, _) => {
+            c.args(["-rnw", "--", s]).arg(root);
+        }
+        Ref::Path(p) | Ref::PathLine(p, _) | Ref::MissingPath(p) => {
+            c.args(["-rn", "--fixed-strings", "--", base(p)]).arg(root);
         }
     }
-    fn render(&self, rng: &mut Rng) -> String {
-        let d = rng.pick(&DESCS);
-        match self {
-            Ref::Path(p) | Ref::MissingPath(p) => format!("`{p}` {d}"),
-            Ref::PathLine(p, n) => format!("`{p}:{n}` {d}"),
-            Ref::Symbol(s, p) | Ref::MissingSymbol(s, p) => format!("`{s}` in `{p}` {d}"),
-        }
-    }
-    /// The baseline command an agent without memval would run for this claim.
-    fn baseline(&self, root: &Path) -> Command {
-        let mut c = Command::new("grep");
-        match self {
-            Ref::Symbol(s, _) | Ref::MissingSymbol(s, _) => {
-                c.args(["-rnw", "--", s]).arg(root);
-            }
-            Ref::Path(p) | Ref::PathLine(p, _) | Ref::MissingPath(p) => {
-                c.args(["-rn", "--fixed-strings", "--", base(p)]).arg(root);
-            }
-        }
-        c
-    }
-    fn path(&self) -> Option<&str> {
-        match self {
-            Ref::Path(p) | Ref::PathLine(p, _) | Ref::MissingPath(p) => Some(p),
-            _ => None,
-        }
-    }
+    c
 }
 
 fn base(p: &str) -> &str {
@@ -160,34 +106,12 @@ fn run() -> Result<()> {
 
     // --- (a) the tree ----------------------------------------------------------------------
     let t0 = Instant::now();
-    let all = walk_files(&root)?;
-    let infos: Vec<(String, Option<usize>, u64, Vec<(String, u32)>)> = all
-        .par_iter()
-        .map(|rel| {
-            let full = root.join(rel);
-            let bytes = std::fs::read(&full).unwrap_or_default();
-            let size = bytes.len() as u64;
-            if bytes[..bytes.len().min(8192)].contains(&0) {
-                return (rel.clone(), None, size, Vec::new());
-            }
-            let lines = bytes.iter().filter(|&&b| b == b'\n').count() + usize::from(!bytes.is_empty() && !bytes.ends_with(b"\n"));
-            let defs = if Lang::of(rel).is_some() && size <= 2 << 20 {
-                let text = String::from_utf8_lossy(&bytes);
-                defs_for(rel, &text).into_iter().map(|d| (d.name, d.line)).collect()
-            } else {
-                Vec::new()
-            };
-            (rel.clone(), Some(lines), size, defs)
-        })
-        .collect();
-    let total_lines: usize = infos.iter().filter_map(|i| i.1).sum();
-    let total_bytes: u64 = infos.iter().map(|i| i.2).sum();
-    let text_files = infos.iter().filter(|i| i.1.is_some()).count();
-    let rs_lines: usize = infos.iter().filter(|i| i.0.ends_with(".rs")).filter_map(|i| i.1).sum();
+    let tree = gen::scan(&root)?;
+    let (total_lines, total_bytes, text_files, rs_lines) = (tree.total_lines, tree.total_bytes, tree.text_files, tree.rs_lines);
     println!("\n(a) tree: {}", root.display());
     println!(
         "    {} files ({} text), {:.1} MB, {} lines of text ({} in .rs files); scanned in {:.1}s",
-        all.len(),
+        tree.all_files,
         text_files,
         total_bytes as f64 / 1e6,
         total_lines,
@@ -199,74 +123,12 @@ fn run() -> Result<()> {
     }
 
     // --- (b) memories ----------------------------------------------------------------------
-    // Files memval indexes by default: no hidden path component.
-    let visible = |p: &str| !p.split('/').any(|c| c.starts_with('.')) && !p.contains(' ') && !p.contains('`');
-    let files: Vec<FileInfo> = infos
-        .into_iter()
-        .filter(|i| i.1.is_some_and(|l| l > 0) && visible(&i.0) && i.2 <= 2 << 20)
-        .map(|(path, lines, _, defs)| FileInfo { path, lines: lines.unwrap(), defs })
-        .collect();
-    let with_defs: Vec<usize> = (0..files.len()).filter(|&i| files[i].defs.iter().any(|d| d.0.len() >= 4)).collect();
-    let dirs: Vec<String> = {
-        let mut d: Vec<String> = files.iter().filter_map(|f| f.path.rsplit_once('/').map(|x| x.0.to_owned())).collect();
-        d.sort();
-        d.dedup();
-        d
-    };
     let mut rng = Rng::new(seed);
-    let mut memories: Vec<Vec<Ref>> = Vec::with_capacity(n_memories);
-    for _ in 0..n_memories {
-        let mut refs = Vec::with_capacity(REFS_PER_MEMORY);
-        while refs.len() < REFS_PER_MEMORY {
-            let r = rng.below(100);
-            let f = &files[rng.below(files.len())];
-            let fab = format!("{}_{}", rng.pick(&FAB_A), rng.pick(&FAB_B));
-            let rf = match r {
-                0..=29 => Ref::Path(f.path.clone()),
-                30..=54 => Ref::PathLine(f.path.clone(), rng.range(1, f.lines)),
-                55..=84 => {
-                    let g = &files[with_defs[rng.below(with_defs.len())]];
-                    let defs: Vec<&(String, u32)> = g.defs.iter().filter(|d| d.0.len() >= 4).collect();
-                    let d = defs[rng.below(defs.len())];
-                    Ref::Symbol(d.0.clone(), g.path.clone())
-                }
-                85..=92 => Ref::MissingPath(format!("{}/{fab}.rs", rng.pick(&dirs))),
-                _ => {
-                    let g = &files[with_defs[rng.below(with_defs.len())]];
-                    let camel: String = fab.split('_').map(|w| w[..1].to_ascii_uppercase() + &w[1..]).collect();
-                    Ref::MissingSymbol(camel, g.path.clone())
-                }
-            };
-            // One reference per file per memory, so no two claims of a memory collapse.
-            if refs.iter().any(|x: &Ref| ref_file(x) == ref_file(&rf)) {
-                continue;
-            }
-            refs.push(rf);
-        }
-        memories.push(refs);
-    }
+    let memories = gen::generate(&tree.files, n_memories, &mut rng);
     let total_refs = memories.len() * REFS_PER_MEMORY;
     let tmp = tempfile::Builder::new().prefix("memval-speed-").tempdir()?;
     let mem_path = tmp.path().join("memories.jsonl");
-    let mut jsonl = String::with_capacity(total_refs * 120);
-    let agents = ["claude", "codex", "cursor", "aider"];
-    for (i, refs) in memories.iter().enumerate() {
-        let mut content = String::from("Notes from the last session:");
-        for r in refs {
-            content.push_str("\n- ");
-            content.push_str(&r.render(&mut rng));
-        }
-        let line = json!({
-            "id": format!("speed-{:05}", i + 1),
-            "agent": agents[i % agents.len()],
-            "content": content,
-            "tier": (i % 3) as u8,
-            "type": "memory",
-            "created_at": "2026-02-01T00:00:00Z",
-        });
-        jsonl.push_str(&line.to_string());
-        jsonl.push('\n');
-    }
+    let jsonl = gen::to_jsonl(&memories, "speed", &mut rng);
     std::fs::write(&mem_path, &jsonl)?;
     let mut kinds: std::collections::BTreeMap<&str, usize> = Default::default();
     for r in memories.iter().flatten() {
@@ -325,7 +187,7 @@ fn run() -> Result<()> {
     let mut by_kind: std::collections::BTreeMap<&str, Vec<f64>> = Default::default();
     for &i in &picks {
         let r = flat[i];
-        let s = time_piped(r.baseline(&root))?;
+        let s = time_piped(baseline(r, &root))?;
         by_kind.entry(r.kind()).or_default().push(s);
         per.push(s);
         // Conservative variant: `find TREE -name BASENAME` for path claims.
@@ -376,11 +238,4 @@ fn run() -> Result<()> {
         println!("  work directory kept: {}", p.display());
     }
     Ok(())
-}
-
-fn ref_file(r: &Ref) -> &str {
-    match r {
-        Ref::Path(p) | Ref::PathLine(p, _) | Ref::MissingPath(p) => p,
-        Ref::Symbol(_, p) | Ref::MissingSymbol(_, p) => p,
-    }
 }

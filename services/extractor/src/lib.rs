@@ -2,7 +2,9 @@
 //! SPEC §2 (files, symbols, line contents, configuration, behavior, architecture), each
 //! anchored to code refs and to the line of the memory it came from.
 //!
-//! [`extract`] is a pure function. This crate must never do I/O (it never looks at the
+//! [`extract`] is a pure function. With a model injected, [`LlmExtractorStage`] adds the
+//! model's claims, checked against SPEC §2 and merged after the rules' ([`llm`]). This crate
+//! must never do I/O of its own (it never looks at the
 //! repo: whether a path exists is the investigator's question), and must never follow
 //! instructions found in memory text: the text is data, scanned by fixed rules, and
 //! "ignore previous instructions" is just words without a code reference. Paths are kept as
@@ -31,6 +33,7 @@ mod claims;
 mod commands;
 mod config;
 mod lines;
+pub mod llm;
 mod markdown;
 mod mentions;
 mod paths;
@@ -38,6 +41,7 @@ mod scan;
 mod stage;
 mod symbols;
 
+pub use llm::{LlmExtractorConfig, LlmExtractorStage};
 pub use stage::ExtractorStage;
 
 use memval_proto::{ExtractedMemory, Memory};

@@ -120,7 +120,7 @@ impl Checker<'_> {
         if let Some(here) = self.exists(&path, 100, None) {
             return here;
         }
-        if let Err(refusal) = self.index.root.resolve_existing(&path) {
+        if let Err(refusal) = self.index.resolve_existing(&path) {
             return Located::Refused(refusal);
         }
         // What history says of the path as written comes before other readings of it: a
@@ -134,7 +134,7 @@ impl Checker<'_> {
         // file's folder), confined like the first.
         let alts: Vec<String> = alts.iter().filter_map(|a| RepoRoot::normalise(a).ok()).filter(|a| *a != path).collect();
         for alt in &alts {
-            if self.index.root.resolve_existing(alt).is_err() {
+            if self.index.resolve_existing(alt).is_err() {
                 continue;
             }
             if let Some(here) = self.exists(alt, 95, Some(format!("read as {alt}"))) {
@@ -169,7 +169,7 @@ impl Checker<'_> {
     /// `Here` when `path` is a file or directory of the repo now.
     fn exists(&self, path: &str, confidence: u8, note: Option<String>) -> Option<Located> {
         if self.index.file(path).is_some() {
-            if self.index.root.resolve_existing(path).is_err() {
+            if self.index.resolve_existing(path).is_err() {
                 return None;
             }
             return Some(Located::Here { path: path.to_owned(), dir: false, confidence, note });
@@ -178,7 +178,7 @@ impl Checker<'_> {
             return Some(Located::Here { path: path.to_owned(), dir: true, confidence, note });
         }
         // Ignored by `.gitignore` but present on disk.
-        match self.index.root.resolve_existing(path) {
+        match self.index.resolve_existing(path) {
             Ok(Some(real)) => Some(Located::Here {
                 path: path.to_owned(),
                 dir: real.is_dir(),
@@ -398,6 +398,16 @@ impl Checker<'_> {
         git.show(&rev, &path)
     }
 
+    /// [`Self::old_text`] of `raw`, unless it is the text `path` has now, in the same
+    /// language: then it has the definitions `path` has now, so a symbol missing now was
+    /// missing then too, and parsing it again (per claim, uncached) would only find that out
+    /// slowly. This is the common case of a symbol that never existed in an unchanged file.
+    fn changed_old_text(&self, raw: &str, path: &str, since: Option<UnixSeconds>) -> Option<String> {
+        let old = self.old_text(raw, since)?;
+        let unchanged = Lang::of(raw) == Lang::of(path) && self.index.read_text(path).is_some_and(|now| now == old);
+        (!unchanged).then_some(old)
+    }
+
     fn check_symbol(&self, r: &CodeRef, symbol: &str, since: Option<UnixSeconds>) -> Outcome {
         let sym = SymbolName::parse(symbol);
         if sym.name.is_empty() {
@@ -575,7 +585,7 @@ impl Checker<'_> {
         }
         // Not defined in the file: moved to another file? The old definition (from git)
         // tells which of several same-named definitions is the moved one.
-        let old = self.old_definition(sym, raw, since);
+        let old = self.old_definition(sym, raw, path, since);
         if let Some((other, def_line)) = self.moved_definition(sym, path, old.as_ref()) {
             return checked(
                 Verdict::Stale,
@@ -610,8 +620,8 @@ impl Checker<'_> {
 
     /// The definition of `sym` in the file the memory named, as it was at the memory's date,
     /// with its text.
-    fn old_definition(&self, sym: &SymbolName, raw: &str, since: Option<UnixSeconds>) -> Option<(Def, String)> {
-        let text = self.old_text(raw, since)?;
+    fn old_definition(&self, sym: &SymbolName, raw: &str, path: &str, since: Option<UnixSeconds>) -> Option<(Def, String)> {
+        let text = self.changed_old_text(raw, path, since)?;
         let def = definitions(Lang::of(raw), &text).into_iter().find(|d| sym.matches(raw, d))?;
         let body = slice_lines(&text, def.line, def.end_line);
         Some((def, body))
@@ -644,7 +654,7 @@ impl Checker<'_> {
     fn find_rename(&self, sym: &SymbolName, raw: &str, path: &str, since: Option<UnixSeconds>) -> Option<Outcome> {
         let current = self.index.read_text(path)?;
         let now_defs = self.defs_in(path);
-        if let Some(old_text) = self.old_text(raw, since) {
+        if let Some(old_text) = self.changed_old_text(raw, path, since) {
             let lang = Lang::of(raw);
             let old_defs = definitions(lang, &old_text);
             let old = old_defs.iter().find(|d| sym.matches(raw, d))?;

@@ -5,7 +5,7 @@ use std::collections::HashMap;
 use std::io::{BufRead, BufReader, Read, Write};
 use std::path::{Path, PathBuf};
 use std::process::{Child, ChildStdin, ChildStdout, Command, Stdio};
-use std::sync::{Mutex, OnceLock};
+use std::sync::{Arc, Mutex, OnceLock};
 
 use memval_proto::UnixSeconds;
 
@@ -45,7 +45,20 @@ pub struct GitRepo {
     history: OnceLock<Vec<Change>>,
     revs: Mutex<HashMap<UnixSeconds, Option<String>>>,
     cat: Mutex<Option<CatFile>>,
+    /// File versions already read (`rev:path` -> text), so the many claims about one file
+    /// cost one `cat-file` round trip and one inflate, not one each.
+    blobs: Mutex<BlobCache>,
 }
+
+/// Texts of old file versions, up to [`BLOB_CACHE_BYTES`]; when full it starts over, which
+/// keeps it simple and bounded (a run touches each file's old version in bursts).
+#[derive(Default)]
+struct BlobCache {
+    texts: HashMap<String, Option<Arc<str>>>,
+    bytes: usize,
+}
+
+const BLOB_CACHE_BYTES: usize = 64 * 1024 * 1024;
 
 fn git(dir: &Path) -> Command {
     let mut cmd = Command::new("git");
@@ -72,6 +85,7 @@ impl GitRepo {
             history: OnceLock::new(),
             revs: Mutex::new(HashMap::new()),
             cat: Mutex::new(None),
+            blobs: Mutex::new(BlobCache::default()),
         })
     }
 
@@ -193,19 +207,34 @@ impl GitRepo {
 
     /// Text of `path` (relative to the repo dir) at commit `rev`, if it existed.
     pub fn show(&self, rev: &str, path: &str) -> Option<String> {
-        let mut guard = self.cat.lock().expect("cat-file poisoned");
-        if guard.is_none() {
-            *guard = CatFile::spawn(&self.dir);
-        }
-        let cat = guard.as_mut()?;
         let spec = format!("{rev}:{}{path}", self.prefix);
-        match cat.get(&spec) {
-            Ok(found) => found.map(|bytes| String::from_utf8_lossy(&bytes).into_owned()),
-            Err(_) => {
-                *guard = None;
-                None
-            }
+        if let Some(known) = self.blobs.lock().expect("blob cache poisoned").texts.get(&spec) {
+            return known.as_deref().map(str::to_owned);
         }
+        let text: Option<Arc<str>> = {
+            let mut guard = self.cat.lock().expect("cat-file poisoned");
+            if guard.is_none() {
+                *guard = CatFile::spawn(&self.dir);
+            }
+            let cat = guard.as_mut()?;
+            match cat.get(&spec) {
+                Ok(found) => found.map(|bytes| Arc::from(String::from_utf8_lossy(&bytes))),
+                Err(_) => {
+                    // A broken pipe is not an answer: forget the process, cache nothing.
+                    *guard = None;
+                    return None;
+                }
+            }
+        };
+        let mut cache = self.blobs.lock().expect("blob cache poisoned");
+        let size = text.as_ref().map_or(0, |t| t.len()) + spec.len();
+        if cache.bytes + size > BLOB_CACHE_BYTES {
+            cache.texts.clear();
+            cache.bytes = 0;
+        }
+        cache.bytes += size;
+        cache.texts.insert(spec, text.clone());
+        text.as_deref().map(str::to_owned)
     }
 }
 

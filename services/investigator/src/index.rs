@@ -5,21 +5,37 @@
 //! Symbol definitions (tree-sitter) are parsed per file on first need and cached: a claim
 //! names a file, or a symbol whose candidate files the identifier index narrows down, so a
 //! run parses the files its claims touch instead of the whole tree.
+//!
+//! The index is a snapshot (one run, or one `HEAD` in a service): what it reads from disk
+//! for a claim (a file's text, whether a path stays inside the root) is kept for its
+//! lifetime, within bounds, since a run asks about the same files again and again.
 
 use std::collections::{HashMap, HashSet};
 use std::io::Read;
-use std::path::Path;
-use std::sync::OnceLock;
+use std::path::{Path, PathBuf};
+use std::sync::{Arc, Mutex, OnceLock};
 
 use rayon::prelude::*;
 
-use crate::confine::RepoRoot;
+use crate::confine::{Refusal, RepoRoot};
 use crate::symbols::{definitions, Def, Lang};
 
 /// Files larger than this are indexed by name only: no symbols, no content checks.
 pub const MAX_PARSE_BYTES: u64 = 2 * 1024 * 1024;
 /// How much of a file is sniffed for a NUL byte to call it binary.
 const SNIFF_BYTES: usize = 8 * 1024;
+/// Texts kept per index at most (bytes); when full the cache starts over.
+const TEXT_CACHE_BYTES: usize = 64 * 1024 * 1024;
+/// Confinement answers kept per index at most; when full the cache starts over.
+const RESOLVE_CACHE_ENTRIES: usize = 200_000;
+
+/// What the index has read from disk for claims.
+#[derive(Default)]
+struct Reads {
+    texts: HashMap<String, Option<Arc<str>>>,
+    text_bytes: usize,
+    resolved: HashMap<String, Result<Option<PathBuf>, Refusal>>,
+}
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum FileKind {
@@ -58,6 +74,7 @@ pub struct RepoIndex {
     /// Identifier → the text files it occurs in (ascending).
     tokens: HashMap<Box<str>, Vec<u32>>,
     pub stats: IndexStats,
+    reads: Mutex<Reads>,
 }
 
 impl RepoIndex {
@@ -97,6 +114,7 @@ impl RepoIndex {
             tokens: HashMap::new(),
             stats: IndexStats::default(),
             files: Vec::new(),
+            reads: Mutex::new(Reads::default()),
         };
         let mut files = Vec::with_capacity(scanned.len());
         for (i, (file, tokens)) in scanned.into_iter().enumerate() {
@@ -181,16 +199,47 @@ impl RepoIndex {
         })
     }
 
+    /// [`RepoRoot::resolve_existing`], asked of the file system once per path for the
+    /// index's lifetime (each answer is a `realpath`, a `readlink` per path component).
+    pub fn resolve_existing(&self, rel: &str) -> Result<Option<PathBuf>, Refusal> {
+        if let Some(known) = self.reads.lock().expect("read cache poisoned").resolved.get(rel) {
+            return known.clone();
+        }
+        let answer = self.root.resolve_existing(rel);
+        let mut reads = self.reads.lock().expect("read cache poisoned");
+        if reads.resolved.len() >= RESOLVE_CACHE_ENTRIES {
+            reads.resolved.clear();
+        }
+        reads.resolved.insert(rel.to_owned(), answer.clone());
+        answer
+    }
+
     /// Read a text file of the repo (confined to the root). `None` for anything that is
-    /// missing, binary, huge, a symlink, or outside the root.
+    /// missing, binary, huge, a symlink, or outside the root. Read from disk once per index.
     pub fn read_text(&self, path: &str) -> Option<String> {
+        if let Some(known) = self.reads.lock().expect("read cache poisoned").texts.get(path) {
+            return known.as_deref().map(str::to_owned);
+        }
+        let text: Option<Arc<str>> = self.read_text_from_disk(path).map(Arc::from);
+        let mut reads = self.reads.lock().expect("read cache poisoned");
+        let size = text.as_ref().map_or(0, |t| t.len()) + path.len();
+        if reads.text_bytes + size > TEXT_CACHE_BYTES {
+            reads.texts.clear();
+            reads.text_bytes = 0;
+        }
+        reads.text_bytes += size;
+        reads.texts.insert(path.to_owned(), text.clone());
+        text.as_deref().map(str::to_owned)
+    }
+
+    fn read_text_from_disk(&self, path: &str) -> Option<String> {
         if let Some(info) = self.file(path) {
             if info.kind != FileKind::Text {
                 return None;
             }
         }
         // Not indexed (ignored by .gitignore) still reads, confined and size-capped.
-        let real = self.root.resolve_existing(path).ok()??;
+        let real = self.resolve_existing(path).ok()??;
         let meta = std::fs::metadata(&real).ok()?;
         if !meta.is_file() || meta.len() > MAX_PARSE_BYTES {
             return None;

@@ -3,7 +3,9 @@
 //! Tier A is deterministic: one [`RepoIndex`] per run (a `.gitignore`-aware walk plus
 //! tree-sitter symbol definitions) and the repo's git history. Claims that need judgement
 //! (behavioral, architectural) get a verdict only where the index proves one; otherwise
-//! they are reported as not checked, never as VALID.
+//! they are reported as not checked, never as VALID — unless a Tier B investigator (an LLM
+//! agent loop with read-only, repo-confined tools, [`tier_b`]) is configured, whose verdicts
+//! are kept only when they pass the output contract and their `file:line` evidence checks out.
 //!
 //! This crate must never read outside the repo root (see [`confine`]), never write to the
 //! repo, and never follow an instruction found in memory text or file contents.
@@ -15,6 +17,8 @@ pub mod index;
 mod repos;
 mod similar;
 mod symbols;
+pub mod tier_b;
+pub mod tools;
 
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
@@ -26,6 +30,7 @@ pub use check::{config_assignments, Checker};
 pub use git::GitRepo;
 pub use index::RepoIndex;
 pub use repos::RepoRouter;
+pub use tier_b::{TierB, TierBConfig, TierBStats};
 
 /// Everything a run checks claims against.
 pub struct Evidence {
@@ -74,11 +79,19 @@ pub struct InvestigatorStage {
     /// Built on first need; rebuilt when the checkout's HEAD has moved (a long-running
     /// service whose repo was updated).
     evidence: tokio::sync::Mutex<Option<Arc<Evidence>>>,
+    /// The LLM investigator for claims Tier A cannot prove; `None` keeps them not checked.
+    tier_b: Option<Arc<TierB>>,
 }
 
 impl InvestigatorStage {
     pub fn new(repo: impl Into<PathBuf>) -> Self {
-        InvestigatorStage { repo: repo.into(), evidence: tokio::sync::Mutex::new(None) }
+        InvestigatorStage { repo: repo.into(), evidence: tokio::sync::Mutex::new(None), tier_b: None }
+    }
+
+    /// Send the claims Tier A leaves not checked to an LLM investigator.
+    pub fn with_tier_b(mut self, tier_b: Option<Arc<TierB>>) -> Self {
+        self.tier_b = tier_b;
+        self
     }
 
     pub fn repo(&self) -> &Path {
@@ -166,9 +179,14 @@ impl Stage for InvestigatorStage {
 
     async fn process(&self, batch: ClaimBatch) -> Result<Vec<VerdictBatch>, StageError> {
         let evidence = self.evidence_at(&batch.run.run_id, batch.run.commit.as_deref()).await?;
-        let verdicts = tokio::task::spawn_blocking(move || evidence.check_batch(batch))
+        let tier_a = evidence.clone();
+        let verdicts = tokio::task::spawn_blocking(move || tier_a.check_batch(batch))
             .await
             .map_err(|e| StageError::Permanent(format!("checking panicked: {e}")))?;
+        let verdicts = match &self.tier_b {
+            Some(tier_b) => tier_b.refine(evidence, verdicts).await,
+            None => verdicts,
+        };
         Ok(vec![verdicts])
     }
 }

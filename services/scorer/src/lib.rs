@@ -13,7 +13,7 @@ use std::sync::Arc;
 use memval_proto::{MemoryScore, ScoreBatch, VerdictBatch};
 use memval_runtime::{Stage, StageError};
 
-pub use store::{HistoryPoint, RunRecord, ScoreStore, SledStore, StoreError};
+pub use store::{HistoryPoint, KvTable, RunRecord, ScoreStore, SledStore, StoreError};
 
 pub struct ScorerStage {
     store: Arc<dyn ScoreStore>,

@@ -98,6 +98,37 @@ impl SledStore {
             db,
         })
     }
+
+    /// A named key-value table beside the scores, for data whose lifetime is the store's
+    /// (the LLM result cache).
+    pub fn table(&self, name: &str) -> Result<KvTable, StoreError> {
+        Ok(KvTable(self.db.open_tree(name)?))
+    }
+}
+
+/// A key-value table of a [`SledStore`].
+#[derive(Clone)]
+pub struct KvTable(sled::Tree);
+
+impl KvTable {
+    pub fn get(&self, key: &[u8]) -> Result<Option<Vec<u8>>, StoreError> {
+        Ok(self.0.get(key)?.map(|v| v.to_vec()))
+    }
+
+    /// Insert and flush, so what was paid for survives a crash of the run.
+    pub fn put(&self, key: &[u8], value: &[u8]) -> Result<(), StoreError> {
+        self.0.insert(key, value)?;
+        self.0.flush()?;
+        Ok(())
+    }
+
+    pub fn len(&self) -> usize {
+        self.0.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.0.is_empty()
+    }
 }
 
 impl ScoreStore for SledStore {

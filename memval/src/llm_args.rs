@@ -1,0 +1,255 @@
+//! The `--llm-*` flags every command that can call a model shares, and the client they make.
+
+use std::path::PathBuf;
+
+use anyhow::anyhow;
+use memval_llm::{LlmClient, LlmConfig, Settings};
+
+/// Which model to call. Flags win over their environment variables, which win over the config
+/// file (`--llm-config`, JSON with the same names: provider, base_url, model, api_key_env,
+/// max_concurrency, call_timeout_secs, run_timeout_secs, max_retries, max_output_tokens,
+/// price_input_per_mtok, price_output_per_mtok). The API key itself is only ever read from the
+/// environment variable named by --llm-api-key-env.
+#[derive(Debug, Clone, Default, clap::Args)]
+pub struct LlmArgs {
+    /// Wire protocol: openai (any OpenAI-compatible chat-completions server: OpenAI, vLLM,
+    /// llama.cpp llama-server, Ollama, LM Studio) or anthropic (Messages API). No provider, no
+    /// model: memval stays deterministic.
+    #[arg(help_heading = "LLM", long = "llm-provider", env = "MEMVAL_LLM_PROVIDER", value_name = "openai|anthropic")]
+    pub provider: Option<String>,
+    /// Base URL of the API. Default: https://api.openai.com/v1 or https://api.anthropic.com.
+    /// For a local server, e.g. http://127.0.0.1:8080/v1.
+    #[arg(help_heading = "LLM", long = "llm-base-url", env = "MEMVAL_LLM_BASE_URL", value_name = "URL")]
+    pub base_url: Option<String>,
+    /// Model name as the server knows it.
+    #[arg(help_heading = "LLM", long = "llm-model", env = "MEMVAL_LLM_MODEL", value_name = "MODEL")]
+    pub model: Option<String>,
+    /// Name of the environment variable holding the API key. Default: OPENAI_API_KEY or
+    /// ANTHROPIC_API_KEY when set; none for local servers.
+    #[arg(help_heading = "LLM", long = "llm-api-key-env", env = "MEMVAL_LLM_API_KEY_ENV", value_name = "VAR")]
+    pub api_key_env: Option<String>,
+    /// JSON file with any of the settings above (and the ones below).
+    #[arg(help_heading = "LLM", long = "llm-config", env = "MEMVAL_LLM_CONFIG", value_name = "FILE")]
+    pub config: Option<PathBuf>,
+    /// Model requests in flight at once. Default 4.
+    #[arg(help_heading = "LLM", long = "llm-concurrency", env = "MEMVAL_LLM_CONCURRENCY", value_name = "N",
+          value_parser = clap::value_parser!(u32).range(1..=64))]
+    pub concurrency: Option<u32>,
+    /// Seconds one call may take before it is abandoned (and retried). Default 120.
+    #[arg(help_heading = "LLM", long = "llm-timeout", env = "MEMVAL_LLM_TIMEOUT", value_name = "SECONDS")]
+    pub call_timeout: Option<f64>,
+    /// Seconds the whole run may spend calling the model; later calls fail and their work is
+    /// reported as not checked. Default 1800.
+    #[arg(help_heading = "LLM", long = "llm-run-timeout", env = "MEMVAL_LLM_RUN_TIMEOUT", value_name = "SECONDS")]
+    pub run_timeout: Option<f64>,
+    /// Retries of a call after 429, 5xx, a timeout or a connection failure. Default 4.
+    #[arg(help_heading = "LLM", long = "llm-max-retries", env = "MEMVAL_LLM_MAX_RETRIES", value_name = "N",
+          value_parser = clap::value_parser!(u32).range(0..=10))]
+    pub max_retries: Option<u32>,
+    /// USD per million input tokens, for the cost estimate (default: a built-in table of
+    /// hosted models; local models are not priced).
+    #[arg(help_heading = "LLM", long = "llm-price-input", env = "MEMVAL_LLM_PRICE_INPUT", value_name = "USD")]
+    pub price_input: Option<f64>,
+    /// USD per million output tokens, for the cost estimate.
+    #[arg(help_heading = "LLM", long = "llm-price-output", env = "MEMVAL_LLM_PRICE_OUTPUT", value_name = "USD")]
+    pub price_output: Option<f64>,
+    /// Stop calling the model once the run's estimated cost reaches this many USD; the rest
+    /// is deferred to a later run (never-validated memories go first) and the report says so.
+    #[arg(help_heading = "LLM", long = "budget-usd", env = "MEMVAL_BUDGET_USD", value_name = "USD")]
+    pub budget_usd: Option<f64>,
+    /// Stop calling the model after this many requests in the run (retries count); the rest
+    /// is deferred.
+    #[arg(help_heading = "LLM", long = "max-llm-calls", env = "MEMVAL_MAX_LLM_CALLS", value_name = "N")]
+    pub max_calls: Option<u64>,
+}
+
+impl LlmArgs {
+    fn settings(&self) -> anyhow::Result<Settings> {
+        let flags = Settings {
+            provider: self.provider.clone(),
+            base_url: self.base_url.clone(),
+            model: self.model.clone(),
+            api_key_env: self.api_key_env.clone(),
+            max_concurrency: self.concurrency,
+            call_timeout_secs: self.call_timeout,
+            run_timeout_secs: self.run_timeout,
+            max_retries: self.max_retries,
+            max_output_tokens: None,
+            price_input_per_mtok: self.price_input,
+            price_output_per_mtok: self.price_output,
+            budget_usd: self.budget_usd,
+            max_calls: self.max_calls,
+        };
+        Ok(match &self.config {
+            Some(path) => flags.or(Settings::from_file(path)?),
+            None => flags,
+        })
+    }
+
+    /// The configured model, or `None` when no model is configured.
+    pub fn config(&self) -> anyhow::Result<Option<LlmConfig>> {
+        Ok(self.settings()?.resolve()?)
+    }
+
+    /// A client for this run (its deadline starts now), or `None` without a model.
+    pub fn client(&self) -> anyhow::Result<Option<LlmClient>> {
+        match self.config()? {
+            Some(config) => Ok(Some(LlmClient::new(config)?)),
+            None => Ok(None),
+        }
+    }
+
+    /// A client, or a usage error naming the flags to set.
+    pub fn require(&self, what: &str) -> anyhow::Result<LlmClient> {
+        self.client()?.ok_or_else(|| {
+            anyhow!("{what} needs a model: set --llm-provider openai|anthropic and --llm-model (or MEMVAL_LLM_PROVIDER/MEMVAL_LLM_MODEL, or --llm-config FILE)")
+        })
+    }
+}
+
+/// `memval validate`'s model settings: the shared `--llm-*` flags plus the per-stage limits.
+#[derive(Debug, Clone, Default, clap::Args)]
+pub struct ValidateLlmArgs {
+    #[command(flatten)]
+    pub llm: LlmArgs,
+    /// Memories per extraction call (SPEC §4).
+    #[arg(help_heading = "LLM", long = "llm-memories-per-batch", env = "MEMVAL_LLM_MEMORIES_PER_BATCH", value_name = "N", default_value_t = 10,
+          value_parser = clap::value_parser!(u32).range(1..=100))]
+    pub memories_per_batch: u32,
+    /// Extraction calls per run; memories beyond them keep the rules' claims only (deferred).
+    /// 0: no model extraction.
+    #[arg(help_heading = "LLM", long = "llm-extract-batches", env = "MEMVAL_LLM_EXTRACT_BATCHES", value_name = "N", default_value_t = 10,
+          value_parser = clap::value_parser!(u32).range(0..=10_000))]
+    pub extract_batches: u32,
+    /// Claims per investigator call (SPEC §4).
+    #[arg(help_heading = "LLM", long = "llm-claims-per-batch", env = "MEMVAL_LLM_CLAIMS_PER_BATCH", value_name = "N", default_value_t = 15,
+          value_parser = clap::value_parser!(u32).range(1..=100))]
+    pub claims_per_batch: u32,
+    /// Investigator calls per run; the claims of memories beyond them are deferred (not
+    /// checked, with the reason). 0: no LLM investigator.
+    #[arg(help_heading = "LLM", long = "llm-investigate-batches", env = "MEMVAL_LLM_INVESTIGATE_BATCHES", value_name = "N", default_value_t = 5,
+          value_parser = clap::value_parser!(u32).range(0..=10_000))]
+    pub investigate_batches: u32,
+    /// Tool calls (read_file, grep, glob) the investigator may make per batch.
+    #[arg(help_heading = "LLM", long = "llm-tool-budget", env = "MEMVAL_LLM_TOOL_BUDGET", value_name = "N", default_value_t = 25,
+          value_parser = clap::value_parser!(u32).range(0..=1000))]
+    pub tool_budget: u32,
+    /// Call the model even for results the store has cached (same input, model, prompt
+    /// version and, for verdicts, unchanged files).
+    #[arg(help_heading = "LLM", long = "llm-no-cache", env = "MEMVAL_LLM_NO_CACHE")]
+    pub no_cache: bool,
+}
+
+/// The store's `llm_cache` table as the model stages' result cache.
+pub struct StoreCache(memval_scorer::KvTable);
+
+impl StoreCache {
+    pub fn new(store: &memval_scorer::SledStore) -> anyhow::Result<StoreCache> {
+        Ok(StoreCache(store.table("llm_cache")?))
+    }
+}
+
+impl memval_llm::ResultCache for StoreCache {
+    fn get(&self, key: &str) -> Option<Vec<u8>> {
+        self.0.get(key.as_bytes()).unwrap_or_else(|e| {
+            tracing::warn!(error = %e, "cannot read the llm cache");
+            None
+        })
+    }
+
+    fn put(&self, key: &str, value: &[u8]) {
+        if let Err(e) = self.0.put(key.as_bytes(), value) {
+            tracing::warn!(error = %e, "cannot write the llm cache");
+        }
+    }
+}
+
+/// The model stages of one in-process run.
+#[derive(Clone)]
+pub struct LlmRun {
+    pub model: std::sync::Arc<dyn memval_llm::ChatModel>,
+    pub extractor: Option<memval_extractor::LlmExtractorStage>,
+    pub tier_b: Option<std::sync::Arc<memval_investigator::TierB>>,
+}
+
+impl ValidateLlmArgs {
+    /// The model stages for an in-process run, or `None` without a model. A cluster run's
+    /// model is the services' to configure.
+    pub fn build(&self, cluster: bool) -> anyhow::Result<Option<LlmRun>> {
+        let Some(client) = self.llm.client()? else { return Ok(None) };
+        if cluster {
+            return Err(anyhow!(
+                "--llm-* with --nats: in a cluster the investigator services call the model; run validate without --llm-* flags"
+            ));
+        }
+        let model: std::sync::Arc<dyn memval_llm::ChatModel> = std::sync::Arc::new(client);
+        let extractor = (self.extract_batches > 0).then(|| {
+            memval_extractor::LlmExtractorStage::new(
+                model.clone(),
+                memval_extractor::LlmExtractorConfig {
+                    memories_per_batch: self.memories_per_batch as usize,
+                    batches_per_run: self.extract_batches as usize,
+                },
+            )
+        });
+        let tier_b = (self.investigate_batches > 0).then(|| {
+            std::sync::Arc::new(memval_investigator::TierB::new(
+                model.clone(),
+                memval_investigator::TierBConfig {
+                    claims_per_batch: self.claims_per_batch as usize,
+                    batches_per_run: self.investigate_batches as usize,
+                    tool_budget: self.tool_budget as usize,
+                },
+            ))
+        });
+        Ok(Some(LlmRun { model, extractor, tier_b }))
+    }
+}
+
+impl LlmRun {
+    /// Cache results in `store` (its `llm_cache` table) unless `--llm-no-cache`.
+    pub fn use_store(&self, args: &ValidateLlmArgs, store: &memval_scorer::SledStore) -> anyhow::Result<()> {
+        if args.no_cache {
+            return Ok(());
+        }
+        let cache: std::sync::Arc<dyn memval_llm::ResultCache> = std::sync::Arc::new(StoreCache::new(store)?);
+        if let Some(e) = &self.extractor {
+            e.set_cache(cache.clone());
+        }
+        if let Some(t) = &self.tier_b {
+            t.set_cache(cache);
+        }
+        Ok(())
+    }
+
+    /// The report's `llm` section: the model, its spending per stage, and what each model
+    /// stage did (including how often its output was discarded).
+    pub fn report_section(&self, run_id: &str) -> serde_json::Value {
+        serde_json::json!({
+            "model": self.model.name(),
+            "prompt_versions": {
+                "extractor": memval_extractor::llm::prompt::PROMPT_VERSION,
+                "investigator": memval_investigator::tier_b::prompt::PROMPT_VERSION,
+            },
+            "usage": self.model.usage(),
+            "extractor": self.extractor.as_ref().map(|e| e.take_stats(run_id)),
+            "investigator": self.tier_b.as_ref().map(|t| t.take_stats(run_id)),
+        })
+    }
+}
+
+/// SPEC §4 order for work a budget may defer: memories this store never validated first, then
+/// the longest since validated. A stable sort, so ties keep the input's order. With batches
+/// running in parallel the cut-off is approximate, one batch either way.
+pub fn prioritise(memories: &mut [memval_proto::Memory], store: &dyn memval_scorer::ScoreStore) -> anyhow::Result<()> {
+    let mut last: std::collections::HashMap<(String, String), i64> = std::collections::HashMap::new();
+    for point in store.history("")? {
+        let at = last.entry((point.memory_id, point.source)).or_insert(point.started_at);
+        *at = (*at).max(point.started_at);
+    }
+    memories.sort_by_key(|m| match last.get(&(m.id.clone(), m.source.to_string())) {
+        None => (0, 0),
+        Some(&at) => (1, at),
+    });
+    Ok(())
+}
