@@ -284,12 +284,10 @@ impl Checker<'_> {
             let stem_name = basename(stem);
             let mut relatives: Vec<String> = self
                 .index
-                .files()
-                .filter(|(_, f)| {
-                    let b = basename(&f.path);
-                    b.rsplit_once('.').is_some_and(|(s, _)| s == stem_name) && b != name
-                })
-                .map(|(_, f)| f.path.clone())
+                .files_with_stem(stem_name)
+                .iter()
+                .map(|&i| self.index.file_at(i).path.clone())
+                .filter(|p| basename(p) != name)
                 .collect();
             relatives.sort();
             if let Some(best) = best_candidate(path, &relatives) {

@@ -71,6 +71,10 @@ pub struct RepoIndex {
     /// Directory → number of files below it.
     dirs: HashMap<String, u32>,
     by_basename: HashMap<String, Vec<u32>>,
+    /// File name without its last extension → files (`client.js` and `client.ts` share one).
+    by_stem: HashMap<String, Vec<u32>>,
+    /// Last segment of a directory → directories with that name.
+    dirs_by_name: HashMap<String, Vec<String>>,
     /// Identifier → the text files it occurs in (ascending).
     tokens: HashMap<Box<str>, Vec<u32>>,
     pub stats: IndexStats,
@@ -111,6 +115,8 @@ impl RepoIndex {
             by_path: HashMap::with_capacity(scanned.len()),
             dirs: HashMap::new(),
             by_basename: HashMap::new(),
+            by_stem: HashMap::new(),
+            dirs_by_name: HashMap::new(),
             tokens: HashMap::new(),
             stats: IndexStats::default(),
             files: Vec::new(),
@@ -131,9 +137,19 @@ impl RepoIndex {
                 *index.dirs.entry(parent.to_owned()).or_default() += 1;
                 dir = parent;
             }
-            index.by_basename.entry(basename(&file.path).to_owned()).or_default().push(i);
+            let name = basename(&file.path);
+            index.by_basename.entry(name.to_owned()).or_default().push(i);
+            if let Some((stem, _)) = name.rsplit_once('.') {
+                index.by_stem.entry(stem.to_owned()).or_default().push(i);
+            }
             index.stats.lines += u64::from(file.lines);
             index.stats.text_files += usize::from(file.kind == FileKind::Text);
+        }
+        for dir in index.dirs.keys() {
+            index.dirs_by_name.entry(basename(dir).to_owned()).or_default().push(dir.clone());
+        }
+        for dirs in index.dirs_by_name.values_mut() {
+            dirs.sort_unstable();
         }
         index.stats.identifiers = index.tokens.len();
         index.stats.files = files.len();
@@ -163,14 +179,12 @@ impl RepoIndex {
 
     /// Directories whose last segment is `name`.
     pub fn dirs_named(&self, name: &str) -> Vec<&str> {
-        let mut found: Vec<&str> = self
-            .dirs
-            .keys()
-            .filter(|d| d.rsplit('/').next() == Some(name))
-            .map(String::as_str)
-            .collect();
-        found.sort_unstable();
-        found
+        self.dirs_by_name.get(name).into_iter().flatten().map(String::as_str).collect()
+    }
+
+    /// Files whose name, without its last extension, is `stem`.
+    pub fn files_with_stem(&self, stem: &str) -> &[u32] {
+        self.by_stem.get(stem).map(Vec::as_slice).unwrap_or(&[])
     }
 
     pub fn files(&self) -> impl Iterator<Item = (u32, &FileInfo)> {
