@@ -20,6 +20,7 @@
 //!
 //! Usage: throughput [--memval PATH] [--seed N] [--memories N] [--runs N]
 //!                   [--investigators 1,3] [--batch-size N] [--keep]
+//!                   [--serve-concurrency ROLE=N,...]   (e.g. scorer=4: `memval serve --concurrency`)
 //! Exit status: 0 unless the harness failed (a slow pipeline is not an error).
 
 use std::path::{Path, PathBuf};
@@ -190,6 +191,7 @@ fn measure(
     investigators: usize,
     runs: usize,
     batch_size: usize,
+    concurrency: &[(String, usize)],
 ) -> Result<Config> {
     let url = &nats.url();
     let logs = work.join(format!("logs-{investigators}"));
@@ -197,11 +199,23 @@ fn measure(
     std::fs::create_dir_all(&logs)?;
     let tree_arg = tree.to_str().context("tree path is not UTF-8")?;
     let store_arg = store.to_str().context("store path is not UTF-8")?;
-    let mut services = vec![Service::start(memval, "extractor", url, &[], &logs, 0)?];
+    // `--concurrency N` for the roles given one with --serve-concurrency; the rest keep
+    // `memval serve`'s defaults.
+    let with_concurrency = |role: &str, mut args: Vec<String>| -> Vec<String> {
+        if let Some((_, n)) = concurrency.iter().find(|(r, _)| r == role) {
+            args.extend(["--concurrency".to_owned(), n.to_string()]);
+        }
+        args
+    };
+    let start = |role: &str, args: Vec<String>, n: usize| -> Result<Service> {
+        let args = with_concurrency(role, args);
+        Service::start(memval, role, url, &args.iter().map(String::as_str).collect::<Vec<_>>(), &logs, n)
+    };
+    let mut services = vec![start("extractor", Vec::new(), 0)?];
     for n in 0..investigators {
-        services.push(Service::start(memval, "investigator", url, &["--repo", tree_arg], &logs, n)?);
+        services.push(start("investigator", vec!["--repo".into(), tree_arg.into()], n)?);
     }
-    services.push(Service::start(memval, "scorer", url, &["--store", store_arg], &logs, 0)?);
+    services.push(start("scorer", vec!["--store".into(), store_arg.into()], 0)?);
     let (warm, report) = validate(memval, url, tree, memories, batch_size, true)?;
     let report = report.unwrap();
     let claims = report["run"]["claims"].as_u64().unwrap_or(0) as usize;
@@ -319,7 +333,7 @@ fn select_crates() -> Result<Vec<PathBuf>> {
 fn run() -> Result<()> {
     let args: Vec<String> = std::env::args().collect();
     if args.iter().any(|a| a == "-h" || a == "--help") {
-        println!("usage: throughput [--memval PATH] [--seed N] [--memories N] [--runs N] [--investigators 1,3] [--batch-size N] [--keep]");
+        println!("usage: throughput [--memval PATH] [--seed N] [--memories N] [--runs N] [--investigators 1,3] [--batch-size N] [--serve-concurrency ROLE=N,...] [--keep]");
         return Ok(());
     }
     let memval = memval_binary(&args)?;
@@ -332,6 +346,16 @@ fn run() -> Result<()> {
         .split(',')
         .map(|n| n.trim().parse::<usize>().context("--investigators takes counts like 1,3"))
         .collect::<Result<_>>()?;
+    let concurrency: Vec<(String, usize)> = match arg_value(&args, "--serve-concurrency") {
+        None => Vec::new(),
+        Some(spec) => spec
+            .split(',')
+            .map(|pair| {
+                let (role, n) = pair.split_once('=').context("--serve-concurrency takes ROLE=N pairs, e.g. scorer=4,extractor=2")?;
+                Ok((role.trim().to_owned(), n.trim().parse::<usize>().context("--serve-concurrency: N must be a number")?))
+            })
+            .collect::<Result<_>>()?,
+    };
     let keep = args.iter().any(|a| a == "--keep");
     let started = Instant::now();
     let cores = std::thread::available_parallelism().map(|n| n.get()).unwrap_or(1);
@@ -382,10 +406,13 @@ fn run() -> Result<()> {
     let nats = NatsServer::start(&work.path().join("nats"))?;
     let url = nats.url();
     println!("\n(c) pipeline: nats-server {} at {url}; memval serve extractor + N investigators + scorer; memval validate --nats", nats.version);
+    if !concurrency.is_empty() {
+        println!("    serve --concurrency: {}", concurrency.iter().map(|(r, n)| format!("{r} {n}")).collect::<Vec<_>>().join(", "));
+    }
     let mut configs = Vec::new();
     for &k in &counts {
         println!("  {k} investigator(s):");
-        let config = measure(&memval, &nats, &tree, &mem_path, work.path(), k, runs, batch_size)?;
+        let config = measure(&memval, &nats, &tree, &mem_path, work.path(), k, runs, batch_size, &concurrency)?;
         for line in &config.stops {
             println!("    {line}");
         }

@@ -10,7 +10,7 @@ pub mod store;
 
 use std::sync::Arc;
 
-use memval_proto::{MemoryScore, ScoreBatch, VerdictBatch};
+use memval_proto::{CheckedMemory, ClaimResult, MemoryMeta, MemoryScore, RunHeader, ScoreBatch, VerdictBatch};
 use memval_runtime::{Stage, StageError};
 
 pub use store::{HistoryPoint, KvTable, RunRecord, ScoreStore, SledStore, StoreError};
@@ -44,8 +44,20 @@ impl ScorerStage {
 
     fn record_unflushed(store: &dyn ScoreStore, batch: VerdictBatch) -> Result<ScoreBatch, StoreError> {
         let run = &batch.run;
-        let mut scored = Vec::new();
+        // Memories whose every claim is in this batch (what the investigator sends) are
+        // scored straight away and stored with one write per table; the others collect
+        // their claims in the store, one compare-and-swap per claim, until they are complete.
+        let mut scored: Vec<Option<MemoryScore>> = Vec::with_capacity(batch.items.len());
+        let (mut complete, mut complete_at) = (Vec::new(), Vec::new());
         for item in batch.items {
+            if is_complete(&item) {
+                complete_at.push(scored.len());
+                scored.push(None);
+                let mut results = item.results;
+                results.sort_by_key(|r| r.index);
+                complete.push(score_memory(run, item.memory, results, item.skip_reason));
+                continue;
+            }
             for result in &item.results {
                 store.put_claim(&run.run_id, &item.memory.id, result)?;
             }
@@ -54,14 +66,40 @@ impl ScorerStage {
                 // More results for this memory are on their way in another batch.
                 continue;
             }
-            let age = formula::age_days(item.memory.asserted_at(), run.started_at);
-            let (score, action) = formula::score_results(&results, item.memory.tier, age);
-            let memory_score = MemoryScore { memory: item.memory, score, action, results, skip_reason: item.skip_reason };
+            let memory_score = score_memory(run, item.memory, results, item.skip_reason);
             store.put_score(run, &memory_score)?;
-            scored.push(memory_score);
+            scored.push(Some(memory_score));
         }
-        Ok(ScoreBatch { batch_id: format!("{}.s", batch.batch_id), run: batch.run, items: scored })
+        if !complete.is_empty() {
+            for (at, score) in complete_at.into_iter().zip(store.put_scores_once(run, complete)?) {
+                scored[at] = Some(score);
+            }
+        }
+        let items = scored.into_iter().flatten().collect();
+        Ok(ScoreBatch { batch_id: format!("{}.s", batch.batch_id), run: batch.run, items })
     }
+}
+
+/// Every claim of the memory is in `item`, each once.
+fn is_complete(item: &CheckedMemory) -> bool {
+    let total = item.total_claims as usize;
+    if item.results.len() != total {
+        return false;
+    }
+    let mut seen = vec![false; total];
+    item.results.iter().all(|r| match seen.get_mut(r.index as usize) {
+        Some(slot) if !*slot => {
+            *slot = true;
+            true
+        }
+        _ => false,
+    })
+}
+
+fn score_memory(run: &RunHeader, memory: MemoryMeta, results: Vec<ClaimResult>, skip_reason: Option<String>) -> MemoryScore {
+    let age = formula::age_days(memory.asserted_at(), run.started_at);
+    let (score, action) = formula::score_results(&results, memory.tier, age);
+    MemoryScore { memory, score, action, results, skip_reason }
 }
 
 impl Stage for ScorerStage {
@@ -137,5 +175,34 @@ mod tests {
         let again = ScorerStage::record(&store, batch(vec![(1, Verdict::Valid)], 2)).unwrap();
         assert_eq!(again.items[0].score, Some(20));
         assert_eq!(store.history("").unwrap().len(), 1);
+    }
+
+    #[test]
+    fn a_memory_complete_in_one_batch_is_scored_at_once_and_its_first_score_stands() {
+        let dir = tempfile::tempdir().unwrap();
+        let store = SledStore::open(dir.path()).unwrap();
+        let first = ScorerStage::record(&store, batch(vec![(1, Verdict::Valid), (0, Verdict::Contradicted)], 2)).unwrap();
+        assert_eq!(first.items.len(), 1);
+        assert_eq!(first.items[0].score, Some(20));
+        let indices: Vec<u32> = first.items[0].results.iter().map(|r| r.index).collect();
+        assert_eq!(indices, vec![0, 1], "results are stored in claim order");
+        // A redelivery with other content (it cannot differ in practice) does not rescore.
+        let again = ScorerStage::record(&store, batch(vec![(0, Verdict::Valid), (1, Verdict::Valid)], 2)).unwrap();
+        assert_eq!(again.items, first.items);
+        assert_eq!(store.scores("r").unwrap(), first.items);
+        assert_eq!(store.history("").unwrap().len(), 1);
+        // The same memory twice in one batch is scored once.
+        let mut twice = batch(vec![(0, Verdict::Valid), (1, Verdict::Valid)], 2);
+        twice.run.run_id = "r2".into();
+        twice.items.push(twice.items[0].clone());
+        let out = ScorerStage::record(&store, twice).unwrap();
+        assert_eq!(out.items.len(), 2);
+        assert_eq!(out.items[0], out.items[1]);
+        assert_eq!(store.scores("r2").unwrap().len(), 1);
+        // Duplicate claim indices are not a complete memory.
+        let mut dup = batch(vec![(0, Verdict::Valid), (0, Verdict::Valid)], 2);
+        dup.run.run_id = "r3".into();
+        assert!(ScorerStage::record(&store, dup).unwrap().items.is_empty());
+        assert_eq!(store.claims("r3", "m1").unwrap().len(), 1);
     }
 }

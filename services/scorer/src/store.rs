@@ -42,6 +42,11 @@ pub trait ScoreStore: Send + Sync {
     fn put_claim(&self, run: &str, memory: &str, result: &ClaimResult) -> Result<bool, StoreError>;
     fn claims(&self, run: &str, memory: &str) -> Result<Vec<ClaimResult>, StoreError>;
     fn put_score(&self, run: &RunHeader, score: &MemoryScore) -> Result<(), StoreError>;
+    /// Record the scores of memories whose claims all arrived together, in one write per
+    /// table. A memory of the run that already has a score keeps it (a redelivery counts
+    /// once): the returned list holds, in order, the stored score for those and `scores`'
+    /// own for the rest.
+    fn put_scores_once(&self, run: &RunHeader, scores: Vec<MemoryScore>) -> Result<Vec<MemoryScore>, StoreError>;
     fn score(&self, run: &str, memory: &str) -> Result<Option<MemoryScore>, StoreError>;
     fn scores(&self, run: &str) -> Result<Vec<MemoryScore>, StoreError>;
     fn put_run(&self, record: &RunRecord) -> Result<(), StoreError>;
@@ -145,24 +150,37 @@ impl ScoreStore for SledStore {
 
     fn put_score(&self, run: &RunHeader, score: &MemoryScore) -> Result<(), StoreError> {
         self.scores.insert(key(&[run.run_id.as_bytes(), score.memory.id.as_bytes()]), enc(score))?;
-        let point = HistoryPoint {
-            run_id: run.run_id.clone(),
-            started_at: run.started_at,
-            memory_id: score.memory.id.clone(),
-            source: score.memory.source.to_string(),
-            score: score.score,
-            verdicts: score
-                .results
-                .iter()
-                .filter_map(|r| match &r.outcome {
-                    memval_proto::Outcome::Checked { verdict, confidence, .. } => Some((verdict.as_str().to_owned(), *confidence)),
-                    memval_proto::Outcome::NotChecked { .. } => None,
-                })
-                .collect(),
-        };
-        let mk = memory_key(score);
-        self.history.insert(key(&[mk.as_bytes(), &run.started_at.to_be_bytes(), run.run_id.as_bytes()]), enc(&point))?;
+        let (k, point) = history_entry(run, score);
+        self.history.insert(k, point)?;
         Ok(())
+    }
+
+    fn put_scores_once(&self, run: &RunHeader, scores: Vec<MemoryScore>) -> Result<Vec<MemoryScore>, StoreError> {
+        let (mut score_writes, mut history_writes) = (sled::Batch::default(), sled::Batch::default());
+        let mut out: Vec<MemoryScore> = Vec::with_capacity(scores.len());
+        // Keys written by this call (not yet visible to `get`), to their place in `out`.
+        let mut pending: std::collections::HashMap<Vec<u8>, usize> = Default::default();
+        for score in scores {
+            let k = key(&[run.run_id.as_bytes(), score.memory.id.as_bytes()]);
+            if let Some(&first) = pending.get(&k) {
+                out.push(out[first].clone());
+                continue;
+            }
+            if let Some(stored) = self.scores.get(&k)? {
+                out.push(dec(&stored)?);
+                continue;
+            }
+            pending.insert(k.clone(), out.len());
+            score_writes.insert(k, enc(&score));
+            let (hk, point) = history_entry(run, &score);
+            history_writes.insert(hk, point);
+            out.push(score);
+        }
+        // Scores last: a crash between the two writes leaves a history point whose score
+        // is missing, so the redelivered batch writes both again (the same bytes).
+        self.history.apply_batch(history_writes)?;
+        self.scores.apply_batch(score_writes)?;
+        Ok(out)
     }
 
     fn score(&self, run: &str, memory: &str) -> Result<Option<MemoryScore>, StoreError> {
@@ -199,4 +217,25 @@ impl ScoreStore for SledStore {
         self.db.flush()?;
         Ok(())
     }
+}
+
+/// The history key and record of one memory's score in a run.
+fn history_entry(run: &RunHeader, score: &MemoryScore) -> (Vec<u8>, Vec<u8>) {
+    let point = HistoryPoint {
+        run_id: run.run_id.clone(),
+        started_at: run.started_at,
+        memory_id: score.memory.id.clone(),
+        source: score.memory.source.to_string(),
+        score: score.score,
+        verdicts: score
+            .results
+            .iter()
+            .filter_map(|r| match &r.outcome {
+                memval_proto::Outcome::Checked { verdict, confidence, .. } => Some((verdict.as_str().to_owned(), *confidence)),
+                memval_proto::Outcome::NotChecked { .. } => None,
+            })
+            .collect(),
+    };
+    let mk = memory_key(score);
+    (key(&[mk.as_bytes(), &run.started_at.to_be_bytes(), run.run_id.as_bytes()]), enc(&point))
 }
