@@ -533,6 +533,10 @@ pub(crate) fn gap(orig: &str, a: usize, b: usize) -> &str {
 
 /// Sentence text for a claim: control characters blanked, capped at [`MAX_TEXT`] chars.
 pub(crate) fn clean_text(text: &str) -> String {
+    // The usual case, short and without control characters, needs no copy char by char.
+    if text.len() <= MAX_TEXT && !text.chars().any(char::is_control) {
+        return text.trim().to_owned();
+    }
     let mut out: String = text
         .chars()
         .take(MAX_TEXT)

@@ -175,7 +175,8 @@ pub(crate) fn parse(token: &str) -> Option<PathToken> {
         .trim_matches(|c: char| matches!(c, '"' | '\'' | '`' | '(' | ')' | '[' | ']' | '<' | '>'));
     let t = strip_emphasis(t);
     let t = t.trim_end_matches(['.', ',', ';', '!', '?', ':', ')']);
-    let (t, line) = match LINE_SUFFIX.captures(t) {
+    let suffix = if t.contains([':', '#']) { LINE_SUFFIX.captures(t) } else { None };
+    let (t, line) = match suffix {
         Some(c) => {
             let line = c
                 .get(2)
@@ -280,7 +281,12 @@ pub(crate) fn folder_then_name(gap: &str) -> bool {
 /// A token that reads as a path given how it was written.
 pub(crate) fn classify(token: &str, strength: Strength) -> Option<PathToken> {
     // Most words of running text: no separator, no extension, not a known file name.
-    if !token.contains(['/', '.']) && !BARE_NAMES.iter().any(|n| token.contains(n)) {
+    // (Every bare name without a dot has "file", "File" or is CODEOWNERS: checked first,
+    // since this runs for every word.)
+    if !token.contains(['/', '.'])
+        && !((token.contains("file") || token.contains("File") || token.contains("CODEOWNERS"))
+            && BARE_NAMES.iter().any(|n| token.contains(n)))
+    {
         return None;
     }
     let tok = parse(token)?;

@@ -4,6 +4,8 @@
 //! ARCHITECTURE.md: 100 for an exact match in the current tree, 95 for a rename or deletion
 //! git recorded, lower for successors found only by similarity.
 
+use std::sync::Arc;
+
 use memval_proto::{Assertion, Claim, ClaimType, CodeRef, MemoryMeta, Outcome, UnixSeconds, Verdict};
 
 use crate::confine::{Refusal, RepoRoot};
@@ -357,17 +359,16 @@ impl Checker<'_> {
                 None,
             );
         };
-        let lines = current.lines().count() as u32;
         let old_line = self
             .old_text(raw, since)
             .and_then(|text| text.lines().nth((line as usize).saturating_sub(1)).map(str::trim).map(str::to_owned));
-        let current = Some(current);
-        match (old_line, current) {
-            (Some(old), Some(current)) if old.len() >= 4 => {
-                let now: Vec<&str> = current.lines().collect();
-                if now.get(line as usize - 1).map(|l| l.trim()) == Some(old.as_str()) {
+        let at_line = |n: u32| (n > 0).then(|| current.lines().nth(n as usize - 1)).flatten();
+        match old_line {
+            Some(old) if old.len() >= 4 => {
+                if at_line(line).map(str::trim) == Some(old.as_str()) {
                     return checked(Verdict::Valid, base.min(95), format!("{path}:{line} — still reads `{}`", clip(&old)), None);
                 }
+                let now: Vec<&str> = current.lines().collect();
                 if let Some(found) = nearest_line(&now, &old, line) {
                     return checked(
                         Verdict::Stale,
@@ -378,18 +379,21 @@ impl Checker<'_> {
                 }
                 checked(Verdict::Stale, base.min(60), format!("{path}:{line} — line {line} changed since the memory (`{}` is gone)", clip(&old)), None)
             }
-            _ if line == 0 || line > lines => checked(
-                Verdict::Stale,
-                base.min(60),
-                format!("{path}:{lines} — the file has {lines} lines now; line {line} does not exist"),
-                None,
-            ),
+            _ if at_line(line).is_none() => {
+                let lines = current.lines().count();
+                checked(
+                    Verdict::Stale,
+                    base.min(60),
+                    format!("{path}:{lines} — the file has {lines} lines now; line {line} does not exist"),
+                    None,
+                )
+            }
             _ => checked(Verdict::Valid, base.min(80), format!("{path}:{line} — file exists and has that line (no earlier version to compare)"), None),
         }
     }
 
     /// Text of the file the memory named, as it was when the memory was written.
-    fn old_text(&self, raw: &str, since: Option<UnixSeconds>) -> Option<String> {
+    fn old_text(&self, raw: &str, since: Option<UnixSeconds>) -> Option<Arc<str>> {
         let git = self.git?;
         let rev = git.rev_at(since?)?;
         let path = RepoRoot::normalise(raw).ok()?;
@@ -400,9 +404,9 @@ impl Checker<'_> {
     /// language: then it has the definitions `path` has now, so a symbol missing now was
     /// missing then too, and parsing it again (per claim, uncached) would only find that out
     /// slowly. This is the common case of a symbol that never existed in an unchanged file.
-    fn changed_old_text(&self, raw: &str, path: &str, since: Option<UnixSeconds>) -> Option<String> {
+    fn changed_old_text(&self, raw: &str, path: &str, since: Option<UnixSeconds>) -> Option<Arc<str>> {
         let old = self.old_text(raw, since)?;
-        let unchanged = Lang::of(raw) == Lang::of(path) && self.index.read_text(path).is_some_and(|now| now == old);
+        let unchanged = Lang::of(raw) == Lang::of(path) && self.index.read_text(path).is_some_and(|now| Arc::ptr_eq(&now, &old) || now == old);
         (!unchanged).then_some(old)
     }
 
@@ -597,7 +601,7 @@ impl Checker<'_> {
             return outcome;
         }
         let text = self.index.read_text(path);
-        let mention = text.as_deref().and_then(|t| {
+        let mention = text.as_deref().filter(|t| t.contains(sym.name.as_str())).and_then(|t| {
             t.lines().position(|l| crate::index::identifiers(l).any(|tok| tok == sym.name)).map(|i| i + 1)
         });
         if let Some(at) = mention {

@@ -206,10 +206,10 @@ impl GitRepo {
     }
 
     /// Text of `path` (relative to the repo dir) at commit `rev`, if it existed.
-    pub fn show(&self, rev: &str, path: &str) -> Option<String> {
+    pub fn show(&self, rev: &str, path: &str) -> Option<Arc<str>> {
         let spec = format!("{rev}:{}{path}", self.prefix);
         if let Some(known) = self.blobs.lock().expect("blob cache poisoned").texts.get(&spec) {
-            return known.as_deref().map(str::to_owned);
+            return known.clone();
         }
         let text: Option<Arc<str>> = {
             let mut guard = self.cat.lock().expect("cat-file poisoned");
@@ -234,7 +234,7 @@ impl GitRepo {
         }
         cache.bytes += size;
         cache.texts.insert(spec, text.clone());
-        text.as_deref().map(str::to_owned)
+        text
     }
 }
 

@@ -230,9 +230,9 @@ impl RepoIndex {
 
     /// Read a text file of the repo (confined to the root). `None` for anything that is
     /// missing, binary, huge, a symlink, or outside the root. Read from disk once per index.
-    pub fn read_text(&self, path: &str) -> Option<String> {
+    pub fn read_text(&self, path: &str) -> Option<Arc<str>> {
         if let Some(known) = self.reads.lock().expect("read cache poisoned").texts.get(path) {
-            return known.as_deref().map(str::to_owned);
+            return known.clone();
         }
         let text: Option<Arc<str>> = self.read_text_from_disk(path).map(Arc::from);
         let mut reads = self.reads.lock().expect("read cache poisoned");
@@ -243,7 +243,7 @@ impl RepoIndex {
         }
         reads.text_bytes += size;
         reads.texts.insert(path.to_owned(), text.clone());
-        text.as_deref().map(str::to_owned)
+        text
     }
 
     fn read_text_from_disk(&self, path: &str) -> Option<String> {
