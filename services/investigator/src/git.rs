@@ -42,12 +42,38 @@ pub struct GitRepo {
     /// Path of `dir` below the top level, with a trailing `/`, or empty.
     prefix: String,
     pub head: String,
-    history: OnceLock<Vec<Change>>,
+    history: OnceLock<History>,
     revs: Mutex<HashMap<UnixSeconds, Option<String>>>,
     cat: Mutex<Option<CatFile>>,
     /// File versions already read (`rev:path` -> text), so the many claims about one file
     /// cost one `cat-file` round trip and one inflate, not one each.
     blobs: Mutex<BlobCache>,
+}
+
+/// Every rename, deletion and addition on `HEAD`'s history, oldest first, and where each
+/// path is mentioned in it (so following a path costs its own changes, not the history's).
+#[derive(Default)]
+struct History {
+    changes: Vec<Change>,
+    by_path: HashMap<String, Vec<usize>>,
+}
+
+impl History {
+    fn new(changes: Vec<Change>) -> History {
+        let mut by_path: HashMap<String, Vec<usize>> = HashMap::new();
+        for (i, change) in changes.iter().enumerate() {
+            match &change.kind {
+                ChangeKind::Renamed { from, to } => {
+                    by_path.entry(from.clone()).or_default().push(i);
+                    if to != from {
+                        by_path.entry(to.clone()).or_default().push(i);
+                    }
+                }
+                ChangeKind::Deleted { path } | ChangeKind::Added { path } => by_path.entry(path.clone()).or_default().push(i),
+            }
+        }
+        History { changes, by_path }
+    }
 }
 
 /// Texts of old file versions, up to [`BLOB_CACHE_BYTES`]; when full it starts over, which
@@ -96,6 +122,10 @@ impl GitRepo {
 
     /// Every rename, deletion and addition on `HEAD`'s history, oldest first. Loaded once.
     pub fn history(&self) -> &[Change] {
+        &self.indexed_history().changes
+    }
+
+    fn indexed_history(&self) -> &History {
         self.history.get_or_init(|| {
             let text = output(git(&self.dir).args([
                 "log",
@@ -140,32 +170,37 @@ impl GitRepo {
                 changes.push(block);
             }
             // `git log` lists newest first.
-            changes.into_iter().rev().flatten().collect()
+            History::new(changes.into_iter().rev().flatten().collect())
         })
     }
 
     /// Follow `path` through renames committed after `since` (all history when `None`).
     pub fn follow(&self, path: &str, since: Option<UnixSeconds>) -> Trace {
-        let mut trace = Trace { last: path.to_owned(), ..Trace::default() };
-        for change in self.history() {
-            let mentions = match &change.kind {
-                ChangeKind::Renamed { from, to } => from == path || to == path,
-                ChangeKind::Deleted { path: p } | ChangeKind::Added { path: p } => p == path,
-            };
-            trace.known |= mentions;
-            if since.is_some_and(|s| change.time <= s) {
-                continue;
-            }
-            match &change.kind {
-                ChangeKind::Renamed { from, to } if *from == trace.last => {
-                    trace.renames.push((change.commit.clone(), from.clone(), to.clone()));
-                    trace.last = to.clone();
-                    trace.deleted_in = None;
+        let history = self.indexed_history();
+        let mut trace = Trace { last: path.to_owned(), known: history.by_path.contains_key(path), ..Trace::default() };
+        // Changes before `cursor` are behind the chain: after a rename, only later changes
+        // of the new name count.
+        let mut cursor = 0usize;
+        'chain: while let Some(mentions) = history.by_path.get(&trace.last) {
+            for &i in &mentions[mentions.partition_point(|&i| i < cursor)..] {
+                let change = &history.changes[i];
+                if since.is_some_and(|s| change.time <= s) {
+                    continue;
                 }
-                ChangeKind::Deleted { path: p } if *p == trace.last => trace.deleted_in = Some(change.commit.clone()),
-                ChangeKind::Added { path: p } if *p == trace.last => trace.deleted_in = None,
-                _ => {}
+                match &change.kind {
+                    ChangeKind::Renamed { from, to } if *from == trace.last => {
+                        trace.renames.push((change.commit.clone(), from.clone(), to.clone()));
+                        trace.last = to.clone();
+                        trace.deleted_in = None;
+                        cursor = i + 1;
+                        continue 'chain;
+                    }
+                    ChangeKind::Deleted { path: p } if *p == trace.last => trace.deleted_in = Some(change.commit.clone()),
+                    ChangeKind::Added { path: p } if *p == trace.last => trace.deleted_in = None,
+                    _ => {}
+                }
             }
+            break;
         }
         trace
     }
@@ -278,5 +313,68 @@ impl Drop for CatFile {
     fn drop(&mut self) {
         let _ = self.child.kill();
         let _ = self.child.wait();
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn repo(changes: Vec<(u64, ChangeKind)>) -> GitRepo {
+        let changes = changes
+            .into_iter()
+            .enumerate()
+            .map(|(n, (time, kind))| Change { commit: format!("c{n}"), time: time as UnixSeconds, kind })
+            .collect();
+        GitRepo {
+            dir: PathBuf::from("."),
+            prefix: String::new(),
+            head: "h".into(),
+            history: OnceLock::from(History::new(changes)),
+            revs: Mutex::new(HashMap::new()),
+            cat: Mutex::new(None),
+            blobs: Mutex::new(BlobCache::default()),
+        }
+    }
+
+    fn rename(from: &str, to: &str) -> ChangeKind {
+        ChangeKind::Renamed { from: from.into(), to: to.into() }
+    }
+
+    #[test]
+    fn follow_walks_a_chain_through_later_changes_of_each_new_name_only() {
+        let git = repo(vec![
+            (10, ChangeKind::Deleted { path: "b".into() }), // an older b, before the chain
+            (20, rename("a", "b")),
+            (30, ChangeKind::Added { path: "a".into() }), // a new a: not the one followed
+            (40, rename("a", "z")),
+            (50, rename("b", "c")),
+            (60, ChangeKind::Deleted { path: "c".into() }),
+            (70, ChangeKind::Added { path: "c".into() }),
+        ]);
+        let t = git.follow("a", Some(15));
+        assert_eq!(t.renames.iter().map(|r| (r.1.as_str(), r.2.as_str())).collect::<Vec<_>>(), vec![("a", "b"), ("b", "c")]);
+        assert_eq!((t.last.as_str(), t.deleted_in.as_deref(), t.known), ("c", None, true));
+        // Changes at or before `since` are not followed.
+        let t = git.follow("a", Some(25));
+        assert_eq!((t.last.as_str(), t.renames.len()), ("z", 1));
+        let t = git.follow("b", Some(55));
+        assert_eq!((t.last.as_str(), t.deleted_in.as_deref()), ("b", None));
+        let t = git.follow("c", Some(65));
+        assert_eq!((t.last.as_str(), t.deleted_in.as_deref()), ("c", None));
+        let t = git.follow("c", Some(55));
+        assert_eq!(t.deleted_in.as_deref(), None, "re-added after the deletion");
+        let t = git.follow("b", None);
+        assert_eq!((t.last.as_str(), t.deleted_in.as_deref()), ("c", None));
+        let t = git.follow("nowhere", None);
+        assert_eq!((t.last.as_str(), t.known, t.renames.len()), ("nowhere", false, 0));
+    }
+
+    #[test]
+    fn follow_ends_in_a_deletion_and_survives_a_rename_cycle() {
+        let git = repo(vec![(1, rename("a", "b")), (2, rename("b", "a")), (3, rename("a", "b")), (4, ChangeKind::Deleted { path: "b".into() })]);
+        let t = git.follow("a", None);
+        assert_eq!(t.renames.len(), 3);
+        assert_eq!((t.last.as_str(), t.deleted_in.as_deref()), ("b", Some("c3")));
     }
 }
