@@ -145,7 +145,7 @@ pub struct ServeArgs {
     #[arg(long, env = "MEMVAL_CONCURRENCY", value_name = "N", value_parser = clap::value_parser!(u32).range(1..=1024))]
     pub concurrency: Option<u32>,
     /// Ingest: memories per batch of the runs it starts.
-    #[arg(long, default_value_t = 10, value_parser = clap::value_parser!(u32).range(1..=10_000))]
+    #[arg(long, default_value_t = 50, value_parser = clap::value_parser!(u32).range(1..=10_000))]
     pub batch_size: u32,
     /// Check the options and the MEMVAL_*/OTEL_* environment, print the configuration this
     /// service would run with, and exit (0, or 2 saying what to fix) without contacting NATS
@@ -233,8 +233,10 @@ pub struct ValidateArgs {
     /// Write the report to this file instead of stdout (written whole, or not at all).
     #[arg(long, short, value_name = "FILE")]
     pub output: Option<PathBuf>,
-    /// Memories per batch handed between stages.
-    #[arg(long, default_value_t = 10, value_parser = clap::value_parser!(u32).range(1..=10_000))]
+    /// Memories per batch handed between stages (one message each on NATS). Bigger batches
+    /// cost the broker fewer messages per claim; model calls keep their own sizes
+    /// (--llm-memories-per-batch, --llm-claims-per-batch).
+    #[arg(long, default_value_t = 50, value_parser = clap::value_parser!(u32).range(1..=10_000))]
     pub batch_size: u32,
     /// No progress lines on stderr.
     #[arg(long, short)]
