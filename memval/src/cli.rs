@@ -37,7 +37,7 @@ could not complete.",
 Behavioral and architectural claims need an LLM investigator; without one they are listed under not_checked \
 (never counted as VALID) unless the code they describe is provably gone or moved."
     )]
-    Validate(ValidateArgs),
+    Validate(Box<ValidateArgs>),
     /// Show how memories' scores changed over runs.
     History(HistoryArgs),
     /// Run one pipeline stage as a long-running NATS JetStream service.
@@ -50,7 +50,7 @@ Roles: extractor (memories -> claims), investigator (claims -> verdicts; needs -
 scorer (verdicts -> scores; owns the --store), ingest (memory_ingested events -> runs).",
         after_help = "Examples:\n  memval serve extractor --nats nats://127.0.0.1:4222\n  memval serve investigator --nats nats://nats:4222 --repo /srv/shop\n  memval serve investigator --nats nats://nats:4222 --repo-map shop=/srv/shop --repo-map web=/srv/web\n  memval serve scorer --nats nats://nats:4222 --store /var/lib/memval\n  memval serve ingest --nats nats://nats:4222"
     )]
-    Serve(ServeArgs),
+    Serve(Box<ServeArgs>),
     /// List or re-inject the dead letters of a NATS cluster.
     Dlq(DlqArgs),
     /// LLM judges: `judge pairs` decides whether memories of different agents contradict.

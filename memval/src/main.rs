@@ -50,9 +50,9 @@ fn main() -> ExitCode {
     };
     let result = runtime.block_on(async {
         match cli.command {
-            Command::Validate(args) => validate(args).await,
+            Command::Validate(args) => validate(*args).await,
             Command::History(args) => history(args).map(|()| ExitCode::SUCCESS),
-            Command::Serve(args) => serve::serve(args).await,
+            Command::Serve(args) => serve::serve(*args).await,
             Command::Dlq(args) => dlq::dlq(args).await,
             Command::Judge(args) => judge::judge(args).await,
         }

@@ -153,6 +153,9 @@ struct ChannelAcker {
 }
 
 impl ChannelAcker {
+    /// Takes the box the `Acker` methods hold, so the delivery is answered once; `Drop`
+    /// redelivers a delivery nobody answered.
+    #[allow(clippy::boxed_local)]
     fn answer(mut self: Box<Self>) -> (Arc<Shared>, Packet, DeadLetters) {
         let shared = self.shared.take().expect("a delivery is answered once");
         let packet = std::mem::take(&mut self.packet);
