@@ -123,10 +123,11 @@ impl Settings {
         }
         let secs = |name: &str, v: Option<f64>, default: f64| -> Result<Duration, LlmError> {
             let v = v.unwrap_or(default);
-            if v.is_finite() && v > 0.0 && v < 1e7 {
+            // Up to about 30 years: a service's calls have no deadline in practice.
+            if v.is_finite() && v > 0.0 && v < 1e9 {
                 Ok(Duration::from_secs_f64(v))
             } else {
-                Err(LlmError::Config(format!("{name} must be a positive number of seconds, not {v}")))
+                Err(LlmError::Config(format!("{name} must be a positive number of seconds below 1e9, not {v}")))
             }
         };
         let price = match (self.price_input_per_mtok, self.price_output_per_mtok) {

@@ -144,6 +144,18 @@ pub struct ServeArgs {
     /// investigator, 2 for the extractor, 1 for the scorer and ingest.
     #[arg(long, env = "MEMVAL_CONCURRENCY", value_name = "N", value_parser = clap::value_parser!(u32).range(1..=1024))]
     pub concurrency: Option<u32>,
+    /// Extractor and investigator: the model they call (model extraction; the Tier B
+    /// investigator), as for `memval validate --llm-*`. In a service the budget
+    /// (--budget-usd, --max-llm-calls) and --llm-run-timeout are the process's, across runs;
+    /// the per-run limits (--llm-extract-batches, --llm-investigate-batches) are per run and
+    /// per replica.
+    #[command(flatten)]
+    pub llm: crate::llm_args::ValidateLlmArgs,
+    /// Extractor and investigator with a model: a sled store of model results, so a
+    /// redelivered batch, a restart or a second run over unchanged code costs no call (one
+    /// process per directory). Default: no cache.
+    #[arg(help_heading = "LLM", long = "llm-cache", env = "MEMVAL_LLM_CACHE", value_name = "DIR")]
+    pub llm_cache: Option<PathBuf>,
     /// Ingest: memories per batch of the runs it starts.
     #[arg(long, default_value_t = 50, value_parser = clap::value_parser!(u32).range(1..=10_000))]
     pub batch_size: u32,

@@ -32,7 +32,7 @@ pub struct LlmArgs {
     #[arg(help_heading = "LLM", long = "llm-config", env = "MEMVAL_LLM_CONFIG", value_name = "FILE")]
     pub config: Option<PathBuf>,
     /// Model requests in flight at once. Default 4.
-    #[arg(help_heading = "LLM", long = "llm-concurrency", env = "MEMVAL_LLM_CONCURRENCY", value_name = "N",
+    #[arg(id = "llm_concurrency", help_heading = "LLM", long = "llm-concurrency", env = "MEMVAL_LLM_CONCURRENCY", value_name = "N",
           value_parser = clap::value_parser!(u32).range(1..=64))]
     pub concurrency: Option<u32>,
     /// Seconds one call may take before it is abandoned (and retried). Default 120.
@@ -99,6 +99,15 @@ impl LlmArgs {
         }
     }
 
+    /// The configured model of a long-running service: without an explicit run timeout the
+    /// client keeps calling for as long as the service runs (a run's 30-minute default would
+    /// stop a service half an hour after it started).
+    pub fn service_config(&self) -> anyhow::Result<Option<LlmConfig>> {
+        let mut settings = self.settings()?;
+        settings.run_timeout_secs = settings.run_timeout_secs.or(Some(SERVICE_RUN_TIMEOUT_SECS));
+        Ok(settings.resolve()?)
+    }
+
     /// A client, or a usage error naming the flags to set.
     pub fn require(&self, what: &str) -> anyhow::Result<LlmClient> {
         self.client()?.ok_or_else(|| {
@@ -106,6 +115,9 @@ impl LlmArgs {
         })
     }
 }
+
+/// Ten years: no deadline, in practice, for a service's calls.
+const SERVICE_RUN_TIMEOUT_SECS: f64 = 10.0 * 365.0 * 24.0 * 3600.0;
 
 /// `memval validate`'s model settings: the shared `--llm-*` flags plus the per-stage limits.
 #[derive(Debug, Clone, Default, clap::Args)]
@@ -176,12 +188,29 @@ impl ValidateLlmArgs {
     /// The model stages for an in-process run, or `None` without a model. A cluster run's
     /// model is the services' to configure.
     pub fn build(&self, cluster: bool) -> anyhow::Result<Option<LlmRun>> {
-        let Some(client) = self.llm.client()? else { return Ok(None) };
-        if cluster {
+        if cluster && self.llm.config()?.is_some() {
             return Err(anyhow!(
-                "--llm-* with --nats: in a cluster the investigator services call the model; run validate without --llm-* flags"
+                "--llm-* with --nats: in a cluster the services call the model; give the flags to `memval serve extractor|investigator --llm-...` and run validate without them"
             ));
         }
+        self.stages()
+    }
+
+    /// The model stages these flags configure, or `None` without a model: for a run in this
+    /// process, or for a long-running `memval serve` stage (whose budget and spending are
+    /// then the process's, across runs).
+    pub fn stages(&self) -> anyhow::Result<Option<LlmRun>> {
+        self.stages_with(self.llm.config()?)
+    }
+
+    /// [`Self::stages`] for a `memval serve` process (see [`LlmArgs::service_config`]).
+    pub fn service_stages(&self) -> anyhow::Result<Option<LlmRun>> {
+        self.stages_with(self.llm.service_config()?)
+    }
+
+    fn stages_with(&self, config: Option<LlmConfig>) -> anyhow::Result<Option<LlmRun>> {
+        let Some(config) = config else { return Ok(None) };
+        let client = LlmClient::new(config)?;
         let model: std::sync::Arc<dyn memval_llm::ChatModel> = std::sync::Arc::new(client);
         let extractor = (self.extract_batches > 0).then(|| {
             memval_extractor::LlmExtractorStage::new(

@@ -61,10 +61,15 @@ pub async fn serve(args: ServeArgs) -> anyhow::Result<ExitCode> {
         Role::Extractor => 2,
         Role::Scorer | Role::Ingest => 1,
     });
+    let llm = model_stages(&args)?;
+    let model = llm.as_ref().map(|l| l.model.clone());
     let stats = match role {
-        Role::Extractor => serve_stage(ExtractorStage, &js, cluster::MEMORIES, concurrency, &args.nats, stop).await?,
+        Role::Extractor => match llm.and_then(|l| l.extractor) {
+            Some(with_model) => serve_stage(with_model, &js, cluster::MEMORIES, concurrency, &args.nats, stop).await?,
+            None => serve_stage(ExtractorStage, &js, cluster::MEMORIES, concurrency, &args.nats, stop).await?,
+        },
         Role::Investigator => {
-            let router = investigator(&args)?;
+            let router = investigator(&args)?.with_tier_b(llm.and_then(|l| l.tier_b));
             // Index every checkout before taking work, so a bad path fails now, clearly.
             router.prepare().await.map_err(|e| anyhow!("{e}"))?;
             serve_stage(router, &js, cluster::CLAIMS, concurrency, &args.nats, stop).await?
@@ -91,7 +96,48 @@ pub async fn serve(args: ServeArgs) -> anyhow::Result<ExitCode> {
         stats.retried.load(Ordering::Relaxed),
         stats.dead_lettered.load(Ordering::Relaxed),
     );
+    if let Some(model) = model {
+        let usage = model.usage();
+        let t = &usage.total;
+        eprintln!(
+            "memval: {} model {}: calls {}, failed attempts {}, tokens {} in / {} out{}",
+            role.as_str(),
+            model.name(),
+            t.calls,
+            t.failed_attempts,
+            t.input_tokens,
+            t.output_tokens,
+            t.cost_usd.map(|c| format!(", about ${c:.4}")).unwrap_or_default()
+        );
+    }
     Ok(ExitCode::SUCCESS)
+}
+
+/// The extractor's and the investigator's model stages, when a model is configured, with
+/// their result cache when `--llm-cache` names one. Other roles call no model.
+fn model_stages(args: &ServeArgs) -> anyhow::Result<Option<crate::llm_args::LlmRun>> {
+    if !matches!(args.role, Role::Extractor | Role::Investigator) {
+        return Ok(None);
+    }
+    let Some(run) = args.llm.service_stages()? else { return Ok(None) };
+    match &args.llm_cache {
+        Some(dir) if !args.llm.no_cache => {
+            let store = crate::open_store(dir)?;
+            run.use_store(&args.llm, &store)?;
+        }
+        _ => {}
+    }
+    eprintln!(
+        "memval: {} calls model {} (result cache: {})",
+        args.role.as_str(),
+        run.model.name(),
+        match &args.llm_cache {
+            Some(_) if args.llm.no_cache => "off, --llm-no-cache".to_owned(),
+            Some(dir) => dir.display().to_string(),
+            None => "none".to_owned(),
+        }
+    );
+    Ok(Some(run))
 }
 
 /// `(name, path)` per `--repo-map` entry, and the `--repo` default.
@@ -245,6 +291,30 @@ fn check_config(args: &ServeArgs) -> anyhow::Result<ExitCode> {
     }
     if role != Role::Scorer {
         unused("--store (MEMVAL_STORE)", args.store.is_some());
+    }
+    if matches!(role, Role::Extractor | Role::Investigator) {
+        match args.llm.llm.service_config() {
+            Ok(Some(model)) => {
+                lines.push(format!("model:        {}/{} at {}", model.provider.as_str(), model.model, model.base_url));
+                lines.push(format!(
+                    "llm cache:    {}",
+                    match &args.llm_cache {
+                        Some(_) if args.llm.no_cache => "off (--llm-no-cache)".to_owned(),
+                        Some(dir) => dir.display().to_string(),
+                        None => "none (--llm-cache DIR keeps paid results)".to_owned(),
+                    }
+                ));
+            }
+            Ok(None) => lines.push(format!(
+                "model:        none ({})",
+                if role == Role::Investigator { "Tier B claims stay not_checked" } else { "rule extraction only" }
+            )),
+            Err(e) => problems.push(e.to_string()),
+        }
+    } else {
+        let configured = args.llm.llm.provider.is_some() || args.llm.llm.model.is_some() || args.llm.llm.config.is_some();
+        unused("--llm-*", configured);
+        unused("--llm-cache (MEMVAL_LLM_CACHE)", args.llm_cache.is_some());
     }
     match crate::telemetry::trace_config(&format!("memval-{}", role.as_str())) {
         Ok(Some(t)) => lines.push(format!("traces:       {} (otlp {}, service {})", t.url, t.protocol, t.service)),

@@ -3,11 +3,12 @@
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
 
 use memval_proto::{ClaimBatch, VerdictBatch};
 use memval_runtime::{Stage, StageError};
 
-use crate::InvestigatorStage;
+use crate::{InvestigatorStage, TierB};
 
 /// Investigators for several repos, picked by the run's repo name: an exact name first,
 /// then the last component of a path-like name (a run submitted as `/home/me/src/shop`
@@ -22,6 +23,14 @@ impl RepoRouter {
         RepoRouter {
             named: named.into_iter().map(|(name, path)| (name, InvestigatorStage::new(path))).collect(),
             default: default.map(InvestigatorStage::new),
+        }
+    }
+
+    /// Check the claims Tier A leaves open with `tier_b` in every checkout (`None`: no model).
+    pub fn with_tier_b(self, tier_b: Option<Arc<TierB>>) -> RepoRouter {
+        RepoRouter {
+            named: self.named.into_iter().map(|(name, stage)| (name, stage.with_tier_b(tier_b.clone()))).collect(),
+            default: self.default.map(|stage| stage.with_tier_b(tier_b)),
         }
     }
 
