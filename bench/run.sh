@@ -4,15 +4,19 @@
 #   bash bench/run.sh speed      # 1M+ lines, 100k+ claims, vs grep (~5-10 min)
 #   bash bench/run.sh throughput # claims/s through the JetStream pipeline vs the raw broker
 #                                # (needs nats-server; ~2-3 min)
-#   bash bench/run.sh all        # accuracy and speed (default)
-# Extra arguments are passed to the benchmark binaries (e.g. --seed 7, --keep).
+#   bash bench/run.sh tierb      # the accuracy set plus Tier B sentences, rules only vs with a
+#                                # model; without --llm-base-url it starts the local llama-server
+#                                # of scripts/llama.sh (build it first: bash scripts/llama.sh build)
+#   bash bench/run.sh all        # accuracy and speed (default; tierb needs a model, so not here)
+# Extra arguments are passed to the benchmark binaries (e.g. --seed 7, --keep; for tierb
+# --tier-b N and any --llm-* flag of memval validate).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 what="${1:-all}"
 shift || true
 case "$what" in
-  accuracy|speed|throughput|all) ;;
-  *) echo "usage: bash bench/run.sh [accuracy|speed|throughput|all] [ARGS...]" >&2; exit 2 ;;
+  accuracy|speed|throughput|tierb|all) ;;
+  *) echo "usage: bash bench/run.sh [accuracy|speed|throughput|tierb|all] [ARGS...]" >&2; exit 2 ;;
 esac
 cargo build --release -p memval -p memval-bench
 target="${CARGO_TARGET_DIR:-$PWD/target}/release"
@@ -26,4 +30,11 @@ if [[ "$what" == speed || "$what" == all ]]; then
 fi
 if [[ "$what" == throughput ]]; then
   "$target/throughput" --memval "$memval" "$@"
+fi
+if [[ "$what" == tierb ]]; then
+  # Where scripts/llama.sh keeps llama-server and the model (used only when no endpoint is given).
+  if [[ -z "${MEMVAL_LLAMA_SERVER:-}" || -z "${MEMVAL_LLAMA_MODEL:-}" ]]; then
+    eval "$(bash scripts/llama.sh paths | sed 's/^/export /')"
+  fi
+  "$target/tier_b" --memval "$memval" "$@"
 fi

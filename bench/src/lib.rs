@@ -1,4 +1,4 @@
-//! Shared helpers for memval's benchmarks (`accuracy`, `speed`, `throughput`).
+//! Shared helpers for memval's benchmarks (`accuracy`, `tier_b`, `speed`, `throughput`).
 //!
 //! Everything here is deliberately independent of memval's own code: symbol definitions are
 //! found with plain regexes, files with a plain directory walk, and memval is only ever run
@@ -12,6 +12,8 @@ use std::time::{Duration, Instant};
 use anyhow::{bail, Context, Result};
 use regex::Regex;
 
+pub mod labelled;
+pub mod llama;
 pub mod memories;
 pub mod nats;
 
@@ -384,6 +386,11 @@ pub struct MemvalRun {
 /// `memval validate --repo REPO --memories MEMORIES --format json --fail-on never --store STORE --quiet`.
 /// With `discard`, stdout goes to /dev/null.
 pub fn run_memval(memval: &Path, repo: &Path, memories: &Path, store: &Path, discard: bool) -> Result<MemvalRun> {
+    run_memval_with(memval, repo, memories, store, discard, &[])
+}
+
+/// [`run_memval`] with `extra` arguments after the others (e.g. `--llm-*` flags).
+pub fn run_memval_with(memval: &Path, repo: &Path, memories: &Path, store: &Path, discard: bool, extra: &[String]) -> Result<MemvalRun> {
     let mut cmd = Command::new(memval);
     cmd.arg("validate")
         .arg("--repo")
@@ -393,6 +400,7 @@ pub fn run_memval(memval: &Path, repo: &Path, memories: &Path, store: &Path, dis
         .args(["--format", "json", "--fail-on", "never", "--store"])
         .arg(store)
         .arg("--quiet")
+        .args(extra)
         .stdin(Stdio::null())
         .stderr(Stdio::piped());
     if discard {
