@@ -146,9 +146,22 @@ fn model_flags_on_the_client_of_a_cluster_run_are_refused_with_where_they_go() {
     assert!(stderr.contains("memval serve extractor|investigator --llm-"), "{stderr}");
 }
 
+/// `memval ARGS` with none of this process's MEMVAL_*/OTEL_* variables (the test runner's own
+/// would be reported as settings memval does not read).
+fn memval_clean(args: &[&str]) -> std::process::Output {
+    let mut cmd = std::process::Command::new(env!("CARGO_BIN_EXE_memval"));
+    for (name, _) in std::env::vars_os() {
+        let name = name.to_string_lossy().into_owned();
+        if name.starts_with("MEMVAL_") || name.starts_with("OTEL_") {
+            cmd.env_remove(&name);
+        }
+    }
+    cmd.args(args).output().expect("memval runs")
+}
+
 #[test]
 fn check_config_shows_the_model_of_a_model_stage_and_flags_it_elsewhere() {
-    let out = support::memval(&[
+    let out = memval_clean(&[
         "serve", "investigator", "--nats", "nats://127.0.0.1:4222", "--repo", ".", "--llm-provider", "openai",
         "--llm-base-url", "http://127.0.0.1:9/v1", "--llm-model", "m", "--check-config",
     ]);
@@ -157,11 +170,11 @@ fn check_config_shows_the_model_of_a_model_stage_and_flags_it_elsewhere() {
     assert!(text.contains("model:        openai/m at http://127.0.0.1:9/v1"), "{text}");
     assert!(text.contains("llm cache:    none"), "{text}");
 
-    let out = support::memval(&["serve", "scorer", "--nats", "nats://127.0.0.1:4222", "--llm-provider", "openai", "--llm-model", "m", "--check-config"]);
+    let out = memval_clean(&["serve", "scorer", "--nats", "nats://127.0.0.1:4222", "--llm-provider", "openai", "--llm-model", "m", "--check-config"]);
     assert_eq!(out.status.code(), Some(0), "{}", String::from_utf8_lossy(&out.stderr));
     assert!(String::from_utf8_lossy(&out.stdout).contains("note: --llm-* is ignored by the scorer role"));
 
-    let out = support::memval(&["serve", "extractor", "--nats", "nats://127.0.0.1:4222", "--llm-provider", "openai", "--check-config"]);
+    let out = memval_clean(&["serve", "extractor", "--nats", "nats://127.0.0.1:4222", "--llm-provider", "openai", "--check-config"]);
     assert_eq!(out.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&out.stderr).contains("--llm-model"), "{}", String::from_utf8_lossy(&out.stderr));
 }
