@@ -538,6 +538,9 @@ impl Checker<'_> {
 
     /// The one definition of `sym` outside `except`, or the best one in `near`'s folder.
     fn unique_def_elsewhere(&self, sym: &SymbolName, except: Option<&str>) -> Option<(String, u32)> {
+        if let Some(near) = except {
+            return self.nearest_unique_def(sym, near);
+        }
         let found: Vec<(String, u32)> = self
             .index
             .defs_named(&sym.name)
@@ -555,6 +558,32 @@ impl Checker<'_> {
                 if top.next().is_none() && best > 0 { first } else { None }
             }
         }
+    }
+
+    /// [`Self::unique_def_elsewhere`] of a symbol missing from `near`: the only definition
+    /// elsewhere, or among several the only one sharing the most leading folders with `near`
+    /// (at least one). The candidate files are parsed nearest first, and the first level with
+    /// a definition decides, so a common name does not parse every file that mentions it.
+    fn nearest_unique_def(&self, sym: &SymbolName, near: &str) -> Option<(String, u32)> {
+        let mut files: Vec<(usize, &crate::index::FileInfo)> =
+            self.index.files_with_token(&sym.name).filter(|f| f.path != near).map(|f| (shared_dirs(&f.path, near), f)).collect();
+        files.sort_by_key(|(level, _)| std::cmp::Reverse(*level));
+        for group in files.chunk_by(|a, b| a.0 == b.0) {
+            let found: Vec<(String, u32)> = group
+                .iter()
+                .flat_map(|(_, f)| {
+                    self.index.defs(f).iter().filter(|d| *d.name == sym.name && sym.matches(&f.path, d)).map(|d| (f.path.clone(), d.line))
+                })
+                .collect();
+            match found.len() {
+                0 => continue,
+                // One at the nearest level with any: it, whatever lies further away (at
+                // level 0 there is nothing further away, so it is the only one).
+                1 => return found.into_iter().next(),
+                _ => return None,
+            }
+        }
+        None
     }
 
     #[allow(clippy::too_many_arguments)]

@@ -206,6 +206,11 @@ impl RepoIndex {
 
     /// Definitions of `name` anywhere in the repo: only files that mention the identifier
     /// are parsed.
+    /// Files whose text has `name` as an identifier (whether or not they define it).
+    pub fn files_with_token<'a>(&'a self, name: &str) -> impl Iterator<Item = &'a FileInfo> + 'a {
+        self.tokens.get(name).into_iter().flatten().map(move |&i| &self.files[i as usize])
+    }
+
     pub fn defs_named<'a>(&'a self, name: &'a str) -> impl Iterator<Item = (&'a FileInfo, &'a Def)> + 'a {
         self.tokens.get(name).into_iter().flatten().flat_map(move |&i| {
             let file = &self.files[i as usize];
