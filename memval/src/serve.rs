@@ -127,17 +127,17 @@ fn model_stages(args: &ServeArgs) -> anyhow::Result<Option<crate::llm_args::LlmR
         }
         _ => {}
     }
-    eprintln!(
-        "memval: {} calls model {} (result cache: {})",
-        args.role.as_str(),
-        run.model.name(),
-        match &args.llm_cache {
-            Some(_) if args.llm.no_cache => "off, --llm-no-cache".to_owned(),
-            Some(dir) => dir.display().to_string(),
-            None => "none".to_owned(),
-        }
-    );
+    eprintln!("memval: {} calls model {} (result cache: {})", args.role.as_str(), run.model.name(), llm_cache_setting(args));
     Ok(Some(run))
+}
+
+/// Where a model service keeps its results, as `--check-config` and the start-up line say it.
+fn llm_cache_setting(args: &ServeArgs) -> String {
+    match &args.llm_cache {
+        Some(_) if args.llm.no_cache => "off (--llm-no-cache)".to_owned(),
+        Some(dir) => dir.display().to_string(),
+        None => "none (--llm-cache DIR keeps paid results)".to_owned(),
+    }
 }
 
 /// `(name, path)` per `--repo-map` entry, and the `--repo` default.
@@ -296,14 +296,7 @@ fn check_config(args: &ServeArgs) -> anyhow::Result<ExitCode> {
         match args.llm.llm.service_config() {
             Ok(Some(model)) => {
                 lines.push(format!("model:        {}/{} at {}", model.provider.as_str(), model.model, model.base_url));
-                lines.push(format!(
-                    "llm cache:    {}",
-                    match &args.llm_cache {
-                        Some(_) if args.llm.no_cache => "off (--llm-no-cache)".to_owned(),
-                        Some(dir) => dir.display().to_string(),
-                        None => "none (--llm-cache DIR keeps paid results)".to_owned(),
-                    }
-                ));
+                lines.push(format!("llm cache:    {}", llm_cache_setting(args)));
             }
             Ok(None) => lines.push(format!(
                 "model:        none ({})",

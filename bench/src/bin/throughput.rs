@@ -254,7 +254,9 @@ fn measure(
         // shared and its load drifts, so each run is set against its own baseline.
         let (p, c) = runtime.block_on(raw_round(url, claims.max(1), *raw_rep))?;
         *raw_rep += 1;
-        raw.push(RawRound { publish: p, consume: c, n: claims.max(1) });
+        let round = RawRound { publish: p, consume: c, n: claims.max(1) };
+        let raw_rate = round.rate();
+        raw.push(round);
         let before: Vec<f64> = pids.iter().map(|(_, pid)| cpu_seconds(*pid).unwrap_or(0.0)).collect();
         let (t, _) = validate(memval, url, tree, memories, batch_size, false)?;
         for ((role, pid), start) in pids.iter().zip(before) {
@@ -264,7 +266,6 @@ fn measure(
                 None => cpu.push((role.clone(), used)),
             }
         }
-        let raw_rate = claims as f64 / (p + c);
         let rate = claims as f64 / t.pipeline;
         println!(
             "    run {i}: raw broker {raw_rate:.0} msg/s (publish {:.0}, consume+ack {:.0}), then pipeline {:.2}s ({rate:.0} claims/s = {:.2} of raw), wall {:.2}s ({:.0} claims/s)",

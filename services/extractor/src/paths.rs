@@ -89,6 +89,12 @@ const BARE_NAMES: &[&str] = &[
     "composer.lock", "Pipfile.lock", "bun.lock", "uv.lock", "mix.lock", "Podfile.lock",
 ];
 
+/// Any of [`BARE_NAMES`] inside a token, in one literal search (this runs for every word).
+static BARE_NAME_IN: LazyLock<Regex> = LazyLock::new(|| {
+    let names: Vec<String> = BARE_NAMES.iter().map(|n| regex::escape(n)).collect();
+    Regex::new(&names.join("|")).expect("valid regex")
+});
+
 /// Extensions that are also common member names (`console.log`, `mutex.lock`, `self.db`):
 /// a name with one of them needs a folder (`logs/app.log`) to count as a file.
 #[rustfmt::skip]
@@ -281,12 +287,7 @@ pub(crate) fn folder_then_name(gap: &str) -> bool {
 /// A token that reads as a path given how it was written.
 pub(crate) fn classify(token: &str, strength: Strength) -> Option<PathToken> {
     // Most words of running text: no separator, no extension, not a known file name.
-    // (Every bare name without a dot has "file", "File" or is CODEOWNERS: checked first,
-    // since this runs for every word.)
-    if !token.contains(['/', '.'])
-        && !((token.contains("file") || token.contains("File") || token.contains("CODEOWNERS"))
-            && BARE_NAMES.iter().any(|n| token.contains(n)))
-    {
+    if !token.contains(['/', '.']) && !BARE_NAME_IN.is_match(token) {
         return None;
     }
     let tok = parse(token)?;

@@ -362,10 +362,10 @@ impl Checker<'_> {
         let old_line = self
             .old_text(raw, since)
             .and_then(|text| text.lines().nth((line as usize).saturating_sub(1)).map(str::trim).map(str::to_owned));
-        let at_line = |n: u32| (n > 0).then(|| current.lines().nth(n as usize - 1)).flatten();
+        let line_now = (line > 0).then(|| current.lines().nth(line as usize - 1)).flatten();
         match old_line {
             Some(old) if old.len() >= 4 => {
-                if at_line(line).map(str::trim) == Some(old.as_str()) {
+                if line_now.map(str::trim) == Some(old.as_str()) {
                     return checked(Verdict::Valid, base.min(95), format!("{path}:{line} — still reads `{}`", clip(&old)), None);
                 }
                 let now: Vec<&str> = current.lines().collect();
@@ -379,7 +379,7 @@ impl Checker<'_> {
                 }
                 checked(Verdict::Stale, base.min(60), format!("{path}:{line} — line {line} changed since the memory (`{}` is gone)", clip(&old)), None)
             }
-            _ if at_line(line).is_none() => {
+            _ if line_now.is_none() => {
                 let lines = current.lines().count();
                 checked(
                     Verdict::Stale,
@@ -572,7 +572,7 @@ impl Checker<'_> {
             let found: Vec<(String, u32)> = group
                 .iter()
                 .flat_map(|(_, f)| {
-                    self.index.defs(f).iter().filter(|d| *d.name == sym.name && sym.matches(&f.path, d)).map(|d| (f.path.clone(), d.line))
+                    self.index.defs_named_in(f, &sym.name).filter(|d| sym.matches(&f.path, d)).map(|d| (f.path.clone(), d.line))
                 })
                 .collect();
             match found.len() {

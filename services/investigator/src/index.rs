@@ -204,18 +204,20 @@ impl RepoIndex {
         self.file(path).map(|f| self.defs(f)).unwrap_or(&[])
     }
 
-    /// Definitions of `name` anywhere in the repo: only files that mention the identifier
-    /// are parsed.
     /// Files whose text has `name` as an identifier (whether or not they define it).
     pub fn files_with_token<'a>(&'a self, name: &str) -> impl Iterator<Item = &'a FileInfo> + 'a {
         self.tokens.get(name).into_iter().flatten().map(move |&i| &self.files[i as usize])
     }
 
+    /// Definitions of `name` in `file` (parsed on first need).
+    pub fn defs_named_in<'a>(&'a self, file: &'a FileInfo, name: &'a str) -> impl Iterator<Item = &'a Def> + 'a {
+        self.defs(file).iter().filter(move |d| &*d.name == name)
+    }
+
+    /// Definitions of `name` anywhere in the repo: only files that mention the identifier
+    /// are parsed.
     pub fn defs_named<'a>(&'a self, name: &'a str) -> impl Iterator<Item = (&'a FileInfo, &'a Def)> + 'a {
-        self.tokens.get(name).into_iter().flatten().flat_map(move |&i| {
-            let file = &self.files[i as usize];
-            self.defs(file).iter().filter(move |d| &*d.name == name).map(move |d| (file, d))
-        })
+        self.files_with_token(name).flat_map(move |file| self.defs_named_in(file, name).map(move |d| (file, d)))
     }
 
     /// [`RepoRoot::resolve_existing`], asked of the file system once per path for the
