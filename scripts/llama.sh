@@ -6,6 +6,11 @@
 #
 #   bash scripts/llama.sh build            build llama-server and fetch the model (10-18 min on 2 cores)
 #   bash scripts/llama.sh paths            print the server and model paths (after build)
+#
+# stdout contract of `build` and `paths`: exactly two lines, MEMVAL_LLAMA_SERVER=... and
+# MEMVAL_LLAMA_MODEL=..., which scripts/test.sh turns into exports. Everything else the
+# build runs (apt, pip, cmake) writes to stderr; tests/llama_script.rs checks this on a
+# machine state like a fresh one (no cmake, an apt-get that talks on stdout).
 #   bash scripts/llama.sh test             build if needed, then run the end-to-end test against it
 #
 # The build uses explicit AVX2/FMA/F16C flags, never -march=native (which emitted AMX
@@ -22,7 +27,7 @@ log() { echo "llama.sh: $*" >&2; }
 
 build_server() {
   [[ -x $SERVER ]] && return
-  command -v cmake >/dev/null || { apt-get update -qq && apt-get install -y -qq cmake; }
+  command -v cmake >/dev/null || { apt-get update -qq && apt-get install -y -qq cmake; } >&2
   mkdir -p "$CACHE/src" "$CACHE/bin"
   local sdist=$CACHE/src/llama_cpp_python-$LLAMA_CPP_PYTHON.tar.gz
   if [[ ! -f $sdist ]]; then
@@ -59,8 +64,8 @@ EOF
 
 case ${1:-build} in
   build)
-    fetch_model
-    build_server
+    # Nothing the build runs may reach stdout (see the contract above).
+    { fetch_model; build_server; } >&2
     echo "MEMVAL_LLAMA_SERVER=$SERVER"
     echo "MEMVAL_LLAMA_MODEL=$MODEL"
     ;;
@@ -69,8 +74,7 @@ case ${1:-build} in
     echo "MEMVAL_LLAMA_MODEL=$MODEL"
     ;;
   test)
-    fetch_model
-    build_server
+    { fetch_model; build_server; } >&2
     cd "$(dirname "$0")/.."
     MEMVAL_LLAMA_SERVER=$SERVER MEMVAL_LLAMA_MODEL=$MODEL cargo test -p memval --test llm_local -- --nocapture
     ;;

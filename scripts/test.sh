@@ -16,7 +16,21 @@ fi
 
 # A real local model for the LLM end-to-end test: llama.cpp's llama-server and SmolLM2,
 # built once into ~/.cache/memval/llama (outside target/; 10-18 minutes the first time).
-eval "$(bash scripts/llama.sh build | sed 's/^/export /')"
+# Its stdout is exactly MEMVAL_LLAMA_SERVER=... and MEMVAL_LLAMA_MODEL=...; anything else
+# is refused here rather than evaluated.
+llama_env=$(bash scripts/llama.sh build)
+while IFS= read -r line; do
+  if [[ $line =~ ^(MEMVAL_LLAMA_SERVER|MEMVAL_LLAMA_MODEL)=(/.*)$ ]]; then
+    export "${BASH_REMATCH[1]}=${BASH_REMATCH[2]}"
+  else
+    echo "scripts/test.sh: unexpected line from scripts/llama.sh build: ${line@Q}" >&2
+    exit 1
+  fi
+done <<<"$llama_env"
+[[ -n ${MEMVAL_LLAMA_SERVER:-} && -n ${MEMVAL_LLAMA_MODEL:-} ]] || {
+  echo "scripts/test.sh: scripts/llama.sh build did not print the server and model paths" >&2
+  exit 1
+}
 export MEMVAL_REQUIRE_LLAMA=1
 
 # One package selection for build and test, so shared dependencies are built once.

@@ -30,6 +30,14 @@ fn usage(msg: impl Into<String>) -> anyhow::Error {
 }
 
 fn main() -> ExitCode {
+    // A panic's message can quote input text (a memory, a file): escaped, never raw. Panics
+    // on one memory or claim are caught where they happen and reported on it; this line
+    // says where, so the bug can be reported.
+    std::panic::set_hook(Box::new(|info| {
+        let what = memval_runtime::panics::message(info.payload());
+        let at = info.location().map(|l| format!(" at {}:{}", l.file(), l.line())).unwrap_or_default();
+        eprintln!("memval: internal error (a bug; please report it){at}: {}", what.escape_debug());
+    }));
     let cli = Cli::parse();
     // Logs to stderr; traces over OTLP when OTEL_EXPORTER_OTLP_ENDPOINT is set (not for a
     // `--check-config`, which only reports what tracing would do).

@@ -117,8 +117,12 @@ pub struct Telemetry {
 /// the environment asks for traces, the OTLP exporter. Call outside the async runtime: the
 /// exporter's HTTP client is a blocking one.
 pub fn init(log: &str, default_service: &str, export: bool) -> anyhow::Result<Telemetry> {
+    // Colour only on a terminal, and never with NO_COLOR set (https://no-color.org).
+    let colour = std::io::IsTerminal::is_terminal(&std::io::stderr())
+        && std::env::var_os("NO_COLOR").is_none_or(|v| v.is_empty());
     let stderr = tracing_subscriber::fmt::layer()
         .with_writer(std::io::stderr)
+        .with_ansi(colour)
         .with_filter(tracing_subscriber::EnvFilter::try_new(log).unwrap_or_else(|_| "warn".into()));
     let config = if export { trace_config(default_service)? } else { None };
     let Some(config) = config else {

@@ -9,6 +9,7 @@
 //! message's headers ([`trace`]); whether spans are exported, and where, is the binary's
 //! choice. This crate never installs a subscriber or an exporter.
 
+pub mod panics;
 mod stage;
 pub mod trace;
 

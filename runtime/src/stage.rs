@@ -188,7 +188,11 @@ async fn handle<S: Stage>(
     crate::trace::inject(&span, &mut out_headers);
     let work_span = span.clone();
     let work = async {
-        let outputs = stage.process(input).await?;
+        // A panic in the stage is this batch's failure, named, not the worker's death
+        // (which would surface as a cancellation somewhere downstream).
+        let outputs = futures::FutureExt::catch_unwind(std::panic::AssertUnwindSafe(stage.process(input)))
+            .await
+            .map_err(|p| StageError::Permanent(format!("{} panicked on batch {batch_id}: {}", stage.name(), crate::panics::message(&*p))))??;
         tracing::Span::current().record("outputs", outputs.len());
         for (index, output) in outputs.iter().enumerate() {
             let bytes = codec::encode(output).map_err(|e| StageError::Fatal(e.to_string()))?;

@@ -50,8 +50,25 @@ use memval_proto::{ExtractedMemory, Memory};
 pub const NO_CLAIMS_REASON: &str =
     "no checkable code reference (no file path, symbol or config key)";
 
-/// Extracts at most 8 claims from `memory.content`. Pure function, no I/O.
+/// How the skip reason of a memory the extractor failed on begins (a bug in memval, kept to
+/// that one memory: the rest of the batch and the run go on).
+pub const INTERNAL_ERROR_REASON: &str = "not read: memval's extractor failed on this memory (a bug; please report it)";
+
+/// Extracts at most 8 claims from `memory.content`. Pure function, no I/O. A panic inside
+/// the rules is caught here and reported as this memory's skip reason
+/// ([`INTERNAL_ERROR_REASON`] and the panic's message), never lost with its batch.
 pub fn extract(memory: &Memory) -> ExtractedMemory {
+    memval_runtime::panics::catch(|| extract_rules(memory)).unwrap_or_else(|panic| {
+        tracing::error!(memory = %memory.id, source = %memory.source, panic = %panic.escape_debug(), "the extractor failed on a memory");
+        ExtractedMemory {
+            memory: memory.meta(),
+            claims: Vec::new(),
+            skip_reason: Some(format!("{INTERNAL_ERROR_REASON}: {panic}")),
+        }
+    })
+}
+
+fn extract_rules(memory: &Memory) -> ExtractedMemory {
     let context = memory.context_dir.as_deref().and_then(context_dir);
     let doc = scan::scan(&memory.content, context.as_deref());
     let own_name = memory.source.path.rsplit(['/', '\\']).next().filter(|n| n.contains('.'));

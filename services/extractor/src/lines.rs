@@ -133,9 +133,23 @@ pub(crate) fn tail(s: &str, n: usize) -> &str {
     &s[start..]
 }
 
+/// The byte offset just after the last char of `s` matching `pred` (0 when none does):
+/// where the trailing run of non-matching chars starts. Always a char boundary, whatever
+/// the width of the matching char (`"naïve"`, `"日本。x"`).
+pub(crate) fn after_last(s: &str, pred: impl Fn(char) -> bool) -> usize {
+    s.char_indices().rev().find(|&(_, c)| pred(c)).map_or(0, |(i, c)| i + c.len_utf8())
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn after_last_lands_on_a_char_boundary() {
+        assert_eq!(after_last("The naïve", |c| !c.is_ascii_alphabetic()), "The naï".len());
+        assert_eq!(after_last("日本。src", |c| !c.is_alphanumeric()), "日本。".len());
+        assert_eq!(after_last("plain", |c| c == ' '), 0);
+    }
 
     #[test]
     fn line_after_a_file() {

@@ -380,16 +380,13 @@ pub(crate) fn file_precedes(orig: &str, files: &[FileMention], start: usize) -> 
 /// The last word of `text`, lowercased (looked for in its last few bytes only).
 pub(crate) fn last_word(text: &str) -> String {
     let t = lines::tail(text, 48).trim_end_matches(|c: char| !c.is_alphanumeric());
-    let start = t.rfind(|c: char| !c.is_alphanumeric()).map_or(0, |i| i + 1);
-    t[start..].to_ascii_lowercase()
+    t[lines::after_last(t, |c| !c.is_alphanumeric())..].to_ascii_lowercase()
 }
 
 /// A definition keyword right before or after `start..end` ("the `X` struct", "class X").
 pub(crate) fn keyword_near(text: &str, start: usize, end: usize) -> bool {
     let prev = text[..start].trim_end();
-    let prev = &prev[prev
-        .rfind(|c: char| !c.is_ascii_alphabetic())
-        .map_or(0, |i| i + 1)..];
+    let prev = &prev[lines::after_last(prev, |c| !c.is_ascii_alphabetic())..];
     let next = text[end..].trim_start();
     let next = &next[..next
         .find(|c: char| !c.is_ascii_alphabetic())

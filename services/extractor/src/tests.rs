@@ -1167,3 +1167,16 @@ fn under_the_cap_covered_files_and_self_references_go_first() {
         ]
     );
 }
+
+/// Issue 8: a non-ASCII letter right before a mention used to panic on a byte slice.
+#[test]
+fn non_ascii_text_around_mentions_is_read_like_ascii() {
+    check(
+        "The naïve Parser is in `src/main.rs`.",
+        &["L1 file_reference src/main.rs", "L1 symbol_reference src/main.rs#Parser"],
+    );
+    check(
+        "\u{feff}The `Parser` struct is in `src/main.rs`。日本語の説明。",
+        &["L1 file_reference src/main.rs", "L1 symbol_reference src/main.rs#Parser"],
+    );
+}

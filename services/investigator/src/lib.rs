@@ -23,7 +23,7 @@ pub mod tools;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
-use memval_proto::{CheckedMemory, ClaimBatch, ClaimResult, VerdictBatch};
+use memval_proto::{CheckedMemory, ClaimBatch, ClaimResult, Outcome, VerdictBatch};
 use memval_runtime::{Stage, StageError};
 
 pub use check::{config_assignments, Checker};
@@ -62,7 +62,12 @@ impl Evidence {
                     .into_iter()
                     .enumerate()
                     .map(|(i, claim)| {
-                        let outcome = checker.check(&claim, &item.memory);
+                        // A bug on one claim is that claim's outcome, not the batch's loss.
+                        let outcome = memval_runtime::panics::catch(|| checker.check(&claim, &item.memory))
+                            .unwrap_or_else(|panic| {
+                                tracing::error!(memory = %item.memory.id, source = %item.memory.source, panic = %panic.escape_debug(), "the investigator failed on a claim");
+                                Outcome::NotChecked { reason: format!("{INTERNAL_ERROR_REASON}: {panic}") }
+                            });
                         ClaimResult { index: i as u32, claim, outcome }
                     })
                     .collect::<Vec<_>>();
@@ -72,6 +77,10 @@ impl Evidence {
         VerdictBatch { batch_id: format!("{}.v", batch.batch_id), run: batch.run, items }
     }
 }
+
+/// How the reason of a claim the investigator failed on begins (a bug in memval, kept to
+/// that one claim).
+pub const INTERNAL_ERROR_REASON: &str = "not checked: memval's investigator failed on this claim (a bug; please report it)";
 
 /// The Tier A investigator as a pipeline stage.
 pub struct InvestigatorStage {
