@@ -41,10 +41,12 @@ fn claim_batch(repo: &std::path::Path) -> ClaimBatch {
                 claim_type: ClaimType::FileReference,
                 claim_text: "`src/main.rs` is the entry point".into(),
                 line: 1,
+                lines: Vec::new(),
                 code_refs: vec![CodeRef::path("src/main.rs")],
                 assertion: None,
             }],
             skip_reason: None,
+            left_out: Vec::new(),
         }],
     }
 }

@@ -59,7 +59,11 @@ pub struct MemoryReport {
 
 #[derive(Debug, Serialize)]
 pub struct CodeRefReport {
+    /// The repo-relative path the memory meant (after resolving trees, sections and the
+    /// notes file's folder); `.` for a name given without a file.
     pub path: String,
+    /// The reference as the memory wrote it, when that differs from `path`.
+    pub written: Option<String>,
     pub symbol: Option<String>,
     pub line: Option<u32>,
 }
@@ -72,6 +76,10 @@ pub struct ClaimReport {
     pub line: u32,
     /// Line of the memory's source file the claim came from, when known.
     pub source_line: Option<u32>,
+    /// Every line of the memory's text that makes this claim (`line` first).
+    pub lines: Vec<u32>,
+    /// The same lines in the memory's source file, when known.
+    pub source_lines: Vec<u32>,
     pub code_refs: Vec<CodeRefReport>,
     pub verdict: &'static str,
     pub confidence: u8,
@@ -101,8 +109,16 @@ fn refs(result: &ClaimResult) -> Vec<CodeRefReport> {
         .claim
         .code_refs
         .iter()
-        .map(|r| CodeRefReport { path: r.path.clone(), symbol: r.symbol.clone(), line: r.line })
+        .map(|r| CodeRefReport { path: r.path.clone(), written: r.written.clone(), symbol: r.symbol.clone(), line: r.line })
         .collect()
+}
+
+/// The claim's lines in the memory's text, and in its source file when known.
+fn lines(score: &MemoryScore, result: &ClaimResult) -> (Vec<u32>, Vec<u32>) {
+    let claim = &result.claim;
+    let text = if claim.lines.is_empty() { vec![claim.line] } else { claim.lines.clone() };
+    let source = text.iter().filter_map(|&l| source_line(score, l)).collect();
+    (text, source)
 }
 
 /// Line in the memory's source file for a claim on line `line` of its text.
@@ -141,6 +157,7 @@ pub fn build(scores: &[MemoryScore], inputs: Inputs<'_>) -> Report {
     let mut not_checked = Vec::new();
     let mut verdicts: BTreeMap<&'static str, usize> = Verdict::ALL.iter().map(|v| (v.as_str(), 0)).collect();
     let mut claims_total = 0;
+    let mut unread = 0;
     let mut failed = false;
     for score in scores {
         let mut claims = Vec::new();
@@ -150,11 +167,14 @@ pub fn build(scores: &[MemoryScore], inputs: Inputs<'_>) -> Report {
                 Outcome::Checked { verdict, confidence, evidence, successor } => {
                     *verdicts.entry(verdict.as_str()).or_default() += 1;
                     failed |= inputs.fail_on.is_some_and(|f| severity(*verdict) >= severity(f));
+                    let (lines, source_lines) = lines(score, result);
                     claims.push(ClaimReport {
                         claim_type: result.claim.claim_type.as_str(),
                         claim_text: result.claim.claim_text.clone(),
                         line: result.claim.line,
                         source_line: source_line(score, result.claim.line),
+                        lines,
+                        source_lines,
                         code_refs: refs(result),
                         verdict: verdict.as_str(),
                         confidence: *confidence,
@@ -173,6 +193,23 @@ pub fn build(scores: &[MemoryScore], inputs: Inputs<'_>) -> Report {
                 }),
             }
         }
+        // What the extractor did not read (a limit reached) is listed, never dropped.
+        for why in &score.left_out {
+            not_checked.push(NotChecked {
+                memory_id: score.memory.id.clone(),
+                source: score.memory.source.to_string(),
+                claim_type: "unread_text",
+                claim_text: String::new(),
+                line: why
+                    .strip_prefix("lines ")
+                    .and_then(|r| r.split(['-', ' ']).next())
+                    .and_then(|n| n.parse().ok())
+                    .unwrap_or(1),
+                code_refs: Vec::new(),
+                reason: why.clone(),
+            });
+            unread += 1;
+        }
         memories.push(MemoryReport {
             id: score.memory.id.clone(),
             agent: score.memory.agent.clone(),
@@ -187,7 +224,7 @@ pub fn build(scores: &[MemoryScore], inputs: Inputs<'_>) -> Report {
             claims,
         });
     }
-    let checked = claims_total - not_checked.len();
+    let checked = claims_total - (not_checked.len() - unread);
     Report {
         run: RunInfo {
             id: inputs.header.run_id.clone(),
@@ -375,8 +412,8 @@ pub fn to_markdown(report: &Report) -> String {
     out
 }
 
-/// SARIF 2.1.0 for code scanning: one result per claim that is not VALID, located at the
-/// memory file and line the claim came from. `relative` maps a memory source path to a
+/// SARIF 2.1.0 for code scanning: one result per line of a claim that is not VALID, located
+/// at the memory file and each line that makes the claim. `relative` maps a memory source path to a
 /// repo-relative URI.
 pub fn to_sarif(report: &Report, relative: &dyn Fn(&str) -> String) -> String {
     let rules = [
@@ -394,19 +431,29 @@ pub fn to_sarif(report: &Report, relative: &dyn Fn(&str) -> String) -> String {
         for c in m.claims.iter().filter(|c| c.verdict != "VALID") {
             let Some((id, _, level, _)) = rules.iter().find(|r| r.1 == c.verdict) else { continue };
             let successor = c.successor.as_deref().map(|s| format!(" Successor: {s}.")).unwrap_or_default();
-            results.push(json!({
-                "ruleId": id,
-                "level": level,
-                "message": {"text": format!("{} ({} {}%): {}.{successor} Evidence: {}", c.claim_text, c.verdict, c.confidence, m.id, c.evidence)},
-                "locations": [{
-                    "physicalLocation": {
-                        "artifactLocation": {"uri": relative(path)},
-                        "region": {"startLine": c.source_line.unwrap_or(1).max(1)}
-                    }
-                }],
-                "partialFingerprints": {"memvalClaim/v1": format!("{}|{}|{}", m.id, c.claim_type, c.claim_text)},
-                "properties": {"confidence": c.confidence, "claim_type": c.claim_type, "memory_id": m.id, "successor": c.successor}
-            }));
+            // A result at every line that makes the claim, so each shows in code review.
+            let at: Vec<u32> = if c.source_lines.is_empty() { vec![c.source_line.unwrap_or(1)] } else { c.source_lines.clone() };
+            for (k, line) in at.into_iter().enumerate() {
+                // The first line keeps the fingerprint a claim has always had.
+                let print = if k == 0 {
+                    format!("{}|{}|{}", m.id, c.claim_type, c.claim_text)
+                } else {
+                    format!("{}|{}|{}|{line}", m.id, c.claim_type, c.claim_text)
+                };
+                results.push(json!({
+                    "ruleId": id,
+                    "level": level,
+                    "message": {"text": format!("{} ({} {}%): {}.{successor} Evidence: {}", c.claim_text, c.verdict, c.confidence, m.id, c.evidence)},
+                    "locations": [{
+                        "physicalLocation": {
+                            "artifactLocation": {"uri": relative(path)},
+                            "region": {"startLine": line.max(1)}
+                        }
+                    }],
+                    "partialFingerprints": {"memvalClaim/v1": print},
+                    "properties": {"confidence": c.confidence, "claim_type": c.claim_type, "memory_id": m.id, "successor": c.successor}
+                }));
+            }
         }
     }
     let doc = json!({

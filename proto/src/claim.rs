@@ -69,6 +69,9 @@ pub struct CodeRef {
     pub path: String,
     pub symbol: Option<String>,
     pub line: Option<u32>,
+    /// The reference as the memory wrote it (`../cache/lru.go`, `lru.go` under a section
+    /// that names `internal/cache/`), when the extractor resolved it to another `path`.
+    pub written: Option<String>,
     /// Other readings of `path` (e.g. relative to the repo root instead of the notes file's
     /// folder), tried in order when `path` does not exist.
     pub alt_paths: Vec<String>,
@@ -76,7 +79,7 @@ pub struct CodeRef {
 
 impl CodeRef {
     pub fn path(path: impl Into<String>) -> Self {
-        CodeRef { path: path.into(), symbol: None, line: None, alt_paths: Vec::new() }
+        CodeRef { path: path.into(), symbol: None, line: None, written: None, alt_paths: Vec::new() }
     }
 }
 
@@ -95,8 +98,11 @@ pub enum Assertion {
 pub struct Claim {
     pub claim_type: ClaimType,
     pub claim_text: String,
-    /// 1-based line of the memory's content the claim came from.
+    /// 1-based line of the memory's content the claim came from (its first mention).
     pub line: u32,
+    /// Every line of the memory's content that makes this same claim, in order, `line`
+    /// first. Empty means just `line` (model claims, older producers).
+    pub lines: Vec<u32>,
     pub code_refs: Vec<CodeRef>,
     pub assertion: Option<Assertion>,
 }

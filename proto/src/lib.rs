@@ -114,10 +114,12 @@ mod tests {
                     claim_type: ClaimType::Configuration,
                     claim_text: "max_conns is 10".into(),
                     line: 1,
+                    lines: vec![1, 3],
                     code_refs: vec![CodeRef::path("config.toml")],
                     assertion: Some(Assertion::ConfigValue { key: "max_conns".into(), value: "10".into() }),
                 }],
                 skip_reason: None,
+                left_out: vec!["lines 9-12: past the mention budget".into()],
             }],
         }
     }

@@ -47,6 +47,9 @@ pub struct ExtractedMemory {
     pub claims: Vec<Claim>,
     /// Set when `claims` is empty (SPEC §2 rule 4).
     pub skip_reason: Option<String>,
+    /// What of the memory was not turned into claims, and why (a limit reached): reported
+    /// under `not_checked`, never dropped silently.
+    pub left_out: Vec<String>,
 }
 
 /// Output of the extractor, input of the investigator. Carries whole memories, so a
@@ -66,6 +69,8 @@ pub struct CheckedMemory {
     pub total_claims: u32,
     pub results: Vec<ClaimResult>,
     pub skip_reason: Option<String>,
+    /// The extractor's [`ExtractedMemory::left_out`], carried to the report.
+    pub left_out: Vec<String>,
 }
 
 /// Output of the investigator, input of the scorer.
@@ -85,6 +90,8 @@ pub struct MemoryScore {
     pub action: Option<Action>,
     pub results: Vec<ClaimResult>,
     pub skip_reason: Option<String>,
+    /// The extractor's [`ExtractedMemory::left_out`], carried to the report.
+    pub left_out: Vec<String>,
 }
 
 /// Output of the scorer.

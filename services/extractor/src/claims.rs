@@ -1,10 +1,10 @@
 //! From mentions to claims: one claim per file, symbol, config key and line content, plus a
-//! claim per behavioral or architectural sentence; then deduplicated, ranked and capped at
-//! [`MAX_CLAIMS`] (SPEC §2 rule 5), keeping the most specific and the memory's order: every
-//! file, symbol, config and line claim ranks above every behavioral or architectural one.
+//! claim per behavioral or architectural sentence; then deduplicated in the memory's order,
+//! a repeated claim keeping every line that makes it (`Claim::lines`). Nothing is capped:
+//! SPEC §2 rule 5's limit of [`MAX_CLAIMS`] applies to a model's output only
+//! (`llm::contract`), so every reference a memory makes is checked.
 
-use std::cmp::Reverse;
-use std::collections::HashSet;
+use std::collections::hash_map::{Entry, HashMap};
 
 use memval_proto::{Assertion, Claim, ClaimType, CodeRef};
 
@@ -12,22 +12,14 @@ use crate::mentions::{ConfigMention, FileMention, SymbolMention};
 use crate::paths;
 use crate::scan::{Doc, Sentence};
 
-/// SPEC §2 rule 5.
+/// SPEC §2 rule 5, for model output only.
 pub(crate) const MAX_CLAIMS: usize = 8;
 /// Code refs kept on one behavioral or architectural claim.
 const MAX_REFS: usize = 4;
 /// The code ref path of a symbol or key named without a file: anywhere in the repo.
 const ANYWHERE: &str = ".";
 
-struct Candidate {
-    /// Higher is more specific.
-    rank: u8,
-    claim: Claim,
-}
-
-/// `own_name` is the file name of the notes file the memory is (`CLAUDE.md`): a mention of
-/// it is a self-reference, kept last.
-pub(crate) fn build(doc: &Doc, own_name: Option<&str>) -> Vec<Claim> {
+pub(crate) fn build(doc: &Doc) -> Vec<Claim> {
     let near_file = paragraph_fallback(doc, |f| !paths::folder_like(&f.tok));
     let near_config = paragraph_config(doc);
     let mut out = Vec::new();
@@ -85,35 +77,7 @@ pub(crate) fn build(doc: &Doc, own_name: Option<&str>) -> Vec<Claim> {
             out.push(sentence_claim(s, claim_type, refs));
         }
     }
-    demote_covered_files(&mut out, own_name);
     select(out)
-}
-
-/// A file claim adds least when another claim already anchors on the same file (a symbol,
-/// key or line in it), or when it names the notes file itself: under the cap it goes first.
-fn demote_covered_files(out: &mut [Candidate], own_name: Option<&str>) {
-    let covered: HashSet<String> = out
-        .iter()
-        .filter(|c| {
-            matches!(
-                c.claim.claim_type,
-                ClaimType::SymbolReference | ClaimType::Configuration | ClaimType::LineContent
-            )
-        })
-        .flat_map(|c| c.claim.code_refs.iter().map(|r| r.path.clone()))
-        .collect();
-    for c in out
-        .iter_mut()
-        .filter(|c| c.claim.claim_type == ClaimType::FileReference)
-    {
-        let r = &c.claim.code_refs[0];
-        let name = r.path.rsplit('/').next().unwrap_or(&r.path);
-        if own_name.is_some_and(|own| own == name) {
-            c.rank = 5;
-        } else if r.line.is_none() && covered.contains(&r.path) {
-            c.rank = c.rank.min(15);
-        }
-    }
 }
 
 /// For each sentence, the last file satisfying `want` named by an earlier sentence of the
@@ -160,11 +124,17 @@ fn paragraph_config(doc: &Doc) -> Vec<Option<(usize, usize)>> {
     out
 }
 
+/// The text as written, when it differs from the path it was resolved to.
+fn written(f: &FileMention) -> Option<String> {
+    (f.raw != f.readings[0]).then(|| f.raw.clone())
+}
+
 fn file_ref(f: &FileMention) -> CodeRef {
     CodeRef {
         path: f.readings[0].clone(),
         symbol: None,
         line: f.tok.line,
+        written: written(f),
         alt_paths: f.readings[1..].to_vec(),
     }
 }
@@ -178,12 +148,12 @@ fn symbol_ref(sym: &SymbolMention, target: Option<&FileMention>) -> CodeRef {
         path,
         symbol: Some(sym.name.clone()),
         line: sym.line,
+        written: target.and_then(written),
         alt_paths,
     }
 }
 
-fn file_claim(s: &Sentence, f: &FileMention) -> Candidate {
-    let folder = paths::folder_like(&f.tok);
+fn file_claim(s: &Sentence, f: &FileMention) -> Claim {
     let shown = if f.tok.dir {
         format!("{}/", f.raw)
     } else {
@@ -200,22 +170,18 @@ fn file_claim(s: &Sentence, f: &FileMention) -> Candidate {
     } else {
         format!("{whole} exists at {path}")
     };
-    let rank = match (f.tok.line, folder) {
-        (Some(_), _) => 40,
-        (None, false) => 20,
-        (None, true) => 10,
-    };
     let claim = Claim {
         claim_type: ClaimType::FileReference,
         claim_text,
         line: s.line,
+        lines: Vec::new(),
         code_refs: vec![file_ref(f)],
         assertion: None,
     };
-    Candidate { rank, claim }
+    claim
 }
 
-fn line_claim(s: &Sentence, f: &FileMention, text: &str) -> Candidate {
+fn line_claim(s: &Sentence, f: &FileMention, text: &str) -> Claim {
     let r = file_ref(f);
     let claim_text = format!(
         "line {} of {} contains `{text}`",
@@ -226,15 +192,16 @@ fn line_claim(s: &Sentence, f: &FileMention, text: &str) -> Candidate {
         claim_type: ClaimType::LineContent,
         claim_text,
         line: s.line,
+        lines: Vec::new(),
         code_refs: vec![r],
         assertion: Some(Assertion::LineText {
             text: text.to_string(),
         }),
     };
-    Candidate { rank: 70, claim }
+    claim
 }
 
-fn symbol_claim(s: &Sentence, sym: &SymbolMention, target: Option<&FileMention>) -> Candidate {
+fn symbol_claim(s: &Sentence, sym: &SymbolMention, target: Option<&FileMention>) -> Claim {
     let r = symbol_ref(sym, target);
     // A key-shaped name tied to a config file is a setting, not a definition.
     if target.is_some_and(|f| f.tok.has_config_ext()) && sym.shape.key_like() {
@@ -242,10 +209,11 @@ fn symbol_claim(s: &Sentence, sym: &SymbolMention, target: Option<&FileMention>)
             claim_type: ClaimType::Configuration,
             claim_text: format!("config key `{}` is set in {}", sym.name, r.path),
             line: s.line,
+            lines: Vec::new(),
             code_refs: vec![r],
             assertion: None,
         };
-        return Candidate { rank: 45, claim };
+        return claim;
     }
     let claim_text = match (r.path.as_str(), r.line) {
         (ANYWHERE, None) => format!("`{}` is defined in the repo", sym.name),
@@ -253,68 +221,62 @@ fn symbol_claim(s: &Sentence, sym: &SymbolMention, target: Option<&FileMention>)
         (path, None) => format!("`{}` is defined in {path}", sym.name),
         (path, Some(n)) => format!("`{}` is defined at {path}:{n}", sym.name),
     };
-    let rank = match (r.line, r.path == ANYWHERE) {
-        (Some(_), _) => 70,
-        (None, false) => 60,
-        (None, true) => 55,
-    };
     let claim = Claim {
         claim_type: ClaimType::SymbolReference,
         claim_text,
         line: s.line,
+        lines: Vec::new(),
         code_refs: vec![r],
         assertion: None,
     };
-    Candidate { rank, claim }
+    claim
 }
 
-fn config_claim(s: &Sentence, c: &ConfigMention, target: Option<&FileMention>) -> Candidate {
+fn config_claim(s: &Sentence, c: &ConfigMention, target: Option<&FileMention>) -> Claim {
     let (path, alt_paths) = match target {
         Some(f) => (f.readings[0].clone(), f.readings[1..].to_vec()),
         None => (ANYWHERE.to_string(), Vec::new()),
     };
+    let written = target.and_then(written);
     let place = if path == ANYWHERE {
         String::new()
     } else {
         format!(" in {path}")
     };
-    let (claim_text, assertion, rank) = match &c.value {
+    let (claim_text, assertion) = match &c.value {
         Some(v) => (
             format!("`{}` = {v}{place}", c.key),
             Some(Assertion::ConfigValue {
                 key: c.key.clone(),
                 value: v.clone(),
             }),
-            50,
         ),
-        None if path == ANYWHERE => (
-            format!("config key `{}` is used in the repo", c.key),
-            None,
-            45,
-        ),
-        None => (format!("config key `{}` is set{place}", c.key), None, 45),
+        None if path == ANYWHERE => (format!("config key `{}` is used in the repo", c.key), None),
+        None => (format!("config key `{}` is set{place}", c.key), None),
     };
     let code_ref = CodeRef {
         path,
         symbol: Some(c.key.clone()),
         line: None,
+        written,
         alt_paths,
     };
     let claim = Claim {
         claim_type: ClaimType::Configuration,
         claim_text,
         line: s.line,
+        lines: Vec::new(),
         code_refs: vec![code_ref],
         assertion,
     };
-    Candidate { rank, claim }
+    claim
 }
 
 fn sentence_claim(
     s: &Sentence,
     claim_type: ClaimType,
     refs: impl Iterator<Item = CodeRef>,
-) -> Candidate {
+) -> Claim {
     let mut code_refs: Vec<CodeRef> = Vec::new();
     for r in refs {
         if !code_refs
@@ -327,44 +289,41 @@ fn sentence_claim(
             break;
         }
     }
-    // Below every file, symbol, key and line claim: under the cap a sentence the investigator
-    // can rarely settle goes before any reference it can.
-    let rank = if claim_type == ClaimType::Architectural {
-        2
-    } else {
-        1
-    };
     let claim = Claim {
         claim_type,
         claim_text: s.text.clone(),
         line: s.line,
+        lines: Vec::new(),
         code_refs,
         assertion: None,
     };
-    Candidate { rank, claim }
+    claim
 }
 
-/// Identical claims once; then the [`MAX_CLAIMS`] most specific, in the memory's order.
-fn select(candidates: Vec<Candidate>) -> Vec<Claim> {
-    let mut seen = HashSet::new();
-    let mut unique: Vec<Candidate> = candidates
-        .into_iter()
-        .filter(|c| {
-            !c.claim.code_refs.is_empty() && c.claim.code_refs.iter().all(|r| !r.path.is_empty())
-        })
-        .filter(|c| seen.insert(identity(&c.claim)))
-        .collect();
-    let mut order: Vec<usize> = (0..unique.len()).collect();
-    order.sort_by_key(|&i| Reverse(unique[i].rank));
-    order.truncate(MAX_CLAIMS);
-    order.sort_unstable();
-    let mut keep = vec![false; unique.len()];
-    for i in order {
-        keep[i] = true;
+/// Each claim once, in the memory's order; a claim made again on another line keeps its
+/// first place and adds that line to `lines`.
+fn select(candidates: Vec<Claim>) -> Vec<Claim> {
+    let mut first: HashMap<_, usize> = HashMap::new();
+    let mut unique: Vec<Claim> = Vec::new();
+    for mut claim in candidates {
+        if claim.code_refs.is_empty() || claim.code_refs.iter().any(|r| r.path.is_empty()) {
+            continue;
+        }
+        match first.entry(identity(&claim)) {
+            Entry::Occupied(at) => {
+                let kept = &mut unique[*at.get()];
+                if !kept.lines.contains(&claim.line) {
+                    kept.lines.push(claim.line);
+                }
+            }
+            Entry::Vacant(slot) => {
+                slot.insert(unique.len());
+                claim.lines = vec![claim.line];
+                unique.push(claim);
+            }
+        }
     }
-    let mut k = keep.into_iter();
-    unique.retain(|_| k.next().unwrap_or(false));
-    unique.into_iter().map(|c| c.claim).collect()
+    unique
 }
 
 type RefKey = (String, Option<String>, Option<u32>);

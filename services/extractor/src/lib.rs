@@ -54,7 +54,7 @@ pub const NO_CLAIMS_REASON: &str =
 /// that one memory: the rest of the batch and the run go on).
 pub const INTERNAL_ERROR_REASON: &str = "not read: memval's extractor failed on this memory (a bug; please report it)";
 
-/// Extracts at most 8 claims from `memory.content`. Pure function, no I/O. A panic inside
+/// Extracts every claim of `memory.content`. Pure function, no I/O. A panic inside
 /// the rules is caught here and reported as this memory's skip reason
 /// ([`INTERNAL_ERROR_REASON`] and the panic's message), never lost with its batch.
 pub fn extract(memory: &Memory) -> ExtractedMemory {
@@ -64,6 +64,7 @@ pub fn extract(memory: &Memory) -> ExtractedMemory {
             memory: memory.meta(),
             claims: Vec::new(),
             skip_reason: Some(format!("{INTERNAL_ERROR_REASON}: {panic}")),
+            left_out: Vec::new(),
         }
     })
 }
@@ -71,13 +72,23 @@ pub fn extract(memory: &Memory) -> ExtractedMemory {
 fn extract_rules(memory: &Memory) -> ExtractedMemory {
     let context = memory.context_dir.as_deref().and_then(context_dir);
     let doc = scan::scan(&memory.content, context.as_deref());
-    let own_name = memory.source.path.rsplit(['/', '\\']).next().filter(|n| n.contains('.'));
-    let claims = claims::build(&doc, own_name);
+    let claims = claims::build(&doc);
     let skip_reason = claims.is_empty().then(|| NO_CLAIMS_REASON.to_string());
+    let left_out = doc
+        .unread
+        .map(|(from, to)| {
+            format!(
+                "lines {from}-{to} not read: the memory names more than {} paths, symbols and keys (memval's limit per memory; split the memory to check the rest)",
+                scan::MAX_MENTIONS
+            )
+        })
+        .into_iter()
+        .collect();
     ExtractedMemory {
         memory: memory.meta(),
         claims,
         skip_reason,
+        left_out,
     }
 }
 

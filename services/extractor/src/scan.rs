@@ -24,7 +24,7 @@ use crate::paths::{self, Folder, PathToken, Strength};
 use crate::{behaviour, commands, config, lines, symbols};
 
 /// Mentions kept per memory, so hostile text cannot blow up memory or time.
-const MAX_MENTIONS: usize = 4096;
+pub(crate) const MAX_MENTIONS: usize = 4096;
 /// Deepest tree or listing nesting followed.
 const MAX_NEST: usize = 64;
 /// Longest code span looked at.
@@ -59,6 +59,23 @@ pub(crate) struct Sentence {
 pub(crate) struct Doc {
     pub sentences: Vec<Sentence>,
     pub anchors: Vec<FileMention>,
+    /// When the memory names more than [`MAX_MENTIONS`] things: the line the scan stopped
+    /// on and the memory's last line. What lies between is reported as not read.
+    pub unread: Option<(u32, u32)>,
+}
+
+/// Whether the sentence `orig[range]` talks about dependencies ("the `serde` crate"), not
+/// counting the words inside the paths it names: `crates/core/src/lib.rs` and
+/// `packages/cli/` are folders of a monorepo, not talk of packages.
+fn dependency_cue(orig: &str, range: &std::ops::Range<usize>, files: &[FileMention]) -> bool {
+    let mut text = orig[range.clone()].to_string();
+    for f in files.iter().filter(|f| f.tok.path.contains('/')) {
+        let (a, b) = (f.start.max(range.start) - range.start, f.end.min(range.end).saturating_sub(range.start));
+        if a < b && text.is_char_boundary(a) && text.is_char_boundary(b) {
+            text.replace_range(a..b, &" ".repeat(b - a));
+        }
+    }
+    config::has_dependency_cue(&text)
 }
 
 pub(crate) fn scan(content: &str, context_dir: Option<&str>) -> Doc {
@@ -76,11 +93,13 @@ pub(crate) fn scan(content: &str, context_dir: Option<&str>) -> Doc {
         budget: MAX_MENTIONS,
     };
     let mut fence: Option<Fence> = None;
+    let mut last_read = 0;
     for (i, raw) in content.split('\n').enumerate() {
         if w.budget == 0 {
             break;
         }
         let line_no = u32::try_from(i + 1).unwrap_or(u32::MAX);
+        last_read = line_no;
         let line = raw.strip_suffix('\r').unwrap_or(raw);
         match fence.take() {
             Some(f) if f.closes(line) => w.block_break(),
@@ -96,6 +115,10 @@ pub(crate) fn scan(content: &str, context_dir: Option<&str>) -> Doc {
                 None => w.text_line(line, line_no),
             },
         }
+    }
+    if w.budget == 0 {
+        let last = u32::try_from(content.split('\n').count()).unwrap_or(u32::MAX);
+        w.doc.unread = Some((last_read, last));
     }
     w.doc
 }
@@ -617,7 +640,7 @@ impl Walker {
                 &files,
                 &cands,
                 &taken,
-                config::has_dependency_cue(text),
+                dependency_cue(orig, &range, &files),
             );
         }
 

@@ -367,12 +367,12 @@ fn tree_diagrams_and_listings() {
             "L4 file_reference docs/api/v1.md[api/v1.md]",
         ],
     );
-    // more than 8 entries: files before folders, then the memory's order
+    // a big tree: every entry, in the memory's order (no cap on rule extraction)
     let big = "```\nsrc/\n├── a/\n│   ├── 1.rs\n│   ├── 2.rs\n│   └── 3.rs\n├── b/\n│   ├── 4.rs\n│   └── 5.rs\n└── c/\n    ├── 6.rs\n    ├── 7.rs\n    ├── 8.rs\n    └── 9.rs\n```";
     let got = run(big, None);
-    assert_eq!(got.len(), 8);
-    assert!(got.iter().all(|c| c.ends_with(".rs")), "{got:?}");
-    assert_eq!(got[0], "L4 file_reference src/a/1.rs");
+    assert_eq!(got.len(), 13, "{got:?}");
+    assert_eq!(got[0], "L2 file_reference src");
+    assert_eq!(got[12], "L14 file_reference src/c/9.rs");
 }
 
 #[test]
@@ -764,7 +764,8 @@ fn prompt_injection_is_just_text() {
 }
 
 #[test]
-fn at_most_eight_claims_most_specific_first() {
+fn every_claim_is_kept_in_the_memory_order() {
+    // SPEC §2 rule 5's cap of 8 is for model output; the rules keep everything.
     let content = "`a.rs` `b.rs` `c.rs` `d.rs` `e.rs` `f.rs` `g.rs` `h.rs` `i.rs`\n\
                    `retries` defaults to 3\n\
                    `LruCache` at `src/lru.rs:10`\n\n\
@@ -777,19 +778,21 @@ fn at_most_eight_claims_most_specific_first() {
             "L1 file_reference b.rs",
             "L1 file_reference c.rs",
             "L1 file_reference d.rs",
+            "L1 file_reference e.rs",
+            "L1 file_reference f.rs",
+            "L1 file_reference g.rs",
+            "L1 file_reference h.rs",
+            "L1 file_reference i.rs",
             "L2 configuration .#retries {retries=3}",
             "L3 file_reference src/lru.rs:10",
             "L3 symbol_reference src/lru.rs#LruCache:10",
             "L5 symbol_reference .#ShardMap",
         ]
     );
-    // behavioral and architectural sentences go first, even before a self-reference: a
-    // missing file must not be dropped for a sentence the investigator can rarely settle
+    // sentence claims stay beside the references they mention, self-references too
     let mut m = memory(
         "`Cache` in `a.rs` uses a mutex per shard.\n\
          `b.rs` calls `c.rs` for every request.\n\
-         `d.rs` retries failed jobs three times.\n\
-         `e.rs` caches sessions in process.\n\
          `f.rs` and `g.rs` are gone; see `CLAUDE.md`.",
         None,
     );
@@ -800,22 +803,14 @@ fn at_most_eight_claims_most_specific_first() {
         [
             "L1 file_reference a.rs",
             "L1 symbol_reference a.rs#Cache",
+            "L1 behavioral a.rs + a.rs#Cache",
             "L2 file_reference b.rs",
             "L2 file_reference c.rs",
-            "L3 file_reference d.rs",
-            "L4 file_reference e.rs",
-            "L5 file_reference f.rs",
-            "L5 file_reference g.rs",
+            "L2 architectural b.rs + c.rs",
+            "L3 file_reference f.rs",
+            "L3 file_reference g.rs",
+            "L3 file_reference CLAUDE.md",
         ]
-    );
-    // with room to spare they stay
-    check(
-        "`b.rs` calls `c.rs` for every request.",
-        &[
-            "L1 file_reference b.rs",
-            "L1 file_reference c.rs",
-            "L1 architectural b.rs + c.rs",
-        ],
     );
     // identical code refs once
     check(
@@ -856,7 +851,7 @@ fn hostile_text_cannot_panic_or_blow_up() {
     ];
     for content in &cases {
         let out = extract(&memory(content, Some("docs")));
-        assert!(out.claims.len() <= 8);
+        assert!(out.claims.len() <= crate::scan::MAX_MENTIONS);
         assert_eq!(out.claims.is_empty(), out.skip_reason.is_some());
         for c in &out.claims {
             assert!(
@@ -1141,31 +1136,44 @@ fn docs_folders_describe_the_whole_repo() {
 }
 
 #[test]
-fn under_the_cap_covered_files_and_self_references_go_first() {
-    let mut m = memory(
-        "# CLAUDE.md\n\n\
-         - Entry: `src/main.rs`. Parsing is `parse_header` in `src/http/parser.rs`.\n\
-         - Auth lives in `src/legacy_auth.rs`.\n\
-         - Jobs are throttled by `TokenBucket` in `worker/ratelimit.py`.\n\
-         - Deploy with `scripts/deploy.sh staging`.\n\
-         - At most `max_connections = 100` (see `config/app.toml`).",
+fn a_notes_file_with_sixty_references_gives_sixty_claims() {
+    // Issue 9: real notes name dozens of paths and symbols; every one is checked.
+    let mut text = String::from("# Project notes\n\n## Layout\n\n");
+    for i in 0..30 {
+        text.push_str(&format!("- `crates/c{i}/src/lib.rs` holds `Thing{i}`.\n"));
+    }
+    let out = extract(&memory(&text, None));
+    let refs: std::collections::BTreeSet<(String, Option<String>)> = out
+        .claims
+        .iter()
+        .flat_map(|c| c.code_refs.iter().map(|r| (r.path.clone(), r.symbol.clone())))
+        .collect();
+    assert_eq!(refs.len(), 60, "{refs:?}");
+    assert!(out.left_out.is_empty());
+}
+
+#[test]
+fn a_repeated_claim_lists_every_line_and_a_resolved_path_keeps_its_text() {
+    let out = extract(&memory(
+        "Parsing is in `src/http/parser.rs`.\nSee `src/http/parser.rs` again.\n\n## In `src/http/`\n\n- `parser.rs` once more",
         None,
-    );
-    m.source.path = "repo/CLAUDE.md".into();
-    let got: Vec<String> = extract(&m).claims.iter().map(render).collect();
-    assert_eq!(
-        got,
-        [
-            "L3 file_reference src/main.rs",
-            "L3 file_reference src/http/parser.rs",
-            "L3 symbol_reference src/http/parser.rs#parse_header",
-            "L4 file_reference src/legacy_auth.rs",
-            "L5 file_reference worker/ratelimit.py",
-            "L5 symbol_reference worker/ratelimit.py#TokenBucket",
-            "L6 file_reference scripts/deploy.sh",
-            "L7 configuration config/app.toml#max_connections {max_connections=100}",
-        ]
-    );
+    ));
+    let file = &out.claims[0];
+    assert_eq!(file.code_refs[0].path, "src/http/parser.rs");
+    assert_eq!(file.lines, vec![1, 2, 6], "{:?}", out.claims);
+    assert_eq!(file.code_refs[0].written, None);
+    let m = extract(&memory("- `guide.md` explains it", Some("docs")));
+    assert_eq!(m.claims[0].code_refs[0].path, "docs/guide.md");
+    assert_eq!(m.claims[0].code_refs[0].written.as_deref(), Some("guide.md"));
+}
+
+#[test]
+fn past_the_mention_limit_the_rest_is_reported_not_dropped() {
+    let text = "`ShardedCache` in `internal/cache/lru.go` has a mutex\n".repeat(5000);
+    let out = extract(&memory(&text, None));
+    assert_eq!(out.left_out.len(), 1, "{:?}", out.left_out);
+    assert!(out.left_out[0].starts_with("lines 2048-5001 not read"), "{:?}", out.left_out);
+    assert!(extract(&memory("`a.rs`", None)).left_out.is_empty());
 }
 
 /// Issue 8: a non-ASCII letter right before a mention used to panic on a byte slice.
@@ -1178,5 +1186,24 @@ fn non_ascii_text_around_mentions_is_read_like_ascii() {
     check(
         "\u{feff}The `Parser` struct is in `src/main.rs`。日本語の説明。",
         &["L1 file_reference src/main.rs", "L1 symbol_reference src/main.rs#Parser"],
+    );
+}
+
+#[test]
+fn monorepo_folders_are_not_talk_of_packages() {
+    // `crates/` and `packages/` in a path used to read as "this sentence is about
+    // dependencies", which dropped every symbol named beside it.
+    check(
+        "`ThingZero` in `crates/c0/src/lib.rs`.",
+        &["L1 file_reference crates/c0/src/lib.rs", "L1 symbol_reference crates/c0/src/lib.rs#ThingZero"],
+    );
+    check(
+        "`packages/cli/src/app.ts` defines `AppShell`.",
+        &["L1 file_reference packages/cli/src/app.ts", "L1 symbol_reference packages/cli/src/app.ts#AppShell"],
+    );
+    // talk of packages still is
+    check(
+        "We use the `tokio` crate in `src/main.rs`.",
+        &["L1 file_reference src/main.rs", "L1 behavioral src/main.rs"],
     );
 }

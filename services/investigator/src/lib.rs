@@ -71,7 +71,7 @@ impl Evidence {
                         ClaimResult { index: i as u32, claim, outcome }
                     })
                     .collect::<Vec<_>>();
-                CheckedMemory { total_claims: results.len() as u32, memory: item.memory, results, skip_reason: item.skip_reason }
+                CheckedMemory { total_claims: results.len() as u32, memory: item.memory, results, skip_reason: item.skip_reason, left_out: item.left_out }
             })
             .collect();
         VerdictBatch { batch_id: format!("{}.v", batch.batch_id), run: batch.run, items }

@@ -33,7 +33,7 @@ fn fixture() -> Fixture {
 }
 
 fn claim(text: &str, path: &str) -> Claim {
-    Claim { claim_type: ClaimType::Behavioral, claim_text: text.into(), line: 1, code_refs: vec![CodeRef::path(path)], assertion: None }
+    Claim { claim_type: ClaimType::Behavioral, claim_text: text.into(), line: 1, lines: Vec::new(), code_refs: vec![CodeRef::path(path)], assertion: None }
 }
 
 fn memory(id: &str) -> MemoryMeta {
@@ -53,7 +53,7 @@ fn batch(memories: Vec<(&str, Vec<Claim>)>) -> ClaimBatch {
     ClaimBatch {
         run: RunHeader { run_id: "run-1".into(), repo: "repo".into(), commit: None, started_at: 0, expected_memories: memories.len() as u32 },
         batch_id: "b1".into(),
-        items: memories.into_iter().map(|(id, claims)| ExtractedMemory { memory: memory(id), claims, skip_reason: None }).collect(),
+        items: memories.into_iter().map(|(id, claims)| ExtractedMemory { memory: memory(id), claims, skip_reason: None, left_out: Vec::new() }).collect(),
     }
 }
 

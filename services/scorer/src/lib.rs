@@ -55,7 +55,7 @@ impl ScorerStage {
                 scored.push(None);
                 let mut results = item.results;
                 results.sort_by_key(|r| r.index);
-                complete.push(score_memory(run, item.memory, results, item.skip_reason));
+                complete.push(score_memory(run, item.memory, results, item.skip_reason, item.left_out));
                 continue;
             }
             for result in &item.results {
@@ -66,7 +66,7 @@ impl ScorerStage {
                 // More results for this memory are on their way in another batch.
                 continue;
             }
-            let memory_score = score_memory(run, item.memory, results, item.skip_reason);
+            let memory_score = score_memory(run, item.memory, results, item.skip_reason, item.left_out);
             store.put_score(run, &memory_score)?;
             scored.push(Some(memory_score));
         }
@@ -96,10 +96,10 @@ fn is_complete(item: &CheckedMemory) -> bool {
     })
 }
 
-fn score_memory(run: &RunHeader, memory: MemoryMeta, results: Vec<ClaimResult>, skip_reason: Option<String>) -> MemoryScore {
+fn score_memory(run: &RunHeader, memory: MemoryMeta, results: Vec<ClaimResult>, skip_reason: Option<String>, left_out: Vec<String>) -> MemoryScore {
     let age = formula::age_days(memory.asserted_at(), run.started_at);
     let (score, action) = formula::score_results(&results, memory.tier, age);
-    MemoryScore { memory, score, action, results, skip_reason }
+    MemoryScore { memory, score, action, results, skip_reason, left_out }
 }
 
 impl Stage for ScorerStage {
@@ -139,7 +139,7 @@ mod tests {
             source: Source { path: "m.jsonl".into(), line: Some(1), row: None, format: "jsonl".into() },
             first_line: 1,
         };
-        let claim = Claim { claim_type: ClaimType::FileReference, claim_text: "x".into(), line: 1, code_refs: vec![CodeRef::path("x")], assertion: None };
+        let claim = Claim { claim_type: ClaimType::FileReference, claim_text: "x".into(), line: 1, lines: Vec::new(), code_refs: vec![CodeRef::path("x")], assertion: None };
         VerdictBatch {
             run: RunHeader { run_id: "r".into(), repo: ".".into(), commit: None, started_at: 0, expected_memories: 1 },
             batch_id: "b".into(),
@@ -155,6 +155,7 @@ mod tests {
                     })
                     .collect(),
                 skip_reason: None,
+                left_out: Vec::new(),
             }],
         }
     }

@@ -114,13 +114,13 @@ fn check_claim(memory: &Memory, value: &Value) -> Result<Claim, String> {
             }
         }
         let line = r.get("line").and_then(Value::as_u64).filter(|l| (1..=10_000_000).contains(l)).map(|l| l as u32);
-        code_refs.push(CodeRef { path: path.to_owned(), symbol: symbol.map(str::to_owned), line, alt_paths: Vec::new() });
+        code_refs.push(CodeRef { path: path.to_owned(), symbol: symbol.map(str::to_owned), line, written: None, alt_paths: Vec::new() });
     }
     if code_refs.is_empty() {
         return Err(format!("{claim_text:?} has no code ref with a path"));
     }
     let line = memory_line(&memory.content, &code_refs[0]);
-    Ok(Claim { claim_type, claim_text: claim_text.to_owned(), line, code_refs, assertion: None })
+    Ok(Claim { claim_type, claim_text: claim_text.to_owned(), line, lines: Vec::new(), code_refs, assertion: None })
 }
 
 /// A path the memory writes, or whose file name it writes (`lru.go` for `internal/cache/lru.go`
@@ -153,7 +153,8 @@ fn identity(c: &Claim) -> (ClaimType, Vec<(String, Option<String>)>) {
     (c.claim_type, refs)
 }
 
-/// The rules' claims, then the model's that say something new, at most 8 in all. A model
+/// The rules' claims (all of them), then the model's that say something new, at most
+/// [`MAX_CLAIMS`] of those (SPEC §2 rule 5 caps model output only). A model
 /// claim is the same as another when its text is (ignoring case and spacing), or when its
 /// type and anchors are. Returns the merged list and how many model claims were duplicates.
 pub fn merge(rules: Vec<Claim>, model: Vec<Claim>) -> (Vec<Claim>, usize) {
@@ -162,13 +163,16 @@ pub fn merge(rules: Vec<Claim>, model: Vec<Claim>) -> (Vec<Claim>, usize) {
     let mut ids: HashSet<_> = rules.iter().map(identity).collect();
     let mut merged = rules;
     let mut duplicates = 0;
+    let mut added = 0;
     for c in model {
         if !texts.insert(text(&c)) || !ids.insert(identity(&c)) {
             duplicates += 1;
             continue;
         }
-        if merged.len() < MAX_CLAIMS {
+        // `parse` already cut a memory's model claims to MAX_CLAIMS (and said so).
+        if added < MAX_CLAIMS {
             merged.push(c);
+            added += 1;
         }
     }
     (merged, duplicates)
@@ -242,7 +246,7 @@ mod tests {
 
     #[test]
     fn merge_keeps_rules_first_drops_duplicates_and_caps() {
-        let c = |t: ClaimType, text: &str, path: &str| Claim { claim_type: t, claim_text: text.into(), line: 1, code_refs: vec![CodeRef::path(path)], assertion: None };
+        let c = |t: ClaimType, text: &str, path: &str| Claim { claim_type: t, claim_text: text.into(), line: 1, lines: Vec::new(), code_refs: vec![CodeRef::path(path)], assertion: None };
         let rules = vec![c(ClaimType::FileReference, "`a.rs` exists", "a.rs")];
         let model = vec![
             c(ClaimType::FileReference, "a.rs is there", "./a.rs"),
@@ -253,6 +257,9 @@ mod tests {
         assert_eq!(dups, 2);
         assert_eq!(merged.iter().map(|c| c.claim_text.as_str()).collect::<Vec<_>>(), ["`a.rs` exists", "a.rs retries"]);
         let many: Vec<Claim> = (0..10).map(|i| c(ClaimType::Behavioral, &format!("b{i}"), &format!("f{i}.rs"))).collect();
-        assert_eq!(merge(Vec::new(), many).0.len(), MAX_CLAIMS);
+        assert_eq!(merge(Vec::new(), many.clone()).0.len(), MAX_CLAIMS);
+        // the rules' claims are never cut, and do not crowd out the model's
+        let rules: Vec<Claim> = (0..20).map(|i| c(ClaimType::FileReference, &format!("r{i}"), &format!("r{i}.rs"))).collect();
+        assert_eq!(merge(rules, many).0.len(), 20 + MAX_CLAIMS);
     }
 }

@@ -255,6 +255,7 @@ mod tests {
                         claim_type: ClaimType::Behavioral,
                         claim_text: "ShardedCache has a mutex per shard".into(),
                         line: 1,
+                        lines: Vec::new(),
                         code_refs: vec![CodeRef::path("src/lru.go")],
                         assertion: None,
                     },
