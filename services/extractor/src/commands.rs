@@ -1,5 +1,7 @@
-//! Shell commands. Paths and names inside a command (`cargo run -- src/main.rs`) are not
-//! assertions about the code, so a command yields no claims at all: precision over recall.
+//! Shell commands. A command asserts that the script it runs exists (`./scripts/deploy.sh`,
+//! `python tools/gen.py`) and that the paths it is given do (`bun test src/x.test.ts`,
+//! `make -C dir`, `-f docker-compose.yml`, [`path_args`]); names, refs, packages, images,
+//! outputs and globs in it are not claims.
 
 /// Programs that start a command line inside code (a code span or a code block).
 #[rustfmt::skip]
@@ -229,5 +231,129 @@ mod tests {
         assert!(!is_prose_command("git history shows src/a.rs moved"));
         assert!(!is_prose_command("Make sure `foo()` is called"));
         assert!(!is_prose_command("go to src/main.rs"));
+    }
+}
+
+/// Programs whose arguments are not paths in the repo (refs, images, hosts, URLs, packages,
+/// or files the command creates).
+#[rustfmt::skip]
+const NO_PATH_ARGS: &[&str] = &[
+    "git", "gh", "docker", "podman", "kubectl", "helm", "brew", "apt", "apt-get", "dnf", "yum",
+    "curl", "wget", "ssh", "scp", "rsync", "mkdir", "touch", "echo", "export", "pip", "pip3",
+    "pipx", "gem", "ssh-keygen", "open", "systemctl", "journalctl", "psql", "mysql", "redis-cli",
+    "nats", "terraform", "rm", "printf",
+];
+
+/// Subcommands of package managers whose arguments are package names.
+const PACKAGE_SUBCOMMANDS: &[&str] = &[
+    "add", "install", "i", "remove", "rm", "uninstall", "get", "publish", "login", "update", "upgrade", "dlx", "create",
+];
+
+/// Flags whose value is a path that must exist (`make -C dir`, `-f docker-compose.yml`).
+const PATH_FLAGS: &[&str] = &["-C", "-f", "--file", "--manifest-path", "--config", "--config-file", "--rcfile", "--project", "--cwd", "--dir", "--directory"];
+
+/// Flags whose value is not an existing path: an output, a name, a pattern, a number.
+#[rustfmt::skip]
+const VALUE_FLAGS: &[&str] = &[
+    "-o", "-O", "--out", "--output", "--out-dir", "--outdir", "--target-dir", "-p", "--package",
+    "-F", "--features", "--bin", "--example", "--test", "--bench", "-j", "--jobs", "--target",
+    "-k", "-m", "--filter", "-t", "--tag", "--name", "-n", "-e", "--env", "--profile", "-c",
+    "--grep", "-g", "--reporter", "--project-name", "--format", "--log", "--since", "--until",
+];
+
+/// The paths a command line names as arguments: `bun test src/x.test.ts`, `make -C dir`,
+/// `docker compose -f docker-compose.yml up` (the `-f` value), `pytest tests/unit`. Only
+/// what must already exist for the command to work: not outputs (`-o`, `>`), not package
+/// names (`npm install x`), not refs or images (`git`, `docker run`), not globs or variables.
+/// Each segment of `a && b; c | d` is read on its own. Returns `(word, folder)`, `folder`
+/// when the flag names a directory (`-C`, `--cwd`).
+pub(crate) fn path_args(text: &str) -> Vec<(&str, bool)> {
+    let t = text.trim_start();
+    let t = t.strip_prefix("$ ").unwrap_or(t);
+    let mut out = Vec::new();
+    for segment in t.split(['&', ';', '|']) {
+        let mut words = segment
+            .split_whitespace()
+            .skip_while(|w| w.contains('=') || *w == "sudo" || *w == "exec" || *w == "time")
+            .peekable();
+        let Some(first) = words.next() else { continue };
+        let program = first.rsplit('/').next().unwrap_or(first);
+        // `docker compose -f x.yml up`: only the file flags count for docker.
+        let flags_only = matches!(program, "docker" | "podman") && words.peek() == Some(&"compose");
+        if NO_PATH_ARGS.contains(&program) && !flags_only {
+            continue;
+        }
+        if words.peek().is_some_and(|w| PACKAGE_SUBCOMMANDS.contains(w)) && !INTERPRETERS.contains(&program) {
+            continue;
+        }
+        let mut skip_next = false;
+        // `cd dir`: the one argument is a folder.
+        let mut path_next: Option<bool> = (program == "cd").then_some(true);
+        for w in words {
+            if std::mem::take(&mut skip_next) {
+                continue;
+            }
+            if let Some(folder) = path_next.take() {
+                out.push((w, folder));
+                continue;
+            }
+            if w.starts_with(['>', '<']) || w.ends_with('>') || w == "2>" {
+                skip_next = w.len() <= 2;
+                continue;
+            }
+            if w == "--" {
+                continue;
+            }
+            if let Some(flag) = w.strip_prefix('-').map(|_| w) {
+                match flag.split_once('=') {
+                    Some((f, v)) if PATH_FLAGS.contains(&f) => out.push((v, matches!(f, "-C" | "--cwd" | "--dir" | "--directory"))),
+                    Some(_) => {}
+                    None if PATH_FLAGS.contains(&flag) => path_next = Some(matches!(flag, "-C" | "--cwd" | "--dir" | "--directory")),
+                    None if VALUE_FLAGS.contains(&flag) => skip_next = true,
+                    None => {}
+                }
+                continue;
+            }
+            if flags_only {
+                continue;
+            }
+            let plain = !w.contains(['*', '?', '$', '{', '}', '(', ')', '<', '>', '"', '\'', '`', '@', '='])
+                && !w.contains("://")
+                && !w.contains(':');
+            if plain && w.contains(['/', '.']) {
+                out.push((w, false));
+            }
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod path_arg_tests {
+    use super::path_args;
+
+    #[test]
+    fn arguments_that_must_exist_are_paths_and_the_rest_are_not() {
+        let cases: &[(&str, &[(&str, bool)])] = &[
+            ("bun test src/x.test.ts", &[("src/x.test.ts", false)]),
+            ("make -C dir test", &[("dir", true)]),
+            ("docker compose -f docker-compose.yml up -d", &[("docker-compose.yml", false)]),
+            ("docker-compose -f deploy/compose.yaml up", &[("deploy/compose.yaml", false)]),
+            ("pytest -k slow tests/unit/test_a.py", &[("tests/unit/test_a.py", false)]),
+            ("cargo test --manifest-path crates/x/Cargo.toml -p x", &[("crates/x/Cargo.toml", false)]),
+            ("$ RUST_LOG=debug python scripts/gen.py --out build/out.json", &[("scripts/gen.py", false)]),
+            ("cd web && npm run build > build/log.txt", &[("web", true)]),
+            ("git checkout feature/x", &[]),
+            ("docker run org/image:1.2", &[]),
+            ("npm install @scope/pkg lodash.get", &[]),
+            ("cargo add serde/derive", &[]),
+            ("cargo test --features serde/std", &[]),
+            ("ls src/*.rs $HOME/x", &[]),
+            ("curl https://example.com/a.sh | bash", &[]),
+            ("mkdir -p out/dir", &[]),
+        ];
+        for (line, want) in cases {
+            assert_eq!(path_args(line), want.to_vec(), "{line}");
+        }
     }
 }

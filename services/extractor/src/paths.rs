@@ -87,6 +87,7 @@ const BARE_NAMES: &[&str] = &[
     "Podfile", "Taskfile", "Earthfile", "Tiltfile", "CODEOWNERS", "go.mod", "go.sum", "go.work",
     "MANIFEST.in", "Cargo.lock", "yarn.lock", "poetry.lock", "Gemfile.lock", "flake.lock",
     "composer.lock", "Pipfile.lock", "bun.lock", "uv.lock", "mix.lock", "Podfile.lock",
+    "LICENSE", "LICENCE", "COPYING",
 ];
 
 /// Any of [`BARE_NAMES`] inside a token, in one literal search (this runs for every word).
@@ -378,8 +379,14 @@ fn has_known_ext(name: &str) -> bool {
     EXTENSIONS.contains(&ext.to_ascii_lowercase().as_str())
 }
 
-/// `**src/a.rs**` is bold text, `**/docs/**` is a glob.
+/// `**src/a.rs**` (also `**src/a.rs**.` at the end of a sentence) is bold text,
+/// `**/docs/**` is a glob.
 fn strip_emphasis(t: &str) -> &str {
+    let t0 = t;
+    let t = match t.trim_end_matches(['.', ',', ':', ';', '!', '?']) {
+        bold if bold.ends_with('*') && bold.starts_with('*') => bold,
+        _ => t,
+    };
     let lead = t.len() - t.trim_start_matches('*').len();
     let trail = t.len() - t.trim_end_matches('*').len();
     if lead > 0 && lead == trail && t.len() > 2 * lead {
@@ -388,7 +395,7 @@ fn strip_emphasis(t: &str) -> &str {
             return inner;
         }
     }
-    t
+    t0
 }
 
 /// A folder that relative paths may be written against, with its own readings.

@@ -64,6 +64,23 @@ pub(crate) struct Doc {
     pub unread: Option<(u32, u32)>,
 }
 
+/// The path arguments of a command line ([`commands::path_args`]) that are shaped like
+/// paths, with the word each came from.
+fn command_arg_tokens(line: &str) -> Vec<(PathToken, &str)> {
+    commands::path_args(line)
+        .into_iter()
+        .filter_map(|(w, folder)| {
+            let w = w.trim_end_matches([',', ';']);
+            let tok = if folder && !w.ends_with('/') {
+                paths::classify(&format!("{w}/"), Strength::Backtick)
+            } else {
+                paths::classify(w, Strength::Backtick)
+            }?;
+            (!tok.unresolvable()).then_some((tok, w))
+        })
+        .collect()
+}
+
 /// Whether the sentence `orig[range]` talks about dependencies ("the `serde` crate"), not
 /// counting the words inside the paths it names: `crates/core/src/lib.rs` and
 /// `packages/cli/` are folders of a monorepo, not talk of packages.
@@ -528,10 +545,25 @@ impl Walker {
                 continue;
             }
             if inner.contains(char::is_whitespace) {
-                if let Some(tok) =
-                    commands::program(inner).and_then(|p| paths::classify(p, Strength::Backtick))
-                {
-                    raw.push((tok, sp.start, sp.end));
+                // A command: the program it runs and the paths it is given, each at its
+                // own place in the span.
+                let at = |w: &str| {
+                    let start = w.as_ptr() as usize - orig.as_ptr() as usize;
+                    (start, start + w.len())
+                };
+                let program = commands::program(inner)
+                    .and_then(|p| Some((paths::classify(p, Strength::Backtick)?, at(p))));
+                let program_found = program.is_some();
+                if let Some((tok, (a, b))) = program {
+                    raw.push((tok, a, b));
+                }
+                let args = command_arg_tokens(inner);
+                let args_found = !args.is_empty();
+                for (tok, w) in args {
+                    let (a, b) = at(w);
+                    raw.push((tok, a, b));
+                }
+                if program_found || args_found {
                     continue;
                 }
             }
@@ -848,27 +880,33 @@ impl Walker {
     }
 
     /// The repo script a command line runs, if any; nothing else of a command is taken.
+    /// A command line of a code block: the program it runs (`./scripts/run.sh`,
+    /// `python tools/gen.py`) and the paths given to it (`bun test src/x.test.ts`,
+    /// `make -C dir`, `-f docker-compose.yml`).
     fn command_program(&mut self, line: &str, line_no: u32) {
-        let Some(tok) =
-            commands::program(line).and_then(|p| paths::classify(p, Strength::Backtick))
-        else {
+        let folders = self.structure_folders();
+        let program = commands::program(line).and_then(|p| paths::classify(p, Strength::Backtick));
+        let files: Vec<FileMention> = program
+            .into_iter()
+            .chain(command_arg_tokens(line).into_iter().map(|(tok, _)| tok))
+            .map(|tok| FileMention {
+                raw: tok.path.clone(),
+                readings: paths::readings(&tok, &folders),
+                tok,
+                start: 0,
+                end: 0,
+                after: 0,
+            })
+            .collect();
+        if files.is_empty() {
             return;
-        };
-        let readings = paths::readings(&tok, &self.structure_folders());
-        let file = FileMention {
-            raw: tok.path.clone(),
-            tok,
-            readings,
-            start: 0,
-            end: 0,
-            after: 0,
-        };
+        }
         self.push(Sentence {
             line: line_no,
             text: clean_text(line.trim()),
             paragraph: self.paragraph,
             anchor: None,
-            files: vec![file],
+            files,
             symbols: Vec::new(),
             configs: Vec::new(),
             line_texts: Vec::new(),

@@ -730,9 +730,9 @@ fn must_not_take() {
         "Run `cargo build --release` then `npm install lodash`.",
         "$ git checkout main",
         "cargo test -p memval-extractor",
-        "```bash\ncargo run --bin x -- src/main.rs\nmake test\n```",
+        "```bash\ncargo run --bin x -- --out build/x.json\nmake test\n```",
         "```\n$ pip install -r requirements.txt\n```",
-        "`cargo run --bin x -- src/main.rs`",
+        "`docker run -v /data:/data org/img:1.0`",
         "See https://example.com/src/a.rs and www.example.com/b.rs and git@github.com:o/r.git",
         "Mail bob@example.com",
         "We use `serde`, `tokio = \"1\"`, `@types/node` and `lodash`.",
@@ -915,9 +915,10 @@ fn commands_name_only_their_own_script() {
         "$ ./scripts/setup.sh --force",
         &["L1 file_reference scripts/setup.sh"],
     );
+    // a file given to a command must exist for the command to work
     check(
         "`cargo run --bin x -- src/main.rs` and `npm run build`",
-        &[],
+        &["L1 file_reference src/main.rs"],
     );
 }
 
@@ -1206,4 +1207,37 @@ fn monorepo_folders_are_not_talk_of_packages() {
         "We use the `tokio` crate in `src/main.rs`.",
         &["L1 file_reference src/main.rs", "L1 behavioral src/main.rs"],
     );
+}
+
+#[test]
+fn paths_given_to_shell_commands_are_claims() {
+    check_in(
+        None,
+        "```bash\nbun test src/x.test.ts\nmake -C tools lint\ndocker compose -f deploy/docker-compose.yml up -d\ngit checkout feature/x\n```",
+        &[
+            "L2 file_reference src/x.test.ts",
+            "L3 file_reference tools",
+            "L4 file_reference deploy/docker-compose.yml",
+        ],
+    );
+    check(
+        "Run `pytest tests/unit/test_cache.py` before pushing.",
+        &["L1 file_reference tests/unit/test_cache.py"],
+    );
+    check("Install with `npm install @scope/pkg`.", &[]);
+}
+
+#[test]
+fn extension_less_and_bold_paths_are_claims() {
+    check(
+        "See LICENSE, the Makefile and the Procfile; bootstrap with `script/bootstrap` and copy `.env.example`.",
+        &[
+            "L1 file_reference LICENSE",
+            "L1 file_reference Makefile",
+            "L1 file_reference Procfile",
+            "L1 file_reference script/bootstrap",
+            "L1 file_reference .env.example",
+        ],
+    );
+    check("The entry point is **src/main.rs**.", &["L1 file_reference src/main.rs"]);
 }
