@@ -158,7 +158,7 @@ impl Checker<'_> {
         }
         let mut first = None;
         for reading in &readings {
-            match self.search_tree(reading) {
+            match self.search_tree_at(reading, since) {
                 gone @ Located::Gone { .. } => {
                     first.get_or_insert(gone);
                 }
@@ -205,14 +205,14 @@ impl Checker<'_> {
                         to: last,
                         dir,
                         confidence: 95 - penalty,
-                        evidence: format!("git: renamed {}", chain.join(", ")),
+                        evidence: self.with_history_note(git, format!("git: renamed {}", chain.join(", "))),
                     });
                 }
             }
             let deleted = trace.deleted_in.as_deref().map(short).unwrap_or("a later commit");
             return Some(Located::Gone {
                 confidence: 90 - penalty,
-                evidence: format!("git: renamed {}, then deleted in {deleted}", chain.join(", ")),
+                evidence: self.with_history_note(git, format!("git: renamed {}, then deleted in {deleted}", chain.join(", "))),
             });
         }
         if let Some((dir, files)) = git.dir_successor(path, since) {
@@ -226,27 +226,68 @@ impl Checker<'_> {
             }
         }
         if let Some(commit) = trace.deleted_in {
-            // Deleted, but git may have missed a rename with heavy edits: a lone file of the
-            // same name elsewhere is the likely successor.
-            if let Located::Moved { to, dir, evidence, .. } = self.search_tree(path) {
-                return Some(Located::Moved {
-                    to,
-                    dir,
-                    confidence: 60 - penalty,
-                    evidence: format!("git: deleted in {}; {evidence}", short(&commit)),
-                });
+            // A move spread over commits (copied then deleted, or deleted then added
+            // elsewhere): a file of the same name that history shows added after the memory
+            // and that exists now. A name match alone, without history saying it was added
+            // then, is not a successor: the file was deleted.
+            let name = basename(&trace.last);
+            let mut readded: Vec<(String, String)> = git
+                .added_named(name, since)
+                .into_iter()
+                .filter(|(p, _, _)| *p != trace.last && self.index.file(p).is_some())
+                .map(|(p, c, _)| (p, c))
+                .collect();
+            readded.sort();
+            readded.dedup_by(|a, b| a.0 == b.0);
+            match readded.as_slice() {
+                [(to, added_in)] => {
+                    return Some(Located::Moved {
+                        to: to.clone(),
+                        dir: false,
+                        confidence: 80 - penalty,
+                        evidence: self.with_history_note(git, format!(
+                            "git: deleted in {}; the same file name was added as {to} in {}",
+                            short(&commit),
+                            short(added_in)
+                        )),
+                    })
+                }
+                [] => {}
+                several => return Some(Located::Unclear { candidates: several.iter().map(|(p, _)| p.clone()).collect() }),
             }
-            return Some(Located::Gone {
-                confidence: 95 - penalty,
-                evidence: format!("git: deleted in {} and nothing took its place", short(&commit)),
-            });
+            let (confidence, evidence) = self.history_confidence(git, 95 - penalty, format!("git: deleted in {} and nothing took its place", short(&commit)));
+            return Some(Located::Gone { confidence, evidence });
         }
         None
     }
 
+    /// `evidence`, with a note when the history it comes from is incomplete.
+    fn with_history_note(&self, git: &GitRepo, evidence: String) -> String {
+        match git.incomplete() {
+            Some(why) => format!("{evidence} (history incomplete: {why})"),
+            None => evidence,
+        }
+    }
+
+    /// A verdict that rests on history not showing something: at most 70 when the history
+    /// is incomplete, and the evidence says why.
+    fn history_confidence(&self, git: &GitRepo, confidence: u8, evidence: String) -> (u8, String) {
+        match git.incomplete() {
+            Some(_) => (confidence.min(70), self.with_history_note(git, evidence)),
+            None => (confidence, evidence),
+        }
+    }
+
     /// Successor search without history: the same path under a deeper folder, the same file
-    /// name elsewhere, the same stem with another extension.
+    /// name elsewhere, the same stem with another extension. With history and a date, a
+    /// suffix that matches one place today is a move when the path as written existed
+    /// itself; one that matches several places today is read against the tree at the
+    /// memory's date, where it may have meant one.
     fn search_tree(&self, path: &str) -> Located {
+        self.search_tree_at(path, None)
+    }
+
+    fn search_tree_at(&self, path: &str, since: Option<UnixSeconds>) -> Located {
         let name = basename(path);
         let suffix = format!("/{path}");
         let mut by_suffix: Vec<String> = self
@@ -261,9 +302,40 @@ impl Checker<'_> {
             1 => {
                 let found = by_suffix.remove(0);
                 let dir = self.index.is_dir(&found);
+                // The path as written was a real path once: the memory meant it, and it moved.
+                if let Some(git) = self.git.filter(|g| g.follow(path, None).known) {
+                    return Located::Moved {
+                        evidence: self.with_history_note(git, format!("git: {path} existed; today only {found} ends with it")),
+                        to: found,
+                        dir,
+                        confidence: 80,
+                    };
+                }
                 return Located::Here { note: Some(format!("{path} is written relative to a folder; full path {found}")), path: found, dir, confidence: 85 };
             }
-            n if n > 1 => return Located::Unclear { candidates: by_suffix },
+            n if n > 1 => {
+                // Several places end with it today; at the memory's date, maybe one did.
+                if let (Some(git), Some(since)) = (self.git, since) {
+                    if let Some(then) = git.rev_at(since).and_then(|rev| git.files_at(&rev)) {
+                        let meant: Vec<&String> = then.iter().filter(|p| p.ends_with(&suffix)).collect();
+                        if let [meant] = meant.as_slice() {
+                            let meant = (*meant).clone();
+                            if self.index.file(&meant).is_some() {
+                                return Located::Here {
+                                    note: Some(format!("{path} is written relative to a folder; at the memory's date only {meant} ended with it")),
+                                    path: meant,
+                                    dir: false,
+                                    confidence: 85,
+                                };
+                            }
+                            if let Some(found) = self.follow_history(git, &meant, Some(since), 0) {
+                                return found;
+                            }
+                        }
+                    }
+                }
+                return Located::Unclear { candidates: by_suffix };
+            }
             _ => {}
         }
         let same_name: Vec<String> = self.index.files_named(name).iter().map(|&i| self.index.file_at(i).path.clone()).collect();
@@ -301,12 +373,18 @@ impl Checker<'_> {
                 };
             }
         }
-        Located::Gone {
-            confidence: if self.git.is_some() { 85 } else { 70 },
-            evidence: if self.git.is_some() {
-                "not in the tree, never recorded in git history, and no file of that name exists".into()
-            } else {
-                "not in the tree and no file of that name exists (no git history to consult)".into()
+        match self.git {
+            Some(git) => {
+                let (confidence, evidence) = self.history_confidence(
+                    git,
+                    85,
+                    "not in the tree, never recorded in git history, and no file of that name exists".into(),
+                );
+                Located::Gone { confidence, evidence }
+            }
+            None => Located::Gone {
+                confidence: 70,
+                evidence: "not in the tree and no file of that name exists (no git history to consult)".into(),
             },
         }
     }

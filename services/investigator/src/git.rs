@@ -1,5 +1,11 @@
 //! Read-only view of the repo's git history through the `git` binary: renames and
 //! deletions since a date, the commit at a date, and file contents at a commit.
+//!
+//! History is complete or says it is not: a shallow clone, a `git log` that fails with
+//! rename detection (a partial clone whose blobs are missing: git never fetches here,
+//! `GIT_NO_LAZY_FETCH`) and is retried without it, or one that fails outright, each leave a
+//! [`GitRepo::incomplete`] note that the verdicts built on history carry, instead of
+//! reading as "nothing happened".
 
 use std::collections::HashMap;
 use std::io::{BufRead, BufReader, Read, Write};
@@ -42,8 +48,14 @@ pub struct GitRepo {
     /// Path of `dir` below the top level, with a trailing `/`, or empty.
     prefix: String,
     pub head: String,
+    /// `git rev-parse --is-shallow-repository`: history stops at a graft.
+    shallow: bool,
     history: OnceLock<History>,
+    /// Why the history loaded is not the whole story, when it is not.
+    incomplete: OnceLock<Option<String>>,
     revs: Mutex<HashMap<UnixSeconds, Option<String>>>,
+    /// File lists of a few commits' trees (the memories' dates).
+    trees: Mutex<HashMap<String, Option<Arc<Vec<String>>>>>,
     cat: Mutex<Option<CatFile>>,
     /// File versions already read (`rev:path` -> text), so the many claims about one file
     /// cost one `cat-file` round trip and one inflate, not one each.
@@ -76,6 +88,44 @@ impl History {
     }
 }
 
+/// One commit's changes with each deletion and addition of the same file name paired into a
+/// rename when the name is unique on both sides: what `git log -M` reports for a pure move,
+/// recovered when rename detection was not run (or missed a move with heavy edits in the same
+/// commit). Other changes are kept as they are.
+fn pair_moves(block: Vec<Change>) -> Vec<Change> {
+    let name = |p: &str| p.rsplit('/').next().unwrap_or(p).to_owned();
+    let mut deleted: HashMap<String, Vec<usize>> = HashMap::new();
+    let mut added: HashMap<String, Vec<usize>> = HashMap::new();
+    for (i, c) in block.iter().enumerate() {
+        match &c.kind {
+            ChangeKind::Deleted { path } => deleted.entry(name(path)).or_default().push(i),
+            ChangeKind::Added { path } => added.entry(name(path)).or_default().push(i),
+            ChangeKind::Renamed { .. } => {}
+        }
+    }
+    let mut pairs: HashMap<usize, usize> = HashMap::new();
+    for (n, d) in &deleted {
+        if let (1, Some(a)) = (d.len(), added.get(n).filter(|a| a.len() == 1)) {
+            pairs.insert(d[0], a[0]);
+        }
+    }
+    let paired_adds: std::collections::HashSet<usize> = pairs.values().copied().collect();
+    let mut out = Vec::with_capacity(block.len());
+    for (i, c) in block.iter().enumerate() {
+        if paired_adds.contains(&i) {
+            continue;
+        }
+        match (pairs.get(&i), &c.kind) {
+            (Some(&a), ChangeKind::Deleted { path }) => {
+                let ChangeKind::Added { path: to } = &block[a].kind else { unreachable!("paired with an addition") };
+                out.push(Change { commit: c.commit.clone(), time: c.time, kind: ChangeKind::Renamed { from: path.clone(), to: to.clone() } });
+            }
+            _ => out.push(c.clone()),
+        }
+    }
+    out
+}
+
 /// Texts of old file versions, up to [`BLOB_CACHE_BYTES`]; when full it starts over, which
 /// keeps it simple and bounded (a run touches each file's old version in bursts).
 #[derive(Default)]
@@ -89,6 +139,9 @@ const BLOB_CACHE_BYTES: usize = 64 * 1024 * 1024;
 fn git(dir: &Path) -> Command {
     let mut cmd = Command::new("git");
     cmd.arg("-C").arg(dir).args(["-c", "core.quotePath=false"]);
+    // A partial clone must not reach for its promisor remote (no network, and a fetch per
+    // missing blob would stall a run): a missing object is an error we handle.
+    cmd.env("GIT_NO_LAZY_FETCH", "1");
     cmd.stdin(Stdio::null()).stderr(Stdio::null());
     cmd
 }
@@ -98,18 +151,34 @@ fn output(cmd: &mut Command) -> Option<String> {
     out.status.success().then(|| String::from_utf8_lossy(&out.stdout).into_owned())
 }
 
+/// stdout, or git's own first error line.
+fn output_or_error(cmd: &mut Command) -> Result<String, String> {
+    let out = cmd.stderr(Stdio::piped()).output().map_err(|e| format!("cannot run git: {e}"))?;
+    if out.status.success() {
+        return Ok(String::from_utf8_lossy(&out.stdout).into_owned());
+    }
+    let err = String::from_utf8_lossy(&out.stderr);
+    let first = err.lines().find(|l| !l.trim().is_empty()).unwrap_or("no message").trim();
+    let first: String = first.chars().take(200).collect();
+    Err(format!("git log failed ({}): {first}", out.status))
+}
+
 impl GitRepo {
     /// `None` when `dir` is not inside a git work tree with at least one commit, or git is
     /// not installed.
     pub fn open(dir: &Path) -> Option<GitRepo> {
         let head = output(git(dir).args(["rev-parse", "--verify", "-q", "HEAD"]))?.trim().to_owned();
         let prefix = output(git(dir).args(["rev-parse", "--show-prefix"]))?.trim().to_owned();
+        let shallow = output(git(dir).args(["rev-parse", "--is-shallow-repository"])).is_some_and(|s| s.trim() == "true");
         Some(GitRepo {
             dir: dir.to_owned(),
             prefix,
             head,
+            shallow,
             history: OnceLock::new(),
+            incomplete: OnceLock::new(),
             revs: Mutex::new(HashMap::new()),
+            trees: Mutex::new(HashMap::new()),
             cat: Mutex::new(None),
             blobs: Mutex::new(BlobCache::default()),
         })
@@ -125,19 +194,44 @@ impl GitRepo {
         &self.indexed_history().changes
     }
 
+    /// Why history may be missing moves, or `None` when it is whole: a shallow clone, rename
+    /// detection that failed (moves then come from deletions and additions of the same file
+    /// name in one commit), or a `git log` that failed. Loads the history.
+    pub fn incomplete(&self) -> Option<&str> {
+        self.indexed_history();
+        self.incomplete.get().and_then(|n| n.as_deref())
+    }
+
+    fn log(&self, renames: bool) -> Result<String, String> {
+        let mut cmd = git(&self.dir);
+        cmd.arg("log").arg(if renames { "-M" } else { "--no-renames" });
+        cmd.args(["--name-status", "--diff-filter=RDA", "--format=%x1e%H %ct", "HEAD", "--", "."]);
+        output_or_error(&mut cmd)
+    }
+
     fn indexed_history(&self) -> &History {
         self.history.get_or_init(|| {
-            let text = output(git(&self.dir).args([
-                "log",
-                "-M",
-                "--name-status",
-                "--diff-filter=RDA",
-                "--format=%x1e%H %ct",
-                "HEAD",
-                "--",
-                ".",
-            ]))
-            .unwrap_or_default();
+            let mut notes = Vec::new();
+            if self.shallow {
+                notes.push("shallow clone: history before its oldest commit is unknown".to_owned());
+            }
+            let text = match self.log(true) {
+                Ok(text) => text,
+                Err(with_renames) => match self.log(false) {
+                    Ok(text) => {
+                        notes.push(format!("{with_renames}; read again without rename detection (moves matched by file name within a commit)"));
+                        text
+                    }
+                    Err(without) => {
+                        notes.push(format!("{without}; no history used"));
+                        String::new()
+                    }
+                },
+            };
+            let _ = self.incomplete.set((!notes.is_empty()).then(|| notes.join("; ")));
+            if !notes.is_empty() {
+                tracing::warn!(repo = %self.dir.display(), problem = %notes.join("; "), "git history is incomplete");
+            }
             let mut changes = Vec::new();
             for commit_block in text.split('\x1e').filter(|b| !b.trim().is_empty()) {
                 let mut lines = commit_block.lines();
@@ -167,11 +261,26 @@ impl GitRepo {
                     };
                     block.push(Change { commit: commit.to_owned(), time, kind });
                 }
-                changes.push(block);
+                changes.push(pair_moves(block));
             }
             // `git log` lists newest first.
             History::new(changes.into_iter().rev().flatten().collect())
         })
+    }
+
+    /// Paths added after `since` whose file name is `name`, with the commit and time that
+    /// added each, oldest first: where a deleted file may have been re-added (a move spread
+    /// over commits: copied then deleted, or deleted then added elsewhere).
+    pub fn added_named(&self, name: &str, since: Option<UnixSeconds>) -> Vec<(String, String, UnixSeconds)> {
+        self.history()
+            .iter()
+            .filter(|c| since.is_none_or(|s| c.time > s))
+            .filter_map(|c| match &c.kind {
+                ChangeKind::Added { path } if path.rsplit('/').next() == Some(name) => Some((path.clone(), c.commit.clone(), c.time)),
+                ChangeKind::Renamed { to, .. } if to.rsplit('/').next() == Some(name) => Some((to.clone(), c.commit.clone(), c.time)),
+                _ => None,
+            })
+            .collect()
     }
 
     /// Follow `path` through renames committed after `since` (all history when `None`).
@@ -238,6 +347,23 @@ impl GitRepo {
                     .filter(|s| !s.is_empty())
             })
             .clone()
+    }
+
+    /// Every file path (relative to the repo dir) in the tree of commit `rev`; cached per
+    /// commit. `None` when git cannot list it.
+    pub fn files_at(&self, rev: &str) -> Option<Arc<Vec<String>>> {
+        let mut trees = self.trees.lock().expect("tree cache poisoned");
+        if let Some(known) = trees.get(rev) {
+            return known.clone();
+        }
+        let listed = output(git(&self.dir).args(["ls-tree", "-r", "--full-name", "--name-only", "-z", rev, "--", "."])).map(|out| {
+            Arc::new(out.split('\0').filter(|p| !p.is_empty()).filter_map(|p| self.local(p)).collect::<Vec<_>>())
+        });
+        if trees.len() >= 8 {
+            trees.clear();
+        }
+        trees.insert(rev.to_owned(), listed.clone());
+        listed
     }
 
     /// Text of `path` (relative to the repo dir) at commit `rev`, if it existed.
@@ -330,11 +456,26 @@ mod tests {
             dir: PathBuf::from("."),
             prefix: String::new(),
             head: "h".into(),
+            shallow: false,
             history: OnceLock::from(History::new(changes)),
+            incomplete: OnceLock::from(None),
             revs: Mutex::new(HashMap::new()),
+            trees: Mutex::new(HashMap::new()),
             cat: Mutex::new(None),
             blobs: Mutex::new(BlobCache::default()),
         }
+    }
+
+    #[test]
+    fn a_deletion_and_an_addition_of_one_file_name_in_a_commit_are_a_move() {
+        let c = |kind| Change { commit: "c".into(), time: 1, kind };
+        let deleted = |p: &str| c(ChangeKind::Deleted { path: p.into() });
+        let added = |p: &str| c(ChangeKind::Added { path: p.into() });
+        let out = pair_moves(vec![deleted("src/engine.rs"), added("src/core/engine.rs"), added("README.md")]);
+        assert_eq!(out, vec![c(rename("src/engine.rs", "src/core/engine.rs")), added("README.md")]);
+        // a name deleted or added twice is not guessed
+        let twice = vec![deleted("a/mod.rs"), deleted("b/mod.rs"), added("c/mod.rs")];
+        assert_eq!(pair_moves(twice.clone()), twice);
     }
 
     fn rename(from: &str, to: &str) -> ChangeKind {

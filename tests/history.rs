@@ -1,0 +1,135 @@
+//! Verdicts that rest on git history, on histories real repositories have: moves spread over
+//! commits, plain deletions beside a file of the same name, shallow clones and partial
+//! clones with missing blobs (issue 9). Each case builds a small repo with the real `git`
+//! binary and runs the real `memval`.
+
+mod support;
+
+use std::path::Path;
+use std::process::Command;
+
+use serde_json::Value;
+use support::{run_json, GitRepo};
+
+const BEFORE: &str = "2026-01-01T00:00:00Z";
+const MEMORY: &str = "2026-02-01T00:00:00Z";
+const LATER: &str = "2026-03-01T00:00:00Z";
+const LATEST: &str = "2026-04-01T00:00:00Z";
+
+/// A JSONL memory dated between the first commit and the changes.
+fn memory_file(dir: &Path, content: &str) -> String {
+    let path = dir.join("m.jsonl");
+    let m = serde_json::json!({"id": "m1", "agent": "a", "content": content, "tier": 1, "type": "memory", "created_at": MEMORY});
+    std::fs::write(&path, format!("{m}\n")).unwrap();
+    path.display().to_string()
+}
+
+/// The one claim of the report about `path` (as a file claim).
+fn file_claim<'a>(report: &'a Value, path: &str) -> &'a Value {
+    report["memories"][0]["claims"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|c| c["claim_type"] == "file_reference" && c["code_refs"][0]["path"] == path)
+        .unwrap_or_else(|| panic!("no file claim for {path}: {report:#}"))
+}
+
+fn code(n: usize) -> String {
+    (0..n).map(|i| format!("pub fn f{i}() -> u32 {{ {i} }}\n")).collect()
+}
+
+fn git(dir: &Path, args: &[&str]) -> String {
+    let out = Command::new("git").arg("-C").arg(dir).args(args).env("GIT_CONFIG_GLOBAL", "/dev/null").output().unwrap();
+    assert!(out.status.success(), "git {args:?}: {}", String::from_utf8_lossy(&out.stderr));
+    String::from_utf8_lossy(&out.stdout).into_owned()
+}
+
+#[test]
+fn a_move_spread_over_commits_is_stale_with_its_successor() {
+    // copied (with edits) in one commit, the original deleted in a later one: git sees an
+    // addition and a deletion, never a rename
+    let repo = GitRepo::new();
+    repo.write("src/a/util.rs", &code(30));
+    repo.write("src/main.rs", "fn main() {}\n");
+    repo.commit("start", BEFORE);
+    repo.write("src/b/util.rs", &(code(30).replace("u32", "u64") + "pub fn extra() {}\n"));
+    repo.commit("copy util", LATER);
+    std::fs::remove_file(repo.dir.path().join("src/a/util.rs")).unwrap();
+    repo.commit("drop the old util", LATEST);
+    let tmp = tempfile::tempdir().unwrap();
+    let report = run_json(repo.dir.path(), &memory_file(tmp.path(), "Helpers live in `src/a/util.rs`."), &tmp.path().join("store"));
+    let c = file_claim(&report, "src/a/util.rs");
+    assert_eq!(c["verdict"], "STALE", "{c:#}");
+    assert_eq!(c["successor"], "src/b/util.rs", "{c:#}");
+    // from history (the addition), not from a name match
+    assert!(c["evidence"].as_str().unwrap().contains("was added as src/b/util.rs"), "{c:#}");
+}
+
+#[test]
+fn a_plain_deletion_is_not_given_a_successor_by_name_alone() {
+    // another `config.rs` existed all along; the deleted one did not move there
+    let repo = GitRepo::new();
+    repo.write("src/net/config.rs", &code(10));
+    repo.write("tools/config.rs", &code(5));
+    repo.commit("start", BEFORE);
+    std::fs::remove_file(repo.dir.path().join("src/net/config.rs")).unwrap();
+    repo.commit("remove net config", LATER);
+    let tmp = tempfile::tempdir().unwrap();
+    let report = run_json(repo.dir.path(), &memory_file(tmp.path(), "Network settings: `src/net/config.rs`."), &tmp.path().join("store"));
+    let c = file_claim(&report, "src/net/config.rs");
+    assert_eq!(c["verdict"], "CONTRADICTED", "{c:#}");
+    assert!(c["successor"].is_null(), "{c:#}");
+}
+
+#[test]
+fn a_shallow_clone_says_its_history_is_incomplete() {
+    let origin = GitRepo::new();
+    origin.write("src/old_name.rs", &code(20));
+    origin.commit("start", BEFORE);
+    std::fs::remove_file(origin.dir.path().join("src/old_name.rs")).unwrap();
+    origin.commit("remove", LATER);
+    origin.write("README.md", "x\n");
+    origin.commit("docs", LATEST);
+    let tmp = tempfile::tempdir().unwrap();
+    let clone = tmp.path().join("clone");
+    let url = format!("file://{}", origin.path());
+    let out = Command::new("git").args(["clone", "-q", "--depth", "1", &url]).arg(&clone).env("GIT_CONFIG_GLOBAL", "/dev/null").output().unwrap();
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    assert_eq!(git(&clone, &["rev-parse", "--is-shallow-repository"]).trim(), "true");
+    let report = run_json(&clone, &memory_file(tmp.path(), "The loader is `src/old_name.rs`."), &tmp.path().join("store"));
+    let c = file_claim(&report, "src/old_name.rs");
+    // the deletion is behind the graft: whatever the verdict, it must not claim certainty
+    // it does not have, and it must say why
+    assert!(c["evidence"].as_str().unwrap().contains("shallow clone"), "{c:#}");
+    assert!(c["confidence"].as_u64().unwrap() <= 70, "{c:#}");
+}
+
+#[test]
+fn a_partial_clone_with_missing_blobs_still_follows_a_move() {
+    // a rename with edits needs the old blob to be detected; without it, `git log -M` fails,
+    // memval reads the history again without rename detection and says so
+    let origin = GitRepo::new();
+    origin.write("src/engine.rs", &code(40));
+    origin.commit("start", BEFORE);
+    std::fs::remove_file(origin.dir.path().join("src/engine.rs")).unwrap();
+    origin.write("src/core/engine.rs", &(code(40).replace("u32", "i64") + "pub fn more() {}\n"));
+    origin.commit("move and rework the engine", LATER);
+    origin.git(&["config", "uploadpack.allowFilter", "true"]);
+    let tmp = tempfile::tempdir().unwrap();
+    let clone = tmp.path().join("clone");
+    let url = format!("file://{}", origin.path());
+    let out = Command::new("git")
+        .args(["clone", "-q", "--filter=blob:none", &url])
+        .arg(&clone)
+        .env("GIT_CONFIG_GLOBAL", "/dev/null")
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    // cut the clone off from its origin, as a real offline machine is
+    std::fs::remove_dir_all(origin.dir.path()).unwrap();
+    let report = run_json(&clone, &memory_file(tmp.path(), "The engine is `src/engine.rs`."), &tmp.path().join("store"));
+    let c = file_claim(&report, "src/engine.rs");
+    assert_eq!(c["verdict"], "STALE", "{c:#}");
+    assert_eq!(c["successor"], "src/core/engine.rs", "{c:#}");
+    assert!(c["evidence"].as_str().unwrap().contains("without rename detection"), "{c:#}");
+}
