@@ -133,3 +133,28 @@ fn a_partial_clone_with_missing_blobs_still_follows_a_move() {
     assert_eq!(c["successor"], "src/core/engine.rs", "{c:#}");
     assert!(c["evidence"].as_str().unwrap().contains("without rename detection"), "{c:#}");
 }
+
+#[test]
+fn a_memory_without_a_date_still_finds_a_renamed_symbol() {
+    // no created_at / updated_at: the rename is found from the commit that removed the
+    // name from the file, not from the memory's date
+    let body = "    let mut fields = Vec::new();\n    for line in input.lines() {\n        if let Some((k, v)) = line.split_once(':') {\n            fields.push((k.trim().to_string(), v.trim().to_string()));\n        }\n    }\n    fields\n";
+    let repo = GitRepo::new();
+    repo.write("src/parser.rs", &format!("pub fn parse_header(input: &str) -> Vec<(String, String)> {{\n{body}}}\n\npub fn other() -> u8 {{ 1 }}\n"));
+    repo.commit("start", BEFORE);
+    repo.write("src/parser.rs", &format!("pub fn parse_head(input: &str) -> Vec<(String, String)> {{\n{body}}}\n\npub fn other() -> u8 {{ 1 }}\n"));
+    repo.commit("rename parse_header", LATER);
+    let tmp = tempfile::tempdir().unwrap();
+    let path = tmp.path().join("m.jsonl");
+    let m = serde_json::json!({"id": "m1", "agent": "a", "content": "`parse_header` in `src/parser.rs` reads the headers.", "tier": 1, "type": "memory"});
+    std::fs::write(&path, format!("{m}\n")).unwrap();
+    let report = run_json(repo.dir.path(), path.to_str().unwrap(), &tmp.path().join("store"));
+    let c = report["memories"][0]["claims"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|c| c["claim_type"] == "symbol_reference")
+        .unwrap_or_else(|| panic!("no symbol claim: {report:#}"));
+    assert_eq!(c["verdict"], "STALE", "{c:#}");
+    assert_eq!(c["successor"], "parse_head", "{c:#}");
+}

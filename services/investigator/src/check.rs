@@ -488,6 +488,23 @@ impl Checker<'_> {
         (!unchanged).then_some(old)
     }
 
+    /// The file's old text that still defined `sym`: as of the memory's date when that
+    /// version has the definition; otherwise (a memory without a date, or one written after
+    /// the change) the version just before the last commit that changed how often the name
+    /// occurs in the file (`git log -S`), which is the commit that removed or renamed it.
+    fn old_text_defining(&self, sym: &SymbolName, raw: &str, path: &str, since: Option<UnixSeconds>) -> Option<Arc<str>> {
+        let defines = |text: &str| definitions(Lang::of(raw), text).iter().any(|d| sym.matches(raw, d));
+        if let Some(old) = self.changed_old_text(raw, path, since).filter(|t| defines(t)) {
+            return Some(old);
+        }
+        let git = self.git?;
+        let file = RepoRoot::normalise(raw).ok()?;
+        let commit = git.last_change_of(&file, &sym.name)?;
+        let old = git.show(&format!("{commit}^"), &file)?;
+        let unchanged = self.index.read_text(path).is_some_and(|now| now == old);
+        (!unchanged && defines(&old)).then_some(old)
+    }
+
     fn check_symbol(&self, r: &CodeRef, symbol: &str, since: Option<UnixSeconds>) -> Outcome {
         let sym = SymbolName::parse(symbol);
         if sym.name.is_empty() {
@@ -730,7 +747,7 @@ impl Checker<'_> {
     /// The definition of `sym` in the file the memory named, as it was at the memory's date,
     /// with its text.
     fn old_definition(&self, sym: &SymbolName, raw: &str, path: &str, since: Option<UnixSeconds>) -> Option<(Def, String)> {
-        let text = self.changed_old_text(raw, path, since)?;
+        let text = self.old_text_defining(sym, raw, path, since)?;
         let def = definitions(Lang::of(raw), &text).into_iter().find(|d| sym.matches(raw, d))?;
         let body = slice_lines(&text, def.line, def.end_line);
         Some((def, body))
@@ -763,7 +780,7 @@ impl Checker<'_> {
     fn find_rename(&self, sym: &SymbolName, raw: &str, path: &str, since: Option<UnixSeconds>) -> Option<Outcome> {
         let current = self.index.read_text(path)?;
         let now_defs = self.defs_in(path);
-        if let Some(old_text) = self.changed_old_text(raw, path, since) {
+        if let Some(old_text) = self.old_text_defining(sym, raw, path, since) {
             let lang = Lang::of(raw);
             let old_defs = definitions(lang, &old_text);
             let old = old_defs.iter().find(|d| sym.matches(raw, d))?;

@@ -349,6 +349,18 @@ impl GitRepo {
             .clone()
     }
 
+    /// The newest commit on `HEAD` that changed how many times `needle` occurs in `path`
+    /// (`git log -S`): for a name no longer defined there, the commit that removed or
+    /// renamed it. `None` when there is none or git fails.
+    pub fn last_change_of(&self, path: &str, needle: &str) -> Option<String> {
+        if needle.is_empty() || needle.starts_with('-') || path.starts_with(['-', ':']) {
+            return None;
+        }
+        let out = output(git(&self.dir).args(["log", "-n", "1", "--format=%H", &format!("-S{needle}"), "HEAD", "--", path]))?;
+        let commit = out.trim();
+        (!commit.is_empty()).then(|| commit.to_owned())
+    }
+
     /// Every file path (relative to the repo dir) in the tree of commit `rev`; cached per
     /// commit. `None` when git cannot list it.
     pub fn files_at(&self, rev: &str) -> Option<Arc<Vec<String>>> {
