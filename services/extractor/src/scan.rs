@@ -64,6 +64,36 @@ pub(crate) struct Doc {
     pub unread: Option<(u32, u32)>,
 }
 
+/// The symbols a tree or listing row names beside its file (`├── lru.go  # ShardedCache,
+/// a mutex per shard`): backticked names, and bare words shaped unmistakably like code
+/// (`ShardedCache`, `parse_header()`, `Cache::get`), each tied to the row's file.
+fn row_symbols(row: &str, name: &str) -> Vec<SymbolMention> {
+    let Some(at) = row.find(name) else { return Vec::new() };
+    let rest = &row[at + name.len()..];
+    let mut found = Vec::new();
+    // Odd pieces between backticks are code spans; the rest is prose.
+    for (k, piece) in rest.split('`').enumerate() {
+        if k % 2 == 1 {
+            found.extend(symbols::from_code_span(piece.trim()));
+            continue;
+        }
+        for word in piece.split(|c: char| c.is_whitespace() || matches!(c, ',' | ';' | '[' | ']' | '#' | '"' | '\'')) {
+            let word = word.trim_end_matches(['.', ':', '!', '?', ')']).trim_start_matches('(');
+            found.extend(symbols::parse(word).filter(|s| {
+                let sh = s.shape;
+                (sh.camel || sh.snake || sh.path_sep || sh.call) && !symbols::blocked(&s.name) && !word.contains(['/', '.'])
+            }));
+        }
+    }
+    let mut out: Vec<SymbolMention> = Vec::new();
+    for sym in found {
+        if !out.iter().any(|m| m.name == sym.name) {
+            out.push(SymbolMention { name: sym.name, shape: sym.shape, line: None, file: Some(0), free: false, start: 0, end: 0 });
+        }
+    }
+    out
+}
+
 /// The path arguments of a command line ([`commands::path_args`]) that are shaped like
 /// paths, with the word each came from.
 fn command_arg_tokens(line: &str) -> Vec<(PathToken, &str)> {
@@ -857,6 +887,7 @@ impl Walker {
                 }
             }
         }
+        let symbols = if tok.dir { Vec::new() } else { row_symbols(text, name) };
         let file = FileMention {
             raw: tok.path,
             tok: full_tok,
@@ -871,7 +902,7 @@ impl Walker {
             paragraph: self.paragraph,
             anchor: None,
             files: vec![file],
-            symbols: Vec::new(),
+            symbols,
             configs: Vec::new(),
             line_texts: Vec::new(),
             behaviour: None,
@@ -879,7 +910,6 @@ impl Walker {
         true
     }
 
-    /// The repo script a command line runs, if any; nothing else of a command is taken.
     /// A command line of a code block: the program it runs (`./scripts/run.sh`,
     /// `python tools/gen.py`) and the paths given to it (`bun test src/x.test.ts`,
     /// `make -C dir`, `-f docker-compose.yml`).

@@ -1241,3 +1241,17 @@ fn extension_less_and_bold_paths_are_claims() {
     );
     check("The entry point is **src/main.rs**.", &["L1 file_reference src/main.rs"]);
 }
+
+#[test]
+fn symbols_in_tree_rows_belong_to_the_row_file() {
+    check(
+        "```\ninternal/cache/\n├── lru.go      # ShardedCache: one mutex per shard\n└── shard.go    # `newShard()` and the eviction list\n```",
+        &[
+            "L2 file_reference internal/cache",
+            "L3 file_reference internal/cache/lru.go",
+            "L3 symbol_reference internal/cache/lru.go#ShardedCache",
+            "L4 file_reference internal/cache/shard.go",
+            "L4 symbol_reference internal/cache/shard.go#newShard",
+        ],
+    );
+}
