@@ -213,9 +213,15 @@ fn binary_huge_and_non_utf8_files_neither_crash_nor_stall() {
         .iter()
         .map(|c| (c["code_refs"][0]["path"].as_str().unwrap(), c["verdict"].as_str().unwrap()))
         .collect();
-    for path in ["latin1.py", "assets/blob.png", "huge.py", "src/lib.rs", "oneline.js"] {
+    for path in ["latin1.py", "assets/blob.png", "huge.py", "src/lib.rs"] {
         assert!(verdicts.contains(&(path, "VALID")), "{path} should be VALID: {verdicts:?}");
     }
+    // A line of a file too large to read is not checked, and says so (never VALID unread).
+    let unread = report["not_checked"].as_array().unwrap();
+    assert!(
+        unread.iter().any(|n| n["code_refs"][0]["path"] == "oneline.js" && n["reason"].as_str().unwrap().contains("cannot be read")),
+        "{report:#}"
+    );
     let symbols: Vec<&str> = report["memories"][0]["claims"].as_array().unwrap().iter().filter_map(|c| c["code_refs"][0]["symbol"].as_str()).collect();
     assert!(symbols.iter().any(|s| s.starts_with("plain")) && symbols.iter().any(|s| s.starts_with("ok")), "{symbols:?}");
     assert!(verdicts.iter().all(|(_, v)| *v == "VALID"), "{verdicts:?}");

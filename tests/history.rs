@@ -158,3 +158,34 @@ fn a_memory_without_a_date_still_finds_a_renamed_symbol() {
     assert_eq!(c["verdict"], "STALE", "{c:#}");
     assert_eq!(c["successor"], "parse_head", "{c:#}");
 }
+
+#[test]
+fn fifos_and_dangling_symlinks_in_the_repo_are_never_read_and_never_valid() {
+    let repo = GitRepo::new();
+    repo.write("src/main.rs", "fn main() {}\n");
+    repo.commit("start", BEFORE);
+    let fifo = repo.dir.path().join("src/pipe");
+    let made = Command::new("mkfifo").arg(&fifo).status().unwrap();
+    assert!(made.success());
+    std::os::unix::fs::symlink("gone.rs", repo.dir.path().join("src/link.rs")).unwrap();
+    let tmp = tempfile::tempdir().unwrap();
+    let m = memory_file(tmp.path(), "See `src/link.rs` and line 3 of `src/link.rs`, and `src/pipe`.");
+    // Opening the FIFO would block forever: the run is killed after 60 s (exit 124), so a
+    // regression fails here instead of hanging the suite.
+    let out = Command::new("timeout")
+        .arg("60")
+        .arg(env!("CARGO_BIN_EXE_memval"))
+        .args(["validate", "--repo", repo.path(), "--memories", &m, "--format", "json", "--fail-on", "never", "-q", "--store"])
+        .arg(tmp.path().join("store"))
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(0), "{}", String::from_utf8_lossy(&out.stderr));
+    let report: Value = serde_json::from_slice(&out.stdout).unwrap();
+    let link = file_claim(&report, "src/link.rs");
+    assert_eq!(link["verdict"], "CONTRADICTED", "{link:#}");
+    let text = report.to_string();
+    assert!(text.contains("special file"), "{report:#}");
+    // the line claim on the dangling link is not VALID
+    let all: Vec<&Value> = report["memories"][0]["claims"].as_array().unwrap().iter().collect();
+    assert!(all.iter().all(|c| !(c["verdict"] == "VALID" && c["code_refs"][0]["path"] == "src/link.rs")), "{report:#}");
+}

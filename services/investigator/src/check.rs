@@ -394,6 +394,9 @@ impl Checker<'_> {
         match self.locate(raw, &r.alt_paths, since) {
             Located::Refused(refusal) => Outcome::NotChecked { reason: refusal.to_string() },
             Located::Here { path, dir, confidence, note } => {
+                if self.index.file(&path).is_some_and(|f| f.kind == FileKind::BrokenSymlink) {
+                    return checked(Verdict::Contradicted, confidence.min(70), format!("{path} — a symlink whose target does not exist"), None);
+                }
                 if let (Some(line), false) = (r.line, dir) {
                     return self.check_line_number(&path, raw, line, since, confidence);
                 }
@@ -429,13 +432,9 @@ impl Checker<'_> {
     /// `file:45` with no symbol: is line 45 still the line the memory saw?
     fn check_line_number(&self, path: &str, raw: &str, line: u32, since: Option<UnixSeconds>, base: u8) -> Outcome {
         let Some(current) = self.index.read_text(path) else {
+            // The file is there but its lines cannot be read: the claim is about a line.
             let kind = self.index.file(path).map_or(FileKind::Huge, |f| f.kind);
-            return checked(
-                Verdict::Valid,
-                base.min(70),
-                format!("{path} — {} exists; its line {line} was not checked", kind_name(kind)),
-                None,
-            );
+            return Outcome::NotChecked { reason: format!("{path} is a {}; its line {line} cannot be read", kind_name(kind)) };
         };
         let old_line = self
             .old_text(raw, since)
@@ -1031,6 +1030,8 @@ fn kind_name(kind: FileKind) -> &'static str {
         FileKind::Binary => "binary file",
         FileKind::Huge => "file (too large to index)",
         FileKind::Symlink => "symlink",
+        FileKind::BrokenSymlink => "symlink whose target does not exist",
+        FileKind::Special => "special file (FIFO, socket or device; never read)",
     }
 }
 

@@ -43,8 +43,12 @@ pub enum FileKind {
     Binary,
     /// Too large to parse; exists, nothing more is known.
     Huge,
-    /// A symlink (never followed by the index).
+    /// A symlink (never followed by the index) whose target exists.
     Symlink,
+    /// A symlink whose target does not exist.
+    BrokenSymlink,
+    /// A FIFO, socket or device: never opened (reading one can block forever).
+    Special,
 }
 
 #[derive(Debug)]
@@ -103,12 +107,20 @@ impl RepoIndex {
             }
             let Ok(rel) = entry.path().strip_prefix(root.path()) else { continue };
             let Some(rel) = rel.to_str() else { continue };
-            entries.push((rel.replace('\\', "/"), file_type.is_symlink()));
+            // Refused by type before anything opens it: a FIFO would block the walk.
+            let kind = if file_type.is_symlink() {
+                Some(if std::fs::metadata(entry.path()).is_ok() { FileKind::Symlink } else { FileKind::BrokenSymlink })
+            } else if file_type.is_file() {
+                None
+            } else {
+                Some(FileKind::Special)
+            };
+            entries.push((rel.replace('\\', "/"), kind));
         }
-        entries.sort();
+        entries.sort_by(|a, b| a.0.cmp(&b.0));
         let scanned: Vec<(FileInfo, Vec<Box<str>>)> = entries
             .into_par_iter()
-            .map(|(rel, symlink)| index_file(root.path(), rel, symlink))
+            .map(|(rel, kind)| index_file(root.path(), rel, kind))
             .collect();
         let mut index = RepoIndex {
             root,
@@ -291,9 +303,10 @@ pub fn identifiers(text: &str) -> impl Iterator<Item = &str> {
 /// Identifiers longer than this are not worth indexing (generated data, hashes).
 const MAX_TOKEN: usize = 100;
 
-fn index_file(root: &Path, rel: String, symlink: bool) -> (FileInfo, Vec<Box<str>>) {
-    let mut info = FileInfo { path: rel, kind: FileKind::Symlink, lines: 0, defs: OnceLock::new() };
-    if symlink {
+/// `kind` is set for what is never read (symlinks, special files); `None` for a regular file.
+fn index_file(root: &Path, rel: String, kind: Option<FileKind>) -> (FileInfo, Vec<Box<str>>) {
+    let mut info = FileInfo { path: rel, kind: kind.unwrap_or(FileKind::Symlink), lines: 0, defs: OnceLock::new() };
+    if kind.is_some() {
         return (info, Vec::new());
     }
     let full = root.join(&info.path);
