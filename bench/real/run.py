@@ -58,13 +58,30 @@ def materialise(case, gitdir, root):
     os.makedirs(os.path.dirname(dest), exist_ok=True)
     with open(dest, "wb") as f:
         f.write(text)
+    # Commit it with plumbing: `git commit` refuses trees that name the blobs the snapshot
+    # lacks, `write-tree --missing-ok` does not.
     date = sh("git", "--git-dir", gitdir, "log", "-1", "--format=%cI", case["A"]).strip()
     env = dict(os.environ, GIT_AUTHOR_DATE=date, GIT_COMMITTER_DATE=date,
                GIT_AUTHOR_NAME="memval-bench", GIT_AUTHOR_EMAIL="bench@localhost",
                GIT_COMMITTER_NAME="memval-bench", GIT_COMMITTER_EMAIL="bench@localhost")
-    sh("git", "add", "-f", "--", case["notes"], cwd=hist)
-    sh("git", "commit", "-q", "--allow-empty", "-m", f"notes {case['notes']} as of {case['A'][:12]}",
-       cwd=hist, env=env)
+    blob = sh("git", "hash-object", "-w", "--", case["notes"], cwd=hist).strip()
+    idx = dict(os.environ, GIT_INDEX_FILE=os.path.join(hist, ".git", "bench-index"))
+    sh("git", "read-tree", case["B"], cwd=hist, env=idx)
+    sh("git", "update-index", "--add", "--cacheinfo", f"100644,{blob},{case['notes']}", cwd=hist, env=idx)
+    tree = sh("git", "write-tree", "--missing-ok", cwd=hist, env=idx).strip()
+    os.unlink(idx["GIT_INDEX_FILE"])
+    msg = f"notes {case['notes']} as of {case['A'][:12]}"
+    commit = sh("git", "commit-tree", tree, "-p", case["B"], "-m", msg, cwd=hist, env=env).strip()
+    sh("git", "update-ref", "refs/heads/main", commit, cwd=hist)
+    sh("git", "read-tree", "HEAD", cwd=hist)
+    # Files whose blob is absent hold the stand-in text; mark them unchanged so the tree is clean.
+    replaced = set(sh("git", "for-each-ref", "--format=%(refname:lstrip=2)", "refs/replace", cwd=hist).split())
+    stale = [line.split("\t", 1)[1] for line in sh("git", "ls-files", "-s", cwd=hist).splitlines()
+             if line.split()[1] in replaced]
+    if stale:
+        subprocess.run(["git", "update-index", "--assume-unchanged", "--stdin"], cwd=hist, check=True,
+                       input="\n".join(stale).encode() + b"\n", stdout=subprocess.PIPE)
+    subprocess.run(["git", "update-index", "-q", "--refresh"], cwd=hist, stdout=subprocess.PIPE)
     shutil.copytree(hist, nogit, symlinks=True, ignore=lambda d, names: [".git"] if d == hist else [])
     return hist, nogit
 
@@ -120,28 +137,42 @@ def successor_path(s):
     return s.rstrip("/")
 
 
-def score(labels, report, tree):
+def score(labels, report, tree, notes_dir):
     """One row per label. A label is answered by a claim about its path (a file or folder
     claim), else by a claim about a line of it; a claim about a symbol in the file checks the
     symbol, not the path, so it does not answer the label (such labels are counted apart).
     For a line claim, STALE with a successor in the same file means the line moved and the
-    file is where it was: the path is VALID."""
+    file is where it was: the path is VALID. A written path can be read from the root or from
+    the notes file's folder; memval names the reading it chose, so a claim on the other
+    reading of the same words answers the label too (exact path first)."""
     by_path = claims_by_path(report, tree)
     rows = []
     for l in labels:
-        got = sorted(by_path.get(l["path"], []), key=lambda x: x[0])
+        p = l["path"]
+        readings = [p]
+        if notes_dir:
+            readings.append(f"{notes_dir}/{p}")
+            if p.startswith(notes_dir + "/"):
+                readings.append(p[len(notes_dir) + 1:])
+        got, matched = [], None
+        for r in readings:
+            cand = sorted(by_path.get(r, []), key=lambda x: x[0])
+            if cand and (not got or cand[0][0] < got[0][0]):
+                got, matched = cand, r
+            if got and got[0][0] < 2:
+                break
         path_claims = [g for g in got if g[0] < 2]
         if path_claims:
             rank, verdict, succ = path_claims[0]
             succ = successor_path(succ)
-            if rank == 1 and verdict == "STALE" and succ == l["path"]:
+            if rank == 1 and verdict == "STALE" and succ == matched:
                 verdict, succ = "VALID", None
         else:
             rank, verdict, succ = (2 if got else None), "MISSING", None
         rows.append({
             "path": l["path"], "kind": l["kind"], "expected": l["verdict"],
             "expected_successor": l["successor"], "got": verdict,
-            "got_successor": succ, "match_rank": rank,
+            "got_successor": succ, "match_rank": rank, "claim_path": matched,
         })
     return rows
 
@@ -167,7 +198,7 @@ def metrics(rows):
             f1s.append(f1(p, rc))
     m["per_verdict"] = per
     m["macro_f1"] = sum(f1s) / len(f1s) if f1s else 0.0
-    m["macro_classes"] = len(f1s)
+    m["macro_classes"] = len(f1s)  # verdicts with a label or a prediction
     drift = [r for r in rows if r["expected"] in ("VALID", "STALE", "CONTRADICTED")]
     pos = lambda v: v in ("STALE", "CONTRADICTED")  # noqa: E731
     tp = sum(1 for r in drift if pos(r["expected"]) and pos(r["got"]))
@@ -198,7 +229,7 @@ def fmt(x):
 
 def print_summary(title, m, secs=None):
     pv = m["per_verdict"]
-    line = (f"{title:<26} n={m['labels']:<4} macroF1 {fmt(m['macro_f1'])}  driftF1 {fmt(m['drift']['f1'])}  "
+    line = (f"{title:<26} n={m['labels']:<4} macroF1 {fmt(m['macro_f1'])} ({m['macro_classes']} cl)  driftF1 {fmt(m['drift']['f1'])}  "
             f"refRecall {fmt(m['ref_recall'])}  acc {fmt(m['accuracy'])}  "
             f"STALE+succ {m['stale_successor']['exact']}/{m['stale_successor']['of']}")
     if secs is not None:
@@ -248,7 +279,7 @@ def main():
             store = os.path.join("/tmp", f"memval-real-store-{case['name']}-{mode}")
             out = os.path.join(root, f"report-{mode}.json")
             report, secs = run_memval(memval, tree, case["notes"], store, out)
-            rows = score(lab["labels"], report, tree)
+            rows = score(lab["labels"], report, tree, os.path.dirname(case["notes"]))
             m = metrics(rows)
             m["seconds"] = secs
             m["memval_claims"] = report.get("run", {}).get("claims")
