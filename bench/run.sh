@@ -7,6 +7,9 @@
 #   bash bench/run.sh tierb      # the accuracy set plus Tier B sentences, rules only vs with a
 #                                # model; without --llm-base-url it starts the local llama-server
 #                                # of scripts/llama.sh (build it first: bash scripts/llama.sh build)
+#   bash bench/run.sh real       # accuracy on real repositories' history (bench/real/; needs the
+#                                # mirrors the fetch tool brings, default /work/.mirror, or set
+#                                # MEMVAL_MIRRORS; python3 and git; ~2 min once built)
 #   bash bench/run.sh all        # accuracy and speed (default; tierb needs a model, so not here)
 # Extra arguments are passed to the benchmark binaries (e.g. --seed 7, --keep; for tierb
 # --tier-b N and any --llm-* flag of memval validate).
@@ -15,12 +18,17 @@ cd "$(dirname "$0")/.."
 what="${1:-all}"
 shift || true
 case "$what" in
-  accuracy|speed|throughput|tierb|all) ;;
-  *) echo "usage: bash bench/run.sh [accuracy|speed|throughput|tierb|all] [ARGS...]" >&2; exit 2 ;;
+  accuracy|speed|throughput|tierb|real|all) ;;
+  *) echo "usage: bash bench/run.sh [accuracy|speed|throughput|tierb|real|all] [ARGS...]" >&2; exit 2 ;;
 esac
-cargo build --release -p memval -p memval-bench
 target="${CARGO_TARGET_DIR:-$PWD/target}/release"
 memval="$target/memval"
+if [[ "$what" == real ]]; then
+  # Labels are committed (bench/real/labels/); remake them with python3 bench/real/label.py.
+  cargo build --release -p memval
+  exec python3 bench/real/run.py --memval "$memval" --mirrors "${MEMVAL_MIRRORS:-/work/.mirror}" "$@"
+fi
+cargo build --release -p memval -p memval-bench
 if [[ "$what" == accuracy || "$what" == all ]]; then
   "$target/accuracy" --memval "$memval" "$@"
 fi
