@@ -107,7 +107,7 @@ pub(crate) fn load_jsonl(path: &Path, ctx: &mut Ctx) -> Result<Vec<Memory>, Sour
 }
 
 fn read_store(path: &Path) -> Result<Vec<u8>, SourceError> {
-    let file = std::fs::File::open(path).map_err(|e| SourceError::io(path, e))?;
+    let file = crate::text::open_regular(path).map_err(|e| SourceError::io(path, e))?;
     let mut bytes = Vec::new();
     file.take(MAX_STORE_BYTES + 1)
         .read_to_end(&mut bytes)

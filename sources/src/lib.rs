@@ -179,7 +179,7 @@ fn plan(memories: &Path) -> Result<Plan, SourceError> {
         })
     };
     let mut head = Vec::new();
-    std::fs::File::open(memories)
+    text::open_regular(memories)
         .and_then(|f| f.take(SNIFF_BYTES).read_to_end(&mut head))
         .map_err(|e| SourceError::io(memories, e))?;
     if head.starts_with(sqlite::MAGIC) {

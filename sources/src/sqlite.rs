@@ -6,7 +6,13 @@
 //! behind: `mode=ro` for a rollback-journal database (reading never creates a journal), and
 //! `immutable=1` for a WAL database that has no `-wal` file (a read-only WAL connection
 //! would otherwise create `-wal` and `-shm`). A WAL database with a live `-wal` file is
-//! opened with `mode=ro` so the rows still in the WAL are read.
+//! copied with its `-wal` into a private temporary folder and read there, so the rows still
+//! in the WAL are read and the `-shm` SQLite needs is created in that folder, not beside the
+//! user's file.
+//!
+//! Every query runs under a progress handler that stops the read after [`QUERY_LIMIT`], with
+//! temporary tables in memory under a heap limit: a `memories` that is a recursive view
+//! fails with a message instead of running until killed (and filling the temp folder).
 
 use std::collections::HashMap;
 use std::io::Read;
@@ -204,11 +210,30 @@ pub(crate) fn load(path: &Path, ctx: &mut Ctx) -> Result<Vec<Memory>, SourceErro
     Ok(out)
 }
 
+/// How long reading one database may take, all its queries together (from opening it).
+pub(crate) const QUERY_LIMIT: std::time::Duration = std::time::Duration::from_secs(10);
+/// Largest WAL database (with its `-wal`) copied into a private snapshot.
+const MAX_SNAPSHOT_BYTES: u64 = 1 << 30;
+
+/// A read-only connection, and the private copy it reads when there is one (dropped after
+/// the connection: fields drop in order).
+pub(crate) struct Db {
+    conn: Connection,
+    _snapshot: Option<tempfile::TempDir>,
+}
+
+impl std::ops::Deref for Db {
+    type Target = Connection;
+    fn deref(&self) -> &Connection {
+        &self.conn
+    }
+}
+
 /// Opens `path` read-only without creating any file next to it (see the module docs).
-fn open(path: &Path) -> Result<Connection, SourceError> {
+fn open(path: &Path) -> Result<Db, SourceError> {
     let canon = std::fs::canonicalize(path).map_err(|e| SourceError::io(path, e))?;
     let mut header = [0u8; 100];
-    let mut file = std::fs::File::open(&canon).map_err(|e| SourceError::io(path, e))?;
+    let mut file = crate::text::open_regular(&canon).map_err(|e| SourceError::io(path, e))?;
     let n = read_fully(&mut file, &mut header).map_err(|e| SourceError::io(path, e))?;
     if n < 16 || &header[..16] != MAGIC {
         return Err(SourceError::Unrecognised {
@@ -220,20 +245,48 @@ fn open(path: &Path) -> Result<Connection, SourceError> {
     let wal = n >= 20 && (header[18] == 2 || header[19] == 2);
     let mut wal_file = canon.clone().into_os_string();
     wal_file.push("-wal");
-    let mode = if wal && !PathBuf::from(wal_file).exists() {
-        "immutable=1"
+    let wal_file = PathBuf::from(wal_file);
+    let (target, mode, snapshot) = if wal && wal_file.exists() {
+        let dir = snapshot(path, &canon, &wal_file)?;
+        (dir.path().join("memory.db"), "mode=ro", Some(dir))
+    } else if wal {
+        (canon.clone(), "immutable=1", None)
     } else {
-        "mode=ro"
+        (canon.clone(), "mode=ro", None)
     };
-    let uri = format!("file://{}?{mode}", uri_path(&canon));
+    let uri = format!("file://{}?{mode}", uri_path(&target));
     let flags = OpenFlags::SQLITE_OPEN_READ_ONLY
         | OpenFlags::SQLITE_OPEN_URI
         | OpenFlags::SQLITE_OPEN_NO_MUTEX;
-    let conn = Connection::open_with_flags(&uri, flags).map_err(|e| sql_error(path, e))?;
+    let mut conn = Connection::open_with_flags(&uri, flags).map_err(|e| sql_error(path, e))?;
     conn.pragma_update(None, "query_only", true)
         .map_err(|e| sql_error(path, e))?;
-    tracing::debug!(path = %path.display(), mode, "sqlite opened read-only");
-    Ok(conn)
+    // Sorts and temporary tables in memory, bounded; and no query runs past QUERY_LIMIT.
+    conn.pragma_update(None, "temp_store", "MEMORY").map_err(|e| sql_error(path, e))?;
+    conn.pragma_update(None, "hard_heap_limit", 512i64 * 1024 * 1024).map_err(|e| sql_error(path, e))?;
+    let started = std::time::Instant::now();
+    conn.progress_handler(10_000, Some(move || started.elapsed() > QUERY_LIMIT)).map_err(|e| sql_error(path, e))?;
+    tracing::debug!(path = %path.display(), mode, snapshot = snapshot.is_some(), "sqlite opened read-only");
+    Ok(Db { conn, _snapshot: snapshot })
+}
+
+/// Copies a WAL database and its `-wal` into a private temporary folder.
+fn snapshot(path: &Path, db: &Path, wal: &Path) -> Result<tempfile::TempDir, SourceError> {
+    let size = |p: &Path| std::fs::metadata(p).map(|m| m.len()).unwrap_or(0);
+    let total = size(db) + size(wal);
+    if total > MAX_SNAPSHOT_BYTES {
+        return Err(SourceError::Sqlite {
+            path: path.to_path_buf(),
+            reason: format!(
+                "a WAL database with a live -wal file ({total} bytes together) is read from a private copy, and memval copies at most {} MiB; checkpoint it first (sqlite3 memory.db 'PRAGMA wal_checkpoint(TRUNCATE)')",
+                MAX_SNAPSHOT_BYTES >> 20
+            ),
+        });
+    }
+    let dir = tempfile::Builder::new().prefix("memval-sqlite-").tempdir().map_err(|e| SourceError::io(path, e))?;
+    std::fs::copy(db, dir.path().join("memory.db")).map_err(|e| SourceError::io(path, e))?;
+    std::fs::copy(wal, dir.path().join("memory.db-wal")).map_err(|e| SourceError::io(wal, e))?;
+    Ok(dir)
 }
 
 fn read_fully(file: &mut std::fs::File, buf: &mut [u8]) -> std::io::Result<usize> {
@@ -278,10 +331,21 @@ fn quote(ident: &str) -> String {
 }
 
 fn sql_error(path: &Path, e: rusqlite::Error) -> SourceError {
-    SourceError::Sqlite {
-        path: path.to_path_buf(),
-        reason: format!("{e}; check it is validate-memory's memory.db and not being rewritten"),
-    }
+    let code = match &e {
+        rusqlite::Error::SqliteFailure(f, _) => Some(f.code),
+        _ => None,
+    };
+    let reason = if code == Some(rusqlite::ErrorCode::OperationInterrupted) {
+        format!(
+            "reading it took longer than {} s and was stopped (is `memories` a view that never ends, e.g. a recursive one?); point memval at validate-memory's own memory.db",
+            QUERY_LIMIT.as_secs()
+        )
+    } else if code == Some(rusqlite::ErrorCode::OutOfMemory) {
+        "reading it needed more than 512 MiB and was stopped (is `memories` a view that never ends, e.g. a recursive one?); point memval at validate-memory's own memory.db".to_string()
+    } else {
+        format!("{e}; check it is validate-memory's memory.db and not being rewritten")
+    };
+    SourceError::Sqlite { path: path.to_path_buf(), reason }
 }
 
 fn text(v: ValueRef<'_>) -> Option<String> {

@@ -7,10 +7,50 @@ use std::path::Path;
 /// and would blow the extractor's context anyway.
 pub(crate) const MAX_MEMORY_BYTES: u64 = 4 * 1024 * 1024;
 
+/// Opens `path` for reading only if it is a regular file (after following symlinks). A FIFO
+/// is opened without blocking and refused, as are sockets and devices: reading one would
+/// wait forever or never end.
+pub(crate) fn open_regular(path: &Path) -> std::io::Result<std::fs::File> {
+    #[cfg(unix)]
+    let file = {
+        use std::os::unix::fs::OpenOptionsExt;
+        std::fs::OpenOptions::new().read(true).custom_flags(libc::O_NONBLOCK).open(path)?
+    };
+    #[cfg(not(unix))]
+    let file = std::fs::File::open(path)?;
+    let meta = file.metadata()?;
+    if !meta.is_file() {
+        return Err(std::io::Error::other(format!("not a regular file but {}; memval reads regular files only", kind_of(&meta))));
+    }
+    Ok(file)
+}
+
+fn kind_of(meta: &std::fs::Metadata) -> &'static str {
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::FileTypeExt;
+        let t = meta.file_type();
+        if t.is_fifo() {
+            return "a FIFO (named pipe)";
+        }
+        if t.is_socket() {
+            return "a socket";
+        }
+        if t.is_char_device() || t.is_block_device() {
+            return "a device";
+        }
+    }
+    if meta.is_dir() {
+        "a directory"
+    } else {
+        "a special file"
+    }
+}
+
 /// Reads `path` as UTF-8 text. The error is a Problem reason: too large, binary, not UTF-8,
 /// or the I/O error.
 pub(crate) fn read_text(path: &Path) -> Result<String, String> {
-    let file = std::fs::File::open(path).map_err(|e| format!("cannot read: {e}"))?;
+    let file = open_regular(path).map_err(|e| format!("cannot read: {e}"))?;
     let len = file
         .metadata()
         .map_err(|e| format!("cannot read: {e}"))?
