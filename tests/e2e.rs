@@ -344,3 +344,72 @@ fn an_instruction_inside_a_memory_is_data() {
     assert!(!claims.is_empty());
     assert!(claims.iter().all(|c| c["verdict"] != "VALID"), "{claims:#?}");
 }
+
+#[test]
+fn terminal_escapes_in_memories_never_reach_the_output_raw() {
+    // An OSC title sequence in `agent`, a CSI in the content, a bidi override: inert in every
+    // format (escaped in table and Markdown, \u-escaped in JSON and SARIF).
+    let repo = GitRepo::new();
+    repo.write("src/main.rs", "fn main() {}\n");
+    repo.commit("init", "2026-01-01T00:00:00Z");
+    let dir = tempfile::tempdir().unwrap();
+    let memories = dir.path().join("m.jsonl");
+    let m = serde_json::json!({"id": "m\u{1b}[2J", "agent": "ops\u{1b}]0;pwned\u{7}", "content": "Entry \u{9b}31m in `src/gone.rs` \u{202e}txt", "tier": 1, "type": "memory"});
+    std::fs::write(&memories, format!("{m}\n")).unwrap();
+    for format in ["table", "md", "json", "sarif"] {
+        let out = memval(&["validate", "--repo", repo.path(), "--memories", memories.to_str().unwrap(), "--format", format, "--fail-on", "never", "-q", "--store", dir.path().join("store").to_str().unwrap()]);
+        assert_eq!(out.status.code(), Some(0), "{format}: {}", String::from_utf8_lossy(&out.stderr));
+        let text = String::from_utf8(out.stdout).unwrap();
+        let active: Vec<char> = text.chars().filter(|&c| memval_proto::display::is_active(c)).collect();
+        assert!(active.is_empty(), "{format} output carries {active:?}:\n{text}");
+        assert!(text.contains("src/gone.rs"), "{format}: the text itself is still shown");
+    }
+}
+
+#[test]
+fn an_output_file_in_a_missing_folder_is_refused_before_the_run() {
+    let repo = GitRepo::new();
+    repo.write("src/main.rs", "fn main() {}\n");
+    repo.commit("init", "2026-01-01T00:00:00Z");
+    let dir = tempfile::tempdir().unwrap();
+    let memories = dir.path().join("m.jsonl");
+    std::fs::write(&memories, "{\"id\": \"1\", \"content\": \"`src/main.rs`\"}\n").unwrap();
+    let out = memval(&["validate", "--repo", repo.path(), "--memories", memories.to_str().unwrap(), "-o", "/no/such/dir/out.json", "--store", dir.path().join("store").to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("the folder /no/such/dir does not exist"), "{err}");
+}
+
+#[test]
+fn the_default_store_leaves_git_status_clean() {
+    let repo = GitRepo::new();
+    repo.write("src/main.rs", "fn main() {}\n");
+    repo.write("CLAUDE.md", "The entry point is `src/main.rs`.\n");
+    repo.commit("init", "2026-01-01T00:00:00Z");
+    let out = memval(&["validate", "--repo", repo.path(), "--memories", &format!("{}/CLAUDE.md", repo.path()), "--fail-on", "never", "-q", "--format", "json"]);
+    assert_eq!(out.status.code(), Some(0), "{}", String::from_utf8_lossy(&out.stderr));
+    assert!(repo.dir.path().join(".memval/store").exists());
+    let status = std::process::Command::new("git").args(["-C", repo.path(), "status", "--porcelain", "--untracked-files=all"]).output().unwrap();
+    assert_eq!(String::from_utf8_lossy(&status.stdout), "", "a run changed git status");
+}
+
+#[test]
+fn empty_inputs_say_so() {
+    let repo = GitRepo::new();
+    repo.write("src/main.rs", "fn main() {}\n");
+    repo.commit("init", "2026-01-01T00:00:00Z");
+    let dir = tempfile::tempdir().unwrap();
+    let store = dir.path().join("store");
+    for (name, code, says) in [
+        ("empty.json", 2, "the file is empty"),
+        ("empty.jsonl", 0, "no memories found"),
+        ("CLAUDE.md", 0, "empty: the memory has no text to check"),
+    ] {
+        let path = dir.path().join(name);
+        std::fs::write(&path, "").unwrap();
+        let out = memval(&["validate", "--repo", repo.path(), "--memories", path.to_str().unwrap(), "--format", "table", "--store", store.to_str().unwrap()]);
+        assert_eq!(out.status.code(), Some(code), "{name}");
+        let all = format!("{}{}", String::from_utf8_lossy(&out.stdout), String::from_utf8_lossy(&out.stderr));
+        assert!(all.contains(says), "{name}: {all}");
+    }
+}

@@ -68,7 +68,8 @@ fn main() -> ExitCode {
     let code = match result {
         Ok(code) => code,
         Err(e) => {
-            eprintln!("memval: error: {e:#}");
+            // An error can quote input (a path, a memory's field): never raw to the terminal.
+            eprintln!("memval: error: {}", memval_proto::display::terminal_safe(&format!("{e:#}")));
             ExitCode::from(2)
         }
     };
@@ -83,6 +84,15 @@ fn default_store(repo: &Path) -> PathBuf {
 fn open_store(dir: &Path) -> anyhow::Result<SledStore> {
     if let Some(parent) = dir.parent() {
         std::fs::create_dir_all(parent).with_context(|| format!("cannot create {}", parent.display()))?;
+        // The default store sits in the user's repository: it ignores itself, so a run never
+        // shows up in `git status`.
+        if parent.file_name().is_some_and(|n| n == ".memval") {
+            let ignore = parent.join(".gitignore");
+            if !ignore.exists() {
+                std::fs::write(&ignore, "# memval's run store (memval validate --store); not part of the repository\n*\n")
+                    .with_context(|| format!("cannot write {}", ignore.display()))?;
+            }
+        }
     }
     SledStore::open(dir).map_err(|e| {
         usage(format!("{e}; is another memval process using this store? pass --store DIR to use another"))
@@ -107,6 +117,10 @@ async fn validate(args: ValidateArgs) -> anyhow::Result<ExitCode> {
     if !args.memories.exists() {
         return Err(usage(format!("--memories {} does not exist", args.memories.display())));
     }
+    // Before the run, not after it: a report with nowhere to go is a run lost.
+    if let Some(out) = &args.output {
+        check_output_dir(out)?;
+    }
     let repo = args.repo.canonicalize().with_context(|| format!("cannot resolve {}", args.repo.display()))?;
     let memories_path = args.memories.clone();
     let repo_for_load = repo.clone();
@@ -125,7 +139,10 @@ async fn validate(args: ValidateArgs) -> anyhow::Result<ExitCode> {
         }
     }
     for p in &loaded.problems {
-        eprintln!("memval: warning: skipped {}: {}", p.path.display(), p.reason);
+        eprintln!("memval: warning: skipped {}", memval_proto::display::terminal_safe(&format!("{}: {}", p.path.display(), p.reason)));
+    }
+    if memories.is_empty() {
+        eprintln!("memval: warning: no memories found in {}; nothing was checked", memval_proto::display::terminal_safe(&args.memories.display().to_string()));
     }
     let llm = args.llm.build(args.nats.is_some())?;
     let store_dir = args.store.clone().unwrap_or_else(|| default_store(&repo));
@@ -243,6 +260,15 @@ fn sarif_uri(repo: &Path, path: &str) -> String {
 
 /// Write the report whole: to a temporary file renamed into place, so a failure never
 /// leaves half a report behind.
+/// The folder `-o FILE` writes into must exist (memval does not create it).
+fn check_output_dir(path: &Path) -> anyhow::Result<()> {
+    let dir = path.parent().filter(|d| !d.as_os_str().is_empty()).unwrap_or(Path::new("."));
+    if !dir.is_dir() {
+        return Err(usage(format!("-o {}: the folder {} does not exist; create it or write the report elsewhere", path.display(), dir.display())));
+    }
+    Ok(())
+}
+
 fn emit(path: Option<&Path>, text: &str) -> anyhow::Result<()> {
     match path {
         None => {
@@ -251,6 +277,7 @@ fn emit(path: Option<&Path>, text: &str) -> anyhow::Result<()> {
             out.flush()?;
         }
         Some(path) => {
+            check_output_dir(path)?;
             let dir = path.parent().filter(|d| !d.as_os_str().is_empty()).unwrap_or(Path::new("."));
             let tmp = dir.join(format!(".{}.memval-tmp", path.file_name().and_then(|n| n.to_str()).unwrap_or("report")));
             std::fs::write(&tmp, text).with_context(|| format!("cannot write {}", tmp.display()))?;
@@ -289,18 +316,18 @@ fn history(args: HistoryArgs) -> anyhow::Result<()> {
                     })).collect::<Vec<_>>(),
                 }));
             }
-            println!("{}", serde_json::to_string_pretty(&grouped)?);
+            println!("{}", memval_proto::display::json_safe(&serde_json::to_string_pretty(&grouped)?));
         }
         HistoryFormat::Table => {
             if points.is_empty() {
-                println!("no runs recorded{}", args.filter.map(|f| format!(" for memories matching {f:?}")).unwrap_or_default());
+                println!("no runs recorded{}", memval_proto::display::terminal_safe(&args.filter.map(|f| format!(" for memories matching {f:?}")).unwrap_or_default()));
                 return Ok(());
             }
             let mut current = String::new();
             let mut previous: Option<u8> = None;
             for p in &points {
                 if p.source != current {
-                    println!("{} ({})", p.source, p.memory_id);
+                    println!("{}", memval_proto::display::terminal_safe(&format!("{} ({})", p.source, p.memory_id)));
                     current = p.source.clone();
                     previous = None;
                 }

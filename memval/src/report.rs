@@ -281,7 +281,7 @@ fn llm_summary(report: &Report) -> Option<String> {
 }
 
 pub fn to_json(report: &Report) -> String {
-    serde_json::to_string_pretty(report).expect("report serialises") + "\n"
+    memval_proto::display::json_safe(&(serde_json::to_string_pretty(report).expect("report serialises") + "\n"))
 }
 
 fn cell(s: &str, width: usize) -> String {
@@ -344,7 +344,7 @@ pub fn to_table(report: &Report) -> String {
     if let Some(line) = llm_summary(report) {
         let _ = writeln!(out, "{line}");
     }
-    out
+    memval_proto::display::terminal_safe(&out)
 }
 
 fn md_escape(s: &str) -> String {
@@ -409,7 +409,7 @@ pub fn to_markdown(report: &Report) -> String {
             let _ = writeln!(out, "- `{}`: {}", md_escape(&p.path), md_escape(&p.reason));
         }
     }
-    out
+    memval_proto::display::terminal_safe(&out)
 }
 
 /// SARIF 2.1.0 for code scanning: one result per line of a claim that is not VALID, located
@@ -473,5 +473,5 @@ pub fn to_sarif(report: &Report, relative: &dyn Fn(&str) -> String) -> String {
             "results": results
         }]
     });
-    serde_json::to_string_pretty(&doc).expect("sarif serialises") + "\n"
+    memval_proto::display::json_safe(&(serde_json::to_string_pretty(&doc).expect("sarif serialises") + "\n"))
 }

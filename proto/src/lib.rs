@@ -7,6 +7,7 @@
 //! This crate must never do I/O, and must never depend on a transport.
 
 pub mod codec;
+pub mod display;
 mod claim;
 mod memory;
 mod messages;

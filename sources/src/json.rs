@@ -17,6 +17,13 @@ const MAX_STORE_BYTES: u64 = 512 * 1024 * 1024;
 pub(crate) fn load_json(path: &Path, ctx: &mut Ctx) -> Result<Vec<Memory>, SourceError> {
     let text = read_store(path)?;
     let text = crate::text::decode(text).map_err(|reason| malformed(path, "JSON", reason))?;
+    if text.trim().is_empty() {
+        return Err(malformed(
+            path,
+            "JSON",
+            "the file is empty; a JSON memory file holds an array of memory objects or an object with a `memories` array".into(),
+        ));
+    }
     let doc: Value =
         serde_json::from_str(&text).map_err(|e| malformed(path, "JSON", e.to_string()))?;
     let (items, key) = match doc {
@@ -69,6 +76,10 @@ pub(crate) fn load_json(path: &Path, ctx: &mut Ctx) -> Result<Vec<Memory>, Sourc
 
 pub(crate) fn load_jsonl(path: &Path, ctx: &mut Ctx) -> Result<Vec<Memory>, SourceError> {
     let bytes = read_store(path)?;
+    if bytes.iter().all(u8::is_ascii_whitespace) {
+        ctx.problem(path, "the file is empty: no memories in it (JSONL holds one memory object per line)");
+        return Ok(Vec::new());
+    }
     let shown = path.to_string_lossy().into_owned();
     let mut out = Vec::new();
     for (i, raw) in bytes.split(|&b| b == b'\n').enumerate() {

@@ -50,6 +50,9 @@ use memval_proto::{ExtractedMemory, Memory};
 pub const NO_CLAIMS_REASON: &str =
     "no checkable code reference (no file path, symbol or config key)";
 
+/// Why an empty memory (an empty CLAUDE.md, a blank `content`) has no claims.
+pub const EMPTY_REASON: &str = "empty: the memory has no text to check";
+
 /// How the skip reason of a memory the extractor failed on begins (a bug in memval, kept to
 /// that one memory: the rest of the batch and the run go on).
 pub const INTERNAL_ERROR_REASON: &str = "not read: memval's extractor failed on this memory (a bug; please report it)";
@@ -73,7 +76,9 @@ fn extract_rules(memory: &Memory) -> ExtractedMemory {
     let context = memory.context_dir.as_deref().and_then(context_dir);
     let doc = scan::scan(&memory.content, context.as_deref());
     let claims = claims::build(&doc);
-    let skip_reason = claims.is_empty().then(|| NO_CLAIMS_REASON.to_string());
+    let skip_reason = claims.is_empty().then(|| {
+        if memory.content.trim().is_empty() { EMPTY_REASON } else { NO_CLAIMS_REASON }.to_string()
+    });
     let left_out = doc
         .unread
         .map(|(from, to)| {
