@@ -105,11 +105,26 @@ pub struct Problem {
 }
 
 fn refs(result: &ClaimResult) -> Vec<CodeRefReport> {
+    // The investigator tries a path's other readings (the repo root instead of a section's
+    // folder, ...) when the first does not exist; its evidence starts with the reading it
+    // found. That reading is the path the memory meant.
+    let found = match &result.outcome {
+        Outcome::Checked { evidence, .. } => evidence.split([' ', ':']).next().map(|f| f.trim_end_matches('/')),
+        Outcome::NotChecked { .. } => None,
+    };
     result
         .claim
         .code_refs
         .iter()
-        .map(|r| CodeRefReport { path: r.path.clone(), written: r.written.clone(), symbol: r.symbol.clone(), line: r.line })
+        .enumerate()
+        .map(|(i, r)| {
+            let path = match found {
+                Some(f) if i == 0 && f != r.path && r.alt_paths.iter().any(|a| a == f) => f.to_owned(),
+                _ => r.path.clone(),
+            };
+            let written = r.written.clone().or_else(|| (path != r.path).then(|| r.path.clone()));
+            CodeRefReport { path, written, symbol: r.symbol.clone(), line: r.line }
+        })
         .collect()
 }
 

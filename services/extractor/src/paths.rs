@@ -291,8 +291,36 @@ pub(crate) fn classify(token: &str, strength: Strength) -> Option<PathToken> {
     if !token.contains(['/', '.']) && !BARE_NAME_IN.is_match(token) {
         return None;
     }
+    // Bold text names a thing as deliberately as backticks do (`**script/get-me** - ...`).
+    let bold = token.starts_with("**") && token.trim_end_matches(['.', ',', ':', ';']).ends_with("**");
+    let strength = if bold && strength < Strength::Backtick { Strength::Backtick } else { strength };
     let tok = parse(token)?;
     looks_like_path(&tok, strength).then_some(tok)
+}
+
+/// The folder a code span's path pattern names: `bindings/*` and `docs/**` (everything in
+/// a folder), `src/core/controller/<domain>/` and `api/{version}/routes` (a placeholder
+/// segment) name the folder before the pattern. A pattern of files (`src/**/*.rs`) or one
+/// that starts with a wildcard names no folder.
+pub(crate) fn pattern_folder(token: &str) -> Option<PathToken> {
+    let t = token.trim();
+    let segments: Vec<&str> = t.trim_end_matches('/').split('/').collect();
+    let placeholder = |s: &str| {
+        (s.starts_with('<') && s.ends_with('>')) || (s.starts_with('{') && s.ends_with('}')) || (s.starts_with('[') && s.ends_with(']'))
+    };
+    let cut = match segments.iter().position(|s| s.contains(['*', '<', '>', '{', '}', '[', ']', '?'])) {
+        Some(i) if segments[i..].iter().all(|s| *s == "*" || *s == "**" || placeholder(s) || !s.contains(['*', '?'])) => i,
+        _ => return None,
+    };
+    // `dir/*`, `dir/**`: only whole-segment wildcards after the folder, and no file pattern.
+    if segments[cut..].iter().any(|s| s.contains(['*', '?']) && *s != "*" && *s != "**") {
+        return None;
+    }
+    if cut == 0 {
+        return None;
+    }
+    let folder = format!("{}/", segments[..cut].join("/"));
+    classify(&folder, Strength::Backtick)
 }
 
 fn looks_like_path(tok: &PathToken, strength: Strength) -> bool {

@@ -602,6 +602,7 @@ impl Walker {
             }
             if let Some(tok) =
                 paths::classify(line.masked[sp.inner.clone()].trim(), Strength::Backtick)
+                    .or_else(|| paths::pattern_folder(line.masked[sp.inner.clone()].trim()))
             {
                 raw.push((tok, sp.start, sp.end));
                 continue;

@@ -1253,3 +1253,13 @@ fn symbols_in_tree_rows_belong_to_the_row_file() {
         ],
     );
 }
+
+#[test]
+fn folders_named_by_patterns_placeholders_and_bold() {
+    check("Handlers: `src/core/controller/<domain>/`.", &["L1 file_reference src/core/controller"]);
+    check("| `bindings/*` | Language bindings |", &["L1 file_reference bindings"]);
+    check("Routes in `api/{version}/routes.ts`", &["L1 file_reference api"]);
+    check("- **script/get-me** - Quick test script", &["L1 file_reference script/get-me"]);
+    // patterns of files, or starting with a wildcard, name no folder
+    check("`src/**/*.rs` and `**/docs/**`", &[]);
+}

@@ -36,6 +36,12 @@ enum Located {
     Refused(Refusal),
 }
 
+/// Folders that conventionally sit at a repository's root: a path written starting with one
+/// is written from the root.
+const ROOT_FOLDERS: &[&str] = &[
+    "src", "lib", "libs", "pkg", "cmd", "internal", "app", "apps", "packages", "crates", "proto", "tests", "test", "docs", "scripts", "bin",
+];
+
 fn checked(verdict: Verdict, confidence: u8, evidence: String, successor: Option<String>) -> Outcome {
     Outcome::Checked { verdict, confidence, evidence, successor }
 }
@@ -215,14 +221,29 @@ impl Checker<'_> {
                 evidence: self.with_history_note(git, format!("git: renamed {}, then deleted in {deleted}", chain.join(", "))),
             });
         }
-        if let Some((dir, files)) = git.dir_successor(path, since) {
-            if self.index.is_dir(&dir) {
+        // A folder: where most of its files went, or gone when most were deleted.
+        if let Some(fate) = git.dir_fate(path, since) {
+            let half = fate.files / 2;
+            if let Some((dir, n)) = fate.moved.first().filter(|(d, n)| *n > half && self.index.is_dir(d)) {
                 return Some(Located::Moved {
-                    to: dir,
+                    to: dir.clone(),
                     dir: true,
                     confidence: 90 - penalty,
-                    evidence: format!("git: {files} file(s) of {path}/ were renamed into it"),
+                    evidence: self.with_history_note(git, format!("git: {n} of the {} files of {path}/ that changed were moved into it", fate.files)),
                 });
+            }
+            if fate.deleted > half {
+                let last = fate.last_deletion.as_deref().map(short).unwrap_or("a later commit");
+                let (confidence, evidence) = self.history_confidence(
+                    git,
+                    90 - penalty,
+                    format!("git: {} of the {} files of {path}/ that changed were deleted (the last in {last})", fate.deleted, fate.files),
+                );
+                return Some(Located::Gone { confidence, evidence });
+            }
+            let candidates: Vec<String> = fate.moved.iter().filter(|(d, _)| self.index.is_dir(d)).map(|(d, _)| d.clone()).take(MAX_LISTED).collect();
+            if candidates.len() > 1 {
+                return Some(Located::Unclear { candidates });
             }
         }
         if let Some(commit) = trace.deleted_in {
@@ -309,6 +330,19 @@ impl Checker<'_> {
                         to: found,
                         dir,
                         confidence: 80,
+                    };
+                }
+                // Without history: a path that starts at a conventional top-level folder
+                // (`src/`, `packages/`, ...) was written from the root; found only deeper,
+                // the tree moved under a new folder (a monorepo move), it is not an
+                // abbreviation.
+                if self.git.is_none() && path.contains('/') && ROOT_FOLDERS.contains(&path.split('/').next().unwrap_or("")) && !self.index.is_dir(path.split('/').next().unwrap_or("")) {
+                    let prefix = found.strip_suffix(&suffix).unwrap_or("");
+                    return Located::Moved {
+                        evidence: format!("no history; {path} starts at a top-level folder that is gone from the root, and only {found} ends with it (moved under {prefix}/)"),
+                        to: found,
+                        dir,
+                        confidence: 60,
                     };
                 }
                 return Located::Here { note: Some(format!("{path} is written relative to a folder; full path {found}")), path: found, dir, confidence: 85 };

@@ -29,6 +29,18 @@ pub struct Change {
     pub kind: ChangeKind,
 }
 
+/// What became of a directory's files after a date ([`GitRepo::dir_fate`]).
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct DirFate {
+    /// Files below it that history shows changing after the date (moved or deleted).
+    pub files: usize,
+    pub deleted: usize,
+    /// The commit of the last deletion seen.
+    pub last_deletion: Option<String>,
+    /// Folders the moved files ended in, with how many, most first.
+    pub moved: Vec<(String, usize)>,
+}
+
 /// Where a path went after a date.
 #[derive(Debug, Clone, PartialEq, Eq, Default)]
 pub struct Trace {
@@ -314,27 +326,54 @@ impl GitRepo {
         trace
     }
 
-    /// Where the files below directory `dir` went after `since`: the most common new
-    /// parent directory among their renames, with how many files agree.
-    pub fn dir_successor(&self, dir: &str, since: Option<UnixSeconds>) -> Option<(String, usize)> {
+    /// What became of the files below directory `dir` after `since`: each file that history
+    /// shows there is followed through its renames; a file that ends in a deletion counts
+    /// as deleted, one that ends elsewhere votes for the folder it ended in (the path with
+    /// the part below `dir` taken off, or as many levels up). `None` when history shows no
+    /// file below `dir` changing after `since`.
+    pub fn dir_fate(&self, dir: &str, since: Option<UnixSeconds>) -> Option<DirFate> {
+        let history = self.indexed_history();
         let prefix = format!("{dir}/");
-        let mut votes: HashMap<String, usize> = HashMap::new();
-        for change in self.history() {
-            if since.is_some_and(|s| change.time <= s) {
+        let mut fate = DirFate::default();
+        let mut moved: HashMap<String, usize> = HashMap::new();
+        let mut files: Vec<&String> = history.by_path.keys().filter(|p| p.starts_with(&prefix)).collect();
+        files.sort();
+        for file in files {
+            let trace = self.follow(file, since);
+            let rest = &file[prefix.len()..];
+            if trace.deleted_in.is_some() {
+                fate.deleted += 1;
+                if let Some(c) = &trace.deleted_in {
+                    fate.last_deletion = Some(c.clone());
+                }
+            } else if !trace.renames.is_empty() {
+                let last = trace.last.as_str();
+                let base = match last.strip_suffix(rest) {
+                    Some(base) => base.trim_end_matches('/').to_owned(),
+                    None => {
+                        let up = rest.matches('/').count() + 1;
+                        let mut b = last;
+                        for _ in 0..up {
+                            b = b.rsplit_once('/').map_or("", |(p, _)| p);
+                        }
+                        b.to_owned()
+                    }
+                };
+                if !base.is_empty() && base != dir {
+                    *moved.entry(base).or_default() += 1;
+                }
+            } else {
                 continue;
             }
-            if let ChangeKind::Renamed { from, to } = &change.kind {
-                if let Some(rest) = from.strip_prefix(&prefix) {
-                    if let Some(base) = to.strip_suffix(rest) {
-                        let base = base.trim_end_matches('/');
-                        if !base.is_empty() && base != dir {
-                            *votes.entry(base.to_owned()).or_default() += 1;
-                        }
-                    }
-                }
-            }
+            fate.files += 1;
         }
-        votes.into_iter().max_by(|a, b| a.1.cmp(&b.1).then(b.0.cmp(&a.0)))
+        if fate.files == 0 {
+            return None;
+        }
+        let mut moved: Vec<(String, usize)> = moved.into_iter().collect();
+        moved.sort_by(|a, b| b.1.cmp(&a.1).then(a.0.cmp(&b.0)));
+        fate.moved = moved;
+        Some(fate)
     }
 
     /// The last commit on `HEAD` at or before `ts`.
