@@ -336,7 +336,7 @@ impl Checker<'_> {
                 // (`src/`, `packages/`, ...) was written from the root; found only deeper,
                 // the tree moved under a new folder (a monorepo move), it is not an
                 // abbreviation.
-                if self.git.is_none() && path.contains('/') && ROOT_FOLDERS.contains(&path.split('/').next().unwrap_or("")) && !self.index.is_dir(path.split('/').next().unwrap_or("")) {
+                if self.git.is_none() && ROOT_FOLDERS.contains(&path.split('/').next().unwrap_or("")) && !self.index.is_dir(path.split('/').next().unwrap_or("")) {
                     let prefix = found.strip_suffix(&suffix).unwrap_or("");
                     return Located::Moved {
                         evidence: format!("no history; {path} starts at a top-level folder that is gone from the root, and only {found} ends with it (moved under {prefix}/)"),
@@ -385,6 +385,19 @@ impl Checker<'_> {
             };
         }
         if candidates.len() > 1 {
+            // A path with folders that nothing ends with: the place it names is gone;
+            // files of the same name elsewhere are listed, not chosen. A bare name in
+            // several folders stays undecided.
+            if path.contains('/') {
+                return Located::Gone {
+                    confidence: 55,
+                    evidence: format!(
+                        "no path ends with {path}; {} other places have its name: {}",
+                        candidates.len(),
+                        list(&candidates)
+                    ),
+                };
+            }
             return Located::Unclear { candidates };
         }
         // Same stem, another extension (`client.js` → `client.ts`).
