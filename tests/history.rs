@@ -3,6 +3,7 @@
 //! clones with missing blobs (issue 9). Each case builds a small repo with the real `git`
 //! binary and runs the real `memval`.
 
+#[allow(dead_code)]
 mod support;
 
 use std::path::Path;
