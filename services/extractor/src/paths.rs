@@ -436,6 +436,21 @@ pub(crate) struct Folder<'a> {
     /// A docs folder: paths starting with a well-known top folder (`src/...`, see
     /// `PROSE_ROOTS`) are read from the repo root first, since docs describe the whole repo.
     pub demote_roots: bool,
+    /// The notes file's own folder: `../x` is read against it, while it stays in the repo.
+    pub own: bool,
+}
+
+/// `base/p` with its `..` segments applied; `None` when it would climb above the repo root.
+fn climb(base: &str, p: &str) -> Option<String> {
+    let mut parts: Vec<&str> = base.split('/').filter(|s| !s.is_empty() && *s != ".").collect();
+    for seg in p.split('/').filter(|s| !s.is_empty() && *s != ".") {
+        if seg == ".." {
+            parts.pop()?;
+        } else {
+            parts.push(seg);
+        }
+    }
+    (!parts.is_empty()).then(|| parts.join("/"))
 }
 
 #[rustfmt::skip]
@@ -456,6 +471,14 @@ pub(crate) fn is_docs_dir(path: &str) -> bool {
 pub(crate) fn readings(tok: &PathToken, folders: &[Folder<'_>]) -> Vec<String> {
     let p = tok.path.as_str();
     if tok.unresolvable() {
+        // `../api.md` in `docs/guide/NOTES.md` is `docs/api.md`: relative to the notes
+        // file's folder, allowed while it stays inside the repo. Anything else (absolute,
+        // `~`, climbing above the root) is kept as written, for the investigator to refuse.
+        if p.starts_with("..") {
+            if let Some(inside) = folders.iter().filter(|f| f.own).find_map(|f| f.readings.first().and_then(|b| climb(b, p))) {
+                return vec![inside];
+            }
+        }
         return vec![p.to_string()];
     }
     let bare = !p.contains('/');

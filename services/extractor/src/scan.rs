@@ -349,6 +349,7 @@ impl Walker {
             bare_only,
             fallback,
             demote_roots: false,
+            own: false,
         };
         if let Some(r) = near {
             v.push(folder(r, true, false));
@@ -377,6 +378,7 @@ impl Walker {
             bare_only: false,
             fallback: false,
             demote_roots: paths::is_docs_dir(c),
+            own: true,
         })
     }
 
@@ -389,6 +391,7 @@ impl Walker {
                 bare_only: false,
                 fallback: false,
                 demote_roots: false,
+                own: false,
             });
         }
         if let Some(c) = self.context_folder() {

@@ -1263,3 +1263,18 @@ fn folders_named_by_patterns_placeholders_and_bold() {
     // patterns of files, or starting with a wildcard, name no folder
     check("`src/**/*.rs` and `**/docs/**`", &[]);
 }
+
+#[test]
+fn parent_links_resolve_against_the_notes_folder_while_inside_the_repo() {
+    check_in(
+        Some("docs/guide"),
+        "See [the API](../api.md), `../../src/main.rs` and [out](../../../etc/passwd).",
+        &[
+            "L1 file_reference docs/api.md",
+            "L1 file_reference src/main.rs",
+            "L1 file_reference ../../../etc/passwd",
+        ],
+    );
+    // without a folder (a memory outside the repo) `..` stays as written, to be refused
+    check("See `../api.md`.", &["L1 file_reference ../api.md"]);
+}
