@@ -671,6 +671,7 @@ mod tests {
             bare_only,
             fallback: false,
             demote_roots: false,
+            own: false,
         }
     }
 
@@ -720,6 +721,7 @@ mod tests {
             bare_only: true,
             fallback: true,
             demote_roots: false,
+            own: false,
         };
         assert_eq!(
             readings(&tok("x.go"), &[weak]),
