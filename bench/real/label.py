@@ -11,7 +11,7 @@ directory paths it mentions that exist in tree A, and decide what became of each
 
 Python 3.11 standard library and the `git` binary only; nothing here knows about memval.
 
-    python3 bench/real/label.py [--mirrors /work/.mirror] [--cases NAME ...]
+    python3 bench/real/label.py [--mirrors /work/.mirror] [--cases-file FILE] [--cases NAME ...]
 
 writes bench/real/labels/<case>.json.
 """
@@ -79,6 +79,10 @@ HAS_EXT = re.compile(r"[A-Za-z0-9_\-]\.[A-Za-z0-9]{1,10}$")
 LINE_SUFFIX = re.compile(r"(:\d+(-\d+)?(:\d+)?|#L\d+(-L?\d+)?)$")
 # Split commands and prose into words; `=` and `,` separate too (TEST=path/x.py, a,b).
 WORD_SPLIT = re.compile(r"[\s=,;|&<>()\[\]{}\"']+")
+# A tree under a root line such as `libs/langchain-{provider}/` or `src/<domain>/` shows a
+# template; its entries are not labelled.
+PLACEHOLDER = re.compile(r"[{}<>*]")
+PLACEHOLDER_ROOT = object()
 EDGE_PUNCT = "\"'`*_()[]{}<>,;:!?“”‘’"
 
 
@@ -119,8 +123,12 @@ def tree_paths(lines):
             # a bare root line like "crates/" right above the tree
             if s.endswith("/") and PATHISH.match(s) and not stack:
                 root = s.rstrip("/")
+            elif s.endswith("/") and PLACEHOLDER.search(s) and not stack:
+                root = PLACEHOLDER_ROOT  # "pkg/{name}/": a template, not a folder of the repo
             elif s and not stack:
                 root = None
+            continue
+        if root is PLACEHOLDER_ROOT:
             continue
         depth = len(m.group(1)) + len(m.group(2))
         name = m.group(3).split()[0] if m.group(3).split() else ""
@@ -264,6 +272,7 @@ class History:
         for i in range(0, len(f) - 2, 3):
             self.direct[f[i + 1]] = (f[i], f[i + 2])
         self._file_cache = {}
+        self._places = {}  # file of tree A -> the paths it had, A to B (moved files only)
 
     def file_fate(self, path):
         """(verdict, successor, evidence) of a file of tree A."""
@@ -274,23 +283,32 @@ class History:
         else:
             locs = {path}
             trail = []
+            came_from = {}
             start = min(self.by_path.get(path, [len(self.events)]))
             for commit, st, old, new in self.events[start:]:
                 if old in locs:
                     locs.discard(old)
                     if new is not None:
                         locs.add(new)
+                        came_from[new] = old
                         trail.append(f"{st} {commit[:10]} {old} -> {new}")
                     else:
                         trail.append(f"D {commit[:10]} {old}")
             alive = sorted(p for p in locs if p in self.tree_b.files)
             if len(alive) == 1:
                 res = ("STALE", alive[0], "; ".join(trail))
+                # the places it passed through, back from where it is now
+                places, p = [alive[0]], alive[0]
+                while p in came_from and p != path and len(places) <= len(trail):
+                    p = came_from[p]
+                    places.append(p)
+                self._places[path] = places[::-1]
             elif len(alive) > 1:
                 res = ("AMBIGUOUS", None, "; ".join(trail))
             elif path in self.direct and self.direct[path][1] in self.tree_b.files:
                 st, new = self.direct[path]
                 res = ("STALE", new, f"diff A B: {st} {path} -> {new}")
+                self._places[path] = [path, new]
             else:
                 res = ("CONTRADICTED", None, "; ".join(trail) or "no rename recorded")
         self._file_cache[path] = res
@@ -308,13 +326,25 @@ class History:
         for f in files:
             v, succ, _ = self.file_fate(f)
             if v == "STALE":
+                # The folder it went to: the last place it had (its path now first) that kept
+                # its sub-path inside the old folder, if that folder still exists at B. A
+                # folder moved whole and reorganised inside later votes where it was moved.
                 rest = f[len(d) + 1:]
                 rest_dirs = posixpath.dirname(rest)
-                new_dir = posixpath.dirname(succ)
-                if not rest_dirs:
-                    where[new_dir] += 1
-                elif new_dir == rest_dirs or new_dir.endswith("/" + rest_dirs):
-                    where[new_dir[: len(new_dir) - len(rest_dirs)].rstrip("/")] += 1
+                went = None
+                for place in reversed(self._places.get(f, [f, succ])[1:]):
+                    new_dir = posixpath.dirname(place)
+                    if not rest_dirs:
+                        cand = new_dir
+                    elif new_dir == rest_dirs or new_dir.endswith("/" + rest_dirs):
+                        cand = new_dir[: len(new_dir) - len(rest_dirs)].rstrip("/")
+                    else:
+                        continue
+                    if place == succ or cand in self.tree_b.dirs:
+                        went = cand
+                        break
+                if went is not None:
+                    where[went] += 1
                 else:
                     elsewhere += 1
             elif v == "CONTRADICTED":
@@ -380,12 +410,14 @@ def label_case(case, mirrors, workdir):
 def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--mirrors", default="/work/.mirror")
+    ap.add_argument("--cases-file", default=os.path.join(HERE, "cases.json"),
+                    help="the cases to run (default: cases.json; cases-heldout.json holds the held-out ones)")
     ap.add_argument("--cases", nargs="*", help="case names (default: all)")
     ap.add_argument("--workdir", default="/work/real-trees",
                     help="where the per-repo git directories go (outside this repo)")
     ap.add_argument("--out", default=os.path.join(HERE, "labels"))
     args = ap.parse_args()
-    with open(os.path.join(HERE, "cases.json")) as f:
+    with open(args.cases_file) as f:
         cases = json.load(f)["cases"]
     if args.cases:
         cases = [c for c in cases if c["name"] in args.cases]

@@ -8,7 +8,7 @@ print precision / recall per verdict, macro-F1, drift F1, ref recall, successor 
 timings, per case and overall.
 
     python3 bench/real/run.py --memval target/release/memval [--mirrors /work/.mirror]
-        [--workdir /work/real-trees] [--cases NAME ...] [--json FILE] [--keep]
+        [--workdir /work/real-trees] [--cases-file FILE] [--cases NAME ...] [--json FILE] [--keep]
 """
 
 import argparse
@@ -254,12 +254,14 @@ def main():
     ap.add_argument("--workdir", default="/work/real-trees",
                     help="trees and git directories go here (outside this repo)")
     ap.add_argument("--labels", default=os.path.join(HERE, "labels"))
+    ap.add_argument("--cases-file", default=os.path.join(HERE, "cases.json"),
+                    help="the cases to run (default: cases.json; cases-heldout.json holds the held-out ones)")
     ap.add_argument("--cases", nargs="*")
     ap.add_argument("--json", help="write per-label results and metrics here")
     ap.add_argument("--keep", action="store_true", help="keep the materialised trees")
     args = ap.parse_args()
     memval = os.path.abspath(args.memval)
-    with open(os.path.join(HERE, "cases.json")) as f:
+    with open(args.cases_file) as f:
         cases = json.load(f)["cases"]
     if args.cases:
         cases = [c for c in cases if c["name"] in args.cases]
