@@ -76,7 +76,8 @@ const EXTENSIONS: &[&str] = &[
     "ejs", "pug", "liquid", "njk", "j2", "jinja", "tmpl", "tpl", "twig", "mustache", "tf",
     "tfvars", "hcl", "nix", "cmake", "mk", "bzl", "bazel", "dockerfile", "containerfile", "sln",
     "csproj", "fsproj", "vcxproj", "cabal", "svg", "png", "jpg", "jpeg", "gif", "webp", "ico",
-    "pdf", "csv", "tsv", "db", "sqlite", "log", "patch", "diff", "ron", "kdl",
+    "pdf", "csv", "tsv", "db", "sqlite", "log", "patch", "diff", "ron", "kdl", "slnx", "vbproj",
+    "props", "targets", "nuspec", "resx", "xaml", "razor", "cshtml", "config",
 ];
 
 /// Files that are named without an extension but are unmistakably files.

@@ -94,6 +94,15 @@ fn row_symbols(row: &str, name: &str) -> Vec<SymbolMention> {
     out
 }
 
+/// The script a command runs, as a path: `./gradlew` and `./mvnw` name a file of the
+/// current folder even without an extension.
+fn program_token(program: &str) -> Option<PathToken> {
+    paths::classify(program, Strength::Backtick).or_else(|| {
+        let name = program.strip_prefix("./")?;
+        (!name.is_empty() && !name.contains('/')).then(|| paths::parse(name)).flatten().filter(|t| !t.dir)
+    })
+}
+
 /// The path arguments of a command line ([`commands::path_args`]) that are shaped like
 /// paths, with the word each came from.
 fn command_arg_tokens(line: &str) -> Vec<(PathToken, &str)> {
@@ -584,8 +593,7 @@ impl Walker {
                     let start = w.as_ptr() as usize - orig.as_ptr() as usize;
                     (start, start + w.len())
                 };
-                let program = commands::program(inner)
-                    .and_then(|p| Some((paths::classify(p, Strength::Backtick)?, at(p))));
+                let program = commands::program(inner).and_then(|p| Some((program_token(p)?, at(p))));
                 let program_found = program.is_some();
                 if let Some((tok, (a, b))) = program {
                     raw.push((tok, a, b));
@@ -606,6 +614,7 @@ impl Walker {
             if let Some(tok) =
                 paths::classify(line.masked[sp.inner.clone()].trim(), Strength::Backtick)
                     .or_else(|| paths::pattern_folder(line.masked[sp.inner.clone()].trim()))
+                    .or_else(|| program_token(line.masked[sp.inner.clone()].trim()).filter(|_| inner.starts_with("./")))
             {
                 raw.push((tok, sp.start, sp.end));
                 continue;
@@ -919,7 +928,7 @@ impl Walker {
     /// `make -C dir`, `-f docker-compose.yml`).
     fn command_program(&mut self, line: &str, line_no: u32) {
         let folders = self.structure_folders();
-        let program = commands::program(line).and_then(|p| paths::classify(p, Strength::Backtick));
+        let program = commands::program(line).and_then(program_token);
         let files: Vec<FileMention> = program
             .into_iter()
             .chain(command_arg_tokens(line).into_iter().map(|(tok, _)| tok))

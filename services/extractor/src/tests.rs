@@ -1278,3 +1278,13 @@ fn parent_links_resolve_against_the_notes_folder_while_inside_the_repo() {
     // without a folder (a memory outside the repo) `..` stays as written, to be refused
     check("See `../api.md`.", &["L1 file_reference ../api.md"]);
 }
+
+#[test]
+fn wrapper_scripts_and_dotnet_files_are_claims() {
+    check("- `./gradlew assemble`", &["L1 file_reference gradlew"]);
+    check("Use `./mvnw` instead of `mvn`.", &["L1 file_reference mvnw"]);
+    check(
+        "- **`Directory.Build.props`**: shared properties; `Aspire.slnx` is the solution; never change NuGet.config",
+        &["L1 file_reference Directory.Build.props", "L1 file_reference Aspire.slnx", "L1 file_reference NuGet.config"],
+    );
+}

@@ -260,6 +260,15 @@ impl Checker<'_> {
                 .collect();
             readded.sort();
             readded.dedup_by(|a, b| a.0 == b.0);
+            // A common name (`index.ts`, `base.ts`) is added all over a busy repo: with
+            // several, only those added by the deleting commit, else those in a folder of
+            // the same name, count.
+            if readded.len() > 1 {
+                let same_commit: Vec<_> = readded.iter().filter(|(_, c)| *c == commit).cloned().collect();
+                let parent = |p: &str| p.rsplit('/').nth(1).map(str::to_owned);
+                let same_parent: Vec<_> = readded.iter().filter(|(p, _)| parent(p) == parent(&trace.last)).cloned().collect();
+                readded = if !same_commit.is_empty() { same_commit } else { same_parent };
+            }
             match readded.as_slice() {
                 [(to, added_in)] => {
                     return Some(Located::Moved {

@@ -348,8 +348,13 @@ impl GitRepo {
                 }
             } else if !trace.renames.is_empty() {
                 let last = trace.last.as_str();
-                let base = match last.strip_suffix(rest) {
-                    Some(base) => base.trim_end_matches('/').to_owned(),
+                // The folder went where the file last kept its place below it: a folder
+                // renamed whole and reorganised inside afterwards went to its new name.
+                let kept = trace.renames.iter().rev().find_map(|(_, _, to)| {
+                    to.strip_suffix(rest).filter(|b| b.ends_with('/')).map(|b| b.trim_end_matches('/').to_owned())
+                });
+                let base = match kept.or_else(|| last.strip_suffix(rest).map(|b| b.trim_end_matches('/').to_owned())) {
+                    Some(base) => base,
                     None => {
                         let up = rest.matches('/').count() + 1;
                         let mut b = last;
