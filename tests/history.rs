@@ -190,3 +190,34 @@ fn fifos_and_dangling_symlinks_in_the_repo_are_never_read_and_never_valid() {
     let all: Vec<&Value> = report["memories"][0]["claims"].as_array().unwrap().iter().collect();
     assert!(all.iter().all(|c| !(c["verdict"] == "VALID" && c["code_refs"][0]["path"] == "src/link.rs")), "{report:#}");
 }
+
+#[test]
+fn a_file_less_symbol_that_is_gone_is_traced_to_the_commit_that_removed_it() {
+    let body = "    let mut fields = Vec::new();\n    for line in input.lines() {\n        if let Some((k, v)) = line.split_once(':') {\n            fields.push((k.trim().to_string(), v.trim().to_string()));\n        }\n    }\n    fields\n";
+    let repo = GitRepo::new();
+    repo.write("src/parser.rs", &format!("pub fn parse_header(input: &str) -> Vec<(String, String)> {{\n{body}}}\n\npub fn drop_me() -> u8 {{ 1 }}\n"));
+    repo.commit("start", BEFORE);
+    repo.write("src/parser.rs", &format!("pub fn parse_head(input: &str) -> Vec<(String, String)> {{\n{body}}}\n"));
+    repo.commit("rename parse_header, drop drop_me", LATER);
+    let tmp = tempfile::tempdir().unwrap();
+    let path = tmp.path().join("m.jsonl");
+    // no date, no file: the names alone
+    let m = serde_json::json!({"id": "m1", "agent": "a", "content": "Headers go through `parse_header()`; `drop_me()` returns one.", "tier": 1, "type": "memory"});
+    std::fs::write(&path, format!("{m}\n")).unwrap();
+    let report = run_json(repo.dir.path(), path.to_str().unwrap(), &tmp.path().join("store"));
+    let claim = |name: &str| {
+        report["memories"][0]["claims"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|c| c["code_refs"][0]["symbol"].as_str().is_some_and(|s| s.starts_with(name)))
+            .unwrap_or_else(|| panic!("no claim for {name}: {report:#}"))
+            .clone()
+    };
+    let renamed = claim("parse_header");
+    assert_eq!(renamed["verdict"], "STALE", "{renamed:#}");
+    assert_eq!(renamed["successor"], "parse_head", "{renamed:#}");
+    let dropped = claim("drop_me");
+    assert_eq!(dropped["verdict"], "CONTRADICTED", "{dropped:#}");
+    assert!(dropped["evidence"].as_str().unwrap().contains("last definition was removed"), "{dropped:#}");
+}

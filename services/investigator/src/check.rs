@@ -567,7 +567,7 @@ impl Checker<'_> {
         }
         let raw = r.path.trim();
         if raw == "." {
-            return self.check_symbol_anywhere(&sym, r.line);
+            return self.check_symbol_anywhere(&sym, r.line, since);
         }
         match self.locate(raw, &r.alt_paths, since) {
             Located::Refused(refusal) => Outcome::NotChecked { reason: refusal.to_string() },
@@ -614,7 +614,7 @@ impl Checker<'_> {
     }
 
     /// A symbol named without a file; `line`, when the memory gave one, must match too.
-    fn check_symbol_anywhere(&self, sym: &SymbolName, line: Option<u32>) -> Outcome {
+    fn check_symbol_anywhere(&self, sym: &SymbolName, line: Option<u32>, since: Option<UnixSeconds>) -> Outcome {
         let found: Vec<(String, u32)> = self
             .index
             .defs_named(&sym.name)
@@ -663,8 +663,36 @@ impl Checker<'_> {
                         );
                     }
                 }
+                // History: the commit that removed its last definition, and what replaced it.
+                let mut removed_note = None;
+                if let Some(git) = self.git {
+                    match git.name_removed(&sym.name, since) {
+                        Ok(Some((commit, before, files))) => {
+                            for file in files.iter().filter(|f| self.index.file(f).is_some()) {
+                                if let Some(found @ Outcome::Checked { verdict: Verdict::Stale, .. }) = self.find_rename(sym, file, file, Some(before)) {
+                                    return found;
+                                }
+                            }
+                            let defined_before = files.iter().any(|f| {
+                                git.show(&format!("{commit}^"), f)
+                                    .is_some_and(|t| definitions(Lang::of(f), &t).iter().any(|d| sym.matches(f, d)))
+                            });
+                            if defined_before {
+                                return checked(
+                                    Verdict::Contradicted,
+                                    85,
+                                    self.with_history_note(git, format!(". — {} is not defined anywhere; git: its last definition was removed in {}", sym.display(), short(&commit))),
+                                    None,
+                                );
+                            }
+                        }
+                        Ok(None) => {}
+                        Err(why) => removed_note = Some(why),
+                    }
+                }
+                let note = removed_note.map(|n| format!(" ({n})")).unwrap_or_default();
                 if self.index.mentions(&sym.name) {
-                    checked(Verdict::Ambiguous, 40, format!(". — {} is mentioned in the repo but no definition was found", sym.display()), None)
+                    checked(Verdict::Ambiguous, 40, format!(". — {} is mentioned in the repo but no definition was found{note}", sym.display()), None)
                 } else {
                     checked(Verdict::Contradicted, 75, format!(". — {} is neither defined nor mentioned anywhere in the repo", sym.display()), None)
                 }
@@ -682,7 +710,7 @@ impl Checker<'_> {
             .collect();
         match found.first() {
             Some((path, line)) => checked(Verdict::Valid, 90, format!("{path}:{line} — {} is defined under {dir}/", sym.display()), None),
-            None => self.check_symbol_anywhere(sym, None),
+            None => self.check_symbol_anywhere(sym, None, None),
         }
     }
 

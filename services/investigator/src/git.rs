@@ -66,6 +66,8 @@ pub struct GitRepo {
     /// Why the history loaded is not the whole story, when it is not.
     incomplete: OnceLock<Option<String>>,
     revs: Mutex<HashMap<UnixSeconds, Option<String>>>,
+    /// History searches for file-less names made so far ([`GitRepo::name_removed`]).
+    name_searches: std::sync::atomic::AtomicUsize,
     /// File lists of a few commits' trees (the memories' dates).
     trees: Mutex<HashMap<String, Option<Arc<Vec<String>>>>>,
     cat: Mutex<Option<CatFile>>,
@@ -148,6 +150,9 @@ struct BlobCache {
 
 const BLOB_CACHE_BYTES: usize = 64 * 1024 * 1024;
 
+/// History searches (`git log -S`) for names given without a file, per repo.
+pub const MAX_NAME_SEARCHES: usize = 64;
+
 fn git(dir: &Path) -> Command {
     let mut cmd = Command::new("git");
     cmd.arg("-C").arg(dir).args(["-c", "core.quotePath=false"]);
@@ -191,6 +196,7 @@ impl GitRepo {
             incomplete: OnceLock::new(),
             revs: Mutex::new(HashMap::new()),
             trees: Mutex::new(HashMap::new()),
+            name_searches: std::sync::atomic::AtomicUsize::new(0),
             cat: Mutex::new(None),
             blobs: Mutex::new(BlobCache::default()),
         })
@@ -405,6 +411,39 @@ impl GitRepo {
         (!commit.is_empty()).then(|| commit.to_owned())
     }
 
+    /// The newest commit on `HEAD` (after `since`, when given) that changed how many times
+    /// `name` occurs anywhere in the repo, with its parent's commit time and the files it
+    /// changed: for a name no longer defined anywhere, the commit that removed or renamed
+    /// its last definition. At most [`MAX_NAME_SEARCHES`] such searches run per repo (each
+    /// walks history); past that, `Err` says so and the caller reports it.
+    pub fn name_removed(&self, name: &str, since: Option<UnixSeconds>) -> Result<Option<(String, UnixSeconds, Vec<String>)>, String> {
+        if name.is_empty() || name.starts_with('-') {
+            return Ok(None);
+        }
+        let done = self.name_searches.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+        if done >= MAX_NAME_SEARCHES {
+            return Err(format!("history not searched for it: this run already searched history for {MAX_NAME_SEARCHES} names given without a file"));
+        }
+        let mut cmd = git(&self.dir);
+        cmd.args(["log", "-n", "1", "--format=%H", &format!("-S{name}")]);
+        if let Some(s) = since {
+            cmd.arg(format!("--since={s}"));
+        }
+        cmd.args(["HEAD", "--", "."]);
+        let Some(commit) = output(&mut cmd).map(|s| s.trim().to_owned()).filter(|s| !s.is_empty()) else {
+            return Ok(None);
+        };
+        let Some(parent_time) = output(git(&self.dir).args(["log", "-1", "--format=%ct", &format!("{commit}^")]))
+            .and_then(|t| t.trim().parse::<UnixSeconds>().ok())
+        else {
+            return Ok(None);
+        };
+        let files = output(git(&self.dir).args(["show", "--format=", "--name-only", "--no-renames", &commit, "--", "."]))
+            .map(|s| s.lines().filter_map(|l| self.local(l.trim())).collect())
+            .unwrap_or_default();
+        Ok(Some((commit, parent_time, files)))
+    }
+
     /// Every file path (relative to the repo dir) in the tree of commit `rev`; cached per
     /// commit. `None` when git cannot list it.
     pub fn files_at(&self, rev: &str) -> Option<Arc<Vec<String>>> {
@@ -517,6 +556,7 @@ mod tests {
             incomplete: OnceLock::from(None),
             revs: Mutex::new(HashMap::new()),
             trees: Mutex::new(HashMap::new()),
+            name_searches: std::sync::atomic::AtomicUsize::new(0),
             cat: Mutex::new(None),
             blobs: Mutex::new(BlobCache::default()),
         }
