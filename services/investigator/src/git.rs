@@ -66,8 +66,10 @@ pub struct GitRepo {
     /// Why the history loaded is not the whole story, when it is not.
     incomplete: OnceLock<Option<String>>,
     revs: Mutex<HashMap<UnixSeconds, Option<String>>>,
-    /// History searches for file-less names made so far ([`GitRepo::name_removed`]).
+    /// History searches for file-less names made so far ([`GitRepo::name_removed`]), and
+    /// their results, so repeated runs on one checkout search once.
     name_searches: std::sync::atomic::AtomicUsize,
+    name_results: Mutex<NameResults>,
     /// File lists of a few commits' trees (the memories' dates).
     trees: Mutex<HashMap<String, Option<Arc<Vec<String>>>>>,
     cat: Mutex<Option<CatFile>>,
@@ -150,7 +152,10 @@ struct BlobCache {
 
 const BLOB_CACHE_BYTES: usize = 64 * 1024 * 1024;
 
-/// History searches (`git log -S`) for names given without a file, per repo.
+type NameResults = HashMap<(String, Option<UnixSeconds>), Option<(String, UnixSeconds, Vec<String>)>>;
+
+/// History searches (`git log -S`) for names given without a file, per checkout (a
+/// long-running service rebuilds its index, and this budget, when HEAD moves).
 pub const MAX_NAME_SEARCHES: usize = 64;
 
 fn git(dir: &Path) -> Command {
@@ -197,6 +202,7 @@ impl GitRepo {
             revs: Mutex::new(HashMap::new()),
             trees: Mutex::new(HashMap::new()),
             name_searches: std::sync::atomic::AtomicUsize::new(0),
+            name_results: Mutex::new(HashMap::new()),
             cat: Mutex::new(None),
             blobs: Mutex::new(BlobCache::default()),
         })
@@ -420,28 +426,33 @@ impl GitRepo {
         if name.is_empty() || name.starts_with('-') {
             return Ok(None);
         }
+        let key = (name.to_owned(), since);
+        if let Some(known) = self.name_results.lock().expect("name cache poisoned").get(&key) {
+            return Ok(known.clone());
+        }
         let done = self.name_searches.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
         if done >= MAX_NAME_SEARCHES {
-            return Err(format!("history not searched for it: this run already searched history for {MAX_NAME_SEARCHES} names given without a file"));
+            return Err(format!("history not searched for it: memval already searched this checkout's history for {MAX_NAME_SEARCHES} names given without a file"));
         }
+        let found = self.search_name(name, since);
+        self.name_results.lock().expect("name cache poisoned").insert(key, found.clone());
+        Ok(found)
+    }
+
+    fn search_name(&self, name: &str, since: Option<UnixSeconds>) -> Option<(String, UnixSeconds, Vec<String>)> {
         let mut cmd = git(&self.dir);
         cmd.args(["log", "-n", "1", "--format=%H", &format!("-S{name}")]);
         if let Some(s) = since {
             cmd.arg(format!("--since={s}"));
         }
         cmd.args(["HEAD", "--", "."]);
-        let Some(commit) = output(&mut cmd).map(|s| s.trim().to_owned()).filter(|s| !s.is_empty()) else {
-            return Ok(None);
-        };
-        let Some(parent_time) = output(git(&self.dir).args(["log", "-1", "--format=%ct", &format!("{commit}^")]))
-            .and_then(|t| t.trim().parse::<UnixSeconds>().ok())
-        else {
-            return Ok(None);
-        };
+        let commit = output(&mut cmd).map(|s| s.trim().to_owned()).filter(|s| !s.is_empty())?;
+        let parent_time = output(git(&self.dir).args(["log", "-1", "--format=%ct", &format!("{commit}^")]))
+            .and_then(|t| t.trim().parse::<UnixSeconds>().ok())?;
         let files = output(git(&self.dir).args(["show", "--format=", "--name-only", "--no-renames", &commit, "--", "."]))
             .map(|s| s.lines().filter_map(|l| self.local(l.trim())).collect())
             .unwrap_or_default();
-        Ok(Some((commit, parent_time, files)))
+        Some((commit, parent_time, files))
     }
 
     /// Every file path (relative to the repo dir) in the tree of commit `rev`; cached per
@@ -557,6 +568,7 @@ mod tests {
             revs: Mutex::new(HashMap::new()),
             trees: Mutex::new(HashMap::new()),
             name_searches: std::sync::atomic::AtomicUsize::new(0),
+            name_results: Mutex::new(HashMap::new()),
             cat: Mutex::new(None),
             blobs: Mutex::new(BlobCache::default()),
         }
