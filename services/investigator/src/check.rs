@@ -665,7 +665,9 @@ impl Checker<'_> {
                 }
                 // History: the commit that removed its last definition, and what replaced it.
                 let mut removed_note = None;
-                if let Some(git) = self.git {
+                // Only names the repo no longer mentions at all (a name still mentioned is
+                // more often a library's than a removed one of the repo's own).
+                if let Some(git) = self.git.filter(|_| !self.index.mentions(&sym.name)) {
                     match git.name_removed(&sym.name, since) {
                         Ok(Some((commit, before, files))) => {
                             for file in files.iter().filter(|f| self.index.file(f).is_some()) {

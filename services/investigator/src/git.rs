@@ -70,6 +70,7 @@ pub struct GitRepo {
     /// their results, so repeated runs on one checkout search once.
     name_searches: std::sync::atomic::AtomicUsize,
     name_results: Mutex<NameResults>,
+    name_time: Mutex<std::time::Duration>,
     /// File lists of a few commits' trees (the memories' dates).
     trees: Mutex<HashMap<String, Option<Arc<Vec<String>>>>>,
     cat: Mutex<Option<CatFile>>,
@@ -157,6 +158,9 @@ type NameResults = HashMap<(String, Option<UnixSeconds>), Option<(String, UnixSe
 /// History searches (`git log -S`) for names given without a file, per checkout (a
 /// long-running service rebuilds its index, and this budget, when HEAD moves).
 pub const MAX_NAME_SEARCHES: usize = 64;
+/// Wall time one such search may take, and all of them together per checkout.
+pub const NAME_SEARCH_TIMEOUT: std::time::Duration = std::time::Duration::from_secs(2);
+pub const NAME_SEARCH_BUDGET: std::time::Duration = std::time::Duration::from_secs(10);
 
 fn git(dir: &Path) -> Command {
     let mut cmd = Command::new("git");
@@ -171,6 +175,34 @@ fn git(dir: &Path) -> Command {
 fn output(cmd: &mut Command) -> Option<String> {
     let out = cmd.output().ok()?;
     out.status.success().then(|| String::from_utf8_lossy(&out.stdout).into_owned())
+}
+
+/// stdout of a successful run (`Some(None)` when git failed), or `None` when it ran past
+/// `limit` and was killed.
+fn output_within(cmd: &mut Command, limit: std::time::Duration) -> Option<Option<String>> {
+    let mut child = cmd.stdout(Stdio::piped()).spawn().ok()?;
+    let mut stdout = child.stdout.take()?;
+    let reader = std::thread::spawn(move || {
+        let mut buf = Vec::new();
+        let _ = stdout.read_to_end(&mut buf);
+        buf
+    });
+    let started = std::time::Instant::now();
+    loop {
+        match child.try_wait() {
+            Ok(Some(status)) => {
+                let bytes = reader.join().unwrap_or_default();
+                return Some(status.success().then(|| String::from_utf8_lossy(&bytes).into_owned()));
+            }
+            Ok(None) if started.elapsed() < limit => std::thread::sleep(std::time::Duration::from_millis(5)),
+            _ => {
+                let _ = child.kill();
+                let _ = child.wait();
+                let _ = reader.join();
+                return None;
+            }
+        }
+    }
 }
 
 /// stdout, or git's own first error line.
@@ -203,6 +235,7 @@ impl GitRepo {
             trees: Mutex::new(HashMap::new()),
             name_searches: std::sync::atomic::AtomicUsize::new(0),
             name_results: Mutex::new(HashMap::new()),
+            name_time: Mutex::new(std::time::Duration::ZERO),
             cat: Mutex::new(None),
             blobs: Mutex::new(BlobCache::default()),
         })
@@ -434,25 +467,49 @@ impl GitRepo {
         if done >= MAX_NAME_SEARCHES {
             return Err(format!("history not searched for it: memval already searched this checkout's history for {MAX_NAME_SEARCHES} names given without a file"));
         }
-        let found = self.search_name(name, since);
+        let spent = *self.name_time.lock().expect("name budget poisoned");
+        if spent >= NAME_SEARCH_BUDGET {
+            return Err(format!(
+                "history not searched for it: this checkout's {} s budget for history searches of names given without a file is spent",
+                NAME_SEARCH_BUDGET.as_secs()
+            ));
+        }
+        let started = std::time::Instant::now();
+        let found = match self.search_name(name, since) {
+            Ok(found) => found,
+            Err(why) => {
+                *self.name_time.lock().expect("name budget poisoned") += started.elapsed();
+                return Err(why);
+            }
+        };
+        *self.name_time.lock().expect("name budget poisoned") += started.elapsed();
         self.name_results.lock().expect("name cache poisoned").insert(key, found.clone());
         Ok(found)
     }
 
-    fn search_name(&self, name: &str, since: Option<UnixSeconds>) -> Option<(String, UnixSeconds, Vec<String>)> {
+    /// `Err` when the search ran past [`NAME_SEARCH_TIMEOUT`] and was stopped.
+    fn search_name(&self, name: &str, since: Option<UnixSeconds>) -> Result<Option<(String, UnixSeconds, Vec<String>)>, String> {
         let mut cmd = git(&self.dir);
         cmd.args(["log", "-n", "1", "--format=%H", &format!("-S{name}")]);
         if let Some(s) = since {
             cmd.arg(format!("--since={s}"));
         }
         cmd.args(["HEAD", "--", "."]);
-        let commit = output(&mut cmd).map(|s| s.trim().to_owned()).filter(|s| !s.is_empty())?;
-        let parent_time = output(git(&self.dir).args(["log", "-1", "--format=%ct", &format!("{commit}^")]))
-            .and_then(|t| t.trim().parse::<UnixSeconds>().ok())?;
+        let Some(out) = output_within(&mut cmd, NAME_SEARCH_TIMEOUT) else {
+            return Err(format!("history search stopped after {} s", NAME_SEARCH_TIMEOUT.as_secs()));
+        };
+        let Some(commit) = out.map(|s| s.trim().to_owned()).filter(|s| !s.is_empty()) else {
+            return Ok(None);
+        };
+        let Some(parent_time) = output(git(&self.dir).args(["log", "-1", "--format=%ct", &format!("{commit}^")]))
+            .and_then(|t| t.trim().parse::<UnixSeconds>().ok())
+        else {
+            return Ok(None);
+        };
         let files = output(git(&self.dir).args(["show", "--format=", "--name-only", "--no-renames", &commit, "--", "."]))
             .map(|s| s.lines().filter_map(|l| self.local(l.trim())).collect())
             .unwrap_or_default();
-        Some((commit, parent_time, files))
+        Ok(Some((commit, parent_time, files)))
     }
 
     /// Every file path (relative to the repo dir) in the tree of commit `rev`; cached per
@@ -569,6 +626,7 @@ mod tests {
             trees: Mutex::new(HashMap::new()),
             name_searches: std::sync::atomic::AtomicUsize::new(0),
             name_results: Mutex::new(HashMap::new()),
+            name_time: Mutex::new(std::time::Duration::ZERO),
             cat: Mutex::new(None),
             blobs: Mutex::new(BlobCache::default()),
         }
