@@ -413,3 +413,42 @@ fn empty_inputs_say_so() {
         assert!(all.contains(says), "{name}: {all}");
     }
 }
+
+#[test]
+fn a_store_in_use_or_corrupt_says_what_to_do() {
+    let repo = GitRepo::new();
+    repo.write("src/main.rs", "fn main() {}\n");
+    repo.commit("init", "2026-01-01T00:00:00Z");
+    let dir = tempfile::tempdir().unwrap();
+    let memories = dir.path().join("m.jsonl");
+    std::fs::write(&memories, "{\"id\": \"1\", \"content\": \"`src/main.rs`\"}\n").unwrap();
+    let run = |store: &Path| memval(&["validate", "--repo", repo.path(), "--memories", memories.to_str().unwrap(), "--format", "json", "--store", store.to_str().unwrap()]);
+    // unreadable: a folder where sled keeps its data file
+    let bad = dir.path().join("bad");
+    std::fs::create_dir_all(bad.join("db")).unwrap();
+    let out = run(&bad);
+    assert_eq!(out.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("cannot be opened") && err.contains("move it aside"), "{err}");
+    assert!(out.stdout.is_empty(), "a report was printed for a run that could not store it");
+    // in use: another process holds the exclusive flock sled takes on its data file (as a
+    // long run or a scorer service does)
+    let held = dir.path().join("held");
+    assert_eq!(run(&held).status.code(), Some(0));
+    let holder = std::process::Command::new("python3")
+        .args(["-c", "import fcntl,sys,time; f=open(sys.argv[1],'r+'); fcntl.flock(f, fcntl.LOCK_EX|fcntl.LOCK_NB); print('locked', flush=True); time.sleep(30)"])
+        .arg(held.join("db"))
+        .stdout(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut holder = holder;
+    let mut line = String::new();
+    std::io::BufRead::read_line(&mut std::io::BufReader::new(holder.stdout.take().unwrap()), &mut line).unwrap();
+    assert_eq!(line.trim(), "locked");
+    let out = run(&held);
+    let _ = holder.kill();
+    let _ = holder.wait();
+    assert_eq!(out.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("in use by another memval process"), "{err}");
+}

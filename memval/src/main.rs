@@ -94,9 +94,7 @@ fn open_store(dir: &Path) -> anyhow::Result<SledStore> {
             }
         }
     }
-    SledStore::open(dir).map_err(|e| {
-        usage(format!("{e}; is another memval process using this store? pass --store DIR to use another"))
-    })
+    SledStore::open(dir).map_err(|e| usage(e.to_string()))
 }
 
 fn now() -> i64 {

@@ -7,7 +7,9 @@ use serde::{Deserialize, Serialize};
 
 #[derive(Debug, thiserror::Error)]
 pub enum StoreError {
-    #[error("store at {path}: {source}")]
+    #[error("the store at {path} is in use by another memval process (a run, or `memval serve scorer`); wait for it to finish, or pass --store DIR to use another")]
+    InUse { path: String },
+    #[error("the store at {path} cannot be opened ({source}); it may be corrupt or written by another version: move it aside (mv {path} {path}.bad) to start a new history, or pass --store DIR")]
     Open { path: String, source: sled::Error },
     #[error("store: {0}")]
     Db(#[from] sled::Error),
@@ -94,7 +96,14 @@ impl SledStore {
         let db = sled::Config::new()
             .path(dir)
             .open()
-            .map_err(|source| StoreError::Open { path: dir.display().to_string(), source })?;
+            .map_err(|source| {
+                let path = dir.display().to_string();
+                // sled takes an exclusive file lock; another process holding it is not a fault.
+                match &source {
+                    sled::Error::Io(e) if e.kind() == std::io::ErrorKind::WouldBlock || e.to_string().contains("could not acquire lock") => StoreError::InUse { path },
+                    _ => StoreError::Open { path, source },
+                }
+            })?;
         Ok(SledStore {
             claims: db.open_tree("claims")?,
             scores: db.open_tree("scores")?,
