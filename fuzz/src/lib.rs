@@ -209,11 +209,7 @@ pub fn run(label: &str, count: u64, limit: std::time::Duration, f: impl Fn(&str)
         let outcome = catch_unwind(AssertUnwindSafe(|| f(&text)));
         let took = start.elapsed();
         let why = match outcome {
-            Err(p) => Some(format!(
-                "panicked at {}: {}",
-                PANIC_AT.with(|p| p.borrow().clone()),
-                p.downcast_ref::<String>().map(String::as_str).or(p.downcast_ref::<&str>().copied()).unwrap_or("?")
-            )),
+            Err(p) => Some(format!("panicked at {}: {}", PANIC_AT.with(|p| p.borrow().clone()), memval_runtime::panics::message(&*p))),
             Ok(()) if took > limit => Some(format!("took {took:?} (limit {limit:?})")),
             Ok(()) => None,
         };
@@ -265,7 +261,7 @@ fn json_value(rng: &mut fastrand::Rng, depth: u8) -> String {
         0 => format!("{}", rng.i64(..)),
         1 => format!("{}", rng.f64() * 200.0 - 50.0),
         2 => ["true", "false", "null"][rng.usize(..3)].to_string(),
-        _ => serde_like_string(pick(rng, ANSWER_STRINGS)),
+        _ => json_string(pick(rng, ANSWER_STRINGS)),
     };
     if depth == 0 {
         return leaf(rng);
@@ -279,7 +275,7 @@ fn json_value(rng: &mut fastrand::Rng, depth: u8) -> String {
             ];
             let n = rng.usize(0..6);
             let fields: Vec<String> = (0..n)
-                .map(|_| format!("{}: {}", serde_like_string(keys[rng.usize(..keys.len())]), json_value(rng, depth - 1)))
+                .map(|_| format!("{}: {}", json_string(keys[rng.usize(..keys.len())]), json_value(rng, depth - 1)))
                 .collect();
             format!("{{{}}}", fields.join(", "))
         }
@@ -292,19 +288,9 @@ fn json_value(rng: &mut fastrand::Rng, depth: u8) -> String {
     }
 }
 
-/// A JSON string literal for `s`, escaping what JSON requires.
-fn serde_like_string(s: &str) -> String {
-    let mut out = String::from("\"");
-    for c in s.chars() {
-        match c {
-            '"' => out.push_str("\\\""),
-            '\\' => out.push_str("\\\\"),
-            c if (c as u32) < 0x20 => out.push_str(&format!("\\u{:04x}", c as u32)),
-            c => out.push(c),
-        }
-    }
-    out.push('"');
-    out
+/// A JSON string literal for `s`.
+fn json_string(s: &str) -> String {
+    serde_json::to_string(s).expect("a string serialises")
 }
 
 /// A model answer for case `index`: JSON of the shapes the contracts expect, wrong types,
@@ -317,7 +303,7 @@ pub fn answer(seed: u64, index: u64) -> String {
     let field = |rng: &mut fastrand::Rng, good: &[&str]| -> String {
         match rng.u8(..10) {
             0..=6 => good[rng.usize(..good.len())].to_string(),
-            7 => serde_like_string(pick(rng, ANSWER_STRINGS)),
+            7 => json_string(pick(rng, ANSWER_STRINGS)),
             _ => json_value(rng, 1),
         }
     };
