@@ -85,6 +85,8 @@ pub struct GitRepo {
 struct History {
     changes: Vec<Change>,
     by_path: HashMap<String, Vec<usize>>,
+    /// The keys of `by_path`, sorted: the paths below a folder are one range of it.
+    paths: Vec<String>,
 }
 
 impl History {
@@ -101,7 +103,9 @@ impl History {
                 ChangeKind::Deleted { path } | ChangeKind::Added { path } => by_path.entry(path.clone()).or_default().push(i),
             }
         }
-        History { changes, by_path }
+        let mut paths: Vec<String> = by_path.keys().cloned().collect();
+        paths.sort_unstable();
+        History { changes, by_path, paths }
     }
 }
 
@@ -381,8 +385,8 @@ impl GitRepo {
         let prefix = format!("{dir}/");
         let mut fate = DirFate::default();
         let mut moved: HashMap<String, usize> = HashMap::new();
-        let mut files: Vec<&String> = history.by_path.keys().filter(|p| p.starts_with(&prefix)).collect();
-        files.sort();
+        let first = history.paths.partition_point(|p| p.as_str() < prefix.as_str());
+        let files = history.paths[first..].iter().take_while(|p| p.starts_with(&prefix));
         for file in files {
             let trace = self.follow(file, since);
             let rest = &file[prefix.len()..];
