@@ -129,7 +129,7 @@ fn refs(result: &ClaimResult) -> Vec<CodeRefReport> {
 }
 
 /// The claim's lines in the memory's text, and in its source file when known.
-fn lines(score: &MemoryScore, result: &ClaimResult) -> (Vec<u32>, Vec<u32>) {
+fn claim_lines(score: &MemoryScore, result: &ClaimResult) -> (Vec<u32>, Vec<u32>) {
     let claim = &result.claim;
     let text = if claim.lines.is_empty() { vec![claim.line] } else { claim.lines.clone() };
     let source = text.iter().filter_map(|&l| source_line(score, l)).collect();
@@ -182,7 +182,7 @@ pub fn build(scores: &[MemoryScore], inputs: Inputs<'_>) -> Report {
                 Outcome::Checked { verdict, confidence, evidence, successor } => {
                     *verdicts.entry(verdict.as_str()).or_default() += 1;
                     failed |= inputs.fail_on.is_some_and(|f| severity(*verdict) >= severity(f));
-                    let (lines, source_lines) = lines(score, result);
+                    let (lines, source_lines) = claim_lines(score, result);
                     claims.push(ClaimReport {
                         claim_type: result.claim.claim_type.as_str(),
                         claim_text: result.claim.claim_text.clone(),
@@ -209,19 +209,15 @@ pub fn build(scores: &[MemoryScore], inputs: Inputs<'_>) -> Report {
             }
         }
         // What the extractor did not read (a limit reached) is listed, never dropped.
-        for why in &score.left_out {
+        for left in &score.left_out {
             not_checked.push(NotChecked {
                 memory_id: score.memory.id.clone(),
                 source: score.memory.source.to_string(),
                 claim_type: "unread_text",
                 claim_text: String::new(),
-                line: why
-                    .strip_prefix("lines ")
-                    .and_then(|r| r.split(['-', ' ']).next())
-                    .and_then(|n| n.parse().ok())
-                    .unwrap_or(1),
+                line: left.line,
                 code_refs: Vec::new(),
-                reason: why.clone(),
+                reason: left.reason.clone(),
             });
             unread += 1;
         }

@@ -17,7 +17,7 @@ mod verdict;
 pub use claim::{Assertion, Claim, ClaimType, CodeRef, Tier};
 pub use memory::{Memory, MemoryMeta, Source};
 pub use messages::{
-    CheckedMemory, ClaimBatch, ExtractedMemory, MemoryBatch, MemoryScore, Message, RunHeader,
+    CheckedMemory, ClaimBatch, ExtractedMemory, LeftOut, MemoryBatch, MemoryScore, Message, RunHeader,
     ScoreBatch, VerdictBatch,
 };
 pub use pairs::{Judgement, JudgementBatch, Pair, PairBatch, PairVerdict};
@@ -120,7 +120,7 @@ mod tests {
                     assertion: Some(Assertion::ConfigValue { key: "max_conns".into(), value: "10".into() }),
                 }],
                 skip_reason: None,
-                left_out: vec!["lines 9-12: past the mention budget".into()],
+                left_out: vec![LeftOut { line: 9, reason: "lines 9-12: past the mention budget".into() }],
             }],
         }
     }

@@ -49,7 +49,15 @@ pub struct ExtractedMemory {
     pub skip_reason: Option<String>,
     /// What of the memory was not turned into claims, and why (a limit reached): reported
     /// under `not_checked`, never dropped silently.
-    pub left_out: Vec<String>,
+    pub left_out: Vec<LeftOut>,
+}
+
+/// A part of a memory the extractor did not turn into claims.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct LeftOut {
+    /// First line of the memory's text left out.
+    pub line: u32,
+    pub reason: String,
 }
 
 /// Output of the extractor, input of the investigator. Carries whole memories, so a
@@ -70,7 +78,7 @@ pub struct CheckedMemory {
     pub results: Vec<ClaimResult>,
     pub skip_reason: Option<String>,
     /// The extractor's [`ExtractedMemory::left_out`], carried to the report.
-    pub left_out: Vec<String>,
+    pub left_out: Vec<LeftOut>,
 }
 
 /// Output of the investigator, input of the scorer.
@@ -91,7 +99,7 @@ pub struct MemoryScore {
     pub results: Vec<ClaimResult>,
     pub skip_reason: Option<String>,
     /// The extractor's [`ExtractedMemory::left_out`], carried to the report.
-    pub left_out: Vec<String>,
+    pub left_out: Vec<LeftOut>,
 }
 
 /// Output of the scorer.

@@ -44,7 +44,7 @@ mod symbols;
 pub use llm::{LlmExtractorConfig, LlmExtractorStage};
 pub use stage::ExtractorStage;
 
-use memval_proto::{ExtractedMemory, Memory};
+use memval_proto::{ExtractedMemory, LeftOut, Memory};
 
 /// Why a memory without claims was skipped (SPEC §2 rule 4).
 pub const NO_CLAIMS_REASON: &str =
@@ -81,11 +81,12 @@ fn extract_rules(memory: &Memory) -> ExtractedMemory {
     });
     let left_out = doc
         .unread
-        .map(|(from, to)| {
-            format!(
+        .map(|(from, to)| LeftOut {
+            line: from,
+            reason: format!(
                 "lines {from}-{to} not read: the memory names more than {} paths, symbols and keys (memval's limit per memory; split the memory to check the rest)",
                 scan::MAX_MENTIONS
-            )
+            ),
         })
         .into_iter()
         .collect();

@@ -96,7 +96,7 @@ fn is_complete(item: &CheckedMemory) -> bool {
     })
 }
 
-fn score_memory(run: &RunHeader, memory: MemoryMeta, results: Vec<ClaimResult>, skip_reason: Option<String>, left_out: Vec<String>) -> MemoryScore {
+fn score_memory(run: &RunHeader, memory: MemoryMeta, results: Vec<ClaimResult>, skip_reason: Option<String>, left_out: Vec<memval_proto::LeftOut>) -> MemoryScore {
     let age = formula::age_days(memory.asserted_at(), run.started_at);
     let (score, action) = formula::score_results(&results, memory.tier, age);
     MemoryScore { memory, score, action, results, skip_reason, left_out }
