@@ -164,3 +164,23 @@ fn restarting_nats_mid_run_loses_nothing() {
     let (store, _) = cluster.stop();
     assert_scored_once(store.path(), &want_history);
 }
+
+#[test]
+fn a_30_second_broker_outage_mid_run_loses_nothing() {
+    let demo = demo_repo();
+    let dir = tempfile::tempdir().unwrap();
+    let memories = many_memories(dir.path(), MEMORIES);
+    let (want_report, want_history, _store) = baseline(&memories);
+    let mut nats = NatsServer::start();
+    let cluster = Cluster::start(&nats.url(), &demo, 2, &["--nats-ack-wait", ACK_WAIT]);
+    let mut client = Client::start(&nats.url(), &demo, &memories);
+    client.wait_for_progress();
+    assert!(client.running(), "the run finished before the outage; make it longer");
+    // Same port and store directory after the outage, as an operator's restart would give.
+    nats.restart_after(Duration::from_secs(30));
+    eprintln!("nats-server back after a 30 s outage");
+    let got = comparable(client.finish(&cluster));
+    assert_eq!(got, want_report, "the report differs from the undisturbed run's");
+    let (store, _) = cluster.stop();
+    assert_scored_once(store.path(), &want_history);
+}

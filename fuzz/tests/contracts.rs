@@ -62,8 +62,8 @@ fn contracts_never_panic_and_never_cite_outside_the_repo() {
         let answer = memval_fuzz::answer(seed, i);
         let started = std::time::Instant::now();
         let outcome = memval_runtime::panics::catch(|| {
-            let extracted = memval_extractor::llm::contract::enforce("b", &refs, &answer);
-            let tier_b = memval_investigator::tier_b::contract::enforce(&index, "b", &claims, &answer);
+            let extracted = memval_extractor::model::contract::enforce("b", &refs, &answer);
+            let tier_b = memval_investigator::model::contract::enforce(&index, "b", &claims, &answer);
             let judged = memval_judge::contract::enforce("b", &pairs, &answer);
             (extracted, tier_b, judged)
         });

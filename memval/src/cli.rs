@@ -1,8 +1,12 @@
 //! Command-line surface. Every flag here is wired to behaviour; `--help` is the manual.
 
 use std::path::PathBuf;
+use std::time::Duration;
 
+use anyhow::anyhow;
 use clap::{Parser, Subcommand, ValueEnum};
+use memval_pipeline::topology::NatsOptions;
+use memval_transport::jetstream::{Auth, Tls};
 
 #[derive(Debug, Parser)]
 #[command(
@@ -37,9 +41,9 @@ could not complete.",
 Behavioral and architectural claims need an LLM investigator; without one they are listed under not_checked \
 (never counted as VALID) unless the code they describe is provably gone or moved."
     )]
-    Validate(Box<ValidateArgs>),
+    Validate(Box<crate::cmd::validate::ValidateArgs>),
     /// Show how memories' scores changed over runs.
-    History(HistoryArgs),
+    History(crate::cmd::history::HistoryArgs),
     /// Run one pipeline stage as a long-running NATS JetStream service.
     #[command(
         long_about = "Run one stage of the pipeline as a service on NATS JetStream. Start any number of each; \
@@ -50,11 +54,11 @@ Roles: extractor (memories -> claims), investigator (claims -> verdicts; needs -
 scorer (verdicts -> scores; owns the --store), ingest (memory_ingested events -> runs).",
         after_help = "Examples:\n  memval serve extractor --nats nats://127.0.0.1:4222\n  memval serve investigator --nats nats://nats:4222 --repo /srv/shop\n  memval serve investigator --nats nats://nats:4222 --repo-map shop=/srv/shop --repo-map web=/srv/web\n  memval serve scorer --nats nats://nats:4222 --store /var/lib/memval\n  memval serve ingest --nats nats://nats:4222"
     )]
-    Serve(Box<ServeArgs>),
+    Serve(Box<crate::cmd::serve::ServeArgs>),
     /// List or re-inject the dead letters of a NATS cluster.
-    Dlq(DlqArgs),
+    Dlq(crate::cmd::dlq::DlqArgs),
     /// LLM judges: `judge pairs` decides whether memories of different agents contradict.
-    Judge(crate::judge::JudgeArgs),
+    Judge(crate::cmd::judge::JudgeArgs),
 }
 
 /// How to reach NATS. Every flag can also be given in the environment.
@@ -98,190 +102,45 @@ pub struct NatsArgs {
     pub max_ack_pending: u32,
 }
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
-pub enum Role {
-    Extractor,
-    Investigator,
-    Scorer,
-    /// Turns memval.v1.events.memory_ingested events into runs.
-    Ingest,
-}
-
-impl Role {
-    pub fn as_str(self) -> &'static str {
-        match self {
-            Role::Extractor => "extractor",
-            Role::Investigator => "investigator",
-            Role::Scorer => "scorer",
-            Role::Ingest => "ingest",
-        }
+impl NatsArgs {
+    /// The connection these flags describe, or an error naming the flags that clash.
+    pub fn options(&self) -> anyhow::Result<NatsOptions> {
+        Ok(NatsOptions {
+            auth: auth(self)?,
+            tls: Tls { ca: self.tls_ca.clone(), cert: self.tls_cert.clone(), key: self.tls_key.clone(), required: self.tls_required },
+            ack_wait: Duration::from_secs(self.ack_wait),
+            max_ack_pending: i64::from(self.max_ack_pending),
+        })
     }
 }
 
-#[derive(Debug, clap::Args)]
-pub struct ServeArgs {
-    /// The stage this process runs.
-    #[arg(value_enum)]
-    pub role: Role,
-    /// NATS server URL(s), comma-separated (nats://host:4222, tls://host:4222).
-    #[arg(long, env = "MEMVAL_NATS_URL", value_name = "URL")]
-    pub nats: String,
-    #[command(flatten)]
-    pub conn: NatsArgs,
-    /// Investigator: the checkout that answers runs of any repo without a --repo-map entry.
-    #[arg(long, env = "MEMVAL_REPO", value_name = "PATH")]
-    pub repo: Option<PathBuf>,
-    /// Investigator: the checkout that answers runs of repo NAME (repeatable, or
-    /// comma-separated in MEMVAL_REPO_MAP). A run's repo matches NAME exactly or by its last
-    /// path component.
-    #[arg(long = "repo-map", env = "MEMVAL_REPO_MAP", value_name = "NAME=PATH", value_delimiter = ',')]
-    pub repo_map: Vec<String>,
-    /// Scorer: where scores and verdicts persist (sled; one scorer process per store).
-    /// Default: ./.memval/store.
-    #[arg(long, env = "MEMVAL_STORE", value_name = "DIR")]
-    pub store: Option<PathBuf>,
-    /// Batches this process works on at once. Default: the number of cores for the
-    /// investigator, 2 for the extractor, 1 for the scorer and ingest.
-    #[arg(long, env = "MEMVAL_CONCURRENCY", value_name = "N", value_parser = clap::value_parser!(u32).range(1..=1024))]
-    pub concurrency: Option<u32>,
-    /// Extractor and investigator: the model they call (model extraction; the Tier B
-    /// investigator), as for `memval validate --llm-*`. In a service the budget
-    /// (--budget-usd, --max-llm-calls) and --llm-run-timeout are the process's, across runs;
-    /// the per-run limits (--llm-extract-batches, --llm-investigate-batches) are per run and
-    /// per replica.
-    #[command(flatten)]
-    pub llm: crate::llm_args::ValidateLlmArgs,
-    /// Extractor and investigator with a model: a sled store of model results, so a
-    /// redelivered batch, a restart or a second run over unchanged code costs no call (one
-    /// process per directory). Default: no cache.
-    #[arg(help_heading = "LLM", long = "llm-cache", env = "MEMVAL_LLM_CACHE", value_name = "DIR")]
-    pub llm_cache: Option<PathBuf>,
-    /// Ingest: memories per batch of the runs it starts.
-    #[arg(long, default_value_t = 50, value_parser = clap::value_parser!(u32).range(1..=10_000))]
-    pub batch_size: u32,
-    /// Check the options and the MEMVAL_*/OTEL_* environment, print the configuration this
-    /// service would run with, and exit (0, or 2 saying what to fix) without contacting NATS
-    /// or reading the repo.
-    #[arg(long)]
-    pub check_config: bool,
-}
-
-#[derive(Debug, clap::Args)]
-pub struct DlqArgs {
-    #[command(subcommand)]
-    pub command: DlqCommand,
-}
-
-#[derive(Debug, Subcommand)]
-pub enum DlqCommand {
-    /// Show dead letters: sequence, time, stage, reason, original subject and message id.
-    List(DlqListArgs),
-    /// Publish dead letters again on their original subject (or --subject), then remove
-    /// them from the dead-letter stream.
-    Replay(DlqReplayArgs),
-}
-
-#[derive(Debug, clap::Args)]
-pub struct DlqTarget {
-    /// NATS server URL(s), comma-separated.
-    #[arg(long, env = "MEMVAL_NATS_URL", value_name = "URL")]
-    pub nats: String,
-    #[command(flatten)]
-    pub conn: NatsArgs,
-    /// Only dead letters of this stage (extractor, investigator, scorer, ingest).
-    #[arg(long, value_name = "STAGE")]
-    pub stage: Option<String>,
-    /// Only dead letters of this run.
-    #[arg(long, value_name = "RUN_ID")]
-    pub run: Option<String>,
-    /// Look at this many dead letters at most, oldest first.
-    #[arg(long, default_value_t = 1000, value_parser = clap::value_parser!(u32).range(1..=1_000_000))]
-    pub limit: u32,
-}
-
-#[derive(Debug, clap::Args)]
-pub struct DlqListArgs {
-    #[command(flatten)]
-    pub target: DlqTarget,
-    #[arg(long, value_enum, default_value = "table")]
-    pub format: HistoryFormat,
-}
-
-#[derive(Debug, clap::Args)]
-pub struct DlqReplayArgs {
-    #[command(flatten)]
-    pub target: DlqTarget,
-    /// Sequences (from `memval dlq list`) to replay.
-    #[arg(value_name = "SEQ", required_unless_present = "all")]
-    pub sequences: Vec<u64>,
-    /// Replay every dead letter that matches --stage/--run.
-    #[arg(long, conflicts_with = "sequences")]
-    pub all: bool,
-    /// Publish on this subject instead of the original one (e.g. a fixed version).
-    #[arg(long, value_name = "SUBJECT")]
-    pub subject: Option<String>,
-    /// Keep the dead letters after replaying them.
-    #[arg(long)]
-    pub keep: bool,
-}
-
-#[derive(Debug, clap::Args)]
-pub struct ValidateArgs {
-    /// The repository the memories talk about.
-    #[arg(long, value_name = "PATH")]
-    pub repo: PathBuf,
-    /// A memory file or folder, in any supported format.
-    #[arg(long, value_name = "PATH")]
-    pub memories: PathBuf,
-    /// Output format. Default: table on a terminal, json otherwise.
-    #[arg(long, value_enum)]
-    pub format: Option<Format>,
-    /// Exit 1 when any claim's verdict is at or above this severity.
-    #[arg(long, value_enum, default_value = "stale")]
-    pub fail_on: FailOn,
-    /// Where scores and verdicts persist (sled). Default: REPO/.memval/store.
-    #[arg(long, value_name = "DIR")]
-    pub store: Option<PathBuf>,
-    /// Write the report to this file instead of stdout (written whole, or not at all).
-    #[arg(long, short, value_name = "FILE")]
-    pub output: Option<PathBuf>,
-    /// Memories per batch handed between stages (one message each on NATS). Bigger batches
-    /// cost the broker fewer messages per claim; model calls keep their own sizes
-    /// (--llm-memories-per-batch, --llm-claims-per-batch).
-    #[arg(long, default_value_t = 50, value_parser = clap::value_parser!(u32).range(1..=10_000))]
-    pub batch_size: u32,
-    /// No progress lines on stderr.
-    #[arg(long, short)]
-    pub quiet: bool,
-    /// Submit the run to memval services on this NATS cluster instead of running it in
-    /// this process (`memval serve ...`); the report and exit code are the same. The
-    /// scorer service keeps the store, so --store does not go with it.
-    #[arg(long, value_name = "URL", conflicts_with = "store")]
-    pub nats: Option<String>,
-    /// With --nats: the repo name the run carries, which investigators map to their own
-    /// checkout (--repo-map NAME=PATH). Default: the --repo path.
-    #[arg(long, value_name = "NAME", requires = "nats")]
-    pub repo_name: Option<String>,
-    #[command(flatten)]
-    pub nats_conn: NatsArgs,
-    /// A model for the claims the deterministic checks cannot prove (Tier B).
-    #[command(flatten)]
-    pub llm: crate::llm_args::ValidateLlmArgs,
-}
-
-#[derive(Debug, clap::Args)]
-pub struct HistoryArgs {
-    /// Only memories whose id or source path contains this text.
-    pub filter: Option<String>,
-    /// Repository whose default store (REPO/.memval/store) to read.
-    #[arg(long, value_name = "PATH", default_value = ".")]
-    pub repo: PathBuf,
-    /// Read this store instead of the repo's default one.
-    #[arg(long, value_name = "DIR")]
-    pub store: Option<PathBuf>,
-    /// Output format.
-    #[arg(long, value_enum, default_value = "table")]
-    pub format: HistoryFormat,
+pub(crate) fn auth(args: &NatsArgs) -> anyhow::Result<Auth> {
+    let mut chosen = Vec::new();
+    if args.user.is_some() || args.password.is_some() {
+        chosen.push("--nats-user/--nats-password");
+    }
+    if args.token.is_some() {
+        chosen.push("--nats-token");
+    }
+    if args.nkey.is_some() {
+        chosen.push("--nats-nkey");
+    }
+    if args.creds.is_some() {
+        chosen.push("--nats-creds");
+    }
+    if chosen.len() > 1 {
+        return Err(anyhow!("choose one nats auth method, not {}", chosen.join(" and ")));
+    }
+    Ok(match (&args.user, &args.password, &args.token, &args.nkey, &args.creds) {
+        (Some(user), Some(password), ..) => Auth::UserPassword { user: user.clone(), password: password.clone() },
+        (Some(_), None, ..) | (None, Some(_), ..) => {
+            return Err(anyhow!("--nats-user and --nats-password go together (or MEMVAL_NATS_USER and MEMVAL_NATS_PASSWORD)"))
+        }
+        (_, _, Some(token), ..) => Auth::Token(token.clone()),
+        (_, _, _, Some(seed), _) => Auth::NKeySeed(seed.clone()),
+        (_, _, _, _, Some(creds)) => Auth::CredsFile(creds.clone()),
+        _ => Auth::None,
+    })
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
@@ -298,11 +157,32 @@ pub enum HistoryFormat {
     Json,
 }
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
-pub enum FailOn {
-    Ambiguous,
-    Stale,
-    Contradicted,
-    /// Never exit 1 for verdicts.
-    Never,
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn one_auth_method_at_a_time() {
+        let none = NatsArgs {
+            user: None,
+            password: None,
+            token: None,
+            nkey: None,
+            creds: None,
+            tls_ca: None,
+            tls_cert: None,
+            tls_key: None,
+            tls_required: false,
+            ack_wait: 30,
+            max_ack_pending: 256,
+        };
+        assert!(matches!(auth(&none), Ok(Auth::None)));
+        let both = NatsArgs { token: Some("t".into()), user: Some("u".into()), password: Some("p".into()), ..none.clone() };
+        assert!(auth(&both).unwrap_err().to_string().contains("choose one"));
+        let half = NatsArgs { user: Some("u".into()), ..none.clone() };
+        assert!(auth(&half).unwrap_err().to_string().contains("go together"));
+        let token = NatsArgs { token: Some("t".into()), ..none };
+        assert!(matches!(auth(&token), Ok(Auth::Token(t)) if t == "t"));
+    }
 }

@@ -8,6 +8,7 @@
 
 pub mod codec;
 pub mod display;
+pub mod ingest;
 mod claim;
 mod memory;
 mod messages;

@@ -10,7 +10,7 @@ use memval_proto::{Memory, Source};
 use regex::Regex;
 
 use crate::common::{inside, join_relative, rel_string, Ctx};
-use crate::git::GitDates;
+use memval_git::GitDates;
 use crate::{dates, frontmatter, text, Format, SourceError};
 
 pub(crate) const INDEX: &str = "MEMORY.md";

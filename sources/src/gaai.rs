@@ -15,7 +15,7 @@ use regex::Regex;
 
 use crate::claude::{front_date, front_tier, CREATED_KEYS, UPDATED_KEYS};
 use crate::common::{inside, join_relative, rel_string, Ctx};
-use crate::git::GitDates;
+use memval_git::GitDates;
 use crate::{dates, frontmatter, text, Format, SourceError};
 
 /// The memory folder of a GAAI project given as `path`: `path/contexts/memory`,

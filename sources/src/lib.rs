@@ -21,7 +21,6 @@ mod dates;
 mod error;
 mod frontmatter;
 mod gaai;
-mod git;
 mod json;
 mod notes;
 mod sqlite;

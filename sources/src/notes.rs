@@ -9,7 +9,7 @@ use memval_proto::{Memory, Source};
 
 use crate::claude::{CREATED_KEYS, UPDATED_KEYS};
 use crate::common::{inside, rel_string, Ctx};
-use crate::git::GitDates;
+use memval_git::GitDates;
 use crate::{dates, frontmatter, text, Format, SourceError};
 
 /// Vendored, generated and tool folders never scanned. Hidden folders are skipped too,

@@ -58,8 +58,15 @@ impl NatsServer {
     /// Stop the server (SIGTERM, as an operator would) and start it again on the same
     /// port with the same store directory.
     pub fn restart(&mut self) {
+        self.restart_after(Duration::ZERO);
+    }
+
+    /// [`NatsServer::restart`] with the server down for `outage` in between: clients and
+    /// services see a broker that is gone, not one that blinked.
+    pub fn restart_after(&mut self, outage: Duration) {
         let mut child = self.child.take().unwrap();
         terminate(&mut child, Duration::from_secs(30));
+        std::thread::sleep(outage);
         let (child, port) = spawn_server(self.store.path(), Some(self.port), &self.extra, &self.log);
         assert_eq!(port, self.port);
         self.child = Some(child);

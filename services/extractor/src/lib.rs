@@ -33,7 +33,7 @@ mod claims;
 mod commands;
 mod config;
 mod lines;
-pub mod llm;
+pub mod model;
 mod markdown;
 mod mentions;
 mod paths;
@@ -41,7 +41,7 @@ mod scan;
 mod stage;
 mod symbols;
 
-pub use llm::{LlmExtractorConfig, LlmExtractorStage};
+pub use model::{LlmExtractorConfig, LlmExtractorStage};
 pub use stage::ExtractorStage;
 
 use memval_proto::{ExtractedMemory, LeftOut, Memory};

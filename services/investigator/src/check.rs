@@ -9,7 +9,7 @@ use std::sync::Arc;
 use memval_proto::{Assertion, Claim, ClaimType, CodeRef, MemoryMeta, Outcome, UnixSeconds, Verdict};
 
 use crate::confine::{Refusal, RepoRoot};
-use crate::git::GitRepo;
+use memval_git::GitRepo;
 use crate::index::{basename, FileKind, RepoIndex};
 use crate::similar::{body_similarity, name_similarity, shared_dirs};
 use crate::symbols::{definitions, Def, Lang};

@@ -379,13 +379,13 @@ fn blob_ids_are_git_blob_ids() {
     let fx = fixture();
     let index = memval_investigator::RepoIndex::build(&fx.repo).unwrap();
     // `printf 'package main\n\n// NOTE ...' | git hash-object --stdin`, computed by git itself when present.
-    let ours = memval_investigator::tier_b::blob_id(&index, "main.go");
+    let ours = memval_investigator::model::blob_id(&index, "main.go");
     if let Ok(out) = std::process::Command::new("git").args(["hash-object", fx.repo.join("main.go").to_str().unwrap()]).output() {
         if out.status.success() {
             assert_eq!(ours, String::from_utf8_lossy(&out.stdout).trim());
         }
     }
     assert_eq!(ours.len(), 40);
-    assert_eq!(memval_investigator::tier_b::blob_id(&index, "../secret.txt"), "-");
-    assert_eq!(memval_investigator::tier_b::blob_id(&index, "nope.go"), "-");
+    assert_eq!(memval_investigator::model::blob_id(&index, "../secret.txt"), "-");
+    assert_eq!(memval_investigator::model::blob_id(&index, "nope.go"), "-");
 }

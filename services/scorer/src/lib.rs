@@ -6,14 +6,13 @@
 //! edit or delete a memory; it only records what was found.
 
 pub mod formula;
-pub mod store;
+mod stage;
 
 use std::sync::Arc;
 
 use memval_proto::{CheckedMemory, ClaimResult, MemoryMeta, MemoryScore, RunHeader, ScoreBatch, VerdictBatch};
-use memval_runtime::{Stage, StageError};
 
-pub use store::{HistoryPoint, KvTable, RunRecord, ScoreStore, SledStore, StoreError};
+pub use memval_store::{HistoryPoint, KvTable, RunRecord, ScoreStore, SledStore, StoreError};
 
 pub struct ScorerStage {
     store: Arc<dyn ScoreStore>,
@@ -100,27 +99,6 @@ fn score_memory(run: &RunHeader, memory: MemoryMeta, results: Vec<ClaimResult>, 
     let age = formula::age_days(memory.asserted_at(), run.started_at);
     let (score, action) = formula::score_results(&results, memory.tier, age);
     MemoryScore { memory, score, action, results, skip_reason, left_out }
-}
-
-impl Stage for ScorerStage {
-    type In = VerdictBatch;
-    type Out = ScoreBatch;
-
-    fn name(&self) -> &'static str {
-        "scorer"
-    }
-
-    async fn process(&self, batch: VerdictBatch) -> Result<Vec<ScoreBatch>, StageError> {
-        let store = self.store.clone();
-        let flush = self.flush_every_batch;
-        let scored = tokio::task::spawn_blocking(move || {
-            if flush { ScorerStage::record(&*store, batch) } else { ScorerStage::record_unflushed(&*store, batch) }
-        })
-            .await
-            .map_err(|e| StageError::Permanent(format!("scoring panicked: {e}")))?
-            .map_err(|e| StageError::Retryable(e.to_string()))?;
-        Ok(if scored.items.is_empty() { Vec::new() } else { vec![scored] })
-    }
 }
 
 #[cfg(test)]

@@ -1,4 +1,4 @@
-//! Where scores and verdicts persist between runs: a sled database behind a small trait.
+//! The sled database behind the [`ScoreStore`] trait.
 
 use std::path::Path;
 
@@ -11,6 +11,8 @@ pub enum StoreError {
     InUse { path: String },
     #[error("the store at {path} cannot be opened ({source}); it may be corrupt or written by another version: move it aside (mv {path} {path}.bad) to start a new history, or pass --store DIR")]
     Open { path: String, source: sled::Error },
+    #[error("cannot create {path}: {source}")]
+    Create { path: String, source: std::io::Error },
     #[error("store: {0}")]
     Db(#[from] sled::Error),
     #[error("store record is corrupt: {0}")]

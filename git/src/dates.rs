@@ -17,7 +17,7 @@ const PATHS_PER_CALL: usize = 500;
 /// Last commit date of each file asked for; files that are untracked, outside a repository,
 /// or seen without `git` installed have none.
 #[derive(Debug, Default)]
-pub(crate) struct GitDates {
+pub struct GitDates {
     dates: HashMap<PathBuf, UnixSeconds>,
 }
 
@@ -66,8 +66,9 @@ impl GitDates {
 fn git() -> Command {
     let mut cmd = Command::new("git");
     cmd.stdin(Stdio::null()).stderr(Stdio::null());
-    // Never page, never take an optional lock in a repository someone is working in.
-    cmd.env("GIT_PAGER", "cat").env("GIT_OPTIONAL_LOCKS", "0");
+    // Never page, never take an optional lock in a repository someone is working in, never
+    // reach for a partial clone's remote.
+    cmd.env("GIT_PAGER", "cat").env("GIT_OPTIONAL_LOCKS", "0").env("GIT_NO_LAZY_FETCH", "1");
     cmd
 }
 

@@ -16,13 +16,21 @@
 
 use std::time::Duration;
 
-use anyhow::{anyhow, Context};
 use memval_proto::subjects;
-use memval_transport::jetstream::{
-    Auth, ConnectOptions, ConsumerSpec, Deliver, JetStream, Retention, Settings, StreamSpec, Tls,
-};
+use memval_transport::jetstream::{Auth, ConnectOptions, ConsumerSpec, Deliver, JetStream, Retention, Settings, StreamSpec, Tls};
 
-use crate::cli::NatsArgs;
+use crate::Error;
+
+/// How to reach the cluster's NATS server and what every consumer of this process asks for.
+#[derive(Debug, Clone)]
+pub struct NatsOptions {
+    pub auth: Auth,
+    pub tls: Tls,
+    /// How long a delivery may go unanswered before the broker redelivers it.
+    pub ack_wait: Duration,
+    /// Deliveries all replicas of a stage may hold unanswered at once.
+    pub max_ack_pending: i64,
+}
 
 pub const MEMORIES: &str = "MEMVAL_MEMORIES";
 pub const CLAIMS: &str = "MEMVAL_CLAIMS";
@@ -107,53 +115,15 @@ pub fn run_dlq_consumer(run_id: &str) -> ConsumerSpec {
     }
 }
 
-pub(crate) fn auth(args: &NatsArgs) -> anyhow::Result<Auth> {
-    let mut chosen = Vec::new();
-    if args.user.is_some() || args.password.is_some() {
-        chosen.push("--nats-user/--nats-password");
-    }
-    if args.token.is_some() {
-        chosen.push("--nats-token");
-    }
-    if args.nkey.is_some() {
-        chosen.push("--nats-nkey");
-    }
-    if args.creds.is_some() {
-        chosen.push("--nats-creds");
-    }
-    if chosen.len() > 1 {
-        return Err(anyhow!("choose one nats auth method, not {}", chosen.join(" and ")));
-    }
-    Ok(match (&args.user, &args.password, &args.token, &args.nkey, &args.creds) {
-        (Some(user), Some(password), ..) => Auth::UserPassword { user: user.clone(), password: password.clone() },
-        (Some(_), None, ..) | (None, Some(_), ..) => {
-            return Err(anyhow!("--nats-user and --nats-password go together (or MEMVAL_NATS_USER and MEMVAL_NATS_PASSWORD)"))
-        }
-        (_, _, Some(token), ..) => Auth::Token(token.clone()),
-        (_, _, _, Some(seed), _) => Auth::NKeySeed(seed.clone()),
-        (_, _, _, _, Some(creds)) => Auth::CredsFile(creds.clone()),
-        _ => Auth::None,
-    })
-}
-
 /// Connect as `name` and create or verify every stream of the topology.
-pub async fn connect(url: &str, args: &NatsArgs, name: &str) -> anyhow::Result<JetStream> {
+pub async fn connect(url: &str, name: &str, nats: &NatsOptions) -> Result<JetStream, Error> {
     let mut options = ConnectOptions::new(url, name);
-    options.auth = auth(args)?;
-    options.tls = Tls {
-        ca: args.tls_ca.clone(),
-        cert: args.tls_cert.clone(),
-        key: args.tls_key.clone(),
-        required: args.tls_required,
-    };
-    let settings = Settings {
-        ack_wait: Duration::from_secs(args.ack_wait),
-        max_ack_pending: i64::from(args.max_ack_pending),
-        ..Settings::default()
-    };
+    options.auth = nats.auth.clone();
+    options.tls = nats.tls.clone();
+    let settings = Settings { ack_wait: nats.ack_wait, max_ack_pending: nats.max_ack_pending, ..Settings::default() };
     let js = JetStream::connect(&options, settings).await?;
     for spec in streams() {
-        js.ensure_stream(&spec).await.with_context(|| format!("setting up stream {}", spec.name))?;
+        js.ensure_stream(&spec).await.map_err(Error::nats(format!("setting up stream {}", spec.name)))?;
     }
     Ok(js)
 }
@@ -174,29 +144,5 @@ mod tests {
         let run = run_scores_consumer("20260101T000000Z-00ff00");
         assert_eq!(run.filter.as_deref(), Some("memval.v1.scores.20260101T000000Z-00ff00"));
         assert_eq!(run.durable, "run-20260101T000000Z-00ff00");
-    }
-
-    #[test]
-    fn one_auth_method_at_a_time() {
-        let none = NatsArgs {
-            user: None,
-            password: None,
-            token: None,
-            nkey: None,
-            creds: None,
-            tls_ca: None,
-            tls_cert: None,
-            tls_key: None,
-            tls_required: false,
-            ack_wait: 30,
-            max_ack_pending: 256,
-        };
-        assert!(matches!(auth(&none), Ok(Auth::None)));
-        let both = NatsArgs { token: Some("t".into()), user: Some("u".into()), password: Some("p".into()), ..none.clone() };
-        assert!(auth(&both).unwrap_err().to_string().contains("choose one"));
-        let half = NatsArgs { user: Some("u".into()), ..none.clone() };
-        assert!(auth(&half).unwrap_err().to_string().contains("go together"));
-        let token = NatsArgs { token: Some("t".into()), ..none };
-        assert!(matches!(auth(&token), Ok(Auth::Token(t)) if t == "t"));
     }
 }

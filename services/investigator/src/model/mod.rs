@@ -1,6 +1,6 @@
 //! Tier B: the claims Tier A could not prove go to an LLM investigator, an agent loop over
 //! the provider's tool-calling API with three read-only, repo-confined tools
-//! ([`crate::tools`]).
+//! ([`tools`]).
 //!
 //! Per batch of at most `claims_per_batch` claims (15) the model gets at most `tool_budget`
 //! tool calls (25); a run sends at most `batches_per_run` batches (5), and the claims of the
@@ -10,6 +10,7 @@
 
 pub mod contract;
 pub mod prompt;
+pub mod tools;
 
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
@@ -331,9 +332,9 @@ impl TierB {
             let grant = budget.saturating_sub(used).min(calls.len());
             used += grant;
             let index_holder = evidence.clone();
-            let (run, refused): (Vec<crate::tools::ToolOutput>, Vec<ToolResult>) = {
+            let (run, refused): (Vec<crate::model::tools::ToolOutput>, Vec<ToolResult>) = {
                 let to_run = calls[..grant].to_vec();
-                let outputs = tokio::task::spawn_blocking(move || to_run.iter().map(|c| crate::tools::call(&index_holder.index, c)).collect::<Vec<_>>())
+                let outputs = tokio::task::spawn_blocking(move || to_run.iter().map(|c| crate::model::tools::call(&index_holder.index, c)).collect::<Vec<_>>())
                     .await
                     .unwrap_or_default();
                 let refused = calls[grant..]

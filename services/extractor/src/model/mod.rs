@@ -15,11 +15,10 @@ use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
 
 use memval_llm::{cache_key, ChatModel, LlmError, ResultCache};
-use memval_proto::{ClaimBatch, ExtractedMemory, Memory, MemoryBatch};
-use memval_runtime::{Stage, StageError};
+use memval_proto::{ExtractedMemory, Memory};
 use serde::Serialize;
 
-use crate::{extract, NO_CLAIMS_REASON};
+use crate::NO_CLAIMS_REASON;
 
 /// Name the extractor's model usage is counted under.
 pub const STAGE: &str = "extractor";
@@ -64,13 +63,13 @@ pub struct ExtractionStats {
 }
 
 impl ExtractionStats {
-    fn note(&mut self, n: String) {
+    pub(crate) fn note(&mut self, n: String) {
         if self.notes.len() < MAX_NOTES {
             self.notes.push(n);
         }
     }
 
-    fn absorb(&mut self, o: ExtractionStats) {
+    pub(crate) fn absorb(&mut self, o: ExtractionStats) {
         self.batches += o.batches;
         self.memories_sent += o.memories_sent;
         self.claims_kept += o.claims_kept;
@@ -88,17 +87,17 @@ impl ExtractionStats {
     }
 }
 
-struct Inner {
+pub(crate) struct Inner {
     model: Arc<dyn ChatModel>,
-    config: LlmExtractorConfig,
-    runs: Mutex<HashMap<String, (usize, ExtractionStats)>>,
-    cache: std::sync::OnceLock<Arc<dyn ResultCache>>,
+    pub(crate) config: LlmExtractorConfig,
+    pub(crate) runs: Mutex<HashMap<String, (usize, ExtractionStats)>>,
+    pub(crate) cache: std::sync::OnceLock<Arc<dyn ResultCache>>,
 }
 
 /// The extractor stage with a model beside the rules. Clones share their run bookkeeping.
 #[derive(Clone)]
 pub struct LlmExtractorStage {
-    inner: Arc<Inner>,
+    pub(crate) inner: Arc<Inner>,
 }
 
 impl LlmExtractorStage {
@@ -113,7 +112,7 @@ impl LlmExtractorStage {
         let _ = self.inner.cache.set(cache);
     }
 
-    fn cache_key(&self, memory: &Memory) -> String {
+    pub(crate) fn cache_key(&self, memory: &Memory) -> String {
         cache_key(&[STAGE, prompt::PROMPT_VERSION, &self.inner.model.name(), &memory.content])
     }
 
@@ -122,7 +121,7 @@ impl LlmExtractorStage {
         self.inner.runs.lock().unwrap_or_else(|e| e.into_inner()).remove(run_id).map(|r| r.1).unwrap_or_default()
     }
 
-    fn reserve(&self, run_id: &str) -> bool {
+    pub(crate) fn reserve(&self, run_id: &str) -> bool {
         let mut runs = self.inner.runs.lock().unwrap_or_else(|e| e.into_inner());
         let run = runs.entry(run_id.to_owned()).or_default();
         let ok = run.0 < self.inner.config.batches_per_run;
@@ -131,7 +130,7 @@ impl LlmExtractorStage {
     }
 
     /// The model's claims for `memories` (`None` per memory without usable ones).
-    async fn ask(&self, batch_id: &str, memories: &[&Memory], stats: &mut ExtractionStats) -> Vec<Option<Vec<memval_proto::Claim>>> {
+    pub(crate) async fn ask(&self, batch_id: &str, memories: &[&Memory], stats: &mut ExtractionStats) -> Vec<Option<Vec<memval_proto::Claim>>> {
         stats.batches += 1;
         stats.memories_sent += memories.len();
         let request = prompt::request(memories);
@@ -174,7 +173,7 @@ impl LlmExtractorStage {
     }
 }
 
-fn merge_into(item: &mut ExtractedMemory, model_claims: Vec<memval_proto::Claim>, stats: &mut ExtractionStats) {
+pub(crate) fn merge_into(item: &mut ExtractedMemory, model_claims: Vec<memval_proto::Claim>, stats: &mut ExtractionStats) {
     let before = item.claims.len();
     let (merged, duplicates) = contract::merge(std::mem::take(&mut item.claims), model_claims);
     stats.duplicates += duplicates;
@@ -184,76 +183,5 @@ fn merge_into(item: &mut ExtractedMemory, model_claims: Vec<memval_proto::Claim>
         item.skip_reason = None;
     } else if item.skip_reason.is_none() {
         item.skip_reason = Some(NO_CLAIMS_REASON.to_owned());
-    }
-}
-
-impl Stage for LlmExtractorStage {
-    type In = MemoryBatch;
-    type Out = ClaimBatch;
-
-    fn name(&self) -> &'static str {
-        "extractor"
-    }
-
-    async fn process(&self, batch: MemoryBatch) -> Result<Vec<ClaimBatch>, StageError> {
-        let mut items: Vec<ExtractedMemory> = batch.memories.iter().map(extract).collect();
-        let mut stats = ExtractionStats::default();
-        let cache = self.inner.cache.get().cloned();
-        let mut todo = Vec::new();
-        for (i, memory) in batch.memories.iter().enumerate() {
-            let cached = cache
-                .as_ref()
-                .and_then(|c| c.get(&self.cache_key(memory)))
-                .and_then(|bytes| serde_json::from_slice::<Vec<memval_proto::Claim>>(&bytes).ok());
-            match cached {
-                Some(claims) => {
-                    stats.cache_hits += 1;
-                    merge_into(&mut items[i], claims, &mut stats);
-                }
-                None => todo.push(i),
-            }
-        }
-        let chunks: Vec<Vec<usize>> = todo
-            .chunks(self.inner.config.memories_per_batch)
-            .map(<[usize]>::to_vec)
-            .collect();
-        let mut granted = Vec::new();
-        for chunk in chunks {
-            if self.reserve(&batch.run.run_id) {
-                granted.push(chunk);
-            } else {
-                stats.deferred_memories += chunk.len();
-            }
-        }
-        if stats.deferred_memories > 0 {
-            stats.note(format!(
-                "{} memories deferred to the next run: the run's {} extraction calls are used up (rules only)",
-                stats.deferred_memories, self.inner.config.batches_per_run
-            ));
-        }
-        let calls = granted.iter().enumerate().map(|(n, chunk)| {
-            let memories: Vec<&Memory> = chunk.iter().map(|&i| &batch.memories[i]).collect();
-            let id = format!("{}#x{n}", batch.batch_id);
-            async move {
-                let mut s = ExtractionStats::default();
-                let claims = self.ask(&id, &memories, &mut s).await;
-                (claims, s)
-            }
-        });
-        for (chunk, (claims, s)) in granted.iter().zip(futures::future::join_all(calls).await) {
-            stats.absorb(s);
-            for (&i, model_claims) in chunk.iter().zip(claims) {
-                let Some(model_claims) = model_claims else { continue };
-                if let (Some(cache), Ok(bytes)) = (&cache, serde_json::to_vec(&model_claims)) {
-                    cache.put(&self.cache_key(&batch.memories[i]), &bytes);
-                }
-                merge_into(&mut items[i], model_claims, &mut stats);
-            }
-        }
-        {
-            let mut runs = self.inner.runs.lock().unwrap_or_else(|e| e.into_inner());
-            runs.entry(batch.run.run_id.clone()).or_default().1.absorb(stats);
-        }
-        Ok(vec![ClaimBatch { batch_id: format!("{}.c", batch.batch_id), run: batch.run, items }])
     }
 }

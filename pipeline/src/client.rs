@@ -1,4 +1,4 @@
-//! `memval validate --nats`: submit a run to a cluster of `memval serve` services and wait
+//! A run on a cluster (`memval validate --nats`): submit it to a cluster of `memval serve` services and wait
 //! for its scores.
 //!
 //! Completion is bookkeeping, not a timeout: the run header says how many memories to
@@ -9,16 +9,16 @@
 use std::collections::BTreeMap;
 use std::time::{Duration, Instant};
 
-use anyhow::{anyhow, Context};
-use memval_proto::{codec, subjects, ClaimBatch, Memory, MemoryBatch, MemoryScore, RunHeader, ScoreBatch, VerdictBatch};
+use memval_proto::{codec, Memory, MemoryScore, RunHeader, ScoreBatch};
 use memval_runtime::{Inbox, StageConfig};
 use memval_transport::jetstream::{JetStream, JetStreamInbox};
-use memval_transport::{header, Envelope, Headers};
+use memval_transport::{header, Headers};
 use tracing::Instrument;
 
-use crate::cli::NatsArgs;
-use crate::cluster;
-use crate::pipeline::RunOutput;
+use crate::local::RunOutput;
+use crate::submit::{belongs_to, submit_batches};
+use crate::topology::{self as cluster, NatsOptions};
+use crate::Error;
 
 /// Batches a client pulls from its score consumer at once.
 const SCORE_FETCH: usize = 32;
@@ -27,13 +27,13 @@ const HINT_AFTER: Duration = Duration::from_secs(15);
 
 pub async fn run(
     url: &str,
-    conn: &NatsArgs,
+    nats: &NatsOptions,
     header: RunHeader,
     memories: Vec<Memory>,
     batch_size: usize,
     progress: bool,
-) -> anyhow::Result<RunOutput> {
-    let js = cluster::connect(url, conn, "memval-validate").await?;
+) -> Result<RunOutput, Error> {
+    let js = cluster::connect(url, "memval-validate", nats).await?;
     // Both consumers exist before the first batch is out, so nothing of this run is missed.
     let scores = js.inbox(&cluster::run_scores_consumer(&header.run_id), SCORE_FETCH).await?;
     let dead = js.inbox(&cluster::run_dlq_consumer(&header.run_id), 1).await?;
@@ -67,12 +67,12 @@ async fn wait_for_scores(
     memories: &[Memory],
     batch_size: usize,
     progress: bool,
-) -> anyhow::Result<RunOutput> {
+) -> Result<RunOutput, Error> {
     let expected = header.expected_memories as usize;
     let outbox = js.outbox();
     let config = StageConfig::default();
     let no_parent = Headers::new();
-    let submit = crate::serve::submit_batches(&outbox, header, memories, batch_size, &config, &no_parent);
+    let submit = submit_batches(&outbox, header, memories, batch_size, &config, &no_parent);
     tokio::pin!(submit);
     let mut submitted = false;
     let started = Instant::now();
@@ -91,7 +91,7 @@ async fn wait_for_scores(
             next = scores_in.next() => match next {
                 Some(Ok(envelope)) => {
                     failures = 0;
-                    let batch: ScoreBatch = codec::decode(&envelope.payload).context("decoding a score batch")?;
+                    let batch: ScoreBatch = codec::decode(&envelope.payload).map_err(Error::codec("decoding a score batch"))?;
                     for item in batch.items {
                         scored.insert(item.memory.id.clone(), item);
                     }
@@ -102,7 +102,7 @@ async fn wait_for_scores(
                     }
                 }
                 Some(Err(e)) => backoff(&mut failures, &e.to_string()).await,
-                None => return Err(anyhow!("the score consumer of run {} closed", header.run_id)),
+                None => return Err(Error::Incomplete(format!("the score consumer of run {} closed", header.run_id))),
             },
             next = dead_in.next() => match next {
                 Some(Ok(envelope)) => {
@@ -113,16 +113,16 @@ async fn wait_for_scores(
                     let _ = envelope.acker.ack().await;
                     if ours {
                         eprintln!("memval: batch {msg_id} failed: {reason}");
-                        return Err(anyhow!(
+                        return Err(Error::Incomplete(format!(
                             "run incomplete: {} of {} memories were scored; a batch was dead-lettered (see `memval dlq list --run {}`); nothing was reported",
                             scored.len(),
                             expected,
                             header.run_id
-                        ));
+                        )));
                     }
                 }
                 Some(Err(e)) => backoff(&mut failures, &e.to_string()).await,
-                None => return Err(anyhow!("the dead-letter consumer of run {} closed", header.run_id)),
+                None => return Err(Error::Incomplete(format!("the dead-letter consumer of run {} closed", header.run_id))),
             },
             _ = hint, if !hinted && scored.is_empty() => {
                 hinted = true;
@@ -143,54 +143,4 @@ async fn backoff(failures: &mut u32, error: &str) {
     tracing::warn!(failures = *failures, error, "nats unavailable, retrying");
     let delay = (Duration::from_millis(100) * 2u32.saturating_pow((*failures).min(6))).min(Duration::from_secs(5));
     tokio::time::sleep(delay).await;
-}
-
-/// Whether a dead letter came from run `run_id`: by its run header, else by its message id
-/// (`{run_id}.m3...`), else by decoding the batch it carries.
-pub fn belongs_to(envelope: &Envelope, run_id: &str) -> bool {
-    run_of(&envelope.headers, &envelope.payload).is_some_and(|r| r == run_id || subjects::subject_token(&r) == run_id)
-}
-
-/// The run a dead letter belongs to, when it can be told.
-pub fn run_of(headers: &Headers, payload: &[u8]) -> Option<String> {
-    if let Some(run) = headers.get(header::RUN) {
-        return Some(run.to_owned());
-    }
-    let subject = headers.get(header::DLQ_SUBJECT).unwrap_or("");
-    let family = subject.split('.').nth(2).unwrap_or("");
-    let decoded = match family {
-        "memories" => codec::decode::<MemoryBatch>(payload).ok().map(|b| b.run.run_id),
-        "claims" => codec::decode::<ClaimBatch>(payload).ok().map(|b| b.run.run_id),
-        "verdicts" => codec::decode::<VerdictBatch>(payload).ok().map(|b| b.run.run_id),
-        _ => None,
-    };
-    decoded.or_else(|| {
-        let msg_id = headers.get(header::DLQ_MSG_ID)?;
-        msg_id.split_once(".m").map(|(run, _)| run.to_owned())
-    })
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn a_dead_letter_is_matched_to_its_run() {
-        let mut by_header = Headers::new();
-        by_header.insert(header::RUN, "r-1");
-        assert_eq!(run_of(&by_header, b"").as_deref(), Some("r-1"));
-        let mut by_id = Headers::new();
-        by_id.insert(header::DLQ_SUBJECT, "memval.v1.claims");
-        by_id.insert(header::DLQ_MSG_ID, "r-2.m4.c:0");
-        assert_eq!(run_of(&by_id, &[0xff]).as_deref(), Some("r-2"));
-        let batch = ClaimBatch {
-            run: RunHeader { run_id: "r-3".into(), repo: ".".into(), commit: None, started_at: 0, expected_memories: 0 },
-            batch_id: "x".into(),
-            items: Vec::new(),
-        };
-        let mut by_payload = Headers::new();
-        by_payload.insert(header::DLQ_SUBJECT, "memval.v1.claims");
-        assert_eq!(run_of(&by_payload, &codec::encode(&batch).unwrap()).as_deref(), Some("r-3"));
-        assert_eq!(run_of(&Headers::new(), b"junk"), None);
-    }
 }

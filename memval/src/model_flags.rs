@@ -1,9 +1,11 @@
-//! The `--llm-*` flags every command that can call a model shares, and the client they make.
+//! The `--llm-*` flags every command that can call a model shares, and what they configure:
+//! a client, or the model stages of [`memval_pipeline::models`].
 
 use std::path::PathBuf;
 
 use anyhow::anyhow;
 use memval_llm::{LlmClient, LlmConfig, Settings};
+use memval_pipeline::models::{ModelStages, StageLimits};
 
 /// Which model to call. Flags win over their environment variables, which win over the config
 /// file (`--llm-config`, JSON with the same names: provider, base_url, model, api_key_env,
@@ -152,42 +154,10 @@ pub struct ValidateLlmArgs {
     pub no_cache: bool,
 }
 
-/// The store's `llm_cache` table as the model stages' result cache.
-pub struct StoreCache(memval_scorer::KvTable);
-
-impl StoreCache {
-    pub fn new(store: &memval_scorer::SledStore) -> anyhow::Result<StoreCache> {
-        Ok(StoreCache(store.table("llm_cache")?))
-    }
-}
-
-impl memval_llm::ResultCache for StoreCache {
-    fn get(&self, key: &str) -> Option<Vec<u8>> {
-        self.0.get(key.as_bytes()).unwrap_or_else(|e| {
-            tracing::warn!(error = %e, "cannot read the llm cache");
-            None
-        })
-    }
-
-    fn put(&self, key: &str, value: &[u8]) {
-        if let Err(e) = self.0.put(key.as_bytes(), value) {
-            tracing::warn!(error = %e, "cannot write the llm cache");
-        }
-    }
-}
-
-/// The model stages of one in-process run.
-#[derive(Clone)]
-pub struct LlmRun {
-    pub model: std::sync::Arc<dyn memval_llm::ChatModel>,
-    pub extractor: Option<memval_extractor::LlmExtractorStage>,
-    pub tier_b: Option<std::sync::Arc<memval_investigator::TierB>>,
-}
-
 impl ValidateLlmArgs {
     /// The model stages for an in-process run, or `None` without a model. A cluster run's
     /// model is the services' to configure.
-    pub fn build(&self, cluster: bool) -> anyhow::Result<Option<LlmRun>> {
+    pub fn build(&self, cluster: bool) -> anyhow::Result<Option<ModelStages>> {
         if cluster && self.llm.config()?.is_some() {
             return Err(anyhow!(
                 "--llm-* with --nats: in a cluster the services call the model; give the flags to `memval serve extractor|investigator --llm-...` and run validate without them"
@@ -199,86 +169,24 @@ impl ValidateLlmArgs {
     /// The model stages these flags configure, or `None` without a model: for a run in this
     /// process, or for a long-running `memval serve` stage (whose budget and spending are
     /// then the process's, across runs).
-    pub fn stages(&self) -> anyhow::Result<Option<LlmRun>> {
+    pub fn stages(&self) -> anyhow::Result<Option<ModelStages>> {
         self.stages_with(self.llm.config()?)
     }
 
     /// [`Self::stages`] for a `memval serve` process (see [`LlmArgs::service_config`]).
-    pub fn service_stages(&self) -> anyhow::Result<Option<LlmRun>> {
+    pub fn service_stages(&self) -> anyhow::Result<Option<ModelStages>> {
         self.stages_with(self.llm.service_config()?)
     }
 
-    fn stages_with(&self, config: Option<LlmConfig>) -> anyhow::Result<Option<LlmRun>> {
+    fn stages_with(&self, config: Option<LlmConfig>) -> anyhow::Result<Option<ModelStages>> {
         let Some(config) = config else { return Ok(None) };
-        let client = LlmClient::new(config)?;
-        let model: std::sync::Arc<dyn memval_llm::ChatModel> = std::sync::Arc::new(client);
-        let extractor = (self.extract_batches > 0).then(|| {
-            memval_extractor::LlmExtractorStage::new(
-                model.clone(),
-                memval_extractor::LlmExtractorConfig {
-                    memories_per_batch: self.memories_per_batch as usize,
-                    batches_per_run: self.extract_batches as usize,
-                },
-            )
-        });
-        let tier_b = (self.investigate_batches > 0).then(|| {
-            std::sync::Arc::new(memval_investigator::TierB::new(
-                model.clone(),
-                memval_investigator::TierBConfig {
-                    claims_per_batch: self.claims_per_batch as usize,
-                    batches_per_run: self.investigate_batches as usize,
-                    tool_budget: self.tool_budget as usize,
-                },
-            ))
-        });
-        Ok(Some(LlmRun { model, extractor, tier_b }))
+        let limits = StageLimits {
+            memories_per_batch: self.memories_per_batch as usize,
+            extract_batches: self.extract_batches as usize,
+            claims_per_batch: self.claims_per_batch as usize,
+            investigate_batches: self.investigate_batches as usize,
+            tool_budget: self.tool_budget as usize,
+        };
+        Ok(Some(ModelStages::new(config, limits)?))
     }
-}
-
-impl LlmRun {
-    /// Cache results in `store` (its `llm_cache` table) unless `--llm-no-cache`.
-    pub fn use_store(&self, args: &ValidateLlmArgs, store: &memval_scorer::SledStore) -> anyhow::Result<()> {
-        if args.no_cache {
-            return Ok(());
-        }
-        let cache: std::sync::Arc<dyn memval_llm::ResultCache> = std::sync::Arc::new(StoreCache::new(store)?);
-        if let Some(e) = &self.extractor {
-            e.set_cache(cache.clone());
-        }
-        if let Some(t) = &self.tier_b {
-            t.set_cache(cache);
-        }
-        Ok(())
-    }
-
-    /// The report's `llm` section: the model, its spending per stage, and what each model
-    /// stage did (including how often its output was discarded).
-    pub fn report_section(&self, run_id: &str) -> serde_json::Value {
-        serde_json::json!({
-            "model": self.model.name(),
-            "prompt_versions": {
-                "extractor": memval_extractor::llm::prompt::PROMPT_VERSION,
-                "investigator": memval_investigator::tier_b::prompt::PROMPT_VERSION,
-            },
-            "usage": self.model.usage(),
-            "extractor": self.extractor.as_ref().map(|e| e.take_stats(run_id)),
-            "investigator": self.tier_b.as_ref().map(|t| t.take_stats(run_id)),
-        })
-    }
-}
-
-/// SPEC §4 order for work a budget may defer: memories this store never validated first, then
-/// the longest since validated. A stable sort, so ties keep the input's order. With batches
-/// running in parallel the cut-off is approximate, one batch either way.
-pub fn prioritise(memories: &mut [memval_proto::Memory], store: &dyn memval_scorer::ScoreStore) -> anyhow::Result<()> {
-    let mut last: std::collections::HashMap<(String, String), i64> = std::collections::HashMap::new();
-    for point in store.history("")? {
-        let at = last.entry((point.memory_id, point.source)).or_insert(point.started_at);
-        *at = (*at).max(point.started_at);
-    }
-    memories.sort_by_key(|m| match last.get(&(m.id.clone(), m.source.to_string())) {
-        None => (0, 0),
-        Some(&at) => (1, at),
-    });
-    Ok(())
 }

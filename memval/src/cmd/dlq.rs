@@ -1,0 +1,109 @@
+//! `memval dlq list|replay`: the dead letters of a cluster ([`memval_pipeline::dlq`]).
+
+use std::process::ExitCode;
+
+use anyhow::anyhow;
+use clap::Subcommand;
+use memval_pipeline::dlq::{self, Filter, Letter};
+use memval_pipeline::topology;
+use memval_proto::display::terminal_safe;
+
+use crate::cli::{HistoryFormat, NatsArgs};
+
+#[derive(Debug, clap::Args)]
+pub struct DlqArgs {
+    #[command(subcommand)]
+    pub command: DlqCommand,
+}
+
+#[derive(Debug, Subcommand)]
+pub enum DlqCommand {
+    /// Show dead letters: sequence, time, stage, reason, original subject and message id.
+    List(DlqListArgs),
+    /// Publish dead letters again on their original subject (or --subject), then remove
+    /// them from the dead-letter stream.
+    Replay(DlqReplayArgs),
+}
+
+#[derive(Debug, clap::Args)]
+pub struct DlqTarget {
+    /// NATS server URL(s), comma-separated.
+    #[arg(long, env = "MEMVAL_NATS_URL", value_name = "URL")]
+    pub nats: String,
+    #[command(flatten)]
+    pub conn: NatsArgs,
+    /// Only dead letters of this stage (extractor, investigator, scorer, ingest).
+    #[arg(long, value_name = "STAGE")]
+    pub stage: Option<String>,
+    /// Only dead letters of this run.
+    #[arg(long, value_name = "RUN_ID")]
+    pub run: Option<String>,
+    /// Look at this many dead letters at most, oldest first.
+    #[arg(long, default_value_t = 1000, value_parser = clap::value_parser!(u32).range(1..=1_000_000))]
+    pub limit: u32,
+}
+
+#[derive(Debug, clap::Args)]
+pub struct DlqListArgs {
+    #[command(flatten)]
+    pub target: DlqTarget,
+    #[arg(long, value_enum, default_value = "table")]
+    pub format: HistoryFormat,
+}
+
+#[derive(Debug, clap::Args)]
+pub struct DlqReplayArgs {
+    #[command(flatten)]
+    pub target: DlqTarget,
+    /// Sequences (from `memval dlq list`) to replay.
+    #[arg(value_name = "SEQ", required_unless_present = "all")]
+    pub sequences: Vec<u64>,
+    /// Replay every dead letter that matches --stage/--run.
+    #[arg(long, conflicts_with = "sequences")]
+    pub all: bool,
+    /// Publish on this subject instead of the original one (e.g. a fixed version).
+    #[arg(long, value_name = "SUBJECT")]
+    pub subject: Option<String>,
+    /// Keep the dead letters after replaying them.
+    #[arg(long)]
+    pub keep: bool,
+}
+
+impl DlqTarget {
+    fn filter(&self) -> Filter {
+        Filter { stage: self.stage.clone(), run: self.run.clone(), limit: self.limit as usize }
+    }
+}
+
+pub async fn run(args: DlqArgs) -> anyhow::Result<ExitCode> {
+    match args.command {
+        DlqCommand::List(list) => {
+            let js = topology::connect(&list.target.nats, "memval-dlq", &list.target.conn.options()?).await?;
+            let letters = dlq::letters(&js, &list.target.filter()).await?;
+            let text = match list.format {
+                HistoryFormat::Json => memval_proto::display::json_safe(&dlq::to_json(&letters)),
+                HistoryFormat::Table => terminal_safe(&dlq::to_table(&letters)),
+            };
+            print!("{text}");
+        }
+        DlqCommand::Replay(replay) => {
+            let js = topology::connect(&replay.target.nats, "memval-dlq", &replay.target.conn.options()?).await?;
+            let all = dlq::letters(&js, &replay.target.filter()).await?;
+            let chosen: Vec<&Letter> = if replay.all {
+                all.iter().collect()
+            } else {
+                let missing: Vec<u64> = replay.sequences.iter().copied().filter(|s| !all.iter().any(|l| l.stored.sequence == *s)).collect();
+                if !missing.is_empty() {
+                    return Err(anyhow!("no dead letter with sequence {missing:?} (see `memval dlq list`)"));
+                }
+                all.iter().filter(|l| replay.sequences.contains(&l.stored.sequence)).collect()
+            };
+            let mut print = |sequence: u64, subject: &str| println!("replayed {sequence} to {}", terminal_safe(subject));
+            dlq::replay(&js, &chosen, replay.subject.as_deref(), replay.keep, &mut print).await?;
+            if chosen.is_empty() {
+                println!("no dead letters to replay");
+            }
+        }
+    }
+    Ok(ExitCode::SUCCESS)
+}

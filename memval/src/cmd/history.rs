@@ -1,0 +1,37 @@
+//! `memval history`: a store's runs → the history views of [`memval_report::history`].
+
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+use crate::cli::HistoryFormat;
+use crate::output::emit;
+
+#[derive(Debug, clap::Args)]
+pub struct HistoryArgs {
+    /// Only memories whose id or source path contains this text.
+    pub filter: Option<String>,
+    /// Repository whose default store (REPO/.memval/store) to read.
+    #[arg(long, value_name = "PATH", default_value = ".")]
+    pub repo: PathBuf,
+    /// Read this store instead of the repo's default one.
+    #[arg(long, value_name = "DIR")]
+    pub store: Option<PathBuf>,
+    /// Output format.
+    #[arg(long, value_enum, default_value = "table")]
+    pub format: HistoryFormat,
+}
+
+pub fn run(args: HistoryArgs) -> anyhow::Result<ExitCode> {
+    let dir = args.store.clone().unwrap_or_else(|| memval_store::default_dir(&args.repo));
+    if !dir.exists() {
+        return Err(anyhow::anyhow!("no memval store at {}; run `memval validate` first or pass --store", dir.display()));
+    }
+    let store = memval_store::open(&dir)?;
+    let points = memval_scorer::ScoreStore::history(&store, args.filter.as_deref().unwrap_or(""))?;
+    let text = match args.format {
+        HistoryFormat::Json => memval_report::history::to_json(&points),
+        HistoryFormat::Table => memval_report::history::to_table(&points, args.filter.as_deref()),
+    };
+    emit(None, &text)?;
+    Ok(ExitCode::SUCCESS)
+}

@@ -1,0 +1,8 @@
+//! One file per command: its flags, the one library call they become, and how its result is
+//! printed and turned into an exit code.
+
+pub mod dlq;
+pub mod history;
+pub mod judge;
+pub mod serve;
+pub mod validate;

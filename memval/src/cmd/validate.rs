@@ -1,0 +1,108 @@
+//! `memval validate`: flags → [`memval_pipeline::validate`] → one view of the report.
+
+use std::io::IsTerminal;
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+use clap::ValueEnum;
+use memval_pipeline::{validate, Validate};
+use memval_proto::Verdict;
+
+use crate::cli::{Format, NatsArgs};
+use crate::output::{check_output_dir, emit, sarif_uri};
+
+#[derive(Debug, clap::Args)]
+pub struct ValidateArgs {
+    /// The repository the memories talk about.
+    #[arg(long, value_name = "PATH")]
+    pub repo: PathBuf,
+    /// A memory file or folder, in any supported format.
+    #[arg(long, value_name = "PATH")]
+    pub memories: PathBuf,
+    /// Output format. Default: table on a terminal, json otherwise.
+    #[arg(long, value_enum)]
+    pub format: Option<Format>,
+    /// Exit 1 when any claim's verdict is at or above this severity.
+    #[arg(long, value_enum, default_value = "stale")]
+    pub fail_on: FailOn,
+    /// Where scores and verdicts persist (sled). Default: REPO/.memval/store.
+    #[arg(long, value_name = "DIR")]
+    pub store: Option<PathBuf>,
+    /// Write the report to this file instead of stdout (written whole, or not at all).
+    #[arg(long, short, value_name = "FILE")]
+    pub output: Option<PathBuf>,
+    /// Memories per batch handed between stages (one message each on NATS). Bigger batches
+    /// cost the broker fewer messages per claim; model calls keep their own sizes
+    /// (--llm-memories-per-batch, --llm-claims-per-batch).
+    #[arg(long, default_value_t = 50, value_parser = clap::value_parser!(u32).range(1..=10_000))]
+    pub batch_size: u32,
+    /// No progress lines on stderr.
+    #[arg(long, short)]
+    pub quiet: bool,
+    /// Submit the run to memval services on this NATS cluster instead of running it in
+    /// this process (`memval serve ...`); the report and exit code are the same. The
+    /// scorer service keeps the store, so --store does not go with it.
+    #[arg(long, value_name = "URL", conflicts_with = "store")]
+    pub nats: Option<String>,
+    /// With --nats: the repo name the run carries, which investigators map to their own
+    /// checkout (--repo-map NAME=PATH). Default: the --repo path.
+    #[arg(long, value_name = "NAME", requires = "nats")]
+    pub repo_name: Option<String>,
+    #[command(flatten)]
+    pub nats_conn: NatsArgs,
+    /// A model for the claims the deterministic checks cannot prove (Tier B).
+    #[command(flatten)]
+    pub llm: crate::model_flags::ValidateLlmArgs,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum FailOn {
+    Ambiguous,
+    Stale,
+    Contradicted,
+    /// Never exit 1 for verdicts.
+    Never,
+}
+
+pub async fn run(args: ValidateArgs) -> anyhow::Result<ExitCode> {
+    // Before the run, not after it: a report with nowhere to go is a run lost.
+    if let Some(out) = &args.output {
+        check_output_dir(out)?;
+    }
+    let models = args.llm.build(args.nats.is_some())?;
+    let (fail_on, fail_on_name) = match args.fail_on {
+        FailOn::Ambiguous => (Some(Verdict::Ambiguous), "ambiguous"),
+        FailOn::Stale => (Some(Verdict::Stale), "stale"),
+        FailOn::Contradicted => (Some(Verdict::Contradicted), "contradicted"),
+        FailOn::Never => (None, "never"),
+    };
+    let cluster = match &args.nats {
+        Some(url) => Some((url.clone(), args.nats_conn.options()?)),
+        None => None,
+    };
+    let run = Validate {
+        repo: args.repo.clone(),
+        memories: args.memories.clone(),
+        repo_name: args.repo_name.clone(),
+        store: args.store.clone(),
+        cluster,
+        batch_size: args.batch_size as usize,
+        progress: !args.quiet,
+        models,
+        model_cache: !args.llm.no_cache,
+        fail_on,
+        fail_on_name: fail_on_name.to_owned(),
+    };
+    let done = validate(run, &|line: &str| eprintln!("memval: {line}")).await?;
+    let to_terminal = args.output.is_none() && std::io::stdout().is_terminal();
+    let format = args.format.unwrap_or(if to_terminal { Format::Table } else { Format::Json });
+    let report = &done.report;
+    let text = match format {
+        Format::Json => memval_report::to_json(report),
+        Format::Table => memval_report::to_table(report),
+        Format::Md => memval_report::to_markdown(report),
+        Format::Sarif => memval_report::to_sarif(report, &|p: &str| sarif_uri(&done.repo, p)),
+    };
+    emit(args.output.as_deref(), &text)?;
+    Ok(if report.run.failed { ExitCode::from(1) } else { ExitCode::SUCCESS })
+}

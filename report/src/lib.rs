@@ -1,0 +1,22 @@
+//! memval's run report: the model of what a run found ([`build`] from the scorer's memory
+//! scores) and its views: the JSON document ([`to_json`], a public contract documented in the
+//! README: fields are added, never renamed or removed), the terminal table, Markdown, SARIF
+//! 2.1.0, and the views of `memval history`.
+//!
+//! Rendering is pure: a report in, a string out. Every string that can hold input text (a
+//! memory, a path, evidence quoting a file) is made inert for a terminal here, so no caller
+//! has to remember to; this crate must never print, and never read a file.
+
+mod json;
+mod markdown;
+mod model;
+mod sarif;
+mod table;
+
+pub mod history;
+
+pub use json::to_json;
+pub use markdown::to_markdown;
+pub use model::{build, severity, ClaimReport, CodeRefReport, Inputs, MemoryReport, NotChecked, Problem, Report, RunInfo};
+pub use sarif::to_sarif;
+pub use table::to_table;

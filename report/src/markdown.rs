@@ -1,0 +1,72 @@
+//! The Markdown view: memories worst first, a table of claims per memory.
+
+use std::fmt::Write as _;
+
+use crate::model::llm_summary;
+use crate::{MemoryReport, Report};
+
+fn md_escape(s: &str) -> String {
+    s.replace('|', "\\|").replace('\n', " ")
+}
+
+pub fn to_markdown(report: &Report) -> String {
+    let r = &report.run;
+    let mut out = String::new();
+    let _ = writeln!(out, "# memval report\n");
+    let _ = writeln!(out, "- repo: `{}`{}", r.repo, r.commit.as_deref().map(|c| format!(" at `{c}`")).unwrap_or_default());
+    let _ = writeln!(out, "- memories: `{}` ({})", r.memories_path, r.memories_format);
+    let _ = writeln!(out, "- run: `{}`, {} → {}", r.id, r.started_at, r.finished_at);
+    let _ = writeln!(
+        out,
+        "- {} memories, {} claims: **{} valid, {} stale, {} contradicted, {} ambiguous**, {} not checked\n",
+        r.memories, r.claims, r.verdicts["VALID"], r.verdicts["STALE"], r.verdicts["CONTRADICTED"], r.verdicts["AMBIGUOUS"], r.not_checked
+    );
+    if let Some(line) = llm_summary(report) {
+        let _ = writeln!(out, "- {line}\n");
+    }
+    let mut ranked: Vec<&MemoryReport> = report.memories.iter().collect();
+    ranked.sort_by_key(|m| std::cmp::Reverse(m.score.map_or(-1, i32::from)));
+    let _ = writeln!(out, "## Memories, worst first\n");
+    let _ = writeln!(out, "| memory | agent | score | action |\n|---|---|---|---|");
+    for m in &ranked {
+        let _ = writeln!(
+            out,
+            "| `{}` | {} | {} | {} |",
+            md_escape(&m.source),
+            md_escape(&m.agent),
+            m.score.map_or("-".into(), |s| s.to_string()),
+            m.action.unwrap_or("not scored")
+        );
+    }
+    for m in ranked.iter().filter(|m| !m.claims.is_empty()) {
+        let _ = writeln!(out, "\n### `{}` ({}, score {})\n", md_escape(&m.source), md_escape(&m.agent), m.score.map_or("-".into(), |s| s.to_string()));
+        let _ = writeln!(out, "| line | claim | verdict | confidence | evidence | successor |\n|---|---|---|---|---|---|");
+        for c in &m.claims {
+            let _ = writeln!(
+                out,
+                "| {} | {} | **{}** | {} | {} | {} |",
+                c.source_line.unwrap_or(c.line),
+                md_escape(&c.claim_text),
+                c.verdict,
+                c.confidence,
+                md_escape(&c.evidence),
+                c.successor.as_deref().map(|s| format!("`{}`", md_escape(s))).unwrap_or_default()
+            );
+        }
+    }
+    if !report.not_checked.is_empty() {
+        let _ = writeln!(out, "\n## Not checked\n\nThese claims have no verdict; they are not counted in any score.\n");
+        let _ = writeln!(out, "| memory | claim | reason |\n|---|---|---|");
+        for n in &report.not_checked {
+            let _ = writeln!(out, "| `{}` | {} | {} |", md_escape(&n.source), md_escape(&n.claim_text), md_escape(&n.reason));
+        }
+    }
+    if !report.problems.is_empty() {
+        let _ = writeln!(out, "\n## Inputs that could not be read\n");
+        for p in &report.problems {
+            let _ = writeln!(out, "- `{}`: {}", md_escape(&p.path), md_escape(&p.reason));
+        }
+    }
+    memval_proto::display::terminal_safe(&out)
+}
+

@@ -1,0 +1,195 @@
+//! Every view of one fixed report, compared with the golden files in `tests/golden/`.
+//!
+//! The fixture covers what a renderer must get right: each verdict, a successor, a claim
+//! made on two lines, a resolved path with its written form, a not-checked claim, unread
+//! text, an unreadable input, a memory with no claims, and hostile text (a terminal escape,
+//! a bidi override, a `|` and a newline) in a memory's agent, a claim and evidence.
+//!
+//! After an intended change of a view, regenerate with `MEMVAL_UPDATE_GOLDEN=1 cargo test -p
+//! memval-report` and read the diff before committing it.
+
+use std::path::PathBuf;
+
+use memval_proto::{
+    Action, Claim, ClaimResult, ClaimType, CodeRef, LeftOut, MemoryMeta, MemoryScore, Outcome, RunHeader, Source, Verdict,
+};
+use memval_report::{build, Inputs, Problem, Report};
+use memval_store::HistoryPoint;
+
+const HOSTILE: &str = "\u{1b}]0;pwned\u{7} \u{202e}evil";
+
+fn code_ref(path: &str, symbol: Option<&str>, written: Option<&str>) -> CodeRef {
+    CodeRef { path: path.into(), symbol: symbol.map(Into::into), line: None, written: written.map(Into::into), alt_paths: Vec::new() }
+}
+
+fn result(index: u32, claim_type: ClaimType, text: &str, lines: &[u32], refs: Vec<CodeRef>, outcome: Outcome) -> ClaimResult {
+    ClaimResult {
+        index,
+        claim: Claim { claim_type, claim_text: text.into(), line: lines[0], lines: lines.to_vec(), code_refs: refs, assertion: None },
+        outcome,
+    }
+}
+
+fn checked(verdict: Verdict, confidence: u8, evidence: &str, successor: Option<&str>) -> Outcome {
+    Outcome::Checked { verdict, confidence, evidence: evidence.into(), successor: successor.map(Into::into) }
+}
+
+fn meta(id: &str, agent: &str, path: &str, format: &str, line: Option<u32>) -> MemoryMeta {
+    MemoryMeta {
+        id: id.into(),
+        agent: agent.into(),
+        tier: 1,
+        kind: "notes".into(),
+        created_at: Some(1_764_000_000),
+        updated_at: None,
+        source: Source { path: path.into(), line, row: None, format: format.into() },
+        first_line: 3,
+    }
+}
+
+fn fixture(fail_on: Option<Verdict>) -> Report {
+    let header = RunHeader {
+        run_id: "20261201T120000000000Z-0001".into(),
+        repo: "/repo".into(),
+        commit: Some("0123456789abcdef0123456789abcdef01234567".into()),
+        started_at: 1_764_590_400,
+        expected_memories: 3,
+    };
+    let notes = MemoryScore {
+        memory: meta("notes-1", "claude", "CLAUDE.md", "notes", None),
+        score: Some(41),
+        action: Some(Action::FlagForReview),
+        results: vec![
+            result(0, ClaimType::FileReference, "`src/cache/lru.go`", &[2, 9], vec![code_ref("src/cache/lru.go", None, None)],
+                checked(Verdict::Stale, 85, "src/cache/lru.go: moved to internal/cache/lru.go in abc1234", Some("internal/cache/lru.go"))),
+            result(1, ClaimType::SymbolReference, "`ShardedCache`", &[4], vec![code_ref("src/cache/lru.go", Some("ShardedCache"), None)],
+                checked(Verdict::Contradicted, 90, "src/cache/lru.go: ShardedCache removed in def5678", None)),
+            result(2, ClaimType::FileReference, "`api.md`", &[5], vec![code_ref("docs/api.md", None, Some("../api.md"))],
+                checked(Verdict::Valid, 100, "docs/api.md exists", None)),
+            result(3, ClaimType::FileReference, "`cfg` | pipes", &[6], vec![code_ref("cfg", None, None)],
+                checked(Verdict::Ambiguous, 40, "cfg: 2 places match\nconfig/cfg, tools/cfg", None)),
+            result(4, ClaimType::Behavioral, "retries three times", &[7], vec![code_ref("src/retry.rs", None, None)],
+                Outcome::NotChecked { reason: "behavioral claims need the LLM investigator (--llm-provider)".into() }),
+        ],
+        skip_reason: None,
+        left_out: vec![LeftOut { line: 40, reason: "more than 4096 mentions: lines 40-52 not read".into() }],
+    };
+    let hostile = MemoryScore {
+        memory: meta("jsonl-7", &format!("agent{HOSTILE}"), "memories.jsonl", "jsonl", Some(7)),
+        score: Some(100),
+        action: Some(Action::Pass),
+        results: vec![result(0, ClaimType::FileReference, &format!("`README.md` {HOSTILE}"), &[1], vec![code_ref("README.md", None, None)],
+            checked(Verdict::Valid, 100, &format!("README.md exists {HOSTILE}"), None))],
+        skip_reason: None,
+        left_out: Vec::new(),
+    };
+    let empty = MemoryScore {
+        memory: meta("jsonl-8", "codex", "memories.jsonl", "jsonl", Some(8)),
+        score: None,
+        action: None,
+        results: Vec::new(),
+        skip_reason: Some("no code reference in the text".into()),
+        left_out: Vec::new(),
+    };
+    build(
+        &[notes, hostile, empty],
+        Inputs {
+            header: &header,
+            finished_at: 1_764_590_407,
+            memories_path: "memories".into(),
+            memories_format: "notes",
+            store: "/repo/.memval/store".into(),
+            fail_on,
+            fail_on_name: match fail_on { Some(_) => "stale".into(), None => "never".into() },
+            problems: vec![Problem { path: "broken.json".into(), reason: format!("not JSON {HOSTILE}") }],
+        },
+    )
+}
+
+fn history() -> Vec<HistoryPoint> {
+    let point = |run: &str, at: i64, id: &str, source: &str, score: Option<u8>, verdicts: &[(&str, u8)]| HistoryPoint {
+        run_id: run.into(),
+        started_at: at,
+        memory_id: id.into(),
+        source: source.into(),
+        score,
+        verdicts: verdicts.iter().map(|(v, c)| ((*v).to_owned(), *c)).collect(),
+    };
+    vec![
+        point("r1", 1_764_000_000, "m1", "CLAUDE.md", Some(100), &[("VALID", 100)]),
+        point("r2", 1_764_100_000, "m1", "CLAUDE.md", Some(62), &[("VALID", 100), ("STALE", 85)]),
+        point("r3", 1_764_200_000, "m1", "CLAUDE.md", Some(80), &[("VALID", 100)]),
+        point("r2", 1_764_100_000, "m2", &format!("notes{HOSTILE}.md"), None, &[]),
+    ]
+}
+
+/// Compare `actual` with `tests/golden/<name>`, or write it there when asked to.
+fn golden(name: &str, actual: &str) {
+    let path = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/golden").join(name);
+    if std::env::var_os("MEMVAL_UPDATE_GOLDEN").is_some() {
+        std::fs::write(&path, actual).unwrap();
+        return;
+    }
+    let expected = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+    assert!(actual == expected, "{name} differs from its golden file:\n--- expected\n{expected}\n--- actual\n{actual}");
+}
+
+#[test]
+fn every_view_matches_its_golden_file() {
+    let report = fixture(None);
+    let cases: Vec<(&str, String)> = vec![
+        ("report.json", memval_report::to_json(&report)),
+        ("report.txt", memval_report::to_table(&report)),
+        ("report.md", memval_report::to_markdown(&report)),
+        ("report.sarif", memval_report::to_sarif(&report, &|p| format!("rel/{p}"))),
+        ("history.json", memval_report::history::to_json(&history())),
+        ("history.txt", memval_report::history::to_table(&history(), None)),
+        ("history-none.txt", memval_report::history::to_table(&[], Some("cache"))),
+    ];
+    for (name, text) in cases {
+        golden(name, &text);
+    }
+}
+
+#[test]
+fn no_view_carries_a_raw_control_character() {
+    let report = fixture(None);
+    let views = [
+        memval_report::to_json(&report),
+        memval_report::to_table(&report),
+        memval_report::to_markdown(&report),
+        memval_report::to_sarif(&report, &|p| p.to_owned()),
+        memval_report::history::to_json(&history()),
+        memval_report::history::to_table(&history(), None),
+    ];
+    for view in views {
+        assert!(!view.contains('\u{1b}') && !view.contains('\u{7}') && !view.contains('\u{202e}'), "raw control character in:\n{view}");
+    }
+}
+
+#[test]
+fn counts_and_fail_on_follow_the_verdicts() {
+    let never = fixture(None);
+    assert_eq!((never.run.memories, never.run.claims, never.run.checked), (3, 6, 5));
+    // One claim not checked plus one unread range; the unread range is not a claim.
+    assert_eq!(never.run.not_checked, 2);
+    assert!(!never.run.failed);
+    assert!(fixture(Some(Verdict::Stale)).run.failed, "a STALE claim reaches --fail-on stale");
+    let contradicted_only = fixture(Some(Verdict::Contradicted));
+    assert!(contradicted_only.run.failed, "CONTRADICTED is at or above contradicted");
+}
+
+#[test]
+fn sarif_has_a_result_per_line_of_each_claim_that_is_not_valid() {
+    let sarif: serde_json::Value = serde_json::from_str(&memval_report::to_sarif(&fixture(None), &|p| p.to_owned())).unwrap();
+    let results = sarif["runs"][0]["results"].as_array().unwrap();
+    let at: Vec<(String, u64)> = results
+        .iter()
+        .map(|r| (r["ruleId"].as_str().unwrap().to_owned(), r["locations"][0]["physicalLocation"]["region"]["startLine"].as_u64().unwrap()))
+        .collect();
+    // The notes memory starts at line 3 of CLAUDE.md: text lines 2 and 9 are file lines 4 and 11.
+    assert_eq!(
+        at,
+        vec![("memval/stale".into(), 4), ("memval/stale".into(), 11), ("memval/contradicted".into(), 6), ("memval/ambiguous".into(), 8)]
+    );
+}
