@@ -2,6 +2,7 @@
 
 mod cli;
 mod cluster;
+mod cmd;
 mod dlq;
 mod judge;
 mod llm_args;
@@ -317,6 +318,9 @@ fn history(args: HistoryArgs) -> anyhow::Result<()> {
             println!("{}", memval_proto::display::json_safe(&serde_json::to_string_pretty(&grouped)?));
         }
         HistoryFormat::Table => {
+            for line in cmd::judge_change::history_lines(&store)? {
+                println!("{line}");
+            }
             if points.is_empty() {
                 println!("no runs recorded{}", memval_proto::display::terminal_safe(&args.filter.map(|f| format!(" for memories matching {f:?}")).unwrap_or_default()));
                 return Ok(());

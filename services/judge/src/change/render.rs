@@ -65,6 +65,38 @@ pub fn markdown(v: &Validation) -> String {
     out
 }
 
+/// The record `--store` keeps for a verdict: its key (the verdict's digest) and value (the
+/// time it was first stored and the verdict).
+pub fn stored_record(v: &Validation, stored_at: &str) -> (String, String) {
+    let key = super::verdict_digest(v);
+    let value = serde_json::json!({"digest": key, "stored_at": stored_at, "verdict": v}).to_string();
+    (key, value)
+}
+
+fn short(s: &str) -> &str {
+    s.get(..12).unwrap_or(s)
+}
+
+/// One line of `memval history` for a stored verdict.
+pub fn history_line(key: &[u8], value: &[u8]) -> String {
+    let key = String::from_utf8_lossy(key);
+    let Ok(record) = serde_json::from_slice::<serde_json::Value>(value) else {
+        return terminal_safe(&format!("    {key}  (unreadable record)"));
+    };
+    let v = &record["verdict"];
+    let text = |x: &serde_json::Value| x.as_str().unwrap_or("-").to_owned();
+    terminal_safe(&format!(
+        "    {}  {:<10}  verdict {}  subject {}  acceptance {}  author {}  validator {}",
+        text(&record["stored_at"]),
+        text(&v["result"]),
+        short(&key),
+        short(&text(&v["subject_digest"])),
+        short(&text(&v["acceptance_digest"])),
+        text(&v["author_context"]),
+        text(&v["validator_context"]),
+    ))
+}
+
 #[cfg(test)]
 mod tests {
     use super::super::verdict::*;

@@ -103,6 +103,10 @@ pub fn changed_paths(root: &Path, base: &str) -> Result<Vec<ChangedPath>, Change
     for path in untracked.split(|b| *b == 0).filter(|p| !p.is_empty()) {
         changed.push(ChangedPath { status: 'U', path: String::from_utf8_lossy(path).into_owned(), old_path: None });
     }
+    // Build output is not part of the subject (the manifest excludes it too): a test run's
+    // `__pycache__/` is not a change.
+    let observed = |p: &str| !p.split('/').any(|c| super::manifest::EXCLUSIONS.contains(&c));
+    changed.retain(|c| observed(&c.path) || c.old_path.as_deref().is_some_and(observed));
     changed.sort_by(|a, b| a.path.cmp(&b.path));
     Ok(changed)
 }
