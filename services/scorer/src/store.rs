@@ -129,6 +129,9 @@ impl SledStore {
 /// The table [`SledStore::verdicts`] opens.
 pub const VERDICTS_TABLE: &str = "change_verdicts";
 
+/// A key and its value.
+pub type KvEntry = (Vec<u8>, Vec<u8>);
+
 /// A key-value table of a [`SledStore`].
 #[derive(Clone)]
 pub struct KvTable(sled::Tree);
@@ -154,7 +157,7 @@ impl KvTable {
     }
 
     /// Every record, in key order.
-    pub fn entries(&self) -> Result<Vec<(Vec<u8>, Vec<u8>)>, StoreError> {
+    pub fn entries(&self) -> Result<Vec<KvEntry>, StoreError> {
         self.0.iter().map(|kv| kv.map(|(k, v)| (k.to_vec(), v.to_vec())).map_err(StoreError::from)).collect()
     }
 

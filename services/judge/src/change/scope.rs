@@ -239,17 +239,24 @@ pub fn weakenings(changed: &[ChangedPath], diffs: &BTreeMap<String, FileDiff>, u
             out.push(Weakening { class: "acceptance_rewritten", path: c.path.clone(), detail: format!("the acceptance file itself was {}", status_word(c.status)) });
         }
     }
-    let mut per_file: Vec<(String, Vec<String>, Vec<String>, Vec<(String, String)>)> = Vec::new();
+    // Per file: removed lines, added lines, and removed/added pairs in the same hunk.
+    struct Lines {
+        path: String,
+        removed: Vec<String>,
+        added: Vec<String>,
+        pairs: Vec<(String, String)>,
+    }
+    let mut per_file: Vec<Lines> = Vec::new();
     for (path, diff) in diffs {
         let removed: Vec<String> = diff.hunks.iter().flat_map(|h| h.0.clone()).collect();
         let added: Vec<String> = diff.hunks.iter().flat_map(|h| h.1.clone()).collect();
         let pairs = diff.hunks.iter().flat_map(|(r, a)| r.iter().cloned().zip(a.iter().cloned())).collect();
-        per_file.push((path.clone(), removed, added, pairs));
+        per_file.push(Lines { path: path.clone(), removed, added, pairs });
     }
     for (path, text) in untracked {
-        per_file.push((path.clone(), Vec::new(), text.lines().map(str::to_owned).collect(), Vec::new()));
+        per_file.push(Lines { path: path.clone(), removed: Vec::new(), added: text.lines().map(str::to_owned).collect(), pairs: Vec::new() });
     }
-    for (path, removed, added, pairs) in per_file {
+    for Lines { path, removed, added, pairs } in per_file {
         let (skips_before, skips_after) = (count(skip_marker(), &removed), count(skip_marker(), &added));
         if skips_after > skips_before {
             let example = added.iter().find(|l| skip_marker().is_match(l)).map(|l| l.trim().to_owned()).unwrap_or_default();

@@ -253,7 +253,8 @@ mod tests {
     #[test]
     fn pass_only_under_every_condition() {
         assert_eq!(decide(&passing()), Outcome::Pass);
-        let cases: Vec<(&str, Box<dyn Fn(&mut Validation)>, Outcome)> = vec![
+        type Case = (&'static str, Box<dyn Fn(&mut Validation)>, Outcome);
+        let cases: Vec<Case> = vec![
             ("a failed criterion", Box::new(|v| v.criteria[0].result = CriterionOutcome::Fail), Outcome::Fail),
             ("a weakening", Box::new(|v| v.findings.push(finding(Class::TestSkipped))), Outcome::Fail),
             ("a criterion not checked", Box::new(|v| v.criteria[0].result = CriterionOutcome::NotChecked), Outcome::NotProven),
