@@ -94,8 +94,9 @@ pub struct JudgeChangeArgs {
     /// The environment variable holding the second reviewer's API key.
     #[arg(help_heading = "Cross-model review", long, value_name = "VAR", requires = "cross_model")]
     pub cross_api_key_env: Option<String>,
+    // Boxed: the flags are many, and `JudgeCommand` holds this inline.
     #[command(flatten)]
-    pub llm: LlmArgs,
+    pub llm: Box<LlmArgs>,
 }
 
 #[derive(Debug, Subcommand)]
@@ -145,7 +146,7 @@ pub async fn run(args: JudgeChangeArgs) -> anyhow::Result<ExitCode> {
                     model: args.cross_model_name.clone(),
                     base_url: args.cross_base_url.clone(),
                     api_key_env: args.cross_api_key_env.clone(),
-                    ..args.llm.clone()
+                    ..(*args.llm).clone()
                 };
                 Some(reviewer(&cross)?.ok_or_else(|| anyhow!("--cross-model: set --cross-provider and --cross-model-name"))?)
             } else {
