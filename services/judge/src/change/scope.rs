@@ -224,9 +224,10 @@ fn widened(removed: &str, added: &str) -> Option<String> {
     before.iter().zip(&after).find(|(b, a)| a > b).map(|(b, a)| format!("{b} became {a}: `{}` → `{}`", removed.trim(), added.trim()))
 }
 
-/// Weakenings in a change: from the changed paths, their line changes, the contents of
-/// untracked files (all of their lines are added) and the acceptance file's own path.
-pub fn weakenings(changed: &[ChangedPath], diffs: &BTreeMap<String, FileDiff>, untracked: &BTreeMap<String, String>, acceptance_rel: Option<&str>) -> Vec<Weakening> {
+/// Weakenings in a change: from the changed paths, the line changes of files that existed at
+/// the base, and the acceptance file's own path. A file the change adds weakens nothing that
+/// was there: its skip markers (often test data, as in this module's own tests) are not read.
+pub fn weakenings(changed: &[ChangedPath], diffs: &BTreeMap<String, FileDiff>, acceptance_rel: Option<&str>) -> Vec<Weakening> {
     let mut out = Vec::new();
     for c in changed {
         if c.status == 'D' && is_test_path(&c.path) {
@@ -246,15 +247,13 @@ pub fn weakenings(changed: &[ChangedPath], diffs: &BTreeMap<String, FileDiff>, u
         added: Vec<String>,
         pairs: Vec<(String, String)>,
     }
+    let added: std::collections::HashSet<&str> = changed.iter().filter(|c| matches!(c.status, 'A' | 'U')).map(|c| c.path.as_str()).collect();
     let mut per_file: Vec<Lines> = Vec::new();
-    for (path, diff) in diffs {
+    for (path, diff) in diffs.iter().filter(|(p, _)| !added.contains(p.as_str())) {
         let removed: Vec<String> = diff.hunks.iter().flat_map(|h| h.0.clone()).collect();
         let added: Vec<String> = diff.hunks.iter().flat_map(|h| h.1.clone()).collect();
         let pairs = diff.hunks.iter().flat_map(|(r, a)| r.iter().cloned().zip(a.iter().cloned())).collect();
         per_file.push(Lines { path: path.clone(), removed, added, pairs });
-    }
-    for (path, text) in untracked {
-        per_file.push(Lines { path: path.clone(), removed: Vec::new(), added: text.lines().map(str::to_owned).collect(), pairs: Vec::new() });
     }
     for Lines { path, removed, added, pairs } in per_file {
         let (skips_before, skips_after) = (count(skip_marker(), &removed), count(skip_marker(), &added));
@@ -294,16 +293,6 @@ pub fn adjudicate(root: &Path, base_rev: &str, criteria: &[Criterion], acceptanc
     let base = resolve_base(root, base_rev)?;
     let changed = changed_paths(root, &base)?;
     let diffs = line_changes(root, &base)?;
-    let mut untracked = BTreeMap::new();
-    for c in changed.iter().filter(|c| c.status == 'U') {
-        // Only regular text files of a sane size are read; anything else has no lines to weigh.
-        let p = root.join(&c.path);
-        if std::fs::symlink_metadata(&p).is_ok_and(|m| m.is_file() && m.len() <= 2 * 1024 * 1024) {
-            if let Ok(text) = std::fs::read_to_string(&p) {
-                untracked.insert(c.path.clone(), text);
-            }
-        }
-    }
     let sets: Vec<(&Criterion, globset::GlobSet)> = criteria.iter().filter_map(|c| c.scope_set().map(|s| (c, s))).collect();
     let scope_declared = !sets.is_empty();
     let mut out_of_scope = Vec::new();
@@ -317,7 +306,7 @@ pub fn adjudicate(root: &Path, base_rev: &str, criteria: &[Criterion], acceptanc
         }
     }
     let mut report = ScopeReport { base, changed: changed.clone(), scope_declared, out_of_scope, ..ScopeReport::default() };
-    for w in weakenings(&changed, &diffs, &untracked, acceptance_rel) {
+    for w in weakenings(&changed, &diffs, acceptance_rel) {
         let by = criteria.iter().find(|c| c.allows.iter().any(|a| a == w.class) && c.scope_set().is_none_or(|s| s.is_match(&w.path)));
         match by {
             Some(c) => report.required.push((w, c.id.clone())),
@@ -338,7 +327,8 @@ mod tests {
     fn classes(path: &str, d: FileDiff) -> Vec<&'static str> {
         let mut diffs = BTreeMap::new();
         diffs.insert(path.to_owned(), d);
-        weakenings(&[], &diffs, &BTreeMap::new(), None).into_iter().map(|w| w.class).collect()
+        let changed = [ChangedPath { status: 'M', path: path.to_owned(), old_path: None }];
+        weakenings(&changed, &diffs, None).into_iter().map(|w| w.class).collect()
     }
 
     #[test]
@@ -365,6 +355,20 @@ mod tests {
     }
 
     #[test]
+    fn a_file_the_change_adds_weakens_nothing() {
+        let mut diffs = BTreeMap::new();
+        diffs.insert("tests/new_test.rs".to_owned(), diff_of(&[], &["#[ignore]", "r#\"@pytest.mark.skip\"#"]));
+        diffs.insert("tests/old_test.rs".to_owned(), diff_of(&[], &["#[ignore]"]));
+        let changed = [
+            ChangedPath { status: 'A', path: "tests/new_test.rs".into(), old_path: None },
+            ChangedPath { status: 'M', path: "tests/old_test.rs".into(), old_path: None },
+        ];
+        let w = weakenings(&changed, &diffs, None);
+        let got: Vec<(&str, &str)> = w.iter().map(|w| (w.path.as_str(), w.class)).collect();
+        assert_eq!(got, vec![("tests/old_test.rs", "test_skipped")]);
+    }
+
+    #[test]
     fn deleted_tests_goldens_and_the_acceptance_file_are_named_by_path() {
         let changed = vec![
             ChangedPath { status: 'D', path: "tests/test_parser.py".into(), old_path: None },
@@ -373,7 +377,7 @@ mod tests {
             ChangedPath { status: 'M', path: "acceptance.json".into(), old_path: None },
             ChangedPath { status: 'D', path: "src/old.py".into(), old_path: None },
         ];
-        let w = weakenings(&changed, &BTreeMap::new(), &BTreeMap::new(), Some("acceptance.json"));
+        let w = weakenings(&changed, &BTreeMap::new(), Some("acceptance.json"));
         let got: Vec<(&str, &str)> = w.iter().map(|w| (w.path.as_str(), w.class)).collect();
         assert_eq!(got, vec![("acceptance.json", "acceptance_rewritten"), ("testdata/parse.golden", "golden_rewritten"), ("tests/test_parser.py", "test_deleted")]);
     }
