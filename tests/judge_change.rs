@@ -412,6 +412,8 @@ fn cross_model_agreement_is_pass_and_both_verdicts_are_kept() {
         assert!(text.contains("-    return a - b") && text.contains("+    return a + b"), "the diff is shown: {text}");
         assert!(text.contains("2:     return a + b"), "numbered lines are shown: {text}");
     }
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(stderr.contains("review by openai/gpt-scripted: 1 calls") && stderr.contains("review by anthropic/claude-scripted: 1 calls"), "{stderr}");
     assert!(a.requests()[0].path.ends_with("/v1/chat/completions"));
     assert!(b.requests()[0].path.ends_with("/v1/messages"));
 }

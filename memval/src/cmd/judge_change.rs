@@ -174,7 +174,25 @@ pub async fn run(args: JudgeChangeArgs) -> anyhow::Result<ExitCode> {
         check_timeout: Duration::from_secs(args.check_timeout),
         reviewers,
     };
+    let models: Vec<Arc<dyn memval_llm::ChatModel>> = request
+        .reviewers
+        .iter()
+        .flat_map(|r| std::iter::once(r.primary.model.clone()).chain(r.cross.iter().flatten().map(|c| c.model.clone())))
+        .collect();
     let verdict = change::validate(request).await?;
+    // What the review cost, on stderr: the result document is SPEC §8's and nothing else.
+    for m in &models {
+        let u = m.usage().total;
+        let cost = u.cost_usd.map_or("unpriced".to_owned(), |c| format!("${c:.4}"));
+        eprintln!(
+            "memval: review by {}: {} calls, {} failed attempts, {} input / {} output tokens, {cost}",
+            memval_proto::display::terminal_safe(&m.name()),
+            u.calls,
+            u.failed_attempts,
+            u.input_tokens,
+            u.output_tokens
+        );
+    }
     let text = match args.format {
         ChangeFormat::Json => render::json(&verdict),
         ChangeFormat::Md => render::markdown(&verdict),

@@ -169,7 +169,7 @@ pub enum Answer {
 
 fn citation() -> &'static Regex {
     static R: OnceLock<Regex> = OnceLock::new();
-    R.get_or_init(|| Regex::new(r"^`?([^\s:`]+):(\d+)(?:-(\d+))?`?$").expect("a fixed pattern compiles"))
+    R.get_or_init(|| Regex::new(r"^`?([^\s:`]+):(\d+)(?:-(\d+))?`?(?:[\s,;.)].*)?$").expect("a fixed pattern compiles"))
 }
 
 /// Whether `cite` names existing lines of a file of the subject; the reason when not.
@@ -370,6 +370,8 @@ mod tests {
             ("src/lib.rs:2", true),
             ("src/lib.rs:1-3", true),
             ("`src/lib.rs:3`", true),
+            ("src/lib.rs:2 (returns a + b)", true),
+            ("src/lib.rs:2x", false),
             ("src/lib.rs:4", false),
             ("src/lib.rs:0", false),
             ("src/lib.rs:3-2", false),
@@ -382,6 +384,28 @@ mod tests {
         for (cite, ok) in cases {
             assert_eq!(check_citation(dir.path(), &m, cite).is_ok(), ok, "{cite}: {:?}", check_citation(dir.path(), &m, cite));
         }
+    }
+
+    #[test]
+    fn what_does_not_fit_a_review_is_named_not_dropped() {
+        let dir = tempfile::tempdir().unwrap();
+        std::fs::create_dir_all(dir.path().join("src")).unwrap();
+        std::fs::write(dir.path().join("src/small.rs"), "fn a() {}\n").unwrap();
+        std::fs::write(dir.path().join("src/big.rs"), "x".repeat(FILE_BYTES + 1)).unwrap();
+        std::fs::write(dir.path().join("src/blob.bin"), [0u8, 1, 2]).unwrap();
+        std::fs::write(dir.path().join("docs.md"), "out of scope\n").unwrap();
+        let m = manifest::derive(dir.path()).unwrap();
+        let c = Criterion { id: "AC1".into(), text: "t".into(), check: None, scope: vec!["src/**".into()], allows: vec![], timeout_secs: None };
+        let material = gather(dir.path(), &m, &[&c], None, Some("d".repeat(DIFF_BYTES + 10)));
+        let shown: Vec<&str> = material.files.iter().map(|(p, _)| p.as_str()).collect();
+        assert_eq!(shown, vec!["src/small.rs"]);
+        assert_eq!(material.not_shown.len(), 3, "{:?}", material.not_shown);
+        assert!(material.not_shown[0].starts_with("src/big.rs") && material.not_shown[1].starts_with("src/blob.bin: binary"), "{:?}", material.not_shown);
+        assert!(material.not_shown[2].starts_with("the diff"));
+        assert_eq!(material.diff.unwrap().len(), DIFF_BYTES);
+        let prompt = request(&[&c], &gather(dir.path(), &m, &[&c], None, None));
+        let Message::User(text) = &prompt.messages[0] else { panic!("a user message") };
+        assert!(text.contains("Not shown (do not cite): src/big.rs"), "{text}");
     }
 
     #[test]
