@@ -22,7 +22,7 @@ The subject is every file under --root except .git and build output (target/, no
 manifest (subject-manifest.v1: path, kind, executable bit and sha256 per file) is derived at the start and again at the end, \
 and any difference is NOT_PROVEN (subject_mutated).\n\n\
 The acceptance file lists criteria: JSON {\"criteria\": [{\"id\", \"text\", \"check\"?, \"scope\"?: [glob], \"allows\"?: [class], \
-\"timeout_secs\"?}]} or a Markdown checklist (`- [ ] ID: text` with indented `- check: `cmd``, `- scope: `glob`, ...`, \
+\"timeout_secs\"?}]} (also as .yaml/.yml) or a Markdown checklist (`- [ ] ID: text` with indented `- check: `cmd``, `- scope: `glob`, ...`, \
 `- allows: class`, `- timeout: SECONDS`). Each check runs with `sh -c` in the subject root after it is classified: formatters, \
 regeneration and sync scripts, anything with --force/--write/--fix, output redirection and every unknown program are mutating \
 and run only in a disposable copy. Its exit code, output tail and duration are evidence.\n\n\
@@ -51,7 +51,7 @@ pub struct JudgeChangeArgs {
     /// The subject: the working tree to judge.
     #[arg(long, value_name = "DIR", required = true)]
     pub root: Option<PathBuf>,
-    /// The acceptance file (JSON, or a Markdown checklist).
+    /// The acceptance file (JSON, YAML, or a Markdown checklist).
     #[arg(long, value_name = "FILE", required = true)]
     pub acceptance: Option<PathBuf>,
     /// The context id the change was made in.

@@ -1,11 +1,11 @@
 //! The acceptance a change is judged against: criteria with an id, a text, and optionally a
 //! check command, scope globs, the weakening classes the criterion requires, and a timeout.
 //!
-//! Two formats, both parsed strictly (an unknown key or a malformed line is an error, so a
+//! Three formats, all parsed strictly (an unknown key or a malformed line is an error, so a
 //! misspelt `check` can never silently turn a criterion into an unchecked one):
 //!
 //! JSON: `{"criteria": [{"id", "text", "check"?, "scope"?: [glob], "allows"?: [class],
-//! "timeout_secs"?}]}`
+//! "timeout_secs"?}]}`, or the same document as YAML (`.yaml`/`.yml`).
 //!
 //! Markdown checklist: one item per criterion, `- [ ] ID: text`, with indented sub-items
 //! `- check: `command``, `- scope: `glob`, `glob``, `- allows: class, class`,
@@ -76,6 +76,7 @@ pub fn load(path: &Path) -> Result<Acceptance, ChangeError> {
     let criteria = match ext.as_str() {
         "json" => parse_json(&text)?,
         "md" | "markdown" => parse_markdown(&text)?,
+        "yaml" | "yml" => parse_yaml(&text)?,
         _ if text.trim_start().starts_with('{') => parse_json(&text)?,
         _ => parse_markdown(&text)?,
     };
@@ -85,6 +86,11 @@ pub fn load(path: &Path) -> Result<Acceptance, ChangeError> {
 
 pub fn parse_json(text: &str) -> Result<Vec<Criterion>, ChangeError> {
     let file: JsonFile = serde_json::from_str(text).map_err(|e| ChangeError::Input(format!("acceptance JSON: {e}")))?;
+    Ok(file.criteria)
+}
+
+pub fn parse_yaml(text: &str) -> Result<Vec<Criterion>, ChangeError> {
+    let file: JsonFile = serde_yaml_ng::from_str(text).map_err(|e| ChangeError::Input(format!("acceptance YAML: {e}")))?;
     Ok(file.criteria)
 }
 
@@ -212,6 +218,19 @@ mod tests {
         assert!(err.contains("unknown criterion detail"), "{err}");
         let err = parse_markdown("- [ ] no id here\n").unwrap_err().to_string();
         assert!(err.contains("ID: text"), "{err}");
+    }
+
+    #[test]
+    fn yaml_is_the_json_document_written_as_yaml() {
+        let yaml = "criteria:\n  - id: AC1\n    text: adds\n    check: python3 -m unittest -q\n    scope: [\"src/**\"]\n    timeout_secs: 30\n  - id: AC2\n    text: documented\n";
+        let c = parse_yaml(yaml).unwrap();
+        assert_eq!(c.len(), 2);
+        assert_eq!(c[0].check.as_deref(), Some("python3 -m unittest -q"));
+        assert_eq!(c[0].scope, vec!["src/**"]);
+        assert_eq!(c[0].timeout_secs, Some(30));
+        assert_eq!(c[1].check, None);
+        let err = parse_yaml("criteria:\n  - id: a\n    text: t\n    chek: x\n").unwrap_err().to_string();
+        assert!(err.contains("unknown field"), "{err}");
     }
 
     #[test]
