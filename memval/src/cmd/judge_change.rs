@@ -18,7 +18,7 @@ use memval_scorer::SledStore;
 use crate::llm_args::LlmArgs;
 
 const LONG_ABOUT: &str = "Judge one finished change against its acceptance, freshly, and stop: PASS, FAIL or NOT_PROVEN (SPEC §8).\n\n\
-The subject is every file under --root except .git and build output (target/, node_modules/, __pycache__/, .memval/); its \
+The subject is every file under --root except .git and build output (target/, node_modules/, __pycache__/, .pytest_cache/, .mypy_cache/, .ruff_cache/, .memval/); its \
 manifest (subject-manifest.v1: path, kind, executable bit and sha256 per file) is derived at the start and again at the end, \
 and any difference is NOT_PROVEN (subject_mutated).\n\n\
 The acceptance file lists criteria: JSON {\"criteria\": [{\"id\", \"text\", \"check\"?, \"scope\"?: [glob], \"allows\"?: [class], \

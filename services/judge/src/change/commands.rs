@@ -32,7 +32,7 @@ fn mutating(reason: impl Into<String>) -> Class {
 }
 
 /// Flags that ask a tool to write: `--force`, `--write`, `--fix` (and their `=`/`-…` forms).
-const WRITE_FLAGS: [&str; 9] = ["--force", "--write", "--fix", "--in-place", "--overwrite", "--bless", "--update-snapshots", "--regen", "--apply"];
+const WRITE_FLAGS: [&str; 10] = ["--force", "--write", "--fix", "--in-place", "--overwrite", "--bless", "--update-snapshots", "--regen", "--apply", "--output"];
 
 /// Words in a program or script name that mean it writes the tree.
 const WRITER_NAMES: [&str; 9] = ["regen", "generate", "gen-", "sync", "update", "format", "fmt", "bootstrap", "install"];
@@ -107,7 +107,11 @@ fn split(command: &str) -> Result<Vec<Vec<String>>, String> {
                 end_word(&mut word, &mut words, &mut in_word);
                 if c == '&' && word.is_empty() && words.last().is_some_and(|w| w.ends_with('>')) {
                     // `2>&1`, `>&2`: duplicating a descriptor writes no file.
-                    let fd: String = chars.by_ref().take_while(|d| d.is_ascii_digit()).collect();
+                    let mut fd = String::new();
+                    while let Some(d) = chars.peek().copied().filter(char::is_ascii_digit) {
+                        fd.push(d);
+                        chars.next();
+                    }
                     let last = words.pop().unwrap_or_default();
                     words.push(format!("{last}&{fd}"));
                     continue;
@@ -380,7 +384,7 @@ fn kill_group(pgid: u32) {
 }
 
 /// Directories not worth copying: build output is rebuilt by the check that needs it.
-const NOT_COPIED: [&str; 3] = ["target", "__pycache__", ".memval"];
+const NOT_COPIED: [&str; 6] = ["target", "__pycache__", ".pytest_cache", ".mypy_cache", ".ruff_cache", ".memval"];
 
 /// A copy of `root` (including `.git`, so checks that read history work) in a temporary
 /// directory that is deleted when dropped. Symlinks are copied as links, never followed.
@@ -434,6 +438,10 @@ mod tests {
             ("grep -q 'fn add' src/lib.rs && test -f README.md", false),
             ("cd cli && go test ./...", false),
             ("RUST_LOG=debug cargo test 2>&1 | tail -n 20", false),
+            // The separator right after a descriptor duplication still separates.
+            ("cargo test 2>&1;rm -rf src", true),
+            ("cargo test 2>&1|tail", false),
+            ("git diff --output=patch.txt", true),
             ("cargo test > out.txt", true),
             ("cargo test >/dev/null 2>&1", false),
             ("echo x >> src/lib.rs", true),

@@ -20,9 +20,10 @@ use super::ChangeError;
 
 pub const SCHEMA: &str = "subject-manifest.v1";
 
-/// Directory names never observed, wherever they occur: version control and build output
-/// (their contents are produced by the judging itself, e.g. a test run's `target/`).
-pub const EXCLUSIONS: [&str; 5] = [".git", "target", "node_modules", "__pycache__", ".memval"];
+/// Directory names never observed, wherever they occur: version control, build output and
+/// tool caches (their contents are produced by the judging itself, e.g. a test run's
+/// `target/` or `.pytest_cache/`), and memval's own store.
+pub const EXCLUSIONS: [&str; 8] = [".git", "target", "node_modules", "__pycache__", ".pytest_cache", ".mypy_cache", ".ruff_cache", ".memval"];
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
