@@ -140,6 +140,23 @@ fn scope_that_cannot_be_adjudicated_is_not_checked() {
 }
 
 #[test]
+fn a_subject_below_the_repository_top_sees_only_its_own_changes_relative_to_itself() {
+    let (dir, top) = repo(&[("pkg/inner/a.txt", "a\n"), ("outside.txt", "b\n")]);
+    write(&top, "pkg/inner/a.txt", "changed\n");
+    write(&top, "outside.txt", "changed\n");
+    write(&top, "pkg/new.txt", "new\n");
+    let acc = dir.path().join("acc.json");
+    std::fs::write(&acc, r#"{"criteria": [{"id": "AC1", "text": "a", "check": "test -f inner/a.txt", "scope": ["inner/**"]}]}"#).unwrap();
+    let v = validate(request(&top.join("pkg"), &acc, Some("HEAD")));
+    assert_eq!(v.result, Outcome::Fail, "{v:#?}");
+    let scope = &v.evidence.iter().find(|e| e.id == "scope").unwrap().detail;
+    let changed: Vec<&str> = scope["changed"].as_array().unwrap().iter().map(|c| c["path"].as_str().unwrap()).collect();
+    assert_eq!(changed, vec!["inner/a.txt", "new.txt"]);
+    assert_eq!(classes(&v), vec!["out_of_scope_change"]);
+    assert!(v.findings[0].summary.starts_with("new.txt "), "{:?}", v.findings);
+}
+
+#[test]
 fn an_empty_subject_is_not_proven() {
     let dir = tempfile::tempdir().unwrap();
     let root = dir.path().join("empty");
