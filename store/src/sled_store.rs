@@ -120,7 +120,19 @@ impl SledStore {
     pub fn table(&self, name: &str) -> Result<KvTable, StoreError> {
         Ok(KvTable(self.db.open_tree(name)?))
     }
+
+    /// Content-addressed change-validation verdicts (`memval judge change --store`): the key
+    /// is the verdict's own digest, so storing the same verdict twice keeps one record.
+    pub fn verdicts(&self) -> Result<KvTable, StoreError> {
+        self.table(VERDICTS_TABLE)
+    }
 }
+
+/// The table [`SledStore::verdicts`] opens.
+pub const VERDICTS_TABLE: &str = "change_verdicts";
+
+/// A key and its value.
+pub type KvEntry = (Vec<u8>, Vec<u8>);
 
 /// A key-value table of a [`SledStore`].
 #[derive(Clone)]
@@ -136,6 +148,19 @@ impl KvTable {
         self.0.insert(key, value)?;
         self.0.flush()?;
         Ok(())
+    }
+
+    /// Insert only when `key` is absent, and flush; false when it was already there (the
+    /// first record of a content address is kept).
+    pub fn put_new(&self, key: &[u8], value: &[u8]) -> Result<bool, StoreError> {
+        let inserted = self.0.compare_and_swap(key, None as Option<&[u8]>, Some(value))?.is_ok();
+        self.0.flush()?;
+        Ok(inserted)
+    }
+
+    /// Every record, in key order.
+    pub fn entries(&self) -> Result<Vec<KvEntry>, StoreError> {
+        self.0.iter().map(|kv| kv.map(|(k, v)| (k.to_vec(), v.to_vec())).map_err(StoreError::from)).collect()
     }
 
     pub fn len(&self) -> usize {

@@ -30,7 +30,15 @@ pub fn run(args: HistoryArgs) -> anyhow::Result<ExitCode> {
     let points = memval_scorer::ScoreStore::history(&store, args.filter.as_deref().unwrap_or(""))?;
     let text = match args.format {
         HistoryFormat::Json => memval_report::history::to_json(&points),
-        HistoryFormat::Table => memval_report::history::to_table(&points, args.filter.as_deref()),
+        HistoryFormat::Table => {
+            // Change-validation verdicts kept with `judge change --store` come first.
+            let mut text = String::new();
+            for line in crate::cmd::judge_change::history_lines(&store)? {
+                text.push_str(&line);
+                text.push('\n');
+            }
+            text + &memval_report::history::to_table(&points, args.filter.as_deref())
+        }
     };
     emit(None, &text)?;
     Ok(ExitCode::SUCCESS)

@@ -42,6 +42,8 @@ the model (those pairs are listed under not_judged).",
         after_help = "Example:\n  memval judge pairs --input pairs.jsonl --llm-provider openai --llm-model gpt-4o-mini --format json"
     )]
     Pairs(JudgePairsArgs),
+    /// Judge a finished change against its acceptance: PASS, FAIL or NOT_PROVEN (SPEC §8).
+    Change(crate::cmd::judge_change::JudgeChangeArgs),
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
@@ -81,6 +83,7 @@ pub struct JudgePairsArgs {
 pub async fn judge(args: JudgeArgs) -> anyhow::Result<ExitCode> {
     match args.command {
         JudgeCommand::Pairs(args) => pairs(args).await,
+        JudgeCommand::Change(args) => crate::cmd::judge_change::run(args).await,
     }
 }
 

@@ -4,5 +4,6 @@
 pub mod dlq;
 pub mod history;
 pub mod judge;
+pub mod judge_change;
 pub mod serve;
 pub mod validate;

@@ -10,6 +10,7 @@
 //! This crate must never take a side, change or archive a memory, or follow an instruction
 //! found in memory text: the text is fenced as data in memval's own prompt ([`prompt`]).
 
+pub mod change;
 pub mod input;
 pub mod model;
 pub mod plan;

@@ -184,4 +184,21 @@ mod tests {
         assert!(ScorerStage::record(&store, dup).unwrap().items.is_empty());
         assert_eq!(store.claims("r3", "m1").unwrap().len(), 1);
     }
+
+    #[test]
+    fn a_verdict_is_kept_once_under_its_content_address_and_survives_reopening() {
+        let dir = tempfile::tempdir().unwrap();
+        {
+            let store = SledStore::open(dir.path()).unwrap();
+            let table = store.verdicts().unwrap();
+            assert!(table.put_new(b"digest-b", b"second").unwrap());
+            assert!(table.put_new(b"digest-a", b"first").unwrap());
+            // The same address again keeps the first record.
+            assert!(!table.put_new(b"digest-a", b"other").unwrap());
+        }
+        let store = SledStore::open(dir.path()).unwrap();
+        let entries = store.verdicts().unwrap().entries().unwrap();
+        assert_eq!(entries, vec![(b"digest-a".to_vec(), b"first".to_vec()), (b"digest-b".to_vec(), b"second".to_vec())]);
+        assert!(store.history("").unwrap().is_empty(), "verdicts are not memory history");
+    }
 }

@@ -1,0 +1,130 @@
+//! The validation result and the subject manifest as text: JSON (the contract) and Markdown
+//! (for people). Every string that came from the subject, the acceptance or a model is
+//! escaped for the terminal; Markdown table cells also have `|` and newlines neutralised.
+//!
+//! Rendering never changes what was decided: it prints the result it is given.
+
+use memval_proto::display::{json_safe, terminal_safe};
+
+use super::manifest::Manifest;
+use super::verdict::Validation;
+
+pub fn json(v: &Validation) -> String {
+    json_safe(&serde_json::to_string_pretty(v).unwrap_or_default())
+}
+
+pub fn manifest_json(m: &Manifest) -> String {
+    json_safe(&serde_json::to_string_pretty(m).unwrap_or_default())
+}
+
+fn cell(s: &str) -> String {
+    terminal_safe(s).replace('|', "\\|").replace('\n', " ")
+}
+
+fn code(s: &str) -> String {
+    format!("`{}`", cell(s).replace('`', "'"))
+}
+
+pub fn markdown(v: &Validation) -> String {
+    let mut out = String::new();
+    out.push_str(&format!("# Change validation: {}\n\n", v.result.as_str()));
+    out.push_str(&format!("- subject: {}\n- acceptance: {}\n", code(&v.subject_digest), code(&v.acceptance_digest)));
+    out.push_str(&format!("- author context: {}; validator context: {}\n", code(&v.author_context), code(&v.validator_context)));
+    match &v.freshness {
+        Some(f) => out.push_str(&format!("- freshness: {} attested by {}\n", serde_json::to_value(f.source).ok().and_then(|s| s.as_str().map(str::to_owned)).unwrap_or_default(), code(&f.attester))),
+        None => out.push_str("- freshness: not attested\n"),
+    }
+    out.push_str("\n## Criteria\n\n| id | result | reason | evidence |\n|---|---|---|---|\n");
+    for c in &v.criteria {
+        let result = serde_json::to_value(c.result).ok().and_then(|s| s.as_str().map(str::to_owned)).unwrap_or_default();
+        out.push_str(&format!("| {} | {} | {} | {} |\n", cell(&c.id), result, cell(&c.reason), c.evidence_refs.iter().map(|r| code(r)).collect::<Vec<_>>().join(", ")));
+    }
+    out.push_str("\n## Findings\n\n");
+    if v.findings.is_empty() {
+        out.push_str("None.\n");
+    }
+    for f in &v.findings {
+        out.push_str(&format!("- **{}**: {}", f.class.as_str(), cell(&f.summary)));
+        if !f.evidence.is_empty() {
+            out.push_str(&format!(" ({})", f.evidence.iter().map(|e| code(e)).collect::<Vec<_>>().join(", ")));
+        }
+        out.push('\n');
+    }
+    out.push_str(&format!("\n## Checked\n\n{}\n", if v.checked.is_empty() { "Nothing.".to_owned() } else { v.checked.iter().map(|c| code(c)).collect::<Vec<_>>().join(", ") }));
+    out.push_str("\n## Not checked\n\n");
+    if v.not_checked.is_empty() {
+        out.push_str("Nothing.\n");
+    }
+    for n in &v.not_checked {
+        out.push_str(&format!("- {}: {}\n", code(&n.id), cell(&n.reason)));
+    }
+    out.push_str("\n## Evidence\n\n");
+    for e in &v.evidence {
+        out.push_str(&format!("- {} ({}): {}\n", code(&e.id), e.kind, code(&e.detail.to_string())));
+    }
+    out
+}
+
+/// The record `--store` keeps for a verdict: its key (the verdict's digest) and value (the
+/// time it was first stored and the verdict).
+pub fn stored_record(v: &Validation, stored_at: &str) -> (String, String) {
+    let key = super::verdict_digest(v);
+    let value = serde_json::json!({"digest": key, "stored_at": stored_at, "verdict": v}).to_string();
+    (key, value)
+}
+
+fn short(s: &str) -> &str {
+    s.get(..12).unwrap_or(s)
+}
+
+/// One line of `memval history` for a stored verdict.
+pub fn history_line(key: &[u8], value: &[u8]) -> String {
+    let key = String::from_utf8_lossy(key);
+    let Ok(record) = serde_json::from_slice::<serde_json::Value>(value) else {
+        return terminal_safe(&format!("    {key}  (unreadable record)"));
+    };
+    let v = &record["verdict"];
+    let text = |x: &serde_json::Value| x.as_str().unwrap_or("-").to_owned();
+    terminal_safe(&format!(
+        "    {}  {:<10}  verdict {}  subject {}  acceptance {}  author {}  validator {}",
+        text(&record["stored_at"]),
+        text(&v["result"]),
+        short(&key),
+        short(&text(&v["subject_digest"])),
+        short(&text(&v["acceptance_digest"])),
+        text(&v["author_context"]),
+        text(&v["validator_context"]),
+    ))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::verdict::*;
+    use super::*;
+
+    #[test]
+    fn untrusted_text_is_inert_in_both_formats() {
+        let v = Validation {
+            result: Outcome::Fail,
+            criteria: vec![CriterionResult { id: "AC|1".into(), result: CriterionOutcome::Fail, reason: "exit 1\n\u{1b}]0;owned\u{7}".into(), evidence_refs: vec!["check:AC|1".into()] }],
+            findings: vec![Finding { class: Class::CheckFailed, summary: "\u{202e}gnp.exe".into(), evidence: vec![] }],
+            checked: vec!["AC|1".into()],
+            not_checked: vec![],
+            subject_digest: "s".into(),
+            acceptance_digest: "a".into(),
+            author_context: "a".into(),
+            validator_context: "b".into(),
+            freshness: None,
+            evidence: vec![],
+        };
+        let md = markdown(&v);
+        assert!(!md.contains('\u{1b}') && !md.contains('\u{202e}'), "{md}");
+        assert!(md.contains("| AC\\|1 | fail |"), "{md}");
+        assert!(md.contains("**check_failed**"));
+        let js = json(&v);
+        assert!(!js.contains('\u{202e}'));
+        let back: serde_json::Value = serde_json::from_str(&js).unwrap();
+        assert_eq!(back["findings"][0]["summary"], "\u{202e}gnp.exe");
+        assert_eq!(back["result"], "FAIL");
+    }
+}

@@ -1,0 +1,395 @@
+//! The change under judgement (`--base REV`): every path that differs between REV and the
+//! working tree, committed or not, read from the `git` binary; each is adjudicated against the
+//! criteria's scope globs, and the diff is searched for green obtained by weakening
+//! acceptance (a test deleted or skipped, a tolerance widened, a golden file or the acceptance
+//! file rewritten).
+//!
+//! A git failure is an error, never "no changes": an empty change is only what git says it is.
+//! This module reads the repository and never writes it (no index refresh either:
+//! `--no-optional-locks`).
+
+use std::collections::BTreeMap;
+use std::path::Path;
+use std::process::Command;
+use std::sync::OnceLock;
+
+use regex::Regex;
+use serde::Serialize;
+
+use super::acceptance::Criterion;
+use super::ChangeError;
+
+/// The weakening classes, word for word the finding classes they produce.
+pub const WEAKENING_CLASSES: [&str; 5] = ["test_deleted", "test_skipped", "tolerance_widened", "golden_rewritten", "acceptance_rewritten"];
+
+/// One changed path, as git names it (relative to the subject root).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct ChangedPath {
+    /// `A`dded, `M`odified, `D`eleted, `R`enamed, `T`ype changed, `U`ntracked.
+    pub status: char,
+    pub path: String,
+    /// For a rename, where it came from (also part of the change).
+    pub old_path: Option<String>,
+}
+
+/// A change that weakens acceptance.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Weakening {
+    pub class: &'static str,
+    pub path: String,
+    pub detail: String,
+}
+
+#[derive(Debug, Clone, Default, Serialize)]
+pub struct ScopeReport {
+    /// The commit `--base` resolved to.
+    pub base: String,
+    pub changed: Vec<ChangedPath>,
+    /// Whether any criterion declares a scope; without one, no path can be adjudicated.
+    pub scope_declared: bool,
+    pub out_of_scope: Vec<String>,
+    pub weakenings: Vec<Weakening>,
+    /// Weakenings a criterion requires (`allows`), with that criterion's id.
+    pub required: Vec<(Weakening, String)>,
+}
+
+fn git(root: &Path, args: &[&str]) -> Result<Vec<u8>, ChangeError> {
+    let out = Command::new("git")
+        .arg("--no-optional-locks")
+        .args(["-c", "core.quotepath=off", "-c", "diff.external=", "-c", "color.ui=false"])
+        .args(args)
+        .current_dir(root)
+        .env("GIT_NO_LAZY_FETCH", "1")
+        .env_remove("GIT_DIR")
+        .env_remove("GIT_WORK_TREE")
+        .output()
+        .map_err(|e| ChangeError::Git(format!("cannot run git: {e}")))?;
+    if !out.status.success() {
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        return Err(ChangeError::Git(format!("git {} failed ({}): {}", args.join(" "), out.status, stderr.trim())));
+    }
+    Ok(out.stdout)
+}
+
+/// The commit `rev` names in the repository holding `root`.
+pub fn resolve_base(root: &Path, rev: &str) -> Result<String, ChangeError> {
+    if rev.starts_with('-') {
+        return Err(ChangeError::Input(format!("--base {rev:?} is not a revision")));
+    }
+    let out = git(root, &["rev-parse", "--verify", "--end-of-options", &format!("{rev}^{{commit}}")])?;
+    Ok(String::from_utf8_lossy(&out).trim().to_owned())
+}
+
+/// Every path that differs between `base` and the working tree under `root`: tracked changes
+/// (committed or not, renames detected) and untracked files that are not ignored.
+pub fn changed_paths(root: &Path, base: &str) -> Result<Vec<ChangedPath>, ChangeError> {
+    let out = git(root, &["diff", "--name-status", "-z", "-M", "--relative", "--no-ext-diff", base, "--"])?;
+    let mut fields = out.split(|b| *b == 0).map(|f| String::from_utf8_lossy(f).into_owned());
+    let mut changed = Vec::new();
+    while let Some(status) = fields.next() {
+        if status.is_empty() {
+            continue;
+        }
+        let code = status.chars().next().unwrap_or('?');
+        let first = fields.next().ok_or_else(|| ChangeError::Git("git diff --name-status ended early".into()))?;
+        if code == 'R' || code == 'C' {
+            let second = fields.next().ok_or_else(|| ChangeError::Git("git diff --name-status ended early".into()))?;
+            changed.push(ChangedPath { status: code, path: second, old_path: if code == 'R' { Some(first) } else { None } });
+        } else {
+            changed.push(ChangedPath { status: code, path: first, old_path: None });
+        }
+    }
+    let untracked = git(root, &["ls-files", "--others", "--exclude-standard", "-z"])?;
+    for path in untracked.split(|b| *b == 0).filter(|p| !p.is_empty()) {
+        changed.push(ChangedPath { status: 'U', path: String::from_utf8_lossy(path).into_owned(), old_path: None });
+    }
+    // Build output is not part of the subject (the manifest excludes it too): a test run's
+    // `__pycache__/` is not a change.
+    let observed = |p: &str| !p.split('/').any(|c| super::manifest::EXCLUSIONS.contains(&c));
+    changed.retain(|c| observed(&c.path) || c.old_path.as_deref().is_some_and(observed));
+    changed.sort_by(|a, b| a.path.cmp(&b.path));
+    Ok(changed)
+}
+
+/// Removed and added lines of one file, hunk by hunk.
+#[derive(Debug, Default, Clone, PartialEq)]
+pub struct FileDiff {
+    pub hunks: Vec<(Vec<String>, Vec<String>)>,
+}
+
+/// The line changes of every tracked file, keyed by its path after the change.
+pub fn line_changes(root: &Path, base: &str) -> Result<BTreeMap<String, FileDiff>, ChangeError> {
+    let out = git(root, &["diff", "-U0", "-M", "--relative", "--no-ext-diff", "--no-textconv", base, "--"])?;
+    Ok(parse_unified(&String::from_utf8_lossy(&out)))
+}
+
+/// The change as a reviewer reads it: a unified diff with 3 lines of context.
+pub fn review_diff(root: &Path, base: &str) -> Result<String, ChangeError> {
+    let out = git(root, &["diff", "-U3", "-M", "--relative", "--no-ext-diff", "--no-textconv", base, "--"])?;
+    Ok(String::from_utf8_lossy(&out).into_owned())
+}
+
+pub fn parse_unified(text: &str) -> BTreeMap<String, FileDiff> {
+    let mut files: BTreeMap<String, FileDiff> = BTreeMap::new();
+    let mut minus_path = String::new();
+    let mut current: Option<String> = None;
+    for line in text.lines() {
+        if line.starts_with("diff --git ") {
+            current = None;
+        } else if let Some(p) = line.strip_prefix("--- ") {
+            minus_path = strip_side(p, "a/");
+        } else if let Some(p) = line.strip_prefix("+++ ") {
+            // A deleted file's lines are kept under its old path.
+            let plus = strip_side(p, "b/");
+            let path = if plus == "/dev/null" { minus_path.clone() } else { plus };
+            files.entry(path.clone()).or_default();
+            current = Some(path);
+        } else if line.starts_with("@@") {
+            if let Some(f) = current.as_ref().and_then(|p| files.get_mut(p)) {
+                f.hunks.push((Vec::new(), Vec::new()));
+            }
+        } else if let Some(f) = current.as_ref().and_then(|p| files.get_mut(p)) {
+            let Some(h) = f.hunks.last_mut() else { continue };
+            if let Some(l) = line.strip_prefix('-') {
+                h.0.push(l.to_owned());
+            } else if let Some(l) = line.strip_prefix('+') {
+                h.1.push(l.to_owned());
+            }
+        }
+    }
+    files
+}
+
+fn strip_side(p: &str, side: &str) -> String {
+    let p = p.trim_end_matches('\t');
+    let p = p.strip_prefix('"').and_then(|r| r.strip_suffix('"')).unwrap_or(p);
+    p.strip_prefix(side).unwrap_or(p).to_owned()
+}
+
+fn re(cell: &'static OnceLock<Regex>, pattern: &str) -> &'static Regex {
+    cell.get_or_init(|| Regex::new(pattern).expect("a fixed pattern compiles"))
+}
+
+fn skip_marker() -> &'static Regex {
+    static R: OnceLock<Regex> = OnceLock::new();
+    re(&R, r"#\[ignore\b|@pytest\.mark\.(skip|xfail)|@unittest\.(skip|expectedFailure)|\.skipTest\(|\bt\.Skip(Now|f)?\(|\.skip\(|\bxit\(|\bxdescribe\(|\bxtest\(")
+}
+
+fn test_definition() -> &'static Regex {
+    static R: OnceLock<Regex> = OnceLock::new();
+    re(&R, r#"#\[(tokio::)?test\b|\bdef test_?\w*\s*\(|\bfunc Test\w*\(|\b(it|test)\(\s*['"`]"#)
+}
+
+fn tolerance_word() -> &'static Regex {
+    static R: OnceLock<Regex> = OnceLock::new();
+    // Words whose number only loosens a check as it grows. `threshold` is not one of them: a
+    // raised coverage threshold is stricter.
+    re(&R, r"(?i)toleran|epsilon|\beps\b|atol|rtol|\bdelta\b|margin|abs_tol|rel_tol|approx|max_?diff|allowed_?(error|diff)")
+}
+
+fn number() -> &'static Regex {
+    static R: OnceLock<Regex> = OnceLock::new();
+    re(&R, r"\d+(\.\d+)?([eE][-+]?\d+)?")
+}
+
+fn golden_path() -> &'static Regex {
+    static R: OnceLock<Regex> = OnceLock::new();
+    re(&R, r"(?i)golden|__snapshots__|(^|/)snapshots/|\.snap$|\.expected$|(^|/)expected[^/]*$")
+}
+
+fn is_test_path(path: &str) -> bool {
+    let lower = path.to_ascii_lowercase();
+    let name = lower.rsplit('/').next().unwrap_or(&lower);
+    lower.split('/').any(|c| c == "tests" || c == "test" || c == "__tests__" || c == "spec")
+        || name.starts_with("test_")
+        || name.contains("_test.")
+        || name.contains(".test.")
+        || name.contains(".spec.")
+}
+
+fn count(r: &Regex, lines: &[String]) -> usize {
+    lines.iter().map(|l| r.find_iter(l).count()).sum()
+}
+
+/// A removed/added line pair that differs only in numbers, on a tolerance line, where a
+/// number grew: the tolerance was widened.
+fn widened(removed: &str, added: &str) -> Option<String> {
+    if !tolerance_word().is_match(removed) || !tolerance_word().is_match(added) {
+        return None;
+    }
+    let mask = |s: &str| number().replace_all(s.trim(), "N").into_owned();
+    if mask(removed) != mask(added) {
+        return None;
+    }
+    let nums = |s: &str| number().find_iter(s).filter_map(|m| m.as_str().parse::<f64>().ok()).collect::<Vec<_>>();
+    let (before, after) = (nums(removed), nums(added));
+    before.iter().zip(&after).find(|(b, a)| a > b).map(|(b, a)| format!("{b} became {a}: `{}` → `{}`", removed.trim(), added.trim()))
+}
+
+/// Weakenings in a change: from the changed paths, the line changes of files that existed at
+/// the base, and the acceptance file's own path. A file the change adds weakens nothing that
+/// was there: its skip markers (often test data, as in this module's own tests) are not read.
+pub fn weakenings(changed: &[ChangedPath], diffs: &BTreeMap<String, FileDiff>, acceptance_rel: Option<&str>) -> Vec<Weakening> {
+    let mut out = Vec::new();
+    for c in changed {
+        if c.status == 'D' && is_test_path(&c.path) {
+            out.push(Weakening { class: "test_deleted", path: c.path.clone(), detail: "a test file was deleted".into() });
+        }
+        if matches!(c.status, 'M' | 'D' | 'R' | 'T') && golden_path().is_match(c.old_path.as_deref().unwrap_or(&c.path)) {
+            out.push(Weakening { class: "golden_rewritten", path: c.path.clone(), detail: format!("a golden/expected-output file was {}", status_word(c.status)) });
+        }
+        if acceptance_rel.is_some_and(|a| a == c.path || c.old_path.as_deref() == Some(a)) {
+            out.push(Weakening { class: "acceptance_rewritten", path: c.path.clone(), detail: format!("the acceptance file itself was {}", status_word(c.status)) });
+        }
+    }
+    // Per file: removed lines, added lines, and removed/added pairs in the same hunk.
+    struct Lines {
+        path: String,
+        removed: Vec<String>,
+        added: Vec<String>,
+        pairs: Vec<(String, String)>,
+    }
+    let added: std::collections::HashSet<&str> = changed.iter().filter(|c| matches!(c.status, 'A' | 'U')).map(|c| c.path.as_str()).collect();
+    let mut per_file: Vec<Lines> = Vec::new();
+    for (path, diff) in diffs.iter().filter(|(p, _)| !added.contains(p.as_str())) {
+        let removed: Vec<String> = diff.hunks.iter().flat_map(|h| h.0.clone()).collect();
+        let added: Vec<String> = diff.hunks.iter().flat_map(|h| h.1.clone()).collect();
+        let pairs = diff.hunks.iter().flat_map(|(r, a)| r.iter().cloned().zip(a.iter().cloned())).collect();
+        per_file.push(Lines { path: path.clone(), removed, added, pairs });
+    }
+    for Lines { path, removed, added, pairs } in per_file {
+        let (skips_before, skips_after) = (count(skip_marker(), &removed), count(skip_marker(), &added));
+        if skips_after > skips_before {
+            let example = added.iter().find(|l| skip_marker().is_match(l)).map(|l| l.trim().to_owned()).unwrap_or_default();
+            out.push(Weakening { class: "test_skipped", path: path.clone(), detail: format!("{} skip marker(s) added: `{example}`", skips_after - skips_before) });
+        }
+        let (tests_before, tests_after) = (count(test_definition(), &removed), count(test_definition(), &added));
+        if tests_before > tests_after {
+            let example = removed.iter().find(|l| test_definition().is_match(l)).map(|l| l.trim().to_owned()).unwrap_or_default();
+            out.push(Weakening { class: "test_deleted", path: path.clone(), detail: format!("{} test definition(s) removed: `{example}`", tests_before - tests_after) });
+        }
+        for (r, a) in pairs {
+            if let Some(detail) = widened(&r, &a) {
+                out.push(Weakening { class: "tolerance_widened", path: path.clone(), detail });
+            }
+        }
+    }
+    out.sort_by(|a, b| (a.path.as_str(), a.class).cmp(&(b.path.as_str(), b.class)));
+    out.dedup();
+    out
+}
+
+fn status_word(s: char) -> &'static str {
+    match s {
+        'D' => "deleted",
+        'R' => "renamed",
+        'T' => "changed in type",
+        'A' | 'U' => "added",
+        _ => "modified",
+    }
+}
+
+/// Adjudicate the change against `criteria`: paths outside every scope, and weakenings not
+/// required by a criterion (one whose `allows` names the class and whose scope covers the path).
+pub fn adjudicate(root: &Path, base_rev: &str, criteria: &[Criterion], acceptance_rel: Option<&str>) -> Result<ScopeReport, ChangeError> {
+    let base = resolve_base(root, base_rev)?;
+    let changed = changed_paths(root, &base)?;
+    let diffs = line_changes(root, &base)?;
+    let sets: Vec<(&Criterion, globset::GlobSet)> = criteria.iter().filter_map(|c| c.scope_set().map(|s| (c, s))).collect();
+    let scope_declared = !sets.is_empty();
+    let mut out_of_scope = Vec::new();
+    if scope_declared {
+        for c in &changed {
+            for p in std::iter::once(&c.path).chain(c.old_path.as_ref()) {
+                if !sets.iter().any(|(_, s)| s.is_match(p)) {
+                    out_of_scope.push(p.clone());
+                }
+            }
+        }
+    }
+    let mut report = ScopeReport { base, changed: changed.clone(), scope_declared, out_of_scope, ..ScopeReport::default() };
+    for w in weakenings(&changed, &diffs, acceptance_rel) {
+        let by = criteria.iter().find(|c| c.allows.iter().any(|a| a == w.class) && c.scope_set().is_none_or(|s| s.is_match(&w.path)));
+        match by {
+            Some(c) => report.required.push((w, c.id.clone())),
+            None => report.weakenings.push(w),
+        }
+    }
+    Ok(report)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn diff_of(removed: &[&str], added: &[&str]) -> FileDiff {
+        FileDiff { hunks: vec![(removed.iter().map(|s| s.to_string()).collect(), added.iter().map(|s| s.to_string()).collect())] }
+    }
+
+    fn classes(path: &str, d: FileDiff) -> Vec<&'static str> {
+        let mut diffs = BTreeMap::new();
+        diffs.insert(path.to_owned(), d);
+        let changed = [ChangedPath { status: 'M', path: path.to_owned(), old_path: None }];
+        weakenings(&changed, &diffs, None).into_iter().map(|w| w.class).collect()
+    }
+
+    #[test]
+    fn weakening_in_line_changes_is_named() {
+        let cases: Vec<(&str, FileDiff, Vec<&str>)> = vec![
+            ("src/lib.rs", diff_of(&["#[test]"], &["#[test]", "#[ignore]"]), vec!["test_skipped"]),
+            ("tests/test_x.py", diff_of(&[], &["    @pytest.mark.skip(reason='flaky')"]), vec!["test_skipped"]),
+            ("tests/test_x.py", diff_of(&[], &["    @unittest.skip('later')"]), vec!["test_skipped"]),
+            ("x_test.go", diff_of(&[], &["\tt.Skip(\"todo\")"]), vec!["test_skipped"]),
+            ("a.test.js", diff_of(&["it('adds', () => {"], &["xit('adds', () => {"]), vec!["test_deleted", "test_skipped"]),
+            ("a.test.js", diff_of(&[], &["describe.skip('suite', () => {"]), vec!["test_skipped"]),
+            ("tests/test_x.py", diff_of(&["def test_add():", "    assert add(1, 2) == 3"], &[]), vec!["test_deleted"]),
+            ("src/num.rs", diff_of(&["assert_relative_eq!(a, b, epsilon = 1e-9);"], &["assert_relative_eq!(a, b, epsilon = 1e-3);"]), vec!["tolerance_widened"]),
+            ("tests/t.py", diff_of(&["assert x == pytest.approx(1.0, rel=0.01)"], &["assert x == pytest.approx(1.0, rel=0.5)"]), vec!["tolerance_widened"]),
+            // Tightening, moving a skip, and ordinary edits are not weakening.
+            ("src/num.rs", diff_of(&["let tolerance = 0.5;"], &["let tolerance = 0.01;"]), vec![]),
+            ("src/lib.rs", diff_of(&["#[ignore]", "#[test]"], &["#[test]", "#[ignore]"]), vec![]),
+            ("src/lib.rs", diff_of(&["fn add(a: i32) -> i32 { a }"], &["fn add(a: i32, b: i32) -> i32 { a + b }"]), vec![]),
+            ("src/lib.rs", diff_of(&["let retries = 3;"], &["let retries = 5;"]), vec![]),
+            ("ci.toml", diff_of(&["coverage_threshold = 80"], &["coverage_threshold = 90"]), vec![]),
+        ];
+        for (path, d, want) in cases {
+            assert_eq!(classes(path, d.clone()), want, "{path}: {d:?}");
+        }
+    }
+
+    #[test]
+    fn a_file_the_change_adds_weakens_nothing() {
+        let mut diffs = BTreeMap::new();
+        diffs.insert("tests/new_test.rs".to_owned(), diff_of(&[], &["#[ignore]", "r#\"@pytest.mark.skip\"#"]));
+        diffs.insert("tests/old_test.rs".to_owned(), diff_of(&[], &["#[ignore]"]));
+        let changed = [
+            ChangedPath { status: 'A', path: "tests/new_test.rs".into(), old_path: None },
+            ChangedPath { status: 'M', path: "tests/old_test.rs".into(), old_path: None },
+        ];
+        let w = weakenings(&changed, &diffs, None);
+        let got: Vec<(&str, &str)> = w.iter().map(|w| (w.path.as_str(), w.class)).collect();
+        assert_eq!(got, vec![("tests/old_test.rs", "test_skipped")]);
+    }
+
+    #[test]
+    fn deleted_tests_goldens_and_the_acceptance_file_are_named_by_path() {
+        let changed = vec![
+            ChangedPath { status: 'D', path: "tests/test_parser.py".into(), old_path: None },
+            ChangedPath { status: 'M', path: "testdata/parse.golden".into(), old_path: None },
+            ChangedPath { status: 'A', path: "testdata/new.golden".into(), old_path: None },
+            ChangedPath { status: 'M', path: "acceptance.json".into(), old_path: None },
+            ChangedPath { status: 'D', path: "src/old.py".into(), old_path: None },
+        ];
+        let w = weakenings(&changed, &BTreeMap::new(), Some("acceptance.json"));
+        let got: Vec<(&str, &str)> = w.iter().map(|w| (w.path.as_str(), w.class)).collect();
+        assert_eq!(got, vec![("acceptance.json", "acceptance_rewritten"), ("testdata/parse.golden", "golden_rewritten"), ("tests/test_parser.py", "test_deleted")]);
+    }
+
+    #[test]
+    fn unified_diffs_are_split_per_file_and_hunk() {
+        let text = "diff --git a/src/a.rs b/src/a.rs\nindex 1..2 100644\n--- a/src/a.rs\n+++ b/src/a.rs\n@@ -1 +1 @@\n-old\n+new\n@@ -5,0 +6 @@\n+more\ndiff --git a/gone.rs b/gone.rs\ndeleted file mode 100644\n--- a/gone.rs\n+++ /dev/null\n@@ -1 +0,0 @@\n-#[test]\n";
+        let files = parse_unified(text);
+        assert_eq!(files["src/a.rs"].hunks, vec![(vec!["old".to_string()], vec!["new".to_string()]), (vec![], vec!["more".to_string()])]);
+        assert_eq!(files["gone.rs"].hunks, vec![(vec!["#[test]".to_string()], vec![])]);
+    }
+}
