@@ -11,6 +11,7 @@
 //! found in memory text: the text is fenced as data in memval's own prompt ([`prompt`]).
 
 pub mod contract;
+pub mod draft;
 pub mod plan;
 pub mod prompt;
 
