@@ -47,7 +47,8 @@ replicas of a stage share its durable consumer, so more investigators check more
 creates (or verifies) the streams and its consumer, then serves until SIGTERM or SIGINT: it stops pulling, \
 finishes the batches in hand, returns what it fetched but did not start, and exits 0.\n\n\
 Roles: extractor (memories -> claims), investigator (claims -> verdicts; needs --repo and/or --repo-map), \
-scorer (verdicts -> scores; owns the --store), ingest (memory_ingested events -> runs).",
+scorer (verdicts -> scores; owns the --store), ingest (memory_ingested events -> runs), judge (answers \
+memory-conflict judgements of drafts by request/reply on memval.v1.judge.draft; needs --memory).",
         after_help = "Examples:\n  memval serve extractor --nats nats://127.0.0.1:4222\n  memval serve investigator --nats nats://nats:4222 --repo /srv/shop\n  memval serve investigator --nats nats://nats:4222 --repo-map shop=/srv/shop --repo-map web=/srv/web\n  memval serve scorer --nats nats://nats:4222 --store /var/lib/memval\n  memval serve ingest --nats nats://nats:4222"
     )]
     Serve(Box<ServeArgs>),
@@ -105,6 +106,8 @@ pub enum Role {
     Scorer,
     /// Turns memval.v1.events.memory_ingested events into runs.
     Ingest,
+    /// Answers draft judgements (request/reply on memval.v1.judge.draft) against --memory.
+    Judge,
 }
 
 impl Role {
@@ -114,6 +117,7 @@ impl Role {
             Role::Investigator => "investigator",
             Role::Scorer => "scorer",
             Role::Ingest => "ingest",
+            Role::Judge => "judge",
         }
     }
 }
@@ -156,6 +160,10 @@ pub struct ServeArgs {
     /// process per directory). Default: no cache.
     #[arg(help_heading = "LLM", long = "llm-cache", env = "MEMVAL_LLM_CACHE", value_name = "DIR")]
     pub llm_cache: Option<PathBuf>,
+    /// Judge: the Claude Code memory folder draft judgements are checked against (read
+    /// afresh for every request).
+    #[arg(long, env = "MEMVAL_MEMORY", value_name = "DIR")]
+    pub memory: Option<PathBuf>,
     /// Ingest: memories per batch of the runs it starts.
     #[arg(long, default_value_t = 50, value_parser = clap::value_parser!(u32).range(1..=10_000))]
     pub batch_size: u32,

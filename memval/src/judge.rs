@@ -46,6 +46,9 @@ the model (those pairs are listed under not_judged).",
         after_help = "Example:\n  memval judge pairs --input pairs.jsonl --llm-provider openai --llm-model gpt-4o-mini --format json"
     )]
     Pairs(JudgePairsArgs),
+    /// Judge whether a draft recommendation contradicts the user's saved Claude Code memory
+    /// (SPEC §7); exit 1 on a veto.
+    Draft(crate::cmd::judge_draft::JudgeDraftArgs),
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
@@ -85,6 +88,7 @@ pub struct JudgePairsArgs {
 pub async fn judge(args: JudgeArgs) -> anyhow::Result<ExitCode> {
     match args.command {
         JudgeCommand::Pairs(args) => pairs(args).await,
+        JudgeCommand::Draft(args) => crate::cmd::judge_draft::run(args).await,
     }
 }
 

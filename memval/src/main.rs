@@ -1,6 +1,7 @@
 //! `memval`: the one binary. Thin: parse arguments, wire the pipeline, print the report.
 
 mod cli;
+mod cmd;
 mod cluster;
 mod dlq;
 mod judge;

@@ -57,7 +57,7 @@ pub async fn serve(args: ServeArgs) -> anyhow::Result<ExitCode> {
     let js = cluster::connect(&args.nats, &args.conn, &format!("memval-{}", role.as_str())).await?;
     let cores = std::thread::available_parallelism().map_or(2, |n| n.get());
     let concurrency = args.concurrency.map(|c| c as usize).unwrap_or(match role {
-        Role::Investigator => cores,
+        Role::Investigator | Role::Judge => cores,
         Role::Extractor => 2,
         Role::Scorer | Role::Ingest => 1,
     });
@@ -83,6 +83,8 @@ pub async fn serve(args: ServeArgs) -> anyhow::Result<ExitCode> {
             stats
         }
         Role::Ingest => serve_ingest(&js, args.batch_size as usize, &args.nats, stop).await?,
+        // Request/reply, not a stage: it reports its own summary.
+        Role::Judge => return serve_judge(&args, &js, stop).await,
     };
     // Acks and naks are buffered by the client; send them before leaving.
     if let Err(e) = js.flush().await {
@@ -110,6 +112,28 @@ pub async fn serve(args: ServeArgs) -> anyhow::Result<ExitCode> {
             t.cost_usd.map(|c| format!(", about ${c:.4}")).unwrap_or_default()
         );
     }
+    Ok(ExitCode::SUCCESS)
+}
+
+/// `serve judge`: draft judgements by request/reply until SIGTERM or SIGINT (the logic is
+/// `memval_judge::draft::service`).
+async fn serve_judge(args: &ServeArgs, js: &JetStream, stop: watch::Receiver<bool>) -> anyhow::Result<ExitCode> {
+    use memval_judge::draft::{self, service};
+    let memory = args.memory.clone().ok_or_else(|| anyhow!("the judge needs --memory DIR (MEMVAL_MEMORY): the memory folder drafts are judged against"))?;
+    draft::read_folder(&memory)?;
+    let model = args.llm.llm.service_config()?.map(memval_llm::LlmClient::new).transpose()?;
+    let model = model.map(|m| Arc::new(m) as Arc<dyn memval_llm::ChatModel>);
+    let judge = draft::DraftJudge::new(model);
+    let concurrency = args.concurrency.map_or_else(|| std::thread::available_parallelism().map_or(2, |n| n.get()), |c| c as usize);
+    let responder = service::listen(&js.requester(), concurrency).await?;
+    eprintln!("memval: judge serving on {} (subject {}, memory {}, {concurrency} at once)", args.nats, subjects::JUDGE_DRAFT, memory.display());
+    let stats = service::serve(responder, Arc::new(service::DraftService::new(judge, memory)), stopped(stop)).await?;
+    eprintln!(
+        "memval: judge stopped: {} answered, {} failed, {} without reply subject",
+        stats.answered.load(Ordering::Relaxed),
+        stats.failed.load(Ordering::Relaxed),
+        stats.no_reply_subject.load(Ordering::Relaxed)
+    );
     Ok(ExitCode::SUCCESS)
 }
 
@@ -254,7 +278,7 @@ fn check_config(args: &ServeArgs) -> anyhow::Result<ExitCode> {
     )];
     let cores = std::thread::available_parallelism().map_or(2, |n| n.get());
     let concurrency = args.concurrency.map(|c| c as usize).unwrap_or(match role {
-        Role::Investigator => cores,
+        Role::Investigator | Role::Judge => cores,
         Role::Extractor => 2,
         Role::Scorer | Role::Ingest => 1,
     });
@@ -283,7 +307,14 @@ fn check_config(args: &ServeArgs) -> anyhow::Result<ExitCode> {
             lines.push(format!("store:        {}", dir.display()));
         }
         Role::Ingest => lines.push(format!("batch size:   {} memories", args.batch_size)),
+        Role::Judge => match &args.memory {
+            Some(dir) => lines.push(format!("memory:       {} (subject {})", dir.display(), subjects::JUDGE_DRAFT)),
+            None => problems.push("the judge needs --memory DIR (MEMVAL_MEMORY)".to_owned()),
+        },
         Role::Extractor => {}
+    }
+    if role != Role::Judge {
+        unused("--memory (MEMVAL_MEMORY)", args.memory.is_some());
     }
     if role != Role::Investigator {
         unused("--repo (MEMVAL_REPO)", args.repo.is_some());
@@ -292,7 +323,7 @@ fn check_config(args: &ServeArgs) -> anyhow::Result<ExitCode> {
     if role != Role::Scorer {
         unused("--store (MEMVAL_STORE)", args.store.is_some());
     }
-    if matches!(role, Role::Extractor | Role::Investigator) {
+    if matches!(role, Role::Extractor | Role::Investigator | Role::Judge) {
         match args.llm.llm.service_config() {
             Ok(Some(model)) => {
                 lines.push(format!("model:        {}/{} at {}", model.provider.as_str(), model.model, model.base_url));
@@ -300,7 +331,11 @@ fn check_config(args: &ServeArgs) -> anyhow::Result<ExitCode> {
             }
             Ok(None) => lines.push(format!(
                 "model:        none ({})",
-                if role == Role::Investigator { "Tier B claims stay not_checked" } else { "rule extraction only" }
+                match role {
+                    Role::Investigator => "Tier B claims stay not_checked",
+                    Role::Judge => "veto rules only; candidates reported not judged",
+                    _ => "rule extraction only",
+                }
             )),
             Err(e) => problems.push(e.to_string()),
         }

@@ -56,15 +56,23 @@ impl Requester {
         }
     }
 
-    /// Answer requests on `subject` until `shutdown` resolves (see [`Responder`]).
-    pub fn responder(&self, subject: &str, queue_group: &str, concurrency: usize) -> Responder {
-        Responder {
+    /// Subscribe to requests on `subject` in `queue_group`; once this returns, requests
+    /// reach the responder (and wait in the subscription until [`Responder::run`] answers).
+    pub async fn subscribe(&self, subject: &str, queue_group: &str, concurrency: usize) -> Result<Responder, TransportError> {
+        let subscription = self
+            .client
+            .queue_subscribe(subject.to_owned(), queue_group.to_owned())
+            .await
+            .map_err(|e| TransportError::Unavailable(format!("cannot subscribe to {subject}: {e}")))?;
+        // The server knows of the subscription once the client has flushed it.
+        self.client.flush().await.map_err(|e| TransportError::Unavailable(format!("cannot subscribe to {subject}: {e}")))?;
+        Ok(Responder {
             client: self.client.clone(),
+            subscription,
             subject: subject.to_owned(),
-            queue_group: queue_group.to_owned(),
             concurrency: concurrency.max(1),
             stats: Arc::new(ResponderStats::default()),
-        }
+        })
     }
 }
 
@@ -79,8 +87,8 @@ impl JetStream {
 /// request goes to one of them.
 pub struct Responder {
     client: async_nats::Client,
+    subscription: async_nats::Subscriber,
     subject: String,
-    queue_group: String,
     concurrency: usize,
     stats: Arc<ResponderStats>,
 }
@@ -93,18 +101,14 @@ impl Responder {
     /// Serve until `shutdown` resolves: each request's payload goes to `handler`, whose bytes
     /// are published to the request's reply subject. On shutdown it stops taking requests
     /// (drains the subscription: what the server already sent is still answered), waits for
-    /// the handlers in flight, flushes, and returns. Fails only if it cannot subscribe.
+    /// the handlers in flight, flushes, and returns.
     pub async fn run<H, F, S>(self, handler: H, shutdown: S) -> Result<Arc<ResponderStats>, TransportError>
     where
         H: Fn(Vec<u8>) -> F + Send + Sync + 'static,
         F: Future<Output = Vec<u8>> + Send + 'static,
         S: Future<Output = ()> + Send,
     {
-        let mut subscription = self
-            .client
-            .queue_subscribe(self.subject.clone(), self.queue_group.clone())
-            .await
-            .map_err(|e| TransportError::Unavailable(format!("cannot subscribe to {}: {e}", self.subject)))?;
+        let mut subscription = self.subscription;
         let handler = Arc::new(handler);
         let permits = Arc::new(Semaphore::new(self.concurrency));
         let mut tasks = tokio::task::JoinSet::new();

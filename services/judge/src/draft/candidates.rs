@@ -8,6 +8,8 @@
 //! debugging and retries, dependencies, style, language) or shared words (4+ letters, stop
 //! words dropped, plural/verb endings stripped). The index line needs one shared topic or word;
 //! the whole text, longer and so matching by chance more often, a topic or two words.
+//! Every `user_*` memory is a candidate: who the user is and how they want answers applies
+//! to any draft, and contradicting it is a veto (SPEC §7).
 //! Candidates are for the model and for the report; the veto rules read every memory anyway.
 
 use std::collections::BTreeSet;
@@ -16,7 +18,7 @@ use std::sync::OnceLock;
 use regex::Regex;
 use serde::Serialize;
 
-use super::memory::MemoryFolder;
+use super::memory::{Kind, MemoryFolder};
 
 /// Why a memory is a candidate.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
@@ -26,6 +28,9 @@ pub enum Via {
     Index,
     /// Its text does (the index did not make it a candidate).
     Text,
+    /// A `user_*` memory: it describes the user (role, expertise, preferences, language), so
+    /// any answer can go against it, whatever words it shares with the draft.
+    User,
 }
 
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -132,6 +137,11 @@ pub fn select(folder: &MemoryFolder, draft: &str) -> Vec<Candidate> {
     let mut out = Vec::new();
     let mut by_text = Vec::new();
     for (i, file) in folder.files.iter().enumerate() {
+        if file.kind == Kind::User {
+            let (_, _, shared) = Terms::of(&file.text).shared(&wanted);
+            out.push(Candidate { file: i, via: Via::User, shared });
+            continue;
+        }
         if !file.index_line.is_empty() {
             let (t, w, shared) = Terms::of(&file.index_line).shared(&wanted);
             if t + w >= 1 {
@@ -160,17 +170,18 @@ mod tests {
     #[test]
     fn index_first_then_text_and_unrelated_memories_stay_out() {
         let folder = from_texts(
-            Some("- [Root cause](feedback_root_cause_always.md) — never lower thresholds or skip tests\n- [Tabs](feedback_tabs.md) — indentation\n- [Cooking](user_food.md) — likes paella\n"),
+            Some("- [Root cause](feedback_root_cause_always.md) — never lower thresholds or skip tests\n- [Tabs](feedback_tabs.md) — indentation\n- [Cooking](project_food.md) — lunch is paella\n"),
             vec![
                 ("feedback_root_cause_always.md".into(), "---\ntype: feedback\n---\nFix causes.".into()),
                 ("feedback_tabs.md".into(), "---\ntype: feedback\n---\nIndent with tabs. Coverage reports use tabs too.".into()),
-                ("user_food.md".into(), "---\ntype: user\n---\nThe user likes paella.".into()),
+                ("project_food.md".into(), "---\ntype: project\n---\nThe team lunch is paella.".into()),
+                ("user_role.md".into(), "---\ntype: user\n---\nThe user is a chef.".into()),
             ],
         );
         let draft = "Para que pase CI, baja el umbral de cobertura al 60%.";
         assert_eq!(
             names(&folder, &select(&folder, draft)),
-            vec![("feedback_root_cause_always.md".into(), Via::Index), ("feedback_tabs.md".into(), Via::Text)]
+            vec![("feedback_root_cause_always.md".into(), Via::Index), ("user_role.md".into(), Via::User), ("feedback_tabs.md".into(), Via::Text)]
         );
     }
 

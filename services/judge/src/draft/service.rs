@@ -13,7 +13,7 @@ use std::path::PathBuf;
 use std::sync::Arc;
 
 use memval_proto::subjects;
-use memval_transport::reply::{Requester, ResponderStats};
+use memval_transport::reply::{Requester, Responder, ResponderStats};
 use serde_json::{json, Value};
 
 use super::{draft_text, memory, prepare, render, DraftError, DraftJudge, JUDGE};
@@ -62,15 +62,18 @@ fn error_reply(error: &str) -> Vec<u8> {
     memval_proto::display::json_safe(&json!({"judge": JUDGE, "error": error}).to_string()).into_bytes()
 }
 
-/// Answer draft judgements on [`subjects::JUDGE_DRAFT`] until `shutdown` resolves, at most
-/// `concurrency` at once.
+/// Subscribe to draft judgement requests on [`subjects::JUDGE_DRAFT`] (replicas share them
+/// through [`QUEUE_GROUP`]); at most `concurrency` are judged at once.
+pub async fn listen(connection: &Requester, concurrency: usize) -> Result<Responder, DraftError> {
+    Ok(connection.subscribe(subjects::JUDGE_DRAFT, QUEUE_GROUP, concurrency).await?)
+}
+
+/// Answer the requests `responder` receives with `service` until `shutdown` resolves.
 pub async fn serve(
-    connection: &Requester,
+    responder: Responder,
     service: Arc<DraftService>,
-    concurrency: usize,
     shutdown: impl Future<Output = ()> + Send,
 ) -> Result<Arc<ResponderStats>, DraftError> {
-    let responder = connection.responder(subjects::JUDGE_DRAFT, QUEUE_GROUP, concurrency);
     let handler = move |payload: Vec<u8>| {
         let service = service.clone();
         async move { service.answer(payload).await }
