@@ -44,7 +44,7 @@ pub struct Candidate {
 
 const TOPICS: &[(&str, &str)] = &[
     ("tests", r"\btests?\b|\btesting\b|\bpruebas?\b|\bcoverage\b|\bcobertura\b|\bpytest\b|\bcargo\s+test\b|\bjest\b|\bspecs?\b|\bflaky\b|\bumbral|\bthreshold"),
-    ("git", r"\bgit\b|\bcommits?\b|\bpush(?:es|ed|ing)?\b|\bhooks?\b|\bganchos?\b|pre-commit|no-verify|\bforce\b|\bforzad|\brebase\b|\bbranch(?:es)?\b|\brama\b"),
+    ("git", r"\bgit\b|\bcommit(?:s|ted|ting)?\b|\bpush(?:es|ed|ing)?\b|\bhooks?\b|\bganchos?\b|pre-commit|no-verify|\bforce\b|\bforzad|\brebase\b|\bbranch(?:es)?\b|\brama\b"),
     ("credentials", r"credential|credencial|passw|contrase[ñn]a|\bsecrets?\b|\bsecretos?\b|\btokens?\b|api[ _-]?keys?|\bbearer\b|\bclaves?\b|\bauth"),
     ("checks", r"\bci\b|\bchecks?\b|\blint|\bverif|\bcomprobaci|\bvalidat|\bvalidaci|\bsafety\b|\bseguridad\b|\bssl\b|\btls\b|\bcertific"),
     ("debugging", r"root[- ]cause|causa[- ]ra[ií]z|\bretr(?:y|ies|ying)\b|\breintent|\brelanz|\bre-?run\b|\bdebug|\bdepur|\binvestigat|\binvestig|\bworkaround|\bshortcuts?\b|\batajos?\b"),

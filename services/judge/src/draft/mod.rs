@@ -245,15 +245,19 @@ fn combine(mut findings: Vec<Finding>, not_judged: Vec<NotJudged>, detail: Vec<S
     } else if candidates == 0 {
         "no saved memory touches the draft and no veto rule fired: nothing to cite".to_owned()
     } else if with_model {
-        format!("no conflict cited: no veto rule fired, the model found none in {judged} of {candidates} candidate memories")
+        format!("no conflict cited: no veto rule fired, the model found none in {judged} of {}", memories(candidates))
     } else {
-        format!("no veto rule fired; {candidates} candidate memories not judged (no model configured): nothing to cite")
+        format!("no veto rule fired; {} not judged (no model configured): nothing to cite", memories(candidates))
     };
     let mut evidence = Vec::with_capacity(findings.len());
     for f in findings {
         evidence.push(f.evidence);
     }
     Judgement { judge: JUDGE, score, veto, confidence, evidence, reason, not_judged, detail }
+}
+
+fn memories(n: usize) -> String {
+    if n == 1 { "1 candidate memory".to_owned() } else { format!("{n} candidate memories") }
 }
 
 /// The judgement's exit code for a command line: 1 on a veto, else 0.
