@@ -80,7 +80,7 @@ struct Compiled {
 fn compiled() -> &'static Compiled {
     static C: OnceLock<Compiled> = OnceLock::new();
     C.get_or_init(|| Compiled {
-        topics: TOPICS.iter().map(|(name, p)| (*name, Regex::new(&format!("(?i){p}")).expect("topic pattern"))).collect(),
+        topics: TOPICS.iter().map(|(name, p)| (*name, Regex::new(&format!("(?i){}", super::rules::ascii_boundaries(p))).expect("topic pattern"))).collect(),
         word: Regex::new(r"[\p{L}\p{N}][\p{L}\p{N}'_-]*").expect("word pattern"),
     })
 }
