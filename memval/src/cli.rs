@@ -51,7 +51,8 @@ replicas of a stage share its durable consumer, so more investigators check more
 creates (or verifies) the streams and its consumer, then serves until SIGTERM or SIGINT: it stops pulling, \
 finishes the batches in hand, returns what it fetched but did not start, and exits 0.\n\n\
 Roles: extractor (memories -> claims), investigator (claims -> verdicts; needs --repo and/or --repo-map), \
-scorer (verdicts -> scores; owns the --store), ingest (memory_ingested events -> runs).",
+scorer (verdicts -> scores; owns the --store), ingest (memory_ingested events -> runs), judge (answers \
+memory-conflict judgements of drafts by request/reply on memval.v1.judge.draft; needs --memory).",
         after_help = "Examples:\n  memval serve extractor --nats nats://127.0.0.1:4222\n  memval serve investigator --nats nats://nats:4222 --repo /srv/shop\n  memval serve investigator --nats nats://nats:4222 --repo-map shop=/srv/shop --repo-map web=/srv/web\n  memval serve scorer --nats nats://nats:4222 --store /var/lib/memval\n  memval serve ingest --nats nats://nats:4222"
     )]
     Serve(Box<crate::cmd::serve::ServeArgs>),

@@ -46,6 +46,8 @@ pub mod subjects {
     pub const PAIRS: &str = "memval.v1.pairs";
     /// Judgements of candidate pairs (output of the pair judge).
     pub const JUDGEMENTS: &str = "memval.v1.judgements";
+    /// Request/reply: `{"draft": "..."}` in, the memory-conflict judgement (SPEC §7) out.
+    pub const JUDGE_DRAFT: &str = "memval.v1.judge.draft";
 
     /// `family.<token>`, with `token` made safe as one subject token (no `.`, `*`, `>`,
     /// whitespace or control characters).

@@ -191,7 +191,7 @@ pub enum JetStreamError {
 /// A connection to NATS with JetStream.
 #[derive(Clone)]
 pub struct JetStream {
-    client: async_nats::Client,
+    pub(crate) client: async_nats::Client,
     context: jetstream::Context,
     settings: Settings,
 }
@@ -200,53 +200,8 @@ impl JetStream {
     /// Connect, authenticate and check that the server has JetStream. Fails fast (no
     /// retry) when the server cannot be reached; after that, reconnects are automatic.
     pub async fn connect(options: &ConnectOptions, settings: Settings) -> Result<JetStream, JetStreamError> {
-        install_crypto_provider();
         let url = options.url.clone();
-        let mut opts = async_nats::ConnectOptions::new()
-            .name(&options.name)
-            .connection_timeout(options.connect_timeout)
-            .request_timeout(Some(settings.request_timeout))
-            .event_callback(move |event| async move {
-                match event {
-                    async_nats::Event::Disconnected => tracing::warn!("disconnected from nats, reconnecting"),
-                    async_nats::Event::Connected => tracing::info!("connected to nats"),
-                    async_nats::Event::Closed | async_nats::Event::Draining => tracing::debug!(event = %event, "nats connection"),
-                    other => tracing::warn!(event = %other, "nats connection event"),
-                }
-            });
-        opts = match &options.auth {
-            Auth::None => opts,
-            Auth::UserPassword { user, password } => opts.user_and_password(user.clone(), password.clone()),
-            Auth::Token(token) => opts.token(token.clone()),
-            Auth::NKeySeed(seed) => opts.nkey(seed.clone()),
-            Auth::CredsFile(path) => opts
-                .credentials_file(path)
-                .await
-                .map_err(|e| JetStreamError::Config(format!("cannot read creds file {}: {e}", path.display())))?,
-        };
-        let tls = &options.tls;
-        if let Some(ca) = &tls.ca {
-            check_readable(ca, "tls ca")?;
-            opts = opts.add_root_certificates(ca.clone());
-        }
-        match (&tls.cert, &tls.key) {
-            (Some(cert), Some(key)) => {
-                check_readable(cert, "tls client certificate")?;
-                check_readable(key, "tls client key")?;
-                opts = opts.add_client_certificate(cert.clone(), key.clone());
-            }
-            (Some(_), None) | (None, Some(_)) => {
-                return Err(JetStreamError::Config("a tls client certificate needs its key, and a key its certificate".into()))
-            }
-            (None, None) => {}
-        }
-        if tls.required {
-            opts = opts.require_tls(true);
-        }
-        let client = opts
-            .connect(url.as_str())
-            .await
-            .map_err(|e| JetStreamError::Connect { url: url.clone(), reason: error_chain(&e) })?;
+        let client = core_client(options, settings.request_timeout).await?;
         let context = jetstream::ContextBuilder::new().timeout(settings.request_timeout).build(client.clone());
         // Ask the JetStream API directly: the typed account query of this client expects
         // fields newer servers add.
@@ -467,6 +422,56 @@ fn is_no_message(e: &RawMessageError) -> bool {
         RawMessageErrorKind::JetStream(j) => j.error_code() == ErrorCode::NO_MESSAGE_FOUND,
         _ => false,
     }
+}
+
+/// A core NATS connection with `options` (name, auth, TLS, timeouts, connection events
+/// logged): what [`JetStream::connect`] builds on, and what request/reply ([`crate::reply`])
+/// uses alone, since it needs no JetStream.
+pub(crate) async fn core_client(options: &ConnectOptions, request_timeout: Duration) -> Result<async_nats::Client, JetStreamError> {
+    install_crypto_provider();
+    let url = options.url.clone();
+    let mut opts = async_nats::ConnectOptions::new()
+        .name(&options.name)
+        .connection_timeout(options.connect_timeout)
+        .request_timeout(Some(request_timeout))
+        .event_callback(move |event| async move {
+            match event {
+                async_nats::Event::Disconnected => tracing::warn!("disconnected from nats, reconnecting"),
+                async_nats::Event::Connected => tracing::info!("connected to nats"),
+                async_nats::Event::Closed | async_nats::Event::Draining => tracing::debug!(event = %event, "nats connection"),
+                other => tracing::warn!(event = %other, "nats connection event"),
+            }
+        });
+    opts = match &options.auth {
+        Auth::None => opts,
+        Auth::UserPassword { user, password } => opts.user_and_password(user.clone(), password.clone()),
+        Auth::Token(token) => opts.token(token.clone()),
+        Auth::NKeySeed(seed) => opts.nkey(seed.clone()),
+        Auth::CredsFile(path) => opts
+            .credentials_file(path)
+            .await
+            .map_err(|e| JetStreamError::Config(format!("cannot read creds file {}: {e}", path.display())))?,
+    };
+    let tls = &options.tls;
+    if let Some(ca) = &tls.ca {
+        check_readable(ca, "tls ca")?;
+        opts = opts.add_root_certificates(ca.clone());
+    }
+    match (&tls.cert, &tls.key) {
+        (Some(cert), Some(key)) => {
+            check_readable(cert, "tls client certificate")?;
+            check_readable(key, "tls client key")?;
+            opts = opts.add_client_certificate(cert.clone(), key.clone());
+        }
+        (Some(_), None) | (None, Some(_)) => {
+            return Err(JetStreamError::Config("a tls client certificate needs its key, and a key its certificate".into()))
+        }
+        (None, None) => {}
+    }
+    if tls.required {
+        opts = opts.require_tls(true);
+    }
+    opts.connect(url.as_str()).await.map_err(|e| JetStreamError::Connect { url: url.clone(), reason: error_chain(&e) })
 }
 
 /// Make ring the process's rustls crypto provider unless one is set. Another crate may

@@ -4,12 +4,14 @@
 //! Stages never see this crate's types directly; the runtime drives them. The in-process
 //! transport ([`inproc`]) is bounded tokio channels carrying the same bytes a broker would;
 //! [`jetstream`] is NATS JetStream (durable pull consumers, confirmed publishes, a
-//! dead-letter stream). This is the only crate that may depend on `async-nats`.
+//! dead-letter stream); [`reply`] is core NATS request/reply for questions in a reply path.
+//! This is the only crate that may depend on `async-nats`.
 //! This crate must never decode payloads (that is the runtime's job, so a poison message is
 //! handled the same way on every transport) and must never hold an unbounded queue.
 
 pub mod inproc;
 pub mod jetstream;
+pub mod reply;
 
 use std::future::Future;
 use std::pin::Pin;

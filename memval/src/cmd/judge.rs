@@ -44,6 +44,9 @@ the model (those pairs are listed under not_judged).",
     Pairs(JudgePairsArgs),
     /// Judge a finished change against its acceptance: PASS, FAIL or NOT_PROVEN (SPEC §8).
     Change(crate::cmd::judge_change::JudgeChangeArgs),
+    /// Judge whether a draft recommendation contradicts the user's saved Claude Code memory
+    /// (SPEC §7); exit 1 on a veto.
+    Draft(crate::cmd::judge_draft::JudgeDraftArgs),
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
@@ -84,6 +87,7 @@ pub async fn judge(args: JudgeArgs) -> anyhow::Result<ExitCode> {
     match args.command {
         JudgeCommand::Pairs(args) => pairs(args).await,
         JudgeCommand::Change(args) => crate::cmd::judge_change::run(args).await,
+        JudgeCommand::Draft(args) => crate::cmd::judge_draft::run(args).await,
     }
 }
 

@@ -5,5 +5,6 @@ pub mod dlq;
 pub mod history;
 pub mod judge;
 pub mod judge_change;
+pub mod judge_draft;
 pub mod serve;
 pub mod validate;

@@ -12,7 +12,8 @@ use clap::ValueEnum;
 use memval_investigator::RepoRouter;
 use memval_pipeline::models::{ModelStages, StoreCache};
 use memval_pipeline::service;
-use memval_transport::jetstream::Auth;
+use memval_proto::subjects;
+use memval_transport::jetstream::{Auth, JetStream};
 use tokio::sync::watch;
 
 use crate::cli::NatsArgs;
@@ -55,6 +56,10 @@ pub struct ServeArgs {
     /// process per directory). Default: no cache.
     #[arg(help_heading = "LLM", long = "llm-cache", env = "MEMVAL_LLM_CACHE", value_name = "DIR")]
     pub llm_cache: Option<PathBuf>,
+    /// Judge: the Claude Code memory folder draft judgements are checked against (read
+    /// afresh for every request).
+    #[arg(long, env = "MEMVAL_MEMORY", value_name = "DIR")]
+    pub memory: Option<PathBuf>,
     /// Ingest: memories per batch of the runs it starts.
     #[arg(long, default_value_t = 50, value_parser = clap::value_parser!(u32).range(1..=10_000))]
     pub batch_size: u32,
@@ -72,6 +77,8 @@ pub enum Role {
     Scorer,
     /// Turns memval.v1.events.memory_ingested events into runs.
     Ingest,
+    /// Answers draft judgements (request/reply on memval.v1.judge.draft) against --memory.
+    Judge,
 }
 
 impl Role {
@@ -81,6 +88,7 @@ impl Role {
             Role::Investigator => "investigator",
             Role::Scorer => "scorer",
             Role::Ingest => "ingest",
+            Role::Judge => "judge",
         }
     }
 }
@@ -117,10 +125,14 @@ pub async fn serve(args: ServeArgs) -> anyhow::Result<ExitCode> {
     let js = memval_pipeline::topology::connect(&args.nats, &format!("memval-{}", role.as_str()), &args.conn.options()?).await?;
     let cores = std::thread::available_parallelism().map_or(2, |n| n.get());
     let concurrency = args.concurrency.map(|c| c as usize).unwrap_or(match role {
-        Role::Investigator => cores,
+        Role::Investigator | Role::Judge => cores,
         Role::Extractor => 2,
         Role::Scorer | Role::Ingest => 1,
     });
+    if role == Role::Judge {
+        // Request/reply, not a stage: it reports its own summary.
+        return serve_judge(&args, &js, stop).await;
+    }
     let models = model_stages(&args)?;
     let model = models.as_ref().map(|m| m.model.clone());
     let service = match role {
@@ -131,6 +143,7 @@ pub async fn serve(args: ServeArgs) -> anyhow::Result<ExitCode> {
             service::Role::Scorer { store: Arc::new(memval_store::open(&dir)?) }
         }
         Role::Ingest => service::Role::Ingest { batch_size: args.batch_size as usize },
+        Role::Judge => unreachable!("the judge answered above"),
     };
     let stats = service::serve(service, &js, &args.nats, concurrency, stopped(stop)).await?;
     // Acks and naks are buffered by the client; send them before leaving.
@@ -159,6 +172,28 @@ pub async fn serve(args: ServeArgs) -> anyhow::Result<ExitCode> {
             t.cost_usd.map(|c| format!(", about ${c:.4}")).unwrap_or_default()
         );
     }
+    Ok(ExitCode::SUCCESS)
+}
+
+/// `serve judge`: draft judgements by request/reply until SIGTERM or SIGINT (the logic is
+/// `memval_judge::draft::service`).
+async fn serve_judge(args: &ServeArgs, js: &JetStream, stop: watch::Receiver<bool>) -> anyhow::Result<ExitCode> {
+    use memval_judge::draft::{self, service};
+    let memory = args.memory.clone().ok_or_else(|| anyhow!("the judge needs --memory DIR (MEMVAL_MEMORY): the memory folder drafts are judged against"))?;
+    draft::read_folder(&memory)?;
+    let model = args.llm.llm.service_config()?.map(memval_llm::LlmClient::new).transpose()?;
+    let model = model.map(|m| Arc::new(m) as Arc<dyn memval_llm::ChatModel>);
+    let judge = draft::DraftJudge::new(model);
+    let concurrency = args.concurrency.map_or_else(|| std::thread::available_parallelism().map_or(2, |n| n.get()), |c| c as usize);
+    let responder = service::listen(&js.requester(), concurrency).await?;
+    eprintln!("memval: judge serving on {} (subject {}, memory {}, {concurrency} at once)", args.nats, subjects::JUDGE_DRAFT, memory.display());
+    let stats = service::serve(responder, Arc::new(service::DraftService::new(judge, memory)), stopped(stop)).await?;
+    eprintln!(
+        "memval: judge stopped: {} answered, {} failed, {} without reply subject",
+        stats.answered.load(Ordering::Relaxed),
+        stats.failed.load(Ordering::Relaxed),
+        stats.no_reply_subject.load(Ordering::Relaxed)
+    );
     Ok(ExitCode::SUCCESS)
 }
 
@@ -303,7 +338,7 @@ fn check_config(args: &ServeArgs) -> anyhow::Result<ExitCode> {
     )];
     let cores = std::thread::available_parallelism().map_or(2, |n| n.get());
     let concurrency = args.concurrency.map(|c| c as usize).unwrap_or(match role {
-        Role::Investigator => cores,
+        Role::Investigator | Role::Judge => cores,
         Role::Extractor => 2,
         Role::Scorer | Role::Ingest => 1,
     });
@@ -332,7 +367,14 @@ fn check_config(args: &ServeArgs) -> anyhow::Result<ExitCode> {
             lines.push(format!("store:        {}", dir.display()));
         }
         Role::Ingest => lines.push(format!("batch size:   {} memories", args.batch_size)),
+        Role::Judge => match &args.memory {
+            Some(dir) => lines.push(format!("memory:       {} (subject {})", dir.display(), subjects::JUDGE_DRAFT)),
+            None => problems.push("the judge needs --memory DIR (MEMVAL_MEMORY)".to_owned()),
+        },
         Role::Extractor => {}
+    }
+    if role != Role::Judge {
+        unused("--memory (MEMVAL_MEMORY)", args.memory.is_some());
     }
     if role != Role::Investigator {
         unused("--repo (MEMVAL_REPO)", args.repo.is_some());
@@ -341,7 +383,7 @@ fn check_config(args: &ServeArgs) -> anyhow::Result<ExitCode> {
     if role != Role::Scorer {
         unused("--store (MEMVAL_STORE)", args.store.is_some());
     }
-    if matches!(role, Role::Extractor | Role::Investigator) {
+    if matches!(role, Role::Extractor | Role::Investigator | Role::Judge) {
         match args.llm.llm.service_config() {
             Ok(Some(model)) => {
                 lines.push(format!("model:        {}/{} at {}", model.provider.as_str(), model.model, model.base_url));
@@ -349,7 +391,11 @@ fn check_config(args: &ServeArgs) -> anyhow::Result<ExitCode> {
             }
             Ok(None) => lines.push(format!(
                 "model:        none ({})",
-                if role == Role::Investigator { "Tier B claims stay not_checked" } else { "rule extraction only" }
+                match role {
+                    Role::Investigator => "Tier B claims stay not_checked",
+                    Role::Judge => "veto rules only; candidates reported not judged",
+                    _ => "rule extraction only",
+                }
             )),
             Err(e) => problems.push(e.to_string()),
         }

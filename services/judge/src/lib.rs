@@ -11,6 +11,7 @@
 //! found in memory text: the text is fenced as data in memval's own prompt ([`prompt`]).
 
 pub mod change;
+pub mod draft;
 pub mod input;
 pub mod model;
 pub mod plan;
