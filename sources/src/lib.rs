@@ -33,7 +33,7 @@ use std::path::{Path, PathBuf};
 use memval_proto::Memory;
 
 pub use error::SourceError;
-pub use sqlite::{sqlite_config, SqliteConfig};
+pub use sqlite::{reconcile_log, sqlite_config, ResolvedPair, SqliteConfig, SETTLED_RESOLUTIONS};
 
 /// The format a memories path was detected as.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
