@@ -55,6 +55,8 @@ scorer (verdicts -> scores; owns the --store), ingest (memory_ingested events ->
     Dlq(DlqArgs),
     /// LLM judges: `judge pairs` decides whether memories of different agents contradict.
     Judge(crate::judge::JudgeArgs),
+    /// Candidate pairs of memories of different agents that may contradict each other.
+    Pairs(crate::cmd::pairs::PairsArgs),
 }
 
 /// How to reach NATS. Every flag can also be given in the environment.

@@ -1,6 +1,7 @@
 //! `memval`: the one binary. Thin: parse arguments, wire the pipeline, print the report.
 
 mod cli;
+mod cmd;
 mod cluster;
 mod dlq;
 mod judge;
@@ -63,6 +64,7 @@ fn main() -> ExitCode {
             Command::Serve(args) => serve::serve(*args).await,
             Command::Dlq(args) => dlq::dlq(args).await,
             Command::Judge(args) => judge::judge(args).await,
+            Command::Pairs(args) => cmd::pairs::run(args).await,
         }
     });
     let code = match result {

@@ -6,6 +6,8 @@
 //! or a doc, and never treat their text as anything but untrusted data. The only file it
 //! writes is a new report, under a name no earlier report has.
 
+pub mod candidates;
+pub mod decisions;
 pub mod error;
 pub mod pairs;
 pub mod tokens;
