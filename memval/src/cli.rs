@@ -57,6 +57,8 @@ scorer (verdicts -> scores; owns the --store), ingest (memory_ingested events ->
     Judge(crate::judge::JudgeArgs),
     /// Candidate pairs of memories of different agents that may contradict each other.
     Pairs(crate::cmd::pairs::PairsArgs),
+    /// Reconcile memories with decisions, docs and code: a dated drift report.
+    Reconcile(Box<crate::cmd::reconcile::ReconcileArgs>),
 }
 
 /// How to reach NATS. Every flag can also be given in the environment.

@@ -65,6 +65,7 @@ fn main() -> ExitCode {
             Command::Dlq(args) => dlq::dlq(args).await,
             Command::Judge(args) => judge::judge(args).await,
             Command::Pairs(args) => cmd::pairs::run(args).await,
+            Command::Reconcile(args) => cmd::reconcile::run(*args).await,
         }
     });
     let code = match result {

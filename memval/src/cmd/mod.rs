@@ -2,3 +2,4 @@
 //! prints and sets the exit code.
 
 pub mod pairs;
+pub mod reconcile;

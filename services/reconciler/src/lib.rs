@@ -7,10 +7,19 @@
 //! writes is a new report, under a name no earlier report has.
 
 pub mod candidates;
+pub mod contradictions;
 pub mod decisions;
 pub mod error;
+pub mod git;
+pub mod judging;
+pub mod naming;
+pub mod scan;
 pub mod pairs;
+pub mod reconcile;
+pub mod report;
 pub mod tokens;
 
 pub use error::ReconcileError;
 pub use pairs::{keyword_pairs, Candidates, Options};
+pub use reconcile::{reconcile, FailOn, Inputs};
+pub use report::Report;
