@@ -65,7 +65,11 @@ impl Git {
     /// leaving out those that only touched `exclude`.
     pub fn commits_since(&self, path: &str, since: i64, exclude: Option<&str>) -> Result<u32, String> {
         let spec = pathspec(path)?;
-        let after = format!("--since=@{}", since + 1);
+        // An ISO date: git reads "@<seconds>" as a timestamp only for large enough numbers.
+        let after = match chrono::DateTime::from_timestamp(since + 1, 0) {
+            Some(t) => format!("--since={}", t.format("%Y-%m-%dT%H:%M:%S+00:00")),
+            None => return Err(format!("{since} is not a usable date")),
+        };
         let mut args = vec!["rev-list", "--count", &after, "HEAD", "--", &spec];
         let ex;
         if let Some(x) = exclude {
