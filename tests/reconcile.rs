@@ -237,3 +237,30 @@ fn bad_input_exits_2() {
     assert_eq!(out.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&out.stderr).contains("does not exist"));
 }
+
+#[test]
+fn candidates_are_judged_by_the_pair_judge_when_a_model_is_configured() {
+    use memval_llm::testing::{answers, Reply, ScriptedServer};
+    let r = project();
+    let root = r.dir.path();
+    let answer = serde_json::json!({"judgements": [{
+        "id_a": 101, "id_b": 102, "verdict": "contradictory",
+        "claim_a": "We decided to use PostgreSQL as the primary database.",
+        "claim_b": "We rejected PostgreSQL; the primary database stays on SQLite.",
+        "confidence": 92, "rationale": "one chose PostgreSQL, the other rejected it"
+    }]});
+    let server = ScriptedServer::start(move |_| Reply::json(answers::openai_text(&answer.to_string())));
+    let url = format!("{}/v1", server.url());
+    let out = reconcile(root, &["--format", "json", "--fail-on", "contradictions", "--llm-provider", "openai", "--llm-base-url", &url, "--llm-model", "scripted"]);
+    assert_eq!(out.status.code(), Some(1), "a contradiction was found: {}", String::from_utf8_lossy(&out.stderr));
+    let v: Value = serde_json::from_slice(&out.stdout).unwrap();
+    let c = &v["contradictions"];
+    assert!(c["judged_by"].as_str().unwrap().contains("scripted"), "{c}");
+    assert_eq!(c["candidates"][0]["judgement"]["verdict"], "contradictory");
+    assert_eq!(c["candidates"][0]["judgement"]["confidence"], 92);
+    assert!(c["candidates"][0]["not_judged"].is_null());
+    // 15 without the model, plus the judged contradiction.
+    assert_eq!(v["front"]["findings_count"], 16);
+    let md = std::fs::read_to_string(v["report_path"].as_str().unwrap()).unwrap();
+    assert!(md.contains("| contradictory | 92 | \"We decided to use PostgreSQL as the primary database.\""), "{md}");
+}
