@@ -10,6 +10,8 @@
 #   bash bench/run.sh real       # accuracy on real repositories' history (bench/real/; needs the
 #                                # mirrors the fetch tool brings, default /work/.mirror, or set
 #                                # MEMVAL_MIRRORS; python3 and git; ~2 min once built)
+#   bash bench/run.sh pairs      # memval pairs --method keyword: 100k memories (synthetic and real
+#                                # text from the cargo registry), recall vs all-pairs, vs the seed
 #   bash bench/run.sh all        # accuracy and speed (default; tierb needs a model, so not here)
 # Extra arguments are passed to the benchmark binaries (e.g. --seed 7, --keep; for tierb
 # --tier-b N and any --llm-* flag of memval validate).
@@ -18,8 +20,8 @@ cd "$(dirname "$0")/.."
 what="${1:-all}"
 shift || true
 case "$what" in
-  accuracy|speed|throughput|tierb|real|all) ;;
-  *) echo "usage: bash bench/run.sh [accuracy|speed|throughput|tierb|real|all] [ARGS...]" >&2; exit 2 ;;
+  accuracy|speed|throughput|tierb|real|pairs|all) ;;
+  *) echo "usage: bash bench/run.sh [accuracy|speed|throughput|tierb|real|pairs|all] [ARGS...]" >&2; exit 2 ;;
 esac
 target="${CARGO_TARGET_DIR:-$PWD/target}/release"
 memval="$target/memval"
@@ -35,6 +37,9 @@ fi
 if [[ "$what" == speed || "$what" == all ]]; then
   [[ "$what" == all ]] && echo
   "$target/speed" --memval "$memval" "$@"
+fi
+if [[ "$what" == pairs ]]; then
+  "$target/pairs" --memval "$memval" "$@"
 fi
 if [[ "$what" == throughput ]]; then
   "$target/throughput" --memval "$memval" "$@"
