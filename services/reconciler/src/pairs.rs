@@ -285,8 +285,9 @@ pub fn keyword_pairs(memories: &[Memory], options: &Options) -> Candidates {
     let mut verified = 0u64;
     let mut events: BinaryHeap<Event> =
         (0..records.len() as u32).map(|r| Event { bound: 1.0, record: r, pos: 0 }).collect();
-    // Per token rank: (record, position) of every visited position holding it.
-    let mut index: HashMap<u32, Vec<(u32, u32)>> = HashMap::new();
+    // Per (token rank, list size): (record, position) of every visited position holding it,
+    // so a probe only walks the sizes that can still reach the threshold.
+    let mut index: HashMap<(u32, u32), Vec<(u32, u32)>> = HashMap::new();
     let floor = KEYWORD_THRESHOLD;
     let threshold = |top: &BinaryHeap<Scored>| match cap {
         Some(k) if top.len() >= k => top.peek().map_or(floor, |w| w.score.max(floor)),
@@ -301,21 +302,32 @@ pub fn keyword_pairs(memories: &[Memory], options: &Options) -> Candidates {
         let rx = &records[x as usize];
         let lx = rx.tokens.len();
         let token = rx.tokens[i as usize];
-        if let Some(list) = index.get(&token) {
+        // Only sizes that can reach the threshold (one wider each way against rounding;
+        // the exact test is below).
+        let (lo, hi) = ((t * lx as f64).floor().max(1.0) as usize, (lx as f64 / t).ceil() as usize);
+        for ly in lo..=hi {
+            let Some(list) = index.get(&(token, ly as u32)) else { continue };
             for &(y, j) in list {
                 let ry = &records[y as usize];
                 if ry.agent == rx.agent {
                     continue;
                 }
-                let ly = ry.tokens.len();
                 let (small, large) = if lx < ly { (lx, ly) } else { (ly, lx) };
                 if (small as f64) / (large as f64) < t {
                     continue;
                 }
                 // If this token is the first they share, the overlap is at most this.
                 let most = 1 + (lx - i as usize - 1).min(ly - j as usize - 1);
-                if jaccard_of(lx, ly, most) < t {
+                let bound = jaccard_of(lx, ly, most);
+                if bound < t {
                     continue;
+                }
+                // A pair that cannot beat the worst kept one even at its bound (a tie it
+                // would lose on ids) is not worth scoring.
+                if let (Some(k), Some(worst)) = (cap, top.peek()) {
+                    if top.len() >= k && Scored::new(bound, &records, x, y) >= *worst {
+                        continue;
+                    }
                 }
                 verified += 1;
                 let Some((first, overlap)) = first_shared_and_overlap(&rx.tokens, &ry.tokens) else { continue };
@@ -347,7 +359,7 @@ pub fn keyword_pairs(memories: &[Memory], options: &Options) -> Candidates {
                 }
             }
         }
-        index.entry(token).or_default().push((x, i));
+        index.entry((token, lx as u32)).or_default().push((x, i));
         if (i as usize) + 1 < lx {
             let next = i + 1;
             events.push(Event { bound: (lx - next as usize) as f64 / lx as f64, record: x, pos: next });
