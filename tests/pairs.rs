@@ -1,6 +1,9 @@
 //! `memval pairs` end to end: JSONL in the SPEC §5 shape, the cap and resolved pairs of a
 //! `memory.db` (opened read-only, left byte-identical), `--cap`, `--per-agent`.
 
+// The shared support module has helpers this test does not use.
+#![allow(dead_code)]
+
 mod support;
 
 use serde_json::Value;

@@ -2,6 +2,9 @@
 //! section, the JSON document, `--fail-on`, a second run the same day (`-02`), no git, and
 //! memory files and docs byte-identical after every run.
 
+// The shared support module has helpers this test does not use.
+#![allow(dead_code)]
+
 mod support;
 
 use std::collections::BTreeMap;
