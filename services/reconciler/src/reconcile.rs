@@ -135,7 +135,12 @@ pub fn reconcile(inputs: &Inputs) -> Result<(Report, PathBuf), ReconcileError> {
     // New knowledge: decisions referenced but recorded nowhere; unregistered memory files.
     let mut missing_decs: BTreeMap<String, Vec<String>> = BTreeMap::new();
     for r in refs.iter().filter(|r| r.status == DecStatus::Missing) {
-        missing_decs.entry(r.dec.clone()).or_default().push(format!("{}:{}", r.file, r.line));
+        let list = missing_decs.entry(r.dec.clone()).or_default();
+        let at = format!("{}:{}", r.file, r.line);
+        // The same id twice on a line is one place to look.
+        if list.last() != Some(&at) {
+            list.push(at);
+        }
     }
     let mut new_knowledge: Vec<NewKnowledge> = missing_decs
         .into_iter()
