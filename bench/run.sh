@@ -12,6 +12,8 @@
 #                                # MEMVAL_MIRRORS; python3 and git; ~2 min once built)
 #   bash bench/run.sh draft      # rule-only draft judge request/reply latency vs a raw NATS echo
 #                                # round trip (needs nats-server; ~1 min once built)
+#   bash bench/run.sh pairs      # memval pairs --method keyword: 100k memories (synthetic and real
+#                                # text from the cargo registry), recall vs all-pairs, vs the seed
 #   bash bench/run.sh all        # accuracy and speed (default; tierb needs a model, so not here)
 # Extra arguments are passed to the benchmark binaries (e.g. --seed 7, --keep; for tierb
 # --tier-b N and any --llm-* flag of memval validate).
@@ -20,8 +22,8 @@ cd "$(dirname "$0")/.."
 what="${1:-all}"
 shift || true
 case "$what" in
-  accuracy|speed|throughput|tierb|real|draft|all) ;;
-  *) echo "usage: bash bench/run.sh [accuracy|speed|throughput|tierb|real|draft|all] [ARGS...]" >&2; exit 2 ;;
+  accuracy|speed|throughput|tierb|real|draft|pairs|all) ;;
+  *) echo "usage: bash bench/run.sh [accuracy|speed|throughput|tierb|real|draft|pairs|all] [ARGS...]" >&2; exit 2 ;;
 esac
 target="${CARGO_TARGET_DIR:-$PWD/target}/release"
 memval="$target/memval"
@@ -40,6 +42,9 @@ if [[ "$what" == speed || "$what" == all ]]; then
 fi
 if [[ "$what" == draft ]]; then
   "$target/draft_latency" --memval "$memval" "$@"
+fi
+if [[ "$what" == pairs ]]; then
+  "$target/pairs" --memval "$memval" "$@"
 fi
 if [[ "$what" == throughput ]]; then
   "$target/throughput" --memval "$memval" "$@"

@@ -60,6 +60,10 @@ memory-conflict judgements of drafts by request/reply on memval.v1.judge.draft; 
     Dlq(crate::cmd::dlq::DlqArgs),
     /// LLM judges: `judge pairs` decides whether memories of different agents contradict.
     Judge(crate::cmd::judge::JudgeArgs),
+    /// Candidate pairs of memories of different agents that may contradict each other.
+    Pairs(crate::cmd::pairs::PairsArgs),
+    /// Reconcile memories with decisions, docs and code: a dated drift report.
+    Reconcile(Box<crate::cmd::reconcile::ReconcileArgs>),
 }
 
 /// How to reach NATS. Every flag can also be given in the environment.

@@ -47,6 +47,8 @@ fn main() -> ExitCode {
             Command::Serve(args) => cmd::serve::serve(*args).await,
             Command::Dlq(args) => cmd::dlq::run(args).await,
             Command::Judge(args) => cmd::judge::judge(args).await,
+            Command::Pairs(args) => cmd::pairs::run(args).await,
+            Command::Reconcile(args) => cmd::reconcile::run(*args).await,
         }
     });
     let code = match result {

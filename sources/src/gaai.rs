@@ -21,7 +21,7 @@ use crate::{dates, frontmatter, text, Format, SourceError};
 /// The memory folder of a GAAI project given as `path`: `path/contexts/memory`,
 /// `path/memory` when `path` is a `contexts` folder, or `path` itself when it holds
 /// `index.md` and either a `decisions/` folder or sits at `contexts/memory`.
-pub(crate) fn memory_dir(path: &Path) -> Option<PathBuf> {
+pub fn memory_dir(path: &Path) -> Option<PathBuf> {
     let candidates = [
         path.join("contexts").join("memory"),
         path.join("memory"),
@@ -40,7 +40,7 @@ pub(crate) fn memory_dir(path: &Path) -> Option<PathBuf> {
 
 /// One registry entry.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub(crate) struct Entry {
+pub struct Entry {
     pub line: u32,
     pub path: String,
     pub category: Option<String>,
@@ -301,7 +301,7 @@ fn md_path(text: &str) -> Option<String> {
 }
 
 /// Parses the registry: every list line or table row that names a `.md` file.
-pub(crate) fn parse_index(text: &str) -> Vec<Entry> {
+pub fn parse_index(text: &str) -> Vec<Entry> {
     let p = patterns();
     let mut out = Vec::new();
     let mut heading: Option<String> = None;

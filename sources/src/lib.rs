@@ -32,7 +32,9 @@ use std::path::{Path, PathBuf};
 use memval_proto::Memory;
 
 pub use error::SourceError;
-pub use sqlite::{sqlite_config, SqliteConfig};
+/// The GAAI registry, for tools that reason about its files (reconciliation) rather than load them.
+pub use gaai::{memory_dir as gaai_memory_dir, parse_index as gaai_index, Entry as GaaiEntry};
+pub use sqlite::{reconcile_log, sqlite_config, ResolvedPair, SqliteConfig, SETTLED_RESOLUTIONS};
 
 /// The format a memories path was detected as.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]

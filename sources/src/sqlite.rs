@@ -85,6 +85,67 @@ pub fn sqlite_config(path: &Path) -> Result<SqliteConfig, SourceError> {
     })
 }
 
+/// A pair of memories validate-memory's `--reconcile` already resolved: a row of its
+/// `reconcile_log` whose resolution is `pick-survivor`, `merge` or `both-stale` (SPEC §1).
+/// Ids are kept as text, in the order the row gives them.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ResolvedPair {
+    pub id_a: String,
+    pub id_b: String,
+    pub resolution: String,
+}
+
+/// The resolutions that settle a pair for good; any other (`skip`, `defer`, ...) leaves the
+/// pair open, so it is raised again.
+pub const SETTLED_RESOLUTIONS: [&str; 3] = ["pick-survivor", "merge", "both-stale"];
+
+/// Reads the settled pairs of a `memory.db`'s `reconcile_log`, read-only. No table means no
+/// settled pair. The two id columns are `id_a`/`id_b` (or `memory_a`/`memory_b`,
+/// `a_id`/`b_id`), the resolution column `resolution` (or `action`, `decision`, `outcome`).
+/// A table with neither shape is an error saying which columns it has: memval would
+/// otherwise raise again every pair the user already resolved.
+pub fn reconcile_log(path: &Path) -> Result<Vec<ResolvedPair>, SourceError> {
+    let conn = open(path)?;
+    let cols = columns(&conn, "reconcile_log").map_err(|e| sql_error(path, e))?;
+    if cols.is_empty() {
+        return Ok(Vec::new());
+    }
+    let find = |names: &[&str]| {
+        names
+            .iter()
+            .find_map(|n| cols.iter().find(|c| c.eq_ignore_ascii_case(n)))
+            .cloned()
+    };
+    let (Some(a), Some(b), Some(how)) = (
+        find(&["id_a", "memory_a", "a_id", "memory_id_a"]),
+        find(&["id_b", "memory_b", "b_id", "memory_id_b"]),
+        find(&["resolution", "action", "decision", "outcome"]),
+    ) else {
+        return Err(SourceError::Sqlite {
+            path: path.to_path_buf(),
+            reason: format!(
+                "its `reconcile_log` table has columns {} but memval needs id_a, id_b and resolution to know which pairs are resolved",
+                cols.join(", ")
+            ),
+        });
+    };
+    let sql = format!("SELECT {}, {}, {} FROM reconcile_log", quote(&a), quote(&b), quote(&how));
+    let mut stmt = conn.prepare(&sql).map_err(|e| sql_error(path, e))?;
+    let mut rows = stmt.query([]).map_err(|e| sql_error(path, e))?;
+    let mut out = Vec::new();
+    while let Some(row) = rows.next().map_err(|e| sql_error(path, e))? {
+        let get = |i| row.get_ref(i).ok().and_then(text).map(|s| s.trim().to_owned());
+        let (Some(id_a), Some(id_b), Some(resolution)) = (get(0), get(1), get(2)) else {
+            continue;
+        };
+        let resolution = resolution.to_ascii_lowercase().replace('_', "-");
+        if SETTLED_RESOLUTIONS.contains(&resolution.as_str()) {
+            out.push(ResolvedPair { id_a, id_b, resolution });
+        }
+    }
+    Ok(out)
+}
+
 pub(crate) fn load(path: &Path, ctx: &mut Ctx) -> Result<Vec<Memory>, SourceError> {
     let conn = open(path)?;
     let cols = columns(&conn, "memories").map_err(|e| sql_error(path, e))?;
@@ -448,5 +509,37 @@ mod tests {
         assert!(!truthy(ValueRef::Integer(0)));
         assert!(!truthy(ValueRef::Null));
         assert!(!truthy(ValueRef::Text(b"0")));
+    }
+
+    #[test]
+    fn reconcile_log_keeps_only_settled_pairs() {
+        let dir = tempfile::tempdir().unwrap();
+        let db = dir.path().join("memory.db");
+        let conn = Connection::open(&db).unwrap();
+        conn.execute_batch(
+            "CREATE TABLE reconcile_log (id INTEGER PRIMARY KEY, id_a INTEGER, id_b INTEGER, resolution TEXT);
+             INSERT INTO reconcile_log (id_a, id_b, resolution) VALUES
+               (1, 2, 'pick-survivor'), (3, 4, 'merge'), (5, 6, 'both_stale'), (7, 8, 'skip'), (9, NULL, 'merge');",
+        )
+        .unwrap();
+        drop(conn);
+        let got = reconcile_log(&db).unwrap();
+        let ids: Vec<(&str, &str)> = got.iter().map(|r| (r.id_a.as_str(), r.id_b.as_str())).collect();
+        assert_eq!(ids, [("1", "2"), ("3", "4"), ("5", "6")]);
+        assert_eq!(got[2].resolution, "both-stale");
+    }
+
+    #[test]
+    fn reconcile_log_of_an_unknown_shape_is_an_error_not_an_empty_list() {
+        let dir = tempfile::tempdir().unwrap();
+        let db = dir.path().join("memory.db");
+        let conn = Connection::open(&db).unwrap();
+        conn.execute_batch("CREATE TABLE reconcile_log (left TEXT, right TEXT);").unwrap();
+        drop(conn);
+        let err = reconcile_log(&db).unwrap_err().to_string();
+        assert!(err.contains("left, right"), "{err}");
+        let none = dir.path().join("none.db");
+        Connection::open(&none).unwrap().execute_batch("CREATE TABLE memories (id INTEGER, content TEXT);").unwrap();
+        assert!(reconcile_log(&none).unwrap().is_empty());
     }
 }

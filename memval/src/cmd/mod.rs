@@ -6,5 +6,7 @@ pub mod history;
 pub mod judge;
 pub mod judge_change;
 pub mod judge_draft;
+pub mod pairs;
+pub mod reconcile;
 pub mod serve;
 pub mod validate;

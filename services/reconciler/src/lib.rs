@@ -1,0 +1,25 @@
+//! Reconciliation (SPEC §5, §6): the second third of memval's job. [`pairs`] finds candidate
+//! pairs of memories of different agents that may contradict each other (for the pair
+//! judge); the report modules find memory that drifted from decision records, docs and code.
+//!
+//! This crate only reads: it must never modify, move or delete a memory, a decision record
+//! or a doc, and never treat their text as anything but untrusted data. The only file it
+//! writes is a new report, under a name no earlier report has.
+
+pub mod candidates;
+pub mod contradictions;
+pub mod decisions;
+pub mod error;
+pub mod git;
+pub mod judging;
+pub mod naming;
+pub mod scan;
+pub mod pairs;
+pub mod reconcile;
+pub mod report;
+pub mod tokens;
+
+pub use error::ReconcileError;
+pub use pairs::{keyword_pairs, Candidates, Options};
+pub use reconcile::{reconcile, FailOn, Inputs};
+pub use report::Report;

@@ -1,0 +1,655 @@
+//! Candidate pairs for the pair judge (SPEC §5), keyword method: memories of two different
+//! agents whose token sets have a Jaccard of at least 0.15, best first, capped.
+//!
+//! An all-pairs scan is quadratic and, because common words are kept, hundreds of millions
+//! of pairs pass 0.15 on 100k real memories. So the top `cap` pairs are found with a top-k
+//! set-similarity join (prefix filtering, as in Xiao et al.'s topk-join):
+//!
+//! - tokens are ranked rarest first and every memory's token list is sorted by that rank;
+//! - a pair whose first shared token sits at position `i` of a list of `n` tokens has a
+//!   Jaccard of at most `(n - i) / n`. Positions are visited from the highest such bound
+//!   down, each one probing an inverted index of the positions visited before it, so a pair
+//!   is met exactly when its first shared token is visited on both sides;
+//! - the `cap`-th best score found so far is a threshold that only rises; visiting stops as
+//!   soon as the next bound is below it, so frequent words at the end of long lists are
+//!   almost never visited. Size and position bounds skip hopeless pairs unverified.
+//!
+//! Every pair emitted carries its exact Jaccard, computed from the two token lists; a bound
+//! never stands in for a score. With no cap the threshold stays at 0.15 and every pair at or
+//! above it is produced (for benchmarks and small inputs). [`exhaustive`] is the plain
+//! all-pairs scan the join is measured against.
+//!
+//! This module never reads files or changes a memory: memories in, pairs out.
+
+use std::cmp::Ordering;
+use std::collections::{BinaryHeap, HashMap, HashSet};
+
+use memval_proto::{Memory, Pair};
+
+use crate::tokens::{jaccard_of, tokens};
+
+/// SPEC §5: the keyword method's Jaccard floor.
+pub const KEYWORD_THRESHOLD: f64 = 0.15;
+/// SPEC §5: memories sampled per agent.
+pub const DEFAULT_PER_AGENT: usize = 200;
+/// The name a keyword pair's `method` carries.
+pub const KEYWORD: &str = "keyword";
+
+/// What [`keyword_pairs`] is asked for.
+#[derive(Debug, Clone)]
+pub struct Options {
+    /// At most this many pairs, the best ones; `None` for every pair at or above the floor.
+    pub cap: Option<usize>,
+    /// At most this many memories per agent (highest tier, then newest); `None` for all.
+    pub per_agent: Option<usize>,
+    /// Pairs already resolved, as normalised `(id_a, id_b)` (see [`normalised_ids`]).
+    pub resolved: HashSet<(String, String)>,
+}
+
+impl Default for Options {
+    fn default() -> Self {
+        Options { cap: Some(memval_judge::plan::DEFAULT_PAIR_CAP as usize), per_agent: Some(DEFAULT_PER_AGENT), resolved: HashSet::new() }
+    }
+}
+
+/// An agent whose memories were not all compared, because of per-agent sampling.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Sampled {
+    pub agent: String,
+    pub kept: usize,
+    pub total: usize,
+}
+
+/// The pairs, and what the run did not compare (nothing is left out silently).
+#[derive(Debug, Clone, Default)]
+pub struct Candidates {
+    /// Best first: score descending, then `id_a`, then `id_b`.
+    pub pairs: Vec<Pair>,
+    /// Memories read.
+    pub memories: usize,
+    /// Agents that had more memories than the per-agent sample.
+    pub sampled: Vec<Sampled>,
+    /// Memories with no token of four characters or more: nothing to compare them on.
+    pub without_tokens: Vec<String>,
+    /// Pairs at or above the floor not raised because `reconcile_log` resolved them.
+    pub resolved_skipped: usize,
+    /// The cap was reached: more pairs may pass the floor, none scoring above the last one.
+    pub capped: bool,
+    /// Pairs whose Jaccard was computed (the work the bounds did not avoid).
+    pub verified: u64,
+}
+
+/// Compare ids numerically when both are integers, as text otherwise (the judge's order).
+pub fn id_order(a: &str, b: &str) -> Ordering {
+    match (a.parse::<i64>(), b.parse::<i64>()) {
+        (Ok(x), Ok(y)) => x.cmp(&y),
+        _ => a.cmp(b),
+    }
+}
+
+/// `(a, b)` with the smaller id first.
+pub fn normalised_ids(a: &str, b: &str) -> (String, String) {
+    if id_order(a, b) == Ordering::Greater {
+        (b.to_owned(), a.to_owned())
+    } else {
+        (a.to_owned(), b.to_owned())
+    }
+}
+
+/// The memories each agent contributes (SPEC §5): up to `per_agent`, highest tier first,
+/// then newest (`updated_at`, else `created_at`; undated last), then id. Returns indices
+/// into `memories` in input order, and the agents that were cut.
+pub fn sample(memories: &[Memory], per_agent: Option<usize>) -> (Vec<usize>, Vec<Sampled>) {
+    let Some(limit) = per_agent else { return ((0..memories.len()).collect(), Vec::new()) };
+    let mut by_agent: HashMap<&str, Vec<usize>> = HashMap::new();
+    for (i, m) in memories.iter().enumerate() {
+        by_agent.entry(m.agent.as_str()).or_default().push(i);
+    }
+    let mut keep = Vec::with_capacity(memories.len());
+    let mut sampled = Vec::new();
+    for (agent, mut list) in by_agent {
+        if list.len() > limit {
+            let date = |i: usize| memories[i].updated_at.or(memories[i].created_at);
+            list.sort_by(|&x, &y| {
+                memories[y]
+                    .tier
+                    .cmp(&memories[x].tier)
+                    .then_with(|| date(y).cmp(&date(x)))
+                    .then_with(|| id_order(&memories[x].id, &memories[y].id))
+            });
+            sampled.push(Sampled { agent: agent.to_owned(), kept: limit, total: list.len() });
+            list.truncate(limit);
+        }
+        keep.extend(list);
+    }
+    keep.sort_unstable();
+    sampled.sort_by(|a, b| a.agent.cmp(&b.agent));
+    (keep, sampled)
+}
+
+/// A memory ready for the join: its token ranks, rarest first.
+struct Record {
+    memory: usize,
+    agent: u32,
+    /// Position of the memory's id in id order: the tie-break between equal scores.
+    id_rank: u32,
+    tokens: Vec<u32>,
+}
+
+/// A scored pair of records, ordered best first by `Ord` (higher score, then lower ids).
+#[derive(Clone, Copy, Debug)]
+struct Scored {
+    score: f64,
+    /// `id_rank`s, smaller first.
+    lo: u32,
+    hi: u32,
+    a: u32,
+    b: u32,
+}
+
+impl Scored {
+    fn new(score: f64, records: &[Record], a: u32, b: u32) -> Scored {
+        let (ra, rb) = (records[a as usize].id_rank, records[b as usize].id_rank);
+        let (lo, hi, a, b) = if ra < rb { (ra, rb, a, b) } else { (rb, ra, b, a) };
+        Scored { score, lo, hi, a, b }
+    }
+    /// `Less` means better.
+    fn rank(&self, other: &Scored) -> Ordering {
+        other.score.total_cmp(&self.score).then(self.lo.cmp(&other.lo)).then(self.hi.cmp(&other.hi))
+    }
+}
+impl PartialEq for Scored {
+    fn eq(&self, other: &Self) -> bool {
+        self.rank(other) == Ordering::Equal
+    }
+}
+impl Eq for Scored {}
+impl PartialOrd for Scored {
+    fn partial_cmp(&self, other: &Self) -> Option<Ordering> {
+        Some(self.cmp(other))
+    }
+}
+/// Max-heap order = worst first, so the heap's top is the pair to evict.
+impl Ord for Scored {
+    fn cmp(&self, other: &Self) -> Ordering {
+        self.rank(other)
+    }
+}
+
+/// A position of a record to visit, with the best Jaccard a pair first meeting there can have.
+struct Event {
+    bound: f64,
+    record: u32,
+    pos: u32,
+}
+impl PartialEq for Event {
+    fn eq(&self, other: &Self) -> bool {
+        self.cmp(other) == Ordering::Equal
+    }
+}
+impl Eq for Event {}
+impl PartialOrd for Event {
+    fn partial_cmp(&self, other: &Self) -> Option<Ordering> {
+        Some(self.cmp(other))
+    }
+}
+impl Ord for Event {
+    fn cmp(&self, other: &Self) -> Ordering {
+        self.bound.total_cmp(&other.bound).then(other.record.cmp(&self.record)).then(other.pos.cmp(&self.pos))
+    }
+}
+
+/// The records of the sampled memories (those with tokens), and the ids of those without.
+fn records(memories: &[Memory], keep: &[usize]) -> (Vec<Record>, Vec<String>) {
+    let mut agents: HashMap<&str, u32> = HashMap::new();
+    let mut vocab: HashMap<String, u32> = HashMap::new();
+    let mut df: Vec<u32> = Vec::new();
+    let mut lists: Vec<(usize, Vec<u32>)> = Vec::with_capacity(keep.len());
+    let mut without = Vec::new();
+    for &i in keep {
+        let toks = tokens(&memories[i].content);
+        if toks.is_empty() {
+            without.push(memories[i].id.clone());
+            continue;
+        }
+        let ids: Vec<u32> = toks
+            .into_iter()
+            .map(|t| {
+                let next = vocab.len() as u32;
+                let id = *vocab.entry(t).or_insert(next);
+                if id == next {
+                    df.push(0);
+                }
+                df[id as usize] += 1;
+                id
+            })
+            .collect();
+        lists.push((i, ids));
+    }
+    // Rarest first; ties by the token's first appearance, so runs are deterministic.
+    let mut order: Vec<u32> = (0..df.len() as u32).collect();
+    order.sort_by_key(|&t| (df[t as usize], t));
+    let mut rank = vec![0u32; df.len()];
+    for (r, &t) in order.iter().enumerate() {
+        rank[t as usize] = r as u32;
+    }
+    let mut by_id: Vec<usize> = (0..lists.len()).collect();
+    by_id.sort_by(|&x, &y| id_order(&memories[lists[x].0].id, &memories[lists[y].0].id));
+    let mut id_rank = vec![0u32; lists.len()];
+    for (r, &x) in by_id.iter().enumerate() {
+        id_rank[x] = r as u32;
+    }
+    let records = lists
+        .into_iter()
+        .enumerate()
+        .map(|(k, (memory, ids))| {
+            let mut tokens: Vec<u32> = ids.into_iter().map(|t| rank[t as usize]).collect();
+            tokens.sort_unstable();
+            let next = agents.len() as u32;
+            let agent = *agents.entry(memories[memory].agent.as_str()).or_insert(next);
+            Record { memory, agent, id_rank: id_rank[k], tokens }
+        })
+        .collect();
+    (records, without)
+}
+
+/// The first position where two sorted lists share a value, as `(pos_in_a, overlap)`, or
+/// `None` when they share nothing.
+fn first_shared_and_overlap(a: &[u32], b: &[u32]) -> Option<(usize, usize)> {
+    let (mut i, mut j) = (0, 0);
+    let mut first = None;
+    let mut n = 0;
+    while i < a.len() && j < b.len() {
+        match a[i].cmp(&b[j]) {
+            Ordering::Less => i += 1,
+            Ordering::Greater => j += 1,
+            Ordering::Equal => {
+                first.get_or_insert(i);
+                n += 1;
+                i += 1;
+                j += 1;
+            }
+        }
+    }
+    first.map(|f| (f, n))
+}
+
+/// The keyword candidates of `memories` (see the module docs for how).
+pub fn keyword_pairs(memories: &[Memory], options: &Options) -> Candidates {
+    let (keep, sampled) = sample(memories, options.per_agent);
+    let (records, without_tokens) = records(memories, &keep);
+    let cap = options.cap.map(|c| c.max(1));
+    let mut top: BinaryHeap<Scored> = BinaryHeap::new();
+    let mut all: Vec<Scored> = Vec::new();
+    let mut resolved_skipped = 0usize;
+    let mut verified = 0u64;
+    let mut events: BinaryHeap<Event> =
+        (0..records.len() as u32).map(|r| Event { bound: 1.0, record: r, pos: 0 }).collect();
+    // Per (token rank, list size): (record, position) of every visited position holding it,
+    // so a probe only walks the sizes that can still reach the threshold.
+    let mut index: HashMap<(u32, u32), Vec<(u32, u32)>> = HashMap::new();
+    let floor = KEYWORD_THRESHOLD;
+    let threshold = |top: &BinaryHeap<Scored>| match cap {
+        Some(k) if top.len() >= k => top.peek().map_or(floor, |w| w.score.max(floor)),
+        _ => floor,
+    };
+    let mut t = floor;
+    while let Some(Event { bound, record: x, pos: i }) = events.pop() {
+        // Equal scores still compete on ids, so only a strictly lower bound ends the search.
+        if bound < t {
+            break;
+        }
+        let rx = &records[x as usize];
+        let lx = rx.tokens.len();
+        let token = rx.tokens[i as usize];
+        // Only sizes that can reach the threshold (one wider each way against rounding;
+        // the exact test is below).
+        let (lo, hi) = ((t * lx as f64).floor().max(1.0) as usize, (lx as f64 / t).ceil() as usize);
+        for ly in lo..=hi {
+            let Some(list) = index.get(&(token, ly as u32)) else { continue };
+            for &(y, j) in list {
+                let ry = &records[y as usize];
+                if ry.agent == rx.agent {
+                    continue;
+                }
+                let (small, large) = if lx < ly { (lx, ly) } else { (ly, lx) };
+                if (small as f64) / (large as f64) < t {
+                    continue;
+                }
+                // If this token is the first they share, the overlap is at most this.
+                let most = 1 + (lx - i as usize - 1).min(ly - j as usize - 1);
+                let bound = jaccard_of(lx, ly, most);
+                if bound < t {
+                    continue;
+                }
+                // A pair that cannot beat the worst kept one even at its bound (a tie it
+                // would lose on ids) is not worth scoring.
+                if let (Some(k), Some(worst)) = (cap, top.peek()) {
+                    if top.len() >= k && Scored::new(bound, &records, x, y) >= *worst {
+                        continue;
+                    }
+                }
+                verified += 1;
+                let Some((first, overlap)) = first_shared_and_overlap(&rx.tokens, &ry.tokens) else { continue };
+                if first != i as usize {
+                    // Met at an earlier shared token already.
+                    continue;
+                }
+                let score = jaccard_of(lx, ly, overlap);
+                if score < t {
+                    continue;
+                }
+                let (ma, mb) = (&memories[rx.memory], &memories[ry.memory]);
+                if !options.resolved.is_empty() && options.resolved.contains(&normalised_ids(&ma.id, &mb.id)) {
+                    resolved_skipped += 1;
+                    continue;
+                }
+                let s = Scored::new(score, &records, x, y);
+                match cap {
+                    None => all.push(s),
+                    Some(k) => {
+                        if top.len() < k {
+                            top.push(s);
+                        } else if top.peek().is_some_and(|worst| s < *worst) {
+                            top.pop();
+                            top.push(s);
+                        }
+                        t = threshold(&top);
+                    }
+                }
+            }
+        }
+        index.entry((token, lx as u32)).or_default().push((x, i));
+        if (i as usize) + 1 < lx {
+            let next = i + 1;
+            events.push(Event { bound: (lx - next as usize) as f64 / lx as f64, record: x, pos: next });
+        }
+    }
+    let capped = cap.is_some_and(|k| top.len() >= k);
+    let mut chosen: Vec<Scored> = if cap.is_some() { top.into_vec() } else { all };
+    chosen.sort();
+    let pairs = chosen.iter().map(|s| pair_of(memories, &records, s)).collect();
+    Candidates { pairs, memories: memories.len(), sampled, without_tokens, resolved_skipped, capped, verified }
+}
+
+fn pair_of(memories: &[Memory], records: &[Record], s: &Scored) -> Pair {
+    let a = &memories[records[s.a as usize].memory];
+    let b = &memories[records[s.b as usize].memory];
+    Pair {
+        id_a: a.id.clone(),
+        agent_a: a.agent.clone(),
+        content_a: a.content.clone(),
+        id_b: b.id.clone(),
+        agent_b: b.agent.clone(),
+        content_b: b.content.clone(),
+        score: s.score,
+        method: KEYWORD.to_owned(),
+    }
+}
+
+/// Every pair of memories of different agents at or above the floor, by comparing each
+/// memory with every other: quadratic, the reference the join is checked and measured
+/// against. Same sampling, resolved pairs and order as [`keyword_pairs`]; no cap.
+pub fn exhaustive(memories: &[Memory], options: &Options) -> Vec<Pair> {
+    let (keep, _) = sample(memories, options.per_agent);
+    let (records, _) = records(memories, &keep);
+    // Token ranks are sorted, which is all the overlap needs.
+    let mut found = Vec::new();
+    for x in 0..records.len() {
+        for y in x + 1..records.len() {
+            let (rx, ry) = (&records[x], &records[y]);
+            if rx.agent == ry.agent {
+                continue;
+            }
+            let overlap = crate::tokens::overlap(&rx.tokens, &ry.tokens);
+            let score = jaccard_of(rx.tokens.len(), ry.tokens.len(), overlap);
+            if score < KEYWORD_THRESHOLD {
+                continue;
+            }
+            let (ma, mb) = (&memories[rx.memory], &memories[ry.memory]);
+            if options.resolved.contains(&normalised_ids(&ma.id, &mb.id)) {
+                continue;
+            }
+            found.push(Scored::new(score, &records, x as u32, y as u32));
+        }
+    }
+    found.sort();
+    found.iter().map(|s| pair_of(memories, &records, s)).collect()
+}
+
+/// One candidate as SPEC §5's JSON line: `{id_a, agent_a, content_a, id_b, agent_b,
+/// content_b, score, method}`, integer ids as numbers. Escaped for a terminal.
+pub fn to_jsonl_line(p: &Pair) -> String {
+    use memval_judge::prompt::id_value;
+    let v = serde_json::json!({
+        "id_a": id_value(&p.id_a),
+        "agent_a": p.agent_a,
+        "content_a": p.content_a,
+        "id_b": id_value(&p.id_b),
+        "agent_b": p.agent_b,
+        "content_b": p.content_b,
+        "score": p.score,
+        "method": p.method,
+    });
+    memval_proto::display::json_safe(&v.to_string())
+}
+
+/// The candidates as JSONL, one pair a line (the input of `memval judge pairs`).
+pub fn to_jsonl(pairs: &[Pair]) -> String {
+    pairs.iter().map(|p| to_jsonl_line(p) + "\n").collect()
+}
+
+/// The candidates as a table for a person: score, the two sides, the start of each text.
+pub fn to_table(c: &Candidates) -> String {
+    use std::fmt::Write;
+    let mut out = String::new();
+    let short = |s: &str| {
+        let one: String = s.split_whitespace().collect::<Vec<_>>().join(" ");
+        if one.chars().count() > 60 { format!("{}…", one.chars().take(59).collect::<String>()) } else { one }
+    };
+    let _ = writeln!(out, "{:>6}  {:<28}  {:<28}  contents", "score", "a (agent:id)", "b (agent:id)");
+    for p in &c.pairs {
+        let _ = writeln!(
+            out,
+            "{:>6.3}  {:<28}  {:<28}  {} | {}",
+            p.score,
+            format!("{}:{}", p.agent_a, p.id_a),
+            format!("{}:{}", p.agent_b, p.id_b),
+            short(&p.content_a),
+            short(&p.content_b)
+        );
+    }
+    out.push_str(&summary(c));
+    memval_proto::display::terminal_safe(&out)
+}
+
+/// What the run compared and what it did not, one line each (stderr for JSONL, under the
+/// table otherwise): sampling, memories without tokens, resolved pairs, the cap.
+pub fn summary(c: &Candidates) -> String {
+    use std::fmt::Write;
+    let mut out = String::new();
+    let _ = writeln!(out, "{} pairs from {} memories (keyword, Jaccard >= {KEYWORD_THRESHOLD})", c.pairs.len(), c.memories);
+    for s in &c.sampled {
+        let _ = writeln!(out, "agent {}: {} of {} memories compared (per-agent sample; --per-agent 0 compares all)", s.agent, s.kept, s.total);
+    }
+    if !c.without_tokens.is_empty() {
+        let shown: Vec<&str> = c.without_tokens.iter().take(10).map(String::as_str).collect();
+        let more = c.without_tokens.len().saturating_sub(shown.len());
+        let _ = writeln!(
+            out,
+            "{} memories not compared: no word of 4 or more letters or digits (ids {}{})",
+            c.without_tokens.len(),
+            shown.join(", "),
+            if more > 0 { format!(" and {more} more") } else { String::new() }
+        );
+    }
+    if c.resolved_skipped > 0 {
+        let _ = writeln!(out, "{} pairs not raised: already resolved in reconcile_log", c.resolved_skipped);
+    }
+    if c.capped {
+        let last = c.pairs.last().map_or(0.0, |p| p.score);
+        let _ = writeln!(out, "capped at {} pairs: pairs scoring {last:.3} or less may be left out (raise --cap, or --cap 0 for all)", c.pairs.len());
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use memval_proto::Source;
+
+    pub(crate) fn memory(id: &str, agent: &str, content: &str) -> Memory {
+        Memory {
+            id: id.into(),
+            agent: agent.into(),
+            content: content.into(),
+            tier: 0,
+            kind: "memory".into(),
+            created_at: None,
+            updated_at: None,
+            source: Source { path: "m.jsonl".into(), line: None, row: None, format: "jsonl".into() },
+            context_dir: None,
+            first_line: 1,
+        }
+    }
+
+    fn ids(pairs: &[Pair]) -> Vec<(String, String)> {
+        pairs.iter().map(|p| (p.id_a.clone(), p.id_b.clone())).collect()
+    }
+
+    fn opts(cap: Option<usize>) -> Options {
+        Options { cap, per_agent: None, resolved: HashSet::new() }
+    }
+
+    #[test]
+    fn only_different_agents_above_the_floor_with_exact_scores() {
+        let m = vec![
+            memory("12", "pm", "We decided to use PostgreSQL as the primary database."),
+            memory("34", "tech-lead", "We rejected PostgreSQL; the primary database stays SQLite."),
+            memory("5", "pm", "We decided to use PostgreSQL as the primary database today."),
+            memory("7", "qa", "Flaky tests retry twice in continuous integration."),
+        ];
+        let c = keyword_pairs(&m, &opts(None));
+        // 12 and 5 share an agent: never paired. 7 shares nothing with the others.
+        assert_eq!(ids(&c.pairs), [("12".into(), "34".into()), ("5".into(), "34".into())]);
+        // 12: decided postgresql primary database (4); 34: rejected postgresql primary database stays sqlite (6).
+        assert_eq!(c.pairs[0].score, 3.0 / 7.0);
+        // 5 adds "today": 3 / 8. Integer ids order numerically: 5 < 34.
+        assert_eq!(c.pairs[1].score, 3.0 / 8.0);
+        assert_eq!(c.pairs[1].agent_a, "pm");
+        assert!(!c.capped);
+        assert_eq!(c.pairs[0].method, "keyword");
+    }
+
+    #[test]
+    fn the_cap_keeps_the_best_and_says_so() {
+        let m = vec![
+            memory("1", "a", "alpha beta gamma delta"),
+            memory("2", "b", "alpha beta gamma delta"),
+            memory("3", "c", "alpha beta gamma epsilon"),
+            memory("4", "d", "alpha beta zeta theta"),
+        ];
+        let c = keyword_pairs(&m, &opts(Some(2)));
+        assert_eq!(ids(&c.pairs), [("1".into(), "2".into()), ("1".into(), "3".into())]);
+        assert_eq!(c.pairs[0].score, 1.0);
+        assert_eq!(c.pairs[1].score, 3.0 / 5.0);
+        assert!(c.capped);
+        assert!(summary(&c).contains("capped at 2 pairs"));
+    }
+
+    #[test]
+    fn resolved_pairs_are_not_raised_again() {
+        let m = vec![memory("1", "a", "alpha beta gamma delta"), memory("2", "b", "alpha beta gamma delta"), memory("3", "c", "alpha beta gamma delta")];
+        let mut o = opts(None);
+        o.resolved.insert(normalised_ids("2", "1"));
+        let c = keyword_pairs(&m, &o);
+        assert_eq!(ids(&c.pairs), [("1".into(), "3".into()), ("2".into(), "3".into())]);
+        assert_eq!(c.resolved_skipped, 1);
+    }
+
+    #[test]
+    fn memories_without_tokens_are_listed() {
+        let m = vec![memory("1", "a", "ok, go"), memory("2", "b", "alpha beta")];
+        let c = keyword_pairs(&m, &opts(None));
+        assert_eq!(c.without_tokens, ["1"]);
+        assert!(summary(&c).contains("1 memories not compared"));
+    }
+
+    #[test]
+    fn sampling_takes_highest_tier_then_newest() {
+        let mut m = Vec::new();
+        for (id, tier, updated) in [("1", 0, 10), ("2", 2, 5), ("3", 1, 50), ("4", 1, 40), ("5", 0, 99)] {
+            let mut x = memory(id, "a", "text");
+            x.tier = tier;
+            x.updated_at = Some(updated);
+            m.push(x);
+        }
+        m.push(memory("6", "b", "text"));
+        let (keep, sampled) = sample(&m, Some(3));
+        let kept: Vec<&str> = keep.iter().map(|&i| m[i].id.as_str()).collect();
+        assert_eq!(kept, ["2", "3", "4", "6"]);
+        assert_eq!(sampled, [Sampled { agent: "a".into(), kept: 3, total: 5 }]);
+        assert_eq!(sample(&m, None).0.len(), 6);
+    }
+
+    #[test]
+    fn jsonl_line_is_the_spec_shape() {
+        let m = vec![memory("12", "pm", "use postgres now"), memory("x-34", "tl", "use postgres never")];
+        let c = keyword_pairs(&m, &opts(None));
+        let line = to_jsonl_line(&c.pairs[0]);
+        let v: serde_json::Value = serde_json::from_str(&line).unwrap();
+        // "12" < "x-34" as text (one id is not an integer).
+        assert_eq!(v["id_a"], 12);
+        assert_eq!(v["id_b"], "x-34");
+        // {postgres} and {postgres, never}.
+        assert_eq!(v["score"], 0.5);
+        assert_eq!(v["method"], "keyword");
+        let keys: Vec<&str> = v.as_object().unwrap().keys().map(String::as_str).collect();
+        assert_eq!(keys.len(), 8);
+    }
+
+    /// A small deterministic generator: no test depends on a random seed it cannot replay.
+    struct Rng(u64);
+    impl Rng {
+        fn next(&mut self) -> u64 {
+            self.0 ^= self.0 << 13;
+            self.0 ^= self.0 >> 7;
+            self.0 ^= self.0 << 17;
+            self.0
+        }
+        fn below(&mut self, n: usize) -> usize {
+            (self.next() % n as u64) as usize
+        }
+    }
+
+    fn corpus(seed: u64, n: usize, agents: usize, vocab: usize) -> Vec<Memory> {
+        let mut r = Rng(seed);
+        let words: Vec<String> = (0..vocab).map(|i| format!("word{i}")).collect();
+        (0..n)
+            .map(|i| {
+                let len = 3 + r.below(12);
+                // Skewed: low word numbers are common, as in real text.
+                let text: Vec<&str> = (0..len).map(|_| { let top = 1 + r.below(vocab); words[r.below(top)].as_str() }).collect();
+                memory(&i.to_string(), &format!("agent{}", r.below(agents)), &text.join(" "))
+            })
+            .collect()
+    }
+
+    #[test]
+    fn the_join_equals_the_all_pairs_scan() {
+        for seed in 1..=12u64 {
+            let m = corpus(seed * 7919, 150, 5, 40);
+            let want = exhaustive(&m, &opts(None));
+            assert!(want.len() > 50, "seed {seed}: the corpus must have pairs to rank");
+            let all = keyword_pairs(&m, &opts(None));
+            assert_eq!(ids(&all.pairs), ids(&want), "seed {seed}: no cap");
+            for k in [1, 7, 50] {
+                let top = keyword_pairs(&m, &opts(Some(k)));
+                assert_eq!(ids(&top.pairs), ids(&want[..k.min(want.len())]), "seed {seed}, cap {k}");
+                let scores: Vec<f64> = top.pairs.iter().map(|p| p.score).collect();
+                let exact: Vec<f64> = want[..k.min(want.len())].iter().map(|p| p.score).collect();
+                assert_eq!(scores, exact);
+            }
+        }
+    }
+}

@@ -1,0 +1,358 @@
+//! One reconciliation, in one process (SPEC §6): manifest, decisions and their references,
+//! stale entries, code-path and documentation staleness through git, missing files, new
+//! knowledge candidates, and contradictions (proven ones, plus candidate pairs for the pair
+//! judge). [`reconcile`] builds the [`Report`]; [`crate::judging`] adds the judge's answers
+//! when a model is configured; the caller renders and writes it.
+//!
+//! How new knowledge candidates are found (both provable, no model): a `DEC-…` id referenced
+//! somewhere but recorded nowhere (one candidate per id, every reference listed), and a
+//! Markdown file inside a GAAI memory folder that `index.md` does not register.
+//!
+//! It never modifies, moves or deletes a memory, a decision or a doc: every file is opened
+//! for reading only, git is only asked (`log`, `rev-list`), never told.
+
+use std::collections::{BTreeMap, HashMap, HashSet};
+use std::path::{Path, PathBuf};
+
+use crate::candidates::{resolve_cap, Cap};
+use crate::contradictions::{self, Text};
+use crate::decisions::{self, Decision};
+use crate::git::Git;
+use crate::pairs::{self, normalised_ids, Options};
+use crate::report::*;
+use crate::scan::{self, Content, Origin};
+use crate::ReconcileError;
+
+/// What a reconciliation is given.
+#[derive(Debug, Clone)]
+pub struct Inputs {
+    pub repo: PathBuf,
+    pub memories: Vec<PathBuf>,
+    /// Unix seconds: "today" for the report date and the days-stale counts.
+    pub now: i64,
+    pub pair_cap: Cap,
+    /// Memories per agent for candidate pairs; 0 for all.
+    pub per_agent: usize,
+}
+
+/// Where the report goes by default: `contexts/artefacts/reconciliation-reports/` beside a
+/// GAAI `contexts/` folder, else `REPO/.memval/reconciliation-reports/`.
+pub fn default_out_dir(repo: &Path, gaai_dirs: &[PathBuf]) -> PathBuf {
+    match gaai_dirs.first().and_then(|m| m.parent()) {
+        Some(contexts) if contexts.file_name().is_some_and(|n| n == "contexts") => contexts.join("artefacts").join("reconciliation-reports"),
+        _ => repo.join(".memval").join("reconciliation-reports"),
+    }
+}
+
+fn day(ts: i64) -> String {
+    chrono::DateTime::from_timestamp(ts, 0).map(|t| t.format("%Y-%m-%d").to_string()).unwrap_or_default()
+}
+
+fn days_between(from: i64, to: i64) -> i64 {
+    (to - from).div_euclid(86_400)
+}
+
+struct Recorded {
+    decision: Decision,
+    at: String,
+    updated: Option<i64>,
+}
+
+/// Builds the report (contradiction candidates unjudged) and returns it with the output
+/// folder it would go to by default.
+pub fn reconcile(inputs: &Inputs) -> Result<(Report, PathBuf), ReconcileError> {
+    let repo = inputs.repo.canonicalize().map_err(|e| ReconcileError::Input { path: inputs.repo.clone(), reason: format!("not a readable folder: {e}") })?;
+    let mut manifest = scan::manifest(&repo, &inputs.memories)?;
+    let git = Git::open(&repo);
+    if let Ok(g) = &git {
+        scan::git_dates(&mut manifest, &repo, g);
+    }
+    let entries = &manifest.entries;
+
+    // Decisions, in both shapes.
+    let mut recorded: HashMap<String, Recorded> = HashMap::new();
+    let mut own_ids: HashMap<usize, Vec<(u32, String)>> = HashMap::new();
+    for (k, e) in entries.iter().enumerate() {
+        let (Content::Text(text), Some(file)) = (&e.content, &e.file) else { continue };
+        let stem = file.file_stem().map(|s| s.to_string_lossy().into_owned()).unwrap_or_default();
+        let in_decisions = file.parent().and_then(Path::file_name).is_some_and(|n| n == "decisions") || e.category.as_deref() == Some("decisions");
+        let found: Vec<Decision> = match decisions::from_file(&stem, text) {
+            Some(d) => vec![d],
+            None if in_decisions => decisions::from_log(text),
+            None => Vec::new(),
+        };
+        for d in found {
+            let whole_file = d.line == 1 && stem.starts_with(&d.id);
+            if whole_file {
+                // A decision's own file mentions its id as a title, not as a reference.
+                for (i, line) in text.lines().enumerate() {
+                    if decisions::ids_in(line).contains(&d.id) {
+                        own_ids.entry(k).or_default().push(((i + 1) as u32, d.id.clone()));
+                    }
+                }
+            } else {
+                own_ids.entry(k).or_default().push((d.line, d.id.clone()));
+            }
+            let updated = d.date.as_deref().and_then(scan::parse_date).or(e.updated_at);
+            let at = format!("{}:{}", e.path, d.line);
+            recorded.entry(d.id.clone()).or_insert(Recorded { decision: d, at, updated });
+        }
+    }
+
+    // Every reference, classified.
+    let mut refs: Vec<DecReference> = Vec::new();
+    let mut stale = Vec::new();
+    for (k, e) in entries.iter().enumerate() {
+        let Content::Text(text) = &e.content else { continue };
+        let defining = own_ids.get(&k).cloned().unwrap_or_default();
+        // A decision record cites later decisions by nature (superseded by …).
+        let is_decision = !defining.is_empty() || e.category.as_deref() == Some("decisions");
+        let mut newest: BTreeMap<String, i64> = BTreeMap::new();
+        for r in decisions::references(text, &defining) {
+            let (status, marker, marker_text, decision) = match recorded.get(&r.id) {
+                None => (DecStatus::Missing, None, None, None),
+                Some(rec) => {
+                    if let Some(t) = rec.updated {
+                        newest.insert(r.id.clone(), t);
+                    }
+                    match &rec.decision.marker {
+                        Some((m, line)) => (DecStatus::Superseded, Some(m.clone()), Some(line.clone()), Some(rec.at.clone())),
+                        None => (DecStatus::Active, None, None, Some(rec.at.clone())),
+                    }
+                }
+            };
+            refs.push(DecReference { file: e.path.clone(), line: r.line, dec: r.id, status, marker, marker_text, decision, from_decision: is_decision });
+        }
+        if let (Some(updated), false) = (e.updated_at, is_decision) {
+            for (dec, t) in newest {
+                if t > updated {
+                    stale.push(StaleEntry { file: e.path.clone(), dec, file_updated_at: day(updated), dec_updated_at: day(t), delta_days: days_between(updated, t) });
+                }
+            }
+        }
+    }
+
+    // New knowledge: decisions referenced but recorded nowhere; unregistered memory files.
+    let mut missing_decs: BTreeMap<String, Vec<String>> = BTreeMap::new();
+    for r in refs.iter().filter(|r| r.status == DecStatus::Missing) {
+        let list = missing_decs.entry(r.dec.clone()).or_default();
+        let at = format!("{}:{}", r.file, r.line);
+        // The same id twice on a line is one place to look.
+        if list.last() != Some(&at) {
+            list.push(at);
+        }
+    }
+    let mut new_knowledge: Vec<NewKnowledge> = missing_decs
+        .into_iter()
+        .map(|(dec, sources)| NewKnowledge { description: format!("{dec} is referenced but no decision record holds it"), category: "decisions".into(), sources })
+        .collect();
+    for path in &manifest.unregistered {
+        let category = Path::new(path).parent().and_then(Path::file_name).map(|n| n.to_string_lossy().into_owned()).filter(|n| n != "memory").unwrap_or_else(|| "memory".into());
+        new_knowledge.push(NewKnowledge { description: "memory file not registered in index.md".into(), category, sources: vec![path.clone()] });
+    }
+
+    let missing_files: Vec<MissingFile> = entries
+        .iter()
+        .filter_map(|e| match &e.content {
+            Content::Missing => Some(MissingFile { path: e.path.clone(), class: "MISSING_FILE".into(), reason: "not on disk".into(), index_line: e.index_line }),
+            Content::Unreadable(why) => Some(MissingFile { path: e.path.clone(), class: "UNREADABLE".into(), reason: why.clone(), index_line: e.index_line }),
+            Content::Text(_) => None,
+        })
+        .collect();
+
+    let (code_paths, docs) = staleness(&repo, &manifest, git.as_ref(), inputs.now);
+    let contradictions = candidates(&repo, inputs)?;
+
+    let read = |o: Origin| entries.iter().filter(|e| e.origin == o && matches!(e.content, Content::Text(_))).count();
+    let (memory_files, doc_files) = (read(Origin::Memory), read(Origin::Documentation));
+    let mut report = Report {
+        front: FrontMatter {
+            skill: SKILL.into(),
+            generated_at: day(inputs.now),
+            scan_manifest_source: manifest.source.clone(),
+            files_scanned: memory_files + doc_files,
+            memory_files_scanned: memory_files,
+            doc_files_scanned: doc_files,
+            findings_count: 0,
+            code_path_findings_count: 0,
+            doc_staleness_findings_count: 0,
+        },
+        stale_entries: stale,
+        dec_references: refs,
+        contradictions,
+        new_knowledge,
+        missing_files,
+        code_paths,
+        docs,
+        not_loaded: manifest.load_problems.clone(),
+        manifest: entries
+            .iter()
+            .map(|e| ManifestEntry {
+                path: e.path.clone(),
+                origin: e.origin,
+                category: e.category.clone(),
+                updated_at: e.updated_at.map(day),
+                updated_from: e.updated_from.map(str::to_owned),
+                read: matches!(e.content, Content::Text(_)),
+            })
+            .collect(),
+        report_path: None,
+    };
+    report.count();
+    Ok((report, default_out_dir(&repo, &manifest.gaai_dirs)))
+}
+
+/// A path relative to the repo as git wants it (relative to the top of the work tree).
+fn in_git(repo: &Path, git: &Git, rel: &str) -> String {
+    match repo.strip_prefix(git.top()) {
+        Ok(sub) if !sub.as_os_str().is_empty() => sub.join(rel.trim_start_matches("./")).to_string_lossy().into_owned(),
+        _ => rel.to_owned(),
+    }
+}
+
+/// The folder a doc is checked against by proximity: a README's own folder; for a doc, the
+/// nearest `src/`, `lib/` or `api/` from its folder up to the repo root.
+fn proximity(repo: &Path, doc: &Path, readme: bool) -> Option<String> {
+    let rel = doc.strip_prefix(repo).ok()?;
+    let mut dir = rel.parent()?.to_path_buf();
+    if readme {
+        return Some(if dir.as_os_str().is_empty() { ".".into() } else { dir.to_string_lossy().into_owned() });
+    }
+    loop {
+        for name in ["src", "lib", "api"] {
+            if repo.join(&dir).join(name).is_dir() {
+                return Some(dir.join(name).to_string_lossy().into_owned());
+            }
+        }
+        if !dir.pop() {
+            return None;
+        }
+    }
+}
+
+fn staleness(repo: &Path, manifest: &scan::Manifest, git: Result<&Git, &String>, now: i64) -> (GitSection<CodePathFinding>, GitSection<DocFinding>) {
+    let mut code = GitSection::default();
+    let mut docs = GitSection::default();
+    let git = match git {
+        Ok(g) => g,
+        Err(why) => {
+            code.skipped = Some(why.clone());
+            docs.skipped = Some(why.clone());
+            return (code, docs);
+        }
+    };
+    for e in &manifest.entries {
+        let Content::Text(_) = e.content else { continue };
+        let no_date = |what: &str| NotChecked { file: e.path.clone(), what: what.to_owned(), reason: "the file has no updated_at (no front matter date, registry date or commit)".into() };
+        match e.origin {
+            Origin::Memory => {
+                for p in &e.code_paths {
+                    let Some(updated) = e.updated_at else {
+                        code.not_checked.push(no_date(p));
+                        continue;
+                    };
+                    match git.commits_since(&in_git(repo, git, p), updated, None) {
+                        Ok(0) => {}
+                        Ok(n) => code.findings.push(CodePathFinding { file: e.path.clone(), code_path: p.clone(), commits: n, days_stale: days_between(updated, now) }),
+                        Err(err) => code.not_checked.push(NotChecked { file: e.path.clone(), what: p.clone(), reason: err }),
+                    }
+                }
+            }
+            Origin::Documentation => {
+                let Some(file) = &e.file else { continue };
+                let readme = file.file_name().is_some_and(|n| n == "README.md");
+                let (source, refs): (&str, Vec<String>) = if e.code_paths.is_empty() {
+                    match proximity(repo, file, readme) {
+                        Some(dir) => ("proximity", vec![dir]),
+                        None => {
+                            docs.not_checked.push(NotChecked { file: e.path.clone(), what: "proximity".into(), reason: "no depends_on and no src/, lib/ or api/ folder near it".into() });
+                            continue;
+                        }
+                    }
+                } else {
+                    ("depends_on", e.code_paths.clone())
+                };
+                for r in refs {
+                    let Some(updated) = e.updated_at else {
+                        docs.not_checked.push(no_date(&r));
+                        continue;
+                    };
+                    // The doc's own commit is not a change of the code near it.
+                    let own = file.strip_prefix(repo).ok().map(|p| in_git(repo, git, &p.to_string_lossy()));
+                    match git.commits_since(&in_git(repo, git, &r), updated, own.as_deref()) {
+                        Ok(0) => {}
+                        Ok(n) => docs.findings.push(DocFinding { file: e.path.clone(), source: source.into(), reference: r, commits: n, days_stale: days_between(updated, now) }),
+                        Err(err) => docs.not_checked.push(NotChecked { file: e.path.clone(), what: r, reason: err }),
+                    }
+                }
+            }
+        }
+    }
+    (code, docs)
+}
+
+/// Contradictions without a model: proven ones, and the keyword candidates for the judge.
+fn candidates(repo: &Path, inputs: &Inputs) -> Result<Contradictions, ReconcileError> {
+    let mut memories = Vec::new();
+    let mut config_cap = None;
+    let mut resolved = HashSet::new();
+    for path in &inputs.memories {
+        let loaded = memval_sources::load(path, repo)?;
+        if loaded.format == memval_sources::Format::Sqlite {
+            config_cap = memval_sources::sqlite_config(path)?.reconcile_pair_cap;
+            resolved.extend(memval_sources::reconcile_log(path)?.iter().map(|r| normalised_ids(&r.id_a, &r.id_b)));
+        }
+        memories.extend(loaded.memories);
+    }
+    // Ids key pairs: unique across every memories path.
+    let mut seen = HashSet::new();
+    for m in &mut memories {
+        let base = m.id.clone();
+        let mut n = 1;
+        while !seen.insert(m.id.clone()) {
+            n += 1;
+            m.id = format!("{base}~{n}");
+        }
+    }
+    let texts: Vec<Text<'_>> = memories.iter().map(|m| Text { id: &m.id, agent: &m.agent, source: m.source.to_string(), content: &m.content }).collect();
+    let proven = contradictions::prove(&texts);
+    let (cap, cap_note) = resolve_cap(inputs.pair_cap, config_cap);
+    let options = Options { cap, per_agent: (inputs.per_agent > 0).then_some(inputs.per_agent), resolved };
+    let found = pairs::keyword_pairs(&memories, &options);
+    let mut notes: Vec<String> = pairs::summary(&found).lines().map(str::to_owned).collect();
+    notes.push(cap_note);
+    Ok(Contradictions {
+        proven,
+        candidates: found.pairs.into_iter().map(|pair| CandidatePair { pair, judgement: None, not_judged: Some("not judged: no model configured".into()) }).collect(),
+        judged_by: None,
+        candidate_notes: notes,
+        judge_notes: Vec::new(),
+    })
+}
+
+/// What `--fail-on` can name.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum FailOn {
+    Any,
+    Stale,
+    Superseded,
+    Contradictions,
+    NewKnowledge,
+    Missing,
+    CodePath,
+    Docs,
+}
+
+/// Whether `report` has a finding of a kind in `fail_on`.
+pub fn fails(report: &Report, fail_on: &[FailOn]) -> bool {
+    fail_on.iter().any(|f| match f {
+        FailOn::Any => report.front.findings_count > 0,
+        FailOn::Stale => !report.stale_entries.is_empty(),
+        FailOn::Superseded => report.superseded().next().is_some(),
+        FailOn::Contradictions => !report.contradictions.proven.is_empty() || report.contradictions.judged_contradictory().next().is_some(),
+        FailOn::NewKnowledge => !report.new_knowledge.is_empty(),
+        FailOn::Missing => !report.missing_files.is_empty(),
+        FailOn::CodePath => !report.code_paths.findings.is_empty(),
+        FailOn::Docs => !report.docs.findings.is_empty(),
+    })
+}
