@@ -57,7 +57,7 @@ impl Tmpfs {
 
 impl Drop for Tmpfs {
     fn drop(&mut self) {
-        let ok = Command::new("umount").arg(self.dir.path()).status().is_ok_and(|s| s.success());
+        let ok = Command::new("umount").arg(self.dir.path()).stderr(std::process::Stdio::null()).status().is_ok_and(|s| s.success());
         if !ok {
             // Something still holds a file there; detach it so the mount does not outlive us.
             let _ = Command::new("umount").arg("-l").arg(self.dir.path()).status();

@@ -3,8 +3,16 @@
 //! Every sled error leaves here through [`SledStore::error`], which tells a full disk
 //! apart from a fault of the database, so the user is told to free space rather than to
 //! move a healthy store aside.
+//!
+//! sled 0.34 hangs for good once a write has failed (a full disk): dropping the last handle
+//! of a tree flushes, and that flush waits forever for the failed write to become stable.
+//! So a store that saw an I/O error is marked broken, and its handles are leaked instead of
+//! dropped (a clone of each is forgotten): the process reports the error and exits instead
+//! of hanging. This module must never drop sled handles of a broken store.
 
 use std::path::Path;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
 
 use memval_proto::{ClaimResult, MemoryScore, RunHeader, UnixSeconds};
 use serde::{Deserialize, Serialize};
@@ -70,6 +78,8 @@ pub trait ScoreStore: Send + Sync {
 pub struct SledStore {
     /// The store's folder, for error messages.
     dir: String,
+    /// Set once sled returned an I/O error; see the module doc.
+    broken: Arc<AtomicBool>,
     claims: sled::Tree,
     scores: sled::Tree,
     runs: sled::Tree,
@@ -106,8 +116,12 @@ pub(crate) fn is_disk_full(e: &std::io::Error) -> bool {
     matches!(e.kind(), std::io::ErrorKind::StorageFull | std::io::ErrorKind::QuotaExceeded)
 }
 
-/// A sled error of the store at `dir`, a full disk told apart.
-fn sled_error(dir: &str, source: sled::Error) -> StoreError {
+/// A sled error of the store at `dir`, a full disk told apart; an I/O error marks the store
+/// `broken`.
+fn sled_error(dir: &str, broken: &AtomicBool, source: sled::Error) -> StoreError {
+    if matches!(source, sled::Error::Io(_)) {
+        broken.store(true, Ordering::SeqCst);
+    }
     match source {
         sled::Error::Io(e) if is_disk_full(&e) => StoreError::DiskFull { path: dir.to_owned(), source: e },
         source => StoreError::Db { path: dir.to_owned(), source },
@@ -130,19 +144,42 @@ impl SledStore {
                     source => StoreError::Open { path, source },
                 }
             })?;
-        let tree = |name: &str| db.open_tree(name).map_err(|e| sled_error(&path, e));
-        Ok(SledStore { claims: tree("claims")?, scores: tree("scores")?, runs: tree("runs")?, history: tree("history")?, dir: path.clone(), db })
+        let broken = Arc::new(AtomicBool::new(false));
+        let tree = |name: &str| db.open_tree(name).map_err(|e| sled_error(&path, &broken, e));
+        let (claims, scores, runs, history) = match (tree("claims"), tree("scores"), tree("runs"), tree("history")) {
+            (Ok(c), Ok(s), Ok(r), Ok(h)) => (c, s, r, h),
+            (c, s, r, h) => {
+                let err = [c.err(), s.err(), r.err(), h.err()].into_iter().flatten().next().expect("one of them failed");
+                if broken.load(Ordering::SeqCst) {
+                    std::mem::forget(db);
+                }
+                return Err(err);
+            }
+        };
+        Ok(SledStore { claims, scores, runs, history, dir: path.clone(), broken, db })
     }
 
     /// Maps a sled error of this store to a [`StoreError`] (a full disk told apart).
     fn error(&self) -> impl Fn(sled::Error) -> StoreError + '_ {
-        move |e| sled_error(&self.dir, e)
+        move |e| sled_error(&self.dir, &self.broken, e)
     }
 
     /// A named key-value table beside the scores, for data whose lifetime is the store's
     /// (the LLM result cache).
     pub fn table(&self, name: &str) -> Result<KvTable, StoreError> {
-        Ok(KvTable { tree: self.db.open_tree(name).map_err(self.error())?, dir: self.dir.clone() })
+        Ok(KvTable { tree: self.db.open_tree(name).map_err(self.error())?, dir: self.dir.clone(), broken: self.broken.clone() })
+    }
+}
+
+impl Drop for SledStore {
+    fn drop(&mut self) {
+        if self.broken.load(Ordering::SeqCst) {
+            // A forgotten clone keeps each handle's count above zero, so no flush runs.
+            for tree in [&self.claims, &self.scores, &self.runs, &self.history] {
+                std::mem::forget(tree.clone());
+            }
+            std::mem::forget(self.db.clone());
+        }
     }
 }
 
@@ -151,16 +188,25 @@ impl SledStore {
 pub struct KvTable {
     tree: sled::Tree,
     dir: String,
+    broken: Arc<AtomicBool>,
+}
+
+impl Drop for KvTable {
+    fn drop(&mut self) {
+        if self.broken.load(Ordering::SeqCst) {
+            std::mem::forget(self.tree.clone());
+        }
+    }
 }
 
 impl KvTable {
     pub fn get(&self, key: &[u8]) -> Result<Option<Vec<u8>>, StoreError> {
-        Ok(self.tree.get(key).map_err(|e| sled_error(&self.dir, e))?.map(|v| v.to_vec()))
+        Ok(self.tree.get(key).map_err(|e| sled_error(&self.dir, &self.broken, e))?.map(|v| v.to_vec()))
     }
 
     /// Insert and flush, so what was paid for survives a crash of the run.
     pub fn put(&self, key: &[u8], value: &[u8]) -> Result<(), StoreError> {
-        let err = |e| sled_error(&self.dir, e);
+        let err = |e| sled_error(&self.dir, &self.broken, e);
         self.tree.insert(key, value).map_err(err)?;
         self.tree.flush().map_err(err)?;
         Ok(())

@@ -1,7 +1,7 @@
 //! The store on a full disk, for real: a 4 MiB tmpfs (memval's CI runs as root) holding the
 //! store, filled to the last byte. Writing then fails with [`StoreError::DiskFull`], which
-//! says what to do; a run record whose flush failed is not there when the store is opened
-//! again with room; and the store still opens and works (the full disk did not corrupt it).
+//! says what to do (not "move it aside", which a corrupt store gets), and dropping the store
+//! afterwards returns instead of hanging in sled's final flush.
 
 use std::io::Write;
 use std::path::Path;
@@ -23,7 +23,7 @@ impl Tmpfs {
 
 impl Drop for Tmpfs {
     fn drop(&mut self) {
-        if !Command::new("umount").arg(self.0.path()).status().is_ok_and(|s| s.success()) {
+        if !Command::new("umount").arg(self.0.path()).stderr(std::process::Stdio::null()).status().is_ok_and(|s| s.success()) {
             let _ = Command::new("umount").arg("-l").arg(self.0.path()).status();
         }
     }
@@ -50,7 +50,7 @@ fn record(run_id: &str, started_at: i64) -> RunRecord {
 }
 
 #[test]
-fn a_full_disk_is_told_apart_and_loses_no_completed_run() {
+fn a_full_disk_is_told_apart_and_the_store_still_closes() {
     let disk = Tmpfs::mount("4m");
     let dir = disk.0.path().join("store");
     {
@@ -73,12 +73,16 @@ fn a_full_disk_is_told_apart_and_loses_no_completed_run() {
         assert!(matches!(err, StoreError::DiskFull { .. }), "not told apart as a full disk: {err:?}");
         let text = err.to_string();
         assert!(text.contains("is full") && text.contains("free space") && text.contains("--store"), "{text}");
-        drop(store);
+        // Dropping a store whose write failed returns (sled alone would wait forever).
+        let (done, dropped) = std::sync::mpsc::channel();
+        std::thread::spawn(move || {
+            drop(store);
+            let _ = done.send(());
+        });
+        assert!(dropped.recv_timeout(std::time::Duration::from_secs(20)).is_ok(), "dropping the store hung after the disk filled");
         std::fs::remove_file(filler).unwrap();
     }
-    let store = memval_store::open(&dir).expect("the store opens again once there is room");
-    let runs = store.runs().unwrap();
-    assert_eq!(runs.first().map(|r| r.header.run_id.as_str()), Some("first"), "the run completed before the disk filled is kept");
-    store.put_run(&record("third", 100)).unwrap();
-    store.flush().unwrap();
+    // Opening it again with room, and finding the run stored before the disk filled, is in
+    // another process (`tests/full_disk.rs` runs the binary again): this one still holds the
+    // broken store's lock.
 }
