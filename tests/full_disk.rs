@@ -3,6 +3,7 @@
 //! its results says the disk is full and what to do, prints no report and exits 2; a report
 //! that cannot be written leaves neither half a report nor its temporary file behind.
 
+#[allow(dead_code)] // not every helper is used here
 mod support;
 
 use std::path::{Path, PathBuf};
