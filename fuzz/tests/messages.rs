@@ -17,7 +17,9 @@
 //! Each generated case is built from the text of `memval_fuzz::text(seed, index)` (fields,
 //! claims, verdicts and the mutation are drawn from a hash of it), so a case is reproduced
 //! from its seed and index, and a failing text kept in `fuzz/corpus/` replays the same
-//! messages.
+//! messages (the hash is std's `DefaultHasher`, fixed within a toolchain; a new Rust release
+//! may change which messages a corpus text turns into, so the corpus files also stand as
+//! plain hostile texts for the other harnesses).
 
 use std::hash::{Hash, Hasher};
 use std::path::{Component, Path, PathBuf};

@@ -23,7 +23,8 @@ pub enum StoreError {
     InUse { path: String },
     #[error("the store at {path} cannot be opened ({source}); it may be corrupt or written by another version: move it aside (mv {path} {path}.bad) to start a new history, or pass --store DIR")]
     Open { path: String, source: sled::Error },
-    #[error("the disk holding the store at {path} is full ({source}); free space on it, or pass --store DIR on another disk. Nothing of this run was recorded as complete")]
+    // `{source}` is left to the error chain (anyhow prints it after a colon), said once.
+    #[error("the disk holding the store at {path} is full; free space on it, or pass --store DIR on another disk. Nothing of this run was recorded as complete")]
     DiskFull { path: String, source: std::io::Error },
     #[error("cannot create {path}: {source}")]
     Create { path: String, source: std::io::Error },
