@@ -425,7 +425,7 @@ fn every_stage_answers_every_hostile_message_without_panic_or_hang() {
             }
         }
         let outcome: Result<(), String> = world.rt.block_on(async {
-            let mut tally = |stage: &'static str, fed: &Fed| {
+            let tally = |stage: &'static str, fed: &Fed| {
                 let what = if fed.dead_letter.is_some() { "dead-lettered" } else { "processed" };
                 *answers.lock().unwrap().entry((stage, what)).or_default() += 1;
             };
