@@ -38,9 +38,28 @@ pub fn emit(path: Option<&Path>, text: &str) -> anyhow::Result<()> {
             check_output_dir(path)?;
             let dir = path.parent().filter(|d| !d.as_os_str().is_empty()).unwrap_or(Path::new("."));
             let tmp = dir.join(format!(".{}.memval-tmp", path.file_name().and_then(|n| n.to_str()).unwrap_or("report")));
-            std::fs::write(&tmp, text).with_context(|| format!("cannot write {}", tmp.display()))?;
-            std::fs::rename(&tmp, path).with_context(|| format!("cannot move the report to {}", path.display()))?;
+            // Whatever fails, the temporary file goes: a full disk must leave neither half a
+            // report nor the half-written temporary beside it.
+            let written = std::fs::write(&tmp, text).map_err(|e| write_error(path, e)).and_then(|()| {
+                std::fs::rename(&tmp, path).with_context(|| format!("cannot move the report into place at {}", path.display()))
+            });
+            if written.is_err() {
+                let _ = std::fs::remove_file(&tmp);
+            }
+            written?;
         }
     }
     Ok(())
+}
+
+/// Why the report could not be written to `path`, naming the report (not the temporary) and,
+/// for a full disk, what to do.
+fn write_error(path: &Path, e: std::io::Error) -> anyhow::Error {
+    match e.kind() {
+        std::io::ErrorKind::StorageFull | std::io::ErrorKind::QuotaExceeded => anyhow!(
+            "cannot write the report to {}: the disk is full ({e}); free space on it or write the report elsewhere (-o FILE); no report was written",
+            path.display()
+        ),
+        _ => anyhow!("cannot write the report to {}: {e}; no report was written", path.display()),
+    }
 }

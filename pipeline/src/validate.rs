@@ -156,6 +156,10 @@ pub async fn validate(v: Validate, warn: &(dyn Fn(&str) + Sync)) -> Result<Valid
     );
     report.llm = v.models.as_ref().map(|m| m.report_section(&header.run_id));
     if let Some(store) = &store {
+        // The scores durably first, then the run record: a run the store lists as complete
+        // has all its scores on disk, and a store that cannot take them (a full disk) stops
+        // the run here, before anything is reported.
+        store.flush()?;
         store.put_run(&RunRecord {
             header: header.clone(),
             finished_at,

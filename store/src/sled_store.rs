@@ -1,6 +1,18 @@
 //! The sled database behind the [`ScoreStore`] trait.
+//!
+//! Every sled error leaves here through [`SledStore::error`], which tells a full disk
+//! apart from a fault of the database, so the user is told to free space rather than to
+//! move a healthy store aside.
+//!
+//! sled 0.34 hangs for good once a write has failed (a full disk): dropping the last handle
+//! of a tree flushes, and that flush waits forever for the failed write to become stable.
+//! So a store that saw an I/O error is marked broken, and its handles are leaked instead of
+//! dropped (a clone of each is forgotten): the process reports the error and exits instead
+//! of hanging. This module must never drop sled handles of a broken store.
 
 use std::path::Path;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
 
 use memval_proto::{ClaimResult, MemoryScore, RunHeader, UnixSeconds};
 use serde::{Deserialize, Serialize};
@@ -11,10 +23,13 @@ pub enum StoreError {
     InUse { path: String },
     #[error("the store at {path} cannot be opened ({source}); it may be corrupt or written by another version: move it aside (mv {path} {path}.bad) to start a new history, or pass --store DIR")]
     Open { path: String, source: sled::Error },
+    // `{source}` is left to the error chain (anyhow prints it after a colon), said once.
+    #[error("the disk holding the store at {path} is full; free space on it, or pass --store DIR on another disk. Nothing of this run was recorded as complete")]
+    DiskFull { path: String, source: std::io::Error },
     #[error("cannot create {path}: {source}")]
     Create { path: String, source: std::io::Error },
-    #[error("store: {0}")]
-    Db(#[from] sled::Error),
+    #[error("store at {path}: {source}")]
+    Db { path: String, source: sled::Error },
     #[error("store record is corrupt: {0}")]
     Corrupt(postcard::Error),
 }
@@ -62,6 +77,10 @@ pub trait ScoreStore: Send + Sync {
 }
 
 pub struct SledStore {
+    /// The store's folder, for error messages.
+    dir: String,
+    /// Set once sled returned an I/O error; see the module doc.
+    broken: Arc<AtomicBool>,
     claims: sled::Tree,
     scores: sled::Tree,
     runs: sled::Tree,
@@ -93,32 +112,75 @@ pub fn memory_key(score: &MemoryScore) -> String {
     format!("{}|{}", score.memory.source.path, score.memory.id)
 }
 
+/// Whether an I/O error means the filesystem (or the user's quota on it) has no room left.
+pub(crate) fn is_disk_full(e: &std::io::Error) -> bool {
+    matches!(e.kind(), std::io::ErrorKind::StorageFull | std::io::ErrorKind::QuotaExceeded)
+}
+
+/// A sled error of the store at `dir`, a full disk told apart; an I/O error marks the store
+/// `broken`.
+fn sled_error(dir: &str, broken: &AtomicBool, source: sled::Error) -> StoreError {
+    if matches!(source, sled::Error::Io(_)) {
+        broken.store(true, Ordering::SeqCst);
+    }
+    match source {
+        sled::Error::Io(e) if is_disk_full(&e) => StoreError::DiskFull { path: dir.to_owned(), source: e },
+        source => StoreError::Db { path: dir.to_owned(), source },
+    }
+}
+
 impl SledStore {
     pub fn open(dir: &Path) -> Result<SledStore, StoreError> {
+        let path = dir.display().to_string();
         let db = sled::Config::new()
             .path(dir)
             .open()
             .map_err(|source| {
-                let path = dir.display().to_string();
-                // sled takes an exclusive file lock; another process holding it is not a fault.
-                match &source {
+                let path = path.clone();
+                // sled takes an exclusive file lock; another process holding it is not a fault,
+                // and neither is a full disk (the store is fine, there is no room to grow it).
+                match source {
                     sled::Error::Io(e) if e.kind() == std::io::ErrorKind::WouldBlock || e.to_string().contains("could not acquire lock") => StoreError::InUse { path },
-                    _ => StoreError::Open { path, source },
+                    sled::Error::Io(e) if is_disk_full(&e) => StoreError::DiskFull { path, source: e },
+                    source => StoreError::Open { path, source },
                 }
             })?;
-        Ok(SledStore {
-            claims: db.open_tree("claims")?,
-            scores: db.open_tree("scores")?,
-            runs: db.open_tree("runs")?,
-            history: db.open_tree("history")?,
-            db,
-        })
+        let broken = Arc::new(AtomicBool::new(false));
+        let tree = |name: &str| db.open_tree(name).map_err(|e| sled_error(&path, &broken, e));
+        let (claims, scores, runs, history) = match (tree("claims"), tree("scores"), tree("runs"), tree("history")) {
+            (Ok(c), Ok(s), Ok(r), Ok(h)) => (c, s, r, h),
+            (c, s, r, h) => {
+                let err = [c.err(), s.err(), r.err(), h.err()].into_iter().flatten().next().expect("one of them failed");
+                if broken.load(Ordering::SeqCst) {
+                    std::mem::forget(db);
+                }
+                return Err(err);
+            }
+        };
+        Ok(SledStore { claims, scores, runs, history, dir: path.clone(), broken, db })
+    }
+
+    /// Maps a sled error of this store to a [`StoreError`] (a full disk told apart).
+    fn error(&self) -> impl Fn(sled::Error) -> StoreError + '_ {
+        move |e| sled_error(&self.dir, &self.broken, e)
     }
 
     /// A named key-value table beside the scores, for data whose lifetime is the store's
     /// (the LLM result cache).
     pub fn table(&self, name: &str) -> Result<KvTable, StoreError> {
-        Ok(KvTable(self.db.open_tree(name)?))
+        Ok(KvTable { tree: self.db.open_tree(name).map_err(self.error())?, dir: self.dir.clone(), broken: self.broken.clone() })
+    }
+}
+
+impl Drop for SledStore {
+    fn drop(&mut self) {
+        if self.broken.load(Ordering::SeqCst) {
+            // A forgotten clone keeps each handle's count above zero, so no flush runs.
+            for tree in [&self.claims, &self.scores, &self.runs, &self.history] {
+                std::mem::forget(tree.clone());
+            }
+            std::mem::forget(self.db.clone());
+        }
     }
 
     /// Content-addressed change-validation verdicts (`memval judge change --store`): the key
@@ -136,17 +198,30 @@ pub type KvEntry = (Vec<u8>, Vec<u8>);
 
 /// A key-value table of a [`SledStore`].
 #[derive(Clone)]
-pub struct KvTable(sled::Tree);
+pub struct KvTable {
+    tree: sled::Tree,
+    dir: String,
+    broken: Arc<AtomicBool>,
+}
+
+impl Drop for KvTable {
+    fn drop(&mut self) {
+        if self.broken.load(Ordering::SeqCst) {
+            std::mem::forget(self.tree.clone());
+        }
+    }
+}
 
 impl KvTable {
     pub fn get(&self, key: &[u8]) -> Result<Option<Vec<u8>>, StoreError> {
-        Ok(self.0.get(key)?.map(|v| v.to_vec()))
+        Ok(self.tree.get(key).map_err(|e| sled_error(&self.dir, &self.broken, e))?.map(|v| v.to_vec()))
     }
 
     /// Insert and flush, so what was paid for survives a crash of the run.
     pub fn put(&self, key: &[u8], value: &[u8]) -> Result<(), StoreError> {
-        self.0.insert(key, value)?;
-        self.0.flush()?;
+        let err = |e| sled_error(&self.dir, &self.broken, e);
+        self.tree.insert(key, value).map_err(err)?;
+        self.tree.flush().map_err(err)?;
         Ok(())
     }
 
@@ -164,30 +239,30 @@ impl KvTable {
     }
 
     pub fn len(&self) -> usize {
-        self.0.len()
+        self.tree.len()
     }
 
     pub fn is_empty(&self) -> bool {
-        self.0.is_empty()
+        self.tree.is_empty()
     }
 }
 
 impl ScoreStore for SledStore {
     fn put_claim(&self, run: &str, memory: &str, result: &ClaimResult) -> Result<bool, StoreError> {
         let k = key(&[run.as_bytes(), memory.as_bytes(), &result.index.to_be_bytes()]);
-        let prior = self.claims.compare_and_swap(k, None as Option<&[u8]>, Some(enc(result)))?;
+        let prior = self.claims.compare_and_swap(k, None as Option<&[u8]>, Some(enc(result))).map_err(self.error())?;
         Ok(prior.is_ok())
     }
 
     fn claims(&self, run: &str, memory: &str) -> Result<Vec<ClaimResult>, StoreError> {
         let prefix = key(&[run.as_bytes(), memory.as_bytes(), b""]);
-        self.claims.scan_prefix(prefix).values().map(|v| dec(&v?)).collect()
+        self.claims.scan_prefix(prefix).values().map(|v| dec(&v.map_err(self.error())?)).collect()
     }
 
     fn put_score(&self, run: &RunHeader, score: &MemoryScore) -> Result<(), StoreError> {
-        self.scores.insert(key(&[run.run_id.as_bytes(), score.memory.id.as_bytes()]), enc(score))?;
+        self.scores.insert(key(&[run.run_id.as_bytes(), score.memory.id.as_bytes()]), enc(score)).map_err(self.error())?;
         let (k, point) = history_entry(run, score);
-        self.history.insert(k, point)?;
+        self.history.insert(k, point).map_err(self.error())?;
         Ok(())
     }
 
@@ -202,7 +277,7 @@ impl ScoreStore for SledStore {
                 out.push(out[first].clone());
                 continue;
             }
-            if let Some(stored) = self.scores.get(&k)? {
+            if let Some(stored) = self.scores.get(&k).map_err(self.error())? {
                 out.push(dec(&stored)?);
                 continue;
             }
@@ -214,33 +289,33 @@ impl ScoreStore for SledStore {
         }
         // Scores last: a crash between the two writes leaves a history point whose score
         // is missing, so the redelivered batch writes both again (the same bytes).
-        self.history.apply_batch(history_writes)?;
-        self.scores.apply_batch(score_writes)?;
+        self.history.apply_batch(history_writes).map_err(self.error())?;
+        self.scores.apply_batch(score_writes).map_err(self.error())?;
         Ok(out)
     }
 
     fn score(&self, run: &str, memory: &str) -> Result<Option<MemoryScore>, StoreError> {
-        self.scores.get(key(&[run.as_bytes(), memory.as_bytes()]))?.map(|v| dec(&v)).transpose()
+        self.scores.get(key(&[run.as_bytes(), memory.as_bytes()])).map_err(self.error())?.map(|v| dec(&v)).transpose()
     }
 
     fn scores(&self, run: &str) -> Result<Vec<MemoryScore>, StoreError> {
         let prefix = key(&[run.as_bytes(), b""]);
-        self.scores.scan_prefix(prefix).values().map(|v| dec(&v?)).collect()
+        self.scores.scan_prefix(prefix).values().map(|v| dec(&v.map_err(self.error())?)).collect()
     }
 
     fn put_run(&self, record: &RunRecord) -> Result<(), StoreError> {
-        self.runs.insert(key(&[&record.header.started_at.to_be_bytes(), record.header.run_id.as_bytes()]), enc(record))?;
+        self.runs.insert(key(&[&record.header.started_at.to_be_bytes(), record.header.run_id.as_bytes()]), enc(record)).map_err(self.error())?;
         Ok(())
     }
 
     fn runs(&self) -> Result<Vec<RunRecord>, StoreError> {
-        self.runs.iter().values().map(|v| dec(&v?)).collect()
+        self.runs.iter().values().map(|v| dec(&v.map_err(self.error())?)).collect()
     }
 
     fn history(&self, filter: &str) -> Result<Vec<HistoryPoint>, StoreError> {
         let mut points: Vec<HistoryPoint> = Vec::new();
         for entry in self.history.iter() {
-            let (k, v) = entry?;
+            let (k, v) = entry.map_err(self.error())?;
             let memory = k.split(|b| *b == 0).next().unwrap_or(&[]);
             if filter.is_empty() || String::from_utf8_lossy(memory).contains(filter) {
                 points.push(dec(&v)?);
@@ -250,7 +325,7 @@ impl ScoreStore for SledStore {
     }
 
     fn flush(&self) -> Result<(), StoreError> {
-        self.db.flush()?;
+        self.db.flush().map_err(self.error())?;
         Ok(())
     }
 }

@@ -28,9 +28,10 @@ pub fn score(verdicts: &[(u32, u8)], tier: u8, age_days: Option<f64>) -> Option<
     Some((raw + age_mod + tier_mod).floor().clamp(0.0, 100.0) as u8)
 }
 
-/// Age in days of a memory asserted at `asserted_at`, as of `now`.
+/// Age in days of a memory asserted at `asserted_at`, as of `now`. The timestamp is the
+/// memory's own (untrusted): any `i64` gives an age, never an overflow.
 pub fn age_days(asserted_at: Option<UnixSeconds>, now: UnixSeconds) -> Option<f64> {
-    asserted_at.map(|t| ((now - t).max(0) as f64) / DAY as f64)
+    asserted_at.map(|t| (now.saturating_sub(t).max(0) as f64) / DAY as f64)
 }
 
 /// Score and action for a memory's claim results.
@@ -54,6 +55,13 @@ mod tests {
     fn check(verdicts: &[(memval_proto::Verdict, u8)], tier: u8, age: Option<f64>, want: Option<u8>) {
         let v: Vec<(u32, u8)> = verdicts.iter().map(|(v, c)| (v.points(), *c)).collect();
         assert_eq!(score(&v, tier, age), want, "{verdicts:?} tier {tier} age {age:?}");
+    }
+
+    #[test]
+    fn any_timestamp_gives_an_age() {
+        assert_eq!(age_days(Some(i64::MIN), 1_764_000_000), Some(i64::MAX as f64 / DAY as f64));
+        assert_eq!(age_days(Some(i64::MAX), 1_764_000_000), Some(0.0));
+        assert_eq!(age_days(Some(1_764_000_000 - DAY), 1_764_000_000), Some(1.0));
     }
 
     #[test]
