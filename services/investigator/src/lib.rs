@@ -17,6 +17,7 @@ pub mod index;
 mod repos;
 mod similar;
 mod symbols;
+mod usage;
 pub mod tier_b;
 pub mod tools;
 
