@@ -15,17 +15,26 @@ use crate::index::RepoIndex;
 /// identifier index narrows the files; each is read (cached by the index) and masked until
 /// one names it.
 pub(crate) fn used_in_code(index: &RepoIndex, name: &str) -> bool {
-    index.files_with_token(name).any(|f| {
+    if let Some(&known) = index.used.lock().expect("usage cache poisoned").get(name) {
+        return known;
+    }
+    let used = index.files_with_token(name).any(|f| {
         let Some(syntax) = Syntax::of(&f.path).filter(|_| !is_test_path(&f.path)) else {
             return false;
         };
         index.read_text(&f.path).is_some_and(|text| names(&code_only(&text, syntax), name))
-    })
+    });
+    index.used.lock().expect("usage cache poisoned").insert(name.into(), used);
+    used
 }
 
 /// Whether a file's text names `name` as code: outside comments and strings when the file is
 /// code of a language [`Syntax`] knows, anywhere otherwise. The 1-based line of the first use.
 pub(crate) fn first_use(path: &str, text: &str, name: &str) -> Option<usize> {
+    // Most files a claim names do not contain the name at all: no masking for them.
+    if !text.contains(name) {
+        return None;
+    }
     let masked;
     let text = match Syntax::of(path) {
         Some(syntax) => {
