@@ -221,3 +221,79 @@ fn a_file_less_symbol_that_is_gone_is_traced_to_the_commit_that_removed_it() {
     assert_eq!(dropped["verdict"], "CONTRADICTED", "{dropped:#}");
     assert!(dropped["evidence"].as_str().unwrap().contains("last definition was removed"), "{dropped:#}");
 }
+
+#[test]
+fn a_symbol_claim_is_about_the_symbol() {
+    // (memory line, symbol, expected verdict, a phrase of the evidence); one repo, all rows
+    let body = "    let mut total = 0u64;\n    for (i, b) in input.bytes().enumerate() {\n        total = total.wrapping_mul(31).wrapping_add(b as u64 ^ i as u64);\n    }\n    total\n";
+    let repo = GitRepo::new();
+    repo.write("src/store/cache.rs", &format!("pub fn evict_oldest(input: &str) -> u64 {{\n{body}}}\n"));
+    repo.write("src/hash.rs", &format!("pub fn checksum_v1(input: &str) -> u64 {{\n{body}}}\n"));
+    repo.write("src/main.rs", "fn main() { let _ = hash::checksum_v1(\"x\"); let _ = widgets::render_widget(); }\n");
+    repo.commit("start", BEFORE);
+    // the file moves; the symbol stays in it
+    std::fs::create_dir_all(repo.dir.path().join("src/cache")).unwrap();
+    git(repo.dir.path(), &["mv", "src/store/cache.rs", "src/cache/lru.rs"]);
+    // checksum_v1 is removed; only docs, a test, a comment and a string still name it
+    repo.write("src/hash.rs", "pub fn unrelated() -> u8 { 1 }\n");
+    repo.write("src/main.rs", "// checksum_v1 used to live here\nfn main() { let _ = \"checksum_v1\"; let _ = widgets::render_widget(); }\n");
+    repo.write("docs/hashing.md", "Use `checksum_v1` for keys.\n");
+    repo.write("tests/hash_test.rs", "#[test] fn old() { let _ = checksum_v1; }\n");
+    repo.commit("move the cache, drop checksum_v1", LATER);
+    // a copy of the notes lives in the repo and names every symbol
+    let notes = "- `evict_oldest` in `src/store/cache.rs` drops the oldest entry\n- Keys are hashed with `checksum_v1()`\n- Screens draw with `render_widget()`\n";
+    repo.write("CLAUDE.md", notes);
+    repo.commit("notes", LATEST);
+    let tmp = tempfile::tempdir().unwrap();
+    let report = run_json(repo.dir.path(), &memory_file(tmp.path(), notes), &tmp.path().join("store"));
+    let claims = report["memories"][0]["claims"].as_array().unwrap();
+    let rows: &[(&str, &str, &str)] = &[
+        // defined in its file's successor: VALID, with a note; the file claim carries the move
+        ("evict_oldest", "VALID", "the file moved"),
+        // its last definition was removed; docs, tests, comments, strings and the notes do not
+        // keep it alive
+        ("checksum_v1", "CONTRADICTED", "last definition was removed"),
+        // used by the code (a library's), never defined here: not a verdict about the repo
+        ("render_widget", "AMBIGUOUS", "used in the repo's code"),
+    ];
+    for (symbol, verdict, phrase) in rows {
+        let c = claims
+            .iter()
+            .find(|c| c["claim_type"] == "symbol_reference" && c["code_refs"][0]["symbol"].as_str().is_some_and(|s| s.starts_with(symbol)))
+            .unwrap_or_else(|| panic!("no claim for {symbol}: {report:#}"));
+        assert_eq!(c["verdict"], *verdict, "{symbol}: {c:#}");
+        assert!(c["evidence"].as_str().unwrap().contains(phrase), "{symbol}: {c:#}");
+    }
+    let file = file_claim(&report, "src/store/cache.rs");
+    assert_eq!(file["verdict"], "STALE", "{file:#}");
+    assert_eq!(file["successor"], "src/cache/lru.rs", "{file:#}");
+}
+
+#[test]
+fn a_file_of_the_same_name_added_later_is_a_successor_only_if_it_resembles_the_deleted_one() {
+    // (old text, text of the same-named file added in a later commit, verdict, successor)
+    let unrelated = "services:\n  web:\n    image: nginx\n    ports: [80]\n";
+    let rows: &[(&str, &str, &str, Option<&str>)] = &[
+        // copied with edits, then deleted: a move spread over commits
+        (&code(30), &(code(30).replace("u32", "u64") + "pub fn extra() {}\n"), "STALE", Some("deploy/settings.rs")),
+        // deleted; an unrelated file that happens to share the name appears elsewhere later
+        (&code(30), unrelated, "CONTRADICTED", None),
+        // an empty file resembles nothing
+        ("", &code(30), "CONTRADICTED", None),
+    ];
+    for (old, new, verdict, successor) in rows {
+        let repo = GitRepo::new();
+        repo.write("settings.rs", old);
+        repo.write("src/main.rs", "fn main() {}\n");
+        repo.commit("start", BEFORE);
+        std::fs::remove_file(repo.dir.path().join("settings.rs")).unwrap();
+        repo.commit("drop settings", LATER);
+        repo.write("deploy/settings.rs", new);
+        repo.commit("deploy settings", LATEST);
+        let tmp = tempfile::tempdir().unwrap();
+        let report = run_json(repo.dir.path(), &memory_file(tmp.path(), "Settings are in `settings.rs`."), &tmp.path().join("store"));
+        let c = file_claim(&report, "settings.rs");
+        assert_eq!(c["verdict"], *verdict, "{old:?} -> {new:?}: {c:#}");
+        assert_eq!(c["successor"].as_str(), *successor, "{c:#}");
+    }
+}

@@ -29,6 +29,7 @@ from gitprep import prepared
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 VERDICTS = ("VALID", "STALE", "CONTRADICTED", "AMBIGUOUS")
+EMPTY_BLOB = "e69de29bb2d1d6434b8b29ae775ad8c2e48c5391"  # git's id of the empty file
 
 
 def git(gitdir, *args):
@@ -305,7 +306,9 @@ class History:
                 self._places[path] = places[::-1]
             elif len(alive) > 1:
                 res = ("AMBIGUOUS", None, "; ".join(trail))
-            elif path in self.direct and self.direct[path][1] in self.tree_b.files:
+            elif path in self.direct and self.direct[path][1] in self.tree_b.files and not self.empty_at_a(path):
+                # (an empty file has no content to follow: git pairs it with any other empty
+                # file of B, so a net-diff "rename" of one says nothing)
                 st, new = self.direct[path]
                 res = ("STALE", new, f"diff A B: {st} {path} -> {new}")
                 self._places[path] = [path, new]
@@ -313,6 +316,9 @@ class History:
                 res = ("CONTRADICTED", None, "; ".join(trail) or "no rename recorded")
         self._file_cache[path] = res
         return res
+
+    def empty_at_a(self, path):
+        return git(self.gitdir, "rev-parse", f"{self.a}:{path}").strip() == EMPTY_BLOB
 
     def dir_fate(self, d):
         """(verdict, successor, evidence) of a folder of tree A: where most of its files went."""

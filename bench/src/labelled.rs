@@ -1374,7 +1374,9 @@ pub fn build_tree(src: &SourceTree, work: &Path, seed: u64, tier_b: usize, tier_
         if let Some(f) = files.iter().find(|f| &f.path == *p) {
             for d in &f.defs {
                 if d.indent == 0 && def_count[&d.name] == 1 && d.name.len() >= 5 && !COMMON_NAMES.contains(&d.name.as_str()) {
-                    let l = Label::new(Kind::Symbol, V::Stale, format!("{} stays in {p}, which was renamed to {new}", d.name)).path(p).symbol(&d.name).succ(new.clone());
+                    // The symbol is still defined where the memory's file went: the claim about
+                    // the symbol holds (issue 9, item 6); the file claim carries the move.
+                    let l = Label::new(Kind::Symbol, V::Valid, format!("{} stays in {p}, which was renamed to {new}", d.name)).path(p).symbol(&d.name);
                     fragments.push(frag(sym_text(&mut rng, &d.name, p), l, "symbol+file"));
                     break 'outer;
                 }

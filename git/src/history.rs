@@ -157,7 +157,15 @@ struct BlobCache {
 
 const BLOB_CACHE_BYTES: usize = 64 * 1024 * 1024;
 
-type NameResults = HashMap<(String, Option<UnixSeconds>), Option<(String, UnixSeconds, Vec<String>)>>;
+type NameResults = HashMap<(String, Option<UnixSeconds>), Vec<NameChange>>;
+
+/// A commit that changed how often a name occurs in the repo's non-test code: its id, its
+/// parent's commit time and the code files it changed.
+pub type NameChange = (String, UnixSeconds, Vec<String>);
+
+/// Commits [`GitRepo::name_removed`] returns, newest first: enough to step past later commits
+/// that only touched a comment or a string naming it.
+const NAME_CHANGES: usize = 8;
 
 /// History searches (`git log -S`) for names given without a file, per checkout (a
 /// long-running service rebuilds its index, and this budget, when HEAD moves).
@@ -454,14 +462,15 @@ impl GitRepo {
         (!commit.is_empty()).then(|| commit.to_owned())
     }
 
-    /// The newest commit on `HEAD` (after `since`, when given) that changed how many times
-    /// `name` occurs anywhere in the repo, with its parent's commit time and the files it
-    /// changed: for a name no longer defined anywhere, the commit that removed or renamed
-    /// its last definition. At most [`MAX_NAME_SEARCHES`] such searches run per repo (each
+    /// The newest commits on `HEAD` (after `since`, when given) that changed how many times
+    /// `name` occurs in the repo's non-test code files (docs, data and tests are not
+    /// searched), newest first, at most [`NAME_CHANGES`]: for a name no longer defined
+    /// anywhere, the one that removed or renamed its last definition is among them (the
+    /// caller checks which). At most [`MAX_NAME_SEARCHES`] such searches run per repo (each
     /// walks history); past that, `Err` says so and the caller reports it.
-    pub fn name_removed(&self, name: &str, since: Option<UnixSeconds>) -> Result<Option<(String, UnixSeconds, Vec<String>)>, String> {
+    pub fn name_removed(&self, name: &str, since: Option<UnixSeconds>) -> Result<Vec<NameChange>, String> {
         if name.is_empty() || name.starts_with('-') {
-            return Ok(None);
+            return Ok(Vec::new());
         }
         let key = (name.to_owned(), since);
         if let Some(known) = self.name_results.lock().expect("name cache poisoned").get(&key) {
@@ -492,28 +501,35 @@ impl GitRepo {
     }
 
     /// `Err` when the search ran past [`NAME_SEARCH_TIMEOUT`] and was stopped.
-    fn search_name(&self, name: &str, since: Option<UnixSeconds>) -> Result<Option<(String, UnixSeconds, Vec<String>)>, String> {
+    fn search_name(&self, name: &str, since: Option<UnixSeconds>) -> Result<Vec<NameChange>, String> {
+        // Code files below this checkout's folder, tests left out.
+        let pathspecs: Vec<String> = crate::CODE_EXTENSIONS
+            .iter()
+            .map(|e| format!(":(glob)**/*.{e}"))
+            .chain(crate::TEST_PATHSPECS.iter().map(|s| s.to_string()))
+            .collect();
         let mut cmd = git(&self.dir);
-        cmd.args(["log", "-n", "1", "--format=%H", &format!("-S{name}")]);
+        cmd.args(["log", "-n", &NAME_CHANGES.to_string(), "--format=%H", &format!("-S{name}")]);
         if let Some(s) = since {
             cmd.arg(format!("--since={s}"));
         }
-        cmd.args(["HEAD", "--", "."]);
+        cmd.args(["HEAD", "--"]).args(&pathspecs);
         let Some(out) = output_within(&mut cmd, NAME_SEARCH_TIMEOUT) else {
             return Err(format!("history search stopped after {} s", NAME_SEARCH_TIMEOUT.as_secs()));
         };
-        let Some(commit) = out.map(|s| s.trim().to_owned()).filter(|s| !s.is_empty()) else {
-            return Ok(None);
-        };
-        let Some(parent_time) = output(git(&self.dir).args(["log", "-1", "--format=%ct", &format!("{commit}^")]))
-            .and_then(|t| t.trim().parse::<UnixSeconds>().ok())
-        else {
-            return Ok(None);
-        };
-        let files = output(git(&self.dir).args(["show", "--format=", "--name-only", "--no-renames", &commit, "--", "."]))
-            .map(|s| s.lines().filter_map(|l| self.local(l.trim())).collect())
-            .unwrap_or_default();
-        Ok(Some((commit, parent_time, files)))
+        let mut found = Vec::new();
+        for commit in out.iter().flat_map(|s| s.lines()).map(str::trim).filter(|s| !s.is_empty()) {
+            let Some(parent_time) = output(git(&self.dir).args(["log", "-1", "--format=%ct", &format!("{commit}^")]))
+                .and_then(|t| t.trim().parse::<UnixSeconds>().ok())
+            else {
+                continue;
+            };
+            let files = output(git(&self.dir).args(["show", "--format=", "--name-only", "--no-renames", commit, "--"]).args(&pathspecs))
+                .map(|s| s.lines().filter_map(|l| self.local(l.trim())).collect())
+                .unwrap_or_default();
+            found.push((commit.to_owned(), parent_time, files));
+        }
+        Ok(found)
     }
 
     /// Every file path (relative to the repo dir) in the tree of commit `rev`; cached per

@@ -7,8 +7,10 @@
 //! happened". This crate must never write to a repository or reach a remote: every call runs
 //! with `GIT_NO_LAZY_FETCH=1`, and only read-only commands are run.
 
+mod code;
 mod dates;
 mod history;
 
+pub use code::{CODE_EXTENSIONS, TEST_PATHSPECS};
 pub use dates::GitDates;
 pub use history::{Change, ChangeKind, DirFate, GitRepo, Trace, MAX_NAME_SEARCHES, NAME_SEARCH_BUDGET, NAME_SEARCH_TIMEOUT};

@@ -170,6 +170,12 @@ impl SledStore {
     pub fn table(&self, name: &str) -> Result<KvTable, StoreError> {
         Ok(KvTable { tree: self.db.open_tree(name).map_err(self.error())?, dir: self.dir.clone(), broken: self.broken.clone() })
     }
+
+    /// Content-addressed change-validation verdicts (`memval judge change --store`): the key
+    /// is the verdict's own digest, so storing the same verdict twice keeps one record.
+    pub fn verdicts(&self) -> Result<KvTable, StoreError> {
+        self.table(VERDICTS_TABLE)
+    }
 }
 
 impl Drop for SledStore {
@@ -181,12 +187,6 @@ impl Drop for SledStore {
             }
             std::mem::forget(self.db.clone());
         }
-    }
-
-    /// Content-addressed change-validation verdicts (`memval judge change --store`): the key
-    /// is the verdict's own digest, so storing the same verdict twice keeps one record.
-    pub fn verdicts(&self) -> Result<KvTable, StoreError> {
-        self.table(VERDICTS_TABLE)
     }
 }
 
@@ -228,14 +228,15 @@ impl KvTable {
     /// Insert only when `key` is absent, and flush; false when it was already there (the
     /// first record of a content address is kept).
     pub fn put_new(&self, key: &[u8], value: &[u8]) -> Result<bool, StoreError> {
-        let inserted = self.0.compare_and_swap(key, None as Option<&[u8]>, Some(value))?.is_ok();
-        self.0.flush()?;
+        let err = |e| sled_error(&self.dir, &self.broken, e);
+        let inserted = self.tree.compare_and_swap(key, None as Option<&[u8]>, Some(value)).map_err(err)?.is_ok();
+        self.tree.flush().map_err(err)?;
         Ok(inserted)
     }
 
     /// Every record, in key order.
     pub fn entries(&self) -> Result<Vec<KvEntry>, StoreError> {
-        self.0.iter().map(|kv| kv.map(|(k, v)| (k.to_vec(), v.to_vec())).map_err(StoreError::from)).collect()
+        self.tree.iter().map(|kv| kv.map(|(k, v)| (k.to_vec(), v.to_vec())).map_err(|e| sled_error(&self.dir, &self.broken, e))).collect()
     }
 
     pub fn len(&self) -> usize {

@@ -252,12 +252,17 @@ const PACKAGE_SUBCOMMANDS: &[&str] = &[
 /// Flags whose value is a path that must exist (`make -C dir`, `-f docker-compose.yml`).
 const PATH_FLAGS: &[&str] = &["-C", "-f", "--file", "--manifest-path", "--config", "--config-file", "--rcfile", "--project", "--cwd", "--dir", "--directory"];
 
+/// Flags whose value is a module name for one program and a file for another: `python -m
+/// pkg.tool` names a module, `maturin develop -m python/Cargo.toml` a manifest. Module names
+/// are dotted, never slashed, so a value with a `/` is a path.
+const MODULE_OR_PATH_FLAGS: &[&str] = &["-m"];
+
 /// Flags whose value is not an existing path: an output, a name, a pattern, a number.
 #[rustfmt::skip]
 const VALUE_FLAGS: &[&str] = &[
     "-o", "-O", "--out", "--output", "--out-dir", "--outdir", "--target-dir", "-p", "--package",
     "-F", "--features", "--bin", "--example", "--test", "--bench", "-j", "--jobs", "--target",
-    "-k", "-m", "--filter", "-t", "--tag", "--name", "-n", "-e", "--env", "--profile", "-c",
+    "-k", "--filter", "-t", "--tag", "--name", "-n", "-e", "--env", "--profile", "-c",
     "--grep", "-g", "--reporter", "--project-name", "--format", "--log", "--since", "--until",
 ];
 
@@ -287,10 +292,17 @@ pub(crate) fn path_args(text: &str) -> Vec<(&str, bool)> {
             continue;
         }
         let mut skip_next = false;
+        let mut slashed_path_next = false;
         // `cd dir`: the one argument is a folder.
         let mut path_next: Option<bool> = (program == "cd").then_some(true);
         for w in words {
             if std::mem::take(&mut skip_next) {
+                continue;
+            }
+            if std::mem::take(&mut slashed_path_next) {
+                if w.contains('/') && !w.starts_with('-') {
+                    out.push((w, false));
+                }
                 continue;
             }
             if let Some(folder) = path_next.take() {
@@ -309,6 +321,7 @@ pub(crate) fn path_args(text: &str) -> Vec<(&str, bool)> {
                     Some((f, v)) if PATH_FLAGS.contains(&f) => out.push((v, matches!(f, "-C" | "--cwd" | "--dir" | "--directory"))),
                     Some(_) => {}
                     None if PATH_FLAGS.contains(&flag) => path_next = Some(matches!(flag, "-C" | "--cwd" | "--dir" | "--directory")),
+                    None if MODULE_OR_PATH_FLAGS.contains(&flag) => slashed_path_next = true,
                     None if VALUE_FLAGS.contains(&flag) => skip_next = true,
                     None => {}
                 }
@@ -351,6 +364,9 @@ mod path_arg_tests {
             ("ls src/*.rs $HOME/x", &[]),
             ("curl https://example.com/a.sh | bash", &[]),
             ("mkdir -p out/dir", &[]),
+            ("maturin develop -m python/Cargo.toml", &[("python/Cargo.toml", false)]),
+            ("python -m pkg.tool src/a.py", &[("src/a.py", false)]),
+            ("python -m http.server", &[]),
         ];
         for (line, want) in cases {
             assert_eq!(path_args(line), want.to_vec(), "{line}");

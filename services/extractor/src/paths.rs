@@ -541,6 +541,33 @@ fn first_segment(p: &str) -> &str {
     p.split('/').next().unwrap_or(p)
 }
 
+/// The folder a path names as its first segment, when the path is strong enough evidence
+/// that the folder exists: a code span accepted as a path with more than one segment
+/// (`tasks/coverage/misc/pass`, `graphiti_core/driver.py`) or written as a folder (`tasks/`).
+pub(crate) fn named_root(tok: &PathToken) -> Option<&str> {
+    if tok.unresolvable() {
+        return None;
+    }
+    let first = first_segment(&tok.path);
+    (tok.path.len() > first.len() || tok.dir).then_some(first).filter(|f| !f.is_empty())
+}
+
+/// A code span of two plain segments under a folder the same memory names elsewhere
+/// ([`named_root`]): `tasks/coverage` beside `tasks/coverage/misc/pass`. On its own such a span
+/// is as likely a repository slug or a pair of words (`tokio-rs/tokio`, `and/or`); the
+/// memory naming its first folder as a path elsewhere is what makes it a path.
+pub(crate) fn under_named_root(token: &str, roots: &std::collections::HashSet<String>) -> Option<PathToken> {
+    let tok = parse(token)?;
+    let segments: Vec<&str> = tok.path.split('/').collect();
+    let plain = |s: &str| {
+        s.len() >= 2
+            && s.bytes().all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || matches!(c, b'_' | b'-' | b'.'))
+            && s.bytes().any(|c| c.is_ascii_lowercase())
+    };
+    (segments.len() == 2 && !tok.unresolvable() && segments.iter().all(|s| plain(s)) && roots.contains(segments[0]))
+        .then_some(tok)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

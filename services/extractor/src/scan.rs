@@ -9,6 +9,7 @@
 //! file's own folder, then the path as written, then (bare names only) joined onto the folder
 //! named most recently in the section. See `paths::readings` for the exceptions.
 
+use std::collections::HashSet;
 use std::ops::Range;
 use std::sync::LazyLock;
 
@@ -136,6 +137,7 @@ fn dependency_cue(orig: &str, range: &std::ops::Range<usize>, files: &[FileMenti
 
 pub(crate) fn scan(content: &str, context_dir: Option<&str>) -> Doc {
     let mut w = Walker {
+        roots: named_roots(content),
         context: context_dir.map(str::to_string),
         doc: Doc::default(),
         paragraph: 0,
@@ -179,6 +181,26 @@ pub(crate) fn scan(content: &str, context_dir: Option<&str>) -> Doc {
     w.doc
 }
 
+/// The first folders of the paths the memory's code spans name ([`paths::named_root`]),
+/// read before the walk so a span on line 3 can lean on a path on line 90.
+fn named_roots(content: &str) -> HashSet<String> {
+    let mut roots = HashSet::new();
+    for line in content.split('\n') {
+        for sp in markdown::code_spans(line) {
+            let inner = line[sp.inner].trim();
+            if inner.is_empty() || inner.len() > MAX_SPAN || inner.contains(char::is_whitespace) {
+                continue;
+            }
+            if let Some(tok) = paths::classify(inner, Strength::Backtick).or_else(|| paths::pattern_folder(inner)) {
+                if let Some(root) = paths::named_root(&tok) {
+                    roots.insert(root.to_string());
+                }
+            }
+        }
+    }
+    roots
+}
+
 enum Scope {
     Dir(Vec<String>),
     File(usize),
@@ -198,6 +220,8 @@ struct NestEntry {
 }
 
 struct Walker {
+    /// Folders the memory names as the first segment of a path ([`named_roots`]).
+    roots: HashSet<String>,
     context: Option<String>,
     doc: Doc,
     paragraph: u32,
@@ -615,6 +639,7 @@ impl Walker {
                 paths::classify(line.masked[sp.inner.clone()].trim(), Strength::Backtick)
                     .or_else(|| paths::pattern_folder(line.masked[sp.inner.clone()].trim()))
                     .or_else(|| program_token(line.masked[sp.inner.clone()].trim()).filter(|_| inner.starts_with("./")))
+                    .or_else(|| paths::under_named_root(line.masked[sp.inner.clone()].trim(), &self.roots))
             {
                 raw.push((tok, sp.start, sp.end));
                 continue;

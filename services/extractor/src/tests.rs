@@ -1289,3 +1289,38 @@ fn wrapper_scripts_and_dotnet_files_are_claims() {
         &["L1 file_reference Directory.Build.props", "L1 file_reference Aspire.slnx", "L1 file_reference NuGet.config"],
     );
 }
+
+#[test]
+fn two_segment_spans_under_a_folder_the_memory_names_are_paths() {
+    // (memory, expected): the same two-segment span is a path only when the memory names
+    // its first folder as a path elsewhere, before or after it
+    let cases: &[(&str, &[&str])] = &[
+        (
+            "The conformance suite: `tasks/coverage`.\n\nSnapshots: `tasks/coverage/snapshots/`.",
+            &["L1 file_reference tasks/coverage", "L3 file_reference tasks/coverage/snapshots"],
+        ),
+        (
+            "- `graphiti_core/driver.py`: drivers\n- `graphiti_core/models`: the data model",
+            &["L1 file_reference graphiti_core/driver.py", "L2 file_reference graphiti_core/models"],
+        ),
+        ("Folders: `tasks/`, `tasks/coverage`.", &["L1 file_reference tasks", "L1 file_reference tasks/coverage"]),
+        // nothing names `tasks` or `tokio-rs` as a folder: not paths
+        ("The conformance suite: `tasks/coverage`.", &[]),
+        ("Fork of `tokio-rs/tokio`, see `src/lib.rs`.", &["L1 file_reference src/lib.rs"]),
+        ("The `input/output` pairs: `data/in.json`.", &["L1 file_reference data/in.json"]),
+    ];
+    for (content, expected) in cases {
+        check(content, expected);
+    }
+}
+
+#[test]
+fn a_manifest_after_dash_m_is_a_path_and_a_module_is_not() {
+    let cases: &[(&str, &[&str])] = &[
+        ("```bash\nmaturin develop -m python/Cargo.toml\n```", &["L2 file_reference python/Cargo.toml"]),
+        ("```bash\npython -m http.server\n```", &[]),
+    ];
+    for (content, expected) in cases {
+        check(content, expected);
+    }
+}

@@ -13,6 +13,7 @@ use memval_git::GitRepo;
 use crate::index::{basename, FileKind, RepoIndex};
 use crate::similar::{body_similarity, name_similarity, shared_dirs};
 use crate::symbols::{definitions, Def, Lang};
+use crate::usage;
 
 /// Largest number of candidates quoted in an AMBIGUOUS verdict's evidence.
 const MAX_LISTED: usize = 4;
@@ -260,6 +261,13 @@ impl Checker<'_> {
                 .collect();
             readded.sort();
             readded.dedup_by(|a, b| a.0 == b.0);
+            // A name alone is no successor: git's own rename detection wants half the content
+            // kept, and so does this. The file as it was just before its deletion must resemble
+            // the one that took its name now; an empty file resembles nothing. When history
+            // no longer has the old text (a partial clone), the name is all there is to go on.
+            if let Some(old) = git.show(&format!("{commit}^"), &trace.last) {
+                readded.retain(|(p, _)| self.index.read_text(p).is_some_and(|now| body_similarity(&old, &now, &[]) >= 0.5));
+            }
             // A common name (`index.ts`, `base.ts`) is added all over a busy repo: with
             // several, only those added by the deleting commit, else those in a folder of
             // the same name, count.
@@ -665,36 +673,50 @@ impl Checker<'_> {
                 }
                 // History: the commit that removed its last definition, and what replaced it.
                 let mut removed_note = None;
-                // Only names the repo no longer mentions at all (a name still mentioned is
-                // more often a library's than a removed one of the repo's own).
-                if let Some(git) = self.git.filter(|_| !self.index.mentions(&sym.name)) {
+                // Only names the repo's code no longer uses (a name still used is more often a
+                // library's than a removed one of the repo's own). Docs, tests, comments,
+                // strings and the notes file itself do not count as use.
+                let used = usage::used_in_code(self.index, &sym.name);
+                if let Some(git) = self.git.filter(|_| !used) {
                     match git.name_removed(&sym.name, since) {
-                        Ok(Some((commit, before, files))) => {
-                            for file in files.iter().filter(|f| self.index.file(f).is_some()) {
-                                if let Some(found @ Outcome::Checked { verdict: Verdict::Stale, .. }) = self.find_rename(sym, file, file, Some(before)) {
-                                    return found;
+                        Ok(changes) => {
+                            // Newest first: the first commit whose parent defined the name in a
+                            // file it changed removed (or renamed) its last definition; later
+                            // ones only touched uses of it.
+                            for (commit, before, files) in &changes {
+                                let defined_before = files.iter().any(|f| {
+                                    git.show(&format!("{commit}^"), f)
+                                        .is_some_and(|t| definitions(Lang::of(f), &t).iter().any(|d| sym.matches(f, d)))
+                                });
+                                if !defined_before {
+                                    continue;
                                 }
-                            }
-                            let defined_before = files.iter().any(|f| {
-                                git.show(&format!("{commit}^"), f)
-                                    .is_some_and(|t| definitions(Lang::of(f), &t).iter().any(|d| sym.matches(f, d)))
-                            });
-                            if defined_before {
+                                for file in files.iter().filter(|f| self.index.file(f).is_some()) {
+                                    if let Some(found @ Outcome::Checked { verdict: Verdict::Stale, .. }) = self.find_rename(sym, file, file, Some(*before)) {
+                                        return found;
+                                    }
+                                }
                                 return checked(
                                     Verdict::Contradicted,
                                     85,
-                                    self.with_history_note(git, format!(". — {} is not defined anywhere; git: its last definition was removed in {}", sym.display(), short(&commit))),
+                                    self.with_history_note(git, format!(". — {} is not defined anywhere; git: its last definition was removed in {}", sym.display(), short(commit))),
                                     None,
                                 );
                             }
                         }
-                        Ok(None) => {}
                         Err(why) => removed_note = Some(why),
                     }
                 }
                 let note = removed_note.map(|n| format!(" ({n})")).unwrap_or_default();
-                if self.index.mentions(&sym.name) {
-                    checked(Verdict::Ambiguous, 40, format!(". — {} is mentioned in the repo but no definition was found{note}", sym.display()), None)
+                if used {
+                    checked(Verdict::Ambiguous, 40, format!(". — {} is used in the repo's code but no definition was found{note}", sym.display()), None)
+                } else if self.index.mentions(&sym.name) {
+                    checked(
+                        Verdict::Contradicted,
+                        70,
+                        format!(". — {} is not defined and no code uses it (only docs, tests, comments or strings name it){note}", sym.display()),
+                        None,
+                    )
                 } else {
                     checked(Verdict::Contradicted, 75, format!(". — {} is neither defined nor mentioned anywhere in the repo", sym.display()), None)
                 }
@@ -789,8 +811,15 @@ impl Checker<'_> {
                     Some(format!("{path}:{}", def.line)),
                 );
             }
+            // Defined in the file's successor: the symbol is where the memory's file went, so
+            // the claim about the symbol holds; the file claim carries the move.
             return match moved {
-                Some(evidence) => checked(Verdict::Stale, base, format!("{here}; {evidence}"), Some(path.to_owned())),
+                Some(evidence) => checked(
+                    Verdict::Valid,
+                    base,
+                    format!("{here}; note: the file moved, the file claim carries it ({evidence})"),
+                    None,
+                ),
                 None => checked(Verdict::Valid, base, here, None),
             };
         }
@@ -809,10 +838,9 @@ impl Checker<'_> {
         if let Some(outcome) = self.find_rename(sym, raw, path, since) {
             return outcome;
         }
+        // Mentioned as code, not in a comment or a string (which say nothing of the code).
         let text = self.index.read_text(path);
-        let mention = text.as_deref().filter(|t| t.contains(sym.name.as_str())).and_then(|t| {
-            t.lines().position(|l| crate::index::identifiers(l).any(|tok| tok == sym.name)).map(|i| i + 1)
-        });
+        let mention = text.as_deref().and_then(|t| usage::first_use(path, t, &sym.name));
         if let Some(at) = mention {
             return checked(
                 Verdict::Ambiguous,

@@ -83,6 +83,9 @@ pub struct RepoIndex {
     tokens: HashMap<Box<str>, Vec<u32>>,
     pub stats: IndexStats,
     reads: Mutex<Reads>,
+    /// Whether a name is used by the repo's code ([`crate::usage::used_in_code`]), per name
+    /// asked (one entry per distinct symbol name of the run's claims).
+    pub(crate) used: Mutex<HashMap<Box<str>, bool>>,
 }
 
 impl RepoIndex {
@@ -133,6 +136,7 @@ impl RepoIndex {
             stats: IndexStats::default(),
             files: Vec::new(),
             reads: Mutex::new(Reads::default()),
+            used: Mutex::new(HashMap::new()),
         };
         let mut files = Vec::with_capacity(scanned.len());
         for (i, (file, tokens)) in scanned.into_iter().enumerate() {

@@ -18,6 +18,7 @@ mod similar;
 mod symbols;
 pub mod model;
 mod stage;
+mod usage;
 
 use std::path::Path;
 
