@@ -25,7 +25,8 @@ pub fn to_markdown(report: &Report) -> String {
         let _ = writeln!(out, "- {line}\n");
     }
     let mut ranked: Vec<&MemoryReport> = report.memories.iter().collect();
-    ranked.sort_by_key(|m| std::cmp::Reverse(m.score.map_or(-1, i32::from)));
+    // Worst first: the lowest score leads; a memory with no score (nothing checked) goes last.
+    ranked.sort_by_key(|m| m.score.map_or(i32::MAX, i32::from));
     let _ = writeln!(out, "## Memories, worst first\n");
     let _ = writeln!(out, "| memory | agent | score | action |\n|---|---|---|---|");
     for m in &ranked {
