@@ -1,7 +1,7 @@
 //! `memval validate` as a library call: load the memories, run them through the pipeline
 //! (in this process, or on a cluster), record the run in the store and build its report.
 
-use std::collections::{HashMap, HashSet};
+use std::collections::HashMap;
 use std::path::PathBuf;
 use std::sync::Arc;
 
@@ -70,15 +70,7 @@ pub async fn validate(v: Validate, warn: &(dyn Fn(&str) + Sync)) -> Result<Valid
         .map_err(|e| Error::Usage(format!("cannot read memories: {e}")))?;
     let mut memories = loaded.memories;
     // Memory ids key every record of a run; make them unique without losing any memory.
-    let mut seen = HashSet::new();
-    for m in &mut memories {
-        let base = m.id.clone();
-        let mut n = 1;
-        while !seen.insert(m.id.clone()) {
-            n += 1;
-            m.id = format!("{base}~{n}");
-        }
-    }
+    memval_proto::make_ids_unique(&mut memories);
     for p in &loaded.problems {
         warn(&format!("warning: skipped {}", terminal_safe(&format!("{}: {}", p.path.display(), p.reason))));
     }

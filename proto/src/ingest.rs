@@ -80,20 +80,13 @@ pub fn event_run(payload: &[u8], msg_id: Option<&str>, started_at: UnixSeconds) 
     let run_id = format!("ingest-{}", crate::subjects::subject_token(&key));
     let source = event.source.clone().unwrap_or_else(|| "memory_ingested".to_owned());
     let mut memories = Vec::with_capacity(event.memories.len());
-    let mut seen = std::collections::HashSet::new();
     for (index, m) in event.memories.into_iter().enumerate() {
-        let base = match m.id {
+        let id = match m.id {
             IdValue::Int(n) => n.to_string(),
             IdValue::Text(t) => t,
         };
         if m.tier > 2 {
             return Err(format!("memories[{index}].tier is {}; tiers are 0, 1 and 2", m.tier));
-        }
-        let mut id = base.clone();
-        let mut n = 1;
-        while !seen.insert(id.clone()) {
-            n += 1;
-            id = format!("{base}~{n}");
         }
         memories.push(Memory {
             id,
@@ -108,6 +101,7 @@ pub fn event_run(payload: &[u8], msg_id: Option<&str>, started_at: UnixSeconds) 
             first_line: 1,
         });
     }
+    crate::make_ids_unique(&mut memories);
     let header = RunHeader {
         run_id,
         repo: event.repo,

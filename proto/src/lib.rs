@@ -16,7 +16,7 @@ mod pairs;
 mod verdict;
 
 pub use claim::{Assertion, Claim, ClaimType, CodeRef, Tier};
-pub use memory::{Memory, MemoryMeta, Source};
+pub use memory::{make_ids_unique, Memory, MemoryMeta, Source};
 pub use messages::{
     CheckedMemory, ClaimBatch, ExtractedMemory, LeftOut, MemoryBatch, MemoryScore, Message, RunHeader,
     ScoreBatch, VerdictBatch,

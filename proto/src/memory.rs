@@ -68,6 +68,20 @@ impl Memory {
     }
 }
 
+/// Make the ids of `memories` unique without losing any memory: a repeated id gets `~2`,
+/// `~3`, ... in order, since ids key every record of a run.
+pub fn make_ids_unique(memories: &mut [Memory]) {
+    let mut seen = std::collections::HashSet::new();
+    for m in memories {
+        let base = m.id.clone();
+        let mut n = 1;
+        while !seen.insert(m.id.clone()) {
+            n += 1;
+            m.id = format!("{base}~{n}");
+        }
+    }
+}
+
 /// Everything downstream stages need to know about a memory, without its content.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct MemoryMeta {

@@ -123,15 +123,10 @@ pub async fn serve(args: ServeArgs) -> anyhow::Result<ExitCode> {
     let role = args.role;
     let stop = shutdown_signal()?;
     let js = memval_pipeline::topology::connect(&args.nats, &format!("memval-{}", role.as_str()), &args.conn.options()?).await?;
-    let cores = std::thread::available_parallelism().map_or(2, |n| n.get());
-    let concurrency = args.concurrency.map(|c| c as usize).unwrap_or(match role {
-        Role::Investigator | Role::Judge => cores,
-        Role::Extractor => 2,
-        Role::Scorer | Role::Ingest => 1,
-    });
+    let concurrency = concurrency(args.concurrency, role);
     if role == Role::Judge {
         // Request/reply, not a stage: it reports its own summary.
-        return serve_judge(&args, &js, stop).await;
+        return serve_judge(&args, &js, concurrency, stop).await;
     }
     let models = model_stages(&args)?;
     let model = models.as_ref().map(|m| m.model.clone());
@@ -175,16 +170,26 @@ pub async fn serve(args: ServeArgs) -> anyhow::Result<ExitCode> {
     Ok(ExitCode::SUCCESS)
 }
 
+/// Batches (or requests) a role handles at once: `--concurrency`, else one per core for the
+/// investigator and the judge, two extractors, one scorer or ingest.
+fn concurrency(given: Option<u32>, role: Role) -> usize {
+    let cores = std::thread::available_parallelism().map_or(2, |n| n.get());
+    given.map(|c| c as usize).unwrap_or(match role {
+        Role::Investigator | Role::Judge => cores,
+        Role::Extractor => 2,
+        Role::Scorer | Role::Ingest => 1,
+    })
+}
+
 /// `serve judge`: draft judgements by request/reply until SIGTERM or SIGINT (the logic is
 /// `memval_judge::draft::service`).
-async fn serve_judge(args: &ServeArgs, js: &JetStream, stop: watch::Receiver<bool>) -> anyhow::Result<ExitCode> {
+async fn serve_judge(args: &ServeArgs, js: &JetStream, concurrency: usize, stop: watch::Receiver<bool>) -> anyhow::Result<ExitCode> {
     use memval_judge::draft::{self, service};
     let memory = args.memory.clone().ok_or_else(|| anyhow!("the judge needs --memory DIR (MEMVAL_MEMORY): the memory folder drafts are judged against"))?;
     draft::read_folder(&memory)?;
     let model = args.llm.llm.service_config()?.map(memval_llm::LlmClient::new).transpose()?;
     let model = model.map(|m| Arc::new(m) as Arc<dyn memval_llm::ChatModel>);
     let judge = draft::DraftJudge::new(model);
-    let concurrency = args.concurrency.map_or_else(|| std::thread::available_parallelism().map_or(2, |n| n.get()), |c| c as usize);
     let responder = service::listen(&js.requester(), concurrency).await?;
     eprintln!("memval: judge serving on {} (subject {}, memory {}, {concurrency} at once)", args.nats, subjects::JUDGE_DRAFT, memory.display());
     let stats = service::serve(responder, Arc::new(service::DraftService::new(judge, memory)), stopped(stop)).await?;
@@ -336,12 +341,7 @@ fn check_config(args: &ServeArgs) -> anyhow::Result<ExitCode> {
         args.conn.ack_wait,
         args.conn.max_ack_pending
     )];
-    let cores = std::thread::available_parallelism().map_or(2, |n| n.get());
-    let concurrency = args.concurrency.map(|c| c as usize).unwrap_or(match role {
-        Role::Investigator | Role::Judge => cores,
-        Role::Extractor => 2,
-        Role::Scorer | Role::Ingest => 1,
-    });
+    let concurrency = concurrency(args.concurrency, role);
     lines.push(format!("concurrency:  {concurrency}"));
     // Settings another role reads are ignored, as when serving; say so.
     let mut notes = Vec::new();

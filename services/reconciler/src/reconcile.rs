@@ -305,15 +305,7 @@ fn candidates(repo: &Path, inputs: &Inputs) -> Result<Contradictions, ReconcileE
         memories.extend(loaded.memories);
     }
     // Ids key pairs: unique across every memories path.
-    let mut seen = HashSet::new();
-    for m in &mut memories {
-        let base = m.id.clone();
-        let mut n = 1;
-        while !seen.insert(m.id.clone()) {
-            n += 1;
-            m.id = format!("{base}~{n}");
-        }
-    }
+    memval_proto::make_ids_unique(&mut memories);
     let texts: Vec<Text<'_>> = memories.iter().map(|m| Text { id: &m.id, agent: &m.agent, source: m.source.to_string(), content: &m.content }).collect();
     let proven = contradictions::prove(&texts);
     let (cap, cap_note) = resolve_cap(inputs.pair_cap, config_cap);
