@@ -33,6 +33,17 @@ done <<<"$llama_env"
 }
 export MEMVAL_REQUIRE_LLAMA=1
 
+# The real clients of the integration tests (MCP SDK, pre-commit, actionlint, jsonschema),
+# in a venv cached outside target/. Its stdout is exactly MEMVAL_VENV=...; anything else is
+# refused here rather than evaluated.
+venv_env=$(bash scripts/pytools.sh)
+if [[ $venv_env =~ ^MEMVAL_VENV=(/.*)$ ]]; then
+  export MEMVAL_VENV="${BASH_REMATCH[1]}"
+else
+  echo "scripts/test.sh: unexpected output from scripts/pytools.sh: ${venv_env@Q}" >&2
+  exit 1
+fi
+
 # One package selection for build and test, so shared dependencies are built once.
 cargo build --workspace --all-targets
 cargo test --workspace --no-fail-fast

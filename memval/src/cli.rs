@@ -64,6 +64,10 @@ memory-conflict judgements of drafts by request/reply on memval.v1.judge.draft; 
     Pairs(crate::cmd::pairs::PairsArgs),
     /// Reconcile memories with decisions, docs and code: a dated drift report.
     Reconcile(Box<crate::cmd::reconcile::ReconcileArgs>),
+    /// Agent hooks: `hook claude` answers Claude Code's PostToolUse and Stop events.
+    Hook(crate::cmd::hook::HookArgs),
+    /// A Model Context Protocol server on stdio: memval's checks as tools for agents.
+    Mcp(crate::cmd::mcp::McpArgs),
 }
 
 /// How to reach NATS. Every flag can also be given in the environment.

@@ -49,6 +49,8 @@ fn main() -> ExitCode {
             Command::Judge(args) => cmd::judge::judge(args).await,
             Command::Pairs(args) => cmd::pairs::run(args).await,
             Command::Reconcile(args) => cmd::reconcile::run(*args).await,
+            Command::Hook(args) => cmd::hook::run(args).await,
+            Command::Mcp(args) => cmd::mcp::run(args).await,
         }
     });
     let code = match result {

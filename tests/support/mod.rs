@@ -8,6 +8,7 @@ use std::sync::OnceLock;
 use serde_json::Value;
 
 pub mod nats;
+pub mod venv;
 
 pub fn workspace() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).parent().unwrap().to_path_buf()

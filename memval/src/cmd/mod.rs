@@ -3,9 +3,11 @@
 
 pub mod dlq;
 pub mod history;
+pub mod hook;
 pub mod judge;
 pub mod judge_change;
 pub mod judge_draft;
+pub mod mcp;
 pub mod pairs;
 pub mod reconcile;
 pub mod serve;

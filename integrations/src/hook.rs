@@ -1,0 +1,256 @@
+//! `memval hook claude`: Claude Code's hook protocol. Claude Code runs the hook with one
+//! JSON event on stdin; this module decides the answer:
+//!
+//! - `PostToolUse` of `Write`, `Edit` or `MultiEdit` on a memory file (`CLAUDE.md`,
+//!   `CLAUDE.local.md`, `AGENTS.md`, `.github/copilot-instructions.md`, or a Markdown file in
+//!   the project's Claude memory folder): that file is validated against the project.
+//! - `Stop`: the project's memory files are validated, unless `stop_hook_active` says Claude
+//!   is already continuing because of a Stop hook (answering again would loop).
+//!
+//! The answer follows Claude Code's hook contract: exit 0 with no output when every checked
+//! claim holds (or the event is not about a memory); exit 0 with `{"decision": "block",
+//! "reason": ...}` on stdout when claims are false, which shows the reason to Claude (after
+//! an edit it cannot be undone, so "block" means "tell Claude"; on Stop it keeps Claude
+//! working to fix them); exit 1 with a message on stderr for input it cannot use or a path it
+//! refuses (a non-blocking error the user sees). Exit 2 is never used: it would feed an
+//! internal error to Claude as if it were a finding.
+//!
+//! Never: read a file outside the project or its Claude memory folder, validate with a
+//! model, or keep a store (each call checks in a throwaway store, so parallel hook calls never
+//! wait on one another's lock).
+
+use std::path::{Path, PathBuf};
+
+use serde::Deserialize;
+
+use crate::confine::Roots;
+use crate::run::{describe, false_claims, validate_path, FalseClaim};
+use crate::Error;
+
+/// The most payload the hook reads; an event is a few KB (a Write's content included).
+pub const MAX_PAYLOAD_BYTES: usize = 16 * 1024 * 1024;
+/// False claims named one by one in a message; more are counted.
+const MAX_LISTED: usize = 10;
+
+/// What the hook prints and how it exits.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Answer {
+    pub code: u8,
+    pub stdout: String,
+    pub stderr: String,
+}
+
+impl Answer {
+    fn silent() -> Answer {
+        Answer { code: 0, stdout: String::new(), stderr: String::new() }
+    }
+
+    fn block(reason: String) -> Answer {
+        let doc = serde_json::json!({"decision": "block", "reason": reason});
+        Answer { code: 0, stdout: format!("{doc}\n"), stderr: String::new() }
+    }
+
+    fn error(e: &Error) -> Answer {
+        Answer { code: 1, stdout: String::new(), stderr: memval_proto::display::terminal_safe(&format!("memval hook: {e}\n")) }
+    }
+}
+
+/// Where the hook looks: the project (`$CLAUDE_PROJECT_DIR`, else the payload's `cwd`) and
+/// Claude Code's home (for the project's memory folder).
+#[derive(Debug, Clone, Default)]
+pub struct HookEnv {
+    pub project_dir: Option<PathBuf>,
+    pub claude_home: Option<PathBuf>,
+}
+
+impl HookEnv {
+    /// From the environment Claude Code gives a hook.
+    pub fn from_env() -> HookEnv {
+        HookEnv { project_dir: std::env::var_os("CLAUDE_PROJECT_DIR").map(PathBuf::from), claude_home: crate::confine::claude_home() }
+    }
+}
+
+#[derive(Debug, Deserialize)]
+struct Event {
+    hook_event_name: String,
+    #[serde(default)]
+    cwd: Option<PathBuf>,
+    #[serde(default)]
+    tool_name: Option<String>,
+    #[serde(default)]
+    tool_input: Option<ToolInput>,
+    #[serde(default)]
+    stop_hook_active: bool,
+}
+
+#[derive(Debug, Deserialize)]
+struct ToolInput {
+    #[serde(default)]
+    file_path: Option<PathBuf>,
+}
+
+/// Answers one Claude Code hook event (`payload` is stdin, whole).
+pub async fn claude(payload: &[u8], env: &HookEnv) -> Answer {
+    match answer(payload, env).await {
+        Ok(a) => a,
+        Err(e) => Answer::error(&e),
+    }
+}
+
+async fn answer(payload: &[u8], env: &HookEnv) -> Result<Answer, Error> {
+    if payload.len() > MAX_PAYLOAD_BYTES {
+        return Err(Error::BadInput(format!("hook payload over {MAX_PAYLOAD_BYTES} bytes")));
+    }
+    let event: Event = serde_json::from_slice(payload).map_err(|e| Error::BadInput(format!("stdin is not a Claude Code hook event: {e}")))?;
+    let project = env
+        .project_dir
+        .clone()
+        .or(event.cwd.clone())
+        .ok_or_else(|| Error::BadInput("no project: neither CLAUDE_PROJECT_DIR nor the event's cwd is set".into()))?;
+    let roots = Roots::new(&project, env.claude_home.as_deref())?;
+    match event.hook_event_name.as_str() {
+        "PostToolUse" => {
+            if !matches!(event.tool_name.as_deref(), Some("Write" | "Edit" | "MultiEdit")) {
+                return Ok(Answer::silent());
+            }
+            let Some(file) = event.tool_input.and_then(|t| t.file_path) else {
+                return Err(Error::BadInput(format!("{} event without tool_input.file_path", event.tool_name.unwrap_or_default())));
+            };
+            if !is_memory_name(&file) {
+                return Ok(Answer::silent());
+            }
+            let resolved = match roots.resolve(&file) {
+                Ok(p) => p,
+                // Markdown elsewhere on the machine is none of memval's business; a file named
+                // as a memory outside the project is refused (and said so), never read.
+                Err(Error::Refused(_)) if !is_named_memory(&file) => return Ok(Answer::silent()),
+                Err(e) => return Err(e),
+            };
+            if !is_memory_file(&roots, &resolved) {
+                return Ok(Answer::silent());
+            }
+            let found = check(&roots.root, &[resolved]).await?;
+            Ok(if found.is_empty() {
+                Answer::silent()
+            } else {
+                Answer::block(format!(
+                    "memval: {} claim(s) in the memory just written are not true of the code:\n{}Correct or remove them.",
+                    found.len(),
+                    describe(&found, MAX_LISTED)
+                ))
+            })
+        }
+        "Stop" | "SubagentStop" => {
+            if event.stop_hook_active {
+                return Ok(Answer::silent());
+            }
+            let files = memory_files(&roots);
+            if files.is_empty() {
+                return Ok(Answer::silent());
+            }
+            let found = check(&roots.root, &files).await?;
+            Ok(if found.is_empty() {
+                Answer::silent()
+            } else {
+                Answer::block(format!(
+                    "memval: {} claim(s) in this project's memory files are not true of the code:\n{}Correct or remove them before finishing.",
+                    found.len(),
+                    describe(&found, MAX_LISTED)
+                ))
+            })
+        }
+        // Another event routed here by a broad matcher: nothing about memories to check.
+        _ => Ok(Answer::silent()),
+    }
+}
+
+/// Validates each file in a throwaway store and returns the false claims of all of them.
+async fn check(root: &Path, files: &[PathBuf]) -> Result<Vec<FalseClaim>, Error> {
+    let store = tempfile::tempdir().map_err(|source| Error::Io { context: "cannot make a temporary store".into(), source })?;
+    let mut found = Vec::new();
+    for (i, file) in files.iter().enumerate() {
+        let (done, _warnings) = validate_path(root, file, Some(store.path().join(i.to_string())), Some(memval_proto::Verdict::Stale), "stale").await?;
+        let mut claims = false_claims(&done.report);
+        // Sources are written relative to the project where they are inside it.
+        for c in &mut claims {
+            if let Ok(rel) = Path::new(&c.source).strip_prefix(root) {
+                c.source = rel.display().to_string();
+            }
+        }
+        found.extend(claims);
+    }
+    Ok(found)
+}
+
+/// Whether the file name alone makes `path` a memory memval checks (before any file system
+/// access, so an edit of any other file costs nothing).
+fn is_memory_name(path: &Path) -> bool {
+    is_named_memory(path) || path.file_name().and_then(|n| n.to_str()).is_some_and(|n| n.ends_with(".md"))
+}
+
+/// A file whose name says it is an agent's memory wherever it is.
+fn is_named_memory(path: &Path) -> bool {
+    matches!(path.file_name().and_then(|n| n.to_str()), Some("CLAUDE.md" | "CLAUDE.local.md" | "AGENTS.md" | "copilot-instructions.md"))
+}
+
+/// Whether resolved `path` is one of the memory files: by name anywhere in the project, the
+/// Copilot instructions under `.github/`, or any Markdown file in the Claude memory folder.
+fn is_memory_file(roots: &Roots, path: &Path) -> bool {
+    let name = path.file_name().and_then(|n| n.to_str()).unwrap_or("");
+    if roots.memory_dir.as_deref().is_some_and(|m| path.starts_with(m)) {
+        return name.ends_with(".md");
+    }
+    match name {
+        "CLAUDE.md" | "CLAUDE.local.md" | "AGENTS.md" => true,
+        "copilot-instructions.md" => path.parent().is_some_and(|p| p.ends_with(".github")),
+        _ => false,
+    }
+}
+
+/// The project's memory files checked on Stop: the root's `CLAUDE.md`, `CLAUDE.local.md`,
+/// `AGENTS.md`, `.claude/CLAUDE.md`, `.github/copilot-instructions.md`, and the Claude memory
+/// folder (one memory per file), each when present.
+fn memory_files(roots: &Roots) -> Vec<PathBuf> {
+    let mut files: Vec<PathBuf> = ["CLAUDE.md", "CLAUDE.local.md", "AGENTS.md", ".claude/CLAUDE.md", ".github/copilot-instructions.md"]
+        .iter()
+        .filter_map(|rel| roots.resolve(Path::new(rel)).ok())
+        .filter(|p| p.is_file())
+        .collect();
+    files.extend(roots.memory_dir.clone());
+    files
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn memory_names() {
+        for (name, memory) in [("CLAUDE.md", true), ("docs/AGENTS.md", true), ("notes.md", true), ("src/main.rs", false), ("CLAUDE.md.bak", false)] {
+            assert_eq!(is_memory_name(Path::new(name)), memory, "{name}");
+        }
+    }
+
+    #[test]
+    fn memory_files_by_place() {
+        let dir = tempfile::tempdir().unwrap();
+        let home = dir.path().join("home");
+        let repo = dir.path().join("repo");
+        std::fs::create_dir_all(repo.join(".github")).unwrap();
+        let memory = crate::confine::claude_memory_dir(&home, &repo.canonicalize().unwrap());
+        std::fs::create_dir_all(&memory).unwrap();
+        let roots = Roots::new(&repo, Some(&home)).unwrap();
+        let root = roots.root.clone();
+        let memory = memory.canonicalize().unwrap();
+        for (path, want) in [
+            (root.join("CLAUDE.md"), true),
+            (root.join("sub/AGENTS.md"), true),
+            (root.join(".github/copilot-instructions.md"), true),
+            (root.join("copilot-instructions.md"), false),
+            (root.join("README.md"), false),
+            (memory.join("feedback_tests.md"), true),
+        ] {
+            assert_eq!(is_memory_file(&roots, &path), want, "{}", path.display());
+        }
+    }
+}

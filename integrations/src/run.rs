@@ -1,0 +1,103 @@
+//! The library calls the CLI makes, with the settings an integration uses: no model (the
+//! deterministic checks only; claims that need one are reported as not checked), no progress
+//! lines on stderr, and the false claims of a report picked out for a short message.
+//!
+//! Never: print; the caller decides what reaches its protocol.
+
+use std::path::{Path, PathBuf};
+use std::sync::Mutex;
+
+use memval_pipeline::{validate, Validate, Validated};
+use memval_proto::Verdict;
+
+use crate::Error;
+
+/// Validates `memories` against `repo` as `memval validate` does without model flags.
+/// `store`: `None` is the CLI's default (REPO/.memval/store). Returns the run and the
+/// warnings the run printed on the CLI's stderr.
+pub async fn validate_path(repo: &Path, memories: &Path, store: Option<PathBuf>, fail_on: Option<Verdict>, fail_on_name: &str) -> Result<(Validated, Vec<String>), Error> {
+    let run = Validate {
+        repo: repo.to_path_buf(),
+        memories: memories.to_path_buf(),
+        repo_name: None,
+        store,
+        cluster: None,
+        batch_size: 50,
+        progress: false,
+        models: None,
+        model_cache: false,
+        fail_on,
+        fail_on_name: fail_on_name.to_owned(),
+    };
+    let warnings = Mutex::new(Vec::new());
+    let done = validate(run, &|line: &str| warnings.lock().unwrap_or_else(|p| p.into_inner()).push(line.to_owned())).await?;
+    Ok((done, warnings.into_inner().unwrap_or_else(|p| p.into_inner())))
+}
+
+/// One claim the code already disproves (STALE or CONTRADICTED).
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
+pub struct FalseClaim {
+    /// The memory's source as the report names it (file, and line or section).
+    pub source: String,
+    pub line: Option<u32>,
+    pub claim: String,
+    pub verdict: String,
+    pub successor: Option<String>,
+}
+
+/// The claims of `report` that are STALE or CONTRADICTED, in report order. AMBIGUOUS is not
+/// false, and what was not checked is not known to be false.
+pub fn false_claims(report: &memval_report::Report) -> Vec<FalseClaim> {
+    let mut out = Vec::new();
+    for m in &report.memories {
+        for c in m.claims.iter().filter(|c| c.verdict == "STALE" || c.verdict == "CONTRADICTED") {
+            out.push(FalseClaim {
+                source: m.source.clone(),
+                line: c.source_line,
+                claim: c.claim_text.clone(),
+                verdict: c.verdict.to_owned(),
+                successor: c.successor.clone(),
+            });
+        }
+    }
+    out
+}
+
+/// One line per false claim, at most `max` of them and then how many more there are (the
+/// message names every claim it leaves out by count, never silently). Claim text is untrusted
+/// and is escaped.
+pub fn describe(claims: &[FalseClaim], max: usize) -> String {
+    let mut out = String::new();
+    for c in claims.iter().take(max) {
+        let at = match c.line {
+            Some(l) if !c.source.ends_with(&format!(":{l}")) => format!("{}:{l}", c.source),
+            _ => c.source.clone(),
+        };
+        let successor = c.successor.as_deref().map(|s| format!(", now {s}")).unwrap_or_default();
+        out.push_str(&memval_proto::display::terminal_safe(&format!("- {at}: \"{}\" is {}{successor}\n", c.claim, c.verdict)));
+    }
+    if claims.len() > max {
+        out.push_str(&format!("- and {} more (run memval validate for all of them)\n", claims.len() - max));
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn claim(source: &str, line: Option<u32>, successor: Option<&str>) -> FalseClaim {
+        FalseClaim { source: source.into(), line, claim: "src/lru.rs\u{1b}]0;x".into(), verdict: "STALE".into(), successor: successor.map(Into::into) }
+    }
+
+    #[test]
+    fn describe_names_each_claim_escapes_it_and_counts_the_rest() {
+        let claims = vec![claim("CLAUDE.md", Some(3), Some("src/store.rs")), claim("AGENTS.md:9", Some(9), None), claim("x.md", None, None)];
+        let text = describe(&claims, 2);
+        assert_eq!(
+            text,
+            "- CLAUDE.md:3: \"src/lru.rs\\u{1b}]0;x\" is STALE, now src/store.rs\n- AGENTS.md:9: \"src/lru.rs\\u{1b}]0;x\" is STALE\n- and 1 more (run memval validate for all of them)\n"
+        );
+        assert!(!describe(&claims, 5).contains("more"));
+    }
+}
