@@ -117,10 +117,13 @@ fn the_python_sdk_lists_and_calls_every_tool() {
     let path = reconciled["report_path"].as_str().unwrap();
     assert!(path.starts_with(repo_str) && std::path::Path::new(path).is_file(), "{path}");
 
-    // A call with arguments of the wrong type is a protocol error naming the argument.
-    let malformed = &got["malformed"]["protocol_error"];
-    assert_eq!(malformed["code"], -32602, "{}", got["malformed"]);
-    assert!(malformed["message"].as_str().unwrap().contains("repo") || malformed["message"].as_str().unwrap().contains("memories"), "{malformed}");
+    // A call with arguments of the wrong type is refused before any work, as a tool error
+    // (what current MCP asks of input validation, so the model can correct its call) that
+    // says what is wrong.
+    let malformed = &got["malformed"];
+    assert_eq!(malformed["is_error"], true, "{malformed}");
+    let text = malformed["texts"][0].as_str().unwrap();
+    assert!(text.contains("invalid type") && text.contains("expected a string"), "{text}");
     // Paths outside the repo are refused, and nothing of them is read.
     for key in ["outside", "outside_dotdot"] {
         let r = &got[key];
