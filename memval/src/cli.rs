@@ -67,6 +67,13 @@ memory-conflict judgements of drafts by request/reply on memval.v1.judge.draft; 
     /// Agent hooks: `hook claude` answers Claude Code's PostToolUse and Stop events.
     Hook(crate::cmd::hook::HookArgs),
     /// A Model Context Protocol server on stdio: memval's checks as tools for agents.
+    #[command(
+        long_about = "A Model Context Protocol server on stdio, for coding agents. Tools: validate_memories {repo, memories, \
+fail_on?}, check_memory {repo, text}, judge_draft {memory_dir, draft}, reconcile {repo, memories}; each answers with the JSON \
+the matching command prints. Paths outside the repo (or its Claude Code memory folder) are refused. No model is used. Logs go \
+to stderr.\n\nExit codes: 0 when the session ends; 2 when it cannot start.",
+        after_help = "Claude Code:  claude mcp add memval -- memval mcp\nCursor (.cursor/mcp.json):  {\"mcpServers\": {\"memval\": {\"command\": \"memval\", \"args\": [\"mcp\"]}}}"
+    )]
     Mcp(crate::cmd::mcp::McpArgs),
 }
 

@@ -3,14 +3,9 @@
 
 use std::process::ExitCode;
 
+/// No flags: the session is configured by the client's tool calls (`--help` on `memval mcp`
+/// lists the tools; the text is in `cli.rs` beside the other commands').
 #[derive(Debug, clap::Args)]
-#[command(
-    long_about = "A Model Context Protocol server on stdio, for coding agents. Tools: validate_memories {repo, memories, fail_on?}, \
-check_memory {repo, text}, judge_draft {memory_dir, draft}, reconcile {repo, memories}; each answers with the JSON the matching \
-command prints. Paths outside the repo (or its Claude Code memory folder) are refused. No model is used. Logs go to stderr.\n\n\
-Exit codes: 0 when the session ends; 2 when it cannot start.",
-    after_help = "Claude Code:  claude mcp add memval -- memval mcp\nCursor (.cursor/mcp.json):  {\"mcpServers\": {\"memval\": {\"command\": \"memval\", \"args\": [\"mcp\"]}}}"
-)]
 pub struct McpArgs {}
 
 pub async fn run(_args: McpArgs) -> anyhow::Result<ExitCode> {
