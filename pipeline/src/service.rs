@@ -126,10 +126,10 @@ async fn serve_judge(
         let Some(service) = drafts else { return Ok(()) };
         use memval_judge::draft::service as draft;
         let responder = draft::listen(&js.requester(), concurrency).await.map_err(|e| Error::Usage(e.to_string()))?;
-        eprintln!("memval: judge answering draft judgements on {url} (subject {}, {concurrency} at once)", subjects::JUDGE_DRAFT);
+        eprintln!("memval: judge serving on {url} (draft judgements, subject {}, {concurrency} at once)", subjects::JUDGE_DRAFT);
         let stats = draft::serve(responder, Arc::new(service), shutdown.clone()).await.map_err(|e| Error::Incomplete(format!("the draft judge stopped: {e}")))?;
         eprintln!(
-            "memval: judge drafts stopped: {} answered, {} failed, {} without reply subject",
+            "memval: judge stopped: {} answered, {} failed, {} without reply subject (draft judgements)",
             stats.answered.load(Ordering::Relaxed),
             stats.failed.load(Ordering::Relaxed),
             stats.no_reply_subject.load(Ordering::Relaxed)

@@ -47,14 +47,17 @@ pub fn ask(c: &Contradictions, limits: Limits) -> Asked {
 }
 
 /// File `answers` (one per batch of `asked`, in order) on every candidate: each ends with a
-/// judgement or the reason it has none. `judged_by` names the model.
-pub fn file(c: &mut Contradictions, asked: Asked, answers: Vec<BatchAnswer>, judged_by: String) {
+/// judgement or the reason it has none. `judged_by` names the model. The judge's notes name
+/// batches `{run_id}.p{i}`; the report names them `p{i}`, so the same judging gives the same
+/// report whichever process or run asked.
+pub fn file(c: &mut Contradictions, asked: Asked, answers: Vec<BatchAnswer>, judged_by: String, run_id: &str) {
     let Asked { batches, mut why } = asked;
     let mut judged = HashMap::new();
+    let prefix = format!("{run_id}.p");
     for (batch, answer) in batches.iter().zip(answers) {
         match answer {
             Ok((judgements, notes)) => {
-                c.judge_notes.extend(notes);
+                c.judge_notes.extend(notes.into_iter().map(|n| n.replace(&prefix, "p")));
                 for j in judgements {
                     judged.insert((j.id_a.clone(), j.id_b.clone()), j);
                 }
@@ -93,5 +96,5 @@ pub async fn judge(c: &mut Contradictions, model: Arc<dyn ChatModel>, limits: Li
         .into_iter()
         .map(|r| r.map(|checked| (checked.judgements, checked.notes)).map_err(|e| format!("not judged: the model gave no answer ({e})")))
         .collect();
-    file(c, asked, answers, model.name());
+    file(c, asked, answers, model.name(), run_id);
 }

@@ -176,7 +176,7 @@ impl Reconciler {
                 if asked_any { "the pair judges (no batch was answered)" } else { "the pair judges (no pair to judge)" }.to_owned()
             });
             let answers = answers.into_iter().map(|a| a.map(|b| (b.judgements, b.notes))).collect();
-            judging::file(&mut report.contradictions, asked, answers, model);
+            judging::file(&mut report.contradictions, asked, answers, model, run_id);
             report.count();
         }
         let dir = target.out_dir.clone().unwrap_or(default_dir);
