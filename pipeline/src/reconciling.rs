@@ -17,7 +17,7 @@ use futures::future::BoxFuture;
 use memval_proto::ingest::event_run;
 use memval_proto::{codec, subjects, JudgementBatch, Message, PairBatch, RunHeader};
 use memval_reconciler::{Debounce, PairJudges, Reconciler, RepoTarget, Schedule, Trigger};
-use memval_runtime::{Inbox, StageConfig};
+use memval_runtime::{Inbox, Outbox, StageConfig};
 use memval_transport::jetstream::JetStream;
 use memval_transport::reply::{Request, Requester};
 use memval_transport::{header, Headers, Outgoing};
@@ -41,11 +41,11 @@ impl JetStreamJudges {
         JetStreamJudges { js, timeout }
     }
 
-    async fn exchange(&self, run: &RunHeader, batches: &[PairBatch]) -> Result<HashMap<String, Result<JudgementBatch, String>>, Error> {
+    async fn ask_judges(&self, run: &RunHeader, batches: &[PairBatch]) -> Result<HashMap<String, Result<JudgementBatch, String>>, Error> {
         // Both consumers exist before the first batch is out, so no answer is missed.
         let judged = self.js.inbox(&topology::run_judgements_consumer(&run.run_id), 16).await?;
         let dead = self.js.inbox(&topology::run_dlq_consumer(&format!("{}-judge", run.run_id)), 1).await?;
-        let result = self.wait(run, batches, &judged, &dead).await;
+        let result = exchange(&self.js.outbox(), &judged, &dead, run, batches, self.timeout).await;
         drop((judged, dead));
         for spec in [topology::run_judgements_consumer(&run.run_id), topology::run_dlq_consumer(&format!("{}-judge", run.run_id))] {
             if let Err(e) = self.js.delete_consumer(&spec.stream, &spec.durable).await {
@@ -54,64 +54,68 @@ impl JetStreamJudges {
         }
         result
     }
+}
 
-    async fn wait(
-        &self,
-        run: &RunHeader,
-        batches: &[PairBatch],
-        judged: &dyn Inbox,
-        dead: &dyn Inbox,
-    ) -> Result<HashMap<String, Result<JudgementBatch, String>>, Error> {
-        let outbox = self.js.outbox();
-        let config = StageConfig::default();
-        for batch in batches {
-            let payload = codec::encode(batch).map_err(Error::codec("encoding a pair batch"))?;
-            let mut headers = Headers::new();
-            headers.insert(header::RUN, &run.run_id);
-            let message = Outgoing { subject: batch.subject(), msg_id: batch.batch_id.clone(), headers, payload };
-            memval_runtime::publish_confirmed(&outbox, message, &config).await?;
-        }
-        // The judge stage answers batch B with `B.j`; the runtime publishes it as `B:0`.
-        let mut answers: HashMap<String, Result<JudgementBatch, String>> = HashMap::new();
-        let deadline = tokio::time::Instant::now() + self.timeout;
-        while answers.len() < batches.len() {
-            tokio::select! {
-                _ = tokio::time::sleep_until(deadline) => break,
-                next = judged.next() => match next {
-                    Some(Ok(envelope)) => {
-                        let decoded = codec::decode::<JudgementBatch>(&envelope.payload);
-                        let _ = envelope.acker.ack().await;
-                        match decoded {
-                            Ok(out) => {
-                                let Some(input) = out.batch_id.strip_suffix(".j").map(str::to_owned) else { continue };
-                                // A duplicate delivery answers a batch already answered: kept once.
-                                if batches.iter().any(|b| b.batch_id == input) {
-                                    answers.entry(input).or_insert(Ok(out));
-                                }
-                            }
-                            Err(e) => tracing::warn!(error = %e, "an undecodable judgement batch; its pairs stay unanswered"),
-                        }
-                    }
-                    Some(Err(e)) => pause(&e.to_string()).await,
-                    None => return Err(Error::Incomplete(format!("the judgement consumer of {} closed", run.run_id))),
-                },
-                next = dead.next() => match next {
-                    Some(Ok(envelope)) => {
-                        let ours = belongs_to(&envelope, &run.run_id);
-                        let reason = envelope.headers.get(header::DLQ_REASON).unwrap_or("no reason given").to_owned();
-                        let msg_id = envelope.headers.get(header::DLQ_MSG_ID).unwrap_or("").to_owned();
-                        let _ = envelope.acker.ack().await;
-                        if ours && batches.iter().any(|b| b.batch_id == msg_id) {
-                            answers.entry(msg_id).or_insert(Err(format!("not judged: the judges gave up on the batch ({reason})")));
-                        }
-                    }
-                    Some(Err(e)) => pause(&e.to_string()).await,
-                    None => return Err(Error::Incomplete(format!("the dead-letter consumer of {} closed", run.run_id))),
-                },
-            }
-        }
-        Ok(answers)
+/// Publish `batches` on `outbox` and collect, until each has an answer or `timeout` has
+/// passed, the judgements arriving on `judged` (a duplicate delivery is kept once) and the
+/// judges' dead letters of these batches arriving on `dead`. A batch missing from the result
+/// got neither in time.
+async fn exchange(
+    outbox: &dyn Outbox,
+    judged: &dyn Inbox,
+    dead: &dyn Inbox,
+    run: &RunHeader,
+    batches: &[PairBatch],
+    timeout: Duration,
+) -> Result<HashMap<String, Result<JudgementBatch, String>>, Error> {
+    let config = StageConfig::default();
+    for batch in batches {
+        let payload = codec::encode(batch).map_err(Error::codec("encoding a pair batch"))?;
+        let mut headers = Headers::new();
+        headers.insert(header::RUN, &run.run_id);
+        let message = Outgoing { subject: batch.subject(), msg_id: batch.batch_id.clone(), headers, payload };
+        memval_runtime::publish_confirmed(outbox, message, &config).await?;
     }
+    // The judge stage answers batch B with `B.j`.
+    let mut answers: HashMap<String, Result<JudgementBatch, String>> = HashMap::new();
+    let deadline = tokio::time::Instant::now() + timeout;
+    while answers.len() < batches.len() {
+        tokio::select! {
+            _ = tokio::time::sleep_until(deadline) => break,
+            next = judged.next() => match next {
+                Some(Ok(envelope)) => {
+                    let decoded = codec::decode::<JudgementBatch>(&envelope.payload);
+                    let _ = envelope.acker.ack().await;
+                    match decoded {
+                        Ok(out) => {
+                            let Some(input) = out.batch_id.strip_suffix(".j").map(str::to_owned) else { continue };
+                            // A duplicate delivery answers a batch already answered: kept once.
+                            if batches.iter().any(|b| b.batch_id == input) {
+                                answers.entry(input).or_insert(Ok(out));
+                            }
+                        }
+                        Err(e) => tracing::warn!(error = %e, "an undecodable judgement batch; its pairs stay unanswered"),
+                    }
+                }
+                Some(Err(e)) => pause(&e.to_string()).await,
+                None => return Err(Error::Incomplete(format!("the judgement consumer of {} closed", run.run_id))),
+            },
+            next = dead.next() => match next {
+                Some(Ok(envelope)) => {
+                    let ours = belongs_to(&envelope, &run.run_id);
+                    let reason = envelope.headers.get(header::DLQ_REASON).unwrap_or("no reason given").to_owned();
+                    let msg_id = envelope.headers.get(header::DLQ_MSG_ID).unwrap_or("").to_owned();
+                    let _ = envelope.acker.ack().await;
+                    if ours && batches.iter().any(|b| b.batch_id == msg_id) {
+                        answers.entry(msg_id).or_insert(Err(format!("not judged: the judges gave up on the batch ({reason})")));
+                    }
+                }
+                Some(Err(e)) => pause(&e.to_string()).await,
+                None => return Err(Error::Incomplete(format!("the dead-letter consumer of {} closed", run.run_id))),
+            },
+        }
+    }
+    Ok(answers)
 }
 
 async fn pause(error: &str) {
@@ -122,7 +126,7 @@ async fn pause(error: &str) {
 impl PairJudges for JetStreamJudges {
     fn judge<'a>(&'a self, run: &'a RunHeader, batches: Vec<PairBatch>) -> BoxFuture<'a, Vec<Result<JudgementBatch, String>>> {
         Box::pin(async move {
-            match self.exchange(run, &batches).await {
+            match self.ask_judges(run, &batches).await {
                 Ok(mut answers) => batches
                     .iter()
                     .map(|b| {
@@ -333,7 +337,63 @@ pub fn targets(repos: Vec<(String, std::path::PathBuf)>, memories: &[std::path::
 mod tests {
     use std::path::PathBuf;
 
+    use memval_proto::Judgement;
+    use memval_transport::inproc::{channel, DeadLetters};
+
     use super::*;
+
+    fn header() -> RunHeader {
+        RunHeader { run_id: "rec-1".into(), repo: "shop".into(), commit: None, started_at: 0, expected_memories: 0 }
+    }
+
+    fn judged(batch: &str, ids: (&str, &str), rationale: &str) -> Vec<u8> {
+        let j = Judgement {
+            id_a: ids.0.into(),
+            id_b: ids.1.into(),
+            verdict: memval_proto::PairVerdict::Consistent,
+            claim_a: String::new(),
+            claim_b: String::new(),
+            confidence: 70,
+            rationale: rationale.into(),
+            fallback: None,
+        };
+        codec::encode(&JudgementBatch { run: header(), batch_id: format!("{batch}.j"), judgements: vec![j], notes: Vec::new(), model: "m".into() }).unwrap()
+    }
+
+    #[tokio::test]
+    async fn every_batch_ends_answered_once_given_up_or_missing() {
+        let dead = DeadLetters::default();
+        let (pairs_out, pairs_in) = channel(8, dead.clone());
+        let (judged_out, judged_in) = channel(8, dead.clone());
+        let (dlq_out, dlq_in) = channel(8, dead.clone());
+        let batches: Vec<PairBatch> = (0..4).map(|i| PairBatch { run: header(), batch_id: format!("rec-1.p{i}"), pairs: Vec::new() }).collect();
+        // p0 answered twice (a redelivered batch judged again), p1 once, p2 dead-lettered by
+        // the judges, p3 never answered; and an answer of another run's batch.
+        judged_out.publish(subjects::JUDGEMENTS, "a".into(), judged("rec-1.p0", ("1", "2"), "first")).await.unwrap();
+        judged_out.publish(subjects::JUDGEMENTS, "b".into(), judged("rec-1.p0", ("1", "2"), "second")).await.unwrap();
+        judged_out.publish(subjects::JUDGEMENTS, "c".into(), judged("other.p0", ("1", "2"), "other")).await.unwrap();
+        judged_out.publish(subjects::JUDGEMENTS, "d".into(), judged("rec-1.p1", ("3", "4"), "p1")).await.unwrap();
+        let mut letter = Headers::new();
+        letter.insert(header::RUN, "rec-1");
+        letter.insert(header::DLQ_MSG_ID, "rec-1.p2");
+        letter.insert(header::DLQ_REASON, "model unreachable");
+        dlq_out.send(Outgoing { subject: "memval.v1.dlq.judge".into(), msg_id: "x".into(), headers: letter, payload: Vec::new() }).await.unwrap();
+
+        let got = exchange(&pairs_out, &judged_in, &dlq_in, &header(), &batches, Duration::from_millis(300)).await.unwrap();
+        let first = got["rec-1.p0"].as_ref().unwrap();
+        assert_eq!(first.judgements.len(), 1);
+        assert_eq!(first.judgements[0].rationale, "first", "the duplicate delivery is not a second judgement");
+        assert_eq!(got["rec-1.p1"].as_ref().unwrap().judgements[0].rationale, "p1");
+        assert_eq!(got["rec-1.p2"].as_ref().unwrap_err(), "not judged: the judges gave up on the batch (model unreachable)");
+        assert!(!got.contains_key("rec-1.p3") && got.len() == 3, "{:?}", got.keys());
+        // Every batch went out, under its own id, with its run in the headers.
+        for want in &batches {
+            let sent = pairs_in.next().await.unwrap().unwrap();
+            assert_eq!((sent.subject.as_str(), sent.msg_id.as_deref()), (subjects::PAIRS, Some(want.batch_id.as_str())));
+            assert_eq!(sent.headers.get(header::RUN), Some("rec-1"));
+            sent.acker.ack().await.unwrap();
+        }
+    }
 
     #[test]
     fn each_repo_gets_its_memories_and_its_own_report_folder() {

@@ -98,3 +98,74 @@ pub async fn judge(c: &mut Contradictions, model: Arc<dyn ChatModel>, limits: Li
         .collect();
     file(c, asked, answers, model.name(), run_id);
 }
+
+#[cfg(test)]
+mod tests {
+    use memval_proto::PairVerdict;
+
+    use super::*;
+    use crate::report::CandidatePair;
+
+    fn candidates(n: u64) -> Contradictions {
+        let candidates = (0..n)
+            .map(|i| CandidatePair {
+                pair: Pair {
+                    id_a: (2 * i).to_string(),
+                    agent_a: "a".into(),
+                    content_a: format!("note {i}"),
+                    id_b: (2 * i + 1).to_string(),
+                    agent_b: "b".into(),
+                    content_b: format!("other {i}"),
+                    score: 1.0 - i as f64 / 100.0,
+                    method: "keyword".into(),
+                },
+                judgement: None,
+                not_judged: Some("not judged: no model configured".into()),
+            })
+            .collect();
+        Contradictions { candidates, ..Contradictions::default() }
+    }
+
+    fn judgement(p: &Pair) -> Judgement {
+        Judgement {
+            id_a: p.id_a.clone(),
+            id_b: p.id_b.clone(),
+            verdict: PairVerdict::Unrelated,
+            claim_a: String::new(),
+            claim_b: String::new(),
+            confidence: 80,
+            rationale: "r".into(),
+            fallback: None,
+        }
+    }
+
+    #[test]
+    fn every_candidate_ends_judged_or_with_its_reason() {
+        let mut c = candidates(9);
+        let limits = Limits { pair_cap: 8, batch_size: 3, max_batches: 2 };
+        let asked = ask(&c, limits);
+        assert_eq!(asked.batches.iter().map(Vec::len).collect::<Vec<_>>(), [3, 3], "two calls of three; two deferred, one over the cap");
+        let answers = vec![
+            Ok((asked.batches[0].iter().map(judgement).collect(), vec!["batch run-7.p0: a note".into()])),
+            Err("not judged: no judgement within 5s".into()),
+        ];
+        file(&mut c, asked, answers, "openai/m".into(), "run-7");
+        let reasons: Vec<&str> = c.candidates.iter().map(|p| p.not_judged.as_deref().unwrap_or("judged")).collect();
+        assert_eq!(
+            reasons,
+            [
+                "judged",
+                "judged",
+                "judged",
+                "not judged: no judgement within 5s",
+                "not judged: no judgement within 5s",
+                "not judged: no judgement within 5s",
+                "not judged: deferred, beyond this run's model calls",
+                "not judged: deferred, beyond this run's model calls",
+                "not judged: beyond the pair cap",
+            ]
+        );
+        assert_eq!(c.judge_notes, ["batch p0: a note"], "notes name the batch, not the run");
+        assert_eq!(c.judged_by.as_deref(), Some("openai/m"));
+    }
+}
