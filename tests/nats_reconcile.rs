@@ -175,7 +175,12 @@ fn a_scheduled_reconciliation_over_two_judges_matches_the_in_process_report_and_
     args.extend(model_args(&local_model));
     let out = std::process::Command::new(env!("CARGO_BIN_EXE_memval")).args(&args).output().unwrap();
     assert_eq!(out.status.code(), Some(0), "{}", String::from_utf8_lossy(&out.stderr));
-    let want = std::fs::read(&reports_in(&local_out)[0]).unwrap();
+    let local_reports = reports_in(&local_out);
+    assert_eq!(local_reports.len(), 1);
+    let want = std::fs::read(&local_reports[0]).unwrap();
+    // The name of the day's first report; the cluster's reports go to another folder.
+    let first_name = local_reports[0].file_name().unwrap().to_string_lossy().into_owned();
+    let day = first_name.strip_suffix(".reconciliation-report.md").unwrap().to_owned();
     let want_text = String::from_utf8_lossy(&want).into_owned();
     let batches = local_model.requests().len();
     assert_eq!(batches, 5, "50 candidate pairs, five model calls of ten");
@@ -212,9 +217,10 @@ fn a_scheduled_reconciliation_over_two_judges_matches_the_in_process_report_and_
     first_judge.kill();
     let second_judge = Service::start("judge", &url, &judge_args, &logs);
     let third_judge = Service::start("judge", &url, &judge_args, &logs);
-    let first_report = eventually(Duration::from_secs(120), "the scheduled report", || reports_in(&cluster_out).into_iter().next());
-    // The report file is complete once the reconciler logs it.
-    eventually(Duration::from_secs(30), "the reconciler's report line", || reconciler.log_text().contains("shop (schedule): report").then_some(()));
+    // The report file is complete once the reconciler logs it; the day's first report has
+    // the day's first name.
+    eventually(Duration::from_secs(120), "the scheduled report", || reconciler.log_text().contains("shop (schedule): report").then_some(()));
+    let first_report = cluster_out.join(&first_name);
     let asked = model.requests();
     let got = std::fs::read(&first_report).unwrap();
     assert_eq!(
@@ -223,19 +229,15 @@ fn a_scheduled_reconciliation_over_two_judges_matches_the_in_process_report_and_
         "the cluster's report differs from the in-process one\n{}",
         reconciler.log_text()
     );
-    assert!(first_report.file_name().unwrap().to_string_lossy().ends_with(".reconciliation-report.md"));
     // The killed judge's batch was asked again by another replica.
     let held = asked_pairs(&asked[0]);
     assert_eq!(held.len(), 10);
     assert!(asked.iter().skip(1).any(|r| asked_pairs(r) == held), "the batch the killed judge held was judged again");
 
     // The schedule keeps firing: later reports get -02, -03, ... and never overwrite.
-    let later = eventually(Duration::from_secs(60), "a second scheduled report", || {
-        let all = reports_in(&cluster_out);
-        (all.len() >= 2).then_some(all)
-    });
-    assert!(later[1].file_name().unwrap().to_string_lossy().contains("-02."), "{later:?}");
-    assert_eq!(std::fs::read(&later[0]).unwrap(), got, "the first report is never rewritten");
+    let second = cluster_out.join(format!("{day}-02.reconciliation-report.md"));
+    eventually(Duration::from_secs(60), "a second scheduled report", || second.is_file().then_some(()));
+    assert_eq!(std::fs::read(&first_report).unwrap(), got, "the first report is never rewritten");
 
     let (code, log) = reconciler.terminate();
     assert_eq!(code, Some(0), "{log}");
