@@ -314,3 +314,33 @@ fn a_bad_schedule_stops_the_reconciler_at_start_up() {
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert!(stderr.contains("bad --schedule \"every day\""), "{stderr}");
 }
+
+#[test]
+fn pairs_nobody_judges_are_listed_not_judged_with_the_reason() {
+    let r = project();
+    let root = r.dir.path().canonicalize().unwrap();
+    let work = tempfile::tempdir().unwrap();
+    let (out_dir, logs) = (work.path().join("reports"), work.path().join("logs"));
+    std::fs::create_dir_all(&logs).unwrap();
+    let nats = NatsServer::start();
+    let url = nats.url();
+    let repo_map = format!("shop={}", root.display());
+    // Pair judges asked for, none running: every candidate waits 2 s, then says why.
+    let reconciler = Service::start(
+        "reconciler",
+        &url,
+        &[
+            "--repo-map", &repo_map, "--schedule", "0 0 0 1 1 *", "--memories", "contexts", "--memories", "agents.jsonl",
+            "--out-dir", out_dir.to_str().unwrap(), "--pair-judges", "--judge-timeout", "2",
+        ],
+        &logs,
+    );
+    let answer = request(&url, "memval.v1.reconcile.shop", Duration::from_secs(60));
+    assert_eq!((answer["candidate_pairs"].as_u64(), answer["judged"].as_u64(), answer["not_judged"].as_u64()), (Some(50), Some(0), Some(50)), "{answer}");
+    let md = std::fs::read_to_string(answer["report"].as_str().unwrap()).unwrap();
+    let reason = "not judged: no judgement within 2s (is a `memval serve judge` with a model running on this NATS?)";
+    assert_eq!(md.matches(reason).count(), 50, "every pair says why: {md}");
+    assert!(md.contains("judged by the pair judges (no batch was answered)"), "{md}");
+    let (code, log) = reconciler.terminate();
+    assert_eq!(code, Some(0), "{log}");
+}
