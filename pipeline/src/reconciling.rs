@@ -26,7 +26,9 @@ use crate::submit::belongs_to;
 use crate::topology;
 use crate::Error;
 
-/// Replicas of `serve reconciler` share requests and ingest events through this queue group.
+/// Replicas of `serve reconciler` serving the same repo share its requests through this queue
+/// group. Ingest events are not shared: each reconciler counts the events of its own repos, as
+/// each fires its own schedule.
 pub const QUEUE_GROUP: &str = "memval-reconciler";
 
 /// Pair judging through the cluster: batches to `MEMVAL_PAIRS`, judgements from the run's
@@ -165,8 +167,16 @@ pub async fn serve_reconciler(
     shutdown: impl Future<Output = ()> + Send,
 ) -> Result<ReconcilerStats, Error> {
     let connection = js.requester();
-    let mut requests = connection.listen(&format!("{}.*", subjects::RECONCILE), QUEUE_GROUP).await.map_err(Error::transport("listening for reconcile requests"))?;
-    let mut events = connection.listen(subjects::MEMORY_INGESTED, QUEUE_GROUP).await.map_err(Error::transport("listening for ingest events"))?;
+    // One subscription per served repo, so a request reaches only a reconciler that serves
+    // it (a repo nobody serves gets "no responders" at once, not a wrong answer).
+    let mut listeners = Vec::new();
+    for target in reconciler.repos() {
+        let subject = target.request_subject();
+        listeners.push(connection.listen(&subject, Some(QUEUE_GROUP)).await.map_err(Error::transport(format!("listening on {subject}")))?);
+    }
+    let requests = futures::stream::select_all(listeners.into_iter().map(|l| Box::pin(futures::stream::unfold(l, |mut l| async move { l.next().await.map(|r| (r, l)) }))));
+    tokio::pin!(requests);
+    let mut events = connection.listen(subjects::MEMORY_INGESTED, None).await.map_err(Error::transport("listening for ingest events"))?;
     let names: Vec<&str> = reconciler.repos().iter().map(|r| r.name.as_str()).collect();
     eprintln!(
         "memval: reconciler serving on {url} (repos {}, schedule {:?}, requests on {}.<repo>, after {} ingest events or {}s quiet, pair judges: {})",
@@ -208,7 +218,7 @@ pub async fn serve_reconciler(
                 }
                 due
             }
-            request = requests.next() => match request {
+            request = futures::StreamExt::next(&mut requests) => match request {
                 Some(request) => match on_request(&reconciler, &connection, &request, &mut stats).await {
                     Some(target) => vec![(target, Trigger::Request, request.reply)],
                     None => Vec::new(),
@@ -228,7 +238,8 @@ pub async fn serve_reconciler(
             reconcile_one(&reconciler, &connection, &target, trigger, reply.as_deref(), &mut stats).await;
         }
     }
-    let _ = requests.drain().await;
+    // Unanswered requests time out for their requesters; nothing else is lost (a request is
+    // only a trigger).
     let _ = events.drain().await;
     Ok(stats)
 }

@@ -107,13 +107,14 @@ impl Listener {
 }
 
 impl Requester {
-    /// Listen on `subject` in `queue_group` (each message goes to one member of the group).
-    pub async fn listen(&self, subject: &str, queue_group: &str) -> Result<Listener, TransportError> {
-        let subscription = self
-            .client
-            .queue_subscribe(subject.to_owned(), queue_group.to_owned())
-            .await
-            .map_err(|e| TransportError::Unavailable(format!("cannot subscribe to {subject}: {e}")))?;
+    /// Listen on `subject`: in `queue_group` each message goes to one member of the group;
+    /// without one, every listener gets every message.
+    pub async fn listen(&self, subject: &str, queue_group: Option<&str>) -> Result<Listener, TransportError> {
+        let subscribed = match queue_group {
+            Some(group) => self.client.queue_subscribe(subject.to_owned(), group.to_owned()).await,
+            None => self.client.subscribe(subject.to_owned()).await,
+        };
+        let subscription = subscribed.map_err(|e| TransportError::Unavailable(format!("cannot subscribe to {subject}: {e}")))?;
         self.client.flush().await.map_err(|e| TransportError::Unavailable(format!("cannot subscribe to {subject}: {e}")))?;
         Ok(Listener { subscription })
     }

@@ -118,7 +118,11 @@ impl Reconciler {
         if repos.is_empty() {
             return Err(ReconcileError::Input { path: PathBuf::new(), reason: "no repo to reconcile (--repo-map NAME=PATH)".into() });
         }
+        let mut subjects = std::collections::BTreeSet::new();
         for r in &repos {
+            if !subjects.insert(r.request_subject()) {
+                return Err(ReconcileError::Input { path: r.repo.clone(), reason: format!("repo name {:?} is served twice (or as another name with the same subject {})", r.name, r.request_subject()) });
+            }
             if !r.repo.is_dir() {
                 return Err(ReconcileError::Input { path: r.repo.clone(), reason: format!("repo {:?} is not a directory", r.name) });
             }
