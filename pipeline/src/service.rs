@@ -142,9 +142,9 @@ async fn serve_judge(
             None => Ok(Arc::new(StageStats::default())),
         }
     };
-    let (drafts, pairs) = tokio::join!(drafts, pairs);
-    drafts?;
-    pairs
+    // Either failing stops both: a judge half-serving would look healthy and not be.
+    let ((), stats) = tokio::try_join!(drafts, pairs)?;
+    Ok(stats)
 }
 
 async fn serve_stage<S: Stage>(
