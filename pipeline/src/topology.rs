@@ -10,7 +10,7 @@
 //! | MEMVAL_SCORES    | `memval.*.scores.>`       | limits 24h | `run-<run id>` (one per client)   |
 //! | MEMVAL_EVENTS    | `memval.*.events.>`       | work queue | `ingest`                          |
 //! | MEMVAL_DLQ       | `memval.*.dlq.>`          | limits 30d | `run-<run id>-dlq` (new only)     |
-//! | MEMVAL_PAIRS     | `memval.*.pairs`          | work queue | `judge`                           |
+//! | MEMVAL_PAIRS     | `memval.*.pairs`          | work queue, 1h | `judge`                       |
 //! | MEMVAL_JUDGEMENTS| `memval.*.judgements.>`   | limits 24h | `run-<run id>-judgements`         |
 //!
 //! Stage streams match every wire version (`*`), so a message of a version this build does
@@ -50,6 +50,9 @@ const SCORES_MAX_AGE: Duration = Duration::from_secs(24 * 3600);
 const SCORES_MAX: i64 = 1_000_000;
 const DLQ_MAX_AGE: Duration = Duration::from_secs(30 * 24 * 3600);
 const DLQ_MAX: i64 = 100_000;
+/// A pair batch nobody judged within this long has been given up on by the reconciler that
+/// asked (its `--judge-timeout` is at most this), so judging it would only spend model calls.
+pub const PAIRS_MAX_AGE: Duration = Duration::from_secs(3600);
 /// A client's per-run consumers outlive a crashed client by this much, then go away.
 const RUN_CONSUMER_IDLE: Duration = Duration::from_secs(3600);
 
@@ -73,7 +76,7 @@ pub fn streams() -> Vec<StreamSpec> {
         stream(SCORES, format!("{}.>", any_version(subjects::SCORES)), Retention::Limits, SCORES_MAX_AGE, SCORES_MAX, "scores, per run"),
         stream(EVENTS, any_version("memval.v1.events.>"), Retention::WorkQueue, Duration::ZERO, MAX_QUEUED, "memory-ingest events"),
         stream(DLQ, format!("{}.>", any_version(subjects::DLQ)), Retention::Limits, DLQ_MAX_AGE, DLQ_MAX, "dead letters, per stage"),
-        stream(PAIRS, any_version(subjects::PAIRS), Retention::WorkQueue, Duration::ZERO, MAX_QUEUED, "candidate pairs to judge"),
+        stream(PAIRS, any_version(subjects::PAIRS), Retention::WorkQueue, PAIRS_MAX_AGE, MAX_QUEUED, "candidate pairs to judge"),
         stream(JUDGEMENTS, format!("{}.>", any_version(subjects::JUDGEMENTS)), Retention::Limits, SCORES_MAX_AGE, SCORES_MAX, "pair judgements, per run"),
     ]
 }

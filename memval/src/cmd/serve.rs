@@ -88,8 +88,9 @@ pub struct ServeArgs {
     #[arg(long, env = "MEMVAL_PAIR_JUDGES")]
     pub pair_judges: bool,
     /// Reconciler: how long to wait for the judges' judgements of a reconciliation; pairs
-    /// without one are listed "not judged" with the reason.
-    #[arg(long, value_name = "SECS", default_value_t = 600)]
+    /// without one are listed "not judged" with the reason. At most 3600: the pairs stream
+    /// drops batches older than that.
+    #[arg(long, value_name = "SECS", default_value_t = 600, value_parser = clap::value_parser!(u64).range(1..=3600))]
     pub judge_timeout: u64,
     /// Ingest: memories per batch of the runs it starts.
     #[arg(long, default_value_t = 50, value_parser = clap::value_parser!(u32).range(1..=10_000))]
