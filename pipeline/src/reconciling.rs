@@ -146,6 +146,8 @@ impl PairJudges for JetStreamJudges {
     }
 }
 
+const DAY: Duration = Duration::from_secs(86_400);
+
 /// When the reconciler role reconciles.
 pub struct Triggers {
     /// Every served repo, on this schedule.
@@ -198,12 +200,14 @@ pub async fn serve_reconciler(
         let due: Vec<(RepoTarget, Trigger, Option<String>)> = tokio::select! {
             biased;
             _ = &mut shutdown => break,
-            _ = tokio::time::sleep(until_fire.unwrap_or(Duration::from_secs(86_400))), if until_fire.is_some() => {
-                next_fire = triggers.schedule.next_after(chrono::Utc::now());
-                for d in debounce.values_mut() {
-                    d.clear();
+            // A firing years away is waited for a day at a time (the timer's range is finite).
+            _ = tokio::time::sleep(until_fire.unwrap_or(DAY).min(DAY)), if until_fire.is_some() => {
+                if until_fire.is_some_and(|wait| wait > DAY) {
+                    Vec::new()
+                } else {
+                    next_fire = triggers.schedule.next_after(chrono::Utc::now());
+                    reconciler.repos().iter().map(|r| (r.clone(), Trigger::Schedule, None)).collect()
                 }
-                reconciler.repos().iter().map(|r| (r.clone(), Trigger::Schedule, None)).collect()
             }
             _ = tokio::time::sleep_until(quiet_due.unwrap_or_else(Instant::now).into()), if quiet_due.is_some() => {
                 let now = Instant::now();
