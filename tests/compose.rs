@@ -226,8 +226,11 @@ fn every_memval_service_runs_a_command_and_environment_memval_accepts() {
             *roles.entry(role.clone()).or_insert(0) += service.replicas;
         }
         let expected: BTreeMap<String, usize> =
-            [("extractor", 1), ("investigator", 3), ("scorer", 1), ("ingest", 1)].into_iter().map(|(r, n)| (r.to_owned(), n)).collect();
-        assert_eq!(roles, expected, "one extractor, three investigators, one scorer, an ingest service");
+            [("extractor", 1), ("investigator", 3), ("scorer", 1), ("ingest", 1), ("judge", 2), ("reconciler", 1)]
+                .into_iter()
+                .map(|(r, n)| (r.to_owned(), n))
+                .collect();
+        assert_eq!(roles, expected, "one extractor, three investigators, one scorer, an ingest service, two judges, a reconciler");
     }
 }
 
@@ -327,6 +330,10 @@ fn localise(value: &str, nats_url: &str, mounts: &[(String, PathBuf)]) -> String
     if value == "nats://nats:4222" {
         return nats_url.to_owned();
     }
+    // NAME=PATH (a --repo-map entry): the path is localised.
+    if let Some((name, path)) = value.split_once('=').filter(|(n, p)| !n.contains('/') && p.starts_with('/')) {
+        return format!("{name}={}", localise(path, nats_url, mounts));
+    }
     for (target, local) in mounts {
         if let Some(rest) = value.strip_prefix(target.as_str()) {
             if rest.is_empty() || rest.starts_with('/') {
@@ -340,7 +347,8 @@ fn localise(value: &str, nats_url: &str, mounts: &[(String, PathBuf)]) -> String
 #[test]
 fn the_compose_topology_runs_a_validation_as_local_processes() {
     let demo = demo_repo();
-    let compose = load(&[("REPO", demo.to_str().unwrap())]);
+    // The demo repo has no GAAI tree: the reconciler reads its notes file instead.
+    let compose = load(&[("REPO", demo.to_str().unwrap()), ("RECONCILE_MEMORIES", "CLAUDE.md")]);
     let nats = NatsServer::start();
     let url = nats.url();
     let logs = tempfile::tempdir().unwrap();
@@ -364,7 +372,7 @@ fn the_compose_topology_runs_a_validation_as_local_processes() {
         }
         started.insert(service.name.clone(), service.replicas);
     }
-    assert_eq!(started.values().sum::<usize>(), 6, "{started:?}");
+    assert_eq!(started.values().sum::<usize>(), 9, "{started:?}");
     let all_logs = || {
         std::fs::read_dir(logs.path())
             .unwrap()

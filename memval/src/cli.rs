@@ -51,9 +51,12 @@ replicas of a stage share its durable consumer, so more investigators check more
 creates (or verifies) the streams and its consumer, then serves until SIGTERM or SIGINT: it stops pulling, \
 finishes the batches in hand, returns what it fetched but did not start, and exits 0.\n\n\
 Roles: extractor (memories -> claims), investigator (claims -> verdicts; needs --repo and/or --repo-map), \
-scorer (verdicts -> scores; owns the --store), ingest (memory_ingested events -> runs), judge (answers \
-memory-conflict judgements of drafts by request/reply on memval.v1.judge.draft; needs --memory).",
-        after_help = "Examples:\n  memval serve extractor --nats nats://127.0.0.1:4222\n  memval serve investigator --nats nats://nats:4222 --repo /srv/shop\n  memval serve investigator --nats nats://nats:4222 --repo-map shop=/srv/shop --repo-map web=/srv/web\n  memval serve scorer --nats nats://nats:4222 --store /var/lib/memval\n  memval serve ingest --nats nats://nats:4222"
+scorer (verdicts -> scores; owns the --store), ingest (memory_ingested events -> runs), judge (with --llm-*: \
+candidate pair batches -> judgements, for the reconciler; with --memory: memory-conflict judgements of drafts by \
+request/reply on memval.v1.judge.draft; one or both), reconciler (the dated reconciliation report of each \
+--repo-map repo on --schedule, on a message on memval.v1.reconcile.<repo>, and after ingest events; candidate pairs \
+to the judges with --pair-judges).",
+        after_help = "Examples:\n  memval serve extractor --nats nats://127.0.0.1:4222\n  memval serve investigator --nats nats://nats:4222 --repo /srv/shop\n  memval serve investigator --nats nats://nats:4222 --repo-map shop=/srv/shop --repo-map web=/srv/web\n  memval serve scorer --nats nats://nats:4222 --store /var/lib/memval\n  memval serve ingest --nats nats://nats:4222\n  memval serve judge --nats nats://nats:4222 --llm-provider openai --llm-base-url http://127.0.0.1:8080/v1 --llm-model local\n  memval serve reconciler --nats nats://nats:4222 --repo-map shop=/srv/shop --schedule \"0 3 * * *\" --pair-judges"
     )]
     Serve(Box<crate::cmd::serve::ServeArgs>),
     /// List or re-inject the dead letters of a NATS cluster.

@@ -3,7 +3,8 @@
 //! JetStream topology ([`topology`]), the long-running service roles ([`service`]), how a run
 //! is cut into batches and submitted ([`submit`]), a run on a cluster ([`client`]), dead
 //! letters ([`dlq`]), the model stages ([`models`]), the pair judge over a run's candidates
-//! ([`judging`]), and `validate` as one call ([`validate()`]).
+//! ([`judging`]), the reconciler role ([`reconciling`]), and `validate` as one call
+//! ([`validate()`]).
 //!
 //! Stages never know their transport; this crate gives them one. It must never decide a
 //! verdict or render a view: that is the stages' and the report's work.
@@ -11,11 +12,13 @@
 mod error;
 
 pub mod chain;
+pub mod config;
 pub mod client;
 pub mod dlq;
 pub mod judging;
 pub mod local;
 pub mod models;
+pub mod reconciling;
 pub mod service;
 pub mod submit;
 pub mod topology;

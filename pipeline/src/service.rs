@@ -1,6 +1,8 @@
 //! The long-running roles of a cluster (`memval serve ROLE`): each stage on its durable
-//! JetStream consumer, and the ingest source that turns memory-ingest events into runs. The
-//! stage code is the code a run in one process uses; only the inbox and outbox differ.
+//! JetStream consumer, the ingest source that turns memory-ingest events into runs, the pair
+//! judge (pair batches on its consumer, draft judgements by request/reply) and the
+//! reconciler ([`crate::reconciling`]). The stage code is the code a run in one process uses;
+//! only the inbox and outbox differ.
 //!
 //! Every role takes its shutdown as a future, so a test drives a role in-process and stops it
 //! as a signal would.
@@ -10,7 +12,11 @@ use std::sync::atomic::Ordering;
 use std::sync::Arc;
 use std::time::Duration;
 
+use futures::FutureExt;
 use memval_extractor::ExtractorStage;
+use memval_judge::draft::service::DraftService;
+use memval_judge::JudgeStage;
+use memval_reconciler::Reconciler;
 use memval_investigator::RepoRouter;
 use memval_proto::ingest::event_run;
 use memval_proto::subjects;
@@ -21,6 +27,7 @@ use memval_transport::jetstream::{JetStream, JetStreamInbox};
 use tracing::Instrument;
 
 use crate::models::ModelStages;
+use crate::reconciling::{self, Triggers};
 use crate::submit::submit_batches;
 use crate::topology;
 use crate::Error;
@@ -35,6 +42,11 @@ pub enum Role {
     Scorer { store: Arc<SledStore> },
     /// Runs from memory-ingest events, cut into batches of `batch_size` memories.
     Ingest { batch_size: usize },
+    /// The pair judge on the `judge` consumer of `MEMVAL_PAIRS` (when a model is configured),
+    /// and draft judgements by request/reply (when a memory folder is served); at least one.
+    Judge { pairs: Option<JudgeStage>, drafts: Option<DraftService> },
+    /// Reconciliations on a schedule, on request and after ingest events.
+    Reconciler { reconciler: Arc<Reconciler>, triggers: Triggers },
 }
 
 impl Role {
@@ -44,12 +56,16 @@ impl Role {
             Role::Investigator { .. } => "investigator",
             Role::Scorer { .. } => "scorer",
             Role::Ingest { .. } => "ingest",
+            Role::Judge { .. } => "judge",
+            Role::Reconciler { .. } => "reconciler",
         }
     }
 }
 
 /// Serve `role` on `js` until `shutdown` resolves, `concurrency` batches at once; what it did
-/// comes back as the stage's counters. `url` is only for the start-up line.
+/// comes back as the stage's counters (for the reconciler: `processed` reports written,
+/// `dead_lettered` reconciliations that failed; the judge's draft answers are reported on
+/// stderr when it stops). `url` is only for the start-up line.
 pub async fn serve(
     role: Role,
     js: &JetStream,
@@ -73,7 +89,62 @@ pub async fn serve(
             Ok(stats)
         }
         Role::Ingest { batch_size } => serve_ingest(js, batch_size, url, shutdown).await,
+        Role::Judge { pairs, drafts } => serve_judge(pairs, drafts, js, url, concurrency, shutdown).await,
+        Role::Reconciler { reconciler, triggers } => {
+            let done = reconciling::serve_reconciler(js, reconciler, triggers, url, shutdown).await?;
+            eprintln!(
+                "memval: reconciler stopped: {} reports, {} failed, {} requests, {} ingest events, {} ignored",
+                done.reports, done.failed, done.requests, done.ingest_events, done.ignored
+            );
+            let stats = StageStats::default();
+            stats.processed.store(done.reports, Ordering::Relaxed);
+            stats.published.store(done.reports, Ordering::Relaxed);
+            stats.dead_lettered.store(done.failed, Ordering::Relaxed);
+            Ok(Arc::new(stats))
+        }
     }
+}
+
+/// The judge: pair batches through the runtime (same ack, de-duplication and dead-letter
+/// rules as every stage) and draft requests through a responder, side by side until
+/// `shutdown`.
+async fn serve_judge(
+    pairs: Option<JudgeStage>,
+    drafts: Option<DraftService>,
+    js: &JetStream,
+    url: &str,
+    concurrency: usize,
+    shutdown: impl Future<Output = ()> + Send + 'static,
+) -> Result<Arc<StageStats>, Error> {
+    if pairs.is_none() && drafts.is_none() {
+        return Err(Error::Usage(
+            "the judge has nothing to serve: configure a model (--llm-*) to judge pair batches and/or --memory DIR to answer draft judgements".into(),
+        ));
+    }
+    let shutdown = shutdown.boxed().shared();
+    let drafts = async {
+        let Some(service) = drafts else { return Ok(()) };
+        use memval_judge::draft::service as draft;
+        let responder = draft::listen(&js.requester(), concurrency).await.map_err(|e| Error::Usage(e.to_string()))?;
+        eprintln!("memval: judge serving on {url} (draft judgements, subject {}, {concurrency} at once)", subjects::JUDGE_DRAFT);
+        let stats = draft::serve(responder, Arc::new(service), shutdown.clone()).await.map_err(|e| Error::Incomplete(format!("the draft judge stopped: {e}")))?;
+        eprintln!(
+            "memval: judge stopped: {} answered, {} failed, {} without reply subject (draft judgements)",
+            stats.answered.load(Ordering::Relaxed),
+            stats.failed.load(Ordering::Relaxed),
+            stats.no_reply_subject.load(Ordering::Relaxed)
+        );
+        Ok::<(), Error>(())
+    };
+    let pairs = async {
+        match pairs {
+            Some(stage) => serve_stage(stage, js, topology::PAIRS, concurrency, url, shutdown.clone()).await,
+            None => Ok(Arc::new(StageStats::default())),
+        }
+    };
+    // Either failing stops both: a judge half-serving would look healthy and not be.
+    let ((), stats) = tokio::try_join!(drafts, pairs)?;
+    Ok(stats)
 }
 
 async fn serve_stage<S: Stage>(

@@ -75,6 +75,7 @@ pub fn run_of(headers: &Headers, payload: &[u8]) -> Option<String> {
         "memories" => codec::decode::<MemoryBatch>(payload).ok().map(|b| b.run.run_id),
         "claims" => codec::decode::<ClaimBatch>(payload).ok().map(|b| b.run.run_id),
         "verdicts" => codec::decode::<VerdictBatch>(payload).ok().map(|b| b.run.run_id),
+        "pairs" => codec::decode::<memval_proto::PairBatch>(payload).ok().map(|b| b.run.run_id),
         _ => None,
     };
     decoded.or_else(|| {

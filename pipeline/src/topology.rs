@@ -10,6 +10,8 @@
 //! | MEMVAL_SCORES    | `memval.*.scores.>`       | limits 24h | `run-<run id>` (one per client)   |
 //! | MEMVAL_EVENTS    | `memval.*.events.>`       | work queue | `ingest`                          |
 //! | MEMVAL_DLQ       | `memval.*.dlq.>`          | limits 30d | `run-<run id>-dlq` (new only)     |
+//! | MEMVAL_PAIRS     | `memval.*.pairs`          | work queue, 1h | `judge`                       |
+//! | MEMVAL_JUDGEMENTS| `memval.*.judgements.>`   | limits 24h | `run-<run id>-judgements`         |
 //!
 //! Stage streams match every wire version (`*`), so a message of a version this build does
 //! not speak still reaches its stage, which dead-letters it with a reason.
@@ -38,6 +40,8 @@ pub const VERDICTS: &str = "MEMVAL_VERDICTS";
 pub const SCORES: &str = "MEMVAL_SCORES";
 pub const EVENTS: &str = "MEMVAL_EVENTS";
 pub const DLQ: &str = "MEMVAL_DLQ";
+pub const PAIRS: &str = "MEMVAL_PAIRS";
+pub const JUDGEMENTS: &str = "MEMVAL_JUDGEMENTS";
 
 /// Work waiting in one stage's stream at most; a full stream makes publishers back off.
 const MAX_QUEUED: i64 = 1_000_000;
@@ -46,6 +50,9 @@ const SCORES_MAX_AGE: Duration = Duration::from_secs(24 * 3600);
 const SCORES_MAX: i64 = 1_000_000;
 const DLQ_MAX_AGE: Duration = Duration::from_secs(30 * 24 * 3600);
 const DLQ_MAX: i64 = 100_000;
+/// A pair batch nobody judged within this long has been given up on by the reconciler that
+/// asked (its `--judge-timeout` is at most this), so judging it would only spend model calls.
+pub const PAIRS_MAX_AGE: Duration = Duration::from_secs(3600);
 /// A client's per-run consumers outlive a crashed client by this much, then go away.
 const RUN_CONSUMER_IDLE: Duration = Duration::from_secs(3600);
 
@@ -69,6 +76,8 @@ pub fn streams() -> Vec<StreamSpec> {
         stream(SCORES, format!("{}.>", any_version(subjects::SCORES)), Retention::Limits, SCORES_MAX_AGE, SCORES_MAX, "scores, per run"),
         stream(EVENTS, any_version("memval.v1.events.>"), Retention::WorkQueue, Duration::ZERO, MAX_QUEUED, "memory-ingest events"),
         stream(DLQ, format!("{}.>", any_version(subjects::DLQ)), Retention::Limits, DLQ_MAX_AGE, DLQ_MAX, "dead letters, per stage"),
+        stream(PAIRS, any_version(subjects::PAIRS), Retention::WorkQueue, PAIRS_MAX_AGE, MAX_QUEUED, "candidate pairs to judge"),
+        stream(JUDGEMENTS, format!("{}.>", any_version(subjects::JUDGEMENTS)), Retention::Limits, SCORES_MAX_AGE, SCORES_MAX, "pair judgements, per run"),
     ]
 }
 
@@ -115,6 +124,19 @@ pub fn run_dlq_consumer(run_id: &str) -> ConsumerSpec {
     }
 }
 
+/// The consumer a reconciliation reads its run's judgements from.
+pub fn run_judgements_consumer(run_id: &str) -> ConsumerSpec {
+    ConsumerSpec {
+        stream: JUDGEMENTS.to_owned(),
+        durable: format!("run-{}-judgements", subjects::subject_token(run_id)),
+        filter: Some(subjects::for_run(subjects::JUDGEMENTS, run_id)),
+        deliver: Deliver::All,
+        dead_letter_subject: dlq_subject("reconciler"),
+        stage: "reconciler".to_owned(),
+        inactive_threshold: Some(RUN_CONSUMER_IDLE),
+    }
+}
+
 /// Connect as `name` and create or verify every stream of the topology.
 pub async fn connect(url: &str, name: &str, nats: &NatsOptions) -> Result<JetStream, Error> {
     let mut options = ConnectOptions::new(url, name);
@@ -138,8 +160,20 @@ mod tests {
         let subjects: Vec<&str> = all.iter().map(|s| s.subjects[0].as_str()).collect();
         assert_eq!(
             subjects,
-            ["memval.*.memories", "memval.*.claims", "memval.*.verdicts", "memval.*.scores.>", "memval.*.events.>", "memval.*.dlq.>"]
+            [
+                "memval.*.memories",
+                "memval.*.claims",
+                "memval.*.verdicts",
+                "memval.*.scores.>",
+                "memval.*.events.>",
+                "memval.*.dlq.>",
+                "memval.*.pairs",
+                "memval.*.judgements.>"
+            ]
         );
+        let judged = run_judgements_consumer("rec-1.x");
+        assert_eq!(judged.filter.as_deref(), Some("memval.v1.judgements.rec-1_x"));
+        assert_eq!(judged.durable, "run-rec-1_x-judgements");
         assert_eq!(dlq_subject("investigator"), "memval.v1.dlq.investigator");
         let run = run_scores_consumer("20260101T000000Z-00ff00");
         assert_eq!(run.filter.as_deref(), Some("memval.v1.scores.20260101T000000Z-00ff00"));

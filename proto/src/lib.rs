@@ -44,8 +44,12 @@ pub mod subjects {
     pub const MEMORY_INGESTED: &str = "memval.v1.events.memory_ingested";
     /// Candidate pairs of memories of different agents (input of the pair judge).
     pub const PAIRS: &str = "memval.v1.pairs";
-    /// Judgements of candidate pairs (output of the pair judge).
+    /// Judgements of candidate pairs (output of the pair judge), published per run below
+    /// this subject: `memval.v1.judgements.<run_id>`.
     pub const JUDGEMENTS: &str = "memval.v1.judgements";
+    /// Reconciliation requests, per repo name below this subject:
+    /// `memval.v1.reconcile.<repo name>` (core NATS; a reply subject gets the outcome).
+    pub const RECONCILE: &str = "memval.v1.reconcile";
     /// Request/reply: `{"draft": "..."}` in, the memory-conflict judgement (SPEC §7) out.
     pub const JUDGE_DRAFT: &str = "memval.v1.judge.draft";
 

@@ -83,12 +83,16 @@ pub struct JudgementBatch {
     pub judgements: Vec<Judgement>,
     /// What went wrong with the model's answer, for the run detail.
     pub notes: Vec<String>,
+    /// The model that judged them (`provider/model`), so a report made from judgements
+    /// received over a broker names it as an in-process run does.
+    pub model: String,
 }
 
 macro_rules! pair_message {
-    ($ty:ty, $subject:expr, $items:ident) => {
+    ($ty:ty, $subject:expr, $items:ident; $($extra:tt)*) => {
         impl Message for $ty {
             const SUBJECT: &'static str = $subject;
+            $($extra)*
             fn run(&self) -> &RunHeader {
                 &self.run
             }
@@ -102,5 +106,21 @@ macro_rules! pair_message {
     };
 }
 
-pair_message!(PairBatch, subjects::PAIRS, pairs);
-pair_message!(JudgementBatch, subjects::JUDGEMENTS, judgements);
+pair_message!(PairBatch, subjects::PAIRS, pairs;);
+// Judgements go back to the one run that asked (`memval.v1.judgements.<run id>`), as scores do.
+pair_message!(JudgementBatch, subjects::JUDGEMENTS, judgements; fn subject(&self) -> String {
+    subjects::for_run(Self::SUBJECT, &self.run.run_id)
+});
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn judgements_go_to_their_run_and_pairs_to_the_judges() {
+        let run = RunHeader { run_id: "rec.1".into(), repo: "r".into(), commit: None, started_at: 0, expected_memories: 0 };
+        let out = JudgementBatch { run: run.clone(), batch_id: "b".into(), judgements: Vec::new(), notes: Vec::new(), model: "m".into() };
+        assert_eq!(out.subject(), "memval.v1.judgements.rec_1");
+        assert_eq!(PairBatch { run, batch_id: "b".into(), pairs: Vec::new() }.subject(), "memval.v1.pairs");
+    }
+}

@@ -76,6 +76,62 @@ impl Requester {
     }
 }
 
+/// A message on a core NATS subscription: its subject, its payload, and where to answer
+/// it when the sender asked for an answer.
+#[derive(Debug, Clone)]
+pub struct Request {
+    pub subject: String,
+    pub payload: Vec<u8>,
+    pub reply: Option<String>,
+}
+
+/// Messages on a core NATS subject (wildcards allowed), one at a time, for a caller that
+/// decides per message whether and when to answer (the reconciler, which reconciles on a
+/// request with or without a reply subject). Bounded by the client's subscription buffer.
+pub struct Listener {
+    subscription: async_nats::Subscriber,
+}
+
+impl Listener {
+    /// The next message; `None` once the subscription has ended (drained or disconnected
+    /// for good).
+    pub async fn next(&mut self) -> Option<Request> {
+        let message = self.subscription.next().await?;
+        Some(Request { subject: message.subject.to_string(), payload: message.payload.to_vec(), reply: message.reply.map(|r| r.to_string()) })
+    }
+
+    /// Stop receiving: messages the server already sent are still returned by `next`.
+    pub async fn drain(&mut self) -> Result<(), TransportError> {
+        self.subscription.drain().await.map_err(|e| TransportError::Unavailable(format!("cannot drain a subscription: {e}")))
+    }
+}
+
+impl Requester {
+    /// Listen on `subject`: in `queue_group` each message goes to one member of the group;
+    /// without one, every listener gets every message.
+    pub async fn listen(&self, subject: &str, queue_group: Option<&str>) -> Result<Listener, TransportError> {
+        let subscribed = match queue_group {
+            Some(group) => self.client.queue_subscribe(subject.to_owned(), group.to_owned()).await,
+            None => self.client.subscribe(subject.to_owned()).await,
+        };
+        let subscription = subscribed.map_err(|e| TransportError::Unavailable(format!("cannot subscribe to {subject}: {e}")))?;
+        self.client.flush().await.map_err(|e| TransportError::Unavailable(format!("cannot subscribe to {subject}: {e}")))?;
+        Ok(Listener { subscription })
+    }
+
+    /// Publish `payload` to a request's reply subject and flush it.
+    pub async fn answer(&self, reply: &str, payload: Vec<u8>) -> Result<(), TransportError> {
+        self.client.publish(reply.to_owned(), payload.into()).await.map_err(|e| TransportError::Unavailable(format!("cannot answer on {reply}: {e}")))?;
+        self.client.flush().await.map_err(|e| TransportError::Unavailable(format!("cannot answer on {reply}: {e}")))
+    }
+
+    /// Publish on core NATS (no stream, no acknowledgement), flushed.
+    pub async fn publish(&self, subject: &str, payload: Vec<u8>) -> Result<(), TransportError> {
+        self.client.publish(subject.to_owned(), payload.into()).await.map_err(|e| TransportError::Unavailable(format!("cannot publish on {subject}: {e}")))?;
+        self.client.flush().await.map_err(|e| TransportError::Unavailable(format!("cannot publish on {subject}: {e}")))
+    }
+}
+
 impl JetStream {
     /// Request/reply over this connection.
     pub fn requester(&self) -> Requester {

@@ -1,19 +1,22 @@
 //! `memval serve ROLE`: flags → one [`memval_pipeline::service`] role on NATS JetStream,
 //! until SIGTERM or SIGINT. `--check-config` says what the role would run with, without
-//! contacting anything.
+//! contacting anything (the checks are `memval_pipeline::config`).
 
+use std::collections::BTreeSet;
 use std::path::PathBuf;
 use std::process::ExitCode;
 use std::sync::atomic::Ordering;
 use std::sync::Arc;
+use std::time::Duration;
 
 use anyhow::{anyhow, Context};
 use clap::ValueEnum;
 use memval_investigator::RepoRouter;
+use memval_pipeline::config::{self, RoleKind};
 use memval_pipeline::models::{ModelStages, StoreCache};
-use memval_pipeline::service;
-use memval_proto::subjects;
-use memval_transport::jetstream::{Auth, JetStream};
+use memval_pipeline::{reconciling, service};
+use memval_reconciler::candidates::Cap;
+use memval_transport::jetstream::JetStream;
 use tokio::sync::watch;
 
 use crate::cli::NatsArgs;
@@ -57,9 +60,38 @@ pub struct ServeArgs {
     #[arg(help_heading = "LLM", long = "llm-cache", env = "MEMVAL_LLM_CACHE", value_name = "DIR")]
     pub llm_cache: Option<PathBuf>,
     /// Judge: the Claude Code memory folder draft judgements are checked against (read
-    /// afresh for every request).
+    /// afresh for every request). With a model (--llm-*) the judge also judges pair batches
+    /// from the MEMVAL_PAIRS stream; it needs one or both.
     #[arg(long, env = "MEMVAL_MEMORY", value_name = "DIR")]
     pub memory: Option<PathBuf>,
+    /// Reconciler: when to reconcile every repo of --repo-map, a cron expression (5 fields,
+    /// crontab's; or 6-7 with seconds first), checked at start-up.
+    #[arg(long, env = "MEMVAL_SCHEDULE", value_name = "CRON")]
+    pub schedule: Option<String>,
+    /// Reconciler: the memories of each repo, inside it unless absolute (repeatable).
+    /// Default: contexts (a GAAI tree).
+    #[arg(long, env = "MEMVAL_MEMORIES", value_name = "PATH", value_delimiter = ',')]
+    pub memories: Vec<PathBuf>,
+    /// Reconciler: folder of the reports (one folder per repo name below it when several
+    /// repos are served). Default: as `memval reconcile`, per repo.
+    #[arg(long, env = "MEMVAL_OUT_DIR", value_name = "DIR")]
+    pub out_dir: Option<PathBuf>,
+    /// Reconciler: reconcile a repo after this many memory-ingest events of it...
+    #[arg(long, value_name = "N", default_value_t = 10, value_parser = clap::value_parser!(u32).range(1..))]
+    pub debounce_events: u32,
+    /// Reconciler: ...or this many seconds after its last event.
+    #[arg(long, value_name = "SECS", default_value_t = 60)]
+    pub debounce_quiet: u64,
+    /// Reconciler: send candidate pairs to `memval serve judge` replicas with a model (as
+    /// batches on the MEMVAL_PAIRS stream). Without it they are listed "not judged: no model
+    /// configured".
+    #[arg(long, env = "MEMVAL_PAIR_JUDGES")]
+    pub pair_judges: bool,
+    /// Reconciler: how long to wait for the judges' judgements of a reconciliation; pairs
+    /// without one are listed "not judged" with the reason. At most 3600: the pairs stream
+    /// drops batches older than that.
+    #[arg(long, value_name = "SECS", default_value_t = 600, value_parser = clap::value_parser!(u64).range(1..=3600))]
+    pub judge_timeout: u64,
     /// Ingest: memories per batch of the runs it starts.
     #[arg(long, default_value_t = 50, value_parser = clap::value_parser!(u32).range(1..=10_000))]
     pub batch_size: u32,
@@ -77,19 +109,27 @@ pub enum Role {
     Scorer,
     /// Turns memval.v1.events.memory_ingested events into runs.
     Ingest,
-    /// Answers draft judgements (request/reply on memval.v1.judge.draft) against --memory.
+    /// Judges pair batches (with a model) and answers draft judgements (request/reply on
+    /// memval.v1.judge.draft, with --memory).
     Judge,
+    /// Writes reconciliation reports on a schedule, on request and after ingest events.
+    Reconciler,
 }
 
 impl Role {
-    pub fn as_str(self) -> &'static str {
+    pub fn kind(self) -> RoleKind {
         match self {
-            Role::Extractor => "extractor",
-            Role::Investigator => "investigator",
-            Role::Scorer => "scorer",
-            Role::Ingest => "ingest",
-            Role::Judge => "judge",
+            Role::Extractor => RoleKind::Extractor,
+            Role::Investigator => RoleKind::Investigator,
+            Role::Scorer => RoleKind::Scorer,
+            Role::Ingest => RoleKind::Ingest,
+            Role::Judge => RoleKind::Judge,
+            Role::Reconciler => RoleKind::Reconciler,
         }
+    }
+
+    pub fn as_str(self) -> &'static str {
+        self.kind().as_str()
     }
 }
 
@@ -121,13 +161,15 @@ pub async fn serve(args: ServeArgs) -> anyhow::Result<ExitCode> {
         eprintln!("memval: warning: {name} is set but memval does not read it (see `memval serve --help`)");
     }
     let role = args.role;
+    // A schedule that cannot fire is a start-up error, before anything is contacted.
+    let schedule = match (role, &args.schedule) {
+        (Role::Reconciler, Some(cron)) => Some(memval_reconciler::Schedule::parse(cron)?),
+        (Role::Reconciler, None) => return Err(anyhow!("the reconciler needs --schedule \"CRON\" (MEMVAL_SCHEDULE)")),
+        _ => None,
+    };
     let stop = shutdown_signal()?;
     let js = memval_pipeline::topology::connect(&args.nats, &format!("memval-{}", role.as_str()), &args.conn.options()?).await?;
-    let concurrency = concurrency(args.concurrency, role);
-    if role == Role::Judge {
-        // Request/reply, not a stage: it reports its own summary.
-        return serve_judge(&args, &js, concurrency, stop).await;
-    }
+    let concurrency = config::concurrency(args.concurrency, role.kind());
     let models = model_stages(&args)?;
     let model = models.as_ref().map(|m| m.model.clone());
     let service = match role {
@@ -138,7 +180,8 @@ pub async fn serve(args: ServeArgs) -> anyhow::Result<ExitCode> {
             service::Role::Scorer { store: Arc::new(memval_store::open(&dir)?) }
         }
         Role::Ingest => service::Role::Ingest { batch_size: args.batch_size as usize },
-        Role::Judge => unreachable!("the judge answered above"),
+        Role::Judge => judge(&args)?,
+        Role::Reconciler => reconciler(&args, schedule.expect("parsed above"), &js)?,
     };
     let stats = service::serve(service, &js, &args.nats, concurrency, stopped(stop)).await?;
     // Acks and naks are buffered by the client; send them before leaving.
@@ -170,38 +213,6 @@ pub async fn serve(args: ServeArgs) -> anyhow::Result<ExitCode> {
     Ok(ExitCode::SUCCESS)
 }
 
-/// Batches (or requests) a role handles at once: `--concurrency`, else one per core for the
-/// investigator and the judge, two extractors, one scorer or ingest.
-fn concurrency(given: Option<u32>, role: Role) -> usize {
-    let cores = std::thread::available_parallelism().map_or(2, |n| n.get());
-    given.map(|c| c as usize).unwrap_or(match role {
-        Role::Investigator | Role::Judge => cores,
-        Role::Extractor => 2,
-        Role::Scorer | Role::Ingest => 1,
-    })
-}
-
-/// `serve judge`: draft judgements by request/reply until SIGTERM or SIGINT (the logic is
-/// `memval_judge::draft::service`).
-async fn serve_judge(args: &ServeArgs, js: &JetStream, concurrency: usize, stop: watch::Receiver<bool>) -> anyhow::Result<ExitCode> {
-    use memval_judge::draft::{self, service};
-    let memory = args.memory.clone().ok_or_else(|| anyhow!("the judge needs --memory DIR (MEMVAL_MEMORY): the memory folder drafts are judged against"))?;
-    draft::read_folder(&memory)?;
-    let model = args.llm.llm.service_config()?.map(memval_llm::LlmClient::new).transpose()?;
-    let model = model.map(|m| Arc::new(m) as Arc<dyn memval_llm::ChatModel>);
-    let judge = draft::DraftJudge::new(model);
-    let responder = service::listen(&js.requester(), concurrency).await?;
-    eprintln!("memval: judge serving on {} (subject {}, memory {}, {concurrency} at once)", args.nats, subjects::JUDGE_DRAFT, memory.display());
-    let stats = service::serve(responder, Arc::new(service::DraftService::new(judge, memory)), stopped(stop)).await?;
-    eprintln!(
-        "memval: judge stopped: {} answered, {} failed, {} without reply subject",
-        stats.answered.load(Ordering::Relaxed),
-        stats.failed.load(Ordering::Relaxed),
-        stats.no_reply_subject.load(Ordering::Relaxed)
-    );
-    Ok(ExitCode::SUCCESS)
-}
-
 /// The extractor's and the investigator's model stages, when a model is configured, with
 /// their result cache when `--llm-cache` names one. Other roles call no model.
 fn model_stages(args: &ServeArgs) -> anyhow::Result<Option<ModelStages>> {
@@ -229,37 +240,63 @@ fn llm_cache_setting(args: &ServeArgs) -> String {
     }
 }
 
-/// `(name, path)` per `--repo-map` entry, and the `--repo` default.
-type Checkouts = (Vec<(String, PathBuf)>, Option<PathBuf>);
-
-/// The investigator's checkouts as configured. Paths are not looked at here.
-fn repo_config(args: &ServeArgs) -> anyhow::Result<Checkouts> {
-    let mut named = Vec::new();
-    for entry in &args.repo_map {
-        let (name, path) = entry
-            .split_once('=')
-            .filter(|(n, p)| !n.is_empty() && !p.is_empty())
-            .ok_or_else(|| anyhow!("--repo-map {entry:?} is not NAME=PATH"))?;
-        named.push((name.to_owned(), PathBuf::from(path)));
-    }
+fn investigator(args: &ServeArgs) -> anyhow::Result<RepoRouter> {
+    let named = config::repo_map(&args.repo_map).map_err(|e| anyhow!(e))?;
     if named.is_empty() && args.repo.is_none() {
         return Err(anyhow!("the investigator needs a checkout: pass --repo PATH and/or --repo-map NAME=PATH (MEMVAL_REPO, MEMVAL_REPO_MAP)"));
     }
-    Ok((named, args.repo.clone()))
+    let named = named.into_iter().map(|(name, path)| Ok((name, checkout(path, "--repo-map")?))).collect::<anyhow::Result<Vec<_>>>()?;
+    let default = args.repo.clone().map(|p| checkout(p, "--repo")).transpose()?;
+    Ok(RepoRouter::new(named, default))
 }
 
-fn investigator(args: &ServeArgs) -> anyhow::Result<RepoRouter> {
-    let (named, default) = repo_config(args)?;
+/// The judge: pair batches with a model, draft judgements with a memory folder.
+fn judge(args: &ServeArgs) -> anyhow::Result<service::Role> {
+    use memval_judge::draft;
+    let model = args.llm.llm.service_config()?.map(memval_llm::LlmClient::new).transpose()?;
+    let model = model.map(|m| Arc::new(m) as Arc<dyn memval_llm::ChatModel>);
+    let drafts = match &args.memory {
+        Some(memory) => {
+            draft::read_folder(memory)?;
+            Some(draft::service::DraftService::new(draft::DraftJudge::new(model.clone()), memory.clone()))
+        }
+        None => None,
+    };
+    let pairs = match &model {
+        Some(model) => {
+            let cache = match &args.llm_cache {
+                Some(dir) if !args.llm.no_cache => Some(Arc::new(StoreCache::new(&memval_store::open(dir)?)?) as Arc<dyn memval_llm::ResultCache>),
+                _ => None,
+            };
+            eprintln!("memval: judge calls model {} for pair batches (result cache: {})", model.name(), llm_cache_setting(args));
+            Some(memval_judge::JudgeStage::new(model.clone()).with_cache(cache))
+        }
+        None => None,
+    };
+    Ok(service::Role::Judge { pairs, drafts })
+}
+
+/// The reconciler: its repos, schedule and triggers; pair judges over `js` with --pair-judges.
+fn reconciler(args: &ServeArgs, schedule: memval_reconciler::Schedule, js: &JetStream) -> anyhow::Result<service::Role> {
+    let named = config::repo_map(&args.repo_map).map_err(|e| anyhow!(e))?;
+    if named.is_empty() {
+        return Err(anyhow!("the reconciler needs --repo-map NAME=PATH (MEMVAL_REPO_MAP): the repos it reconciles"));
+    }
     let named = named.into_iter().map(|(name, path)| Ok((name, checkout(path, "--repo-map")?))).collect::<anyhow::Result<Vec<_>>>()?;
-    let default = default.map(|p| checkout(p, "--repo")).transpose()?;
-    Ok(RepoRouter::new(named, default))
+    let targets = reconciling::targets(named, &args.memories, args.out_dir.clone());
+    let judges = args
+        .pair_judges
+        .then(|| Arc::new(reconciling::JetStreamJudges::new(js.clone(), Duration::from_secs(args.judge_timeout))) as Arc<dyn memval_reconciler::PairJudges>);
+    let reconciler = memval_reconciler::Reconciler::new(targets, judges, Cap::Default, memval_reconciler::pairs::DEFAULT_PER_AGENT)?;
+    let triggers = reconciling::Triggers { schedule, debounce_events: args.debounce_events, debounce_quiet: Duration::from_secs(args.debounce_quiet) };
+    Ok(service::Role::Reconciler { reconciler: Arc::new(reconciler), triggers })
 }
 
 /// Every environment variable memval's command line reads (`env = ...` on any flag of any
 /// command), plus the OpenTelemetry ones.
-pub fn known_env() -> std::collections::BTreeSet<String> {
+pub fn known_env() -> BTreeSet<String> {
     use clap::CommandFactory;
-    fn walk(command: &clap::Command, out: &mut std::collections::BTreeSet<String>) {
+    fn walk(command: &clap::Command, out: &mut BTreeSet<String>) {
         for arg in command.get_arguments() {
             if let Some(name) = arg.get_env() {
                 out.insert(name.to_string_lossy().into_owned());
@@ -269,154 +306,64 @@ pub fn known_env() -> std::collections::BTreeSet<String> {
             walk(sub, out);
         }
     }
-    let mut out = std::collections::BTreeSet::new();
+    let mut out = BTreeSet::new();
     walk(&crate::cli::Cli::command(), &mut out);
     out.extend(crate::telemetry::OTEL_VARS.iter().map(|v| v.to_string()));
     out
 }
 
-/// Variables in this process's environment with one of `prefixes` that memval does not read.
 fn unknown_env(prefixes: &[&str]) -> Vec<String> {
-    let known = known_env();
-    let mut unknown: Vec<String> = std::env::vars_os()
-        .filter_map(|(name, _)| name.into_string().ok())
-        .filter(|name| prefixes.iter().any(|p| name.starts_with(p)) && !known.contains(name))
-        .collect();
-    unknown.sort();
-    unknown
+    config::unknown_env(&known_env(), std::env::vars_os().filter_map(|(name, _)| name.into_string().ok()), prefixes)
 }
 
-/// The known name nearest to a misspelt one (at most 3 edits away).
-fn closest<'a>(name: &str, known: &'a std::collections::BTreeSet<String>) -> Option<&'a str> {
-    fn distance(a: &str, b: &str) -> usize {
-        let b: Vec<char> = b.chars().collect();
-        let mut row: Vec<usize> = (0..=b.len()).collect();
-        for (i, ca) in a.chars().enumerate() {
-            let mut diagonal = row[0];
-            row[0] = i + 1;
-            for (j, cb) in b.iter().enumerate() {
-                let above = row[j + 1];
-                row[j + 1] = (diagonal + usize::from(ca != *cb)).min(row[j] + 1).min(above + 1);
-                diagonal = above;
-            }
-        }
-        row[b.len()]
-    }
-    known.iter().map(|k| (distance(name, k), k)).filter(|(d, _)| *d <= 3).min().map(|(_, k)| k.as_str())
-}
-
-/// `serve --check-config`: what this service would run with, checked as far as it can be
-/// without the network or the file system.
+/// `serve --check-config`: the flags as [`config::ServeSettings`], judged by
+/// [`config::check`]; nothing is contacted.
 fn check_config(args: &ServeArgs) -> anyhow::Result<ExitCode> {
-    let role = args.role;
-    let mut problems = Vec::new();
-    let known = known_env();
-    for name in unknown_env(&["MEMVAL_", "OTEL_"]) {
-        match closest(&name, &known) {
-            Some(near) => problems.push(format!("memval does not read {name} (did you mean {near}?)")),
-            None => problems.push(format!("memval does not read {name}")),
-        }
-    }
-    if let Err(e) = memval_transport::jetstream::check_url(&args.nats) {
-        problems.push(e.to_string());
-    }
-    let auth = match crate::cli::auth(&args.conn) {
-        Ok(Auth::None) => "none".to_owned(),
-        Ok(Auth::UserPassword { user, .. }) => format!("user {user}"),
-        Ok(Auth::Token(_)) => "token".to_owned(),
-        Ok(Auth::NKeySeed(_)) => "nkey".to_owned(),
-        Ok(Auth::CredsFile(path)) => format!("creds {}", path.display()),
-        Err(e) => {
-            problems.push(e.to_string());
-            "invalid".to_owned()
-        }
-    };
-    if args.conn.tls_cert.is_some() != args.conn.tls_key.is_some() {
-        problems.push("--nats-tls-cert and --nats-tls-key go together".to_owned());
-    }
-    let mut lines = vec![format!(
-        "nats:         {} (auth {auth}, tls {}, ack wait {}s, max ack pending {})",
-        args.nats,
-        if args.conn.tls_required || args.conn.tls_ca.is_some() || args.nats.contains("tls://") { "on" } else { "if offered" },
-        args.conn.ack_wait,
-        args.conn.max_ack_pending
-    )];
-    let concurrency = concurrency(args.concurrency, role);
-    lines.push(format!("concurrency:  {concurrency}"));
-    // Settings another role reads are ignored, as when serving; say so.
-    let mut notes = Vec::new();
-    let mut unused = |flag: &str, set: bool| {
-        if set {
-            notes.push(format!("note: {flag} is ignored by the {} role", role.as_str()));
-        }
-    };
-    match role {
-        Role::Investigator => match repo_config(args) {
-            Ok((named, default)) => {
-                if let Some(path) = default {
-                    lines.push(format!("repo:         {} (runs of any repo without a --repo-map entry)", path.display()));
-                }
-                for (name, path) in named {
-                    lines.push(format!("repo map:     {name} = {}", path.display()));
-                }
-            }
-            Err(e) => problems.push(e.to_string()),
+    let role = args.role.kind();
+    let llm = &args.llm.llm;
+    let settings = config::ServeSettings {
+        role,
+        nats: args.nats.clone(),
+        nats_url: memval_transport::jetstream::check_url(&args.nats).map_err(|e| e.to_string()),
+        auth: crate::cli::auth(&args.conn).map_err(|e| e.to_string()),
+        tls_on: args.conn.tls_required || args.conn.tls_ca.is_some() || args.nats.contains("tls://"),
+        tls_half_pair: args.conn.tls_cert.is_some() != args.conn.tls_key.is_some(),
+        ack_wait_secs: args.conn.ack_wait,
+        max_ack_pending: i64::from(args.conn.max_ack_pending),
+        concurrency: args.concurrency,
+        repo: args.repo.clone(),
+        repo_map: args.repo_map.clone(),
+        store: args.store.clone(),
+        memory: args.memory.clone(),
+        batch_size: args.batch_size,
+        model: llm.service_config().map(|m| m.map(|m| format!("{}/{} at {}", m.provider.as_str(), m.model, m.base_url))).map_err(|e| e.to_string()),
+        llm_given: llm.provider.is_some() || llm.model.is_some() || llm.config.is_some(),
+        llm_cache: llm_cache_setting(args),
+        llm_cache_given: args.llm_cache.is_some(),
+        schedule: args.schedule.clone(),
+        memories: args.memories.clone(),
+        out_dir: args.out_dir.clone(),
+        debounce_events: args.debounce_events,
+        debounce_quiet_secs: args.debounce_quiet,
+        pair_judges: args.pair_judges,
+        judge_timeout_secs: args.judge_timeout,
+        traces: match crate::telemetry::trace_config(&format!("memval-{}", role.as_str())) {
+            Ok(Some(t)) => Ok(format!("{} (otlp {}, service {})", t.url, t.protocol, t.service)),
+            Ok(None) => Ok("off (OTEL_EXPORTER_OTLP_ENDPOINT is not set)".to_owned()),
+            Err(e) => Err(e.to_string()),
         },
-        Role::Scorer => {
-            let dir = args.store.clone().unwrap_or_else(|| PathBuf::from(".memval").join("store"));
-            lines.push(format!("store:        {}", dir.display()));
-        }
-        Role::Ingest => lines.push(format!("batch size:   {} memories", args.batch_size)),
-        Role::Judge => match &args.memory {
-            Some(dir) => lines.push(format!("memory:       {} (subject {})", dir.display(), subjects::JUDGE_DRAFT)),
-            None => problems.push("the judge needs --memory DIR (MEMVAL_MEMORY)".to_owned()),
-        },
-        Role::Extractor => {}
-    }
-    if role != Role::Judge {
-        unused("--memory (MEMVAL_MEMORY)", args.memory.is_some());
-    }
-    if role != Role::Investigator {
-        unused("--repo (MEMVAL_REPO)", args.repo.is_some());
-        unused("--repo-map (MEMVAL_REPO_MAP)", !args.repo_map.is_empty());
-    }
-    if role != Role::Scorer {
-        unused("--store (MEMVAL_STORE)", args.store.is_some());
-    }
-    if matches!(role, Role::Extractor | Role::Investigator | Role::Judge) {
-        match args.llm.llm.service_config() {
-            Ok(Some(model)) => {
-                lines.push(format!("model:        {}/{} at {}", model.provider.as_str(), model.model, model.base_url));
-                lines.push(format!("llm cache:    {}", llm_cache_setting(args)));
+        unknown_env: unknown_env(&["MEMVAL_", "OTEL_"]),
+    };
+    match config::check(&settings, &known_env()) {
+        Ok(lines) => {
+            println!("memval serve {}: configuration ok (nothing was contacted)", role.as_str());
+            for line in lines {
+                println!("  {line}");
             }
-            Ok(None) => lines.push(format!(
-                "model:        none ({})",
-                match role {
-                    Role::Investigator => "Tier B claims stay not_checked",
-                    Role::Judge => "veto rules only; candidates reported not judged",
-                    _ => "rule extraction only",
-                }
-            )),
-            Err(e) => problems.push(e.to_string()),
+            Ok(ExitCode::SUCCESS)
         }
-    } else {
-        let configured = args.llm.llm.provider.is_some() || args.llm.llm.model.is_some() || args.llm.llm.config.is_some();
-        unused("--llm-*", configured);
-        unused("--llm-cache (MEMVAL_LLM_CACHE)", args.llm_cache.is_some());
+        Err(problems) => Err(anyhow!("memval serve {}: {}", role.as_str(), problems.join("; "))),
     }
-    match crate::telemetry::trace_config(&format!("memval-{}", role.as_str())) {
-        Ok(Some(t)) => lines.push(format!("traces:       {} (otlp {}, service {})", t.url, t.protocol, t.service)),
-        Ok(None) => lines.push("traces:       off (OTEL_EXPORTER_OTLP_ENDPOINT is not set)".to_owned()),
-        Err(e) => problems.push(e.to_string()),
-    }
-    if !problems.is_empty() {
-        return Err(anyhow!("memval serve {}: {}", role.as_str(), problems.join("; ")));
-    }
-    println!("memval serve {}: configuration ok (nothing was contacted)", role.as_str());
-    for line in lines.iter().chain(&notes) {
-        println!("  {line}");
-    }
-    Ok(ExitCode::SUCCESS)
 }
 
 fn checkout(path: PathBuf, flag: &str) -> anyhow::Result<PathBuf> {
@@ -431,11 +378,11 @@ mod tests {
     use super::*;
 
     #[test]
-    fn a_misspelt_variable_is_matched_to_the_one_meant() {
+    fn every_flag_environment_variable_is_known() {
         let known = known_env();
-        assert!(known.contains("MEMVAL_REPO_MAP") && known.contains("MEMVAL_LOG") && known.contains("OTEL_EXPORTER_OTLP_ENDPOINT"));
-        assert_eq!(closest("MEMVAL_REPOMAP", &known), Some("MEMVAL_REPO_MAP"));
-        assert_eq!(closest("OTEL_EXPORTER_OTLP_ENDPIONT", &known), Some("OTEL_EXPORTER_OTLP_ENDPOINT"));
-        assert_eq!(closest("MEMVAL_SOMETHING_ELSE", &known), None);
+        for name in ["MEMVAL_REPO_MAP", "MEMVAL_LOG", "MEMVAL_SCHEDULE", "MEMVAL_MEMORIES", "OTEL_EXPORTER_OTLP_ENDPOINT"] {
+            assert!(known.contains(name), "{name}");
+        }
+        assert_eq!(memval_pipeline::config::closest("MEMVAL_REPOMAP", &known), Some("MEMVAL_REPO_MAP"));
     }
 }

@@ -113,6 +113,6 @@ impl Stage for JudgeStage {
                 Err(e) => return Err(StageError::Permanent(e.to_string())),
             }
         }
-        Ok(vec![JudgementBatch { batch_id: format!("{}.j", batch.batch_id), run: batch.run, judgements, notes }])
+        Ok(vec![JudgementBatch { batch_id: format!("{}.j", batch.batch_id), run: batch.run, judgements, notes, model: self.model.name() }])
     }
 }

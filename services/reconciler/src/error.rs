@@ -9,6 +9,8 @@ pub enum ReconcileError {
     Memories(#[from] memval_sources::SourceError),
     #[error("{path}: {reason}")]
     Input { path: PathBuf, reason: String },
+    #[error("bad --schedule {expression:?}: {reason}")]
+    Schedule { expression: String, reason: String },
     #[error("cannot write the report in {path}: {source}")]
     Write { path: PathBuf, source: std::io::Error },
 }

@@ -1,0 +1,429 @@
+//! The reconciler role on a cluster (`memval serve reconciler`): when to reconcile (the cron
+//! schedule, a request on `memval.v1.reconcile.<repo>`, debounced memory-ingest events) and
+//! how its candidate pairs reach the `memval serve judge` replicas (as `PairBatch`es on the
+//! `MEMVAL_PAIRS` stream, judgements back on the run's own consumer of `MEMVAL_JUDGEMENTS`).
+//!
+//! The reconciliation itself is `memval_reconciler::Reconciler`, the code `memval reconcile`
+//! runs, so both write the same report. This module never judges a pair or edits a file; it
+//! only waits for judgements, and a pair whose batch got none within the timeout (or was
+//! dead-lettered by the judges) is handed back with the reason, never dropped.
+
+use std::collections::{BTreeMap, HashMap};
+use std::future::Future;
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use futures::future::BoxFuture;
+use memval_proto::ingest::event_run;
+use memval_proto::{codec, subjects, JudgementBatch, Message, PairBatch, RunHeader};
+use memval_reconciler::{Debounce, PairJudges, Reconciler, RepoTarget, Schedule, Trigger};
+use memval_runtime::{Inbox, Outbox, StageConfig};
+use memval_transport::jetstream::JetStream;
+use memval_transport::reply::{Request, Requester};
+use memval_transport::{header, Headers, Outgoing};
+
+use crate::submit::belongs_to;
+use crate::topology;
+use crate::Error;
+
+/// Replicas of `serve reconciler` serving the same repo share its requests through this queue
+/// group. Ingest events are not shared: each reconciler counts the events of its own repos, as
+/// each fires its own schedule.
+pub const QUEUE_GROUP: &str = "memval-reconciler";
+
+/// Pair judging through the cluster: batches to `MEMVAL_PAIRS`, judgements from the run's
+/// consumer, each batch waited for at most `timeout` from when the last was published.
+pub struct JetStreamJudges {
+    js: JetStream,
+    timeout: Duration,
+}
+
+impl JetStreamJudges {
+    pub fn new(js: JetStream, timeout: Duration) -> JetStreamJudges {
+        JetStreamJudges { js, timeout }
+    }
+
+    async fn ask_judges(&self, run: &RunHeader, batches: &[PairBatch]) -> Result<HashMap<String, Result<JudgementBatch, String>>, Error> {
+        // Both consumers exist before the first batch is out, so no answer is missed.
+        let judged = self.js.inbox(&topology::run_judgements_consumer(&run.run_id), 16).await?;
+        let dead = self.js.inbox(&topology::run_dlq_consumer(&format!("{}-judge", run.run_id)), 1).await?;
+        let result = exchange(&self.js.outbox(), &judged, &dead, run, batches, self.timeout).await;
+        drop((judged, dead));
+        for spec in [topology::run_judgements_consumer(&run.run_id), topology::run_dlq_consumer(&format!("{}-judge", run.run_id))] {
+            if let Err(e) = self.js.delete_consumer(&spec.stream, &spec.durable).await {
+                tracing::warn!(consumer = %spec.durable, error = %e, "cannot delete the reconciliation's consumer; it expires when idle");
+            }
+        }
+        result
+    }
+}
+
+/// Publish `batches` on `outbox` and collect, until each has an answer or `timeout` has
+/// passed, the judgements arriving on `judged` (a duplicate delivery is kept once) and the
+/// judges' dead letters of these batches arriving on `dead`. A batch missing from the result
+/// got neither in time.
+async fn exchange(
+    outbox: &dyn Outbox,
+    judged: &dyn Inbox,
+    dead: &dyn Inbox,
+    run: &RunHeader,
+    batches: &[PairBatch],
+    timeout: Duration,
+) -> Result<HashMap<String, Result<JudgementBatch, String>>, Error> {
+    let config = StageConfig::default();
+    for batch in batches {
+        let payload = codec::encode(batch).map_err(Error::codec("encoding a pair batch"))?;
+        let mut headers = Headers::new();
+        headers.insert(header::RUN, &run.run_id);
+        let message = Outgoing { subject: batch.subject(), msg_id: batch.batch_id.clone(), headers, payload };
+        memval_runtime::publish_confirmed(outbox, message, &config).await?;
+    }
+    // The judge stage answers batch B with `B.j`.
+    let mut answers: HashMap<String, Result<JudgementBatch, String>> = HashMap::new();
+    let deadline = tokio::time::Instant::now() + timeout;
+    while answers.len() < batches.len() {
+        tokio::select! {
+            _ = tokio::time::sleep_until(deadline) => break,
+            next = judged.next() => match next {
+                Some(Ok(envelope)) => {
+                    let decoded = codec::decode::<JudgementBatch>(&envelope.payload);
+                    let _ = envelope.acker.ack().await;
+                    match decoded {
+                        Ok(out) => {
+                            let Some(input) = out.batch_id.strip_suffix(".j").map(str::to_owned) else { continue };
+                            // A duplicate delivery answers a batch already answered: kept once.
+                            if batches.iter().any(|b| b.batch_id == input) {
+                                answers.entry(input).or_insert(Ok(out));
+                            }
+                        }
+                        Err(e) => tracing::warn!(error = %e, "an undecodable judgement batch; its pairs stay unanswered"),
+                    }
+                }
+                Some(Err(e)) => pause(&e.to_string()).await,
+                None => return Err(Error::Incomplete(format!("the judgement consumer of {} closed", run.run_id))),
+            },
+            next = dead.next() => match next {
+                Some(Ok(envelope)) => {
+                    let ours = belongs_to(&envelope, &run.run_id);
+                    let reason = envelope.headers.get(header::DLQ_REASON).unwrap_or("no reason given").to_owned();
+                    let msg_id = envelope.headers.get(header::DLQ_MSG_ID).unwrap_or("").to_owned();
+                    let _ = envelope.acker.ack().await;
+                    if ours && batches.iter().any(|b| b.batch_id == msg_id) {
+                        answers.entry(msg_id).or_insert(Err(format!("not judged: the judges gave up on the batch ({reason})")));
+                    }
+                }
+                Some(Err(e)) => pause(&e.to_string()).await,
+                None => return Err(Error::Incomplete(format!("the dead-letter consumer of {} closed", run.run_id))),
+            },
+        }
+    }
+    Ok(answers)
+}
+
+async fn pause(error: &str) {
+    tracing::warn!(error, "nats unavailable while waiting for judgements, retrying");
+    tokio::time::sleep(Duration::from_millis(500)).await;
+}
+
+impl PairJudges for JetStreamJudges {
+    fn judge<'a>(&'a self, run: &'a RunHeader, batches: Vec<PairBatch>) -> BoxFuture<'a, Vec<Result<JudgementBatch, String>>> {
+        Box::pin(async move {
+            match self.ask_judges(run, &batches).await {
+                Ok(mut answers) => batches
+                    .iter()
+                    .map(|b| {
+                        answers.remove(&b.batch_id).unwrap_or_else(|| {
+                            Err(format!(
+                                "not judged: no judgement within {}s (is a `memval serve judge` with a model running on this NATS?)",
+                                self.timeout.as_secs()
+                            ))
+                        })
+                    })
+                    .collect(),
+                Err(e) => batches.iter().map(|_| Err(format!("not judged: the pairs could not reach the judges ({e})"))).collect(),
+            }
+        })
+    }
+}
+
+const DAY: Duration = Duration::from_secs(86_400);
+
+/// When the reconciler role reconciles.
+pub struct Triggers {
+    /// Every served repo, on this schedule.
+    pub schedule: Schedule,
+    /// After this many memory-ingest events of a repo...
+    pub debounce_events: u32,
+    /// ...or this long after its last event.
+    pub debounce_quiet: Duration,
+}
+
+/// Serve `reconciler` on `js` until `shutdown` resolves. Reconciliations run one at a time,
+/// in the order they fall due; a request or event arriving meanwhile waits in its (bounded)
+/// subscription. The reconciliation in progress when `shutdown` resolves is finished.
+pub async fn serve_reconciler(
+    js: &JetStream,
+    reconciler: Arc<Reconciler>,
+    triggers: Triggers,
+    url: &str,
+    shutdown: impl Future<Output = ()> + Send,
+) -> Result<ReconcilerStats, Error> {
+    let connection = js.requester();
+    // One subscription per served repo, so a request reaches only a reconciler that serves
+    // it (a repo nobody serves gets "no responders" at once, not a wrong answer).
+    let mut listeners = Vec::new();
+    for target in reconciler.repos() {
+        let subject = target.request_subject();
+        listeners.push(connection.listen(&subject, Some(QUEUE_GROUP)).await.map_err(Error::transport(format!("listening on {subject}")))?);
+    }
+    let requests = futures::stream::select_all(listeners.into_iter().map(|l| Box::pin(futures::stream::unfold(l, |mut l| async move { l.next().await.map(|r| (r, l)) }))));
+    tokio::pin!(requests);
+    let mut events = connection.listen(subjects::MEMORY_INGESTED, None).await.map_err(Error::transport("listening for ingest events"))?;
+    let names: Vec<&str> = reconciler.repos().iter().map(|r| r.name.as_str()).collect();
+    eprintln!(
+        "memval: reconciler serving on {url} (repos {}, schedule {:?}, requests on {}.<repo>, after {} ingest events or {}s quiet, pair judges: {})",
+        names.join(", "),
+        triggers.schedule.expression(),
+        subjects::RECONCILE,
+        triggers.debounce_events,
+        triggers.debounce_quiet.as_secs_f64(),
+        if reconciler.judges() { "memval serve judge over MEMVAL_PAIRS" } else { "none (candidates not judged)" }
+    );
+    let mut debounce: BTreeMap<String, Debounce> =
+        reconciler.repos().iter().map(|r| (r.name.clone(), Debounce::new(triggers.debounce_events, triggers.debounce_quiet))).collect();
+    let mut stats = ReconcilerStats::default();
+    tokio::pin!(shutdown);
+    let mut next_fire = triggers.schedule.next_after(chrono::Utc::now());
+    loop {
+        let until_fire = next_fire.map(|t| (t - chrono::Utc::now()).to_std().unwrap_or(Duration::ZERO));
+        let quiet_due = debounce.values().filter_map(Debounce::deadline).min();
+        let due: Vec<(RepoTarget, Trigger, Option<String>)> = tokio::select! {
+            biased;
+            _ = &mut shutdown => break,
+            // A firing years away is waited for a day at a time (the timer's range is finite).
+            _ = tokio::time::sleep(until_fire.unwrap_or(DAY).min(DAY)), if until_fire.is_some() => {
+                if until_fire.is_some_and(|wait| wait > DAY) {
+                    Vec::new()
+                } else {
+                    next_fire = triggers.schedule.next_after(chrono::Utc::now());
+                    reconciler.repos().iter().map(|r| (r.clone(), Trigger::Schedule, None)).collect()
+                }
+            }
+            _ = tokio::time::sleep_until(quiet_due.unwrap_or_else(Instant::now).into()), if quiet_due.is_some() => {
+                let now = Instant::now();
+                let mut due = Vec::new();
+                for (name, d) in debounce.iter_mut() {
+                    let pending = d.pending();
+                    if d.due(now) {
+                        if let Some(r) = reconciler.find(name) {
+                            due.push((r.clone(), Trigger::Ingest(pending), None));
+                        }
+                    }
+                }
+                due
+            }
+            request = futures::StreamExt::next(&mut requests) => match request {
+                Some(request) => match on_request(&reconciler, &connection, &request, &mut stats).await {
+                    Some(target) => vec![(target, Trigger::Request, request.reply)],
+                    None => Vec::new(),
+                },
+                None => return Err(Error::Incomplete("the reconcile request subscription ended".into())),
+            },
+            event = events.next() => match event {
+                Some(event) => on_event(&reconciler, &event, &mut debounce, &mut stats),
+                None => return Err(Error::Incomplete("the memory-ingest subscription ended".into())),
+            },
+        };
+        for (target, trigger, reply) in due {
+            if let Some(d) = debounce.get_mut(&target.name) {
+                // This reconciliation covers the events so far.
+                d.clear();
+            }
+            reconcile_one(&reconciler, &connection, &target, trigger, reply.as_deref(), &mut stats).await;
+        }
+    }
+    // Unanswered requests time out for their requesters; nothing else is lost (a request is
+    // only a trigger).
+    let _ = events.drain().await;
+    Ok(stats)
+}
+
+/// What a reconciler role did.
+#[derive(Debug, Default, Clone)]
+pub struct ReconcilerStats {
+    pub reports: u64,
+    pub failed: u64,
+    pub requests: u64,
+    pub ingest_events: u64,
+    /// Requests for a repo this reconciler does not serve, and events it could not read.
+    pub ignored: u64,
+}
+
+async fn on_request(reconciler: &Reconciler, connection: &Requester, request: &Request, stats: &mut ReconcilerStats) -> Option<RepoTarget> {
+    stats.requests += 1;
+    let target = reconciler.repos().iter().find(|r| r.request_subject() == request.subject).cloned();
+    if target.is_none() {
+        stats.ignored += 1;
+        let repo = request.subject.rsplit('.').next().unwrap_or("");
+        tracing::warn!(subject = %request.subject, "a reconcile request for a repo this reconciler does not serve");
+        if let Some(reply) = &request.reply {
+            let known: Vec<&str> = reconciler.repos().iter().map(|r| r.name.as_str()).collect();
+            let text = memval_reconciler::stage::error_reply(repo, &format!("this reconciler serves {}", known.join(", ")));
+            let _ = connection.answer(reply, memval_proto::display::json_safe(&text).into_bytes()).await;
+        }
+    }
+    target
+}
+
+fn on_event(reconciler: &Reconciler, event: &Request, debounce: &mut BTreeMap<String, Debounce>, stats: &mut ReconcilerStats) -> Vec<(RepoTarget, Trigger, Option<String>)> {
+    stats.ingest_events += 1;
+    // Only the repo is read here; the ingest role validates and dead-letters bad events.
+    let repo = match event_run(&event.payload, None, 0) {
+        Ok((header, _)) => header.repo,
+        Err(reason) => {
+            stats.ignored += 1;
+            tracing::warn!(reason, "an ingest event the reconciler cannot read");
+            return Vec::new();
+        }
+    };
+    let Some(target) = reconciler.find(&repo).cloned() else {
+        stats.ignored += 1;
+        return Vec::new();
+    };
+    let d = debounce.get_mut(&target.name).expect("every served repo has a debounce");
+    let pending = d.pending() + 1;
+    if d.event(Instant::now()) {
+        return vec![(target, Trigger::Ingest(pending), None)];
+    }
+    Vec::new()
+}
+
+async fn reconcile_one(reconciler: &Reconciler, connection: &Requester, target: &RepoTarget, trigger: Trigger, reply: Option<&str>, stats: &mut ReconcilerStats) {
+    let run_id = format!("reconcile-{}-{}", subjects::subject_token(&target.name), crate::new_run_id());
+    let answer = match reconciler.reconcile(target, trigger, &run_id).await {
+        Ok(outcome) => {
+            stats.reports += 1;
+            eprintln!(
+                "{}",
+                memval_proto::display::terminal_safe(&format!(
+                    "memval: reconciler: {} ({trigger}): report {} ({} findings; {} candidate pairs, {} judged)",
+                    target.name,
+                    outcome.report.display(),
+                    outcome.front.findings_count,
+                    outcome.candidates,
+                    outcome.judged
+                ))
+            );
+            outcome.to_json()
+        }
+        Err(e) => {
+            stats.failed += 1;
+            eprintln!("{}", memval_proto::display::terminal_safe(&format!("memval: reconciler: {} ({trigger}) failed: {e}", target.name)));
+            memval_reconciler::stage::error_reply(&target.name, &e.to_string())
+        }
+    };
+    if let Some(reply) = reply {
+        if let Err(e) = connection.answer(reply, memval_proto::display::json_safe(&answer).into_bytes()).await {
+            tracing::warn!(error = %e, "could not answer a reconcile request");
+        }
+    }
+}
+
+
+/// The repos of `--repo-map NAME=PATH` as a reconciler serves them: each repo's memories are
+/// `memories` (default `contexts`) taken inside it unless absolute; `out_dir` holds the
+/// reports of a single repo, and one folder per repo name below it when there are several
+/// (so two repos' reports never share a dated name).
+pub fn targets(repos: Vec<(String, std::path::PathBuf)>, memories: &[std::path::PathBuf], out_dir: Option<std::path::PathBuf>) -> Vec<RepoTarget> {
+    let several = repos.len() > 1;
+    let memories = crate::config::reconciler_memories(memories);
+    repos
+        .into_iter()
+        .map(|(name, repo)| RepoTarget {
+            memories: memories.iter().map(|m| if m.is_absolute() { m.clone() } else { repo.join(m) }).collect(),
+            out_dir: out_dir.as_ref().map(|d| if several { d.join(subjects::subject_token(&name)) } else { d.clone() }),
+            name,
+            repo,
+        })
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use std::path::PathBuf;
+
+    use memval_proto::Judgement;
+    use memval_transport::inproc::{channel, DeadLetters};
+
+    use super::*;
+
+    fn header() -> RunHeader {
+        RunHeader { run_id: "rec-1".into(), repo: "shop".into(), commit: None, started_at: 0, expected_memories: 0 }
+    }
+
+    fn judged(batch: &str, ids: (&str, &str), rationale: &str) -> Vec<u8> {
+        let j = Judgement {
+            id_a: ids.0.into(),
+            id_b: ids.1.into(),
+            verdict: memval_proto::PairVerdict::Consistent,
+            claim_a: String::new(),
+            claim_b: String::new(),
+            confidence: 70,
+            rationale: rationale.into(),
+            fallback: None,
+        };
+        codec::encode(&JudgementBatch { run: header(), batch_id: format!("{batch}.j"), judgements: vec![j], notes: Vec::new(), model: "m".into() }).unwrap()
+    }
+
+    #[tokio::test]
+    async fn every_batch_ends_answered_once_given_up_or_missing() {
+        let dead = DeadLetters::default();
+        let (pairs_out, pairs_in) = channel(8, dead.clone());
+        let (judged_out, judged_in) = channel(8, dead.clone());
+        let (dlq_out, dlq_in) = channel(8, dead.clone());
+        let batches: Vec<PairBatch> = (0..4).map(|i| PairBatch { run: header(), batch_id: format!("rec-1.p{i}"), pairs: Vec::new() }).collect();
+        // p0 answered twice (a redelivered batch judged again), p1 once, p2 dead-lettered by
+        // the judges, p3 never answered; and an answer of another run's batch.
+        judged_out.publish(subjects::JUDGEMENTS, "a".into(), judged("rec-1.p0", ("1", "2"), "first")).await.unwrap();
+        judged_out.publish(subjects::JUDGEMENTS, "b".into(), judged("rec-1.p0", ("1", "2"), "second")).await.unwrap();
+        judged_out.publish(subjects::JUDGEMENTS, "c".into(), judged("other.p0", ("1", "2"), "other")).await.unwrap();
+        judged_out.publish(subjects::JUDGEMENTS, "d".into(), judged("rec-1.p1", ("3", "4"), "p1")).await.unwrap();
+        let mut letter = Headers::new();
+        letter.insert(header::RUN, "rec-1");
+        letter.insert(header::DLQ_MSG_ID, "rec-1.p2");
+        letter.insert(header::DLQ_REASON, "model unreachable");
+        dlq_out.send(Outgoing { subject: "memval.v1.dlq.judge".into(), msg_id: "x".into(), headers: letter, payload: Vec::new() }).await.unwrap();
+
+        let got = exchange(&pairs_out, &judged_in, &dlq_in, &header(), &batches, Duration::from_millis(300)).await.unwrap();
+        let first = got["rec-1.p0"].as_ref().unwrap();
+        assert_eq!(first.judgements.len(), 1);
+        assert_eq!(first.judgements[0].rationale, "first", "the duplicate delivery is not a second judgement");
+        assert_eq!(got["rec-1.p1"].as_ref().unwrap().judgements[0].rationale, "p1");
+        assert_eq!(got["rec-1.p2"].as_ref().unwrap_err(), "not judged: the judges gave up on the batch (model unreachable)");
+        assert!(!got.contains_key("rec-1.p3") && got.len() == 3, "{:?}", got.keys());
+        // Every batch went out, under its own id, with its run in the headers.
+        for want in &batches {
+            let sent = pairs_in.next().await.unwrap().unwrap();
+            assert_eq!((sent.subject.as_str(), sent.msg_id.as_deref()), (subjects::PAIRS, Some(want.batch_id.as_str())));
+            assert_eq!(sent.headers.get(header::RUN), Some("rec-1"));
+            sent.acker.ack().await.unwrap();
+        }
+    }
+
+    #[test]
+    fn each_repo_gets_its_memories_and_its_own_report_folder() {
+        let one = targets(vec![("shop".into(), "/srv/shop".into())], &[], Some("/reports".into()));
+        assert_eq!(one[0].memories, [PathBuf::from("/srv/shop/contexts")]);
+        assert_eq!(one[0].out_dir.as_deref(), Some(std::path::Path::new("/reports")));
+        assert_eq!(one[0].request_subject(), "memval.v1.reconcile.shop");
+        let two = targets(
+            vec![("shop".into(), "/srv/shop".into()), ("web.app".into(), "/srv/web".into())],
+            &["notes.md".into(), "/shared/memory.db".into()],
+            Some("/reports".into()),
+        );
+        assert_eq!(two[1].memories, [PathBuf::from("/srv/web/notes.md"), PathBuf::from("/shared/memory.db")]);
+        assert_eq!(two[1].out_dir.as_deref(), Some(std::path::Path::new("/reports/web_app")));
+        assert_eq!(two[1].request_subject(), "memval.v1.reconcile.web_app");
+        assert_eq!(targets(vec![("a".into(), "/a".into())], &[], None)[0].out_dir, None);
+    }
+}

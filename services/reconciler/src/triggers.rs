@@ -1,0 +1,152 @@
+//! When a reconciler role reconciles, as pure decisions the role's loop asks: the cron
+//! [`Schedule`] (validated when the role starts, so a bad expression is a start-up error, not a
+//! service that never fires) and the [`Debounce`] of memory-ingest events (after N events, or
+//! T seconds of quiet after the last one).
+//!
+//! Nothing here waits, reads a clock or does I/O: the caller passes the times in, so the
+//! decisions are tested without sleeping.
+
+use std::str::FromStr;
+use std::time::{Duration, Instant};
+
+use chrono::{DateTime, Utc};
+
+use crate::ReconcileError;
+
+/// A cron schedule. Five fields are crontab's (minute hour day-of-month month day-of-week,
+/// fired at second 0); six or seven put seconds first (and a year last), as the `cron` crate
+/// reads them.
+#[derive(Debug, Clone)]
+pub struct Schedule {
+    expression: String,
+    cron: cron::Schedule,
+}
+
+impl Schedule {
+    pub fn parse(expression: &str) -> Result<Schedule, ReconcileError> {
+        let fields = expression.split_whitespace().count();
+        let full = match fields {
+            5 => format!("0 {}", expression.trim()),
+            6 | 7 => expression.trim().to_owned(),
+            n => {
+                return Err(ReconcileError::Schedule {
+                    expression: expression.to_owned(),
+                    reason: format!("{n} fields; expected 5 (minute hour day month weekday) or 6-7 (seconds first, optional year)"),
+                })
+            }
+        };
+        let cron = cron::Schedule::from_str(&full).map_err(|e| ReconcileError::Schedule { expression: expression.to_owned(), reason: e.to_string() })?;
+        if cron.upcoming(Utc).next().is_none() {
+            return Err(ReconcileError::Schedule { expression: expression.to_owned(), reason: "it never fires again".into() });
+        }
+        Ok(Schedule { expression: expression.to_owned(), cron })
+    }
+
+    pub fn expression(&self) -> &str {
+        &self.expression
+    }
+
+    /// The first firing strictly after `after`, if the schedule has one.
+    pub fn next_after(&self, after: DateTime<Utc>) -> Option<DateTime<Utc>> {
+        self.cron.after(&after).next()
+    }
+}
+
+/// Debounced memory-ingest events of one repo: a reconciliation is due after `events` events,
+/// or once `quiet` has passed since the last one.
+#[derive(Debug, Clone)]
+pub struct Debounce {
+    events: u32,
+    quiet: Duration,
+    pending: u32,
+    last: Option<Instant>,
+}
+
+impl Debounce {
+    /// `events` is at least 1.
+    pub fn new(events: u32, quiet: Duration) -> Debounce {
+        Debounce { events: events.max(1), quiet, pending: 0, last: None }
+    }
+
+    /// One event at `now`; true when it makes a reconciliation due at once (the count is
+    /// reached). The pending events are then cleared.
+    pub fn event(&mut self, now: Instant) -> bool {
+        self.pending += 1;
+        self.last = Some(now);
+        if self.pending >= self.events {
+            self.clear();
+            return true;
+        }
+        false
+    }
+
+    /// When the pending events fall due for quiet, if any are pending.
+    pub fn deadline(&self) -> Option<Instant> {
+        self.last.filter(|_| self.pending > 0).map(|t| t + self.quiet)
+    }
+
+    /// True (and cleared) when events are pending and `quiet` has passed since the last.
+    pub fn due(&mut self, now: Instant) -> bool {
+        match self.deadline() {
+            Some(at) if now >= at => {
+                self.clear();
+                true
+            }
+            _ => false,
+        }
+    }
+
+    /// Events waiting to trigger.
+    pub fn pending(&self) -> u32 {
+        self.pending
+    }
+
+    /// Forget pending events (a reconciliation started for another reason covers them).
+    pub fn clear(&mut self) {
+        self.pending = 0;
+        self.last = None;
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn schedules_are_checked_and_fire_when_they_say() {
+        let t = DateTime::parse_from_rfc3339("2026-12-02T10:15:30Z").unwrap().with_timezone(&Utc);
+        let every_second = Schedule::parse("* * * * * *").unwrap();
+        assert_eq!(every_second.next_after(t).unwrap().to_rfc3339(), "2026-12-02T10:15:31+00:00");
+        // Crontab's five fields fire at second 0.
+        let hourly = Schedule::parse("0 * * * *").unwrap();
+        assert_eq!(hourly.next_after(t).unwrap().to_rfc3339(), "2026-12-02T11:00:00+00:00");
+        let nightly = Schedule::parse("0 30 2 * * *").unwrap();
+        assert_eq!(nightly.next_after(t).unwrap().to_rfc3339(), "2026-12-03T02:30:00+00:00");
+        for bad in ["", "* *", "61 * * * *", "* * * * * * * *", "every day", "0 0 0 1 1 * 2001"] {
+            let err = Schedule::parse(bad).expect_err(bad).to_string();
+            assert!(err.contains("schedule") && err.contains(&format!("{bad:?}")), "{bad}: {err}");
+        }
+    }
+
+    #[test]
+    fn ingest_events_trigger_after_n_or_after_quiet() {
+        let t0 = Instant::now();
+        let s = Duration::from_secs(1);
+        let mut d = Debounce::new(3, 2 * s);
+        assert_eq!(d.deadline(), None);
+        assert!(!d.due(t0 + 100 * s), "nothing pending, nothing due");
+        assert!(!d.event(t0));
+        assert!(!d.event(t0 + s));
+        assert_eq!(d.deadline(), Some(t0 + 3 * s), "quiet counts from the last event");
+        assert!(d.event(t0 + s), "the third event triggers at once");
+        assert_eq!((d.pending(), d.deadline()), (0, None));
+
+        assert!(!d.event(t0 + 10 * s));
+        assert!(!d.due(t0 + 11 * s));
+        assert!(d.due(t0 + 12 * s), "two seconds of quiet");
+        assert!(!d.due(t0 + 13 * s), "and only once");
+
+        let mut one = Debounce::new(0, s);
+        assert!(one.event(t0), "a count of 0 is taken as 1");
+    }
+}

@@ -1,0 +1,350 @@
+//! Reconciliation in a cluster: `memval serve reconciler` and two `memval serve judge`
+//! replicas on a real nats-server, with a scripted OpenAI-compatible model, over a GAAI project
+//! with real git history.
+//!
+//! - A scheduled reconciliation (a cron every second) sends its candidate pairs as batches to
+//!   the judges; one judge replica is SIGKILLed while it holds a batch, and the report still
+//!   has every pair judged and is byte-identical (modulo its file name) to `memval reconcile`
+//!   in one process with the same model.
+//! - A request on `memval.v1.reconcile.<repo>` is answered with the report path and counts.
+//! - Memory-ingest events trigger a reconciliation after N events, and after T seconds of
+//!   quiet.
+//! - Memory files, decision records and docs are byte-identical after everything.
+
+// The shared support module has helpers this test does not use.
+#![allow(dead_code)]
+
+mod support;
+
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::Arc;
+use std::time::Duration;
+
+use memval_llm::testing::{answers, Recorded, Reply, ScriptedServer};
+use serde_json::{json, Value};
+use support::nats::{eventually, publish, NatsServer, Service};
+use support::GitRepo;
+
+const INDEX: &str = "# Memory index\n\n\
+## project\n\
+- [overview](project/overview.md) — category: project, updated_at: 2026-01-10\n\n\
+## decisions\n\
+- [log](decisions/_log.md) — category: decisions\n";
+
+const LOG: &str = "# Decision log\n\n\
+### DEC-2026-01-05-01 — Serve the API from src/api.rs\n\n**Status:** Active\n**Date:** 2026-01-05\n\n\
+### DEC-2026-02-01-01 — Store on SQLite\n\n**Status:** Superseded by DEC-2026-03-01-01\n\n\
+### DEC-2026-03-01-01 — Store on PostgreSQL\n\n**Status:** Active\n\nSupersedes DEC-2026-02-01-01.\n";
+
+const OVERVIEW: &str = "---\nupdated_at: 2026-01-10\ndepends_on:\n  code_paths:\n    - src/api.rs\n---\n# Overview\n\n\
+The API follows DEC-2026-01-05-01.\n\
+We store data on SQLite (DEC-2026-02-01-01), and DEC-99 is the audit rule.\n";
+
+/// Sixteen memories of four agents about the same few things: far more candidate pairs than
+/// the default cap of 50, so the judges get five batches of ten.
+fn agents_jsonl() -> String {
+    let agents = ["pm", "tech-lead", "qa", "ops"];
+    let topics = [
+        "the product pages cache keeps entries for five minutes and the checkout service reads through it",
+        "the checkout service stores orders in the primary database and the product pages cache",
+        "deploys of the checkout service happen nightly after the product pages cache warms",
+        "the primary database holds orders; the checkout service retries writes twice",
+    ];
+    let mut out = String::new();
+    let mut id = 100;
+    for (a, agent) in agents.iter().enumerate() {
+        for (t, topic) in topics.iter().enumerate() {
+            id += 1;
+            let line = json!({"id": id, "agent": agent, "content": format!("Note {a}{t} of {agent}: {topic}.")});
+            out.push_str(&line.to_string());
+            out.push('\n');
+        }
+    }
+    out
+}
+
+fn project() -> GitRepo {
+    let r = GitRepo::new();
+    r.write("contexts/memory/index.md", INDEX);
+    r.write("contexts/memory/decisions/_log.md", LOG);
+    r.write("contexts/memory/project/overview.md", OVERVIEW);
+    r.write("agents.jsonl", &agents_jsonl());
+    r.write("src/api.rs", "pub fn serve() {}\n");
+    r.write("docs/api.md", "---\nupdated_at: 2026-01-12\ndepends_on:\n  code_paths: [src/api.rs]\n---\n# API\n");
+    r.commit("start", "2026-01-01T12:00:00Z");
+    r.write("src/api.rs", "pub fn serve() { /* v2 */ }\n");
+    r.commit("api v2", "2026-02-10T12:00:00Z");
+    r
+}
+
+/// Every file's bytes except `.git`.
+fn snapshot(root: &Path) -> BTreeMap<String, Vec<u8>> {
+    let mut out = BTreeMap::new();
+    let mut stack = vec![root.to_path_buf()];
+    while let Some(dir) = stack.pop() {
+        for e in std::fs::read_dir(&dir).unwrap().flatten() {
+            let p = e.path();
+            let rel = p.strip_prefix(root).unwrap().to_string_lossy().into_owned();
+            if rel == ".git" {
+                continue;
+            }
+            if p.is_dir() {
+                stack.push(p);
+            } else {
+                out.insert(rel, std::fs::read(&p).unwrap());
+            }
+        }
+    }
+    out
+}
+
+/// The ids of every pair a judge request asks about, in order, from the prompt's JSON list.
+fn asked_pairs(request: &Recorded) -> Vec<(u64, u64)> {
+    let body: Value = serde_json::from_str(&request.body).expect("a JSON request");
+    let user = body["messages"].as_array().unwrap().iter().filter(|m| m["role"] == "user").filter_map(|m| m["content"].as_str()).collect::<String>();
+    let ids = |key: &str| -> Vec<u64> {
+        user.match_indices(&format!("\"{key}\":"))
+            .map(|(i, m)| user[i + m.len()..].chars().take_while(char::is_ascii_digit).collect::<String>().parse().unwrap())
+            .collect()
+    };
+    ids("id_a").into_iter().zip(ids("id_b")).collect()
+}
+
+/// The scripted model: every pair judged, the verdict a function of its ids, so two runs
+/// asking the same pairs get the same answers in whatever order the batches come. Each answer
+/// also judges a pair it was not asked about, which the judge drops with a note naming the
+/// batch: the notes must come out the same in both reports too.
+fn judge_answer(request: &Recorded) -> Reply {
+    let extra = json!({"id_a": 1, "id_b": 2, "verdict": "unrelated", "claim_a": "", "claim_b": "", "confidence": 50, "rationale": "not asked"});
+    let judgements: Vec<Value> = asked_pairs(request)
+        .into_iter()
+        .map(|(a, b)| {
+            let verdict = if (a + b) % 3 == 0 { "unrelated" } else { "consistent" };
+            json!({"id_a": a, "id_b": b, "verdict": verdict, "claim_a": "", "claim_b": "", "confidence": 60 + (a + b) % 30,
+                   "rationale": format!("scripted for {a} and {b}")})
+        })
+        .chain([extra])
+        .collect();
+    Reply::json(answers::openai_text(&json!({ "judgements": judgements }).to_string()))
+}
+
+fn model_args(server: &ScriptedServer) -> Vec<String> {
+    ["--llm-provider", "openai", "--llm-base-url", &format!("{}/v1", server.url()), "--llm-model", "scripted"].map(str::to_owned).to_vec()
+}
+
+fn reports_in(dir: &Path) -> Vec<PathBuf> {
+    let mut found: Vec<PathBuf> = std::fs::read_dir(dir).map(|d| d.flatten().map(|e| e.path()).collect()).unwrap_or_default();
+    found.sort();
+    found
+}
+
+fn try_request(url: &str, subject: &str, timeout: Duration) -> Result<Value, String> {
+    use memval_transport::jetstream::ConnectOptions;
+    use memval_transport::reply::Requester;
+    let runtime = tokio::runtime::Builder::new_current_thread().enable_all().build().unwrap();
+    runtime.block_on(async {
+        let requester = Requester::connect(&ConnectOptions::new(url, "memval-test")).await.unwrap();
+        let answer = requester.request(subject, Vec::new(), timeout).await.map_err(|e| e.to_string())?;
+        Ok(serde_json::from_slice(&answer).unwrap())
+    })
+}
+
+fn request(url: &str, subject: &str, timeout: Duration) -> Value {
+    try_request(url, subject, timeout).unwrap()
+}
+
+fn ingest_event(n: usize, repo: &str) -> Vec<u8> {
+    json!({"event_id": format!("ev-{n}"), "repo": repo, "memories": [{"id": n, "agent": "ops", "content": "The checkout service retries writes twice."}]})
+        .to_string()
+        .into_bytes()
+}
+
+#[test]
+fn a_scheduled_reconciliation_over_two_judges_matches_the_in_process_report_and_survives_a_killed_judge() {
+    let r = project();
+    let root = r.dir.path().canonicalize().unwrap();
+    let before = snapshot(&root);
+    let work = tempfile::tempdir().unwrap();
+    let (local_out, cluster_out, logs) = (work.path().join("local"), work.path().join("cluster"), work.path().join("logs"));
+    std::fs::create_dir_all(&logs).unwrap();
+
+    // In one process, with the scripted model.
+    let local_model = ScriptedServer::start(judge_answer);
+    let mut args: Vec<String> = ["reconcile", "--repo", root.to_str().unwrap(), "--memories"].map(str::to_owned).to_vec();
+    args.extend([root.join("contexts"), root.join("agents.jsonl")].map(|p| p.display().to_string()).into_iter().flat_map(|p| [p, "--memories".to_owned()]));
+    args.pop();
+    args.extend(["--out-dir".to_owned(), local_out.display().to_string()]);
+    args.extend(model_args(&local_model));
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_memval")).args(&args).output().unwrap();
+    assert_eq!(out.status.code(), Some(0), "{}", String::from_utf8_lossy(&out.stderr));
+    let local_reports = reports_in(&local_out);
+    assert_eq!(local_reports.len(), 1);
+    let want = std::fs::read(&local_reports[0]).unwrap();
+    // The name of the day's first report; the cluster's reports go to another folder.
+    let first_name = local_reports[0].file_name().unwrap().to_string_lossy().into_owned();
+    let day = first_name.strip_suffix(".reconciliation-report.md").unwrap().to_owned();
+    let want_text = String::from_utf8_lossy(&want).into_owned();
+    let batches = local_model.requests().len();
+    assert_eq!(batches, 5, "50 candidate pairs, five model calls of ten");
+    assert!(!want_text.contains("not judged"), "{want_text}");
+    assert!(want_text.contains("- batch p4: extra judgement for (1, 2)"), "{want_text}");
+
+    // The cluster. The first model call is held for 4 s: the only judge running then holds
+    // that batch when it is killed, so the batch must come back by redelivery.
+    let nats = NatsServer::start();
+    let url = nats.url();
+    let calls = Arc::new(AtomicUsize::new(0));
+    let seen = calls.clone();
+    let model = ScriptedServer::start(move |request| {
+        if seen.fetch_add(1, Ordering::SeqCst) == 0 {
+            std::thread::sleep(Duration::from_secs(4));
+        }
+        judge_answer(request)
+    });
+    let mut judge_args: Vec<String> = ["--concurrency", "1", "--nats-ack-wait", "2"].map(str::to_owned).to_vec();
+    judge_args.extend(model_args(&model));
+    let judge_args: Vec<&str> = judge_args.iter().map(String::as_str).collect();
+    let first_judge = Service::start("judge", &url, &judge_args, &logs);
+    let repo_map = format!("shop={}", root.display());
+    let reconciler = Service::start(
+        "reconciler",
+        &url,
+        &[
+            "--repo-map", &repo_map, "--schedule", "* * * * * *", "--memories", "contexts", "--memories", "agents.jsonl",
+            "--out-dir", cluster_out.to_str().unwrap(), "--pair-judges", "--judge-timeout", "120",
+        ],
+        &logs,
+    );
+    eventually(Duration::from_secs(60), "the first judge's first model call", || (calls.load(Ordering::SeqCst) >= 1).then_some(()));
+    first_judge.kill();
+    let second_judge = Service::start("judge", &url, &judge_args, &logs);
+    let third_judge = Service::start("judge", &url, &judge_args, &logs);
+    // The report file is complete once the reconciler logs it; the day's first report has
+    // the day's first name.
+    eventually(Duration::from_secs(120), "the scheduled report", || reconciler.log_text().contains("shop (schedule): report").then_some(()));
+    let first_report = cluster_out.join(&first_name);
+    let asked = model.requests();
+    let got = std::fs::read(&first_report).unwrap();
+    assert_eq!(
+        String::from_utf8_lossy(&got),
+        want_text,
+        "the cluster's report differs from the in-process one\n{}",
+        reconciler.log_text()
+    );
+    // The killed judge's batch was asked again by another replica.
+    let held = asked_pairs(&asked[0]);
+    assert_eq!(held.len(), 10);
+    assert!(asked.iter().skip(1).any(|r| asked_pairs(r) == held), "the batch the killed judge held was judged again");
+
+    // The schedule keeps firing: later reports get -02, -03, ... and never overwrite.
+    let second = cluster_out.join(format!("{day}-02.reconciliation-report.md"));
+    eventually(Duration::from_secs(60), "a second scheduled report", || second.is_file().then_some(()));
+    assert_eq!(std::fs::read(&first_report).unwrap(), got, "the first report is never rewritten");
+
+    let (code, log) = reconciler.terminate();
+    assert_eq!(code, Some(0), "{log}");
+    assert!(log.contains("reconciler stopped: "), "{log}");
+    for judge in [second_judge, third_judge] {
+        let (code, log) = judge.terminate();
+        assert_eq!(code, Some(0), "{log}");
+    }
+    assert_eq!(snapshot(&root), before, "memory files, decision records and docs are untouched");
+}
+
+#[test]
+fn a_request_is_answered_and_ingest_events_are_debounced() {
+    let r = project();
+    let root = r.dir.path().canonicalize().unwrap();
+    let before = snapshot(&root);
+    let work = tempfile::tempdir().unwrap();
+    let (out_dir, logs) = (work.path().join("reports"), work.path().join("logs"));
+    std::fs::create_dir_all(&logs).unwrap();
+    let nats = NatsServer::start();
+    let url = nats.url();
+    let repo_map = format!("shop={}", root.display());
+    // A schedule that does not fire during the test (once a year), no pair judges.
+    let reconciler = Service::start(
+        "reconciler",
+        &url,
+        &[
+            "--repo-map", &repo_map, "--schedule", "0 0 0 1 1 *", "--memories", "contexts", "--memories", "agents.jsonl",
+            "--out-dir", out_dir.to_str().unwrap(), "--debounce-events", "3", "--debounce-quiet", "2",
+        ],
+        &logs,
+    );
+
+    // On request: the reply names the report and its counts.
+    let answer = request(&url, "memval.v1.reconcile.shop", Duration::from_secs(60));
+    assert_eq!(answer["repo"], "shop", "{answer}");
+    assert_eq!(answer["trigger"], "request");
+    let path = PathBuf::from(answer["report"].as_str().unwrap());
+    let md = std::fs::read_to_string(&path).unwrap();
+    assert!(md.contains(&format!("findings_count: {}", answer["findings_count"])), "{answer}\n{md}");
+    assert!(answer["candidate_pairs"].as_u64().unwrap() > 0 && answer["judged"] == 0, "{answer}");
+    assert!(md.contains("not judged: no model configured"), "without pair judges the candidates say so: {md}");
+    // A repo nobody serves: no responders, at once (not a wait for a timeout).
+    let other = try_request(&url, "memval.v1.reconcile.web", Duration::from_secs(10)).unwrap_err();
+    assert!(other.contains("nothing answers on memval.v1.reconcile.web"), "{other}");
+
+    // Three events of the repo (by path: the last component names it): one reconciliation at once.
+    for n in 1..=3 {
+        publish(&url, "memval.v1.events.memory_ingested", &format!("ev-{n}"), ingest_event(n, "/srv/checkouts/shop"));
+    }
+    // An event of another repo does not count.
+    publish(&url, "memval.v1.events.memory_ingested", "ev-web", ingest_event(9, "web"));
+    eventually(Duration::from_secs(30), "the reconciliation after three events", || {
+        reconciler.log_text().contains("shop (3 ingest event(s)): report").then_some(())
+    });
+    // One event, then two seconds of quiet.
+    publish(&url, "memval.v1.events.memory_ingested", "ev-4", ingest_event(4, "shop"));
+    eventually(Duration::from_secs(30), "the reconciliation after quiet", || {
+        reconciler.log_text().contains("shop (1 ingest event(s)): report").then_some(())
+    });
+    let reports = reports_in(&out_dir);
+    assert_eq!(reports.len(), 3, "request, three events, quiet: {reports:?}");
+    let (code, log) = reconciler.terminate();
+    assert_eq!(code, Some(0), "{log}");
+    assert!(log.contains("reconciler stopped: 3 reports, 0 failed, 1 requests, 5 ingest events, 1 ignored"), "{log}");
+    assert_eq!(snapshot(&root), before, "memory files, decision records and docs are untouched");
+}
+
+#[test]
+fn a_bad_schedule_stops_the_reconciler_at_start_up() {
+    let r = project();
+    let out = support::memval(&["serve", "reconciler", "--nats", "nats://127.0.0.1:1", "--repo-map", &format!("shop={}", r.path()), "--schedule", "every day"]);
+    assert_eq!(out.status.code(), Some(2));
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(stderr.contains("bad --schedule \"every day\""), "{stderr}");
+}
+
+#[test]
+fn pairs_nobody_judges_are_listed_not_judged_with_the_reason() {
+    let r = project();
+    let root = r.dir.path().canonicalize().unwrap();
+    let work = tempfile::tempdir().unwrap();
+    let (out_dir, logs) = (work.path().join("reports"), work.path().join("logs"));
+    std::fs::create_dir_all(&logs).unwrap();
+    let nats = NatsServer::start();
+    let url = nats.url();
+    let repo_map = format!("shop={}", root.display());
+    // Pair judges asked for, none running: every candidate waits 2 s, then says why.
+    let reconciler = Service::start(
+        "reconciler",
+        &url,
+        &[
+            "--repo-map", &repo_map, "--schedule", "0 0 0 1 1 *", "--memories", "contexts", "--memories", "agents.jsonl",
+            "--out-dir", out_dir.to_str().unwrap(), "--pair-judges", "--judge-timeout", "2",
+        ],
+        &logs,
+    );
+    let answer = request(&url, "memval.v1.reconcile.shop", Duration::from_secs(60));
+    assert_eq!((answer["candidate_pairs"].as_u64(), answer["judged"].as_u64(), answer["not_judged"].as_u64()), (Some(50), Some(0), Some(50)), "{answer}");
+    let md = std::fs::read_to_string(answer["report"].as_str().unwrap()).unwrap();
+    let reason = "not judged: no judgement within 2s (is a `memval serve judge` with a model running on this NATS?)";
+    assert_eq!(md.matches(reason).count(), 50, "every pair says why: {md}");
+    assert!(md.contains("judged by the pair judges (no batch was answered)"), "{md}");
+    let (code, log) = reconciler.terminate();
+    assert_eq!(code, Some(0), "{log}");
+}
