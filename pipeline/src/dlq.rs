@@ -1,10 +1,9 @@
-//! What a cluster gave up on (`memval dlq list|replay`), and a way to try again.
+//! What a cluster gave up on (`memval dlq list|replay`), and a way to try again. Its views
+//! are `memval_report::dlq`'s ([`Letter::view`]).
 //!
 //! A dead letter is the original payload, untouched, with the reason and origin in headers,
 //! so replaying it is publishing the same bytes on the same subject (or another one, for a
 //! message of a version only a newer build speaks).
-
-use std::fmt::Write as _;
 
 use memval_runtime::{publish_confirmed, StageConfig};
 use memval_transport::jetstream::{JetStream, StoredMessage};
@@ -77,47 +76,21 @@ pub async fn replay(js: &JetStream, chosen: &[&Letter], subject: Option<&str>, k
     Ok(())
 }
 
-/// The dead letters as one JSON document.
-pub fn to_json(letters: &[Letter]) -> String {
-    let items: Vec<serde_json::Value> = letters
-        .iter()
-        .map(|l| {
-            let h = &l.stored.headers;
-            serde_json::json!({
-                "sequence": l.stored.sequence,
-                "time": memval_proto::rfc3339(l.stored.time),
-                "stage": l.stage,
-                "run": l.run,
-                "subject": h.get(header::DLQ_SUBJECT),
-                "msg_id": h.get(header::DLQ_MSG_ID),
-                "delivery": h.get(header::DLQ_DELIVERY).and_then(|d| d.parse::<u32>().ok()),
-                "reason": h.get(header::DLQ_REASON),
-                "bytes": l.stored.payload.len(),
-            })
-        })
-        .collect();
-    serde_json::to_string_pretty(&items).expect("dead letters serialise") + "\n"
-}
-
-/// Two lines per dead letter: where it came from, then why it was given up on.
-pub fn to_table(letters: &[Letter]) -> String {
-    let mut out = String::new();
-    if letters.is_empty() {
-        out.push_str("no dead letters\n");
+impl Letter {
+    /// What `memval dlq list` shows of it ([`memval_report::dlq`] renders it).
+    pub fn view(&self) -> memval_report::dlq::DeadLetter {
+        let h = &self.stored.headers;
+        let text = |name: &str| h.get(name).map(str::to_owned);
+        memval_report::dlq::DeadLetter {
+            sequence: self.stored.sequence,
+            time: self.stored.time,
+            stage: self.stage.clone(),
+            run: self.run.clone(),
+            subject: text(header::DLQ_SUBJECT),
+            msg_id: text(header::DLQ_MSG_ID),
+            delivery: text(header::DLQ_DELIVERY),
+            reason: text(header::DLQ_REASON),
+            bytes: self.stored.payload.len(),
+        }
     }
-    for l in letters {
-        let h = &l.stored.headers;
-        let _ = writeln!(
-            out,
-            "{:>6}  {}  {:<12}  {}  {}  run {}",
-            l.stored.sequence,
-            memval_proto::rfc3339(l.stored.time),
-            l.stage,
-            h.get(header::DLQ_SUBJECT).unwrap_or("?"),
-            h.get(header::DLQ_MSG_ID).unwrap_or("-"),
-            l.run.as_deref().unwrap_or("?"),
-        );
-        let _ = writeln!(out, "        {}", h.get(header::DLQ_REASON).unwrap_or("no reason given"));
-    }
-    out
 }

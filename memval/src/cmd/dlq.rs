@@ -1,4 +1,5 @@
-//! `memval dlq list|replay`: the dead letters of a cluster ([`memval_pipeline::dlq`]).
+//! `memval dlq list|replay`: the dead letters of a cluster ([`memval_pipeline::dlq`]), shown
+//! by [`memval_report::dlq`].
 
 use std::process::ExitCode;
 
@@ -80,9 +81,10 @@ pub async fn run(args: DlqArgs) -> anyhow::Result<ExitCode> {
         DlqCommand::List(list) => {
             let js = topology::connect(&list.target.nats, "memval-dlq", &list.target.conn.options()?).await?;
             let letters = dlq::letters(&js, &list.target.filter()).await?;
+            let views: Vec<_> = letters.iter().map(Letter::view).collect();
             let text = match list.format {
-                HistoryFormat::Json => memval_proto::display::json_safe(&dlq::to_json(&letters)),
-                HistoryFormat::Table => terminal_safe(&dlq::to_table(&letters)),
+                HistoryFormat::Json => memval_report::dlq::to_json(&views),
+                HistoryFormat::Table => memval_report::dlq::to_table(&views),
             };
             print!("{text}");
         }
