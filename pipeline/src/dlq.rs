@@ -48,6 +48,20 @@ pub async fn letters(js: &JetStream, filter: &Filter) -> Result<Vec<Letter>, Err
         .collect())
 }
 
+/// The letters a replay names: every one of `all` with `every`, else those with the given
+/// sequences, in `all`'s order. A sequence that names no letter is an error listing them all,
+/// so a typo never replays a subset quietly.
+pub fn select<'a>(all: &'a [Letter], sequences: &[u64], every: bool) -> Result<Vec<&'a Letter>, Error> {
+    if every {
+        return Ok(all.iter().collect());
+    }
+    let missing: Vec<u64> = sequences.iter().copied().filter(|s| !all.iter().any(|l| l.stored.sequence == *s)).collect();
+    if !missing.is_empty() {
+        return Err(Error::Usage(format!("no dead letter with sequence {missing:?} (see `memval dlq list`)")));
+    }
+    Ok(all.iter().filter(|l| sequences.contains(&l.stored.sequence)).collect())
+}
+
 /// Publish each of `chosen` again on its original subject (or `subject`), confirmed, and
 /// delete it from the dead-letter stream unless `keep`. `replayed` hears each one as it goes
 /// (sequence, subject), so what was done is known even when a later one fails.
@@ -92,5 +106,27 @@ impl Letter {
             reason: text(header::DLQ_REASON),
             bytes: self.stored.payload.len(),
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use memval_transport::Headers;
+
+    fn letter(sequence: u64) -> Letter {
+        let stored = StoredMessage { sequence, subject: "memval.v1.dlq.scorer".into(), headers: Headers::new(), payload: Vec::new(), time: 0 };
+        Letter { stored, stage: "scorer".into(), run: None }
+    }
+
+    #[test]
+    fn a_replay_selects_what_it_names_or_refuses() {
+        let all = [letter(3), letter(5), letter(9)];
+        let seqs = |chosen: Vec<&Letter>| chosen.iter().map(|l| l.stored.sequence).collect::<Vec<_>>();
+        assert_eq!(seqs(select(&all, &[], true).unwrap()), [3, 5, 9]);
+        assert_eq!(seqs(select(&all, &[9, 3], false).unwrap()), [3, 9], "in stream order");
+        let err = select(&all, &[5, 4, 7], false).err().unwrap().to_string();
+        assert_eq!(err, "no dead letter with sequence [4, 7] (see `memval dlq list`)");
+        assert!(select(&[], &[], false).unwrap().is_empty());
     }
 }

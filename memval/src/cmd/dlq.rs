@@ -3,7 +3,6 @@
 
 use std::process::ExitCode;
 
-use anyhow::anyhow;
 use clap::Subcommand;
 use memval_pipeline::dlq::{self, Filter, Letter};
 use memval_pipeline::topology;
@@ -91,15 +90,7 @@ pub async fn run(args: DlqArgs) -> anyhow::Result<ExitCode> {
         DlqCommand::Replay(replay) => {
             let js = topology::connect(&replay.target.nats, "memval-dlq", &replay.target.conn.options()?).await?;
             let all = dlq::letters(&js, &replay.target.filter()).await?;
-            let chosen: Vec<&Letter> = if replay.all {
-                all.iter().collect()
-            } else {
-                let missing: Vec<u64> = replay.sequences.iter().copied().filter(|s| !all.iter().any(|l| l.stored.sequence == *s)).collect();
-                if !missing.is_empty() {
-                    return Err(anyhow!("no dead letter with sequence {missing:?} (see `memval dlq list`)"));
-                }
-                all.iter().filter(|l| replay.sequences.contains(&l.stored.sequence)).collect()
-            };
+            let chosen = dlq::select(&all, &replay.sequences, replay.all)?;
             let mut print = |sequence: u64, subject: &str| println!("replayed {sequence} to {}", terminal_safe(subject));
             dlq::replay(&js, &chosen, replay.subject.as_deref(), replay.keep, &mut print).await?;
             if chosen.is_empty() {
