@@ -4,7 +4,7 @@
 //! A git failure is an error carrying git's own message, never "no commits": a report that
 //! said "nothing changed" because git could not answer would be a false all-clear. Paths
 //! come from memory files (untrusted): each goes after `--` as a literal pathspec
-//! ([`crate::pathspec`]), and anything absolute or climbing out is refused before git sees it.
+//! (`run::pathspec`), and anything absolute or climbing out is refused before git sees it.
 
 use std::path::{Path, PathBuf};
 

@@ -42,7 +42,7 @@ pub(crate) fn available() -> bool {
 
 /// `path` (relative to the repository's top, from untrusted text) as a literal pathspec, or
 /// why it is refused: absolute paths and `..` never reach git.
-pub fn pathspec(path: &str) -> Result<String, GitError> {
+pub(crate) fn pathspec(path: &str) -> Result<String, GitError> {
     let p = Path::new(path.trim_start_matches("./"));
     if path.trim().is_empty() || p.is_absolute() || p.components().any(|c| !matches!(c, Component::Normal(_) | Component::CurDir)) {
         return Err(GitError::OutsideRepository(path.to_owned()));
