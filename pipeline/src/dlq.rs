@@ -1,10 +1,9 @@
-//! What a cluster gave up on (`memval dlq list|replay`), and a way to try again.
+//! What a cluster gave up on (`memval dlq list|replay`), and a way to try again. Its views
+//! are `memval_report::dlq`'s ([`Letter::view`]).
 //!
 //! A dead letter is the original payload, untouched, with the reason and origin in headers,
 //! so replaying it is publishing the same bytes on the same subject (or another one, for a
 //! message of a version only a newer build speaks).
-
-use std::fmt::Write as _;
 
 use memval_runtime::{publish_confirmed, StageConfig};
 use memval_transport::jetstream::{JetStream, StoredMessage};
@@ -49,6 +48,20 @@ pub async fn letters(js: &JetStream, filter: &Filter) -> Result<Vec<Letter>, Err
         .collect())
 }
 
+/// The letters a replay names: every one of `all` with `every`, else those with the given
+/// sequences, in `all`'s order. A sequence that names no letter is an error listing them all,
+/// so a typo never replays a subset quietly.
+pub fn select<'a>(all: &'a [Letter], sequences: &[u64], every: bool) -> Result<Vec<&'a Letter>, Error> {
+    if every {
+        return Ok(all.iter().collect());
+    }
+    let missing: Vec<u64> = sequences.iter().copied().filter(|s| !all.iter().any(|l| l.stored.sequence == *s)).collect();
+    if !missing.is_empty() {
+        return Err(Error::Usage(format!("no dead letter with sequence {missing:?} (see `memval dlq list`)")));
+    }
+    Ok(all.iter().filter(|l| sequences.contains(&l.stored.sequence)).collect())
+}
+
 /// Publish each of `chosen` again on its original subject (or `subject`), confirmed, and
 /// delete it from the dead-letter stream unless `keep`. `replayed` hears each one as it goes
 /// (sequence, subject), so what was done is known even when a later one fails.
@@ -77,47 +90,43 @@ pub async fn replay(js: &JetStream, chosen: &[&Letter], subject: Option<&str>, k
     Ok(())
 }
 
-/// The dead letters as one JSON document.
-pub fn to_json(letters: &[Letter]) -> String {
-    let items: Vec<serde_json::Value> = letters
-        .iter()
-        .map(|l| {
-            let h = &l.stored.headers;
-            serde_json::json!({
-                "sequence": l.stored.sequence,
-                "time": memval_proto::rfc3339(l.stored.time),
-                "stage": l.stage,
-                "run": l.run,
-                "subject": h.get(header::DLQ_SUBJECT),
-                "msg_id": h.get(header::DLQ_MSG_ID),
-                "delivery": h.get(header::DLQ_DELIVERY).and_then(|d| d.parse::<u32>().ok()),
-                "reason": h.get(header::DLQ_REASON),
-                "bytes": l.stored.payload.len(),
-            })
-        })
-        .collect();
-    serde_json::to_string_pretty(&items).expect("dead letters serialise") + "\n"
+impl Letter {
+    /// What `memval dlq list` shows of it ([`memval_report::dlq`] renders it).
+    pub fn view(&self) -> memval_report::dlq::DeadLetter {
+        let h = &self.stored.headers;
+        let text = |name: &str| h.get(name).map(str::to_owned);
+        memval_report::dlq::DeadLetter {
+            sequence: self.stored.sequence,
+            time: self.stored.time,
+            stage: self.stage.clone(),
+            run: self.run.clone(),
+            subject: text(header::DLQ_SUBJECT),
+            msg_id: text(header::DLQ_MSG_ID),
+            delivery: text(header::DLQ_DELIVERY),
+            reason: text(header::DLQ_REASON),
+            bytes: self.stored.payload.len(),
+        }
+    }
 }
 
-/// Two lines per dead letter: where it came from, then why it was given up on.
-pub fn to_table(letters: &[Letter]) -> String {
-    let mut out = String::new();
-    if letters.is_empty() {
-        out.push_str("no dead letters\n");
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use memval_transport::Headers;
+
+    fn letter(sequence: u64) -> Letter {
+        let stored = StoredMessage { sequence, subject: "memval.v1.dlq.scorer".into(), headers: Headers::new(), payload: Vec::new(), time: 0 };
+        Letter { stored, stage: "scorer".into(), run: None }
     }
-    for l in letters {
-        let h = &l.stored.headers;
-        let _ = writeln!(
-            out,
-            "{:>6}  {}  {:<12}  {}  {}  run {}",
-            l.stored.sequence,
-            memval_proto::rfc3339(l.stored.time),
-            l.stage,
-            h.get(header::DLQ_SUBJECT).unwrap_or("?"),
-            h.get(header::DLQ_MSG_ID).unwrap_or("-"),
-            l.run.as_deref().unwrap_or("?"),
-        );
-        let _ = writeln!(out, "        {}", h.get(header::DLQ_REASON).unwrap_or("no reason given"));
+
+    #[test]
+    fn a_replay_selects_what_it_names_or_refuses() {
+        let all = [letter(3), letter(5), letter(9)];
+        let seqs = |chosen: Vec<&Letter>| chosen.iter().map(|l| l.stored.sequence).collect::<Vec<_>>();
+        assert_eq!(seqs(select(&all, &[], true).unwrap()), [3, 5, 9]);
+        assert_eq!(seqs(select(&all, &[9, 3], false).unwrap()), [3, 9], "in stream order");
+        let err = select(&all, &[5, 4, 7], false).err().unwrap().to_string();
+        assert_eq!(err, "no dead letter with sequence [4, 7] (see `memval dlq list`)");
+        assert!(select(&[], &[], false).unwrap().is_empty());
     }
-    out
 }

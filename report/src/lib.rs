@@ -1,7 +1,7 @@
 //! memval's run report: the model of what a run found ([`build`] from the scorer's memory
 //! scores) and its views: the JSON document ([`to_json`], a public contract documented in the
 //! README: fields are added, never renamed or removed), the terminal table, Markdown, SARIF
-//! 2.1.0, and the views of `memval history`.
+//! 2.1.0, the views of `memval history` ([`history`]) and of `memval dlq list` ([`dlq`]).
 //!
 //! Rendering is pure: a report in, a string out. Every string that can hold input text (a
 //! memory, a path, evidence quoting a file) is made inert for a terminal here, so no caller
@@ -13,6 +13,7 @@ mod model;
 mod sarif;
 mod table;
 
+pub mod dlq;
 pub mod history;
 
 pub use json::to_json;

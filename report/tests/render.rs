@@ -3,7 +3,9 @@
 //! The fixture covers what a renderer must get right: each verdict, a successor, a claim
 //! made on two lines, a resolved path with its written form, a not-checked claim, unread
 //! text, an unreadable input, a memory with no claims, and hostile text (a terminal escape,
-//! a bidi override, a `|` and a newline) in a memory's agent, a claim and evidence.
+//! a bidi override, a `|` and a newline) in a memory's agent, a claim and evidence. The
+//! dead-letter views render two letters with hostile headers (a reason quoting a payload
+//! with escapes, a bidi override and a long line; a letter with no headers at all).
 //!
 //! After an intended change of a view, regenerate with `MEMVAL_UPDATE_GOLDEN=1 cargo test -p
 //! memval-report` and read the diff before committing it.
@@ -13,6 +15,7 @@ use std::path::PathBuf;
 use memval_proto::{
     Action, Claim, ClaimResult, ClaimType, CodeRef, LeftOut, MemoryMeta, MemoryScore, Outcome, RunHeader, Source, Verdict,
 };
+use memval_report::dlq::DeadLetter;
 use memval_report::{build, Inputs, Problem, Report};
 use memval_store::HistoryPoint;
 
@@ -123,6 +126,33 @@ fn history() -> Vec<HistoryPoint> {
     ]
 }
 
+fn dead_letters() -> Vec<DeadLetter> {
+    vec![
+        DeadLetter {
+            sequence: 7,
+            time: 1_764_590_400,
+            stage: "investigator".into(),
+            run: Some("20261201T120000000000Z-0001".into()),
+            subject: Some("memval.v1.claims".into()),
+            msg_id: Some("20261201T120000000000Z-0001.m0:0".into()),
+            delivery: Some("5".into()),
+            reason: Some(format!("permanent: cannot decode {HOSTILE} \u{2067}rtl\u{2069} {}", "x".repeat(300))),
+            bytes: 1234,
+        },
+        DeadLetter {
+            sequence: 12,
+            time: 1_764_590_460,
+            stage: format!("ingest{HOSTILE}"),
+            run: None,
+            subject: None,
+            msg_id: None,
+            delivery: Some("not a number".into()),
+            reason: None,
+            bytes: 0,
+        },
+    ]
+}
+
 /// Compare `actual` with `tests/golden/<name>`, or write it there when asked to.
 fn golden(name: &str, actual: &str) {
     let path = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/golden").join(name);
@@ -145,6 +175,10 @@ fn every_view_matches_its_golden_file() {
         ("history.json", memval_report::history::to_json(&history())),
         ("history.txt", memval_report::history::to_table(&history(), None)),
         ("history-none.txt", memval_report::history::to_table(&[], Some("cache"))),
+        ("dlq.json", memval_report::dlq::to_json(&dead_letters())),
+        ("dlq.txt", memval_report::dlq::to_table(&dead_letters())),
+        ("dlq-none.json", memval_report::dlq::to_json(&[])),
+        ("dlq-none.txt", memval_report::dlq::to_table(&[])),
     ];
     for (name, text) in cases {
         golden(name, &text);
@@ -161,6 +195,8 @@ fn no_view_carries_a_raw_control_character() {
         memval_report::to_sarif(&report, &|p| p.to_owned()),
         memval_report::history::to_json(&history()),
         memval_report::history::to_table(&history(), None),
+        memval_report::dlq::to_json(&dead_letters()),
+        memval_report::dlq::to_table(&dead_letters()),
     ];
     for view in views {
         assert!(!view.contains('\u{1b}') && !view.contains('\u{7}') && !view.contains('\u{202e}'), "raw control character in:\n{view}");

@@ -45,10 +45,9 @@ fn files_and_folders_are_detected() {
     check(&write(d, "RULES", "plain words"), Format::Notes);
 
     check(
-        &write(d, "claude/MEMORY.md", "")
+        write(d, "claude/MEMORY.md", "")
             .parent()
-            .unwrap()
-            .to_path_buf(),
+            .unwrap(),
         Format::ClaudeCode,
     );
     write(d, "proj/contexts/memory/index.md", "");
@@ -58,12 +57,11 @@ fn files_and_folders_are_detected() {
     std::fs::create_dir_all(d.join("mem/decisions")).unwrap();
     check(&d.join("mem"), Format::Gaai);
     check(
-        &write(d, "repo/sub/README.md", "")
+        write(d, "repo/sub/README.md", "")
             .parent()
             .unwrap()
             .parent()
-            .unwrap()
-            .to_path_buf(),
+            .unwrap(),
         Format::Notes,
     );
     // An index.md that is not a GAAI registry is just a notes file.

@@ -275,14 +275,14 @@ fn synthetic(n: usize) -> Vec<(String, String)> {
     let mut rng = Rng::derive(SEED, "pairs-synthetic");
     let facts: Vec<Fact> = (0..n / 4)
         .map(|i| {
-            let component = *rng.pick(COMPONENTS);
+            let component = rng.pick(COMPONENTS);
             Fact {
                 component,
-                setting: *rng.pick(SETTINGS),
+                setting: rng.pick::<&str>(SETTINGS),
                 value: [1, 2, 3, 5, 10, 30, 60, 100, 250, 500, 1000, 8080][rng.below(12)] * (1 + rng.below(4) as u32),
-                choice: *rng.pick(CHOICES),
-                verb: *rng.pick(VERBS),
-                other: *rng.pick(COMPONENTS),
+                choice: rng.pick::<&str>(CHOICES),
+                verb: rng.pick::<&str>(VERBS),
+                other: rng.pick::<&str>(COMPONENTS),
                 file: format!("src/{component}/{}_{}.rs", rng.pick(SETTINGS), i % 97),
             }
         })
@@ -299,7 +299,7 @@ fn synthetic(n: usize) -> Vec<(String, String)> {
         for _ in 0..rng.range(1, 3) {
             let f = &facts[pick_fact(&mut rng)];
             let value = if rng.chance(0.1) { f.value * 2 } else { f.value };
-            let choice = if rng.chance(0.1) { *rng.pick(CHOICES) } else { f.choice };
+            let choice = if rng.chance(0.1) { rng.pick(CHOICES) } else { f.choice };
             let s = match rng.below(6) {
                 0 => format!("The {} {} the {} and its {} is {value}.", f.component, f.verb, f.other, f.setting),
                 1 => format!("We decided to use {choice} for the {} because it {} the {} requests.", f.component, f.verb, f.other),

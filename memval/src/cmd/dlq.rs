@@ -1,8 +1,8 @@
-//! `memval dlq list|replay`: the dead letters of a cluster ([`memval_pipeline::dlq`]).
+//! `memval dlq list|replay`: the dead letters of a cluster ([`memval_pipeline::dlq`]), shown
+//! by [`memval_report::dlq`].
 
 use std::process::ExitCode;
 
-use anyhow::anyhow;
 use clap::Subcommand;
 use memval_pipeline::dlq::{self, Filter, Letter};
 use memval_pipeline::topology;
@@ -80,24 +80,17 @@ pub async fn run(args: DlqArgs) -> anyhow::Result<ExitCode> {
         DlqCommand::List(list) => {
             let js = topology::connect(&list.target.nats, "memval-dlq", &list.target.conn.options()?).await?;
             let letters = dlq::letters(&js, &list.target.filter()).await?;
+            let views: Vec<_> = letters.iter().map(Letter::view).collect();
             let text = match list.format {
-                HistoryFormat::Json => memval_proto::display::json_safe(&dlq::to_json(&letters)),
-                HistoryFormat::Table => terminal_safe(&dlq::to_table(&letters)),
+                HistoryFormat::Json => memval_report::dlq::to_json(&views),
+                HistoryFormat::Table => memval_report::dlq::to_table(&views),
             };
             print!("{text}");
         }
         DlqCommand::Replay(replay) => {
             let js = topology::connect(&replay.target.nats, "memval-dlq", &replay.target.conn.options()?).await?;
             let all = dlq::letters(&js, &replay.target.filter()).await?;
-            let chosen: Vec<&Letter> = if replay.all {
-                all.iter().collect()
-            } else {
-                let missing: Vec<u64> = replay.sequences.iter().copied().filter(|s| !all.iter().any(|l| l.stored.sequence == *s)).collect();
-                if !missing.is_empty() {
-                    return Err(anyhow!("no dead letter with sequence {missing:?} (see `memval dlq list`)"));
-                }
-                all.iter().filter(|l| replay.sequences.contains(&l.stored.sequence)).collect()
-            };
+            let chosen = dlq::select(&all, &replay.sequences, replay.all)?;
             let mut print = |sequence: u64, subject: &str| println!("replayed {sequence} to {}", terminal_safe(subject));
             dlq::replay(&js, &chosen, replay.subject.as_deref(), replay.keep, &mut print).await?;
             if chosen.is_empty() {

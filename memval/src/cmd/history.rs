@@ -33,7 +33,7 @@ pub fn run(args: HistoryArgs) -> anyhow::Result<ExitCode> {
         HistoryFormat::Table => {
             // Change-validation verdicts kept with `judge change --store` come first.
             let mut text = String::new();
-            for line in crate::cmd::judge_change::history_lines(&store)? {
+            for line in memval_judge::change::render::history_lines(store.verdicts()?.entries()?) {
                 text.push_str(&line);
                 text.push('\n');
             }

@@ -120,8 +120,8 @@ async fn pairs(args: JudgePairsArgs) -> anyhow::Result<ExitCode> {
     let result = judge_pairs(setup, input).await?;
     let to_terminal = args.output.is_none() && std::io::stdout().is_terminal();
     let text = match args.format.unwrap_or(if to_terminal { JudgeFormat::Table } else { JudgeFormat::Json }) {
-        JudgeFormat::Json => memval_proto::display::json_safe(&format!("{}\n", serde_json::to_string_pretty(&result.to_json())?)),
-        JudgeFormat::Table => memval_proto::display::terminal_safe(&result.to_table()),
+        JudgeFormat::Json => result.json_text(),
+        JudgeFormat::Table => result.to_table(),
     };
     emit(args.output.as_deref(), &text)?;
     Ok(if result.not_judged().is_empty() { ExitCode::SUCCESS } else { ExitCode::from(2) })

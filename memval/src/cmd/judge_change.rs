@@ -10,6 +10,7 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use anyhow::{anyhow, Context};
+use clap::builder::TypedValueParser as _;
 use clap::{Subcommand, ValueEnum};
 use memval_judge::change::{self, render, Freshness, FreshnessSource, Request, Reviewer, Reviewers};
 use memval_llm::LlmClient;
@@ -65,8 +66,8 @@ pub struct JudgeChangeArgs {
     #[arg(long, value_name = "REV")]
     pub base: Option<String>,
     /// Who attests that this validation is fresh (a declared trust fact).
-    #[arg(long, value_enum, requires = "attester")]
-    pub freshness: Option<FreshnessArg>,
+    #[arg(long, requires = "attester", value_parser = clap::builder::PossibleValuesParser::new(FreshnessSource::NAMES).try_map(|s| s.parse::<FreshnessSource>()))]
+    pub freshness: Option<FreshnessSource>,
     /// The identity attesting freshness.
     #[arg(long, value_name = "NAME", requires = "freshness")]
     pub attester: Option<String>,
@@ -109,12 +110,6 @@ pub enum ChangeAction {
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
-pub enum FreshnessArg {
-    Runtime,
-    Caller,
-}
-
-#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
 pub enum ChangeFormat {
     Json,
     Md,
@@ -134,27 +129,19 @@ pub async fn run(args: JudgeChangeArgs) -> anyhow::Result<ExitCode> {
         return Ok(ExitCode::SUCCESS);
     }
     let missing = |what: &str| anyhow!("--{what} is required");
-    let primary = reviewer(&args.llm)?;
-    let reviewers = match (primary, args.cross_model) {
-        (None, true) => return Err(anyhow!("--cross-model needs a first reviewer: set --llm-provider and --llm-model")),
-        (None, false) => None,
-        (Some(primary), false) => Some(Reviewers { primary, cross: None }),
-        (Some(primary), true) => {
-            let second = if args.cross_provider.is_some() || args.cross_model_name.is_some() {
-                let cross = LlmArgs {
-                    provider: args.cross_provider.clone(),
-                    model: args.cross_model_name.clone(),
-                    base_url: args.cross_base_url.clone(),
-                    api_key_env: args.cross_api_key_env.clone(),
-                    ..(*args.llm).clone()
-                };
-                Some(reviewer(&cross)?.ok_or_else(|| anyhow!("--cross-model: set --cross-provider and --cross-model-name"))?)
-            } else {
-                None
-            };
-            Some(Reviewers { primary, cross: Some(second) })
+    let reviewers = Reviewers::choose(reviewer(&args.llm)?, args.cross_model, || -> anyhow::Result<Option<Reviewer>> {
+        if args.cross_provider.is_none() && args.cross_model_name.is_none() {
+            return Ok(None);
         }
-    };
+        let cross = LlmArgs {
+            provider: args.cross_provider.clone(),
+            model: args.cross_model_name.clone(),
+            base_url: args.cross_base_url.clone(),
+            api_key_env: args.cross_api_key_env.clone(),
+            ..(*args.llm).clone()
+        };
+        Ok(Some(reviewer(&cross)?.ok_or_else(|| anyhow!("--cross-model: set --cross-provider and --cross-model-name"))?))
+    })?;
     let request = Request {
         root: args.root.clone().ok_or_else(|| missing("root"))?,
         acceptance: args.acceptance.clone().ok_or_else(|| missing("acceptance"))?,
@@ -162,36 +149,17 @@ pub async fn run(args: JudgeChangeArgs) -> anyhow::Result<ExitCode> {
         validator_context: args.validator_context.clone().ok_or_else(|| missing("validator-context"))?,
         base: args.base.clone(),
         freshness: match (args.freshness, &args.attester) {
-            (Some(source), Some(attester)) => Some(Freshness {
-                source: match source {
-                    FreshnessArg::Runtime => FreshnessSource::Runtime,
-                    FreshnessArg::Caller => FreshnessSource::Caller,
-                },
-                attester: attester.clone(),
-            }),
+            (Some(source), Some(attester)) => Some(Freshness { source, attester: attester.clone() }),
             _ => None,
         },
         check_timeout: Duration::from_secs(args.check_timeout),
         reviewers,
     };
-    let models: Vec<Arc<dyn memval_llm::ChatModel>> = request
-        .reviewers
-        .iter()
-        .flat_map(|r| std::iter::once(r.primary.model.clone()).chain(r.cross.iter().flatten().map(|c| c.model.clone())))
-        .collect();
+    let models = request.reviewers.as_ref().map(Reviewers::models).unwrap_or_default();
     let verdict = change::validate(request).await?;
     // What the review cost, on stderr: the result document is SPEC §8's and nothing else.
     for m in &models {
-        let u = m.usage().total;
-        let cost = u.cost_usd.map_or("unpriced".to_owned(), |c| format!("${c:.4}"));
-        eprintln!(
-            "memval: review by {}: {} calls, {} failed attempts, {} input / {} output tokens, {cost}",
-            memval_proto::display::terminal_safe(&m.name()),
-            u.calls,
-            u.failed_attempts,
-            u.input_tokens,
-            u.output_tokens
-        );
+        eprintln!("{}", render::review_usage(&m.name(), &m.usage().total));
     }
     let text = match args.format {
         ChangeFormat::Json => render::json(&verdict),
@@ -210,17 +178,4 @@ pub async fn run(args: JudgeChangeArgs) -> anyhow::Result<ExitCode> {
     }
     println!("{text}");
     Ok(ExitCode::from(verdict.result.exit_code()))
-}
-
-/// `memval history`'s lines for the change verdicts in `store` (nothing when there are none).
-pub fn history_lines(store: &SledStore) -> anyhow::Result<Vec<String>> {
-    let mut entries = store.verdicts()?.entries()?;
-    // Oldest first, as the memories' history reads.
-    entries.sort_by_key(|(_, v)| serde_json::from_slice::<serde_json::Value>(v).ok().and_then(|r| r["stored_at"].as_str().map(str::to_owned)).unwrap_or_default());
-    if entries.is_empty() {
-        return Ok(Vec::new());
-    }
-    let mut lines = vec![format!("change verdicts ({})", entries.len())];
-    lines.extend(entries.iter().map(|(k, v)| render::history_line(k, v)));
-    Ok(lines)
 }

@@ -170,15 +170,14 @@ fn file_claim(s: &Sentence, f: &FileMention) -> Claim {
     } else {
         format!("{whole} exists at {path}")
     };
-    let claim = Claim {
+    Claim {
         claim_type: ClaimType::FileReference,
         claim_text,
         line: s.line,
         lines: Vec::new(),
         code_refs: vec![file_ref(f)],
         assertion: None,
-    };
-    claim
+    }
 }
 
 fn line_claim(s: &Sentence, f: &FileMention, text: &str) -> Claim {
@@ -188,7 +187,7 @@ fn line_claim(s: &Sentence, f: &FileMention, text: &str) -> Claim {
         r.line.unwrap_or_default(),
         r.path
     );
-    let claim = Claim {
+    Claim {
         claim_type: ClaimType::LineContent,
         claim_text,
         line: s.line,
@@ -197,8 +196,7 @@ fn line_claim(s: &Sentence, f: &FileMention, text: &str) -> Claim {
         assertion: Some(Assertion::LineText {
             text: text.to_string(),
         }),
-    };
-    claim
+    }
 }
 
 fn symbol_claim(s: &Sentence, sym: &SymbolMention, target: Option<&FileMention>) -> Claim {
@@ -221,15 +219,14 @@ fn symbol_claim(s: &Sentence, sym: &SymbolMention, target: Option<&FileMention>)
         (path, None) => format!("`{}` is defined in {path}", sym.name),
         (path, Some(n)) => format!("`{}` is defined at {path}:{n}", sym.name),
     };
-    let claim = Claim {
+    Claim {
         claim_type: ClaimType::SymbolReference,
         claim_text,
         line: s.line,
         lines: Vec::new(),
         code_refs: vec![r],
         assertion: None,
-    };
-    claim
+    }
 }
 
 fn config_claim(s: &Sentence, c: &ConfigMention, target: Option<&FileMention>) -> Claim {
@@ -261,15 +258,14 @@ fn config_claim(s: &Sentence, c: &ConfigMention, target: Option<&FileMention>) -
         written,
         alt_paths,
     };
-    let claim = Claim {
+    Claim {
         claim_type: ClaimType::Configuration,
         claim_text,
         line: s.line,
         lines: Vec::new(),
         code_refs: vec![code_ref],
         assertion,
-    };
-    claim
+    }
 }
 
 fn sentence_claim(
@@ -289,15 +285,14 @@ fn sentence_claim(
             break;
         }
     }
-    let claim = Claim {
+    Claim {
         claim_type,
         claim_text: s.text.clone(),
         line: s.line,
         lines: Vec::new(),
         code_refs,
         assertion: None,
-    };
-    claim
+    }
 }
 
 /// Each claim once, in the memory's order; a claim made again on another line keeps its

@@ -1212,9 +1212,12 @@ fn best_candidate(path: &str, candidates: &[String]) -> Option<String> {
 mod tests {
     use super::*;
 
+    /// Text, key, and the (line, value) assignments found.
+    type ConfigCase<'a> = (&'a str, &'a str, &'a [(u32, &'a str)]);
+
     #[test]
     fn config_assignments_cover_common_syntaxes() {
-        let cases: [(&str, &str, &[(u32, &str)]); 7] = [
+        let cases: [ConfigCase; 7] = [
             ("max_connections = 100 # comment", "max_connections", &[(1, "100")]),
             ("timeout_ms: 750", "timeout_ms", &[(1, "750")]),
             ("{\n  \"retries\": 3,\n}", "retries", &[(2, "3")]),

@@ -136,7 +136,9 @@ async fn the_agent_loop_reads_the_code_and_keeps_a_verified_verdict_in_both_prot
 #[tokio::test]
 async fn contract_violations_and_unverifiable_evidence_become_ambiguous_zero() {
     let good_c2 = json!({"claim_id": "c2", "verdict": "STALE", "confidence": 70, "evidence": "cache/lru.go:11 `type ShardedCache struct` is still here but unsharded"});
-    let cases: Vec<(&str, Value, Option<&str>, (usize, usize))> = vec![
+    // Name, the model's answer, the note kept for c1 (if any), and the expected counts.
+    type Case<'a> = (&'a str, Value, Option<&'a str>, (usize, usize));
+    let cases: Vec<Case> = vec![
         ("missing verdict", json!([good_c2]), Some("no verdict for this claim"), (1, 0)),
         ("extra verdict", json!([{"claim_id": "c1", "verdict": "CONTRADICTED", "confidence": 80, "evidence": "cache/lru.go:12 `shards []shard` has no lock"}, good_c2, {"claim_id": "c3", "verdict": "VALID", "confidence": 99, "evidence": "cache/lru.go:1 x"}]), None, (0, 0)),
         ("out-of-enum verdict", json!([{"claim_id": "c1", "verdict": "MOSTLY_TRUE", "confidence": 80, "evidence": "cache/lru.go:6 `mu`"}, good_c2]), Some("\"MOSTLY_TRUE\" is not VALID"), (1, 0)),

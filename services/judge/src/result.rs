@@ -1,9 +1,12 @@
-//! What a `judge pairs` run found, and its JSON and table views.
+//! What a `judge pairs` run found, and its JSON and table views. Both views make untrusted
+//! text (memory ids, agents, quotes, rationales, fallback reasons) inert for a terminal
+//! before they return; neither decides anything.
 
 use std::collections::{BTreeMap, HashSet};
 
 use memval_llm::UsageReport;
 use memval_proto::{Judgement, Pair, PairVerdict, RunHeader};
+use memval_proto::display::{json_safe, terminal_safe};
 use serde_json::{json, Value};
 
 use crate::input::Problem;
@@ -107,6 +110,12 @@ impl PairsResult {
         })
     }
 
+    /// [`Self::to_json`] as the pretty document `judge pairs` prints, one trailing newline.
+    pub fn json_text(&self) -> String {
+        // A `Value` of strings, numbers and lists always serialises.
+        json_safe(&format!("{}\n", serde_json::to_string_pretty(&self.to_json()).unwrap_or_default()))
+    }
+
     /// One line per judgement, then what was not judged and why.
     pub fn to_table(&self) -> String {
         let mut out = String::new();
@@ -154,6 +163,6 @@ impl PairsResult {
         for line in &self.detail {
             out.push_str(&format!("detail: {line}\n"));
         }
-        out
+        terminal_safe(&out)
     }
 }

@@ -10,7 +10,6 @@ pub mod candidates;
 pub mod contradictions;
 pub mod decisions;
 pub mod error;
-pub mod git;
 pub mod judging;
 pub mod naming;
 pub mod scan;

@@ -17,7 +17,7 @@ use std::path::{Path, PathBuf};
 use crate::candidates::{resolve_cap, Cap};
 use crate::contradictions::{self, Text};
 use crate::decisions::{self, Decision};
-use crate::git::Git;
+use memval_git::Activity;
 use crate::pairs::{self, normalised_ids, Options};
 use crate::report::*;
 use crate::scan::{self, Content, Origin};
@@ -63,7 +63,8 @@ struct Recorded {
 pub fn reconcile(inputs: &Inputs) -> Result<(Report, PathBuf), ReconcileError> {
     let repo = inputs.repo.canonicalize().map_err(|e| ReconcileError::Input { path: inputs.repo.clone(), reason: format!("not a readable folder: {e}") })?;
     let mut manifest = scan::manifest(&repo, &inputs.memories)?;
-    let git = Git::open(&repo);
+    // Why git cannot answer is reported in the staleness sections, never read as "no commits".
+    let git = Activity::open(&repo).map_err(|e| e.to_string());
     if let Ok(g) = &git {
         scan::git_dates(&mut manifest, &repo, g);
     }
@@ -203,7 +204,7 @@ pub fn reconcile(inputs: &Inputs) -> Result<(Report, PathBuf), ReconcileError> {
 }
 
 /// A path relative to the repo as git wants it (relative to the top of the work tree).
-fn in_git(repo: &Path, git: &Git, rel: &str) -> String {
+fn in_git(repo: &Path, git: &Activity, rel: &str) -> String {
     match repo.strip_prefix(git.top()) {
         Ok(sub) if !sub.as_os_str().is_empty() => sub.join(rel.trim_start_matches("./")).to_string_lossy().into_owned(),
         _ => rel.to_owned(),
@@ -230,7 +231,7 @@ fn proximity(repo: &Path, doc: &Path, readme: bool) -> Option<String> {
     }
 }
 
-fn staleness(repo: &Path, manifest: &scan::Manifest, git: Result<&Git, &String>, now: i64) -> (GitSection<CodePathFinding>, GitSection<DocFinding>) {
+fn staleness(repo: &Path, manifest: &scan::Manifest, git: Result<&Activity, &String>, now: i64) -> (GitSection<CodePathFinding>, GitSection<DocFinding>) {
     let mut code = GitSection::default();
     let mut docs = GitSection::default();
     let git = match git {
@@ -254,7 +255,7 @@ fn staleness(repo: &Path, manifest: &scan::Manifest, git: Result<&Git, &String>,
                     match git.commits_since(&in_git(repo, git, p), updated, None) {
                         Ok(0) => {}
                         Ok(n) => code.findings.push(CodePathFinding { file: e.path.clone(), code_path: p.clone(), commits: n, days_stale: days_between(updated, now) }),
-                        Err(err) => code.not_checked.push(NotChecked { file: e.path.clone(), what: p.clone(), reason: err }),
+                        Err(err) => code.not_checked.push(NotChecked { file: e.path.clone(), what: p.clone(), reason: err.to_string() }),
                     }
                 }
             }
@@ -282,7 +283,7 @@ fn staleness(repo: &Path, manifest: &scan::Manifest, git: Result<&Git, &String>,
                     match git.commits_since(&in_git(repo, git, &r), updated, own.as_deref()) {
                         Ok(0) => {}
                         Ok(n) => docs.findings.push(DocFinding { file: e.path.clone(), source: source.into(), reference: r, commits: n, days_stale: days_between(updated, now) }),
-                        Err(err) => docs.not_checked.push(NotChecked { file: e.path.clone(), what: r, reason: err }),
+                        Err(err) => docs.not_checked.push(NotChecked { file: e.path.clone(), what: r, reason: err.to_string() }),
                     }
                 }
             }

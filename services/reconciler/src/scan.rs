@@ -298,7 +298,7 @@ fn docs(repo: &Path, m: &mut Manifest, seen: &BTreeSet<PathBuf>) {
 }
 
 /// Fills in `updated_at` from the last commit for files that have none, when git works.
-pub fn git_dates(m: &mut Manifest, repo: &Path, git: &crate::git::Git) {
+pub fn git_dates(m: &mut Manifest, repo: &Path, git: &memval_git::Activity) {
     for e in &mut m.entries {
         if e.updated_at.is_some() || e.file.is_none() || !matches!(e.content, Content::Text(_)) {
             continue;

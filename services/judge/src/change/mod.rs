@@ -4,7 +4,7 @@
 //! [`validate`] derives the subject manifest ([`manifest`]), reads the acceptance
 //! ([`acceptance`]), adjudicates the change against `--base` ([`scope`]: scope and weakening),
 //! runs each criterion's check after classifying it ([`commands`]: a mutating check only in
-//! a disposable copy), has a model review the criteria without a check ([`review`]), derives
+//! a disposable copy), has a model review the criteria without a check ([`crate::model::change`]), derives
 //! the manifest again, and decides ([`verdict`]). [`render`] prints the result.
 //!
 //! It must never run a mutating command in the judged tree, never count an unverified
@@ -15,7 +15,6 @@ pub mod acceptance;
 pub mod commands;
 pub mod manifest;
 pub mod render;
-pub mod review;
 pub mod scope;
 pub mod verdict;
 
@@ -24,6 +23,9 @@ use std::path::{Path, PathBuf};
 use std::time::Duration;
 
 use serde_json::json;
+
+// The criteria review (prompt, contract, cross-model rule) lives with every judge's model code.
+use crate::model::change as review;
 
 pub use acceptance::{Acceptance, Criterion};
 pub use manifest::Manifest;
@@ -36,8 +38,8 @@ pub enum ChangeError {
     #[error("{0}")]
     Input(String),
     /// git could not say what changed (no repository, an unknown revision, a failing call).
-    #[error("{0}")]
-    Git(String),
+    #[error(transparent)]
+    Git(#[from] memval_git::GitError),
     #[error("internal error: {0}")]
     Internal(String),
 }

@@ -77,6 +77,32 @@ fn short(s: &str) -> &str {
     s.get(..12).unwrap_or(s)
 }
 
+/// `memval history`'s lines for the stored change verdicts `entries` (key, record), oldest
+/// first as the memories' history reads; nothing when there are none.
+pub fn history_lines(mut entries: Vec<(Vec<u8>, Vec<u8>)>) -> Vec<String> {
+    if entries.is_empty() {
+        return Vec::new();
+    }
+    entries.sort_by_key(|(_, v)| serde_json::from_slice::<serde_json::Value>(v).ok().and_then(|r| r["stored_at"].as_str().map(str::to_owned)).unwrap_or_default());
+    let mut lines = vec![format!("change verdicts ({})", entries.len())];
+    lines.extend(entries.iter().map(|(k, v)| history_line(k, v)));
+    lines
+}
+
+/// What one reviewer's model calls cost, for stderr (the result document is SPEC §8's and
+/// nothing else).
+pub fn review_usage(name: &str, u: &memval_llm::StageUsage) -> String {
+    let cost = u.cost_usd.map_or("unpriced".to_owned(), |c| format!("${c:.4}"));
+    format!(
+        "memval: review by {}: {} calls, {} failed attempts, {} input / {} output tokens, {cost}",
+        terminal_safe(name),
+        u.calls,
+        u.failed_attempts,
+        u.input_tokens,
+        u.output_tokens
+    )
+}
+
 /// One line of `memval history` for a stored verdict.
 pub fn history_line(key: &[u8], value: &[u8]) -> String {
     let key = String::from_utf8_lossy(key);

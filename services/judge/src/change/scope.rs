@@ -1,16 +1,14 @@
 //! The change under judgement (`--base REV`): every path that differs between REV and the
-//! working tree, committed or not, read from the `git` binary; each is adjudicated against the
-//! criteria's scope globs, and the diff is searched for green obtained by weakening
+//! working tree, committed or not, as `memval_git::diff` reads it; each is adjudicated against
+//! the criteria's scope globs, and the diff is searched for green obtained by weakening
 //! acceptance (a test deleted or skipped, a tolerance widened, a golden file or the acceptance
 //! file rewritten).
 //!
 //! A git failure is an error, never "no changes": an empty change is only what git says it is.
-//! This module reads the repository and never writes it (no index refresh either:
-//! `--no-optional-locks`).
+//! This module never runs git itself, and nothing it calls writes the repository.
 
 use std::collections::BTreeMap;
 use std::path::Path;
-use std::process::Command;
 use std::sync::OnceLock;
 
 use regex::Regex;
@@ -19,18 +17,10 @@ use serde::Serialize;
 use super::acceptance::Criterion;
 use super::ChangeError;
 
+pub use memval_git::diff::{ChangedPath, FileDiff};
+
 /// The weakening classes, word for word the finding classes they produce.
 pub const WEAKENING_CLASSES: [&str; 5] = ["test_deleted", "test_skipped", "tolerance_widened", "golden_rewritten", "acceptance_rewritten"];
-
-/// One changed path, as git names it (relative to the subject root).
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
-pub struct ChangedPath {
-    /// `A`dded, `M`odified, `D`eleted, `R`enamed, `T`ype changed, `U`ntracked.
-    pub status: char,
-    pub path: String,
-    /// For a rename, where it came from (also part of the change).
-    pub old_path: Option<String>,
-}
 
 /// A change that weakens acceptance.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
@@ -53,56 +43,19 @@ pub struct ScopeReport {
     pub required: Vec<(Weakening, String)>,
 }
 
-fn git(root: &Path, args: &[&str]) -> Result<Vec<u8>, ChangeError> {
-    let out = Command::new("git")
-        .arg("--no-optional-locks")
-        .args(["-c", "core.quotepath=off", "-c", "diff.external=", "-c", "color.ui=false"])
-        .args(args)
-        .current_dir(root)
-        .env("GIT_NO_LAZY_FETCH", "1")
-        .env_remove("GIT_DIR")
-        .env_remove("GIT_WORK_TREE")
-        .output()
-        .map_err(|e| ChangeError::Git(format!("cannot run git: {e}")))?;
-    if !out.status.success() {
-        let stderr = String::from_utf8_lossy(&out.stderr);
-        return Err(ChangeError::Git(format!("git {} failed ({}): {}", args.join(" "), out.status, stderr.trim())));
-    }
-    Ok(out.stdout)
-}
-
 /// The commit `rev` names in the repository holding `root`.
 pub fn resolve_base(root: &Path, rev: &str) -> Result<String, ChangeError> {
     if rev.starts_with('-') {
         return Err(ChangeError::Input(format!("--base {rev:?} is not a revision")));
     }
-    let out = git(root, &["rev-parse", "--verify", "--end-of-options", &format!("{rev}^{{commit}}")])?;
-    Ok(String::from_utf8_lossy(&out).trim().to_owned())
+    Ok(memval_git::diff::resolve_commit(root, rev)?)
 }
 
-/// Every path that differs between `base` and the working tree under `root`: tracked changes
-/// (committed or not, renames detected) and untracked files that are not ignored.
+/// Every path that differs between `base` and the working tree under `root` (tracked
+/// changes, committed or not, and untracked files that are not ignored), build output left
+/// out, sorted by path.
 pub fn changed_paths(root: &Path, base: &str) -> Result<Vec<ChangedPath>, ChangeError> {
-    let out = git(root, &["diff", "--name-status", "-z", "-M", "--relative", "--no-ext-diff", base, "--"])?;
-    let mut fields = out.split(|b| *b == 0).map(|f| String::from_utf8_lossy(f).into_owned());
-    let mut changed = Vec::new();
-    while let Some(status) = fields.next() {
-        if status.is_empty() {
-            continue;
-        }
-        let code = status.chars().next().unwrap_or('?');
-        let first = fields.next().ok_or_else(|| ChangeError::Git("git diff --name-status ended early".into()))?;
-        if code == 'R' || code == 'C' {
-            let second = fields.next().ok_or_else(|| ChangeError::Git("git diff --name-status ended early".into()))?;
-            changed.push(ChangedPath { status: code, path: second, old_path: if code == 'R' { Some(first) } else { None } });
-        } else {
-            changed.push(ChangedPath { status: code, path: first, old_path: None });
-        }
-    }
-    let untracked = git(root, &["ls-files", "--others", "--exclude-standard", "-z"])?;
-    for path in untracked.split(|b| *b == 0).filter(|p| !p.is_empty()) {
-        changed.push(ChangedPath { status: 'U', path: String::from_utf8_lossy(path).into_owned(), old_path: None });
-    }
+    let mut changed = memval_git::diff::changed_paths(root, base)?;
     // Build output is not part of the subject (the manifest excludes it too): a test run's
     // `__pycache__/` is not a change.
     let observed = |p: &str| !p.split('/').any(|c| super::manifest::EXCLUSIONS.contains(&c));
@@ -111,59 +64,14 @@ pub fn changed_paths(root: &Path, base: &str) -> Result<Vec<ChangedPath>, Change
     Ok(changed)
 }
 
-/// Removed and added lines of one file, hunk by hunk.
-#[derive(Debug, Default, Clone, PartialEq)]
-pub struct FileDiff {
-    pub hunks: Vec<(Vec<String>, Vec<String>)>,
-}
-
 /// The line changes of every tracked file, keyed by its path after the change.
 pub fn line_changes(root: &Path, base: &str) -> Result<BTreeMap<String, FileDiff>, ChangeError> {
-    let out = git(root, &["diff", "-U0", "-M", "--relative", "--no-ext-diff", "--no-textconv", base, "--"])?;
-    Ok(parse_unified(&String::from_utf8_lossy(&out)))
+    Ok(memval_git::diff::line_changes(root, base)?)
 }
 
 /// The change as a reviewer reads it: a unified diff with 3 lines of context.
 pub fn review_diff(root: &Path, base: &str) -> Result<String, ChangeError> {
-    let out = git(root, &["diff", "-U3", "-M", "--relative", "--no-ext-diff", "--no-textconv", base, "--"])?;
-    Ok(String::from_utf8_lossy(&out).into_owned())
-}
-
-pub fn parse_unified(text: &str) -> BTreeMap<String, FileDiff> {
-    let mut files: BTreeMap<String, FileDiff> = BTreeMap::new();
-    let mut minus_path = String::new();
-    let mut current: Option<String> = None;
-    for line in text.lines() {
-        if line.starts_with("diff --git ") {
-            current = None;
-        } else if let Some(p) = line.strip_prefix("--- ") {
-            minus_path = strip_side(p, "a/");
-        } else if let Some(p) = line.strip_prefix("+++ ") {
-            // A deleted file's lines are kept under its old path.
-            let plus = strip_side(p, "b/");
-            let path = if plus == "/dev/null" { minus_path.clone() } else { plus };
-            files.entry(path.clone()).or_default();
-            current = Some(path);
-        } else if line.starts_with("@@") {
-            if let Some(f) = current.as_ref().and_then(|p| files.get_mut(p)) {
-                f.hunks.push((Vec::new(), Vec::new()));
-            }
-        } else if let Some(f) = current.as_ref().and_then(|p| files.get_mut(p)) {
-            let Some(h) = f.hunks.last_mut() else { continue };
-            if let Some(l) = line.strip_prefix('-') {
-                h.0.push(l.to_owned());
-            } else if let Some(l) = line.strip_prefix('+') {
-                h.1.push(l.to_owned());
-            }
-        }
-    }
-    files
-}
-
-fn strip_side(p: &str, side: &str) -> String {
-    let p = p.trim_end_matches('\t');
-    let p = p.strip_prefix('"').and_then(|r| r.strip_suffix('"')).unwrap_or(p);
-    p.strip_prefix(side).unwrap_or(p).to_owned()
+    Ok(memval_git::diff::review_diff(root, base)?)
 }
 
 fn re(cell: &'static OnceLock<Regex>, pattern: &str) -> &'static Regex {
@@ -383,13 +291,5 @@ mod tests {
         let w = weakenings(&changed, &BTreeMap::new(), Some("acceptance.json"));
         let got: Vec<(&str, &str)> = w.iter().map(|w| (w.path.as_str(), w.class)).collect();
         assert_eq!(got, vec![("acceptance.json", "acceptance_rewritten"), ("testdata/parse.golden", "golden_rewritten"), ("tests/test_parser.py", "test_deleted")]);
-    }
-
-    #[test]
-    fn unified_diffs_are_split_per_file_and_hunk() {
-        let text = "diff --git a/src/a.rs b/src/a.rs\nindex 1..2 100644\n--- a/src/a.rs\n+++ b/src/a.rs\n@@ -1 +1 @@\n-old\n+new\n@@ -5,0 +6 @@\n+more\ndiff --git a/gone.rs b/gone.rs\ndeleted file mode 100644\n--- a/gone.rs\n+++ /dev/null\n@@ -1 +0,0 @@\n-#[test]\n";
-        let files = parse_unified(text);
-        assert_eq!(files["src/a.rs"].hunks, vec![(vec!["old".to_string()], vec!["new".to_string()]), (vec![], vec!["more".to_string()])]);
-        assert_eq!(files["gone.rs"].hunks, vec![(vec!["#[test]".to_string()], vec![])]);
     }
 }

@@ -172,6 +172,23 @@ pub enum FreshnessSource {
     Caller,
 }
 
+impl FreshnessSource {
+    /// The names a flag or a file gives the sources by, as they are serialised.
+    pub const NAMES: [&'static str; 2] = ["runtime", "caller"];
+}
+
+impl std::str::FromStr for FreshnessSource {
+    type Err = String;
+
+    fn from_str(s: &str) -> Result<Self, String> {
+        match s {
+            "runtime" => Ok(FreshnessSource::Runtime),
+            "caller" => Ok(FreshnessSource::Caller),
+            _ => Err(format!("{s:?} is not a freshness source ({})", FreshnessSource::NAMES.join(", "))),
+        }
+    }
+}
+
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Freshness {
     pub source: FreshnessSource,
@@ -229,6 +246,16 @@ pub fn decide(v: &Validation) -> Outcome {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn freshness_sources_parse_by_their_serialised_names() {
+        for name in FreshnessSource::NAMES {
+            let source: FreshnessSource = name.parse().unwrap();
+            assert_eq!(serde_json::to_value(source).unwrap(), name);
+        }
+        assert!("Runtime".parse::<FreshnessSource>().is_err());
+        assert!("".parse::<FreshnessSource>().is_err());
+    }
 
     fn passing() -> Validation {
         Validation {

@@ -7,7 +7,7 @@
 //! 3. [`rules`] applies the veto rules that need no model (bypassing a safety mechanism,
 //!    shortcuts against a root-cause memory, credentials in command arguments) to every
 //!    memory, English and Spanish;
-//! 4. with a model, [`model`] asks it about the candidates under a contract (verbatim quotes,
+//! 4. with a model, [`crate::model::draft`] asks it about the candidates under a contract (verbatim quotes,
 //!    one entry per candidate); without one, the output lists the candidates not judged;
 //! 5. the findings become one SPEC §7 [`Judgement`]; [`render`] prints it.
 //!
@@ -19,12 +19,14 @@
 
 pub mod candidates;
 pub mod memory;
-pub mod model;
 pub mod render;
 pub mod rules;
 pub mod service;
 
 use std::sync::Arc;
+
+// The draft judge's prompt and contract live with every judge's model code.
+use crate::model::draft as model;
 
 use memval_llm::{ChatModel, LlmError};
 use serde::Serialize;

@@ -13,7 +13,7 @@ use memval_llm::prompt::{extract_json, fence};
 use memval_llm::{ChatRequest, Message};
 use serde_json::{json, Value};
 
-use super::memory::{Kind, MemoryFile};
+use crate::draft::memory::{Kind, MemoryFile};
 
 /// Part of every report: bump when the prompt or the contract changes.
 pub const PROMPT_VERSION: &str = "draft-judge-v1";

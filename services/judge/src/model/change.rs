@@ -22,9 +22,9 @@ use memval_llm::{ChatModel, ChatRequest, LlmError, Message, Provider};
 use regex::Regex;
 use serde_json::{json, Value};
 
-use super::acceptance::Criterion;
-use super::manifest::{Kind, Manifest};
-use super::verdict::{Class, CriterionOutcome, Evidence, Finding};
+use crate::change::acceptance::Criterion;
+use crate::change::manifest::{Kind, Manifest};
+use crate::change::verdict::{Class, CriterionOutcome, Evidence, Finding};
 
 /// Name the review's model usage is counted under.
 pub const STAGE: &str = "judge-change";
@@ -50,6 +50,31 @@ pub struct Reviewer {
 pub struct Reviewers {
     pub primary: Reviewer,
     pub cross: Option<Option<Reviewer>>,
+}
+
+impl Reviewers {
+    /// The reviewers a validation has: none without a first reviewer; with `cross_model`, the
+    /// second one `second` configures, kept as missing when it configures none (a missing
+    /// second opinion is judged, as `diversity_unsatisfied`, not refused here). `second` runs
+    /// only when a cross review is asked of a first reviewer, so its errors come after the
+    /// first's.
+    pub fn choose<E: From<crate::change::ChangeError>>(
+        primary: Option<Reviewer>,
+        cross_model: bool,
+        second: impl FnOnce() -> Result<Option<Reviewer>, E>,
+    ) -> Result<Option<Reviewers>, E> {
+        match (primary, cross_model) {
+            (None, true) => Err(crate::change::ChangeError::Input("--cross-model needs a first reviewer: set --llm-provider and --llm-model".into()).into()),
+            (None, false) => Ok(None),
+            (Some(primary), false) => Ok(Some(Reviewers { primary, cross: None })),
+            (Some(primary), true) => Ok(Some(Reviewers { primary, cross: Some(second()?) })),
+        }
+    }
+
+    /// Every model that reviews, first reviewer first (for their usage once the run ends).
+    pub fn models(&self) -> Vec<Arc<dyn ChatModel>> {
+        std::iter::once(self.primary.model.clone()).chain(self.cross.iter().flatten().map(|c| c.model.clone())).collect()
+    }
 }
 
 /// What the reviewers are shown.
@@ -361,6 +386,39 @@ mod tests {
         std::fs::write(dir.path().join("src/lib.rs"), "pub fn add(a: i32, b: i32) -> i32 {\n    a + b\n}\n").unwrap();
         let m = manifest::derive(dir.path()).unwrap();
         (dir, m)
+    }
+
+    fn reviewer(provider: Provider, model: &str) -> Reviewer {
+        // Never called: only who reviews is decided here.
+        let config = memval_llm::LlmConfig::new(provider, "http://127.0.0.1:9", model);
+        Reviewer { model: Arc::new(memval_llm::LlmClient::new(config).unwrap()), family: provider }
+    }
+
+    #[test]
+    fn reviewers_follow_the_flags_and_keep_a_missing_second() {
+        let asked = std::cell::Cell::new(0);
+        let second = |r: Option<Reviewer>| {
+            let asked = &asked;
+            move || -> Result<Option<Reviewer>, crate::change::ChangeError> {
+                asked.set(asked.get() + 1);
+                Ok(r)
+            }
+        };
+        assert!(Reviewers::choose(None, false, second(None)).unwrap().is_none());
+        let err = Reviewers::choose(None, true, second(None)).err().unwrap();
+        assert!(err.to_string().contains("--cross-model needs a first reviewer"), "{err}");
+        assert_eq!(asked.get(), 0, "no second reviewer is configured without a first one");
+        let one = Reviewers::choose(Some(reviewer(Provider::Openai, "a")), false, second(None)).unwrap().unwrap();
+        assert!(one.cross.is_none());
+        assert_eq!(one.models().len(), 1);
+        assert_eq!(asked.get(), 0, "nor without --cross-model");
+        let missing = Reviewers::choose(Some(reviewer(Provider::Openai, "a")), true, second(None)).unwrap().unwrap();
+        assert!(matches!(missing.cross, Some(None)), "a required but missing second reviewer is kept as missing");
+        let both = Reviewers::choose(Some(reviewer(Provider::Openai, "a")), true, second(Some(reviewer(Provider::Anthropic, "b")))).unwrap().unwrap();
+        assert_eq!(both.models().iter().map(|m| m.name()).collect::<Vec<_>>().len(), 2);
+        assert_eq!(both.cross.as_ref().and_then(|c| c.as_ref()).map(|r| r.family), Some(Provider::Anthropic));
+        let failing = Reviewers::choose(Some(reviewer(Provider::Openai, "a")), true, || Err(crate::change::ChangeError::Input("bad second".into())));
+        assert_eq!(failing.err().unwrap().to_string(), "bad second");
     }
 
     #[test]
