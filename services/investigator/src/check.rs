@@ -81,6 +81,17 @@ impl MemoryContext {
             .count()
     }
 
+    /// The memory's paths inside `folder/` that are not there as written.
+    fn inside(&self, index: &RepoIndex, folder: &str) -> Vec<String> {
+        let under = format!("{folder}/");
+        self.paths
+            .iter()
+            .map(|(p, _)| p)
+            .filter(|p| p.starts_with(&under) && index.file(p).is_none() && !index.is_dir(p))
+            .cloned()
+            .collect()
+    }
+
     /// Whether another path of the memory (not `except`) exists in `folder` itself.
     fn existing_in(&self, index: &RepoIndex, folder: &str, except: &str) -> bool {
         self.paths.iter().any(|(p, alts)| {
@@ -482,7 +493,19 @@ impl Checker<'_> {
                         let dir = self.index.is_dir(&found);
                         self.prefix_reading(path, &found, dir, by_suffix.len())
                     }
-                    None => Located::Unclear { candidates: by_suffix },
+                    None => match self.context.inside(self.index, path).first() {
+                        // The memory's own paths inside it say what it held; no place of that
+                        // name holds them (else it would have support): that folder is gone.
+                        Some(inside) => Located::Gone {
+                            confidence: 50,
+                            evidence: format!(
+                                "no history; nothing at {path}, and none of the {} places named {name} ({}) holds what the memory names in it ({inside})",
+                                by_suffix.len(),
+                                list(&by_suffix)
+                            ),
+                        },
+                        None => Located::Unclear { candidates: by_suffix },
+                    },
                 };
             }
             n if n > 1 => {

@@ -185,6 +185,14 @@ fn without_history_a_reading_needs_the_memory_to_back_it() {
             &["2 places match"],
         ),
         (
+            "a bare folder in several places, none holding what the memory names in it: gone",
+            vec![("a/cli/main.go", "package main\n"), ("b/cli/run.go", "package cli\n")],
+            vec![path("cli"), path("cli/src/picker.tsx")],
+            Verdict::Contradicted,
+            None,
+            &["no history", "holds what the memory names in it (cli/src/picker.tsx)"],
+        ),
+        (
             "a same-named file in an unrelated folder, nothing tying it to the memory: gone",
             vec![("tools/build/commands.ts", TS), ("src/main.ts", TS)],
             vec![path("src/core/prompts/commands.ts"), path("src/main.ts")],
