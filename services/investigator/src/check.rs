@@ -81,6 +81,21 @@ impl MemoryContext {
             .count()
     }
 
+    /// Whether another path of the memory in `old/` (not there as written, not `except`)
+    /// is found in `new/` with the rest of its path kept: the folder moved.
+    fn moved_along(&self, index: &RepoIndex, old: &str, new: &str, except: &str) -> bool {
+        let under = format!("{old}/");
+        self.paths.iter().any(|(p, _)| {
+            p != except
+                && index.file(p).is_none()
+                && !index.is_dir(p)
+                && p.strip_prefix(&under).is_some_and(|rest| {
+                    let there = format!("{new}/{rest}");
+                    index.file(&there).is_some() || index.is_dir(&there)
+                })
+        })
+    }
+
     /// The memory's paths inside `folder/` that are not there as written.
     fn inside(&self, index: &RepoIndex, folder: &str) -> Vec<String> {
         let under = format!("{folder}/");
@@ -625,6 +640,17 @@ impl Checker<'_> {
         if (!path.contains('/') && !dir) || self.index.is_dir(first) || self.index.file(first).is_some() {
             return relative(format!("{path} is written relative to a folder; full path {found}"));
         }
+        // What the memory names inside it is not in the place found: not the same folder.
+        let inside = self.context.inside(self.index, path);
+        if dir && !inside.is_empty() && !inside.iter().any(|p| {
+            let there = format!("{prefix}/{p}");
+            self.index.file(&there).is_some() || self.index.is_dir(&there)
+        }) {
+            return Located::Gone {
+                confidence: 50,
+                evidence: format!("no history; nothing at {path}, and {found} holds none of what the memory names in it ({})", list(&inside)),
+            };
+        }
         let siblings = self.context.found_under(self.index, prefix, path);
         let why = if siblings > 0 {
             format!(", as are {siblings} other paths the memory names")
@@ -677,6 +703,17 @@ impl Checker<'_> {
         let folder = candidate.rsplit_once('/').map_or("", |(d, _)| d);
         // A folder other than the root: every memory names something at the root.
         if !folder.is_empty() && self.context.existing_in(self.index, folder, path) {
+            return None;
+        }
+        // The memory's other paths moved the same way: found under the candidate's folder
+        // (`tensorzero-core/x` at `crates/tensorzero-core/x` beside `crates/tensorzero-node`),
+        // or, for those in the same old folder, in the candidate's folder with the rest of
+        // their path kept.
+        if self.context.found_under(self.index, folder, path) > 0 {
+            return None;
+        }
+        let old_folder = path.rsplit_once('/').map_or("", |(d, _)| d);
+        if !old_folder.is_empty() && !folder.is_empty() && self.context.moved_along(self.index, old_folder, folder, path) {
             return None;
         }
         let mut why = format!("its folder is {}", parent(candidate).unwrap_or_else(|| "the root".into()));
