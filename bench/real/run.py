@@ -259,14 +259,17 @@ def main():
     ap.add_argument("--cases", nargs="*")
     ap.add_argument("--json", help="write per-label results and metrics here")
     ap.add_argument("--keep", action="store_true", help="keep the materialised trees")
+    ap.add_argument("--modes", nargs="*", choices=MODES, default=list(MODES),
+                    help="run only these modes (default: both); a quick look at one, not a result to record")
     args = ap.parse_args()
     memval = os.path.abspath(args.memval)
     with open(args.cases_file) as f:
         cases = json.load(f)["cases"]
     if args.cases:
         cases = [c for c in cases if c["name"] in args.cases]
-    all_rows = {m: [] for m in MODES}
-    times = {m: [] for m in MODES}
+    modes = [m for m in MODES if m in args.modes]
+    all_rows = {m: [] for m in modes}
+    times = {m: [] for m in modes}
     results = []
     for case in cases:
         with open(os.path.join(args.labels, case["name"] + ".json")) as f:
@@ -278,6 +281,8 @@ def main():
         hist, nogit = materialise(case, gitdir, root)
         res = {"case": case["name"], "runs": {}}
         for mode, tree in (("history", hist), ("no-git", nogit)):
+            if mode not in modes:
+                continue
             store = os.path.join("/tmp", f"memval-real-store-{case['name']}-{mode}")
             out = os.path.join(root, f"report-{mode}.json")
             report, secs = run_memval(memval, tree, case["notes"], store, out)
@@ -290,7 +295,7 @@ def main():
             times[mode].append(secs)
             shutil.rmtree(store, ignore_errors=True)
         print(f"== {case['name']}  ({case['repo']} {case['notes']}, A {case['A'][:10]} -> B {case['B'][:10]})")
-        for mode in MODES:
+        for mode in modes:
             m = res["runs"][mode]["metrics"]
             print_summary(f"  {mode} ({m['memval_claims']} claims)", m, m["seconds"])
         results.append(res)
@@ -298,7 +303,7 @@ def main():
             shutil.rmtree(root, ignore_errors=True)
     print()
     overall = {}
-    for mode in MODES:
+    for mode in modes:
         m = metrics(all_rows[mode])
         t = times[mode]
         m["seconds_total"] = sum(t)

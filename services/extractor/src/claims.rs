@@ -14,8 +14,6 @@ use crate::scan::{Doc, Sentence};
 
 /// SPEC §2 rule 5, for model output only.
 pub(crate) const MAX_CLAIMS: usize = 8;
-/// Code refs kept on one behavioral or architectural claim.
-const MAX_REFS: usize = 4;
 /// The code ref path of a symbol or key named without a file: anywhere in the repo.
 const ANYWHERE: &str = ".";
 
@@ -273,6 +271,8 @@ fn sentence_claim(
     claim_type: ClaimType,
     refs: impl Iterator<Item = CodeRef>,
 ) -> Claim {
+    // Every reference the sentence makes is kept: the investigator checks each one, so a
+    // cap here would drop references silently.
     let mut code_refs: Vec<CodeRef> = Vec::new();
     for r in refs {
         if !code_refs
@@ -280,9 +280,6 @@ fn sentence_claim(
             .any(|c| c.path == r.path && c.symbol == r.symbol && c.line == r.line)
         {
             code_refs.push(r);
-        }
-        if code_refs.len() == MAX_REFS {
-            break;
         }
     }
     Claim {

@@ -277,6 +277,17 @@ pub(crate) fn path_args(text: &str) -> Vec<(&str, bool)> {
     let t = t.strip_prefix("$ ").unwrap_or(t);
     let mut out = Vec::new();
     for segment in t.split(['&', ';', '|']) {
+        // `TESTPATH=tests/x/test_y.py tox -e py3`: a leading variable set to a slashed path
+        // hands that path to the command.
+        for w in segment.split_whitespace().take_while(|w| w.contains('=')) {
+            if let Some((name, value)) = w.split_once('=') {
+                let name_ok = !name.is_empty() && name.chars().all(|c| c.is_ascii_uppercase() || c.is_ascii_digit() || c == '_');
+                let plain = !value.contains(['*', '?', '$', '{', '}', '(', ')', '<', '>', '"', '\'', '`', '@', '=', ':', ',']);
+                if name_ok && plain && value.contains('/') && !value.starts_with('/') && !value.starts_with('-') {
+                    out.push((value, false));
+                }
+            }
+        }
         let mut words = segment
             .split_whitespace()
             .skip_while(|w| w.contains('=') || *w == "sudo" || *w == "exec" || *w == "time")
@@ -367,6 +378,10 @@ mod path_arg_tests {
             ("maturin develop -m python/Cargo.toml", &[("python/Cargo.toml", false)]),
             ("python -m pkg.tool src/a.py", &[("src/a.py", false)]),
             ("python -m http.server", &[]),
+            ("TESTPATH=tests/integrations/test_a.py tox -e py3.14", &[("tests/integrations/test_a.py", false)]),
+            ("RUST_LOG=debug cargo test", &[]),
+            ("DATABASE_URL=postgres://localhost/db cargo run", &[]),
+            ("OUT=/tmp/x make", &[]),
         ];
         for (line, want) in cases {
             assert_eq!(path_args(line), want.to_vec(), "{line}");

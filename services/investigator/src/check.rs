@@ -21,6 +21,125 @@ const MAX_LISTED: usize = 4;
 pub struct Checker<'a> {
     pub index: &'a RepoIndex,
     pub git: Option<&'a GitRepo>,
+    /// The memory the checked claims come from: its other references.
+    pub context: &'a MemoryContext,
+}
+
+/// What the rest of a memory names, to read one of its references when the tree alone
+/// leaves several readings (no history): the paths of all its claims, and the symbols it
+/// places in each. Only ever compared with the tree; never read as an instruction.
+#[derive(Debug, Default, Clone)]
+pub struct MemoryContext {
+    /// (path as the extractor resolved it, its other readings) for every reference.
+    paths: Vec<(String, Vec<String>)>,
+    /// (path, symbol) for every symbol the memory names in a file.
+    symbols: Vec<(String, String)>,
+}
+
+static NO_CONTEXT: MemoryContext = MemoryContext { paths: Vec::new(), symbols: Vec::new() };
+
+impl MemoryContext {
+    /// The context of a claim checked on its own.
+    pub fn none() -> &'static MemoryContext {
+        &NO_CONTEXT
+    }
+
+    /// A path the memory names that exists at or under `prefix` (verbatim): the memory
+    /// writes paths relative to that folder, or knows it.
+    /// `prefix` or a folder above it counts (`src/index.ts` for `core/task.ts` found at
+    /// `src/app/core/task.ts`: the memory knows `src/` and abbreviates inside it).
+    fn names_under(&self, index: &RepoIndex, prefix: &str) -> Option<String> {
+        let mut folder = prefix;
+        while !folder.is_empty() {
+            let under = format!("{folder}/");
+            if let Some(p) = self
+                .paths
+                .iter()
+                .map(|(p, _)| p)
+                .find(|p| (**p == folder || p.starts_with(&under)) && (index.file(p).is_some() || index.is_dir(p)))
+            {
+                return Some(p.clone());
+            }
+            folder = folder.rsplit_once('/').map_or("", |(up, _)| up);
+        }
+        None
+    }
+
+    /// How many of the memory's other paths (not `except`, not there as written) exist under
+    /// `prefix/`: references that went, or are written relative to, the same place.
+    fn found_under(&self, index: &RepoIndex, prefix: &str, except: &str) -> usize {
+        if prefix.is_empty() {
+            return 0;
+        }
+        self.paths
+            .iter()
+            .filter(|(p, _)| p != except && index.file(p).is_none() && !index.is_dir(p))
+            .filter(|(p, _)| {
+                let moved = format!("{prefix}/{p}");
+                index.file(&moved).is_some() || index.is_dir(&moved)
+            })
+            .count()
+    }
+
+    /// Whether another path of the memory in `old/` (not there as written, not `except`)
+    /// is found in `new/` with the rest of its path kept: the folder moved.
+    fn moved_along(&self, index: &RepoIndex, old: &str, new: &str, except: &str) -> bool {
+        let under = format!("{old}/");
+        self.paths.iter().any(|(p, _)| {
+            p != except
+                && index.file(p).is_none()
+                && !index.is_dir(p)
+                && p.strip_prefix(&under).is_some_and(|rest| {
+                    let there = format!("{new}/{rest}");
+                    index.file(&there).is_some() || index.is_dir(&there)
+                })
+        })
+    }
+
+    /// The memory's paths inside `folder/` that are not there as written.
+    fn inside(&self, index: &RepoIndex, folder: &str) -> Vec<String> {
+        let under = format!("{folder}/");
+        self.paths
+            .iter()
+            .map(|(p, _)| p)
+            .filter(|p| p.starts_with(&under) && index.file(p).is_none() && !index.is_dir(p))
+            .cloned()
+            .collect()
+    }
+
+    /// Whether another path of the memory (not `except`) exists in `folder` itself.
+    fn existing_in(&self, index: &RepoIndex, folder: &str, except: &str) -> bool {
+        self.paths.iter().any(|(p, alts)| {
+            p != except
+                && std::iter::once(p).chain(alts).any(|q| {
+                    q.rsplit_once('/').map_or("", |(d, _)| d) == folder && (index.file(q).is_some() || index.is_dir(q))
+                })
+        })
+    }
+
+    /// The symbols the memory places in `path`.
+    fn symbols_in(&self, path: &str) -> Vec<String> {
+        let mut out: Vec<String> = self.symbols.iter().filter(|(p, _)| p == path).map(|(_, s)| s.clone()).collect();
+        out.dedup();
+        out
+    }
+
+    pub fn of(claims: &[Claim]) -> MemoryContext {
+        let mut ctx = MemoryContext::default();
+        for r in claims.iter().flat_map(|c| &c.code_refs) {
+            let path = r.path.trim().trim_start_matches("./").trim_end_matches('/');
+            if path.is_empty() || path == "." {
+                continue;
+            }
+            if !ctx.paths.iter().any(|(p, _)| p == path) {
+                ctx.paths.push((path.to_owned(), r.alt_paths.clone()));
+            }
+            if let Some(symbol) = &r.symbol {
+                ctx.symbols.push((path.to_owned(), symbol.clone()));
+            }
+        }
+        ctx
+    }
 }
 
 /// Where a path named by a memory is now.
@@ -106,18 +225,31 @@ impl Checker<'_> {
     /// The verdict for one claim of `memory`.
     pub fn check(&self, claim: &Claim, memory: &MemoryMeta) -> Outcome {
         let since = memory.asserted_at();
-        let Some(primary) = claim.code_refs.iter().find(|r| !r.path.trim().is_empty()) else {
+        let mut refs = claim.code_refs.iter().filter(|r| !r.path.trim().is_empty());
+        let Some(primary) = refs.next() else {
             return Outcome::NotChecked { reason: "claim has no code reference with a path".into() };
         };
-        match (&claim.assertion, claim.claim_type) {
+        let first = match (&claim.assertion, claim.claim_type) {
             (Some(Assertion::ConfigValue { key, value }), _) => self.check_config(primary, key, value, since),
             (Some(Assertion::LineText { text }), _) => self.check_line_text(primary, text, since),
             (None, ClaimType::FileReference) => self.check_file(primary, since),
-            (None, ClaimType::SymbolReference) => match &primary.symbol {
-                Some(symbol) => self.check_symbol(primary, symbol, since),
-                None => self.check_file(primary, since),
-            },
-            (None, tier_b) => self.check_anchors(tier_b, &claim.code_refs, since),
+            (None, ClaimType::SymbolReference) => self.check_ref(primary, since),
+            (None, tier_b) => return self.check_anchors(tier_b, &claim.code_refs, since),
+        };
+        // The assertion is about the first reference; every other one the claim names is
+        // checked too (it exists, or where it went), so no reference goes unchecked.
+        let rest: Vec<(&CodeRef, Outcome)> = refs.map(|r| (r, self.check_ref(r, since))).collect();
+        if rest.is_empty() {
+            return first;
+        }
+        combine(std::iter::once((primary, first)).chain(rest).collect())
+    }
+
+    /// Existence (and fate) of one reference: its symbol when it names one, else its path.
+    fn check_ref(&self, r: &CodeRef, since: Option<UnixSeconds>) -> Outcome {
+        match &r.symbol {
+            Some(symbol) => self.check_symbol(r, symbol, since),
+            None => self.check_file(r, since),
         }
     }
 
@@ -362,7 +494,34 @@ impl Checker<'_> {
                         confidence: 60,
                     };
                 }
+                if self.git.is_none() {
+                    return self.prefix_reading(path, &found, dir, 1);
+                }
                 return Located::Here { note: Some(format!("{path} is written relative to a folder; full path {found}")), path: found, dir, confidence: 85 };
+            }
+            n if n > 1 && self.git.is_none() => {
+                // Without history: the place under which the memory's other references are
+                // found too (they moved, or are written relative to it, together); with no
+                // such place, or several, the evidence is split and says so.
+                return match self.supported_prefix(path, &by_suffix) {
+                    Some(found) => {
+                        let dir = self.index.is_dir(&found);
+                        self.prefix_reading(path, &found, dir, by_suffix.len())
+                    }
+                    None => match self.context.inside(self.index, path).first() {
+                        // The memory's own paths inside it say what it held; no place of that
+                        // name holds them (else it would have support): that folder is gone.
+                        Some(inside) => Located::Gone {
+                            confidence: 50,
+                            evidence: format!(
+                                "no history; nothing at {path}, and none of the {} places named {name} ({}) holds what the memory names in it ({inside})",
+                                by_suffix.len(),
+                                list(&by_suffix)
+                            ),
+                        },
+                        None => Located::Unclear { candidates: by_suffix },
+                    },
+                };
             }
             n if n > 1 => {
                 // Several places end with it today; at the memory's date, maybe one did.
@@ -394,6 +553,18 @@ impl Checker<'_> {
         let candidates = if same_name.is_empty() { same_dir_name } else { same_name };
         if let Some(best) = best_candidate(path, &candidates) {
             let dir = self.index.is_dir(&best);
+            if self.git.is_none() {
+                if let Some(why) = self.uncorroborated(path, &best) {
+                    return Located::Gone {
+                        confidence: 50,
+                        evidence: format!(
+                            "no history; nothing at {path}, and {} ({}) share only its name: {why}",
+                            list(&candidates),
+                            candidates.len()
+                        ),
+                    };
+                }
+            }
             return Located::Moved {
                 confidence: if candidates.len() == 1 { 65 } else { 55 },
                 evidence: format!("no history; the only close match by name is {best}"),
@@ -451,6 +622,106 @@ impl Checker<'_> {
                 evidence: "not in the tree and no file of that name exists (no git history to consult)".into(),
             },
         }
+    }
+
+    /// Without history, a path found only under a prefix (`apps/vscode/src/x.ts` for
+    /// `src/x.ts`). When the memory itself names that folder or something in it, the path is
+    /// written relative to it: VALID. When its first folder is still at the root, notes
+    /// abbreviate inside it: VALID. A bare file name is how notes abbreviate: VALID. Else the
+    /// path was written from the root and is no longer there: moved under the prefix, at the
+    /// confidence of a guess (no history can confirm it), saying so.
+    fn prefix_reading(&self, path: &str, found: &str, dir: bool, places: usize) -> Located {
+        let prefix = found.strip_suffix(&format!("/{path}")).unwrap_or("");
+        let first = path.split('/').next().unwrap_or(path);
+        let relative = |note: String| Located::Here { note: Some(note), path: found.to_owned(), dir, confidence: if places > 1 { 70 } else { 85 } };
+        if let Some(named) = self.context.names_under(self.index, prefix) {
+            return relative(format!("{path} is written relative to {prefix}/, a folder the memory names ({named}); full path {found}"));
+        }
+        if (!path.contains('/') && !dir) || self.index.is_dir(first) || self.index.file(first).is_some() {
+            return relative(format!("{path} is written relative to a folder; full path {found}"));
+        }
+        // What the memory names inside it is not in the place found: not the same folder.
+        let inside = self.context.inside(self.index, path);
+        if dir && !inside.is_empty() && !inside.iter().any(|p| {
+            let there = format!("{prefix}/{p}");
+            self.index.file(&there).is_some() || self.index.is_dir(&there)
+        }) {
+            return Located::Gone {
+                confidence: 50,
+                evidence: format!("no history; nothing at {path}, and {found} holds none of what the memory names in it ({})", list(&inside)),
+            };
+        }
+        let siblings = self.context.found_under(self.index, prefix, path);
+        let why = if siblings > 0 {
+            format!(", as are {siblings} other paths the memory names")
+        } else {
+            String::new()
+        };
+        Located::Moved {
+            to: found.to_owned(),
+            dir,
+            confidence: if places > 1 { 50 } else { 60 },
+            evidence: format!(
+                "no history; {first} is not at the root and the memory names nothing under {prefix}/; {found} ends with {path}{why} (read as moved under {prefix}/, unconfirmed)"
+            ),
+        }
+    }
+
+    /// Among several places ending with `path`, the one under whose prefix most of the
+    /// memory's other references are found as well; `None` when none or a tie.
+    fn supported_prefix(&self, path: &str, places: &[String]) -> Option<String> {
+        let suffix = format!("/{path}");
+        let scored: Vec<(usize, &String)> = places
+            .iter()
+            .map(|p| {
+                let prefix = p.strip_suffix(&suffix).unwrap_or("");
+                let named = self.context.names_under(self.index, prefix).map_or(0, |_| 1);
+                (named + self.context.found_under(self.index, prefix, path), p)
+            })
+            .collect();
+        let best = scored.iter().map(|s| s.0).max().filter(|&n| n > 0)?;
+        let mut top = scored.iter().filter(|s| s.0 == best);
+        let first = top.next()?.1.clone();
+        top.next().is_none().then_some(first)
+    }
+
+    /// Why a same-named `candidate` is not shown to be `path` moved, or `None` when something
+    /// ties them: the same parent folder name (`rules/x.mdc` → `.agents/rules/x.mdc`), a
+    /// symbol the memory places in `path` defined or used in the candidate, or another
+    /// reference of the memory found beside it.
+    fn uncorroborated(&self, path: &str, candidate: &str) -> Option<String> {
+        let parent = |p: &str| p.rsplit('/').nth(1).map(str::to_owned);
+        if parent(path).is_some() && parent(path) == parent(candidate) {
+            return None;
+        }
+        let symbols = self.context.symbols_in(path);
+        if let Some(text) = self.index.read_text(candidate) {
+            if symbols.iter().any(|s| identifiers_contain(&text, &SymbolName::parse(s).name)) {
+                return None;
+            }
+        }
+        let folder = candidate.rsplit_once('/').map_or("", |(d, _)| d);
+        // A folder other than the root: every memory names something at the root.
+        if !folder.is_empty() && self.context.existing_in(self.index, folder, path) {
+            return None;
+        }
+        // The memory's other paths moved the same way: found under the candidate's folder
+        // (`tensorzero-core/x` at `crates/tensorzero-core/x` beside `crates/tensorzero-node`),
+        // or, for those in the same old folder, in the candidate's folder with the rest of
+        // their path kept.
+        if self.context.found_under(self.index, folder, path) > 0 {
+            return None;
+        }
+        let old_folder = path.rsplit_once('/').map_or("", |(d, _)| d);
+        if !old_folder.is_empty() && !folder.is_empty() && self.context.moved_along(self.index, old_folder, folder, path) {
+            return None;
+        }
+        let mut why = format!("its folder is {}", parent(candidate).unwrap_or_else(|| "the root".into()));
+        if !symbols.is_empty() {
+            why.push_str(&format!(", it has none of {}", symbols.join(", ")));
+        }
+        why.push_str(", and no other path of the memory is beside it");
+        Some(why)
     }
 
     fn check_file(&self, r: &CodeRef, since: Option<UnixSeconds>) -> Outcome {
@@ -1061,39 +1332,94 @@ impl Checker<'_> {
     /// Tier B claims (behavioral, architectural) without an investigator: a verdict only
     /// where the anchors alone prove one (the code they describe is gone or moved).
     fn check_anchors(&self, claim_type: ClaimType, refs: &[CodeRef], since: Option<UnixSeconds>) -> Outcome {
-        let mut present = Vec::new();
-        for r in refs.iter().filter(|r| !r.path.trim().is_empty()) {
-            let outcome = match &r.symbol {
-                Some(symbol) => self.check_symbol(r, symbol, since),
-                None => self.check_file(r, since),
-            };
-            match outcome {
-                Outcome::NotChecked { reason } => return Outcome::NotChecked { reason },
-                Outcome::Checked { verdict: Verdict::Contradicted, confidence, evidence, .. } => {
-                    return checked(
-                        Verdict::Contradicted,
-                        confidence.min(80),
-                        format!("{evidence} — the code this {claim_type} claim describes is gone"),
-                        None,
-                    )
-                }
-                Outcome::Checked { verdict: Verdict::Stale, confidence, evidence, successor } => {
-                    return checked(
-                        Verdict::Stale,
-                        confidence.min(60),
-                        format!("{evidence} — the code this {claim_type} claim describes has moved; its behaviour is unchecked"),
-                        successor,
-                    )
-                }
-                Outcome::Checked { evidence, .. } => present.push(evidence),
+        let outcomes: Vec<(&CodeRef, Outcome)> =
+            refs.iter().filter(|r| !r.path.trim().is_empty()).map(|r| (r, self.check_ref(r, since))).collect();
+        match combine(outcomes) {
+            Outcome::Checked { verdict: Verdict::Contradicted, confidence, evidence, .. } => checked(
+                Verdict::Contradicted,
+                confidence.min(80),
+                format!("{evidence} — the code this {claim_type} claim describes is gone"),
+                None,
+            ),
+            Outcome::Checked { verdict: Verdict::Stale, confidence, evidence, successor } => checked(
+                Verdict::Stale,
+                confidence.min(60),
+                format!("{evidence} — the code this {claim_type} claim describes has moved; its behaviour is unchecked"),
+                successor,
+            ),
+            // Every anchor is there (or undecided): what the claim says of them needs judgement.
+            Outcome::Checked { evidence, .. } => Outcome::NotChecked {
+                reason: format!("{claim_type} claim needs an LLM investigator (none configured); its anchors: {evidence}"),
+            },
+            not_checked @ Outcome::NotChecked { .. } => not_checked,
+        }
+    }
+}
+
+/// One outcome for a claim from the outcomes of each of its references (the first carries
+/// the claim's own assertion). The most severe proven verdict decides, with the evidence of
+/// every reference, so a defect found in the second reference is not hidden by the first.
+/// A reference that could not be checked is named in the evidence; and when nothing else
+/// proves a defect, the claim is not checked (it cannot be VALID with a part unproven).
+fn combine(outcomes: Vec<(&CodeRef, Outcome)>) -> Outcome {
+    if outcomes.len() == 1 {
+        return outcomes.into_iter().next().map(|(_, o)| o).unwrap_or(Outcome::NotChecked { reason: "claim has no code reference with a path".into() });
+    }
+    let name = |r: &CodeRef| match &r.symbol {
+        Some(s) => format!("{}#{s}", r.path),
+        None => r.path.clone(),
+    };
+    let mut unchecked = Vec::new();
+    let mut decided: Vec<(Verdict, u8, String, Option<String>)> = Vec::new();
+    for (r, outcome) in &outcomes {
+        match outcome {
+            Outcome::NotChecked { reason } => unchecked.push(format!("{} ({reason})", name(r))),
+            Outcome::Checked { verdict, confidence, evidence, successor } => {
+                decided.push((*verdict, *confidence, evidence.clone(), successor.clone()))
             }
         }
-        Outcome::NotChecked {
-            reason: format!(
-                "{claim_type} claim needs an LLM investigator (none configured); its anchors exist: {}",
-                present.join("; ")
-            ),
+    }
+    let worst = decided.iter().map(|d| verdict_rank(d.0)).max();
+    let not_checked_note = (!unchecked.is_empty()).then(|| format!("not checked: {}", unchecked.join("; ")));
+    match worst {
+        Some(rank) if rank > 0 || not_checked_note.is_none() => {
+            // The deciding references first (the most severe, least confident one leads, so
+            // the claim claims no more certainty than its weakest deciding reference).
+            let mut lead: Vec<&(Verdict, u8, String, Option<String>)> = decided.iter().filter(|d| verdict_rank(d.0) == rank).collect();
+            lead.sort_by_key(|d| d.1);
+            let (verdict, confidence, _, successor) = lead[0].clone();
+            let mut parts: Vec<String> = lead.iter().map(|d| d.2.clone()).collect();
+            let others: Vec<String> = decided.iter().filter(|d| verdict_rank(d.0) != rank).map(|d| format!("{}: {}", d.0, d.2)).collect();
+            if !others.is_empty() {
+                parts.push(format!("other references: {}", others.join("; ")));
+            }
+            parts.extend(not_checked_note);
+            checked(verdict, confidence, parts.join(" | "), successor)
         }
+        _ => {
+            let proven: Vec<String> = decided.iter().map(|d| format!("{}: {}", d.0, d.2)).collect();
+            let mut reason = not_checked_note.unwrap_or_default();
+            if !proven.is_empty() {
+                reason = format!("{reason}; checked: {}", proven.join("; "));
+            }
+            Outcome::NotChecked { reason }
+        }
+    }
+}
+
+/// Whether `name` occurs in `text` as a whole identifier.
+fn identifiers_contain(text: &str, name: &str) -> bool {
+    !name.is_empty() && crate::index::identifiers(text).any(|w| w == name)
+}
+
+/// VALID < AMBIGUOUS < STALE < CONTRADICTED: the order in which a reference's verdict
+/// outweighs another's for the claim as a whole.
+fn verdict_rank(v: Verdict) -> u8 {
+    match v {
+        Verdict::Valid => 0,
+        Verdict::Ambiguous => 1,
+        Verdict::Stale => 2,
+        Verdict::Contradicted => 3,
     }
 }
 

@@ -24,7 +24,7 @@ use std::path::Path;
 
 use memval_proto::{CheckedMemory, ClaimBatch, ClaimResult, Outcome, VerdictBatch};
 
-pub use check::{config_assignments, Checker};
+pub use check::{config_assignments, Checker, MemoryContext};
 pub use memval_git::GitRepo;
 pub use index::RepoIndex;
 pub use repos::RepoRouter;
@@ -46,16 +46,18 @@ impl Evidence {
     }
 
     pub fn checker(&self) -> Checker<'_> {
-        Checker { index: &self.index, git: self.git.as_ref() }
+        Checker { index: &self.index, git: self.git.as_ref(), context: MemoryContext::none() }
     }
 
     /// Verdicts for every claim of every memory in `batch`.
     pub fn check_batch(&self, batch: ClaimBatch) -> VerdictBatch {
-        let checker = self.checker();
         let items = batch
             .items
             .into_iter()
             .map(|item| {
+                // Each claim is read in the light of the memory's other references.
+                let context = MemoryContext::of(&item.claims);
+                let checker = Checker { context: &context, ..self.checker() };
                 let results = item
                     .claims
                     .into_iter()

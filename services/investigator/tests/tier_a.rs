@@ -1,0 +1,265 @@
+//! Tier A rules through the public checker, on small trees without history: every
+//! reference of a claim is checked, and without history a verdict says so.
+
+use memval_investigator::Evidence;
+use memval_proto::{Assertion, Claim, ClaimType, CodeRef, MemoryMeta, Outcome, Source, Verdict};
+
+const LRU: &str = "package cache\n\n// ShardedCache spreads keys over shards.\ntype ShardedCache struct {\n\tshards []int\n}\n\nconst MaxShards = 16\n";
+
+fn memory() -> MemoryMeta {
+    MemoryMeta {
+        id: "m1".into(),
+        agent: "notes".into(),
+        tier: 0,
+        kind: "memory".into(),
+        created_at: None,
+        updated_at: None,
+        source: Source { path: "CLAUDE.md".into(), line: None, row: None, format: "notes".into() },
+        first_line: 1,
+    }
+}
+
+fn tree(files: &[(&str, &str)]) -> tempfile::TempDir {
+    let dir = tempfile::tempdir().unwrap();
+    for (path, text) in files {
+        let full = dir.path().join(path);
+        std::fs::create_dir_all(full.parent().unwrap()).unwrap();
+        std::fs::write(full, text).unwrap();
+    }
+    dir
+}
+
+fn path(p: &str) -> CodeRef {
+    CodeRef::path(p)
+}
+
+fn symbol(p: &str, s: &str) -> CodeRef {
+    CodeRef { symbol: Some(s.into()), ..CodeRef::path(p) }
+}
+
+fn claim(claim_type: ClaimType, refs: Vec<CodeRef>, assertion: Option<Assertion>) -> Claim {
+    Claim { claim_type, claim_text: "claim".into(), line: 1, lines: vec![1], code_refs: refs, assertion }
+}
+
+/// What a case expects: a verdict, or not checked; and words the evidence or reason must hold.
+enum Want {
+    Verdict(Verdict, &'static [&'static str]),
+    NotChecked(&'static [&'static str]),
+}
+
+#[test]
+fn every_reference_of_a_claim_is_checked() {
+    let dir = tree(&[("cache/lru.go", LRU), ("main.go", "package main\n\nfunc main() {}\n"), ("config.toml", "max_shards = 16\n")]);
+    let evidence = Evidence::open(dir.path()).unwrap();
+    let checker = evidence.checker();
+    let cases: Vec<(&str, Claim, Want)> = vec![
+        (
+            "a file claim whose second path is gone is not VALID on its first",
+            claim(ClaimType::FileReference, vec![path("main.go"), path("cache/gone.go")], None),
+            Want::Verdict(Verdict::Contradicted, &["cache/gone.go", "other references: VALID: main.go"]),
+        ),
+        (
+            "every path present: VALID, and each is named",
+            claim(ClaimType::FileReference, vec![path("main.go"), path("cache/lru.go")], None),
+            Want::Verdict(Verdict::Valid, &["main.go", "cache/lru.go"]),
+        ),
+        (
+            "a symbol claim whose second symbol is not defined",
+            claim(ClaimType::SymbolReference, vec![symbol("cache/lru.go", "ShardedCache"), symbol("cache/lru.go", "NoSuchThing")], None),
+            Want::Verdict(Verdict::Contradicted, &["NoSuchThing"]),
+        ),
+        (
+            "a reference that cannot be checked (outside the repo) keeps the claim from VALID",
+            claim(ClaimType::FileReference, vec![path("."), path("/etc/passwd")], None),
+            Want::NotChecked(&["not checked: /etc/passwd", "checked: VALID"]),
+        ),
+        (
+            "a proven defect stands, and the reference left unchecked is named",
+            claim(ClaimType::FileReference, vec![path("gone.go"), path("../outside.txt")], None),
+            Want::Verdict(Verdict::Contradicted, &["gone.go", "not checked: ../outside.txt"]),
+        ),
+        (
+            "a config value is asserted of the first file; the second reference is checked too",
+            claim(
+                ClaimType::Configuration,
+                vec![CodeRef { symbol: Some("max_shards".into()), ..path("config.toml") }, path("docs/tuning.md")],
+                Some(Assertion::ConfigValue { key: "max_shards".into(), value: "16".into() }),
+            ),
+            Want::Verdict(Verdict::Contradicted, &["docs/tuning.md"]),
+        ),
+        (
+            "a behavioural claim with its second anchor gone is CONTRADICTED, not held back by the first",
+            claim(ClaimType::Behavioral, vec![path("main.go"), path("cache/gone.go")], None),
+            Want::Verdict(Verdict::Contradicted, &["cache/gone.go", "is gone"]),
+        ),
+        (
+            "a behavioural claim whose anchors all exist still needs a model, and lists every anchor",
+            claim(ClaimType::Behavioral, vec![path("main.go"), path("cache/lru.go")], None),
+            Want::NotChecked(&["needs an LLM investigator", "main.go", "cache/lru.go"]),
+        ),
+    ];
+    for (name, claim, want) in cases {
+        let got = checker.check(&claim, &memory());
+        match (&want, &got) {
+            (Want::Verdict(v, words), Outcome::Checked { verdict, evidence, .. }) => {
+                assert_eq!(verdict, v, "{name}: {evidence}");
+                for w in *words {
+                    assert!(evidence.contains(w), "{name}: {w:?} not in {evidence:?}");
+                }
+            }
+            (Want::NotChecked(words), Outcome::NotChecked { reason }) => {
+                for w in *words {
+                    assert!(reason.contains(w), "{name}: {w:?} not in {reason:?}");
+                }
+            }
+            _ => panic!("{name}: got {got:?}"),
+        }
+    }
+}
+
+/// Check the file claims of one memory (each claim one path) against `files`, without
+/// history, the way a batch does: each claim in the light of the memory's other references.
+fn check_memory(files: &[(&str, &str)], refs: &[CodeRef]) -> Vec<Outcome> {
+    let dir = tree(files);
+    let evidence = Evidence::open(dir.path()).unwrap();
+    let claims: Vec<Claim> = refs
+        .iter()
+        .map(|r| match &r.symbol {
+            Some(_) => claim(ClaimType::SymbolReference, vec![r.clone()], None),
+            None => claim(ClaimType::FileReference, vec![r.clone()], None),
+        })
+        .collect();
+    let batch = memval_proto::ClaimBatch {
+        run: memval_proto::RunHeader { run_id: "r".into(), repo: "repo".into(), commit: None, started_at: 0, expected_memories: 1 },
+        batch_id: "b".into(),
+        items: vec![memval_proto::ExtractedMemory { memory: memory(), claims, skip_reason: None, left_out: Vec::new() }],
+    };
+    evidence.check_batch(batch).items.remove(0).results.into_iter().map(|r| r.outcome).collect()
+}
+
+#[test]
+fn without_history_a_reading_needs_the_memory_to_back_it() {
+    const TS: &str = "export function parse(input: string) { return input; }\n";
+    // (name, files now, the memory's references, the first reference's verdict, its
+    // successor, words its evidence holds)
+    type Case = (&'static str, Vec<(&'static str, &'static str)>, Vec<CodeRef>, Verdict, Option<&'static str>, &'static [&'static str]);
+    let cases: Vec<Case> = vec![
+        (
+            "a path whose first folder left the root, found only under a prefix the memory never names: moved",
+            vec![("apps/vscode/webview-ui/src/App.tsx", TS), ("README.md", "x\n")],
+            vec![path("webview-ui/src/App.tsx"), path("README.md")],
+            Verdict::Stale,
+            Some("apps/vscode/webview-ui/src/App.tsx"),
+            &["no history", "unconfirmed"],
+        ),
+        (
+            "the same, when the memory names that prefix: written relative to it",
+            vec![("apps/vscode/webview-ui/src/App.tsx", TS), ("apps/vscode/package.json", "{}\n")],
+            vec![path("webview-ui/src/App.tsx"), path("apps/vscode/package.json")],
+            Verdict::Valid,
+            None,
+            &["a folder the memory names"],
+        ),
+        (
+            "a path whose first folder is still at the root is an abbreviation inside it",
+            vec![("src/app/core/task.ts", TS), ("src/index.ts", TS)],
+            vec![path("core/task.ts"), path("src/index.ts")],
+            Verdict::Valid,
+            None,
+            &["a folder the memory names (src/index.ts)"],
+        ),
+        (
+            "a bare folder in several places, one of which holds the memory's other (moved) paths",
+            vec![("apps/vscode/src/core/api.ts", TS), ("apps/vscode/src/shared/tools.ts", TS), ("docs/src/intro.md", "x\n")],
+            vec![path("src"), path("src/core/api.ts"), path("src/shared/tools.ts")],
+            Verdict::Stale,
+            Some("apps/vscode/src"),
+            &["as are 2 other paths the memory names"],
+        ),
+        (
+            "a bare folder in several places and nothing to choose between them: split, said so",
+            vec![("a/parser/x.rs", "fn x() {}\n"), ("b/parser/y.rs", "fn y() {}\n")],
+            vec![path("parser")],
+            Verdict::Ambiguous,
+            None,
+            &["2 places match"],
+        ),
+        (
+            "a bare folder in several places, none holding what the memory names in it: gone",
+            vec![("a/cli/main.go", "package main\n"), ("b/cli/run.go", "package cli\n")],
+            vec![path("cli"), path("cli/src/picker.tsx")],
+            Verdict::Contradicted,
+            None,
+            &["no history", "holds what the memory names in it (cli/src/picker.tsx)"],
+        ),
+        (
+            "a same-named file in an unrelated folder, nothing tying it to the memory: gone",
+            vec![("tools/build/commands.ts", TS), ("src/main.ts", TS)],
+            vec![path("src/core/prompts/commands.ts"), path("src/main.ts")],
+            Verdict::Contradicted,
+            None,
+            &["no history", "share only its name"],
+        ),
+        (
+            "a same-named file under a folder of the same name: moved",
+            vec![(".agents/rules/style.mdc", "x\n")],
+            vec![path(".cursor/rules/style.mdc")],
+            Verdict::Stale,
+            Some(".agents/rules/style.mdc"),
+            &["close match by name"],
+        ),
+        (
+            "a same-named file that defines the symbol the memory places in it: moved",
+            vec![("lib/text/parse.ts", TS)],
+            vec![path("src/utils/parse.ts"), symbol("src/utils/parse.ts", "parse")],
+            Verdict::Stale,
+            Some("lib/text/parse.ts"),
+            &["close match by name"],
+        ),
+        (
+            "a same-named folder where the memory's other paths moved too (by suffix): moved",
+            vec![("crates/node/index.ts", TS), ("crates/core/tests/compose.yml", "x\n")],
+            vec![path("internal/node"), path("core/tests/compose.yml")],
+            Verdict::Stale,
+            Some("crates/node"),
+            &["close match by name"],
+        ),
+        (
+            "a same-named file whose old folder's other files are in the new folder: moved",
+            vec![("docs/engineering/adr.md", "x\n"), ("docs/engineering/guide.md", "x\n")],
+            vec![path("docs/architecture/adr.md"), path("docs/architecture/guide.md")],
+            Verdict::Stale,
+            Some("docs/engineering/adr.md"),
+            &["close match by name"],
+        ),
+        (
+            "a folder found only under a prefix that holds none of what the memory names in it: gone",
+            vec![("clients/cli/main.ts", TS)],
+            vec![path("cli"), path("cli/src/index.ts")],
+            Verdict::Contradicted,
+            None,
+            &["holds none of what the memory names in it (cli/src/index.ts)"],
+        ),
+        (
+            "a same-named file beside another path the memory names: moved",
+            vec![("pkg/io/reader.go", "package io\n"), ("pkg/io/writer.go", "package io\n")],
+            vec![path("internal/reader.go"), path("pkg/io/writer.go")],
+            Verdict::Stale,
+            Some("pkg/io/reader.go"),
+            &["close match by name"],
+        ),
+    ];
+    for (name, files, refs, verdict, successor, words) in cases {
+        let got = check_memory(&files, &refs);
+        match &got[0] {
+            Outcome::Checked { verdict: v, evidence, successor: s, confidence } => {
+                assert_eq!((*v, s.as_deref()), (verdict, successor), "{name}: {evidence}");
+                assert!(*confidence < 100, "{name}: without history no reading is certain ({confidence})");
+                for w in words {
+                    assert!(evidence.contains(w), "{name}: {w:?} not in {evidence:?}");
+                }
+            }
+            other => panic!("{name}: {other:?}"),
+        }
+    }
+}
