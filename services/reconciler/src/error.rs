@@ -9,6 +9,10 @@ pub enum ReconcileError {
     Memories(#[from] memval_sources::SourceError),
     #[error("{path}: {reason}")]
     Input { path: PathBuf, reason: String },
+    #[error(transparent)]
+    Embed(memval_embed::EmbedError),
+    #[error(transparent)]
+    Store(memval_store::StoreError),
     #[error("cannot write the report in {path}: {source}")]
     Write { path: PathBuf, source: std::io::Error },
 }
