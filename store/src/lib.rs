@@ -10,7 +10,7 @@ mod sled_store;
 
 use std::path::{Path, PathBuf};
 
-pub use sled_store::{memory_key, HistoryPoint, KvTable, RunRecord, ScoreStore, SledStore, StoreError};
+pub use sled_store::{memory_key, HistoryPoint, KvEntry, KvTable, RunRecord, ScoreStore, SledStore, StoreError, EMBEDDINGS_TABLE};
 
 /// The store of a repository when no `--store` is given: `REPO/.memval/store`.
 pub fn default_dir(repo: &Path) -> PathBuf {

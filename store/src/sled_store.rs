@@ -176,6 +176,12 @@ impl SledStore {
     pub fn verdicts(&self) -> Result<KvTable, StoreError> {
         self.table(VERDICTS_TABLE)
     }
+
+    /// Sentence embeddings of memory texts (`memval pairs --method embed`), keyed by model
+    /// id and the sha256 of the text, so a later run embeds only new or changed memories.
+    pub fn embeddings(&self) -> Result<KvTable, StoreError> {
+        self.table(EMBEDDINGS_TABLE)
+    }
 }
 
 impl Drop for SledStore {
@@ -192,6 +198,9 @@ impl Drop for SledStore {
 
 /// The table [`SledStore::verdicts`] opens.
 pub const VERDICTS_TABLE: &str = "change_verdicts";
+
+/// The table [`SledStore::embeddings`] opens.
+pub const EMBEDDINGS_TABLE: &str = "embeddings";
 
 /// A key and its value.
 pub type KvEntry = (Vec<u8>, Vec<u8>);
@@ -232,6 +241,19 @@ impl KvTable {
         let inserted = self.tree.compare_and_swap(key, None as Option<&[u8]>, Some(value)).map_err(err)?.is_ok();
         self.tree.flush().map_err(err)?;
         Ok(inserted)
+    }
+
+    /// Insert many records in one batch and flush once: one write per run, not per record
+    /// (a per-record flush would dominate the time of storing thousands of embeddings).
+    pub fn put_all(&self, entries: &[KvEntry]) -> Result<(), StoreError> {
+        let err = |e| sled_error(&self.dir, &self.broken, e);
+        let mut batch = sled::Batch::default();
+        for (k, v) in entries {
+            batch.insert(k.as_slice(), v.as_slice());
+        }
+        self.tree.apply_batch(batch).map_err(err)?;
+        self.tree.flush().map_err(err)?;
+        Ok(())
     }
 
     /// Every record, in key order.

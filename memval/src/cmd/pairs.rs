@@ -1,5 +1,6 @@
-//! `memval pairs`: candidate pairs of memories of different agents (SPEC §5), no model
-//! needed. The work is `memval_reconciler::candidates`; this file parses and prints.
+//! `memval pairs`: candidate pairs of memories of different agents (SPEC §5), by keyword (no
+//! model) or sentence embeddings. The work is `memval_reconciler::candidates`; this file
+//! parses and prints.
 
 use std::io::{IsTerminal, Write};
 use std::path::PathBuf;
@@ -8,13 +9,18 @@ use std::process::ExitCode;
 use anyhow::Context;
 use clap::ValueEnum;
 use memval_proto::display::terminal_safe;
-use memval_reconciler::candidates::{self, Cap};
+use memval_reconciler::candidates::{self, Cap, EmbedSetup};
+use memval_reconciler::embed_pairs::Progress;
 use memval_reconciler::pairs;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
 pub enum Method {
     /// Jaccard >= 0.15 over lowercase alphanumeric tokens of 4 or more characters.
     Keyword,
+    /// Cosine >= 0.55 of all-MiniLM-L6-v2 sentence embeddings (needs --embed-model).
+    Embed,
+    /// Both, merged: a pair found by both keeps the higher score and names its method.
+    Both,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
@@ -29,12 +35,17 @@ pub enum PairsFormat {
 best first, one JSON object per line: {id_a, agent_a, content_a, id_b, agent_b, content_b, score, method}, with \
 id_a < id_b. The output is `memval judge pairs --input`'s input.\n\n\
 keyword: Jaccard >= 0.15 over lowercase alphanumeric tokens of 4 or more characters, computed exactly for every \
-pair. The best pairs are found with a top-k prefix-filtering join, not by comparing every pair. Each agent is \
-sampled at --per-agent memories (highest tier, then newest). From a memory.db, pairs resolved in reconcile_log \
+pair. The best pairs are found with a top-k prefix-filtering join, not by comparing every pair.\n\n\
+embed: cosine >= 0.55 between all-MiniLM-L6-v2 sentence embeddings, run in this process on the CPU from \
+--embed-model DIR (model.safetensors, config.json, tokenizer.json; `bash scripts/embed-model.sh` fetches them). \
+Embeddings are cached in the store by content hash, so a later run embeds only new or changed memories. \
+Embeddings find paraphrases keyword misses, but do not see negation: they propose, the judge decides. both: the \
+two lists merged, the higher score of a pair kept with the name of the method that gave it.\n\n\
+Each agent is sampled at --per-agent memories (highest tier, then newest). From a memory.db, pairs resolved in reconcile_log \
 (pick-survivor, merge, both-stale) are not raised again, and the default cap is its reconcile_pair_cap. What \
 sampling, the cap or the log left out is said on stderr (jsonl) or under the table.\n\n\
-Exit codes: 0 on success; 2 on bad usage or input.",
-    after_help = "Examples:\n  memval pairs --memories memory.db > pairs.jsonl\n  memval pairs --memories agents.jsonl --cap 20 --format table\n  memval pairs --memories memory.db | memval judge pairs --input - --llm-provider openai --llm-model gpt-4o-mini"
+Exit codes: 0 on success; 2 on bad usage or input, or embed/both without the model files.",
+    after_help = "Examples:\n  memval pairs --memories memory.db > pairs.jsonl\n  memval pairs --memories agents.jsonl --cap 20 --format table\n  memval pairs --memories memory.db --method both --embed-model ~/.cache/memval/models/all-MiniLM-L6-v2\n  memval pairs --memories memory.db | memval judge pairs --input - --llm-provider openai --llm-model gpt-4o-mini"
 )]
 pub struct PairsArgs {
     /// Memories to compare: any format memval reads (JSON/JSONL, memory.db, Claude Code, GAAI, notes).
@@ -43,9 +54,16 @@ pub struct PairsArgs {
     /// The repository the memories describe (file-based memories are read relative to it).
     #[arg(long, value_name = "PATH", default_value = ".")]
     pub repo: PathBuf,
-    /// How pairs are proposed. Only keyword is built so far.
+    /// How pairs are proposed.
     #[arg(long, value_enum, default_value = "keyword")]
     pub method: Method,
+    /// all-MiniLM-L6-v2's folder for embed and both (model.safetensors, config.json,
+    /// tokenizer.json).
+    #[arg(long, value_name = "DIR", env = "MEMVAL_EMBED_MODEL")]
+    pub embed_model: Option<PathBuf>,
+    /// Where embeddings are cached (sled, shared with validate's scores). Default: REPO/.memval/store.
+    #[arg(long, value_name = "DIR")]
+    pub store: Option<PathBuf>,
     /// Keep the best N pairs; 0 keeps every pair above the threshold. Default:
     /// reconcile_pair_cap from a memory.db (clamped to 1-500), else 50.
     #[arg(long, value_name = "N")]
@@ -59,13 +77,41 @@ pub struct PairsArgs {
 }
 
 pub async fn run(args: PairsArgs) -> anyhow::Result<ExitCode> {
-    let Method::Keyword = args.method;
     if !args.repo.is_dir() {
         anyhow::bail!("--repo {} is not a directory", args.repo.display());
     }
     let cap = args.cap.map_or(Cap::Default, Cap::Given);
+    let setup = EmbedSetup {
+        model_dir: args.embed_model.clone(),
+        store_dir: Some(args.store.clone().unwrap_or_else(|| memval_store::default_dir(&args.repo))),
+    };
+    let method = match args.method {
+        Method::Keyword => candidates::Method::Keyword,
+        Method::Embed => candidates::Method::Embed(setup),
+        Method::Both => candidates::Method::Both(setup),
+    };
     let (memories, repo, per_agent) = (args.memories.clone(), args.repo.clone(), args.per_agent);
-    let result = tokio::task::spawn_blocking(move || candidates::run(&memories, &repo, cap, per_agent)).await?.context("memval pairs")?;
+    let result = tokio::task::spawn_blocking(move || {
+        let mut last = std::time::Instant::now();
+        let mut progress = |p: Progress| {
+            let (what, done, all) = match p {
+                Progress::Embedding(d, a) => ("distinct texts embedded", d, a),
+                Progress::Comparing(d, a) => ("memories compared with every later one", d, a),
+            };
+            // At most once a second, and the last step, so a long run shows it is moving.
+            if last.elapsed() >= std::time::Duration::from_secs(1) || done == all {
+                eprintln!("memval: {done}/{all} {what}");
+                last = std::time::Instant::now();
+            }
+        };
+        candidates::run(&memories, &repo, cap, per_agent, &method, &mut progress)
+    })
+    .await?
+    .context("memval pairs")?;
+    if let Some(e) = &result.embed {
+        let corrupt = if e.corrupt > 0 { format!(", {} unreadable cache records embedded again", e.corrupt) } else { String::new() };
+        eprintln!("memval: embed: {} texts embedded, {} from the cache ({}){corrupt}", e.embedded, e.cached, terminal_safe(&e.model_id));
+    }
     for p in &result.problems {
         eprintln!("memval: warning: skipped {}", terminal_safe(&p.to_string()));
     }

@@ -1,14 +1,18 @@
 //! `memval pairs` as a library call: load memories (any format memval reads), take the cap
 //! and the resolved pairs from a `memory.db` when that is what was given, and produce the
-//! keyword candidates.
+//! keyword, embed or merged candidates.
 //!
-//! Never writes anything: the `memory.db` is read through `memval_sources`, read-only.
+//! Never writes a memory: the `memory.db` is read through `memval_sources`, read-only. The
+//! only write is the embed method's cache in the store.
 
 use std::collections::HashSet;
-use std::path::Path;
+use std::path::{Path, PathBuf};
+
+use memval_embed::ModelFiles;
 
 use memval_sources::{Format, Problem};
 
+use crate::embed_pairs::{self, EmbedStats, Progress};
 use crate::pairs::{self, normalised_ids, Candidates, Options};
 use crate::ReconcileError;
 
@@ -19,6 +23,24 @@ pub enum Cap {
     Given(u64),
     /// No `--cap`: `reconcile_pair_cap` from the `memory.db`, else 50, clamped to 1-500.
     Default,
+}
+
+/// How pairs are proposed.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Method {
+    Keyword,
+    Embed(EmbedSetup),
+    /// Keyword and embed, merged ([`embed_pairs::merge`]).
+    Both(EmbedSetup),
+}
+
+/// What the embed method needs.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct EmbedSetup {
+    /// `--embed-model`; `None` reads `MEMVAL_EMBED_MODEL`.
+    pub model_dir: Option<PathBuf>,
+    /// The store holding the embedding cache; `None` caches nothing.
+    pub store_dir: Option<PathBuf>,
 }
 
 /// What a `memval pairs` run produced, with what it could not read and where its cap came from.
@@ -32,6 +54,8 @@ pub struct PairsRun {
     pub cap_note: String,
     /// Settled pairs read from `reconcile_log`.
     pub resolved_read: usize,
+    /// What the embed method embedded and found cached (not for `keyword`).
+    pub embed: Option<EmbedStats>,
 }
 
 /// The cap [`Cap`] resolves to (`None` = no cap), and a line saying why.
@@ -49,9 +73,25 @@ pub fn resolve_cap(cap: Cap, config_cap: Option<i64>) -> (Option<usize>, String)
     }
 }
 
-/// Loads `memories` (with `repo` as the repository they describe) and pairs them.
-/// `per_agent` 0 turns sampling off.
-pub fn run(memories: &Path, repo: &Path, cap: Cap, per_agent: usize) -> Result<PairsRun, ReconcileError> {
+/// Loads `memories` (with `repo` as the repository they describe) and pairs them by
+/// `method`. `per_agent` 0 turns sampling off. The embed model is found (or its absence
+/// reported) before any memory is read; `keyword` never looks for it.
+pub fn run(
+    memories: &Path,
+    repo: &Path,
+    cap: Cap,
+    per_agent: usize,
+    method: &Method,
+    progress: &mut dyn FnMut(Progress),
+) -> Result<PairsRun, ReconcileError> {
+    let embed = match method {
+        Method::Keyword => None,
+        Method::Embed(setup) | Method::Both(setup) => {
+            let model = ModelFiles::from_flag_or_env(setup.model_dir.as_deref()).map_err(ReconcileError::Embed)?;
+            let store = setup.store_dir.as_deref().map(memval_store::open).transpose().map_err(ReconcileError::Store)?;
+            Some((model, store))
+        }
+    };
     let loaded = memval_sources::load(memories, repo)?;
     let (config_cap, resolved) = if loaded.format == Format::Sqlite {
         let config = memval_sources::sqlite_config(memories)?;
@@ -64,8 +104,20 @@ pub fn run(memories: &Path, repo: &Path, cap: Cap, per_agent: usize) -> Result<P
     let (cap, cap_note) = resolve_cap(cap, config_cap);
     let options = Options { cap, per_agent: (per_agent > 0).then_some(per_agent), resolved };
     let resolved_read = options.resolved.len();
-    let candidates = pairs::keyword_pairs(&loaded.memories, &options);
-    Ok(PairsRun { candidates, format: loaded.format, problems: loaded.problems, cap_note, resolved_read })
+    let (candidates, stats) = match (method, embed) {
+        (Method::Keyword, _) | (_, None) => (pairs::keyword_pairs(&loaded.memories, &options), None),
+        (method, Some((model, store))) => {
+            let table = store.as_ref().map(|s| s.embeddings()).transpose().map_err(ReconcileError::Store)?;
+            let (found, stats) = embed_pairs::embed_pairs(&loaded.memories, &options, &model, table.as_ref(), progress)?;
+            let candidates = if matches!(method, Method::Both(_)) {
+                embed_pairs::merge(pairs::keyword_pairs(&loaded.memories, &options), found, options.cap)
+            } else {
+                found
+            };
+            (candidates, Some(stats))
+        }
+    };
+    Ok(PairsRun { candidates, format: loaded.format, problems: loaded.problems, cap_note, resolved_read, embed: stats })
 }
 
 #[cfg(test)]

@@ -11,6 +11,10 @@ pub enum ReconcileError {
     Input { path: PathBuf, reason: String },
     #[error("bad --schedule {expression:?}: {reason}")]
     Schedule { expression: String, reason: String },
+    #[error(transparent)]
+    Embed(memval_embed::EmbedError),
+    #[error(transparent)]
+    Store(memval_store::StoreError),
     #[error("cannot write the report in {path}: {source}")]
     Write { path: PathBuf, source: std::io::Error },
 }

@@ -3,12 +3,14 @@
 //! judge); the report modules find memory that drifted from decision records, docs and code.
 //!
 //! This crate only reads: it must never modify, move or delete a memory, a decision record
-//! or a doc, and never treat their text as anything but untrusted data. The only file it
-//! writes is a new report, under a name no earlier report has.
+//! or a doc, and never treat their text as anything but untrusted data. The only files it
+//! writes are a new report, under a name no earlier report has, and the embed method's
+//! cache in the store.
 
 pub mod candidates;
 pub mod contradictions;
 pub mod decisions;
+pub mod embed_pairs;
 pub mod error;
 pub mod judging;
 pub mod naming;

@@ -77,6 +77,10 @@ pub struct Candidates {
     pub capped: bool,
     /// Pairs whose Jaccard was computed (the work the bounds did not avoid).
     pub verified: u64,
+    /// How the pairs were found: `keyword`, `embed` or `both` (the first line of [`summary`]).
+    pub method: String,
+    /// Memories the embed method did not compare: their text is blank.
+    pub without_text: Vec<String>,
 }
 
 /// Compare ids numerically when both are integers, as text otherwise (the judge's order).
@@ -369,7 +373,17 @@ pub fn keyword_pairs(memories: &[Memory], options: &Options) -> Candidates {
     let mut chosen: Vec<Scored> = if cap.is_some() { top.into_vec() } else { all };
     chosen.sort();
     let pairs = chosen.iter().map(|s| pair_of(memories, &records, s)).collect();
-    Candidates { pairs, memories: memories.len(), sampled, without_tokens, resolved_skipped, capped, verified }
+    Candidates {
+        pairs,
+        memories: memories.len(),
+        sampled,
+        without_tokens,
+        resolved_skipped,
+        capped,
+        verified,
+        method: KEYWORD.to_owned(),
+        without_text: Vec::new(),
+    }
 }
 
 fn pair_of(memories: &[Memory], records: &[Record], s: &Scored) -> Pair {
@@ -468,17 +482,31 @@ pub fn to_table(c: &Candidates) -> String {
 pub fn summary(c: &Candidates) -> String {
     use std::fmt::Write;
     let mut out = String::new();
-    let _ = writeln!(out, "{} pairs from {} memories (keyword, Jaccard >= {KEYWORD_THRESHOLD})", c.pairs.len(), c.memories);
+    let how = match c.method.as_str() {
+        crate::embed_pairs::BOTH => format!(
+            "keyword, Jaccard >= {KEYWORD_THRESHOLD}, and embed, cosine >= {}; the higher score of a pair found by both",
+            crate::embed_pairs::EMBED_THRESHOLD
+        ),
+        crate::embed_pairs::EMBED => format!("embed, cosine >= {}", crate::embed_pairs::EMBED_THRESHOLD),
+        _ => format!("keyword, Jaccard >= {KEYWORD_THRESHOLD}"),
+    };
+    let _ = writeln!(out, "{} pairs from {} memories ({how})", c.pairs.len(), c.memories);
     for s in &c.sampled {
         let _ = writeln!(out, "agent {}: {} of {} memories compared (per-agent sample; --per-agent 0 compares all)", s.agent, s.kept, s.total);
     }
-    if !c.without_tokens.is_empty() {
-        let shown: Vec<&str> = c.without_tokens.iter().take(10).map(String::as_str).collect();
-        let more = c.without_tokens.len().saturating_sub(shown.len());
+    for (ids, why) in [
+        (&c.without_tokens, "by keyword: no word of 4 or more letters or digits"),
+        (&c.without_text, "by embed: blank text"),
+    ] {
+        if ids.is_empty() {
+            continue;
+        }
+        let shown: Vec<&str> = ids.iter().take(10).map(String::as_str).collect();
+        let more = ids.len().saturating_sub(shown.len());
         let _ = writeln!(
             out,
-            "{} memories not compared: no word of 4 or more letters or digits (ids {}{})",
-            c.without_tokens.len(),
+            "{} memories not compared {why} (ids {}{})",
+            ids.len(),
             shown.join(", "),
             if more > 0 { format!(" and {more} more") } else { String::new() }
         );
