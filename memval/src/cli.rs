@@ -42,7 +42,8 @@ Behavioral and architectural claims need an LLM investigator; without one they a
 (never counted as VALID) unless the code they describe is provably gone or moved."
     )]
     Validate(Box<crate::cmd::validate::ValidateArgs>),
-    /// Show how memories' scores changed over runs.
+    // History, Pairs and Reconcile carry their help on their Args: a doc comment here would
+    // replace the long help there.
     History(crate::cmd::history::HistoryArgs),
     /// Run one pipeline stage as a long-running NATS JetStream service.
     #[command(
@@ -55,17 +56,18 @@ scorer (verdicts -> scores; owns the --store), ingest (memory_ingested events ->
 candidate pair batches -> judgements, for the reconciler; with --memory: memory-conflict judgements of drafts by \
 request/reply on memval.v1.judge.draft; one or both), reconciler (the dated reconciliation report of each \
 --repo-map repo on --schedule, on a message on memval.v1.reconcile.<repo>, and after ingest events; candidate pairs \
-to the judges with --pair-judges).",
+to the judges with --pair-judges).\n\n\
+Exit codes: 0 after a clean shutdown (SIGTERM or SIGINT) or a --check-config that passes; 2 on bad usage, a \
+configuration problem (--check-config names each), or a role that cannot start or stops on an error.",
         after_help = "Examples:\n  memval serve extractor --nats nats://127.0.0.1:4222\n  memval serve investigator --nats nats://nats:4222 --repo /srv/shop\n  memval serve investigator --nats nats://nats:4222 --repo-map shop=/srv/shop --repo-map web=/srv/web\n  memval serve scorer --nats nats://nats:4222 --store /var/lib/memval\n  memval serve ingest --nats nats://nats:4222\n  memval serve judge --nats nats://nats:4222 --llm-provider openai --llm-base-url http://127.0.0.1:8080/v1 --llm-model local\n  memval serve reconciler --nats nats://nats:4222 --repo-map shop=/srv/shop --schedule \"0 3 * * *\" --pair-judges"
     )]
     Serve(Box<crate::cmd::serve::ServeArgs>),
     /// List or re-inject the dead letters of a NATS cluster.
     Dlq(crate::cmd::dlq::DlqArgs),
-    /// LLM judges: `judge pairs` decides whether memories of different agents contradict.
+    /// Judges: `pairs` (do memories of different agents contradict?), `draft` (does a draft
+    /// contradict saved memory?), `change` (is a finished change proven against its acceptance?).
     Judge(crate::cmd::judge::JudgeArgs),
-    /// Candidate pairs of memories of different agents that may contradict each other.
     Pairs(crate::cmd::pairs::PairsArgs),
-    /// Reconcile memories with decisions, docs and code: a dated drift report.
     Reconcile(Box<crate::cmd::reconcile::ReconcileArgs>),
     /// Agent hooks: `hook claude` answers Claude Code's PostToolUse and Stop events.
     Hook(crate::cmd::hook::HookArgs),
@@ -203,5 +205,35 @@ mod tests {
         assert!(auth(&half).unwrap_err().to_string().contains("go together"));
         let token = NatsArgs { token: Some("t".into()), ..none };
         assert!(matches!(auth(&token), Ok(Auth::Token(t)) if t == "t"));
+    }
+}
+
+#[cfg(test)]
+mod help {
+    use clap::CommandFactory;
+
+    use super::Cli;
+
+    /// Every command a user runs (a leaf) has a manual in `--help` that ends in its exit
+    /// codes. A doc comment on a subcommand's enum variant silently replaces the long help of
+    /// the command's own `Args`, which is how `judge draft` and `judge change` lost theirs.
+    #[test]
+    fn every_command_has_a_long_help_with_its_exit_codes() {
+        let mut missing = Vec::new();
+        fn walk(cmd: &clap::Command, path: String, missing: &mut Vec<String>) {
+            let subs: Vec<_> = cmd.get_subcommands().filter(|s| s.get_name() != "help").collect();
+            if subs.is_empty() {
+                let long = cmd.get_long_about().map(|s| s.to_string()).unwrap_or_default();
+                if !long.contains("Exit codes") {
+                    missing.push(path);
+                }
+                return;
+            }
+            for s in subs {
+                walk(s, format!("{path} {}", s.get_name()), missing);
+            }
+        }
+        walk(&Cli::command(), "memval".into(), &mut missing);
+        assert!(missing.is_empty(), "commands without a long help naming their exit codes: {missing:?}");
     }
 }

@@ -18,10 +18,8 @@ pub struct DlqArgs {
 
 #[derive(Debug, Subcommand)]
 pub enum DlqCommand {
-    /// Show dead letters: sequence, time, stage, reason, original subject and message id.
+    // No doc comments here: clap would put them over the long help of each command's Args.
     List(DlqListArgs),
-    /// Publish dead letters again on their original subject (or --subject), then remove
-    /// them from the dead-letter stream.
     Replay(DlqReplayArgs),
 }
 
@@ -32,7 +30,7 @@ pub struct DlqTarget {
     pub nats: String,
     #[command(flatten)]
     pub conn: NatsArgs,
-    /// Only dead letters of this stage (extractor, investigator, scorer, ingest).
+    /// Only dead letters of this stage (extractor, investigator, scorer, ingest, judge).
     #[arg(long, value_name = "STAGE")]
     pub stage: Option<String>,
     /// Only dead letters of this run.
@@ -44,6 +42,13 @@ pub struct DlqTarget {
 }
 
 #[derive(Debug, clap::Args)]
+#[command(
+    about = "Show dead letters: sequence, time, stage, reason, original subject and message id",
+    long_about = "Show the dead letters of a cluster (stream MEMVAL_DLQ), oldest first: sequence, time, stage, \
+reason, original subject and message id. Batches land there when a stage could not process them (bad payload, \
+too many redeliveries). Listing changes nothing.\n\n\
+Exit codes: 0 on success (also when there are none); 2 on bad usage or when NATS cannot be reached."
+)]
 pub struct DlqListArgs {
     #[command(flatten)]
     pub target: DlqTarget,
@@ -52,6 +57,14 @@ pub struct DlqListArgs {
 }
 
 #[derive(Debug, clap::Args)]
+#[command(
+    about = "Publish dead letters again on their original subject (or --subject), then remove them from the dead-letter stream",
+    long_about = "Publish dead letters again on their original subject (or --subject), with the headers they \
+carried and a new message id (the same if the replay is repeated), then remove each from the dead-letter stream once it is published (unless --keep). Name sequences from \
+`memval dlq list`, or --all for every letter that matches --stage/--run.\n\n\
+Exit codes: 0 on success; 2 on bad usage, a sequence that names no dead letter, or when NATS cannot be reached \
+or a publish fails (letters not yet published stay in the stream)."
+)]
 pub struct DlqReplayArgs {
     #[command(flatten)]
     pub target: DlqTarget,

@@ -42,10 +42,8 @@ the model (those pairs are listed under not_judged).",
         after_help = "Example:\n  memval judge pairs --input pairs.jsonl --llm-provider openai --llm-model gpt-4o-mini --format json"
     )]
     Pairs(JudgePairsArgs),
-    /// Judge a finished change against its acceptance: PASS, FAIL or NOT_PROVEN (SPEC §8).
+    // No doc comment here: clap would put it over the long help of the command's own Args.
     Change(crate::cmd::judge_change::JudgeChangeArgs),
-    /// Judge whether a draft recommendation contradicts the user's saved Claude Code memory
-    /// (SPEC §7); exit 1 on a veto.
     Draft(crate::cmd::judge_draft::JudgeDraftArgs),
 }
 

@@ -43,6 +43,7 @@ Exit codes: 0 PASS, 1 FAIL, 3 NOT_PROVEN, 2 bad usage or input (including a git 
 #[command(
     args_conflicts_with_subcommands = true,
     subcommand_negates_reqs = true,
+    about = "Judge a finished change against its acceptance: PASS, FAIL or NOT_PROVEN (SPEC §8)",
     long_about = LONG_ABOUT,
     after_help = "Examples:\n  memval judge change --root . --acceptance acceptance.json --author-context ctx-a --validator-context ctx-b \\\n      --base main --freshness runtime --attester ci --format md\n  memval judge change manifest --root ."
 )]
@@ -103,6 +104,10 @@ pub struct JudgeChangeArgs {
 #[derive(Debug, Subcommand)]
 pub enum ChangeAction {
     /// Print the subject manifest (subject-manifest.v1) of a directory and stop.
+    #[command(long_about = "Print the subject manifest (subject-manifest.v1) of a directory and stop: every file's \
+path, kind, executable bit and sha256 (version control and build output left out), and the digest over them that \
+a change verdict is bound to. Reads only.\n\n\
+Exit codes: 0 on success; 2 when the directory cannot be read.")]
     Manifest {
         #[arg(long, value_name = "DIR")]
         root: PathBuf,

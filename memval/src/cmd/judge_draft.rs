@@ -21,6 +21,7 @@ pub enum Format {
 
 #[derive(Debug, clap::Args)]
 #[command(
+    about = "Judge whether a draft recommendation contradicts the user's saved Claude Code memory (SPEC §7); exit 1 on a veto",
     long_about = "Judge whether a draft recommendation contradicts what the user saved in a Claude Code memory \
 folder (SPEC §7). Output: {judge, score, veto, confidence, evidence: [{memory_file, memory_excerpt, draft_match}], \
 reason}, plus not_judged (memories no rule cited and no model judged, or that could not be read) and detail.\n\n\

@@ -31,6 +31,7 @@ pub enum PairsFormat {
 
 #[derive(Debug, clap::Args)]
 #[command(
+    about = "Candidate pairs of memories of different agents that may contradict each other",
     long_about = "Candidate pairs of memories of two different agents that may contradict each other (SPEC §5), \
 best first, one JSON object per line: {id_a, agent_a, content_a, id_b, agent_b, content_b, score, method}, with \
 id_a < id_b. The output is `memval judge pairs --input`'s input.\n\n\

@@ -40,6 +40,7 @@ pub enum FailOnArg {
 
 #[derive(Debug, clap::Args)]
 #[command(
+    about = "Reconcile memories with decisions, docs and code: a dated drift report",
     long_about = "Reconcile memories with decision records, docs and code (SPEC §6) and write a dated report: \
 {out-dir}/{YYYY-MM-DD}.reconciliation-report.md, then -02, -03, ... the same day (never overwritten). Sections: \
 stale entries, superseded references (every DEC-... reference classified ACTIVE, SUPERSEDED or MISSING), \
