@@ -244,7 +244,14 @@ fn staleness(repo: &Path, manifest: &scan::Manifest, git: Result<&Activity, &Str
     };
     for e in &manifest.entries {
         let Content::Text(_) = e.content else { continue };
-        let no_date = |what: &str| NotChecked { file: e.path.clone(), what: what.to_owned(), reason: "the file has no updated_at (no front matter date, registry date or commit)".into() };
+        let no_date = |what: &str| NotChecked {
+            file: e.path.clone(),
+            what: what.to_owned(),
+            reason: match &e.date_problem {
+                Some(problem) => format!("the file has no updated_at: {problem}"),
+                None => "the file has no updated_at (no front matter date, registry date or commit)".into(),
+            },
+        };
         match e.origin {
             Origin::Memory => {
                 for p in &e.code_paths {

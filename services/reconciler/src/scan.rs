@@ -59,6 +59,9 @@ pub struct Entry {
     pub code_paths: Vec<String>,
     /// The registry's `index.md` line, for a GAAI entry.
     pub index_line: Option<u32>,
+    /// Why git could not date the file, when it was asked and failed: reported as the reason
+    /// its checks were not made, never read as "the file has no date".
+    pub date_problem: Option<String>,
 }
 
 /// The whole manifest.
@@ -154,7 +157,7 @@ fn file_entry(repo: &Path, file: PathBuf, origin: Origin, category: Option<Strin
         (None, Some(d)) => (Some(d), Some("index.md")),
         _ => (None, None),
     };
-    Entry { path: shown(repo, &file), file: Some(file), origin, category, content, updated_at, updated_from, code_paths: f.code_paths, index_line }
+    Entry { path: shown(repo, &file), file: Some(file), origin, category, content, updated_at, updated_from, code_paths: f.code_paths, index_line, date_problem: None }
 }
 
 /// Builds the manifest for `memories` (each a path memval reads) in `repo` (canonical).
@@ -188,6 +191,7 @@ pub fn manifest(repo: &Path, memories: &[PathBuf]) -> Result<Manifest, Reconcile
                     updated_from: Some("record"),
                     code_paths: Vec::new(),
                     index_line: None,
+                    date_problem: None,
                 });
                 continue;
             }
@@ -238,6 +242,7 @@ fn gaai(repo: &Path, mem: &Path, m: &mut Manifest, seen: &mut BTreeSet<PathBuf>)
             updated_from: None,
             code_paths: Vec::new(),
             index_line: None,
+            date_problem: None,
         }),
     }
     // Decision records are memory even when the registry does not list them.
@@ -297,7 +302,8 @@ fn docs(repo: &Path, m: &mut Manifest, seen: &BTreeSet<PathBuf>) {
     }
 }
 
-/// Fills in `updated_at` from the last commit for files that have none, when git works.
+/// Fills in `updated_at` from the last commit for files that have none; a git failure is kept
+/// on the entry as its `date_problem`.
 pub fn git_dates(m: &mut Manifest, repo: &Path, git: &memval_git::Activity) {
     for e in &mut m.entries {
         if e.updated_at.is_some() || e.file.is_none() || !matches!(e.content, Content::Text(_)) {
@@ -305,9 +311,13 @@ pub fn git_dates(m: &mut Manifest, repo: &Path, git: &memval_git::Activity) {
         }
         let Some(file) = &e.file else { continue };
         let Ok(rel) = file.strip_prefix(git.top()).or_else(|_| file.strip_prefix(repo)) else { continue };
-        if let Ok(Some(t)) = git.last_commit(&rel.to_string_lossy()) {
-            e.updated_at = Some(t);
-            e.updated_from = Some("git");
+        match git.last_commit(&rel.to_string_lossy()) {
+            Ok(Some(t)) => {
+                e.updated_at = Some(t);
+                e.updated_from = Some("git");
+            }
+            Ok(None) => {}
+            Err(err) => e.date_problem = Some(format!("git could not date the file: {err}")),
         }
     }
 }
