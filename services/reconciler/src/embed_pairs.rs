@@ -17,7 +17,7 @@ use memval_embed::{cache_key, from_bytes, similar, to_bytes, Embedder, ModelFile
 use memval_proto::{Memory, Pair};
 use memval_store::KvTable;
 
-use crate::pairs::{id_order, normalised_ids, sample, Candidates, Options};
+use crate::pairs::{id_order, normalised_ids, pair, sample, Candidates, Options};
 use crate::ReconcileError;
 
 /// SPEC §5: the embed method's cosine floor.
@@ -79,19 +79,7 @@ pub fn embed_pairs(
     let pairs = search
         .pairs
         .iter()
-        .map(|f| {
-            let (a, b) = (&memories[kept[f.a as usize]], &memories[kept[f.b as usize]]);
-            Pair {
-                id_a: a.id.clone(),
-                agent_a: a.agent.clone(),
-                content_a: a.content.clone(),
-                id_b: b.id.clone(),
-                agent_b: b.agent.clone(),
-                content_b: b.content.clone(),
-                score: f.score,
-                method: EMBED.to_owned(),
-            }
-        })
+        .map(|f| pair(&memories[kept[f.a as usize]], &memories[kept[f.b as usize]], f.score, EMBED))
         .collect();
     let candidates = Candidates {
         pairs,

@@ -387,8 +387,11 @@ pub fn keyword_pairs(memories: &[Memory], options: &Options) -> Candidates {
 }
 
 fn pair_of(memories: &[Memory], records: &[Record], s: &Scored) -> Pair {
-    let a = &memories[records[s.a as usize].memory];
-    let b = &memories[records[s.b as usize].memory];
+    pair(&memories[records[s.a as usize].memory], &memories[records[s.b as usize].memory], s.score, KEYWORD)
+}
+
+/// The SPEC §5 candidate of `a` and `b` (already in `id_a < id_b` order), found by `method`.
+pub(crate) fn pair(a: &Memory, b: &Memory, score: f64, method: &str) -> Pair {
     Pair {
         id_a: a.id.clone(),
         agent_a: a.agent.clone(),
@@ -396,8 +399,8 @@ fn pair_of(memories: &[Memory], records: &[Record], s: &Scored) -> Pair {
         id_b: b.id.clone(),
         agent_b: b.agent.clone(),
         content_b: b.content.clone(),
-        score: s.score,
-        method: KEYWORD.to_owned(),
+        score,
+        method: method.to_owned(),
     }
 }
 
