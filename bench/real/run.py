@@ -8,7 +8,11 @@ print precision / recall per verdict, macro-F1, drift F1, ref recall, successor 
 timings, per case and overall.
 
     python3 bench/real/run.py --memval target/release/memval [--mirrors /work/.mirror]
-        [--workdir /work/real-trees] [--cases-file FILE] [--cases NAME ...] [--json FILE] [--keep]
+        [--workdir /work/real-trees] [--cases-file FILE ...] [--cases NAME ...] [--json FILE] [--keep]
+
+Given several case files, each set gets its own overall lines, and then a pooled overall over
+every label of all the sets: a set with a handful of STALE labels makes a jumpy macro-F1 on its
+own; the pooled one weighs each label once.
 """
 
 import argparse
@@ -247,27 +251,24 @@ def print_confusion(rows):
         print(f"    {e:<18} " + " ".join(f"{conf[(e, c)]:>11}" for c in cols))
 
 
-def main():
-    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("--memval", required=True)
-    ap.add_argument("--mirrors", default="/work/.mirror")
-    ap.add_argument("--workdir", default="/work/real-trees",
-                    help="trees and git directories go here (outside this repo)")
-    ap.add_argument("--labels", default=os.path.join(HERE, "labels"))
-    ap.add_argument("--cases-file", default=os.path.join(HERE, "cases.json"),
-                    help="the cases to run (default: cases.json; cases-heldout.json holds the held-out ones)")
-    ap.add_argument("--cases", nargs="*")
-    ap.add_argument("--json", help="write per-label results and metrics here")
-    ap.add_argument("--keep", action="store_true", help="keep the materialised trees")
-    ap.add_argument("--modes", nargs="*", choices=MODES, default=list(MODES),
-                    help="run only these modes (default: both); a quick look at one, not a result to record")
-    args = ap.parse_args()
-    memval = os.path.abspath(args.memval)
-    with open(args.cases_file) as f:
-        cases = json.load(f)["cases"]
-    if args.cases:
-        cases = [c for c in cases if c["name"] in args.cases]
-    modes = [m for m in MODES if m in args.modes]
+def overall_metrics(rows, secs):
+    m = metrics(rows)
+    m["seconds_total"] = sum(secs)
+    m["seconds_max"] = max(secs) if secs else 0.0
+    return m
+
+
+def print_overall(title, m, rows):
+    print(f"== {title}, memval {m['seconds_total']:.1f}s in all (slowest {m['seconds_max']:.1f}s)")
+    print_summary("  all labels", m)
+    print(f"    drift P {fmt(m['drift']['precision'])} R {fmt(m['drift']['recall'])}; "
+          f"labels with a claim {m['claimed']}/{m['labels']} ({m['not_checked']} not checked, "
+          f"{m['via_line_claim']} via a line claim; {m['symbol_claim_only']} more named only in symbol claims)")
+    print_confusion(rows)
+
+
+def run_set(cases, modes, args, memval):
+    """Run every case of one set; returns (per-case results, rows per mode, memval seconds per mode)."""
     all_rows = {m: [] for m in modes}
     times = {m: [] for m in modes}
     results = []
@@ -301,23 +302,76 @@ def main():
         results.append(res)
         if not args.keep:
             shutil.rmtree(root, ignore_errors=True)
-    print()
-    overall = {}
-    for mode in modes:
-        m = metrics(all_rows[mode])
-        t = times[mode]
-        m["seconds_total"] = sum(t)
-        m["seconds_max"] = max(t) if t else 0.0
-        overall[mode] = m
-        print(f"== overall, {mode}: {len(cases)} cases, memval {sum(t):.1f}s in all (slowest {m['seconds_max']:.1f}s)")
-        print_summary("  all labels", m)
-        print(f"    drift P {fmt(m['drift']['precision'])} R {fmt(m['drift']['recall'])}; "
-              f"labels with a claim {m['claimed']}/{m['labels']} ({m['not_checked']} not checked, "
-              f"{m['via_line_claim']} via a line claim; {m['symbol_claim_only']} more named only in symbol claims)")
-        print_confusion(all_rows[mode])
+    return results, all_rows, times
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--memval", required=True)
+    ap.add_argument("--mirrors", default="/work/.mirror")
+    ap.add_argument("--workdir", default="/work/real-trees",
+                    help="trees and git directories go here (outside this repo)")
+    ap.add_argument("--labels", default=os.path.join(HERE, "labels"))
+    ap.add_argument("--cases-file", nargs="+", default=[os.path.join(HERE, "cases.json")],
+                    help="the cases to run (default: cases.json; cases-heldout*.json hold the held-out ones); "
+                         "several files: each set's overall, then one pooled over all their labels")
+    ap.add_argument("--cases", nargs="*")
+    ap.add_argument("--json", help="write per-label results and metrics here")
+    ap.add_argument("--keep", action="store_true", help="keep the materialised trees")
+    ap.add_argument("--modes", nargs="*", choices=MODES, default=list(MODES),
+                    help="run only these modes (default: both); a quick look at one, not a result to record")
+    args = ap.parse_args()
+    memval = os.path.abspath(args.memval)
+    sets = []
+    seen = {}
+    for path in args.cases_file:
+        with open(path) as f:
+            cases = json.load(f)["cases"]
+        if args.cases:
+            cases = [c for c in cases if c["name"] in args.cases]
+        for c in cases:
+            # labels/<name>.json is shared by every set: one name, one case
+            if c["name"] in seen:
+                raise SystemExit(f"case {c['name']} is in both {seen[c['name']]} and {path}")
+            seen[c["name"]] = path
+        sets.append((path, cases))
+    modes = [m for m in MODES if m in args.modes]
+    done = []
+    for path, cases in sets:
+        if len(sets) > 1:
+            print(f"#### {os.path.basename(path)}: {len(cases)} cases")
+        results, rows, times = run_set(cases, modes, args, memval)
+        print()
+        overall = {}
+        for mode in modes:
+            overall[mode] = overall_metrics(rows[mode], times[mode])
+            print_overall(f"overall, {mode}: {len(cases)} cases", overall[mode], rows[mode])
+        if len(sets) > 1:
+            print()
+        done.append({"cases_file": os.path.basename(path), "cases": results, "overall": overall,
+                     "rows": rows, "times": times})
+    pooled = {}
+    if len(sets) > 1:
+        print("#### every set")
+        for mode in modes:
+            for d in done:
+                print_summary(f"  {os.path.splitext(d['cases_file'])[0]}, {mode}", d["overall"][mode])
+        print()
+        n_cases = sum(len(cases) for _, cases in sets)
+        for mode in modes:
+            rows = [r for d in done for r in d["rows"][mode]]
+            secs = [t for d in done for t in d["times"][mode]]
+            pooled[mode] = overall_metrics(rows, secs)
+            print_overall(f"pooled, {mode}: {len(sets)} sets, {n_cases} cases", pooled[mode], rows)
     if args.json:
+        if len(sets) == 1:
+            out = {"cases": done[0]["cases"], "overall": done[0]["overall"]}
+        else:
+            out = {"sets": [{"cases_file": d["cases_file"], "cases": d["cases"], "overall": d["overall"]}
+                            for d in done],
+                   "pooled": pooled}
         with open(args.json, "w") as f:
-            json.dump({"cases": results, "overall": overall}, f, indent=1)
+            json.dump(out, f, indent=1)
             f.write("\n")
 
 
