@@ -327,6 +327,9 @@ pub(crate) fn path_args(text: &str) -> Vec<(&str, bool)> {
             if w == "--" {
                 continue;
             }
+            if w.starts_with('#') {
+                break; // a shell comment: what follows is prose, read as such by the caller
+            }
             if let Some(flag) = w.strip_prefix('-').map(|_| w) {
                 match flag.split_once('=') {
                     Some((f, v)) if PATH_FLAGS.contains(&f) => out.push((v, matches!(f, "-C" | "--cwd" | "--dir" | "--directory"))),

@@ -344,9 +344,48 @@ pub(crate) fn single_token(line: &str) -> Option<&str> {
     (!token.is_empty() && !token.contains(char::is_whitespace)).then_some(token)
 }
 
+/// The comment a code line ends with (`uv sync  # after editing pyproject.toml`,
+/// `frontend/  # see frontend/AGENTS.md`, `// see src/x.ts`), without its marker: a `#` or
+/// `//` that starts a word and is followed by a space. `#[derive]`, `#!`, `a#b` and
+/// `https://` are not comments. The scan is naive about quotes: a `# ` inside a string counts.
+pub(crate) fn code_comment(line: &str) -> Option<&str> {
+    let bytes = line.as_bytes();
+    for (i, _) in line.match_indices(['#', '/']) {
+        let word_start = i == 0 || bytes[i - 1].is_ascii_whitespace();
+        if !word_start {
+            continue;
+        }
+        let marker = if line[i..].starts_with("//") { 2 } else if bytes[i] == b'#' { 1 } else { continue };
+        let after = &line[i + marker..];
+        if after.starts_with(' ') || after.starts_with('\t') {
+            let text = after.trim();
+            return (!text.is_empty()).then_some(text);
+        }
+    }
+    None
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_code_line_comment_is_found_and_other_hashes_are_not() {
+        let cases: &[(&str, Option<&str>)] = &[
+            ("# Update dependencies (after editing pyproject.toml)", Some("Update dependencies (after editing pyproject.toml)")),
+            ("frontend/         # React frontend - see frontend/AGENTS.md", Some("React frontend - see frontend/AGENTS.md")),
+            ("uv sync  // then src/x.ts", Some("then src/x.ts")),
+            ("#[derive(Debug)]", None),
+            ("#!/usr/bin/env bash", None),
+            ("curl https://example.com/a#b", None),
+            ("let x = a#b;", None),
+            ("# ", None),
+            ("make test", None),
+        ];
+        for (line, want) in cases {
+            assert_eq!(code_comment(line), *want, "{line}");
+        }
+    }
 
     #[test]
     fn code_spans_pair_runs_of_equal_length() {

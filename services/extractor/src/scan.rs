@@ -315,9 +315,24 @@ impl Walker {
     }
 
     fn code_line(&mut self, line: &str, line_no: u32, fence: &Fence) {
+        if !self.code_structure(line, line_no, fence) {
+            return;
+        }
+        // A tree row, a listing entry or a command is read for its structure; a comment at
+        // its end is prose written in the code block (`uv sync  # after editing
+        // pyproject.toml`, `frontend/  # see frontend/AGENTS.md`), so the paths it names
+        // are read too. Other code lines were read whole already.
+        if let Some(comment) = markdown::code_comment(line) {
+            self.code_paths(comment, line_no);
+        }
+    }
+
+    /// Reads a code line; `true` when only its structure was read (a tree row, a listing
+    /// entry, a command), `false` when the whole line was scanned for paths.
+    fn code_structure(&mut self, line: &str, line_no: u32, fence: &Fence) -> bool {
         if markdown::is_tree_line(line) {
             self.tree_line(line, line_no);
-            return;
+            return true;
         }
         self.pending_root = markdown::single_token(line)
             .and_then(root_candidate)
@@ -328,7 +343,7 @@ impl Walker {
             });
         if fence.is_shell() || line.trim().is_empty() || commands::is_command(line) {
             self.command_program(line, line_no);
-            return;
+            return true;
         }
         if fence.is_listing() {
             if let Some(token) = markdown::single_token(line) {
@@ -340,11 +355,12 @@ impl Walker {
                 let root = self.nest.is_empty();
                 if listed && self.nest_entry(col, token, line_no, line, root) {
                     self.pending_root = None;
-                    return;
+                    return true;
                 }
             }
         }
         self.code_paths(line, line_no);
+        false
     }
 
     fn tree_line(&mut self, line: &str, line_no: u32) {

@@ -1227,6 +1227,26 @@ fn paths_given_to_shell_commands_are_claims() {
 }
 
 #[test]
+fn comments_in_code_blocks_are_read_for_paths() {
+    // A shell comment, a listing entry's comment, a tree row's comment; the command's
+    // arguments stop at its comment, so a path there is claimed once.
+    check_in(
+        None,
+        "```bash\n# Update dependencies (after editing pyproject.toml)\nuv sync  # then run scripts/check.sh\n```\n\n```\nmarimo/           # Python backend - see marimo/AGENTS.md\nfrontend/         # React frontend - see frontend/AGENTS.md\n```",
+        &[
+            "L2 file_reference pyproject.toml",
+            "L3 file_reference scripts/check.sh",
+            "L7 file_reference marimo",
+            "L7 file_reference marimo/AGENTS.md",
+            "L8 file_reference frontend",
+            "L8 file_reference frontend/AGENTS.md",
+        ],
+    );
+    // `#[derive]` and a URL fragment are not comments.
+    check_in(None, "```rust\n#[derive(Debug)] // see src/model.rs\n```", &["L2 file_reference src/model.rs"]);
+}
+
+#[test]
 fn extension_less_and_bold_paths_are_claims() {
     check(
         "See LICENSE, the Makefile and the Procfile; bootstrap with `script/bootstrap` and copy `.env.example`.",
