@@ -86,9 +86,9 @@ pub struct RepoIndex {
     /// Whether a name is used by the repo's code ([`crate::usage::used_in_code`]), per name
     /// asked (one entry per distinct symbol name of the run's claims).
     pub(crate) used: Mutex<HashMap<Box<str>, bool>>,
-    /// (folder, package name) of every manifest ([`crate::tree_only::MANIFESTS`]) that names
-    /// a package, read on first need (only tree-only successor search asks).
-    pub(crate) packages: OnceLock<Vec<(String, String)>>,
+    /// Folders by their words and package names by their keys, made on first need (only the
+    /// search without history asks; [`crate::tree_only::TreeWords`]).
+    pub(crate) tree_words: OnceLock<crate::tree_only::TreeWords>,
 }
 
 impl RepoIndex {
@@ -140,7 +140,7 @@ impl RepoIndex {
             files: Vec::new(),
             reads: Mutex::new(Reads::default()),
             used: Mutex::new(HashMap::new()),
-            packages: OnceLock::new(),
+            tree_words: OnceLock::new(),
         };
         let mut files = Vec::with_capacity(scanned.len());
         for (i, (file, tokens)) in scanned.into_iter().enumerate() {

@@ -17,7 +17,7 @@
 //! reads only strings it is given: never the file system, never git, and memory text is only
 //! compared, never obeyed.
 
-use std::collections::BTreeSet;
+use std::collections::{BTreeSet, HashMap};
 
 use crate::check::{list, Checker, Located};
 use crate::index::{basename, RepoIndex};
@@ -42,13 +42,25 @@ fn singular(w: &str) -> String {
     w.to_owned()
 }
 
-/// The candidates whose words are exactly those of `path` (and that are not `path`).
-pub(crate) fn same_words<'a>(path: &str, candidates: impl IntoIterator<Item = &'a str>) -> Vec<&'a str> {
+/// Folders grouped by their [`words`].
+pub(crate) fn dirs_by_words<'a>(dirs: impl IntoIterator<Item = &'a str>) -> HashMap<BTreeSet<String>, Vec<String>> {
+    let mut out: HashMap<BTreeSet<String>, Vec<String>> = HashMap::new();
+    for d in dirs {
+        out.entry(words(d)).or_default().push(d.to_owned());
+    }
+    for found in out.values_mut() {
+        found.sort();
+    }
+    out
+}
+
+/// The folders of `by_words` whose words are exactly those of `path` (not `path` itself).
+pub(crate) fn same_words<'a>(by_words: &'a HashMap<BTreeSet<String>, Vec<String>>, path: &str) -> Vec<&'a str> {
     let want = words(path);
     if want.is_empty() {
         return Vec::new();
     }
-    candidates.into_iter().filter(|c| *c != path && words(c) == want).collect()
+    by_words.get(&want).into_iter().flatten().map(String::as_str).filter(|d| *d != path).collect()
 }
 
 /// File names whose text can name the package of the folder they sit in.
@@ -154,23 +166,53 @@ pub(crate) fn prefix_likeness(a: &str, b: &str) -> f64 {
     common as f64 / a.chars().count().max(b.chars().count()) as f64
 }
 
-impl RepoIndex {
-    /// (folder, package name) of every manifest in the tree that names a package; the root's
-    /// folder is "".
-    pub(crate) fn packages(&self) -> &[(String, String)] {
-        self.packages.get_or_init(|| {
-            let mut out = Vec::new();
-            for manifest in MANIFESTS {
-                for &i in self.files_named(manifest) {
-                    let path = &self.file_at(i).path;
-                    if let Some(name) = self.read_text(path).and_then(|text| manifest_name(manifest, &text)) {
-                        out.push((path.rsplit_once('/').map_or("", |(d, _)| d).to_owned(), name));
-                    }
+/// What the second look asks of a whole tree, computed once per index: every folder by its
+/// [`words`], and every package (folder, name) with its [`name_key`].
+pub(crate) struct TreeWords {
+    dirs: HashMap<BTreeSet<String>, Vec<String>>,
+    packages: Vec<(String, String)>,
+    project: BTreeSet<String>,
+    by_key: HashMap<BTreeSet<String>, Vec<usize>>,
+}
+
+impl TreeWords {
+    fn of(index: &RepoIndex) -> TreeWords {
+        let dirs = dirs_by_words(index.dirs());
+        let mut packages = Vec::new();
+        for manifest in MANIFESTS {
+            for &i in index.files_named(manifest) {
+                let path = &index.file_at(i).path;
+                if let Some(name) = index.read_text(path).and_then(|text| manifest_name(manifest, &text)) {
+                    packages.push((path.rsplit_once('/').map_or("", |(d, _)| d).to_owned(), name));
                 }
             }
-            out.sort();
-            out
-        })
+        }
+        packages.sort();
+        packages.dedup_by(|a, b| a.0 == b.0);
+        let names: Vec<String> = packages.iter().map(|(_, n)| n.clone()).collect();
+        let project = project_words(&names);
+        let mut by_key: HashMap<BTreeSet<String>, Vec<usize>> = HashMap::new();
+        for (i, (_, name)) in packages.iter().enumerate() {
+            by_key.entry(name_key(name, &project)).or_default().push(i);
+        }
+        TreeWords { dirs, packages, project, by_key }
+    }
+
+    /// Folders whose words are exactly those of `path` (not `path` itself).
+    fn same_words(&self, path: &str) -> Vec<&str> {
+        same_words(&self.dirs, path)
+    }
+
+    /// (folder, package name) of the packages named like `name`, less the project's words.
+    fn named_like(&self, name: &str) -> Vec<&(String, String)> {
+        let key = name_key(name, &self.project);
+        self.by_key.get(&key).into_iter().flatten().map(|&i| &self.packages[i]).collect()
+    }
+}
+
+impl RepoIndex {
+    pub(crate) fn tree_words(&self) -> &TreeWords {
+        self.tree_words.get_or_init(|| TreeWords::of(self))
     }
 }
 
@@ -233,15 +275,12 @@ impl Checker<'_> {
     /// not a place the memory names as it is (the memory knew that one as something else).
     fn folder_successor(&self, path: &str) -> Option<Located> {
         let name = basename(path);
-        let packages = self.index.packages();
-        let names: Vec<String> = packages.iter().map(|(_, n)| n.clone()).collect();
-        let project = project_words(&names);
-        let key = name_key(name, &project);
-        let mut by_name: Vec<&(String, String)> = packages
-            .iter()
-            .filter(|(dir, n)| !dir.is_empty() && dir != path && name_key(n, &project) == key && !self.context.knew(self.index, dir, path))
+        let tree = self.index.tree_words();
+        let by_name: Vec<&(String, String)> = tree
+            .named_like(name)
+            .into_iter()
+            .filter(|(dir, _)| !dir.is_empty() && dir != path && !self.context.knew(self.index, dir, path))
             .collect();
-        by_name.dedup_by(|a, b| a.0 == b.0);
         if let [(dir, package)] = by_name.as_slice() {
             return Some(Located::Moved {
                 to: dir.clone(),
@@ -250,8 +289,7 @@ impl Checker<'_> {
                 evidence: format!("no history; the package in {dir} is named {package}, as the memory named {name} (unconfirmed)"),
             });
         }
-        let mut same: Vec<&str> = same_words(path, self.index.dirs()).into_iter().filter(|d| !self.context.knew(self.index, d, path)).collect();
-        same.sort();
+        let same: Vec<&str> = tree.same_words(path).into_iter().filter(|d| !self.context.knew(self.index, d, path)).collect();
         if let [dir] = same.as_slice() {
             return Some(Located::Moved {
                 to: (*dir).to_owned(),
@@ -380,7 +418,7 @@ mod tests {
             ("packages/3-extensions/postgres", &[]),
         ];
         for (path, want) in cases {
-            assert_eq!(same_words(path, tree.iter().copied()), *want, "{path}");
+            assert_eq!(same_words(&dirs_by_words(tree), path), *want, "{path}");
         }
     }
 
