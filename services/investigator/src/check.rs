@@ -97,7 +97,7 @@ impl MemoryContext {
     }
 
     /// The memory's paths inside `folder/` that are not there as written.
-    fn inside(&self, index: &RepoIndex, folder: &str) -> Vec<String> {
+    pub(crate) fn inside(&self, index: &RepoIndex, folder: &str) -> Vec<String> {
         let under = format!("{folder}/");
         self.paths
             .iter()
@@ -105,6 +105,59 @@ impl MemoryContext {
             .filter(|p| p.starts_with(&under) && index.file(p).is_none() && !index.is_dir(p))
             .cloned()
             .collect()
+    }
+
+    /// Whether the memory names any path inside `folder/`.
+    pub(crate) fn has_inside(&self, folder: &str) -> bool {
+        let under = format!("{folder}/");
+        self.paths.iter().any(|(p, _)| p.starts_with(&under))
+    }
+
+    /// Whether the memory names `place`, or a path inside it, that exists as written (not
+    /// `except`): it knew that place as it is, so it is not where another of its references went.
+    pub(crate) fn knew(&self, index: &RepoIndex, place: &str, except: &str) -> bool {
+        let under = format!("{place}/");
+        self.paths.iter().any(|(p, _)| {
+            p != except && (p == place || p.starts_with(&under)) && (index.file(p).is_some() || index.is_dir(p))
+        })
+    }
+
+    /// Where the memory's other paths in `old/` (not `except`, not there as written) are found
+    /// with the rest of their path kept: the one folder that holds at least two of them and
+    /// more than any other, or `None`.
+    pub(crate) fn moved_to(&self, index: &RepoIndex, old: &str, except: &str) -> Option<String> {
+        let under = format!("{old}/");
+        let mut votes: Vec<(String, usize)> = Vec::new();
+        for (p, _) in &self.paths {
+            if p == except || index.file(p).is_some() || index.is_dir(p) {
+                continue;
+            }
+            let Some(rest) = p.strip_prefix(&under) else { continue };
+            let suffix = format!("/{rest}");
+            let name = basename(rest);
+            let mut places: Vec<String> = index
+                .files_named(name)
+                .iter()
+                .map(|&i| index.file_at(i).path.as_str())
+                .chain(index.dirs_named(name))
+                .filter_map(|q| q.strip_suffix(&suffix))
+                .filter(|prefix| *prefix != old)
+                .map(str::to_owned)
+                .collect();
+            places.sort();
+            places.dedup();
+            for place in places {
+                match votes.iter_mut().find(|(v, _)| *v == place) {
+                    Some((_, n)) => *n += 1,
+                    None => votes.push((place, 1)),
+                }
+            }
+        }
+        votes.sort_by(|a, b| b.1.cmp(&a.1));
+        match votes.as_slice() {
+            [(best, n), rest @ ..] if *n >= 2 && rest.first().is_none_or(|(_, m)| m < n) => Some(best.clone()),
+            _ => None,
+        }
     }
 
     /// Whether another path of the memory (not `except`) exists in `folder` itself.
@@ -144,7 +197,7 @@ impl MemoryContext {
 
 /// Where a path named by a memory is now.
 #[derive(Debug, Clone, PartialEq)]
-enum Located {
+pub(crate) enum Located {
     /// Exists now at `path`; `note` says how it was found when not verbatim.
     Here { path: String, dir: bool, confidence: u8, note: Option<String> },
     /// Gone from the named place; its successor exists at `to`.
@@ -166,7 +219,7 @@ fn checked(verdict: Verdict, confidence: u8, evidence: String, successor: Option
     Outcome::Checked { verdict, confidence, evidence, successor }
 }
 
-fn list(candidates: &[String]) -> String {
+pub(crate) fn list(candidates: &[String]) -> String {
     let mut shown: Vec<&str> = candidates.iter().take(MAX_LISTED).map(String::as_str).collect();
     if candidates.len() > MAX_LISTED {
         shown.push("...");
@@ -283,6 +336,11 @@ impl Checker<'_> {
             }
         }
         let readings: Vec<&str> = std::iter::once(path.as_str()).chain(alts.iter().map(String::as_str)).collect();
+        if self.git.is_none() {
+            if let Some(gone) = self.bare_project_file(&readings) {
+                return gone;
+            }
+        }
         if let Some(git) = self.git {
             for (window, penalty) in [(since, 0u8), (None, 15u8)] {
                 if window.is_none() && since.is_none() && penalty > 0 {
@@ -301,10 +359,20 @@ impl Checker<'_> {
                 gone @ Located::Gone { .. } => {
                     first.get_or_insert(gone);
                 }
-                found => return found,
+                found => return self.second_look(reading, found),
             }
         }
-        first.unwrap_or_else(|| self.search_tree(&path))
+        let found = first.unwrap_or_else(|| self.search_tree(&path));
+        self.second_look(&path, found)
+    }
+
+    /// Without history, a path the tree search found gone or could not place gets a second
+    /// look ([`Checker::guess_without_history`]); anything else is kept.
+    fn second_look(&self, path: &str, found: Located) -> Located {
+        if self.git.is_some() {
+            return found;
+        }
+        self.guess_without_history(path, &found).unwrap_or(found)
     }
 
     /// `Here` when `path` is a file or directory of the repo now.
@@ -550,7 +618,11 @@ impl Checker<'_> {
         }
         let same_name: Vec<String> = self.index.files_named(name).iter().map(|&i| self.index.file_at(i).path.clone()).collect();
         let same_dir_name: Vec<String> = self.index.dirs_named(name).into_iter().map(str::to_owned).collect();
-        let candidates = if same_name.is_empty() { same_dir_name } else { same_name };
+        let mut candidates = if same_name.is_empty() { same_dir_name } else { same_name };
+        if self.git.is_none() {
+            // A place the memory itself names as it is was known to it as something else.
+            candidates.retain(|c| !self.context.knew(self.index, c, path));
+        }
         if let Some(best) = best_candidate(path, &candidates) {
             let dir = self.index.is_dir(&best);
             if self.git.is_none() {
@@ -698,6 +770,14 @@ impl Checker<'_> {
         if let Some(text) = self.index.read_text(candidate) {
             if symbols.iter().any(|s| identifiers_contain(&text, &SymbolName::parse(s).name)) {
                 return None;
+            }
+        }
+        // A name many files share (`base.ts`, `index.ts`) says nothing by itself; what is left
+        // is the folder: the old file's folder name must be somewhere in the candidate's path.
+        let same_named = self.index.files_named(basename(path)).len();
+        if let Some(old_parent) = parent(path).filter(|_| same_named >= 3) {
+            if !candidate.split('/').any(|seg| seg == old_parent) {
+                return Some(format!("{same_named} files are named {}, and {candidate} is not in a folder named {old_parent}", basename(path)));
             }
         }
         let folder = candidate.rsplit_once('/').map_or("", |(d, _)| d);

@@ -86,6 +86,9 @@ pub struct RepoIndex {
     /// Whether a name is used by the repo's code ([`crate::usage::used_in_code`]), per name
     /// asked (one entry per distinct symbol name of the run's claims).
     pub(crate) used: Mutex<HashMap<Box<str>, bool>>,
+    /// Folders by their words and package names by their keys, made on first need (only the
+    /// search without history asks; [`crate::tree_only::TreeWords`]).
+    pub(crate) tree_words: OnceLock<crate::tree_only::TreeWords>,
 }
 
 impl RepoIndex {
@@ -137,6 +140,7 @@ impl RepoIndex {
             files: Vec::new(),
             reads: Mutex::new(Reads::default()),
             used: Mutex::new(HashMap::new()),
+            tree_words: OnceLock::new(),
         };
         let mut files = Vec::with_capacity(scanned.len());
         for (i, (file, tokens)) in scanned.into_iter().enumerate() {
@@ -196,6 +200,11 @@ impl RepoIndex {
     /// Directories whose last segment is `name`.
     pub fn dirs_named(&self, name: &str) -> Vec<&str> {
         self.dirs_by_name.get(name).into_iter().flatten().map(String::as_str).collect()
+    }
+
+    /// Every directory that holds a file (repo-relative, no trailing `/`).
+    pub fn dirs(&self) -> impl Iterator<Item = &str> {
+        self.dirs.keys().map(String::as_str)
     }
 
     /// Files whose name, without its last extension, is `stem`.

@@ -16,6 +16,7 @@ pub mod index;
 mod repos;
 mod similar;
 mod symbols;
+mod tree_only;
 pub mod model;
 mod stage;
 mod usage;
