@@ -15,6 +15,8 @@ use std::sync::{Arc, Mutex, OnceLock};
 
 use memval_proto::UnixSeconds;
 
+use crate::GitError;
+
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum ChangeKind {
     Renamed { from: String, to: String },
@@ -77,6 +79,12 @@ pub struct GitRepo {
     /// File versions already read (`rev:path` -> text), so the many claims about one file
     /// cost one `cat-file` round trip and one inflate, not one each.
     blobs: Mutex<BlobCache>,
+    /// [`GitRepo::last_change_of`]'s answers per (path, needle), and the versions of each
+    /// path it looked at.
+    last_changes: Mutex<HashMap<(String, String), Option<String>>>,
+    versions: Mutex<HashMap<String, Option<Arc<Vec<String>>>>>,
+    /// Whether a `diff.<driver>.textconv` is configured (then `-S` reads converted text).
+    textconv: OnceLock<bool>,
 }
 
 /// Every rename, deletion and addition on `HEAD`'s history, oldest first, and where each
@@ -174,6 +182,51 @@ pub const MAX_NAME_SEARCHES: usize = 64;
 pub const NAME_SEARCH_TIMEOUT: std::time::Duration = std::time::Duration::from_secs(2);
 pub const NAME_SEARCH_BUDGET: std::time::Duration = std::time::Duration::from_secs(10);
 
+/// Entries kept per cache of [`GitRepo::last_change_of`] (answers, and versions per path);
+/// when full it starts over.
+const SEARCH_CACHE_ENTRIES: usize = 200_000;
+
+/// Versions of one path read to rule a name out without a history search; a path changed
+/// more often than this is searched by git (which reads them all anyway).
+const MAX_PATH_VERSIONS: usize = 64;
+
+/// The distinct non-zero blob ids of `git log --format= --raw --no-abbrev` output, or `None`
+/// for a line of another shape (a merge's combined diff) or more than [`MAX_PATH_VERSIONS`].
+fn blob_ids(raw: &str) -> Option<Vec<String>> {
+    let mut ids: Vec<String> = Vec::new();
+    for line in raw.lines().filter(|l| !l.trim().is_empty()) {
+        // `:<mode> <mode> <old id> <new id> <status>\t<path>[\t<path>]`
+        let meta = line.strip_prefix(':').filter(|m| !m.starts_with(':'))?.split('\t').next()?;
+        let fields: Vec<&str> = meta.split(' ').collect();
+        let [_, _, old, new, _] = fields.as_slice() else { return None };
+        for id in [old, new] {
+            if id.len() < 40 || !id.bytes().all(|b| b.is_ascii_hexdigit()) {
+                return None;
+            }
+            if id.bytes().any(|b| b != b'0') && !ids.iter().any(|known| known == id) {
+                ids.push((*id).to_owned());
+            }
+        }
+        if ids.len() > MAX_PATH_VERSIONS {
+            return None;
+        }
+    }
+    Some(ids)
+}
+
+/// stdout of a successful run, or git's error with its own first words.
+fn output_checked(cmd: &mut Command, args: &[&str]) -> Result<String, GitError> {
+    let out = cmd.stderr(Stdio::piped()).output().map_err(|e| GitError::Spawn(e.to_string()))?;
+    if !out.status.success() {
+        return Err(GitError::Failed {
+            command: args.join(" "),
+            status: out.status.to_string(),
+            stderr: String::from_utf8_lossy(&out.stderr).trim().chars().take(400).collect(),
+        });
+    }
+    Ok(String::from_utf8_lossy(&out.stdout).into_owned())
+}
+
 fn git(dir: &Path) -> Command {
     let mut cmd = Command::new("git");
     cmd.arg("-C").arg(dir).args(["-c", "core.quotePath=false"]);
@@ -250,6 +303,9 @@ impl GitRepo {
             name_time: Mutex::new(std::time::Duration::ZERO),
             cat: Mutex::new(None),
             blobs: Mutex::new(BlobCache::default()),
+            last_changes: Mutex::new(HashMap::new()),
+            versions: Mutex::new(HashMap::new()),
+            textconv: OnceLock::new(),
         })
     }
 
@@ -452,14 +508,79 @@ impl GitRepo {
 
     /// The newest commit on `HEAD` that changed how many times `needle` occurs in `path`
     /// (`git log -S`): for a name no longer defined there, the commit that removed or
-    /// renamed it. `None` when there is none or git fails.
-    pub fn last_change_of(&self, path: &str, needle: &str) -> Option<String> {
+    /// renamed it. `Ok(None)` when there is none; git's error when the search failed.
+    ///
+    /// Answers are kept per (path, needle) for this checkout (errors are not kept: asked
+    /// again, git is asked again). Most names asked about were never in the file at all (a
+    /// misremembered or invented name): when no version of the path that this search walks
+    /// contains the needle, no commit can have changed how often it occurs, and the answer
+    /// is `None` without a search. The path's versions are listed once
+    /// ([`GitRepo::path_versions`]); whatever cannot be read makes the search run as before.
+    pub fn last_change_of(&self, path: &str, needle: &str) -> Result<Option<String>, GitError> {
         if needle.is_empty() || needle.starts_with('-') || path.starts_with(['-', ':']) {
-            return None;
+            return Ok(None);
         }
-        let out = output(git(&self.dir).args(["log", "-n", "1", "--format=%H", &format!("-S{needle}"), "HEAD", "--", path]))?;
+        let key = (path.to_owned(), needle.to_owned());
+        if let Some(known) = self.last_changes.lock().expect("search cache poisoned").get(&key) {
+            return Ok(known.clone());
+        }
+        let found = if self.never_contained(path, needle) { None } else { self.search_last_change(path, needle)? };
+        let mut cache = self.last_changes.lock().expect("search cache poisoned");
+        if cache.len() >= SEARCH_CACHE_ENTRIES {
+            cache.clear();
+        }
+        cache.insert(key, found.clone());
+        Ok(found)
+    }
+
+    /// `git log -n 1 -S<needle> HEAD -- path`, the question [`GitRepo::last_change_of`] answers.
+    fn search_last_change(&self, path: &str, needle: &str) -> Result<Option<String>, GitError> {
+        let args = ["log", "-n", "1", "--format=%H", &format!("-S{needle}"), "HEAD", "--", path];
+        let out = output_checked(git(&self.dir).args(args), &args)?;
         let commit = out.trim();
-        (!commit.is_empty()).then(|| commit.to_owned())
+        Ok((!commit.is_empty()).then(|| commit.to_owned()))
+    }
+
+    /// Whether no version of `path` that `git log HEAD -- path` shows (before or after each
+    /// commit) contains `needle`. `false` whenever that is not known for sure: the versions
+    /// could not be listed or read, there are too many, or a textconv filter is configured
+    /// (`-S` then searches the converted text, not the blob).
+    fn never_contained(&self, path: &str, needle: &str) -> bool {
+        if self.textconv_configured() {
+            return false;
+        }
+        let Some(versions) = self.path_versions(path) else { return false };
+        versions.iter().all(|id| self.read_spec(id.clone()).is_some_and(|text| !text.contains(needle)))
+    }
+
+    /// Blob ids of every version of `path` the walk of `git log HEAD -- path` diffs (each
+    /// commit's before and after, same revision walk and pathspec as the `-S` search), listed
+    /// once per path; `None` when git failed, printed a line of another shape, or there are
+    /// more than [`MAX_PATH_VERSIONS`].
+    fn path_versions(&self, path: &str) -> Option<Arc<Vec<String>>> {
+        if let Some(known) = self.versions.lock().expect("version cache poisoned").get(path) {
+            return known.clone();
+        }
+        let listed = output(git(&self.dir).args(["log", "--format=", "--raw", "--no-abbrev", "HEAD", "--", path]))
+            .and_then(|out| blob_ids(&out))
+            .map(Arc::new);
+        let mut cache = self.versions.lock().expect("version cache poisoned");
+        if cache.len() >= SEARCH_CACHE_ENTRIES {
+            cache.clear();
+        }
+        cache.insert(path.to_owned(), listed.clone());
+        listed
+    }
+
+    /// Whether git's configuration names any `diff.<driver>.textconv` (asked once).
+    fn textconv_configured(&self) -> bool {
+        *self.textconv.get_or_init(|| {
+            match git(&self.dir).args(["config", "--get-regexp", r"^diff\..*\.textconv$"]).output() {
+                // Exit 1 with nothing printed: no such key.
+                Ok(out) => !(out.status.code() == Some(1) && out.stdout.is_empty()),
+                Err(_) => true,
+            }
+        })
     }
 
     /// The newest commits on `HEAD` (after `since`, when given) that changed how many times
@@ -551,7 +672,12 @@ impl GitRepo {
 
     /// Text of `path` (relative to the repo dir) at commit `rev`, if it existed.
     pub fn show(&self, rev: &str, path: &str) -> Option<Arc<str>> {
-        let spec = format!("{rev}:{}{path}", self.prefix);
+        self.read_spec(format!("{rev}:{}{path}", self.prefix))
+    }
+
+    /// Text of the blob `spec` names (`rev:path`, or a blob id), through the one
+    /// `cat-file --batch` and the blob cache.
+    fn read_spec(&self, spec: String) -> Option<Arc<str>> {
         if let Some(known) = self.blobs.lock().expect("blob cache poisoned").texts.get(&spec) {
             return known.clone();
         }
@@ -649,6 +775,9 @@ mod tests {
             name_time: Mutex::new(std::time::Duration::ZERO),
             cat: Mutex::new(None),
             blobs: Mutex::new(BlobCache::default()),
+            last_changes: Mutex::new(HashMap::new()),
+            versions: Mutex::new(HashMap::new()),
+            textconv: OnceLock::new(),
         }
     }
 
@@ -695,6 +824,21 @@ mod tests {
         assert_eq!((t.last.as_str(), t.deleted_in.as_deref()), ("c", None));
         let t = git.follow("nowhere", None);
         assert_eq!((t.last.as_str(), t.known, t.renames.len()), ("nowhere", false, 0));
+    }
+
+    #[test]
+    fn blob_ids_are_every_version_or_unknown() {
+        let a = "a".repeat(40);
+        let b = "b".repeat(40);
+        let zero = "0".repeat(40);
+        let raw = format!(":000000 100644 {zero} {a} A\tsrc/x.rs\n\n:100644 100644 {a} {b} M\tsrc/x.rs\n:100644 000000 {b} {zero} D\tsrc/x.rs\n");
+        assert_eq!(blob_ids(&raw), Some(vec![a.clone(), b.clone()]));
+        assert_eq!(blob_ids(""), Some(vec![]));
+        // A merge's combined diff, an abbreviated id: not read, so not known.
+        assert_eq!(blob_ids(&format!("::100644 100644 100644 {a} {b} {a} MM\tsrc/x.rs\n")), None);
+        assert_eq!(blob_ids(":100644 100644 abc def M\tsrc/x.rs\n"), None);
+        let many: String = (1..=MAX_PATH_VERSIONS + 1).map(|i| format!(":100644 100644 {zero} {i:040x} M\tx\n")).collect();
+        assert_eq!(blob_ids(&many), None);
     }
 
     #[test]

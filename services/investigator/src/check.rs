@@ -913,10 +913,18 @@ impl Checker<'_> {
         }
         let git = self.git?;
         let file = RepoRoot::normalise(raw).ok()?;
-        let commit = git.last_change_of(&file, &sym.name)?;
+        // A failed search is said where the verdict is made ([`Self::history_search_failure`]).
+        let commit = git.last_change_of(&file, &sym.name).ok()??;
         let old = git.show(&format!("{commit}^"), &file)?;
         let unchanged = self.index.read_text(path).is_some_and(|now| now == old);
         (!unchanged && defines(&old)).then_some(old)
+    }
+
+    /// Why the history search for `sym` in the memory's file failed, when it did (the answer
+    /// is kept by [`GitRepo::last_change_of`], so asking again costs nothing when it worked).
+    fn history_search_failure(&self, sym: &SymbolName, raw: &str) -> Option<String> {
+        let file = RepoRoot::normalise(raw).ok()?;
+        self.git?.last_change_of(&file, &sym.name).err().map(|e| e.to_string())
     }
 
     fn check_symbol(&self, r: &CodeRef, symbol: &str, since: Option<UnixSeconds>) -> Outcome {
@@ -1189,6 +1197,9 @@ impl Checker<'_> {
         if let Some(outcome) = self.find_rename(sym, raw, path, since) {
             return outcome;
         }
+        // A history search that failed is not "it was never here": said, and trusted less.
+        let failed = self.history_search_failure(sym, raw);
+        let note = failed.as_ref().map(|e| format!(" (history not searched: {e})")).unwrap_or_default();
         // Mentioned as code, not in a comment or a string (which say nothing of the code).
         let text = self.index.read_text(path);
         let mention = text.as_deref().and_then(|t| usage::first_use(path, t, &sym.name));
@@ -1196,14 +1207,18 @@ impl Checker<'_> {
             return checked(
                 Verdict::Ambiguous,
                 40,
-                format!("{path}:{at} — {} is mentioned here but no definition of it was found", sym.display()),
+                format!("{path}:{at} — {} is mentioned here but no definition of it was found{note}", sym.display()),
                 None,
             );
         }
         checked(
             Verdict::Contradicted,
-            if self.git.is_some() { 85 } else { 75 },
-            format!("{path} — {} is not defined in this file, nor anywhere else in the repo", sym.display()),
+            match (self.git.is_some(), failed.is_some()) {
+                (true, false) => 85,
+                (true, true) => 70,
+                (false, _) => 75,
+            },
+            format!("{path} — {} is not defined in this file, nor anywhere else in the repo{note}", sym.display()),
             None,
         )
     }
