@@ -320,7 +320,8 @@ fn history_shows_a_memory_score_change_between_runs() {
     let out = memval(&["history", "--store", store.path().to_str().unwrap(), "--format", "json"]);
     assert_eq!(out.status.code(), Some(0), "{}", String::from_utf8_lossy(&out.stderr));
     let history: Value = serde_json::from_slice(&out.stdout).unwrap();
-    let runs = history[0]["runs"].as_array().unwrap();
+    let runs = history["memories"][0]["runs"].as_array().unwrap();
+    assert_eq!(history["change_verdicts"], serde_json::json!([]), "no change verdict stored: {history:#}");
     assert_eq!(runs.len(), 2, "{history:#}");
     assert_eq!((runs[0]["score"].as_u64(), runs[1]["score"].as_u64()), (Some(0), Some(score)));
     let table = memval(&["history", "--store", store.path().to_str().unwrap()]);

@@ -340,6 +340,16 @@ fn a_stored_verdict_is_content_addressed_and_listed_by_history() {
     let text = String::from_utf8_lossy(&h.stdout);
     assert!(text.contains("change verdicts (1)"), "{text}");
     assert!(text.contains("PASS") && text.contains(&digest[..12]) && text.contains("ctx-validator"), "{text}");
+    // The JSON view carries the same verdict, digest in full.
+    let h = memval(&["history", "--store", &s, "--format", "json"]);
+    assert_eq!(code(&h), 0, "{}", String::from_utf8_lossy(&h.stderr));
+    let doc: serde_json::Value = serde_json::from_slice(&h.stdout).unwrap();
+    let verdicts = doc["change_verdicts"].as_array().unwrap_or_else(|| panic!("{doc:#}"));
+    assert_eq!(verdicts.len(), 1, "{doc:#}");
+    assert_eq!((verdicts[0]["digest"].as_str(), verdicts[0]["result"].as_str()), (Some(digest.as_str()), Some("PASS")), "{doc:#}");
+    assert!(verdicts[0]["validator_context"].as_str().is_some_and(|c| c.contains("ctx-validator")), "{doc:#}");
+    assert!(verdicts[0]["stored_at"].as_str().is_some_and(|t| text.contains(t)), "the table's time: {doc:#}");
+    assert_eq!(doc["memories"], serde_json::json!([]), "{doc:#}");
 }
 
 #[test]

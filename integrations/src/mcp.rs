@@ -240,6 +240,7 @@ impl Server {
                 now: chrono::Utc::now().timestamp(),
                 pair_cap: memval_reconciler::candidates::Cap::Default,
                 per_agent: memval_reconciler::pairs::DEFAULT_PER_AGENT,
+                method: memval_reconciler::candidates::Method::Keyword,
             };
             let (mut report, dir) = tokio::task::spawn_blocking(move || memval_reconciler::reconcile(&inputs)).await??;
             let text = memval_reconciler::report::to_markdown(&report);

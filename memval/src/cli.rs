@@ -178,6 +178,43 @@ pub enum HistoryFormat {
     Json,
 }
 
+/// How candidate pairs are proposed (`memval pairs`, `memval reconcile`, `serve reconciler`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum PairMethod {
+    /// Jaccard >= 0.15 over lowercase alphanumeric tokens of 4 or more characters.
+    Keyword,
+    /// Cosine >= 0.55 of all-MiniLM-L6-v2 sentence embeddings (needs --embed-model).
+    Embed,
+    /// Both, merged: a pair found by both keeps the higher score and names its method.
+    Both,
+}
+
+/// `--method` and `--embed-model`, the same flags wherever candidate pairs are proposed.
+#[derive(Debug, Clone, clap::Args)]
+pub struct PairMethodArgs {
+    /// How candidate pairs are proposed.
+    #[arg(long, value_enum, default_value = "keyword")]
+    pub method: PairMethod,
+    /// all-MiniLM-L6-v2's folder for embed and both (model.safetensors, config.json,
+    /// tokenizer.json; `bash scripts/embed-model.sh` fetches them).
+    #[arg(long, value_name = "DIR", env = "MEMVAL_EMBED_MODEL")]
+    pub embed_model: Option<PathBuf>,
+}
+
+impl PairMethodArgs {
+    /// The library's method, with embeddings cached in `store_dir` (`None`: the caller's
+    /// default, where there is one).
+    pub fn method(&self, store_dir: Option<PathBuf>) -> memval_reconciler::candidates::Method {
+        use memval_reconciler::candidates::{EmbedSetup, Method};
+        let setup = || EmbedSetup { model_dir: self.embed_model.clone(), store_dir: store_dir.clone() };
+        match self.method {
+            PairMethod::Keyword => Method::Keyword,
+            PairMethod::Embed => Method::Embed(setup()),
+            PairMethod::Both => Method::Both(setup()),
+        }
+    }
+}
+
 
 #[cfg(test)]
 mod tests {

@@ -305,7 +305,7 @@ async fn reconcile_one(reconciler: &Reconciler, connection: &Requester, target: 
             stats.reports += 1;
             eprintln!(
                 "{}",
-                memval_proto::display::terminal_safe(&format!(
+                memval_proto::display::one_line(&format!(
                     "memval: reconciler: {} ({trigger}): report {} ({} findings; {} candidate pairs, {} judged)",
                     target.name,
                     outcome.report.display(),
@@ -318,7 +318,7 @@ async fn reconcile_one(reconciler: &Reconciler, connection: &Requester, target: 
         }
         Err(e) => {
             stats.failed += 1;
-            eprintln!("{}", memval_proto::display::terminal_safe(&format!("memval: reconciler: {} ({trigger}) failed: {e}", target.name)));
+            eprintln!("{}", memval_proto::display::one_line(&format!("memval: reconciler: {} ({trigger}) failed: {e}", target.name)));
             memval_reconciler::stage::error_reply(&target.name, &e.to_string())
         }
     };

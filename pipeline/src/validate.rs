@@ -5,7 +5,7 @@ use std::collections::HashMap;
 use std::path::PathBuf;
 use std::sync::Arc;
 
-use memval_proto::{display::terminal_safe, RunHeader, Verdict};
+use memval_proto::{display::one_line, RunHeader, Verdict};
 use memval_report::Report;
 use memval_scorer::{RunRecord, ScoreStore};
 
@@ -72,10 +72,10 @@ pub async fn validate(v: Validate, warn: &(dyn Fn(&str) + Sync)) -> Result<Valid
     // Memory ids key every record of a run; make them unique without losing any memory.
     memval_proto::make_ids_unique(&mut memories);
     for p in &loaded.problems {
-        warn(&format!("warning: skipped {}", terminal_safe(&format!("{}: {}", p.path.display(), p.reason))));
+        warn(&format!("warning: skipped {}: {}", one_line(&p.path.display().to_string()), one_line(&p.reason)));
     }
     if memories.is_empty() {
-        warn(&format!("warning: no memories found in {}; nothing was checked", terminal_safe(&v.memories.display().to_string())));
+        warn(&format!("warning: no memories found in {}; nothing was checked", one_line(&v.memories.display().to_string())));
     }
     let store_dir = v.store.clone().unwrap_or_else(|| memval_store::default_dir(&repo));
     // In a cluster the scorer service owns the store; this process submits and reads scores.

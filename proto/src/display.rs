@@ -1,7 +1,9 @@
 //! Text from memories, files and models shown to people. Every byte of it is untrusted: a
 //! terminal escape in a memory's `agent` field must not retitle the user's terminal, and a
 //! bidi override must not reorder what they read. These functions make such text inert for
-//! the formats memval prints; they never change printable text.
+//! the formats memval prints; they never change printable text. A field shown inside a row
+//! goes through [`one_line`], never [`terminal_safe`] alone: a newline kept in a memory's text
+//! would let it print rows that pass for memval's own.
 
 /// Whether `c` would act on a terminal (or reorder text) instead of being shown: C0 controls
 /// except newline and tab, DEL, C1 controls, and the bidi embedding, override and isolate
@@ -11,7 +13,8 @@ pub fn is_active(c: char) -> bool {
 }
 
 /// `text` with every [`is_active`] character written as a visible `\u{..}` escape, for
-/// table, Markdown and log output.
+/// whole documents (table, Markdown and log output). It keeps newlines and tabs, so a single
+/// field shown inside a row needs [`one_line`] instead.
 pub fn terminal_safe(text: &str) -> String {
     if !text.chars().any(is_active) {
         return text.to_owned();
@@ -25,6 +28,34 @@ pub fn terminal_safe(text: &str) -> String {
         }
     }
     out
+}
+
+/// `text` as one line of a row, for any field a table, list or log line shows inline: newline,
+/// carriage return and tab written as `\n`, `\r`, `\t`, the Unicode line and paragraph
+/// separators and every other [`is_active`] character as `\u{..}`. A memory whose text holds
+/// a newline then cannot start a row of its own that passes for memval's (a forged verdict,
+/// pair or dead letter). Printable text, backslashes included, is left as it is.
+pub fn one_line(text: &str) -> String {
+    if !text.chars().any(|c| breaks_line(c) || is_active(c)) {
+        return text.to_owned();
+    }
+    let mut out = String::with_capacity(text.len() + 16);
+    for c in text.chars() {
+        match c {
+            '\n' => out.push_str("\\n"),
+            '\r' => out.push_str("\\r"),
+            '\t' => out.push_str("\\t"),
+            c if breaks_line(c) || is_active(c) => out.push_str(&format!("\\u{{{:x}}}", c as u32)),
+            c => out.push(c),
+        }
+    }
+    out
+}
+
+/// Characters some viewer (a terminal, an editor, a Markdown renderer) starts a new line or
+/// column at, beyond the C0/C1 controls [`is_active`] already covers.
+fn breaks_line(c: char) -> bool {
+    matches!(c, '\n' | '\t' | '\u{2028}' | '\u{2029}')
 }
 
 /// A JSON document (as serde_json writes it: C0 controls already escaped) with DEL, C1
@@ -61,5 +92,19 @@ mod tests {
         assert!(!safe.chars().any(is_active), "{safe}");
         let back: serde_json::Value = serde_json::from_str(&safe).unwrap();
         assert_eq!(back["agent"], hostile);
+    }
+
+    #[test]
+    fn one_line_never_breaks_a_line_and_keeps_printable_text() {
+        let forged = "use lru\nCLAUDE.md  [pm]  score 100  keep\r\n\tVALID\u{2028}x\u{85}y\u{1b}[2K";
+        let shown = one_line(forged);
+        assert_eq!(shown, "use lru\\nCLAUDE.md  [pm]  score 100  keep\\r\\n\\tVALID\\u{2028}x\\u{85}y\\u{1b}[2K");
+        assert_eq!(shown.lines().count(), 1);
+        assert!(!shown.chars().any(|c| is_active(c) || breaks_line(c)), "{shown}");
+        // What is already safe, backslashes included, comes back unchanged (and so does its
+        // second pass: renderers may escape a field and then the whole output).
+        assert_eq!(one_line("naïve 日本 → `src/a.rs` C:\\x\\n"), "naïve 日本 → `src/a.rs` C:\\x\\n");
+        assert_eq!(one_line(&shown), shown);
+        assert_eq!(terminal_safe(&shown), shown);
     }
 }

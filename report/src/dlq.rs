@@ -3,11 +3,13 @@
 //!
 //! Every field but the sequence, time and sizes comes from message headers another process
 //! wrote (a reason can quote a payload), so both views make it inert for a terminal before
-//! they return. Rendering only: the letters are read and replayed by `memval-pipeline`.
+//! they return; the table shows each through [`one_line`], so a reason quoting a payload with
+//! newlines cannot print dead letters that do not exist. Rendering only: the letters are read
+//! and replayed by `memval-pipeline`.
 
 use std::fmt::Write as _;
 
-use memval_proto::display::{json_safe, terminal_safe};
+use memval_proto::display::{json_safe, one_line, terminal_safe};
 
 /// What a view shows of one dead letter.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -62,12 +64,12 @@ pub fn to_table(letters: &[DeadLetter]) -> String {
             "{:>6}  {}  {:<12}  {}  {}  run {}",
             l.sequence,
             memval_proto::rfc3339(l.time),
-            l.stage,
-            l.subject.as_deref().unwrap_or("?"),
-            l.msg_id.as_deref().unwrap_or("-"),
-            l.run.as_deref().unwrap_or("?"),
+            one_line(&l.stage),
+            one_line(l.subject.as_deref().unwrap_or("?")),
+            one_line(l.msg_id.as_deref().unwrap_or("-")),
+            one_line(l.run.as_deref().unwrap_or("?")),
         );
-        let _ = writeln!(out, "        {}", l.reason.as_deref().unwrap_or("no reason given"));
+        let _ = writeln!(out, "        {}", one_line(l.reason.as_deref().unwrap_or("no reason given")));
     }
     terminal_safe(&out)
 }

@@ -1,11 +1,18 @@
-//! The views of `memval history`: each memory's scores over the runs in a store.
+//! The views of `memval history`: each memory's scores over the runs in a store. A memory's
+//! source, id and run id are shown through [`one_line`]: a store is written from memories'
+//! text, and a newline in it must not add a run that never happened.
 
 use std::fmt::Write as _;
 
+use memval_proto::display::one_line;
+
 use memval_store::HistoryPoint;
 
-/// One JSON document: per memory (in the order first seen), its runs with score and verdicts.
-pub fn to_json(points: &[HistoryPoint]) -> String {
+/// One JSON document, `{"memories": [...], "change_verdicts": [...]}`: per memory (in the
+/// order first seen), its runs with score and verdicts; then the stored change-validation
+/// verdicts as the caller read them (`memval_judge::change::render::history_records`), the
+/// same the table lists first.
+pub fn to_json(points: &[HistoryPoint], change_verdicts: Vec<serde_json::Value>) -> String {
     let mut by_memory: Vec<(&str, Vec<&HistoryPoint>)> = Vec::new();
     for p in points {
         match by_memory.iter_mut().find(|(k, _)| *k == p.source) {
@@ -28,7 +35,8 @@ pub fn to_json(points: &[HistoryPoint]) -> String {
             })
         })
         .collect();
-    let text = serde_json::to_string_pretty(&grouped).expect("history serialises");
+    let doc = serde_json::json!({"memories": grouped, "change_verdicts": change_verdicts});
+    let text = serde_json::to_string_pretty(&doc).expect("history serialises");
     memval_proto::display::json_safe(&text) + "\n"
 }
 
@@ -45,7 +53,7 @@ pub fn to_table(points: &[HistoryPoint], filter: Option<&str>) -> String {
     let mut previous: Option<u8> = None;
     for p in points {
         if p.source != current {
-            let _ = writeln!(out, "{} ({})", p.source, p.memory_id);
+            let _ = writeln!(out, "{} ({})", one_line(&p.source), one_line(&p.memory_id));
             current = &p.source;
             previous = None;
         }
@@ -55,7 +63,7 @@ pub fn to_table(points: &[HistoryPoint], filter: Option<&str>) -> String {
             (Some(a), Some(b)) if b < a => format!("  (-{})", a - b),
             _ => String::new(),
         };
-        let _ = writeln!(out, "    {}  {:>3}{change}  run {}", memval_proto::rfc3339(p.started_at), score, p.run_id);
+        let _ = writeln!(out, "    {}  {:>3}{change}  run {}", memval_proto::rfc3339(p.started_at), score, one_line(&p.run_id));
         previous = p.score;
     }
     memval_proto::display::terminal_safe(&out)

@@ -1,28 +1,32 @@
-//! The Markdown view: memories worst first, a table of claims per memory.
+//! The Markdown view: memories worst first, a table of claims per memory. Every field from a
+//! memory, the repository or a model goes through [`md_escape`]: a newline in a table cell
+//! would end the table (and could start a forged row), so cells are made one line.
 
 use std::fmt::Write as _;
+
+use memval_proto::display::one_line;
 
 use crate::model::llm_summary;
 use crate::{MemoryReport, Report};
 
 fn md_escape(s: &str) -> String {
-    s.replace('|', "\\|").replace('\n', " ")
+    one_line(s).replace('|', "\\|")
 }
 
 pub fn to_markdown(report: &Report) -> String {
     let r = &report.run;
     let mut out = String::new();
     let _ = writeln!(out, "# memval report\n");
-    let _ = writeln!(out, "- repo: `{}`{}", r.repo, r.commit.as_deref().map(|c| format!(" at `{c}`")).unwrap_or_default());
-    let _ = writeln!(out, "- memories: `{}` ({})", r.memories_path, r.memories_format);
-    let _ = writeln!(out, "- run: `{}`, {} → {}", r.id, r.started_at, r.finished_at);
+    let _ = writeln!(out, "- repo: `{}`{}", md_escape(&r.repo), r.commit.as_deref().map(|c| format!(" at `{}`", md_escape(c))).unwrap_or_default());
+    let _ = writeln!(out, "- memories: `{}` ({})", md_escape(&r.memories_path), md_escape(&r.memories_format));
+    let _ = writeln!(out, "- run: `{}`, {} → {}", md_escape(&r.id), r.started_at, r.finished_at);
     let _ = writeln!(
         out,
         "- {} memories, {} claims: **{} valid, {} stale, {} contradicted, {} ambiguous**, {} not checked\n",
         r.memories, r.claims, r.verdicts["VALID"], r.verdicts["STALE"], r.verdicts["CONTRADICTED"], r.verdicts["AMBIGUOUS"], r.not_checked
     );
     if let Some(line) = llm_summary(report) {
-        let _ = writeln!(out, "- {line}\n");
+        let _ = writeln!(out, "- {}\n", md_escape(&line));
     }
     let mut ranked: Vec<&MemoryReport> = report.memories.iter().collect();
     // Worst first: the lowest score leads; a memory with no score (nothing checked) goes last.

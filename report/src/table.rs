@@ -1,12 +1,15 @@
-//! The terminal view: one line per claim, cut to fit, then the totals.
+//! The terminal view: one line per claim, cut to fit, then the totals. Every field from a
+//! memory, the repository or a model is shown through [`one_line`], so no text can add a row.
 
 use std::fmt::Write as _;
+
+use memval_proto::display::one_line;
 
 use crate::model::llm_summary;
 use crate::Report;
 
 fn cell(s: &str, width: usize) -> String {
-    let s = s.replace('\n', " ");
+    let s = one_line(s);
     if s.chars().count() <= width {
         format!("{s:<width$}")
     } else {
@@ -18,10 +21,10 @@ pub fn to_table(report: &Report) -> String {
     let mut out = String::new();
     for m in &report.memories {
         let score = m.score.map_or("-".to_owned(), |s| s.to_string());
-        let _ = writeln!(out, "{}  [{}]  score {score}  {}", m.source, m.agent, m.action.unwrap_or("not scored"));
+        let _ = writeln!(out, "{}  [{}]  score {score}  {}", one_line(&m.source), one_line(&m.agent), m.action.unwrap_or("not scored"));
         if m.claims.is_empty() {
             let why = m.skip_reason.as_deref().unwrap_or("no claim could be checked without an LLM");
-            let _ = writeln!(out, "    ({why})");
+            let _ = writeln!(out, "    ({})", one_line(why));
         }
         for c in &m.claims {
             let detail = match (&c.successor, c.verdict) {
@@ -47,7 +50,7 @@ pub fn to_table(report: &Report) -> String {
     if !report.problems.is_empty() {
         let _ = writeln!(out, "\nunreadable inputs ({}):", report.problems.len());
         for p in &report.problems {
-            let _ = writeln!(out, "    {}: {}", p.path, p.reason);
+            let _ = writeln!(out, "    {}: {}", one_line(&p.path), one_line(&p.reason));
         }
     }
     let v = &report.run.verdicts;
@@ -63,7 +66,7 @@ pub fn to_table(report: &Report) -> String {
         report.run.not_checked
     );
     if let Some(line) = llm_summary(report) {
-        let _ = writeln!(out, "{line}");
+        let _ = writeln!(out, "{}", one_line(&line));
     }
     memval_proto::display::terminal_safe(&out)
 }

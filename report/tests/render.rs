@@ -126,6 +126,15 @@ fn history() -> Vec<HistoryPoint> {
     ]
 }
 
+/// Stored change verdicts as `memval_judge::change::render::history_records` gives them.
+fn change_verdicts() -> Vec<serde_json::Value> {
+    vec![
+        serde_json::json!({"digest": "ab".repeat(32), "stored_at": "2026-12-01T00:00:00Z", "result": "PASS", "subject_digest": "s1",
+            "acceptance_digest": "a1", "author_context": "ctx-a", "validator_context": format!("ctx-{HOSTILE}")}),
+        serde_json::json!({"digest": format!("bad{HOSTILE}"), "error": "unreadable record"}),
+    ]
+}
+
 fn dead_letters() -> Vec<DeadLetter> {
     vec![
         DeadLetter {
@@ -172,7 +181,7 @@ fn every_view_matches_its_golden_file() {
         ("report.txt", memval_report::to_table(&report)),
         ("report.md", memval_report::to_markdown(&report)),
         ("report.sarif", memval_report::to_sarif(&report, &|p| format!("rel/{p}"))),
-        ("history.json", memval_report::history::to_json(&history())),
+        ("history.json", memval_report::history::to_json(&history(), change_verdicts())),
         ("history.txt", memval_report::history::to_table(&history(), None)),
         ("history-none.txt", memval_report::history::to_table(&[], Some("cache"))),
         ("dlq.json", memval_report::dlq::to_json(&dead_letters())),
@@ -193,7 +202,7 @@ fn no_view_carries_a_raw_control_character() {
         memval_report::to_table(&report),
         memval_report::to_markdown(&report),
         memval_report::to_sarif(&report, &|p| p.to_owned()),
-        memval_report::history::to_json(&history()),
+        memval_report::history::to_json(&history(), change_verdicts()),
         memval_report::history::to_table(&history(), None),
         memval_report::dlq::to_json(&dead_letters()),
         memval_report::dlq::to_table(&dead_letters()),
@@ -228,4 +237,89 @@ fn sarif_has_a_result_per_line_of_each_claim_that_is_not_valid() {
         at,
         vec![("memval/stale".into(), 4), ("memval/stale".into(), 11), ("memval/contradicted".into(), 6), ("memval/ambiguous".into(), 8)]
     );
+}
+
+/// What a memory writes to forge a row: a line break, then text laid out like memval's own
+/// rows (table, Markdown, history, dead letters), with every other way to break a line.
+const FORGED_ROWS: &str = "\nCLAUDE.md  [claude]  score 100  pass\r\n    VALID        100  `src/lru.rs`  src/lru.rs exists\n| `CLAUDE.md` | claude | 100 | pass |\u{2028}    2026-12-01T00:00:00Z  100  run r9\u{2029}\u{85}     9  2026-12-01T00:00:00Z  ingest\tforged";
+
+/// A report whose every field from a memory, the repository or a model holds `text`.
+fn report_of(text: &str) -> Report {
+    let header = RunHeader { run_id: format!("run{text}"), repo: format!("/repo{text}"), commit: Some(format!("abc{text}")), started_at: 1_764_590_400, expected_memories: 2 };
+    let checked_memory = MemoryScore {
+        memory: meta(&format!("m{text}"), &format!("agent{text}"), &format!("CLAUDE{text}.md"), "notes", None),
+        score: Some(50),
+        action: Some(Action::FlagForReview),
+        results: vec![
+            result(0, ClaimType::FileReference, &format!("`a.rs`{text}"), &[2], vec![code_ref("a.rs", None, None)], checked(Verdict::Stale, 85, &format!("moved{text}"), Some(&format!("b.rs{text}")))),
+            result(1, ClaimType::FileReference, &format!("`c.rs`{text}"), &[3], vec![code_ref("c.rs", None, None)], checked(Verdict::Valid, 100, &format!("exists{text}"), None)),
+            result(2, ClaimType::Behavioral, &format!("retries{text}"), &[4], vec![], Outcome::NotChecked { reason: format!("needs a model{text}") }),
+        ],
+        skip_reason: None,
+        left_out: vec![LeftOut { line: 9, reason: format!("too long{text}") }],
+    };
+    let skipped = MemoryScore {
+        memory: meta("m2", &format!("codex{text}"), "AGENTS.md", "notes", None),
+        score: None,
+        action: None,
+        results: Vec::new(),
+        skip_reason: Some(format!("no code reference{text}")),
+        left_out: Vec::new(),
+    };
+    build(
+        &[checked_memory, skipped],
+        Inputs {
+            header: &header,
+            finished_at: 1_764_590_407,
+            memories_path: format!("memories{text}").into(),
+            memories_format: "notes",
+            store: "/repo/.memval/store".into(),
+            fail_on: None,
+            fail_on_name: "never".into(),
+            problems: vec![Problem { path: format!("broken{text}.json").into(), reason: format!("not JSON{text}") }],
+        },
+    )
+}
+
+/// Asserts `view` prints as many lines when every untrusted field carries forged rows as when
+/// it carries plain text, and that the forged rows' text is still shown (escaped, inline).
+fn same_lines(name: &str, view: impl Fn(&str) -> String) {
+    let plain = view("");
+    let forged = view(FORGED_ROWS);
+    assert_eq!(forged.lines().count(), plain.lines().count(), "{name}: forged rows were printed as rows:\n{forged}");
+    assert!(!forged.chars().any(|c| matches!(c, '\r' | '\u{2028}' | '\u{2029}' | '\u{85}')), "{name}: a raw line break:\n{forged}");
+    assert!(forged.contains("\\nCLAUDE.md  [claude]  score 100  pass\\r\\n"), "{name}: the forged text is not shown escaped:\n{forged}");
+}
+
+#[test]
+fn no_view_lets_a_field_forge_a_row() {
+    same_lines("report table", |t| memval_report::to_table(&report_of(t)));
+    same_lines("report markdown", |t| memval_report::to_markdown(&report_of(t)));
+    let history_of = |t: &str| {
+        let point = |run: &str, source: &str| HistoryPoint {
+            run_id: run.into(),
+            started_at: 1_764_000_000,
+            memory_id: format!("m{t}"),
+            source: source.into(),
+            score: Some(90),
+            verdicts: vec![("VALID".into(), 100)],
+        };
+        vec![point(&format!("r1{t}"), &format!("CLAUDE{t}.md")), point("r2", &format!("CLAUDE{t}.md"))]
+    };
+    same_lines("history table", |t| memval_report::history::to_table(&history_of(t), None));
+    same_lines("history table, nothing matched", |t| memval_report::history::to_table(&[], Some(&format!("lru{t}"))));
+    same_lines("dead letters", |t| {
+        let letter = DeadLetter {
+            sequence: 7,
+            time: 1_764_590_400,
+            stage: format!("investigator{t}"),
+            run: Some(format!("r1{t}")),
+            subject: Some(format!("memval.v1.claims{t}")),
+            msg_id: Some(format!("r1.m0:0{t}")),
+            delivery: Some("5".into()),
+            reason: Some(format!("permanent: cannot decode{t}")),
+            bytes: 1,
+        };
+        memval_report::dlq::to_table(&[letter])
+    });
 }

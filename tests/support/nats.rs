@@ -348,15 +348,16 @@ pub fn comparable(mut report: Value) -> Value {
     report
 }
 
-/// `memval history --format json` of a store, without run ids and times: per memory, the
-/// scores and verdicts of every run it was in.
+/// `memval history --format json`'s memories of a store, without run ids and times: per
+/// memory, the scores and verdicts of every run it was in.
 pub fn history(store: &Path) -> Value {
     let out = Command::new(env!("CARGO_BIN_EXE_memval"))
         .args(["history", "--store", store.to_str().unwrap(), "--format", "json"])
         .output()
         .unwrap();
     assert_eq!(out.status.code(), Some(0), "{}", String::from_utf8_lossy(&out.stderr));
-    let mut history: Value = serde_json::from_slice(&out.stdout).unwrap();
+    let document: Value = serde_json::from_slice(&out.stdout).unwrap();
+    let mut history = document["memories"].clone();
     for memory in history.as_array_mut().unwrap() {
         for run in memory["runs"].as_array_mut().unwrap() {
             let run = run.as_object_mut().unwrap();

@@ -6,7 +6,7 @@ use std::process::ExitCode;
 use clap::Subcommand;
 use memval_pipeline::dlq::{self, Filter, Letter};
 use memval_pipeline::topology;
-use memval_proto::display::terminal_safe;
+use memval_proto::display::one_line;
 
 use crate::cli::{HistoryFormat, NatsArgs};
 
@@ -104,7 +104,7 @@ pub async fn run(args: DlqArgs) -> anyhow::Result<ExitCode> {
             let js = topology::connect(&replay.target.nats, "memval-dlq", &replay.target.conn.options()?).await?;
             let all = dlq::letters(&js, &replay.target.filter()).await?;
             let chosen = dlq::select(&all, &replay.sequences, replay.all)?;
-            let mut print = |sequence: u64, subject: &str| println!("replayed {sequence} to {}", terminal_safe(subject));
+            let mut print = |sequence: u64, subject: &str| println!("replayed {sequence} to {}", one_line(subject));
             dlq::replay(&js, &chosen, replay.subject.as_deref(), replay.keep, &mut print).await?;
             if chosen.is_empty() {
                 println!("no dead letters to replay");

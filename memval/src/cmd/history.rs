@@ -12,7 +12,8 @@ use crate::output::emit;
     long_about = "Show how memories' scores changed over the runs kept in a memval store (REPO/.memval/store, or \
 --store): per memory, each run's score and verdict counts, oldest first. Change-validation verdicts kept by \
 `memval judge change --store` are listed first in the table. FILTER keeps memories whose id or source path contains \
-it. Reads the store only; never writes it.\n\n\
+it. --format json is one document: {\"memories\": [per memory, its runs], \"change_verdicts\": [the same \
+verdicts, digests in full]}. Reads the store only; never writes it.\n\n\
 Exit codes: 0 on success; 2 when there is no store or it cannot be read.",
     after_help = "Examples:\n  memval history --repo .\n  memval history lru --format json"
 )]
@@ -38,7 +39,7 @@ pub fn run(args: HistoryArgs) -> anyhow::Result<ExitCode> {
     let store = memval_store::open(&dir)?;
     let points = memval_scorer::ScoreStore::history(&store, args.filter.as_deref().unwrap_or(""))?;
     let text = match args.format {
-        HistoryFormat::Json => memval_report::history::to_json(&points),
+        HistoryFormat::Json => memval_report::history::to_json(&points, memval_judge::change::render::history_records(store.verdicts()?.entries()?)),
         HistoryFormat::Table => {
             // Change-validation verdicts kept with `judge change --store` come first.
             let mut text = String::new();

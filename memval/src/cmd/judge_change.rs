@@ -179,7 +179,7 @@ pub async fn run(args: JudgeChangeArgs) -> anyhow::Result<ExitCode> {
             Ok(())
         })
         .await??;
-        eprintln!("memval: verdict {} stored in {}", change::verdict_digest(&verdict), memval_proto::display::terminal_safe(&args.store.as_ref().map(|d| d.display().to_string()).unwrap_or_default()));
+        eprintln!("memval: verdict {} stored in {}", change::verdict_digest(&verdict), memval_proto::display::one_line(&args.store.as_ref().map(|d| d.display().to_string()).unwrap_or_default()));
     }
     println!("{text}");
     Ok(ExitCode::from(verdict.result.exit_code()))

@@ -8,20 +8,12 @@ use std::process::ExitCode;
 
 use anyhow::Context;
 use clap::ValueEnum;
-use memval_proto::display::terminal_safe;
-use memval_reconciler::candidates::{self, Cap, EmbedSetup};
+use memval_proto::display::{one_line, terminal_safe};
+
+use crate::cli::PairMethodArgs;
+use memval_reconciler::candidates::{self, Cap};
 use memval_reconciler::embed_pairs::Progress;
 use memval_reconciler::pairs;
-
-#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
-pub enum Method {
-    /// Jaccard >= 0.15 over lowercase alphanumeric tokens of 4 or more characters.
-    Keyword,
-    /// Cosine >= 0.55 of all-MiniLM-L6-v2 sentence embeddings (needs --embed-model).
-    Embed,
-    /// Both, merged: a pair found by both keeps the higher score and names its method.
-    Both,
-}
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
 pub enum PairsFormat {
@@ -55,13 +47,8 @@ pub struct PairsArgs {
     /// The repository the memories describe (file-based memories are read relative to it).
     #[arg(long, value_name = "PATH", default_value = ".")]
     pub repo: PathBuf,
-    /// How pairs are proposed.
-    #[arg(long, value_enum, default_value = "keyword")]
-    pub method: Method,
-    /// all-MiniLM-L6-v2's folder for embed and both (model.safetensors, config.json,
-    /// tokenizer.json).
-    #[arg(long, value_name = "DIR", env = "MEMVAL_EMBED_MODEL")]
-    pub embed_model: Option<PathBuf>,
+    #[command(flatten)]
+    pub method: PairMethodArgs,
     /// Where embeddings are cached (sled, shared with validate's scores). Default: REPO/.memval/store.
     #[arg(long, value_name = "DIR")]
     pub store: Option<PathBuf>,
@@ -82,15 +69,7 @@ pub async fn run(args: PairsArgs) -> anyhow::Result<ExitCode> {
         anyhow::bail!("--repo {} is not a directory", args.repo.display());
     }
     let cap = args.cap.map_or(Cap::Default, Cap::Given);
-    let setup = EmbedSetup {
-        model_dir: args.embed_model.clone(),
-        store_dir: Some(args.store.clone().unwrap_or_else(|| memval_store::default_dir(&args.repo))),
-    };
-    let method = match args.method {
-        Method::Keyword => candidates::Method::Keyword,
-        Method::Embed => candidates::Method::Embed(setup),
-        Method::Both => candidates::Method::Both(setup),
-    };
+    let method = args.method.method(Some(args.store.clone().unwrap_or_else(|| memval_store::default_dir(&args.repo))));
     let (memories, repo, per_agent) = (args.memories.clone(), args.repo.clone(), args.per_agent);
     let result = tokio::task::spawn_blocking(move || {
         let mut last = std::time::Instant::now();
@@ -110,11 +89,10 @@ pub async fn run(args: PairsArgs) -> anyhow::Result<ExitCode> {
     .await?
     .context("memval pairs")?;
     if let Some(e) = &result.embed {
-        let corrupt = if e.corrupt > 0 { format!(", {} unreadable cache records embedded again", e.corrupt) } else { String::new() };
-        eprintln!("memval: embed: {} texts embedded, {} from the cache ({}){corrupt}", e.embedded, e.cached, terminal_safe(&e.model_id));
+        eprintln!("memval: {}", candidates::embed_note(e));
     }
     for p in &result.problems {
-        eprintln!("memval: warning: skipped {}", terminal_safe(&p.to_string()));
+        eprintln!("memval: warning: skipped {}", one_line(&p.to_string()));
     }
     let format = args.format.unwrap_or(if std::io::stdout().is_terminal() { PairsFormat::Table } else { PairsFormat::Jsonl });
     let mut out = std::io::stdout().lock();

@@ -11,10 +11,11 @@ use anyhow::Context;
 use clap::ValueEnum;
 use memval_judge::plan::Limits;
 use memval_llm::ChatModel;
-use memval_proto::display::terminal_safe;
+use memval_proto::display::one_line;
 use memval_reconciler::candidates::Cap;
 use memval_reconciler::{judging, naming, reconcile, report, FailOn, Inputs};
 
+use crate::cli::PairMethodArgs;
 use crate::model_flags::LlmArgs;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
@@ -47,9 +48,14 @@ stale entries, superseded references (every DEC-... reference classified ACTIVE,
 contradictions (proven without a model, plus candidate pairs judged by the pair judge when --llm-* is set), new \
 knowledge candidates, missing files (MISSING_FILE / UNREADABLE), code-path staleness and documentation & README \
 staleness (both through git; without git they are skipped and the report says so).\n\n\
-memval only reads: no memory, decision or doc is modified, moved or deleted.\n\n\
-Exit codes: 0 when no finding reaches --fail-on; 1 when one does; 2 on bad usage or input.",
-    after_help = "Examples:\n  memval reconcile --repo . --memories contexts/\n  memval reconcile --repo . --memories contexts/ --memories memory.db --format json --fail-on superseded --fail-on missing"
+Candidate pairs are proposed as by `memval pairs --method`: keyword (the default, no model), embed (cosine of \
+all-MiniLM-L6-v2 sentence embeddings, from --embed-model DIR, cached in --store) or both; the report's \
+contradictions section says which method and what the embedding step did.\n\n\
+memval only reads: no memory, decision or doc is modified, moved or deleted (embed and both write only their \
+embedding cache, in the store).\n\n\
+Exit codes: 0 when no finding reaches --fail-on; 1 when one does; 2 on bad usage or input, or embed/both without \
+the model files.",
+    after_help = "Examples:\n  memval reconcile --repo . --memories contexts/\n  memval reconcile --repo . --memories contexts/ --memories memory.db --format json --fail-on superseded --fail-on missing\n  memval reconcile --repo . --memories memory.db --method both --embed-model ~/.cache/memval/models/all-MiniLM-L6-v2"
 )]
 pub struct ReconcileArgs {
     /// The repository (docs, READMEs and git history are read from it).
@@ -76,6 +82,12 @@ pub struct ReconcileArgs {
     #[arg(long, value_name = "N", default_value_t = memval_reconciler::pairs::DEFAULT_PER_AGENT)]
     pub per_agent: usize,
     #[command(flatten)]
+    pub method: PairMethodArgs,
+    /// Where embed and both cache embeddings (sled, shared with validate's scores and `memval
+    /// pairs`). Default: REPO/.memval/store.
+    #[arg(long, value_name = "DIR")]
+    pub store: Option<PathBuf>,
+    #[command(flatten)]
     pub llm: LlmArgs,
 }
 
@@ -96,6 +108,7 @@ pub async fn run(args: ReconcileArgs) -> anyhow::Result<ExitCode> {
         now: chrono::Utc::now().timestamp(),
         pair_cap: args.pair_cap.map_or(Cap::Default, Cap::Given),
         per_agent: args.per_agent,
+        method: args.method.method(Some(args.store.clone().unwrap_or_else(|| memval_store::default_dir(&args.repo)))),
     };
     let (mut report, default_dir) = tokio::task::spawn_blocking(move || reconcile(&inputs)).await?.context("memval reconcile")?;
     if let Some(model) = model {
@@ -108,7 +121,7 @@ pub async fn run(args: ReconcileArgs) -> anyhow::Result<ExitCode> {
     report.report_path = Some(path.display().to_string());
     let mut out = std::io::stdout().lock();
     match args.format {
-        ReconcileFormat::Md => writeln!(out, "{}", terminal_safe(&format!("report written: {} ({} findings)", path.display(), report.front.findings_count)))?,
+        ReconcileFormat::Md => writeln!(out, "report written: {} ({} findings)", one_line(&path.display().to_string()), report.front.findings_count)?,
         ReconcileFormat::Json => out.write_all(report::to_json(&report).as_bytes())?,
     }
     out.flush()?;

@@ -40,7 +40,8 @@ pub struct ServeArgs {
     #[arg(long = "repo-map", env = "MEMVAL_REPO_MAP", value_name = "NAME=PATH", value_delimiter = ',')]
     pub repo_map: Vec<String>,
     /// Scorer: where scores and verdicts persist (sled; one scorer process per store).
-    /// Default: ./.memval/store.
+    /// Default: ./.memval/store. Reconciler with --method embed|both: where embeddings are
+    /// cached; default: each repo's REPO/.memval/store.
     #[arg(long, env = "MEMVAL_STORE", value_name = "DIR")]
     pub store: Option<PathBuf>,
     /// Batches this process works on at once. Default: the number of cores for the
@@ -92,6 +93,10 @@ pub struct ServeArgs {
     /// drops batches older than that.
     #[arg(long, value_name = "SECS", default_value_t = 600, value_parser = clap::value_parser!(u64).range(1..=3600))]
     pub judge_timeout: u64,
+    /// Reconciler: how candidate pairs are proposed, as `memval reconcile --method`; with
+    /// embed or both the model is found at start-up.
+    #[command(flatten, next_help_heading = "Reconciler pairs")]
+    pub pair_method: crate::cli::PairMethodArgs,
     /// Ingest: memories per batch of the runs it starts.
     #[arg(long, default_value_t = 50, value_parser = clap::value_parser!(u32).range(1..=10_000))]
     pub batch_size: u32,
@@ -287,7 +292,8 @@ fn reconciler(args: &ServeArgs, schedule: memval_reconciler::Schedule, js: &JetS
     let judges = args
         .pair_judges
         .then(|| Arc::new(reconciling::JetStreamJudges::new(js.clone(), Duration::from_secs(args.judge_timeout))) as Arc<dyn memval_reconciler::PairJudges>);
-    let reconciler = memval_reconciler::Reconciler::new(targets, judges, Cap::Default, memval_reconciler::pairs::DEFAULT_PER_AGENT)?;
+    let method = args.pair_method.method(args.store.clone());
+    let reconciler = memval_reconciler::Reconciler::new(targets, judges, Cap::Default, memval_reconciler::pairs::DEFAULT_PER_AGENT, method)?;
     let triggers = reconciling::Triggers { schedule, debounce_events: args.debounce_events, debounce_quiet: Duration::from_secs(args.debounce_quiet) };
     Ok(service::Role::Reconciler { reconciler: Arc::new(reconciler), triggers })
 }

@@ -1,12 +1,13 @@
 //! What a `judge pairs` run found, and its JSON and table views. Both views make untrusted
 //! text (memory ids, agents, quotes, rationales, fallback reasons) inert for a terminal
-//! before they return; neither decides anything.
+//! before they return, and the table shows each such field through [`one_line`] so a
+//! rationale with newlines cannot print a verdict of its own. Neither decides anything.
 
 use std::collections::{BTreeMap, HashSet};
 
 use memval_llm::UsageReport;
 use memval_proto::{Judgement, Pair, PairVerdict, RunHeader};
-use memval_proto::display::{json_safe, terminal_safe};
+use memval_proto::display::{json_safe, one_line, terminal_safe};
 use serde_json::{json, Value};
 
 use crate::input::Problem;
@@ -126,7 +127,7 @@ impl PairsResult {
             "judged {} of {} pairs with {} ({} calls, {} in / {} out tokens{cost})\n",
             judgements.len(),
             self.read,
-            self.model,
+            one_line(&self.model),
             total.calls,
             total.input_tokens,
             total.output_tokens
@@ -136,23 +137,23 @@ impl PairsResult {
                 "{:<13} {:>3}  {} ({}) <> {} ({})\n",
                 j.verdict.as_str(),
                 j.confidence,
-                p.id_a,
-                p.agent_a,
-                p.id_b,
-                p.agent_b
+                one_line(&p.id_a),
+                one_line(&p.agent_a),
+                one_line(&p.id_b),
+                one_line(&p.agent_b)
             ));
             if j.verdict == PairVerdict::Contradictory {
                 out.push_str(&format!("    a: {:?}\n    b: {:?}\n", j.claim_a, j.claim_b));
             }
             if !j.rationale.is_empty() {
-                out.push_str(&format!("    {}\n", j.rationale));
+                out.push_str(&format!("    {}\n", one_line(&j.rationale)));
             }
             if let Some(reason) = &j.fallback {
-                out.push_str(&format!("    fallback: {reason}\n"));
+                out.push_str(&format!("    fallback: {}\n", one_line(reason)));
             }
         }
         for p in self.not_judged() {
-            out.push_str(&format!("not judged     {} <> {}: the model gave no answer for its batch\n", p.id_a, p.id_b));
+            out.push_str(&format!("not judged     {} <> {}: the model gave no answer for its batch\n", one_line(&p.id_a), one_line(&p.id_b)));
         }
         if !self.plan_deferred.is_empty() {
             out.push_str(&format!("{} pairs deferred (beyond --max-batches)\n", self.plan_deferred.len()));
@@ -161,7 +162,7 @@ impl PairsResult {
             out.push_str(&format!("{} pairs over the pair cap of {}\n", self.plan_over_cap.len(), self.pair_cap));
         }
         for line in &self.detail {
-            out.push_str(&format!("detail: {line}\n"));
+            out.push_str(&format!("detail: {}\n", one_line(line)));
         }
         terminal_safe(&out)
     }

@@ -1,6 +1,7 @@
 //! `memval pairs` as a library call: load memories (any format memval reads), take the cap
 //! and the resolved pairs from a `memory.db` when that is what was given, and produce the
-//! keyword, embed or merged candidates.
+//! keyword, embed or merged candidates. [`Pairer`] is the one place a [`Method`] becomes
+//! pairs, shared with `memval reconcile` and the reconciler service.
 //!
 //! Never writes a memory: the `memory.db` is read through `memval_sources`, read-only. The
 //! only write is the embed method's cache in the store.
@@ -9,7 +10,7 @@ use std::collections::HashSet;
 use std::path::{Path, PathBuf};
 
 use memval_embed::ModelFiles;
-
+use memval_proto::Memory;
 use memval_sources::{Format, Problem};
 
 use crate::embed_pairs::{self, EmbedStats, Progress};
@@ -73,6 +74,49 @@ pub fn resolve_cap(cap: Cap, config_cap: Option<i64>) -> (Option<usize>, String)
     }
 }
 
+/// A [`Method`] ready to pair memories: for embed and both, the model found and the cache's
+/// store open. `memval pairs`, `memval reconcile` and the reconciler service all pair through
+/// it, so the three propose the same pairs from the same memories.
+pub struct Pairer {
+    method: Method,
+    embed: Option<(ModelFiles, Option<memval_store::SledStore>)>,
+}
+
+impl Pairer {
+    /// Finds the embed model (or reports its absence) and opens the cache's store; `keyword`
+    /// never looks for either. Done before any memory is read, so a missing model is an
+    /// error at once, not after a long scan.
+    pub fn new(method: &Method) -> Result<Pairer, ReconcileError> {
+        let embed = match method {
+            Method::Keyword => None,
+            Method::Embed(setup) | Method::Both(setup) => {
+                let model = ModelFiles::from_flag_or_env(setup.model_dir.as_deref()).map_err(ReconcileError::Embed)?;
+                let store = setup.store_dir.as_deref().map(memval_store::open).transpose().map_err(ReconcileError::Store)?;
+                Some((model, store))
+            }
+        };
+        Ok(Pairer { method: method.clone(), embed })
+    }
+
+    /// The candidates of `memories` under `options`, and what embedding did (`None` for
+    /// keyword).
+    pub fn pairs(&self, memories: &[Memory], options: &Options, progress: &mut dyn FnMut(Progress)) -> Result<(Candidates, Option<EmbedStats>), ReconcileError> {
+        let Some((model, store)) = &self.embed else {
+            return Ok((pairs::keyword_pairs(memories, options), None));
+        };
+        let table = store.as_ref().map(|s| s.embeddings()).transpose().map_err(ReconcileError::Store)?;
+        let (found, stats) = embed_pairs::embed_pairs(memories, options, model, table.as_ref(), progress)?;
+        let candidates = if matches!(self.method, Method::Both(_)) { embed_pairs::merge(pairs::keyword_pairs(memories, options), found, options.cap) } else { found };
+        Ok((candidates, Some(stats)))
+    }
+}
+
+/// What the embedding step did, as one line for the user (stderr, or a report's notes).
+pub fn embed_note(e: &EmbedStats) -> String {
+    let corrupt = if e.corrupt > 0 { format!(", {} unreadable cache records embedded again", e.corrupt) } else { String::new() };
+    format!("embed: {} texts embedded, {} from the cache ({}){corrupt}", e.embedded, e.cached, memval_proto::display::one_line(&e.model_id))
+}
+
 /// Loads `memories` (with `repo` as the repository they describe) and pairs them by
 /// `method`. `per_agent` 0 turns sampling off. The embed model is found (or its absence
 /// reported) before any memory is read; `keyword` never looks for it.
@@ -84,14 +128,7 @@ pub fn run(
     method: &Method,
     progress: &mut dyn FnMut(Progress),
 ) -> Result<PairsRun, ReconcileError> {
-    let embed = match method {
-        Method::Keyword => None,
-        Method::Embed(setup) | Method::Both(setup) => {
-            let model = ModelFiles::from_flag_or_env(setup.model_dir.as_deref()).map_err(ReconcileError::Embed)?;
-            let store = setup.store_dir.as_deref().map(memval_store::open).transpose().map_err(ReconcileError::Store)?;
-            Some((model, store))
-        }
-    };
+    let pairer = Pairer::new(method)?;
     let loaded = memval_sources::load(memories, repo)?;
     let (config_cap, resolved) = if loaded.format == Format::Sqlite {
         let config = memval_sources::sqlite_config(memories)?;
@@ -104,19 +141,7 @@ pub fn run(
     let (cap, cap_note) = resolve_cap(cap, config_cap);
     let options = Options { cap, per_agent: (per_agent > 0).then_some(per_agent), resolved };
     let resolved_read = options.resolved.len();
-    let (candidates, stats) = match (method, embed) {
-        (Method::Keyword, _) | (_, None) => (pairs::keyword_pairs(&loaded.memories, &options), None),
-        (method, Some((model, store))) => {
-            let table = store.as_ref().map(|s| s.embeddings()).transpose().map_err(ReconcileError::Store)?;
-            let (found, stats) = embed_pairs::embed_pairs(&loaded.memories, &options, &model, table.as_ref(), progress)?;
-            let candidates = if matches!(method, Method::Both(_)) {
-                embed_pairs::merge(pairs::keyword_pairs(&loaded.memories, &options), found, options.cap)
-            } else {
-                found
-            };
-            (candidates, Some(stats))
-        }
-    };
+    let (candidates, stats) = pairer.pairs(&loaded.memories, &options, progress)?;
     Ok(PairsRun { candidates, format: loaded.format, problems: loaded.problems, cap_note, resolved_read, embed: stats })
 }
 

@@ -462,16 +462,19 @@ pub fn to_table(c: &Candidates) -> String {
     let mut out = String::new();
     let short = |s: &str| {
         let one: String = s.split_whitespace().collect::<Vec<_>>().join(" ");
+        let one = memval_proto::display::one_line(&one);
         if one.chars().count() > 60 { format!("{}…", one.chars().take(59).collect::<String>()) } else { one }
     };
+    // An agent or id with a newline must not start a pair row of its own.
+    let side = |agent: &str, id: &str| memval_proto::display::one_line(&format!("{agent}:{id}"));
     let _ = writeln!(out, "{:>6}  {:<28}  {:<28}  contents", "score", "a (agent:id)", "b (agent:id)");
     for p in &c.pairs {
         let _ = writeln!(
             out,
             "{:>6.3}  {:<28}  {:<28}  {} | {}",
             p.score,
-            format!("{}:{}", p.agent_a, p.id_a),
-            format!("{}:{}", p.agent_b, p.id_b),
+            side(&p.agent_a, &p.id_a),
+            side(&p.agent_b, &p.id_b),
             short(&p.content_a),
             short(&p.content_b)
         );
@@ -495,7 +498,7 @@ pub fn summary(c: &Candidates) -> String {
     };
     let _ = writeln!(out, "{} pairs from {} memories ({how})", c.pairs.len(), c.memories);
     for s in &c.sampled {
-        let _ = writeln!(out, "agent {}: {} of {} memories compared (per-agent sample; --per-agent 0 compares all)", s.agent, s.kept, s.total);
+        let _ = writeln!(out, "agent {}: {} of {} memories compared (per-agent sample; --per-agent 0 compares all)", memval_proto::display::one_line(&s.agent), s.kept, s.total);
     }
     for (ids, why) in [
         (&c.without_tokens, "by keyword: no word of 4 or more letters or digits"),
@@ -504,7 +507,7 @@ pub fn summary(c: &Candidates) -> String {
         if ids.is_empty() {
             continue;
         }
-        let shown: Vec<&str> = ids.iter().take(10).map(String::as_str).collect();
+        let shown: Vec<String> = ids.iter().take(10).map(|id| memval_proto::display::one_line(id)).collect();
         let more = ids.len().saturating_sub(shown.len());
         let _ = writeln!(
             out,
@@ -682,5 +685,25 @@ mod tests {
                 assert_eq!(scores, exact);
             }
         }
+    }
+
+    #[test]
+    fn the_table_keeps_one_row_per_pair_whatever_the_memories_say() {
+        let forged = "\n 0.999  pm:1   tech-lead:2   forged | forged\r\n\u{2028}\u{85}\tx";
+        let table_of = |t: &str| {
+            let m = vec![
+                memory(&format!("12{t}"), &format!("pm{t}"), &format!("We decided to use PostgreSQL as the primary database.{t}")),
+                memory(&format!("34{t}"), &format!("tech-lead{t}"), "We rejected PostgreSQL; the primary database stays SQLite."),
+                memory(&format!("56{t}"), "qa", "x"),
+            ];
+            let mut c = keyword_pairs(&m, &opts(None));
+            assert_eq!(c.pairs.len(), 1, "{t:?}");
+            c.sampled = vec![Sampled { agent: format!("pm{t}"), kept: 1, total: 2 }];
+            to_table(&c)
+        };
+        let (plain, shown) = (table_of(""), table_of(forged));
+        assert_eq!(shown.lines().count(), plain.lines().count(), "{shown}");
+        assert!(shown.contains("pm\\n 0.999  pm:1"), "{shown}");
+        assert!(!shown.chars().any(|c| matches!(c, '\r' | '\u{2028}' | '\u{85}' | '\t')), "{shown}");
     }
 }

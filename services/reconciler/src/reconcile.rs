@@ -9,12 +9,13 @@
 //! Markdown file inside a GAAI memory folder that `index.md` does not register.
 //!
 //! It never modifies, moves or deletes a memory, a decision or a doc: every file is opened
-//! for reading only, git is only asked (`log`, `rev-list`), never told.
+//! for reading only, git is only asked (`log`, `rev-list`), never told. The only write is the
+//! embed method's cache of embeddings, in the store its [`Method`] names.
 
 use std::collections::{BTreeMap, HashMap, HashSet};
 use std::path::{Path, PathBuf};
 
-use crate::candidates::{resolve_cap, Cap};
+use crate::candidates::{embed_note, resolve_cap, Cap, Method, Pairer};
 use crate::contradictions::{self, Text};
 use crate::decisions::{self, Decision};
 use memval_git::Activity;
@@ -33,6 +34,8 @@ pub struct Inputs {
     pub pair_cap: Cap,
     /// Memories per agent for candidate pairs; 0 for all.
     pub per_agent: usize,
+    /// How candidate pairs are proposed: keyword, embed or both, as `memval pairs --method`.
+    pub method: Method,
 }
 
 /// Where the report goes by default: `contexts/artefacts/reconciliation-reports/` beside a
@@ -62,6 +65,8 @@ struct Recorded {
 /// folder it would go to by default.
 pub fn reconcile(inputs: &Inputs) -> Result<(Report, PathBuf), ReconcileError> {
     let repo = inputs.repo.canonicalize().map_err(|e| ReconcileError::Input { path: inputs.repo.clone(), reason: format!("not a readable folder: {e}") })?;
+    // A missing embed model is an error before the scan, not after it.
+    let pairer = Pairer::new(&inputs.method)?;
     let mut manifest = scan::manifest(&repo, &inputs.memories)?;
     // Why git cannot answer is reported in the staleness sections, never read as "no commits".
     let git = Activity::open(&repo).map_err(|e| e.to_string());
@@ -162,7 +167,7 @@ pub fn reconcile(inputs: &Inputs) -> Result<(Report, PathBuf), ReconcileError> {
         .collect();
 
     let (code_paths, docs) = staleness(&repo, &manifest, git.as_ref(), inputs.now);
-    let contradictions = candidates(&repo, inputs)?;
+    let contradictions = candidates(&repo, inputs, &pairer)?;
 
     let read = |o: Origin| entries.iter().filter(|e| e.origin == o && matches!(e.content, Content::Text(_))).count();
     let (memory_files, doc_files) = (read(Origin::Memory), read(Origin::Documentation));
@@ -299,8 +304,9 @@ fn staleness(repo: &Path, manifest: &scan::Manifest, git: Result<&Activity, &Str
     (code, docs)
 }
 
-/// Contradictions without a model: proven ones, and the keyword candidates for the judge.
-fn candidates(repo: &Path, inputs: &Inputs) -> Result<Contradictions, ReconcileError> {
+/// Contradictions without a language model: proven ones, and the candidates for the judge (by
+/// `pairer`'s method, the same pairs `memval pairs` proposes).
+fn candidates(repo: &Path, inputs: &Inputs, pairer: &Pairer) -> Result<Contradictions, ReconcileError> {
     let mut memories = Vec::new();
     let mut config_cap = None;
     let mut resolved = HashSet::new();
@@ -318,9 +324,10 @@ fn candidates(repo: &Path, inputs: &Inputs) -> Result<Contradictions, ReconcileE
     let proven = contradictions::prove(&texts);
     let (cap, cap_note) = resolve_cap(inputs.pair_cap, config_cap);
     let options = Options { cap, per_agent: (inputs.per_agent > 0).then_some(inputs.per_agent), resolved };
-    let found = pairs::keyword_pairs(&memories, &options);
+    let (found, embedded) = pairer.pairs(&memories, &options, &mut |_| {})?;
     let mut notes: Vec<String> = pairs::summary(&found).lines().map(str::to_owned).collect();
     notes.push(cap_note);
+    notes.extend(embedded.as_ref().map(embed_note));
     Ok(Contradictions {
         proven,
         candidates: found.pairs.into_iter().map(|pair| CandidatePair { pair, judgement: None, not_judged: Some("not judged: no model configured".into()) }).collect(),

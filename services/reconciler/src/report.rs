@@ -7,7 +7,7 @@
 
 use std::fmt::Write;
 
-use memval_proto::display::{json_safe, terminal_safe};
+use memval_proto::display::{json_safe, one_line};
 use memval_proto::{Judgement, Pair};
 use serde::Serialize;
 
@@ -202,17 +202,21 @@ impl Report {
     }
 }
 
-/// Markdown table cell: one line, pipes escaped, controls made visible.
+/// Markdown table cell: one line (runs of whitespace, line breaks included, become one space;
+/// any other line-breaking or active character is escaped by [`one_line`]), pipes escaped.
 fn cell(s: &str) -> String {
-    terminal_safe(&s.split_whitespace().collect::<Vec<_>>().join(" ")).replace('|', "\\|")
+    one_line(&s.split_whitespace().collect::<Vec<_>>().join(" ")).replace('|', "\\|")
 }
 
 fn quote(s: &str) -> String {
     format!("\"{}\"", cell(s).replace('"', "\\\""))
 }
 
+/// A YAML double-quoted scalar (JSON's syntax, which YAML reads). serde_json leaves the
+/// Unicode line and paragraph separators raw, and some viewers break the front matter's line
+/// at them, so they are escaped too.
 fn yaml_str(s: &str) -> String {
-    serde_json::to_string(s).unwrap_or_default()
+    serde_json::to_string(s).unwrap_or_default().replace('\u{2028}', "\\u2028").replace('\u{2029}', "\\u2029")
 }
 
 /// The report file: SPEC §6 front matter, then the seven sections in order.
@@ -269,7 +273,7 @@ pub fn to_markdown(r: &Report) -> String {
                 cell(&s.file),
                 s.line,
                 cell(&s.dec),
-                s.marker.as_deref().unwrap_or(""),
+                cell(s.marker.as_deref().unwrap_or("")),
                 quote(s.marker_text.as_deref().unwrap_or("")),
                 cell(s.decision.as_deref().unwrap_or(""))
             );
@@ -411,4 +415,97 @@ fn git_section<T>(o: &mut String, s: &GitSection<T>, skipped: &str, none: &str, 
 /// Every finding as one JSON document (shape in the README).
 pub fn to_json(r: &Report) -> String {
     json_safe(&format!("{}\n", serde_json::to_string_pretty(r).unwrap_or_default()))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::contradictions::Side;
+
+    /// A report with every section filled, every field from a memory, a file or a model
+    /// holding `t`.
+    fn report_of(t: &str) -> Report {
+        let f = |s: &str| format!("{s}{t}");
+        let side = |id: &str| Side { id: f(id), agent: f("claude"), source: f("CLAUDE.md:3"), quote: f("port 8080") };
+        let pair = Pair {
+            id_a: f("1"),
+            agent_a: f("claude"),
+            content_a: f("use port 8080"),
+            id_b: f("2"),
+            agent_b: f("codex"),
+            content_b: f("use port 9090"),
+            score: 0.5,
+            method: "keyword".into(),
+        };
+        let judgement = Judgement {
+            id_a: f("1"),
+            id_b: f("2"),
+            verdict: memval_proto::PairVerdict::Contradictory,
+            claim_a: f("port 8080"),
+            claim_b: f("port 9090"),
+            confidence: 90,
+            rationale: f("different ports"),
+            fallback: None,
+        };
+        let not_checked = vec![NotChecked { file: f("a.md"), what: f("code_path"), reason: f("git failed") }];
+        let mut r = Report {
+            front: FrontMatter {
+                skill: SKILL.into(),
+                generated_at: "2026-12-02T00:00:00Z".into(),
+                scan_manifest_source: f("index.md"),
+                files_scanned: 3,
+                memory_files_scanned: 2,
+                doc_files_scanned: 1,
+                findings_count: 0,
+                code_path_findings_count: 0,
+                doc_staleness_findings_count: 0,
+            },
+            stale_entries: vec![StaleEntry { file: f("a.md"), dec: f("DEC-1"), file_updated_at: "2026-01-01".into(), dec_updated_at: "2026-02-01".into(), delta_days: 31 }],
+            dec_references: vec![DecReference {
+                file: f("a.md"),
+                line: 3,
+                dec: f("DEC-2"),
+                status: DecStatus::Superseded,
+                marker: Some(f("SUPERSEDED")),
+                marker_text: Some(f("SUPERSEDED by DEC-3")),
+                decision: Some(f("decisions.md:9")),
+                from_decision: false,
+            }],
+            contradictions: Contradictions {
+                proven: vec![Proven { kind: Kind::ConfigValue, subject: f("port"), a: side("1"), b: side("2") }],
+                candidates: vec![
+                    CandidatePair { pair: pair.clone(), judgement: Some(judgement), not_judged: None },
+                    CandidatePair { pair, judgement: None, not_judged: Some(f("model unreachable")) },
+                ],
+                judged_by: Some(f("openai/gpt")),
+                candidate_notes: vec![f("capped at 1 pair")],
+                judge_notes: vec![f("batch 1 fell back")],
+            },
+            new_knowledge: vec![NewKnowledge { description: f("DEC-9 is referenced"), category: f("decision"), sources: vec![f("a.md:4"), f("b.md")] }],
+            missing_files: vec![MissingFile { path: f("gone.md"), class: "MISSING_FILE".into(), reason: f("not on disk"), index_line: Some(4) }],
+            code_paths: GitSection { skipped: None, findings: vec![CodePathFinding { file: f("a.md"), code_path: f("src/"), commits: 2, days_stale: 5 }], not_checked: not_checked.clone() },
+            docs: GitSection { skipped: None, findings: vec![DocFinding { file: f("README.md"), source: "proximity".into(), reference: f("src/a.rs"), commits: 1, days_stale: 2 }], not_checked },
+            not_loaded: vec![f("memory.db row 3: bad json")],
+            manifest: Vec::new(),
+            report_path: None,
+        };
+        r.count();
+        r
+    }
+
+    #[test]
+    fn no_field_forges_a_row_or_a_line_of_the_report() {
+        let forged = "\n| forged.md | DEC-1 | 2026-01-01 | 2026-02-01 | 1 |\r\n## 8. Forged section\u{2028}- x\u{2029}\u{85}|\tx";
+        let plain = to_markdown(&report_of(""));
+        let shown = to_markdown(&report_of(forged));
+        assert_eq!(shown.lines().count(), plain.lines().count(), "{shown}");
+        assert!(shown.lines().all(|l| !l.starts_with("## 8.")), "{shown}");
+        assert!(!shown.chars().any(|c| matches!(c, '\r' | '\u{2028}' | '\u{2029}' | '\u{85}')), "{shown}");
+        // Line for line, every table row has as many cells as without the forged text: no
+        // `|` got through unescaped.
+        let cells = |l: &str| l.matches('|').count() - l.matches("\\|").count();
+        for (a, b) in plain.lines().zip(shown.lines()).filter(|(a, _)| a.starts_with('|')) {
+            assert_eq!(cells(a), cells(b), "{a}\n{b}");
+        }
+    }
 }

@@ -18,7 +18,7 @@ use memval_judge::plan::Limits;
 use memval_proto::{subjects, JudgementBatch, PairBatch, RunHeader};
 use serde_json::json;
 
-use crate::candidates::Cap;
+use crate::candidates::{Cap, EmbedSetup, Method};
 use crate::{judging, naming, reconcile, report, Inputs, ReconcileError};
 
 /// Where candidate pairs are judged: the caller sends each batch to the judges and gives
@@ -102,19 +102,36 @@ pub fn error_reply(repo: &str, error: &str) -> String {
     json!({ "repo": repo, "error": error }).to_string()
 }
 
+/// `method` for one repo: an embed setup without a store caches in `repo`'s default store.
+fn method_for(method: &Method, repo: &Path) -> Method {
+    let with_store = |s: &EmbedSetup| EmbedSetup {
+        model_dir: s.model_dir.clone(),
+        store_dir: Some(s.store_dir.clone().unwrap_or_else(|| memval_store::default_dir(repo))),
+    };
+    match method {
+        Method::Keyword => Method::Keyword,
+        Method::Embed(s) => Method::Embed(with_store(s)),
+        Method::Both(s) => Method::Both(with_store(s)),
+    }
+}
+
 /// The repos a reconciler serves and how it judges their candidate pairs.
 pub struct Reconciler {
     repos: Vec<RepoTarget>,
     judges: Option<Arc<dyn PairJudges>>,
     pair_cap: Cap,
     per_agent: usize,
+    method: Method,
 }
 
 impl Reconciler {
     /// Checks every repo is a folder and every memories path exists, so a typo stops the
     /// service at start-up. `judges` is `None` when no model is configured: candidates are then
-    /// listed "not judged: no model configured", as in one process.
-    pub fn new(repos: Vec<RepoTarget>, judges: Option<Arc<dyn PairJudges>>, pair_cap: Cap, per_agent: usize) -> Result<Reconciler, ReconcileError> {
+    /// listed "not judged: no model configured", as in one process. `method` proposes the
+    /// candidate pairs as `memval reconcile --method` does; its embed model is found here, so a
+    /// missing one stops the service at start-up too. An embed setup without a store caches
+    /// embeddings in each repo's default store (REPO/.memval/store), as `memval reconcile` does.
+    pub fn new(repos: Vec<RepoTarget>, judges: Option<Arc<dyn PairJudges>>, pair_cap: Cap, per_agent: usize, method: Method) -> Result<Reconciler, ReconcileError> {
         if repos.is_empty() {
             return Err(ReconcileError::Input { path: PathBuf::new(), reason: "no repo to reconcile (--repo-map NAME=PATH)".into() });
         }
@@ -135,7 +152,10 @@ impl Reconciler {
                 }
             }
         }
-        Ok(Reconciler { repos, judges, pair_cap, per_agent })
+        if let Method::Embed(setup) | Method::Both(setup) = &method {
+            memval_embed::ModelFiles::from_flag_or_env(setup.model_dir.as_deref()).map_err(ReconcileError::Embed)?;
+        }
+        Ok(Reconciler { repos, judges, pair_cap, per_agent, method })
     }
 
     pub fn repos(&self) -> &[RepoTarget] {
@@ -159,7 +179,14 @@ impl Reconciler {
     /// configured, and write the report under a new dated name.
     pub async fn reconcile(&self, target: &RepoTarget, trigger: Trigger, run_id: &str) -> Result<Outcome, ReconcileError> {
         let now = chrono::Utc::now().timestamp();
-        let inputs = Inputs { repo: target.repo.clone(), memories: target.memories.clone(), now, pair_cap: self.pair_cap, per_agent: self.per_agent };
+        let inputs = Inputs {
+            repo: target.repo.clone(),
+            memories: target.memories.clone(),
+            now,
+            pair_cap: self.pair_cap,
+            per_agent: self.per_agent,
+            method: method_for(&self.method, &target.repo),
+        };
         let (mut report, default_dir) = tokio::task::spawn_blocking(move || reconcile(&inputs))
             .await
             .map_err(|e| ReconcileError::Input { path: target.repo.clone(), reason: format!("the reconciliation failed: {e}") })??;

@@ -7,7 +7,7 @@ use std::sync::Mutex;
 
 use futures::future::BoxFuture;
 use memval_proto::{Judgement, JudgementBatch, PairBatch, PairVerdict, RunHeader};
-use memval_reconciler::candidates::Cap;
+use memval_reconciler::candidates::{Cap, EmbedSetup, Method};
 use memval_reconciler::{PairJudges, Reconciler, RepoTarget, Trigger};
 
 /// Answers the first batch it is given and nothing else, and records what it was asked.
@@ -73,7 +73,7 @@ fn target(dir: &Path, name: &str) -> RepoTarget {
 async fn answers_and_silences_of_the_judges_end_up_on_every_pair() {
     let dir = tempfile::tempdir().unwrap();
     let judges = std::sync::Arc::new(FirstBatchOnly::default());
-    let reconciler = Reconciler::new(vec![target(dir.path(), "shop")], Some(judges.clone()), Cap::Default, 200).unwrap();
+    let reconciler = Reconciler::new(vec![target(dir.path(), "shop")], Some(judges.clone()), Cap::Default, 200, Method::Keyword).unwrap();
     let shop = reconciler.find("shop").unwrap().clone();
     let notes = std::fs::read(dir.path().join("notes.jsonl")).unwrap();
 
@@ -101,7 +101,7 @@ async fn answers_and_silences_of_the_judges_end_up_on_every_pair() {
 #[tokio::test]
 async fn without_judges_candidates_say_no_model_is_configured() {
     let dir = tempfile::tempdir().unwrap();
-    let reconciler = Reconciler::new(vec![target(dir.path(), "shop")], None, Cap::Given(5), 200).unwrap();
+    let reconciler = Reconciler::new(vec![target(dir.path(), "shop")], None, Cap::Given(5), 200, Method::Keyword).unwrap();
     let out = reconciler.reconcile(&reconciler.repos()[0], Trigger::Ingest(3), "rec-1").await.unwrap();
     assert_eq!((out.candidates, out.judged), (5, 0));
     assert_eq!(out.trigger.to_string(), "3 ingest event(s)");
@@ -113,7 +113,7 @@ async fn without_judges_candidates_say_no_model_is_configured() {
 fn repos_are_checked_at_start_up_and_found_by_name_or_path() {
     let dir = tempfile::tempdir().unwrap();
     let ok = target(dir.path(), "shop");
-    let err = |repos: Vec<RepoTarget>| Reconciler::new(repos, None, Cap::Default, 200).err().expect("refused").to_string();
+    let err = |repos: Vec<RepoTarget>| Reconciler::new(repos, None, Cap::Default, 200, Method::Keyword).err().expect("refused").to_string();
     assert!(err(Vec::new()).contains("no repo to reconcile"));
     let mut gone = ok.clone();
     gone.repo = dir.path().join("nope");
@@ -125,9 +125,59 @@ fn repos_are_checked_at_start_up_and_found_by_name_or_path() {
     a.name = "web.app".into();
     b.name = "web_app".into();
     assert!(err(vec![a, b]).contains("memval.v1.reconcile.web_app"), "two names, one request subject");
+    // The embed method's model is looked for at start-up, not at the first reconciliation.
+    let no_model = Method::Embed(EmbedSetup { model_dir: Some(dir.path().join("no-model")), store_dir: None });
+    let refused = Reconciler::new(vec![ok.clone()], None, Cap::Default, 200, no_model).err().expect("refused without a model").to_string();
+    assert!(refused.contains("no-model"), "{refused}");
 
-    let reconciler = Reconciler::new(vec![ok], None, Cap::Default, 200).unwrap();
+    let reconciler = Reconciler::new(vec![ok], None, Cap::Default, 200, Method::Keyword).unwrap();
     assert_eq!(reconciler.find("shop").map(|r| r.name.as_str()), Some("shop"));
     assert_eq!(reconciler.find("/srv/checkouts/shop/").map(|r| r.name.as_str()), Some("shop"));
     assert!(reconciler.find("web").is_none());
+}
+
+/// all-MiniLM-L6-v2's folder from MEMVAL_EMBED_MODEL; `None` (said on stderr) without it,
+/// a failure when MEMVAL_REQUIRE_EMBED=1 (scripts/test.sh).
+fn embed_model() -> Option<std::path::PathBuf> {
+    match std::env::var_os("MEMVAL_EMBED_MODEL").map(std::path::PathBuf::from).filter(|d| d.join("model.safetensors").is_file()) {
+        Some(dir) => Some(dir),
+        None if std::env::var("MEMVAL_REQUIRE_EMBED").is_ok_and(|v| v == "1") => {
+            panic!("MEMVAL_REQUIRE_EMBED=1 but MEMVAL_EMBED_MODEL does not name the model (bash scripts/embed-model.sh)")
+        }
+        None => {
+            eprintln!("NOT CHECKED: no MEMVAL_EMBED_MODEL (bash scripts/embed-model.sh)");
+            None
+        }
+    }
+}
+
+#[tokio::test]
+async fn the_service_proposes_pairs_by_its_method_and_caches_in_the_repos_store() {
+    let Some(model) = embed_model() else { return };
+    let dir = tempfile::tempdir().unwrap();
+    let memories = dir.path().join("paraphrases.jsonl");
+    // Keyword misses this paraphrase (few shared words); embed finds it.
+    std::fs::write(
+        &memories,
+        "{\"id\": 1, \"agent\": \"backend\", \"content\": \"The API server listens on port 8080.\"}\n\
+         {\"id\": 2, \"agent\": \"frontend\", \"content\": \"Our HTTP backend accepts connections on 8080.\"}\n",
+    )
+    .unwrap();
+    let shop = RepoTarget { name: "shop".into(), repo: dir.path().to_path_buf(), memories: vec![memories], out_dir: Some(dir.path().join("reports")) };
+    let report = |out: &memval_reconciler::stage::Outcome| std::fs::read_to_string(&out.report).unwrap();
+
+    let keyword = Reconciler::new(vec![shop.clone()], None, Cap::Default, 200, Method::Keyword).unwrap();
+    let out = keyword.reconcile(&keyword.repos()[0], Trigger::Ingest(1), "rec-k").await.unwrap();
+    assert_eq!(out.candidates, 0, "{}", report(&out));
+
+    // No store given: the embeddings are cached in the repo's default store.
+    let embed = Method::Embed(EmbedSetup { model_dir: Some(model), store_dir: None });
+    let service = Reconciler::new(vec![shop], None, Cap::Default, 200, embed).unwrap();
+    let out = service.reconcile(&service.repos()[0], Trigger::Ingest(1), "rec-e1").await.unwrap();
+    let md = report(&out);
+    assert_eq!(out.candidates, 1, "{md}");
+    assert!(md.contains("(embed, cosine >= 0.55)") && md.contains("embed: 2 texts embedded, 0 from the cache"), "{md}");
+    assert!(memval_store::default_dir(dir.path()).exists(), "the cache is in REPO/.memval/store");
+    let again = service.reconcile(&service.repos()[0], Trigger::Ingest(1), "rec-e2").await.unwrap();
+    assert!(report(&again).contains("embed: 0 texts embedded, 2 from the cache"), "{}", report(&again));
 }

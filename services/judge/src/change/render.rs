@@ -1,10 +1,12 @@
 //! The validation result and the subject manifest as text: JSON (the contract) and Markdown
 //! (for people). Every string that came from the subject, the acceptance or a model is
-//! escaped for the terminal; Markdown table cells also have `|` and newlines neutralised.
+//! escaped for the terminal; Markdown table cells also have `|` escaped, and every field shown
+//! inline (a cell, a list item, a `memval history` line) goes through [`one_line`] so a
+//! criterion's reason cannot end the table or add a line.
 //!
 //! Rendering never changes what was decided: it prints the result it is given.
 
-use memval_proto::display::{json_safe, terminal_safe};
+use memval_proto::display::{json_safe, one_line};
 
 use super::manifest::Manifest;
 use super::verdict::Validation;
@@ -18,7 +20,7 @@ pub fn manifest_json(m: &Manifest) -> String {
 }
 
 fn cell(s: &str) -> String {
-    terminal_safe(s).replace('|', "\\|").replace('\n', " ")
+    one_line(s).replace('|', "\\|")
 }
 
 fn code(s: &str) -> String {
@@ -79,14 +81,46 @@ fn short(s: &str) -> &str {
 
 /// `memval history`'s lines for the stored change verdicts `entries` (key, record), oldest
 /// first as the memories' history reads; nothing when there are none.
-pub fn history_lines(mut entries: Vec<(Vec<u8>, Vec<u8>)>) -> Vec<String> {
+pub fn history_lines(entries: Vec<(Vec<u8>, Vec<u8>)>) -> Vec<String> {
     if entries.is_empty() {
         return Vec::new();
     }
-    entries.sort_by_key(|(_, v)| serde_json::from_slice::<serde_json::Value>(v).ok().and_then(|r| r["stored_at"].as_str().map(str::to_owned)).unwrap_or_default());
+    let entries = oldest_first(entries);
     let mut lines = vec![format!("change verdicts ({})", entries.len())];
     lines.extend(entries.iter().map(|(k, v)| history_line(k, v)));
     lines
+}
+
+/// The stored records by `stored_at`, oldest first (an unreadable record sorts first).
+fn oldest_first(mut entries: Vec<(Vec<u8>, Vec<u8>)>) -> Vec<(Vec<u8>, Vec<u8>)> {
+    entries.sort_by_key(|(_, v)| serde_json::from_slice::<serde_json::Value>(v).ok().and_then(|r| r["stored_at"].as_str().map(str::to_owned)).unwrap_or_default());
+    entries
+}
+
+/// `memval history --format json`'s `change_verdicts`: what [`history_lines`] shows of each
+/// stored verdict, oldest first, digests in full: `{digest, stored_at, result,
+/// subject_digest, acceptance_digest, author_context, validator_context}`, or `{digest,
+/// error}` for a record that cannot be read (listed, never dropped).
+pub fn history_records(entries: Vec<(Vec<u8>, Vec<u8>)>) -> Vec<serde_json::Value> {
+    oldest_first(entries)
+        .into_iter()
+        .map(|(key, value)| {
+            let digest = String::from_utf8_lossy(&key).into_owned();
+            let Ok(record) = serde_json::from_slice::<serde_json::Value>(&value) else {
+                return serde_json::json!({"digest": digest, "error": "unreadable record"});
+            };
+            let v = &record["verdict"];
+            serde_json::json!({
+                "digest": digest,
+                "stored_at": record["stored_at"],
+                "result": v["result"],
+                "subject_digest": v["subject_digest"],
+                "acceptance_digest": v["acceptance_digest"],
+                "author_context": v["author_context"],
+                "validator_context": v["validator_context"],
+            })
+        })
+        .collect()
 }
 
 /// What one reviewer's model calls cost, for stderr (the result document is SPEC §8's and
@@ -95,7 +129,7 @@ pub fn review_usage(name: &str, u: &memval_llm::StageUsage) -> String {
     let cost = u.cost_usd.map_or("unpriced".to_owned(), |c| format!("${c:.4}"));
     format!(
         "memval: review by {}: {} calls, {} failed attempts, {} input / {} output tokens, {cost}",
-        terminal_safe(name),
+        one_line(name),
         u.calls,
         u.failed_attempts,
         u.input_tokens,
@@ -107,11 +141,12 @@ pub fn review_usage(name: &str, u: &memval_llm::StageUsage) -> String {
 pub fn history_line(key: &[u8], value: &[u8]) -> String {
     let key = String::from_utf8_lossy(key);
     let Ok(record) = serde_json::from_slice::<serde_json::Value>(value) else {
-        return terminal_safe(&format!("    {key}  (unreadable record)"));
+        return format!("    {}  (unreadable record)", one_line(&key));
     };
     let v = &record["verdict"];
-    let text = |x: &serde_json::Value| x.as_str().unwrap_or("-").to_owned();
-    terminal_safe(&format!(
+    let text = |x: &serde_json::Value| one_line(x.as_str().unwrap_or("-"));
+    let key = one_line(&key);
+    format!(
         "    {}  {:<10}  verdict {}  subject {}  acceptance {}  author {}  validator {}",
         text(&record["stored_at"]),
         text(&v["result"]),
@@ -120,7 +155,7 @@ pub fn history_line(key: &[u8], value: &[u8]) -> String {
         short(&text(&v["acceptance_digest"])),
         text(&v["author_context"]),
         text(&v["validator_context"]),
-    ))
+    )
 }
 
 #[cfg(test)]

@@ -1,8 +1,10 @@
 //! The draft judgement as text: the SPEC §7 JSON document (what the CLI prints and the NATS
 //! service replies) and a table for a terminal. Both escape what would act on a terminal;
-//! neither changes a quote's printable text.
+//! neither changes a quote's printable text. The table shows every field from a memory, the
+//! draft or the model on its own line through [`one_line`] (quotes as Rust string literals):
+//! a model's reason with a newline must not print a verdict line that memval did not decide.
 
-use memval_proto::display::{json_safe, terminal_safe};
+use memval_proto::display::{json_safe, one_line, terminal_safe};
 
 use super::Judgement;
 
@@ -23,19 +25,19 @@ pub fn table(j: &Judgement) -> String {
     let score = j.score.map_or("null".to_owned(), |s| s.to_string());
     out.push_str(&format!(
         "{}: {}  score {score}  confidence {:.2}\n",
-        j.judge,
+        one_line(&j.judge),
         if j.veto { "VETO" } else { "no veto" },
         j.confidence
     ));
-    out.push_str(&format!("reason: {}\n", j.reason));
+    out.push_str(&format!("reason: {}\n", one_line(&j.reason)));
     for e in &j.evidence {
-        out.push_str(&format!("evidence: {}\n    memory: {:?}\n    draft:  {:?}\n", e.memory_file, e.memory_excerpt, e.draft_match));
+        out.push_str(&format!("evidence: {}\n    memory: {:?}\n    draft:  {:?}\n", one_line(&e.memory_file), e.memory_excerpt, e.draft_match));
     }
     for n in &j.not_judged {
-        out.push_str(&format!("not judged: {}: {}\n", n.memory_file, n.reason));
+        out.push_str(&format!("not judged: {}: {}\n", one_line(&n.memory_file), one_line(&n.reason)));
     }
     for line in &j.detail {
-        out.push_str(&format!("detail: {line}\n"));
+        out.push_str(&format!("detail: {}\n", one_line(line)));
     }
     terminal_safe(&out)
 }
