@@ -95,7 +95,7 @@ fn every_report_view_renders_hostile_text_inert() {
         }];
         let json = memval_report::to_json(&report);
         let sarif = memval_report::to_sarif(&report, &|p| p.to_owned());
-        let history_json = memval_report::history::to_json(&points);
+        let history_json = memval_report::history::to_json(&points, vec![serde_json::json!({"digest": text, "verdict": "PASS", "reason": text})]);
         let views = [
             ("json", json.clone()),
             ("table", memval_report::to_table(&report)),
