@@ -6,26 +6,18 @@
 //! Needs the model (`bash scripts/embed-model.sh`, MEMVAL_EMBED_MODEL=DIR). Without it the
 //! model tests say they checked nothing, and fail when MEMVAL_REQUIRE_EMBED=1 (scripts/test.sh).
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::{Command, Output};
 
 use serde_json::Value;
 
+#[allow(dead_code)] // not every helper is used here
+mod support;
+
+use support::embed::model;
+
 fn memval(args: &[&str]) -> Output {
     Command::new(env!("CARGO_BIN_EXE_memval")).args(args).output().expect("memval runs")
-}
-
-fn model() -> Option<PathBuf> {
-    match std::env::var_os("MEMVAL_EMBED_MODEL").map(PathBuf::from).filter(|d| d.join("model.safetensors").is_file()) {
-        Some(dir) => Some(dir),
-        None if std::env::var("MEMVAL_REQUIRE_EMBED").is_ok_and(|v| v == "1") => {
-            panic!("MEMVAL_REQUIRE_EMBED=1 but MEMVAL_EMBED_MODEL does not name the model (bash scripts/embed-model.sh)")
-        }
-        None => {
-            eprintln!("NOT CHECKED: no MEMVAL_EMBED_MODEL (bash scripts/embed-model.sh)");
-            None
-        }
-    }
 }
 
 const MEMORIES: &[(u32, &str, &str)] = &[

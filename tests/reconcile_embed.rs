@@ -13,18 +13,10 @@ use std::process::{Command, Output};
 
 use serde_json::Value;
 
-fn model() -> Option<PathBuf> {
-    match std::env::var_os("MEMVAL_EMBED_MODEL").map(PathBuf::from).filter(|d| d.join("model.safetensors").is_file()) {
-        Some(dir) => Some(dir),
-        None if std::env::var("MEMVAL_REQUIRE_EMBED").is_ok_and(|v| v == "1") => {
-            panic!("MEMVAL_REQUIRE_EMBED=1 but MEMVAL_EMBED_MODEL does not name the model (bash scripts/embed-model.sh)")
-        }
-        None => {
-            eprintln!("NOT CHECKED: no MEMVAL_EMBED_MODEL (bash scripts/embed-model.sh)");
-            None
-        }
-    }
-}
+#[allow(dead_code)] // not every helper is used here
+mod support;
+
+use support::embed::model;
 
 /// Two paraphrases of different agents with few shared words (1, 2), and one sentence
 /// reordered (5, 6: identical word sets, so keyword scores it 1.0).

@@ -7,6 +7,7 @@ use std::sync::OnceLock;
 
 use serde_json::Value;
 
+pub mod embed;
 pub mod nats;
 pub mod venv;
 
