@@ -10,7 +10,7 @@ use memval_proto::{Assertion, Claim, ClaimType, CodeRef, MemoryMeta, Outcome, Un
 
 use crate::confine::{Refusal, RepoRoot};
 use memval_git::GitRepo;
-use crate::index::{basename, FileKind, RepoIndex};
+use crate::index::{basename, FileInfo, FileKind, RepoIndex, Unique};
 use crate::similar::{body_similarity, name_similarity, shared_dirs};
 use crate::symbols::{definitions, Def, Lang};
 use crate::usage;
@@ -1102,46 +1102,33 @@ impl Checker<'_> {
         if let Some(near) = except {
             return self.nearest_unique_def(sym, near);
         }
-        let found: Vec<(String, u32)> = self
-            .index
-            .defs_named(&sym.name)
-            .filter(|(f, d)| Some(f.path.as_str()) != except && sym.matches(&f.path, d))
-            .map(|(f, d)| (f.path.clone(), d.line))
-            .collect();
-        match found.len() {
-            1 => found.into_iter().next(),
-            0 => None,
-            _ => {
-                let near = except?;
-                let best = found.iter().map(|(p, _)| shared_dirs(p, near)).max()?;
-                let mut top = found.into_iter().filter(|(p, _)| shared_dirs(p, near) == best);
-                let first = top.next();
-                if top.next().is_none() && best > 0 { first } else { None }
-            }
+        // Only "exactly one definition" is an answer, so the search stops at the second one
+        // (a common name would otherwise parse every file that mentions it); smaller files
+        // first, since which two are found does not change the answer.
+        let mut files: Vec<&FileInfo> = self.index.files_with_token(&sym.name).collect();
+        files.sort_by_key(|f| f.lines);
+        match self.index.unique_def(files, &sym.name, |f, d| sym.matches(&f.path, d)) {
+            Unique::One(f, d) => Some((f.path.clone(), d.line)),
+            Unique::None | Unique::Several => None,
         }
     }
 
     /// [`Self::unique_def_elsewhere`] of a symbol missing from `near`: the only definition
     /// elsewhere, or among several the only one sharing the most leading folders with `near`
     /// (at least one). The candidate files are parsed nearest first, and the first level with
-    /// a definition decides, so a common name does not parse every file that mentions it.
+    /// a definition decides, so a common name does not parse every file that mentions it;
+    /// within that level a second definition ends the search (smaller files first).
     fn nearest_unique_def(&self, sym: &SymbolName, near: &str) -> Option<(String, u32)> {
-        let mut files: Vec<(usize, &crate::index::FileInfo)> =
+        let mut files: Vec<(usize, &FileInfo)> =
             self.index.files_with_token(&sym.name).filter(|f| f.path != near).map(|f| (shared_dirs(&f.path, near), f)).collect();
-        files.sort_by_key(|(level, _)| std::cmp::Reverse(*level));
+        files.sort_by_key(|(level, f)| (std::cmp::Reverse(*level), f.lines));
         for group in files.chunk_by(|a, b| a.0 == b.0) {
-            let found: Vec<(String, u32)> = group
-                .iter()
-                .flat_map(|(_, f)| {
-                    self.index.defs_named_in(f, &sym.name).filter(|d| sym.matches(&f.path, d)).map(|d| (f.path.clone(), d.line))
-                })
-                .collect();
-            match found.len() {
-                0 => continue,
+            match self.index.unique_def(group.iter().map(|(_, f)| *f), &sym.name, |f, d| sym.matches(&f.path, d)) {
+                Unique::None => continue,
                 // One at the nearest level with any: it, whatever lies further away (at
                 // level 0 there is nothing further away, so it is the only one).
-                1 => return found.into_iter().next(),
-                _ => return None,
+                Unique::One(f, d) => return Some((f.path.clone(), d.line)),
+                Unique::Several => return None,
             }
         }
         None

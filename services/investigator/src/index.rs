@@ -60,6 +60,22 @@ pub struct FileInfo {
     defs: OnceLock<Vec<Def>>,
 }
 
+/// What [`RepoIndex::unique_def`] found.
+#[derive(Debug)]
+pub enum Unique<'a> {
+    None,
+    One(&'a FileInfo, &'a Def),
+    /// Two or more; the search stopped at the second.
+    Several,
+}
+
+impl FileInfo {
+    /// Whether its definitions have been parsed (they are parsed on first need only).
+    pub fn is_parsed(&self) -> bool {
+        self.defs.get().is_some()
+    }
+}
+
 #[derive(Debug, Default)]
 pub struct IndexStats {
     pub files: usize,
@@ -219,7 +235,21 @@ impl RepoIndex {
     /// Definitions in `file` (parsed on first call, then cached).
     pub fn defs<'a>(&'a self, file: &'a FileInfo) -> &'a [Def] {
         file.defs.get_or_init(|| match self.read_text(&file.path) {
-            Some(text) => definitions(Lang::of(&file.path), &text),
+            Some(text) => {
+                let started = std::time::Instant::now();
+                let defs = definitions(Lang::of(&file.path), &text);
+                // Which files a run parses, and what each costs (`--log memval::parse=debug`):
+                // parsing is most of a large run's time.
+                tracing::debug!(
+                    target: "memval::parse",
+                    path = %memval_proto::display::terminal_safe(&file.path),
+                    bytes = text.len(),
+                    micros = started.elapsed().as_micros() as u64,
+                    defs = defs.len(),
+                    "parsed"
+                );
+                defs
+            }
             None => Vec::new(),
         })
     }
@@ -243,6 +273,31 @@ impl RepoIndex {
     /// are parsed.
     pub fn defs_named<'a>(&'a self, name: &'a str) -> impl Iterator<Item = (&'a FileInfo, &'a Def)> + 'a {
         self.files_with_token(name).flat_map(move |file| self.defs_named_in(file, name).map(move |d| (file, d)))
+    }
+
+    /// Whether `files` hold no definition of `name` that `keep` accepts, exactly one, or
+    /// several. Files are parsed in the order given and the search stops at the second
+    /// definition: callers that only need a unique answer do not parse the rest (a common
+    /// name is mentioned by thousands of files).
+    pub fn unique_def<'a>(
+        &'a self,
+        files: impl IntoIterator<Item = &'a FileInfo>,
+        name: &'a str,
+        keep: impl Fn(&FileInfo, &Def) -> bool,
+    ) -> Unique<'a> {
+        let mut found = None;
+        for file in files {
+            for def in self.defs_named_in(file, name).filter(|d| keep(file, d)) {
+                if found.is_some() {
+                    return Unique::Several;
+                }
+                found = Some((file, def));
+            }
+        }
+        match found {
+            Some((file, def)) => Unique::One(file, def),
+            None => Unique::None,
+        }
     }
 
     /// [`RepoRoot::resolve_existing`], asked of the file system once per path for the
@@ -350,4 +405,60 @@ fn index_file(root: &Path, rel: String, kind: Option<FileKind>) -> (FileInfo, Ve
         .map(Box::<str>::from)
         .collect();
     (info, tokens)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn repo(files: &[(&str, &str)]) -> (tempfile::TempDir, RepoIndex) {
+        let dir = tempfile::tempdir().expect("temp dir");
+        for (path, text) in files {
+            let full = dir.path().join(path);
+            std::fs::create_dir_all(full.parent().expect("parent")).expect("mkdir");
+            std::fs::write(full, text).expect("write");
+        }
+        let index = RepoIndex::build(dir.path()).expect("index");
+        (dir, index)
+    }
+
+    fn parsed(index: &RepoIndex) -> Vec<&str> {
+        index.files().filter(|(_, f)| f.is_parsed()).map(|(_, f)| f.path.as_str()).collect()
+    }
+
+    #[test]
+    fn unique_def_stops_at_the_second_definition() {
+        let (_dir, index) = repo(&[
+            ("a.rs", "pub struct Foo;\n"),
+            ("b.rs", "fn uses() { let x = Foo; }\n"),
+            ("c.rs", "pub fn Foo() {}\n"),
+            ("d.rs", "pub enum Foo { A }\n"),
+        ]);
+        let files: Vec<&FileInfo> = index.files_with_token("Foo").collect();
+        assert_eq!(files.len(), 4);
+        assert!(matches!(index.unique_def(files, "Foo", |_, _| true), Unique::Several));
+        // a.rs and c.rs hold the two definitions; d.rs was never parsed.
+        assert_eq!(parsed(&index), ["a.rs", "b.rs", "c.rs"]);
+    }
+
+    #[test]
+    fn unique_def_reads_every_file_for_one_or_none() {
+        let (_dir, index) = repo(&[
+            ("a.rs", "fn uses() { Foo::new(); }\n"),
+            ("b.rs", "pub struct Foo;\n"),
+            ("c.rs", "// Foo was here\n"),
+            ("d.rs", "pub struct Bar;\n"),
+        ]);
+        let files: Vec<&FileInfo> = index.files_with_token("Foo").collect();
+        match index.unique_def(files.clone(), "Foo", |_, _| true) {
+            Unique::One(f, d) => assert_eq!((f.path.as_str(), d.line, d.kind), ("b.rs", 1, "struct")),
+            other => panic!("expected one definition, got {other:?}"),
+        }
+        assert_eq!(parsed(&index), ["a.rs", "b.rs", "c.rs"]);
+        // The filter decides what counts: without the struct there is none.
+        assert!(matches!(index.unique_def(files.clone(), "Foo", |_, d| d.kind != "struct"), Unique::None));
+        // Two definitions in one file are several too.
+        let (_dir2, index2) = repo(&[("x.rs", "struct Foo;\nmod m { fn Foo() {} }\n")]);
+        assert!(matches!(index2.unique_def(index2.files_with_token("Foo"), "Foo", |_, _| true), Unique::Several));
+    }
 }
