@@ -16,7 +16,7 @@ use std::time::{Duration, Instant};
 use futures::future::BoxFuture;
 use memval_proto::ingest::event_run;
 use memval_proto::{codec, subjects, JudgementBatch, Message, PairBatch, RunHeader};
-use memval_reconciler::{Debounce, PairJudges, Reconciler, RepoTarget, Schedule, Trigger};
+use memval_reconciler::{Counted, Debounce, PairJudges, Reconciler, RepoTarget, Schedule, Trigger};
 use memval_runtime::{Inbox, Outbox, StageConfig};
 use memval_transport::jetstream::JetStream;
 use memval_transport::reply::{Request, Requester};
@@ -28,7 +28,9 @@ use crate::Error;
 
 /// Replicas of `serve reconciler` serving the same repo share its requests through this queue
 /// group. Ingest events are not shared: each reconciler counts the events of its own repos, as
-/// each fires its own schedule.
+/// each fires its own schedule. Events arrive on a core subscription, which sees every publish
+/// (a client's retry too, which the stream de-duplicates but core NATS does not): the debounce
+/// counts each event key once within the stream's duplicate window.
 pub const QUEUE_GROUP: &str = "memval-reconciler";
 
 /// Pair judging through the cluster: batches to `MEMVAL_PAIRS`, judgements from the run's
@@ -189,8 +191,9 @@ pub async fn serve_reconciler(
         triggers.debounce_quiet.as_secs_f64(),
         if reconciler.judges() { "memval serve judge over MEMVAL_PAIRS" } else { "none (candidates not judged)" }
     );
+    let window = js.settings().duplicate_window;
     let mut debounce: BTreeMap<String, Debounce> =
-        reconciler.repos().iter().map(|r| (r.name.clone(), Debounce::new(triggers.debounce_events, triggers.debounce_quiet))).collect();
+        reconciler.repos().iter().map(|r| (r.name.clone(), Debounce::new(triggers.debounce_events, triggers.debounce_quiet, window))).collect();
     let mut stats = ReconcilerStats::default();
     tokio::pin!(shutdown);
     let mut next_fire = triggers.schedule.next_after(chrono::Utc::now());
@@ -255,6 +258,8 @@ pub struct ReconcilerStats {
     pub failed: u64,
     pub requests: u64,
     pub ingest_events: u64,
+    /// Ingest events delivered again (same event key within the duplicate window), not counted.
+    pub repeated_events: u64,
     /// Requests for a repo this reconciler does not serve, and events it could not read.
     pub ignored: u64,
 }
@@ -277,9 +282,10 @@ async fn on_request(reconciler: &Reconciler, connection: &Requester, request: &R
 
 fn on_event(reconciler: &Reconciler, event: &Request, debounce: &mut BTreeMap<String, Debounce>, stats: &mut ReconcilerStats) -> Vec<(RepoTarget, Trigger, Option<String>)> {
     stats.ingest_events += 1;
-    // Only the repo is read here; the ingest role validates and dead-letters bad events.
-    let repo = match event_run(&event.payload, None, 0) {
-        Ok((header, _)) => header.repo,
+    // Only the repo and the event's key (its run id, as the ingest role names it) are read
+    // here; the ingest role validates and dead-letters bad events.
+    let (repo, key) = match event_run(&event.payload, event.msg_id.as_deref(), 0) {
+        Ok((header, _)) => (header.repo, header.run_id),
         Err(reason) => {
             stats.ignored += 1;
             tracing::warn!(reason, "an ingest event the reconciler cannot read");
@@ -292,10 +298,15 @@ fn on_event(reconciler: &Reconciler, event: &Request, debounce: &mut BTreeMap<St
     };
     let d = debounce.get_mut(&target.name).expect("every served repo has a debounce");
     let pending = d.pending() + 1;
-    if d.event(Instant::now()) {
-        return vec![(target, Trigger::Ingest(pending), None)];
+    match d.event(&key, Instant::now()) {
+        Counted::Due => vec![(target, Trigger::Ingest(pending), None)],
+        Counted::Pending => Vec::new(),
+        Counted::Repeat => {
+            stats.repeated_events += 1;
+            tracing::debug!(event = %key, repo = %target.name, "an ingest event delivered again, counted once");
+            Vec::new()
+        }
     }
-    Vec::new()
 }
 
 async fn reconcile_one(reconciler: &Reconciler, connection: &Requester, target: &RepoTarget, trigger: Trigger, reply: Option<&str>, stats: &mut ReconcilerStats) {
