@@ -18,7 +18,7 @@ use memval_proto::ingest::event_run;
 use memval_proto::{codec, subjects, JudgementBatch, Message, PairBatch, RunHeader};
 use memval_reconciler::{Counted, Debounce, PairJudges, Reconciler, RepoTarget, Schedule, Trigger};
 use memval_runtime::{Inbox, Outbox, StageConfig};
-use memval_transport::jetstream::JetStream;
+use memval_transport::jetstream::{Claim, JetStream};
 use memval_transport::reply::{Request, Requester};
 use memval_transport::{header, Headers, Outgoing};
 
@@ -27,7 +27,10 @@ use crate::topology;
 use crate::Error;
 
 /// Replicas of `serve reconciler` serving the same repo share its requests through this queue
-/// group. Ingest events are not shared: each reconciler counts the events of its own repos, as
+/// group. The schedule and the ingest events reach every replica; of those due for the same
+/// repo and period (a schedule firing, the event that made the count) one writes the report:
+/// each claims `memval.v1.leases.reconcile.<repo>.<period>` on `MEMVAL_LEASES` first, the
+/// stream stores only the first claim, and the others say who has it and write nothing. Ingest events are not shared: each reconciler counts the events of its own repos, as
 /// each fires its own schedule. Events arrive on a core subscription, which sees every publish
 /// (a client's retry too, which the stream de-duplicates but core NATS does not): the debounce
 /// counts each event key once within the stream's duplicate window.
@@ -200,7 +203,7 @@ pub async fn serve_reconciler(
     loop {
         let until_fire = next_fire.map(|t| (t - chrono::Utc::now()).to_std().unwrap_or(Duration::ZERO));
         let quiet_due = debounce.values().filter_map(Debounce::deadline).min();
-        let due: Vec<(RepoTarget, Trigger, Option<String>)> = tokio::select! {
+        let due: Vec<Due> = tokio::select! {
             biased;
             _ = &mut shutdown => break,
             // A firing years away is waited for a day at a time (the timer's range is finite).
@@ -208,8 +211,10 @@ pub async fn serve_reconciler(
                 if until_fire.is_some_and(|wait| wait > DAY) {
                     Vec::new()
                 } else {
+                    // Every replica computes the same firing instant from the same expression.
+                    let period = next_fire.map(|t| format!("schedule-{}", t.timestamp()));
                     next_fire = triggers.schedule.next_after(chrono::Utc::now());
-                    reconciler.repos().iter().map(|r| (r.clone(), Trigger::Schedule, None)).collect()
+                    reconciler.repos().iter().map(|r| Due { target: r.clone(), trigger: Trigger::Schedule, reply: None, period: period.clone() }).collect()
                 }
             }
             _ = tokio::time::sleep_until(quiet_due.unwrap_or_else(Instant::now).into()), if quiet_due.is_some() => {
@@ -217,17 +222,19 @@ pub async fn serve_reconciler(
                 let mut due = Vec::new();
                 for (name, d) in debounce.iter_mut() {
                     let pending = d.pending();
+                    let period = d.last_key().map(|k| format!("ingest-{k}"));
                     if d.due(now) {
                         if let Some(r) = reconciler.find(name) {
-                            due.push((r.clone(), Trigger::Ingest(pending), None));
+                            due.push(Due { target: r.clone(), trigger: Trigger::Ingest(pending), reply: None, period });
                         }
                     }
                 }
                 due
             }
             request = futures::StreamExt::next(&mut requests) => match request {
+                // A request reaches one replica (the queue group): nothing to claim.
                 Some(request) => match on_request(&reconciler, &connection, &request, &mut stats).await {
-                    Some(target) => vec![(target, Trigger::Request, request.reply)],
+                    Some(target) => vec![Due { target, trigger: Trigger::Request, reply: request.reply, period: None }],
                     None => Vec::new(),
                 },
                 None => return Err(Error::Incomplete("the reconcile request subscription ended".into())),
@@ -237,18 +244,32 @@ pub async fn serve_reconciler(
                 None => return Err(Error::Incomplete("the memory-ingest subscription ended".into())),
             },
         };
-        for (target, trigger, reply) in due {
-            if let Some(d) = debounce.get_mut(&target.name) {
+        for due in due {
+            if let Some(d) = debounce.get_mut(&due.target.name) {
                 // This reconciliation covers the events so far.
                 d.clear();
             }
-            reconcile_one(&reconciler, &connection, &target, trigger, reply.as_deref(), &mut stats).await;
+            reconcile_one(js, &reconciler, &connection, &due, &mut stats).await;
         }
     }
     // Unanswered requests time out for their requesters; nothing else is lost (a request is
     // only a trigger).
     let _ = events.drain().await;
     Ok(stats)
+}
+
+/// A reconciliation that is due, and the period it covers when other replicas are due for the
+/// same one (`None` for a request, which reaches one replica).
+struct Due {
+    target: RepoTarget,
+    trigger: Trigger,
+    reply: Option<String>,
+    period: Option<String>,
+}
+
+/// The subject a reconciler claims before reconciling `repo` for `period`.
+fn lease_subject(repo: &str, period: &str) -> String {
+    format!("{}.{}.{}", subjects::RECONCILE_LEASES, subjects::subject_token(repo), subjects::subject_token(period))
 }
 
 /// What a reconciler role did.
@@ -262,6 +283,8 @@ pub struct ReconcilerStats {
     pub repeated_events: u64,
     /// Requests for a repo this reconciler does not serve, and events it could not read.
     pub ignored: u64,
+    /// Reconciliations not run here because another reconciler claimed their period first.
+    pub left_to_others: u64,
 }
 
 async fn on_request(reconciler: &Reconciler, connection: &Requester, request: &Request, stats: &mut ReconcilerStats) -> Option<RepoTarget> {
@@ -280,7 +303,7 @@ async fn on_request(reconciler: &Reconciler, connection: &Requester, request: &R
     target
 }
 
-fn on_event(reconciler: &Reconciler, event: &Request, debounce: &mut BTreeMap<String, Debounce>, stats: &mut ReconcilerStats) -> Vec<(RepoTarget, Trigger, Option<String>)> {
+fn on_event(reconciler: &Reconciler, event: &Request, debounce: &mut BTreeMap<String, Debounce>, stats: &mut ReconcilerStats) -> Vec<Due> {
     stats.ingest_events += 1;
     // Only the repo and the event's key (its run id, as the ingest role names it) are read
     // here; the ingest role validates and dead-letters bad events.
@@ -299,7 +322,7 @@ fn on_event(reconciler: &Reconciler, event: &Request, debounce: &mut BTreeMap<St
     let d = debounce.get_mut(&target.name).expect("every served repo has a debounce");
     let pending = d.pending() + 1;
     match d.event(&key, Instant::now()) {
-        Counted::Due => vec![(target, Trigger::Ingest(pending), None)],
+        Counted::Due => vec![Due { period: Some(format!("ingest-{key}")), target, trigger: Trigger::Ingest(pending), reply: None }],
         Counted::Pending => Vec::new(),
         Counted::Repeat => {
             stats.repeated_events += 1;
@@ -309,15 +332,42 @@ fn on_event(reconciler: &Reconciler, event: &Request, debounce: &mut BTreeMap<St
     }
 }
 
-async fn reconcile_one(reconciler: &Reconciler, connection: &Requester, target: &RepoTarget, trigger: Trigger, reply: Option<&str>, stats: &mut ReconcilerStats) {
+async fn reconcile_one(js: &JetStream, reconciler: &Reconciler, connection: &Requester, due: &Due, stats: &mut ReconcilerStats) {
+    let (target, trigger, reply) = (&due.target, due.trigger, due.reply.as_deref());
     let run_id = format!("reconcile-{}-{}", subjects::subject_token(&target.name), crate::new_run_id());
+    if let Some(period) = &due.period {
+        let owner = format!("{run_id} (pid {})", std::process::id());
+        match js.claim(crate::topology::LEASES, &lease_subject(&target.name, period), &owner).await {
+            Ok(Claim::Won) => {}
+            Ok(Claim::Held { by }) => {
+                stats.left_to_others += 1;
+                eprintln!(
+                    "{}",
+                    memval_proto::display::one_line(&format!(
+                        "memval: reconciler: {} ({trigger}): no report here; period {period} is reconciled by {by}",
+                        target.name
+                    ))
+                );
+                return;
+            }
+            // Two reports of a period are better than none: the claim only avoids the double.
+            Err(e) => eprintln!(
+                "{}",
+                memval_proto::display::one_line(&format!(
+                    "memval: reconciler: {} ({trigger}): cannot claim period {period} ({e}); reconciling anyway, another reconciler may report it too",
+                    target.name
+                ))
+            ),
+        }
+    }
+    let period = due.period.as_deref().map(|p| format!("; period {p}")).unwrap_or_default();
     let answer = match reconciler.reconcile(target, trigger, &run_id).await {
         Ok(outcome) => {
             stats.reports += 1;
             eprintln!(
                 "{}",
                 memval_proto::display::one_line(&format!(
-                    "memval: reconciler: {} ({trigger}): report {} ({} findings; {} candidate pairs, {} judged)",
+                    "memval: reconciler: {} ({trigger}): report {} ({} findings; {} candidate pairs, {} judged{period})",
                     target.name,
                     outcome.report.display(),
                     outcome.front.findings_count,
@@ -436,5 +486,12 @@ mod tests {
         assert_eq!(two[1].out_dir.as_deref(), Some(std::path::Path::new("/reports/web_app")));
         assert_eq!(two[1].request_subject(), "memval.v1.reconcile.web_app");
         assert_eq!(targets(vec![("a".into(), "/a".into())], &[], None)[0].out_dir, None);
+    }
+
+    #[test]
+    fn a_lease_is_one_subject_per_repo_and_period() {
+        assert_eq!(lease_subject("shop", "schedule-1764658200"), "memval.v1.leases.reconcile.shop.schedule-1764658200");
+        // Dots and wildcards in a repo name or an event key cannot add or widen tokens.
+        assert_eq!(lease_subject("web.app", "ingest-ingest-e.1>*"), "memval.v1.leases.reconcile.web_app.ingest-ingest-e_1__");
     }
 }

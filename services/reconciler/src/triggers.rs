@@ -69,6 +69,9 @@ pub struct Debounce {
     repeat_window: Duration,
     pending: u32,
     last: Option<Instant>,
+    /// The key of the last event counted: what names the period a reconciliation it triggers
+    /// covers, the same on every reconciler that counted the same events.
+    last_key: Option<String>,
     /// Keys seen within `repeat_window`, oldest first, and the same keys as a set.
     seen_order: VecDeque<(Instant, String)>,
     seen: HashSet<String>,
@@ -94,6 +97,7 @@ impl Debounce {
             repeat_window,
             pending: 0,
             last: None,
+            last_key: None,
             seen_order: VecDeque::new(),
             seen: HashSet::new(),
         }
@@ -113,6 +117,7 @@ impl Debounce {
             return Counted::Repeat;
         }
         self.seen_order.push_back((now, key.to_owned()));
+        self.last_key = Some(key.to_owned());
         self.pending += 1;
         self.last = Some(now);
         if self.pending >= self.events {
@@ -136,6 +141,11 @@ impl Debounce {
             }
             _ => false,
         }
+    }
+
+    /// The key of the last event counted (kept after a reconciliation clears the count).
+    pub fn last_key(&self) -> Option<&str> {
+        self.last_key.as_deref()
     }
 
     /// Events waiting to trigger.
@@ -205,6 +215,7 @@ mod tests {
         assert_eq!((d.pending(), d.deadline()), (1, Some(t0 + 60 * s)));
         assert_eq!(d.event("e2", t0 + 3 * s), Counted::Pending);
         assert_eq!(d.event("e3", t0 + 4 * s), Counted::Due, "three distinct events, not three deliveries");
+        assert_eq!(d.last_key(), Some("e3"), "the event that made it due names the period");
         // After the reconciliation, a late repeat of an event it covered starts nothing.
         assert_eq!(d.event("e2", t0 + 5 * s), Counted::Repeat);
         assert_eq!(d.pending(), 0);
