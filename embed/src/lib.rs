@@ -10,6 +10,8 @@
 
 mod error;
 pub mod similar;
+#[cfg(any(test, feature = "test-support"))]
+pub mod testing;
 
 use std::io::{Read, Seek, SeekFrom};
 use std::path::{Path, PathBuf};
