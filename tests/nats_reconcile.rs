@@ -7,8 +7,10 @@
 //!   has every pair judged and is byte-identical (modulo its file name) to `memval reconcile`
 //!   in one process with the same model.
 //! - A request on `memval.v1.reconcile.<repo>` is answered with the report path and counts.
-//! - Memory-ingest events trigger a reconciliation after N events, and after T seconds of
-//!   quiet.
+//! - Memory-ingest events trigger a reconciliation after N events (an event published twice
+//!   counts once), and after T seconds of quiet.
+//! - Two reconcilers serving one repo on one schedule write one report per firing: the one
+//!   that claims the firing first writes, the other says who has it and writes nothing.
 //! - Memory files, decision records and docs are byte-identical after everything.
 
 // The shared support module has helpers this test does not use.
@@ -288,8 +290,11 @@ fn a_request_is_answered_and_ingest_events_are_debounced() {
     let other = try_request(&url, "memval.v1.reconcile.web", Duration::from_secs(10)).unwrap_err();
     assert!(other.contains("nothing answers on memval.v1.reconcile.web"), "{other}");
 
-    // Three events of the repo (by path: the last component names it): one reconciliation at once.
-    for n in 1..=3 {
+    // Three events of the repo (by path: the last component names it): one reconciliation at
+    // once. The first two are published twice (a client's retry: same event id, same message
+    // id): four deliveries of two events, so it is the third event that triggers, not the
+    // third delivery.
+    for n in [1, 1, 2, 2, 3] {
         publish(&url, "memval.v1.events.memory_ingested", &format!("ev-{n}"), ingest_event(n, "/srv/checkouts/shop"));
     }
     // An event of another repo does not count.
@@ -306,7 +311,8 @@ fn a_request_is_answered_and_ingest_events_are_debounced() {
     assert_eq!(reports.len(), 3, "request, three events, quiet: {reports:?}");
     let (code, log) = reconciler.terminate();
     assert_eq!(code, Some(0), "{log}");
-    assert!(log.contains("reconciler stopped: 3 reports, 0 failed, 1 requests, 5 ingest events, 1 ignored"), "{log}");
+    assert!(!log.contains("shop (2 ingest event(s))"), "a repeated delivery never counts: {log}");
+    assert!(log.contains("reconciler stopped: 3 reports, 0 failed, 1 requests, 7 ingest events (2 repeated), 1 ignored"), "{log}");
     assert_eq!(snapshot(&root), before, "memory files, decision records and docs are untouched");
 }
 
@@ -347,4 +353,67 @@ fn pairs_nobody_judges_are_listed_not_judged_with_the_reason() {
     assert!(md.contains("judged by the pair judges (no batch was answered)"), "{md}");
     let (code, log) = reconciler.terminate();
     assert_eq!(code, Some(0), "{log}");
+}
+
+/// The periods a reconciler's log says it wrote a report for, and those it left to another.
+fn periods(log: &str) -> (Vec<String>, Vec<String>) {
+    let period_after = |line: &str, marker: &str| line.split(marker).nth(1).map(|rest| rest.split([')', ' ']).next().unwrap_or("").to_owned());
+    let mut written = Vec::new();
+    let mut left = Vec::new();
+    for line in log.lines() {
+        if line.contains("(schedule): report ") {
+            written.push(period_after(line, "; period ").expect(line));
+        } else if line.contains("(schedule): no report here; period ") {
+            left.push(period_after(line, "no report here; period ").expect(line));
+        }
+    }
+    (written, left)
+}
+
+#[test]
+fn two_reconcilers_on_one_repo_write_one_report_per_firing() {
+    let r = project();
+    let root = r.dir.path().canonicalize().unwrap();
+    let work = tempfile::tempdir().unwrap();
+    let (out_dir, logs) = (work.path().join("reports"), work.path().join("logs"));
+    std::fs::create_dir_all(&logs).unwrap();
+    let nats = NatsServer::start();
+    let url = nats.url();
+    let repo_map = format!("shop={}", root.display());
+    // Both replicas on the same repo, schedule and report folder: every two seconds.
+    let args = [
+        "--repo-map", &repo_map, "--schedule", "*/2 * * * * *", "--memories", "contexts", "--memories", "agents.jsonl",
+        "--out-dir", out_dir.to_str().unwrap(),
+    ];
+    let first = Service::start("reconciler", &url, &args, &logs);
+    let second = Service::start("reconciler", &url, &args, &logs);
+    // Until each replica has left at least one firing to the other (both raced for them).
+    eventually(Duration::from_secs(90), "each replica leaving a firing to the other", || {
+        (!periods(&first.log_text()).1.is_empty() && !periods(&second.log_text()).1.is_empty()).then_some(())
+    });
+    let (code, first_log) = first.terminate();
+    assert_eq!(code, Some(0), "{first_log}");
+    let (code, second_log) = second.terminate();
+    assert_eq!(code, Some(0), "{second_log}");
+
+    let (first_written, first_left) = periods(&first_log);
+    let (second_written, second_left) = periods(&second_log);
+    let mut written: Vec<&String> = first_written.iter().chain(&second_written).collect();
+    written.sort();
+    let before = written.len();
+    written.dedup();
+    assert_eq!(written.len(), before, "a firing reported twice:\n{first_log}\n{second_log}");
+    // What one left, the other wrote (the writer finishes before it stops).
+    for p in &first_left {
+        assert!(second_written.contains(p), "{p} left by the first, not written by the second:\n{second_log}");
+    }
+    for p in &second_left {
+        assert!(first_written.contains(p), "{p} left by the second, not written by the first:\n{first_log}");
+    }
+    // One file per written firing, none more.
+    assert_eq!(reports_in(&out_dir).len(), written.len(), "{:?}", reports_in(&out_dir));
+    // The stop line counts what each left to the other.
+    for (log, left) in [(&first_log, &first_left), (&second_log, &second_left)] {
+        assert!(log.contains(&format!(", {} left to another reconciler", left.len())), "{log}");
+    }
 }

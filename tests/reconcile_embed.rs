@@ -174,3 +174,24 @@ fn embed_without_the_model_is_exit_2_and_writes_no_report() {
     assert_eq!(p.reports(), 0, "no report without its candidate pairs");
     assert!(out.stdout.is_empty());
 }
+
+/// The embed cache's store held by another process (here the test's own, as a concurrent
+/// `memval validate` on the default store would hold it): the run stops with exit 2 and one
+/// line naming the store and what to do, before any report is written.
+#[test]
+fn embed_with_its_store_in_use_says_which_store_and_what_to_pass() {
+    let Some(model) = model() else { return };
+    let p = Project::new();
+    let held = memval_store::open(&p.path("store")).expect("the test holds the store");
+    let out = p.reconcile(&["--method", "embed", "--embed-model", model.to_str().unwrap()]);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{stderr}");
+    let store = p.path("store").display().to_string();
+    assert!(stderr.contains(&format!("the store at {store} is in use by another memval process")), "{stderr}");
+    assert!(stderr.contains("pass --store DIR"), "{stderr}");
+    assert_eq!(stderr.lines().filter(|l| l.starts_with("memval: error:")).count(), 1, "{stderr}");
+    assert_eq!(p.reports(), 0, "no report without its candidate pairs");
+    drop(held);
+    let out = p.reconcile(&["--method", "embed", "--embed-model", model.to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(0), "once the store is free the same run works: {}", String::from_utf8_lossy(&out.stderr));
+}

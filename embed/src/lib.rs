@@ -10,7 +10,10 @@
 
 mod error;
 pub mod similar;
+#[cfg(any(test, feature = "test-support"))]
+pub mod testing;
 
+use std::io::{Read, Seek, SeekFrom};
 use std::path::{Path, PathBuf};
 
 use candle_core::{DType, Device, Tensor};
@@ -38,16 +41,18 @@ pub struct ModelFiles {
     pub weights: PathBuf,
     pub config: PathBuf,
     pub tokenizer: PathBuf,
-    /// `all-MiniLM-L6-v2@` and the first 16 hex digits of the sha256 of the three files: what
-    /// cached embeddings are keyed by, so another model (or another copy's weights) never
-    /// reuses them.
+    /// `all-MiniLM-L6-v2@` and the first 16 hex digits of a sha256 over the config and the
+    /// tokenizer (whole: a few hundred KiB) and the weights' fingerprint ([`weights_fingerprint`]):
+    /// what cached embeddings are keyed by, so another model (or a rewritten copy) never reuses
+    /// them.
     pub id: String,
 }
 
 impl ModelFiles {
-    /// Finds the model's files in `dir` (each missing one is named in the error) and hashes
-    /// them for [`ModelFiles::id`]. Nothing is parsed yet, so a run whose embeddings are all
-    /// cached never loads the model.
+    /// Finds the model's files in `dir` (each missing one is named in the error) and
+    /// fingerprints them for [`ModelFiles::id`]: 2 MiB of the 91 MB weights are read, not all
+    /// of them. Nothing is parsed yet, so a run whose embeddings are all cached never loads the
+    /// model.
     pub fn locate(dir: &Path) -> Result<ModelFiles, EmbedError> {
         if !dir.is_dir() {
             return Err(EmbedError::NotAFolder(dir.to_owned()));
@@ -58,10 +63,19 @@ impl ModelFiles {
         };
         let (weights, config, tokenizer) = (file("model.safetensors")?, file("config.json")?, file("tokenizer.json")?);
         let mut hash = Sha256::new();
-        for path in [&weights, &config, &tokenizer] {
+        for path in [&config, &tokenizer] {
             let mut f = std::fs::File::open(path).map_err(|source| EmbedError::Read { path: path.clone(), source })?;
             std::io::copy(&mut f, &mut hash).map_err(|source| EmbedError::Read { path: path.clone(), source })?;
         }
+        let read_weights = |hash: &mut Sha256| -> std::io::Result<()> {
+            let mut f = std::fs::File::open(&weights)?;
+            let meta = f.metadata()?;
+            // Nanoseconds since the epoch; a file system without mtimes keys on the rest.
+            let modified = meta.modified().ok().and_then(|t| t.duration_since(std::time::UNIX_EPOCH).ok()).map_or(0, |d| d.as_nanos());
+            hash.update(modified.to_le_bytes());
+            weights_fingerprint(&mut f, meta.len(), hash)
+        };
+        read_weights(&mut hash).map_err(|source| EmbedError::Read { path: weights.clone(), source })?;
         let digest = hash.finalize();
         let hex: String = digest.iter().take(8).map(|b| format!("{b:02x}")).collect();
         Ok(ModelFiles { weights, config, tokenizer, id: format!("{MODEL_NAME}@{hex}") })
@@ -79,6 +93,33 @@ impl ModelFiles {
         };
         ModelFiles::locate(&dir)
     }
+}
+
+/// How much of the weights' start, and of their end, [`weights_fingerprint`] reads.
+pub const WEIGHTS_SAMPLE: u64 = 1 << 20;
+
+/// Adds the weights' fingerprint to `hash`: their length, their first and their last
+/// [`WEIGHTS_SAMPLE`] bytes (the whole file when it is shorter than two samples).
+/// [`ModelFiles::locate`] adds their modification time too.
+///
+/// The trade: hashing all 91 MB took most of a warm embed run, and keying on size, mtime and
+/// both ends still changes with any replaced model (another model or revision has another
+/// safetensors header, which is at the start, or other sizes, and a copy written anew has a new
+/// mtime). What it misses is a rewrite in the middle of the file that keeps its size, both ends
+/// and its mtime (a deliberate `touch -r`): such a model would reuse the old embeddings. A
+/// copy of the same model with a fresh mtime is embedded again once, not reused.
+pub fn weights_fingerprint<R: Read + Seek>(file: &mut R, len: u64, hash: &mut Sha256) -> std::io::Result<()> {
+    hash.update(len.to_le_bytes());
+    let head = len.min(WEIGHTS_SAMPLE);
+    file.seek(SeekFrom::Start(0))?;
+    std::io::copy(&mut file.by_ref().take(head), hash)?;
+    if len > head {
+        // The tail never overlaps the head: a file of 1.5 samples is read once, whole.
+        let tail_start = (len - WEIGHTS_SAMPLE).max(head);
+        file.seek(SeekFrom::Start(tail_start))?;
+        std::io::copy(&mut file.by_ref().take(len - tail_start), hash)?;
+    }
+    Ok(())
 }
 
 /// The loaded model and its tokenizer.
@@ -282,6 +323,88 @@ mod tests {
         std::fs::write(dir.path().join("model.safetensors"), "w2").unwrap();
         let b = ModelFiles::locate(dir.path()).unwrap().id;
         assert!(a.starts_with("all-MiniLM-L6-v2@") && a != b, "{a} {b}");
+    }
+
+    /// A reader that counts the bytes it hands out.
+    struct Counting<R> {
+        inner: R,
+        read: u64,
+    }
+
+    impl<R: Read> Read for Counting<R> {
+        fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
+            let n = self.inner.read(buf)?;
+            self.read += n as u64;
+            Ok(n)
+        }
+    }
+
+    impl<R: Seek> Seek for Counting<R> {
+        fn seek(&mut self, pos: SeekFrom) -> std::io::Result<u64> {
+            self.inner.seek(pos)
+        }
+    }
+
+    fn fingerprint(bytes: &[u8]) -> (Vec<u8>, u64) {
+        let mut reader = Counting { inner: std::io::Cursor::new(bytes), read: 0 };
+        let mut hash = Sha256::new();
+        weights_fingerprint(&mut reader, bytes.len() as u64, &mut hash).unwrap();
+        (hash.finalize().to_vec(), reader.read)
+    }
+
+    #[test]
+    fn the_weights_fingerprint_reads_both_ends_only_and_changes_with_them() {
+        let mib = WEIGHTS_SAMPLE as usize;
+        let weights: Vec<u8> = (0..10 * mib).map(|i| (i * 31 % 251) as u8).collect();
+        let (base, read) = fingerprint(&weights);
+        assert_eq!(read, 2 * WEIGHTS_SAMPLE, "one MiB of each end of a 10 MiB file, not all of it");
+        let changed = |at: usize| {
+            let mut w = weights.clone();
+            w[at] ^= 0xff;
+            fingerprint(&w).0
+        };
+        assert_ne!(changed(0), base, "a new header");
+        assert_ne!(changed(mib - 1), base);
+        assert_ne!(changed(10 * mib - 1), base, "a new last tensor");
+        assert_ne!(changed(9 * mib), base);
+        // The documented blind spot: the middle, same size (mtime is added by `locate`).
+        assert_eq!(changed(5 * mib), base);
+        assert_ne!(fingerprint(&weights[..10 * mib - 1]).0, base, "another length");
+        // Short files are read whole, once.
+        let short = &weights[..mib + mib / 2];
+        assert_eq!(fingerprint(short).1, short.len() as u64);
+        let mut other = short.to_vec();
+        other[mib + 10] ^= 1;
+        assert_ne!(fingerprint(&other).0, fingerprint(short).0);
+    }
+
+    #[test]
+    fn a_rewritten_model_gets_a_new_id_and_so_misses_the_cache() {
+        let dir = tempfile::tempdir().unwrap();
+        let weights = dir.path().join("model.safetensors");
+        let body: Vec<u8> = (0..3 * WEIGHTS_SAMPLE as usize).map(|i| (i % 253) as u8).collect();
+        std::fs::write(&weights, &body).unwrap();
+        for (name, text) in [("config.json", "{}"), ("tokenizer.json", "{}")] {
+            std::fs::write(dir.path().join(name), text).unwrap();
+        }
+        let set_mtime = |secs: u64| {
+            let f = std::fs::OpenOptions::new().write(true).open(&weights).unwrap();
+            f.set_modified(std::time::UNIX_EPOCH + std::time::Duration::from_secs(secs)).unwrap();
+        };
+        set_mtime(1_000_000);
+        let id = || ModelFiles::locate(dir.path()).unwrap().id;
+        let a = id();
+        assert_eq!(id(), a, "the same files, the same id: a warm run hits the cache");
+        // Weights rewritten in the middle (same size, same ends) by a new copy: new mtime.
+        let mut middle = body.clone();
+        middle[WEIGHTS_SAMPLE as usize + 7] ^= 0xff;
+        std::fs::write(&weights, &middle).unwrap();
+        set_mtime(2_000_000);
+        let b = id();
+        assert_ne!(b, a, "a model written anew is another model");
+        assert_ne!(cache_key(&b, "text"), cache_key(&a, "text"), "so its embeddings are not the old ones");
+        std::fs::write(dir.path().join("tokenizer.json"), "{\"v\": 2}").unwrap();
+        assert_ne!(id(), b, "another tokenizer");
     }
 
     #[test]

@@ -6,8 +6,8 @@
 //! - `check_memory {repo, text}`: one memory not yet saved, validated from a temporary file;
 //!   a second text block names the claims that are already false;
 //! - `judge_draft {memory_dir, draft}`: `memval judge draft --format json` (rules only);
-//! - `reconcile {repo, memories}`: `memval reconcile --format json` (writes the dated report
-//!   and returns its path in `report_path`).
+//! - `reconcile {repo, memories, method?}`: `memval reconcile --format json` (writes the dated
+//!   report and returns its path in `report_path`); `method` is the CLI's `--method`.
 //!
 //! No tool uses a model: an MCP client is already one, and memval's model flags are the
 //! CLI's. Runs that take a while send `notifications/progress` when the client asked for
@@ -86,6 +86,37 @@ pub struct ReconcileParams {
     pub repo: String,
     /// Memory paths inside the repo (a GAAI tree or any format memval reads).
     pub memories: Vec<String>,
+    /// How candidate contradiction pairs are proposed, as `memval reconcile --method`:
+    /// "keyword" (the default: shared words, no model), "embed" (cosine of all-MiniLM-L6-v2
+    /// sentence embeddings; the model folder is the server's MEMVAL_EMBED_MODEL, embeddings
+    /// are cached in REPO/.memval/store) or "both" (keyword and embed, merged).
+    #[serde(default)]
+    pub method: Option<PairMethod>,
+}
+
+/// The `method` of the `reconcile` tool.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Deserialize, JsonSchema)]
+#[serde(rename_all = "lowercase")]
+pub enum PairMethod {
+    #[default]
+    Keyword,
+    Embed,
+    Both,
+}
+
+impl PairMethod {
+    /// The library's method for `repo`, as `memval reconcile` builds it without flags: the
+    /// model from MEMVAL_EMBED_MODEL, the cache in the repo's default store. The reconciler's
+    /// `candidates::Pairer` turns it into pairs, as for the CLI.
+    pub fn method(self, repo: &Path) -> memval_reconciler::candidates::Method {
+        use memval_reconciler::candidates::{EmbedSetup, Method};
+        let setup = || EmbedSetup { model_dir: None, store_dir: Some(memval_store::default_dir(repo)) };
+        match self {
+            PairMethod::Keyword => Method::Keyword,
+            PairMethod::Embed => Method::Embed(setup()),
+            PairMethod::Both => Method::Both(setup()),
+        }
+    }
 }
 
 /// The server. One per connection; `claude_home` is where the repo's Claude memory folder is
@@ -226,7 +257,7 @@ impl Server {
         answer(work.await)
     }
 
-    #[tool(description = "Reconcile memories with decision records, docs and code and write the dated reconciliation report (REPO/.memval/reconciliation-reports/, or beside a GAAI contexts/ folder). Returns the JSON of `memval reconcile --format json`, with the report's path in report_path.")]
+    #[tool(description = "Reconcile memories with decision records, docs and code and write the dated reconciliation report (REPO/.memval/reconciliation-reports/, or beside a GAAI contexts/ folder). Candidate pairs by `method` (keyword by default; embed or both need the server's MEMVAL_EMBED_MODEL). Returns the JSON of `memval reconcile --format json`, with the report's path in report_path.")]
     async fn reconcile(&self, Parameters(p): Parameters<ReconcileParams>, meta: RequestMetaObject, peer: Peer<RoleServer>) -> Result<CallToolResult, ErrorData> {
         let work = async {
             let roots = self.roots(&p.repo)?;
@@ -240,7 +271,7 @@ impl Server {
                 now: chrono::Utc::now().timestamp(),
                 pair_cap: memval_reconciler::candidates::Cap::Default,
                 per_agent: memval_reconciler::pairs::DEFAULT_PER_AGENT,
-                method: memval_reconciler::candidates::Method::Keyword,
+                method: p.method.unwrap_or_default().method(&roots.root),
             };
             let (mut report, dir) = tokio::task::spawn_blocking(move || memval_reconciler::reconcile(&inputs)).await??;
             let text = memval_reconciler::report::to_markdown(&report);
@@ -284,4 +315,43 @@ where
         }
     }
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use memval_reconciler::candidates::{EmbedSetup, Method};
+
+    use super::*;
+
+    fn params(json: &str) -> Result<ReconcileParams, serde_json::Error> {
+        serde_json::from_str(json)
+    }
+
+    #[test]
+    fn reconcile_takes_the_clis_pair_methods() {
+        let repo = Path::new("/srv/shop");
+        let store = Some(memval_store::default_dir(repo));
+        let keyword = params(r#"{"repo": "/srv/shop", "memories": ["contexts"]}"#).unwrap();
+        assert_eq!(keyword.method.unwrap_or_default().method(repo), Method::Keyword, "no method: keyword, as the CLI");
+        let embed = params(r#"{"repo": "/srv/shop", "memories": ["m"], "method": "embed"}"#).unwrap();
+        assert_eq!(embed.method.unwrap().method(repo), Method::Embed(EmbedSetup { model_dir: None, store_dir: store.clone() }));
+        let both = params(r#"{"repo": "/srv/shop", "memories": ["m"], "method": "both"}"#).unwrap();
+        assert_eq!(both.method.unwrap().method(repo), Method::Both(EmbedSetup { model_dir: None, store_dir: store }));
+        let err = params(r#"{"repo": "/srv/shop", "memories": ["m"], "method": "semantic"}"#).err().expect("an unknown method is refused");
+        assert!(err.to_string().contains("keyword") && err.to_string().contains("both"), "{err}");
+    }
+
+    #[test]
+    fn the_tool_schema_documents_the_method() {
+        let schema = serde_json::to_value(schemars::schema_for!(ReconcileParams)).unwrap();
+        let method = &schema["properties"]["method"];
+        let text = method.to_string();
+        assert!(text.contains("MEMVAL_EMBED_MODEL") && text.contains("REPO/.memval/store"), "{method}");
+        let required: Vec<&str> = schema["required"].as_array().unwrap().iter().filter_map(|v| v.as_str()).collect();
+        assert_eq!(required, ["repo", "memories"], "method stays optional");
+        let choices = schema.to_string();
+        for m in ["\"keyword\"", "\"embed\"", "\"both\""] {
+            assert!(choices.contains(m), "{m} in {choices}");
+        }
+    }
 }

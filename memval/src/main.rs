@@ -29,7 +29,7 @@ fn main() -> ExitCode {
     let telemetry = match telemetry::init(&cli.log, &telemetry::service_name(&cli.command), export_traces) {
         Ok(telemetry) => telemetry,
         Err(e) => {
-            eprintln!("memval: error: {e:#}");
+            eprintln!("memval: error: {}", memval_proto::display::error_chain(e.chain().map(ToString::to_string)));
             return ExitCode::from(2);
         }
     };
@@ -56,8 +56,9 @@ fn main() -> ExitCode {
     let code = match result {
         Ok(code) => code,
         Err(e) => {
-            // An error can quote input (a path, a memory's field): never raw to the terminal.
-            eprintln!("memval: error: {}", memval_proto::display::terminal_safe(&format!("{e:#}")));
+            // An error can quote input (a path, a memory's field, a model's words): one line,
+            // escaped, so a newline in it cannot print a line that passes for memval's.
+            eprintln!("memval: error: {}", memval_proto::display::error_chain(e.chain().map(ToString::to_string)));
             ExitCode::from(2)
         }
     };

@@ -124,6 +124,8 @@ pub struct ServeSettings {
     pub debounce_quiet_secs: u64,
     pub pair_judges: bool,
     pub judge_timeout_secs: u64,
+    /// How the reconciler proposes candidate pairs (`--method`).
+    pub pair_method: memval_reconciler::candidates::Method,
     /// The traces line, or why the OTEL settings are wrong.
     pub traces: Result<String, String>,
     /// `MEMVAL_*`/`OTEL_*` variables set but not read.
@@ -214,6 +216,10 @@ pub fn check(s: &ServeSettings, known_env: &BTreeSet<String>) -> Result<Vec<Stri
             } else {
                 "pair judges:  none (candidates not judged; --pair-judges sends them to `memval serve judge`)".to_owned()
             });
+            lines.push(format!("pairs:        {}", s.pair_method.describe()));
+            if let Err(e) = s.pair_method.find_model() {
+                problems.push(e.to_string());
+            }
         }
         RoleKind::Scorer => {
             let dir = s.store.clone().unwrap_or_else(|| PathBuf::from(".memval").join("store"));
@@ -320,6 +326,7 @@ mod tests {
             debounce_quiet_secs: 60,
             pair_judges: false,
             judge_timeout_secs: 600,
+            pair_method: memval_reconciler::candidates::Method::Keyword,
             traces: Ok("off".into()),
             unknown_env: Vec::new(),
         }
@@ -355,6 +362,27 @@ mod tests {
         assert!(lines.contains("repo map:     shop = /srv/shop (requests on memval.v1.reconcile.shop)"), "{lines}");
         assert!(lines.contains("memories:     contexts (in each repo)") && lines.contains("pair judges:  none"), "{lines}");
         assert!(lines.contains("note: --memory (MEMVAL_MEMORY) is ignored by the reconciler role"), "{lines}");
+        assert!(lines.contains("pairs:        keyword (shared words"), "the pair method is shown: {lines}");
+    }
+
+    #[test]
+    fn the_reconcilers_embed_method_shows_its_model_and_cache_and_needs_the_model() {
+        use memval_reconciler::candidates::{EmbedSetup, Method};
+        let mut s = settings(RoleKind::Reconciler);
+        s.repo_map = vec!["shop=/srv/shop".into()];
+        s.schedule = Some("0 */5 * * * *".into());
+        let missing = std::path::PathBuf::from("/nonexistent/minilm");
+        s.pair_method = Method::Both(EmbedSetup { model_dir: Some(missing), store_dir: Some("/var/memval/store".into()) });
+        let problems = check(&s, &known()).unwrap_err().join("; ");
+        assert!(problems.contains("/nonexistent/minilm"), "a missing model is a problem of the check, not of the first run: {problems}");
+        let model = tempfile::tempdir().unwrap();
+        for name in ["model.safetensors", "config.json", "tokenizer.json"] {
+            std::fs::write(model.path().join(name), "{}").unwrap();
+        }
+        s.pair_method = Method::Embed(EmbedSetup { model_dir: Some(model.path().to_path_buf()), store_dir: None });
+        let lines = check(&s, &known()).unwrap().join("\n");
+        let want = format!("pairs:        embed, model {}, embeddings cached in each repo's REPO/.memval/store", model.path().display());
+        assert!(lines.contains(&want), "{lines}");
     }
 
     #[test]

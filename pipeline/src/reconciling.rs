@@ -16,9 +16,9 @@ use std::time::{Duration, Instant};
 use futures::future::BoxFuture;
 use memval_proto::ingest::event_run;
 use memval_proto::{codec, subjects, JudgementBatch, Message, PairBatch, RunHeader};
-use memval_reconciler::{Debounce, PairJudges, Reconciler, RepoTarget, Schedule, Trigger};
+use memval_reconciler::{Counted, Debounce, PairJudges, Reconciler, RepoTarget, Schedule, Trigger};
 use memval_runtime::{Inbox, Outbox, StageConfig};
-use memval_transport::jetstream::JetStream;
+use memval_transport::jetstream::{Claim, JetStream};
 use memval_transport::reply::{Request, Requester};
 use memval_transport::{header, Headers, Outgoing};
 
@@ -27,8 +27,13 @@ use crate::topology;
 use crate::Error;
 
 /// Replicas of `serve reconciler` serving the same repo share its requests through this queue
-/// group. Ingest events are not shared: each reconciler counts the events of its own repos, as
-/// each fires its own schedule.
+/// group. The schedule and the ingest events reach every replica; of those due for the same
+/// repo and period (a schedule firing, the event that made the count) one writes the report:
+/// each claims `memval.v1.leases.reconcile.<repo>.<period>` on `MEMVAL_LEASES` first, the
+/// stream stores only the first claim, and the others say who has it and write nothing. Ingest events are not shared: each reconciler counts the events of its own repos, as
+/// each fires its own schedule. Events arrive on a core subscription, which sees every publish
+/// (a client's retry too, which the stream de-duplicates but core NATS does not): the debounce
+/// counts each event key once within the stream's duplicate window.
 pub const QUEUE_GROUP: &str = "memval-reconciler";
 
 /// Pair judging through the cluster: batches to `MEMVAL_PAIRS`, judgements from the run's
@@ -189,15 +194,16 @@ pub async fn serve_reconciler(
         triggers.debounce_quiet.as_secs_f64(),
         if reconciler.judges() { "memval serve judge over MEMVAL_PAIRS" } else { "none (candidates not judged)" }
     );
+    let window = js.settings().duplicate_window;
     let mut debounce: BTreeMap<String, Debounce> =
-        reconciler.repos().iter().map(|r| (r.name.clone(), Debounce::new(triggers.debounce_events, triggers.debounce_quiet))).collect();
+        reconciler.repos().iter().map(|r| (r.name.clone(), Debounce::new(triggers.debounce_events, triggers.debounce_quiet, window))).collect();
     let mut stats = ReconcilerStats::default();
     tokio::pin!(shutdown);
     let mut next_fire = triggers.schedule.next_after(chrono::Utc::now());
     loop {
         let until_fire = next_fire.map(|t| (t - chrono::Utc::now()).to_std().unwrap_or(Duration::ZERO));
         let quiet_due = debounce.values().filter_map(Debounce::deadline).min();
-        let due: Vec<(RepoTarget, Trigger, Option<String>)> = tokio::select! {
+        let due: Vec<Due> = tokio::select! {
             biased;
             _ = &mut shutdown => break,
             // A firing years away is waited for a day at a time (the timer's range is finite).
@@ -205,8 +211,10 @@ pub async fn serve_reconciler(
                 if until_fire.is_some_and(|wait| wait > DAY) {
                     Vec::new()
                 } else {
+                    // Every replica computes the same firing instant from the same expression.
+                    let period = next_fire.map(|t| format!("schedule-{}", t.timestamp()));
                     next_fire = triggers.schedule.next_after(chrono::Utc::now());
-                    reconciler.repos().iter().map(|r| (r.clone(), Trigger::Schedule, None)).collect()
+                    reconciler.repos().iter().map(|r| Due { target: r.clone(), trigger: Trigger::Schedule, reply: None, period: period.clone() }).collect()
                 }
             }
             _ = tokio::time::sleep_until(quiet_due.unwrap_or_else(Instant::now).into()), if quiet_due.is_some() => {
@@ -214,17 +222,19 @@ pub async fn serve_reconciler(
                 let mut due = Vec::new();
                 for (name, d) in debounce.iter_mut() {
                     let pending = d.pending();
+                    let period = d.last_key().map(|k| format!("ingest-{k}"));
                     if d.due(now) {
                         if let Some(r) = reconciler.find(name) {
-                            due.push((r.clone(), Trigger::Ingest(pending), None));
+                            due.push(Due { target: r.clone(), trigger: Trigger::Ingest(pending), reply: None, period });
                         }
                     }
                 }
                 due
             }
             request = futures::StreamExt::next(&mut requests) => match request {
+                // A request reaches one replica (the queue group): nothing to claim.
                 Some(request) => match on_request(&reconciler, &connection, &request, &mut stats).await {
-                    Some(target) => vec![(target, Trigger::Request, request.reply)],
+                    Some(target) => vec![Due { target, trigger: Trigger::Request, reply: request.reply, period: None }],
                     None => Vec::new(),
                 },
                 None => return Err(Error::Incomplete("the reconcile request subscription ended".into())),
@@ -234,18 +244,32 @@ pub async fn serve_reconciler(
                 None => return Err(Error::Incomplete("the memory-ingest subscription ended".into())),
             },
         };
-        for (target, trigger, reply) in due {
-            if let Some(d) = debounce.get_mut(&target.name) {
+        for due in due {
+            if let Some(d) = debounce.get_mut(&due.target.name) {
                 // This reconciliation covers the events so far.
                 d.clear();
             }
-            reconcile_one(&reconciler, &connection, &target, trigger, reply.as_deref(), &mut stats).await;
+            reconcile_one(js, &reconciler, &connection, &due, &mut stats).await;
         }
     }
     // Unanswered requests time out for their requesters; nothing else is lost (a request is
     // only a trigger).
     let _ = events.drain().await;
     Ok(stats)
+}
+
+/// A reconciliation that is due, and the period it covers when other replicas are due for the
+/// same one (`None` for a request, which reaches one replica).
+struct Due {
+    target: RepoTarget,
+    trigger: Trigger,
+    reply: Option<String>,
+    period: Option<String>,
+}
+
+/// The subject a reconciler claims before reconciling `repo` for `period`.
+fn lease_subject(repo: &str, period: &str) -> String {
+    format!("{}.{}.{}", subjects::RECONCILE_LEASES, subjects::subject_token(repo), subjects::subject_token(period))
 }
 
 /// What a reconciler role did.
@@ -255,8 +279,12 @@ pub struct ReconcilerStats {
     pub failed: u64,
     pub requests: u64,
     pub ingest_events: u64,
+    /// Ingest events delivered again (same event key within the duplicate window), not counted.
+    pub repeated_events: u64,
     /// Requests for a repo this reconciler does not serve, and events it could not read.
     pub ignored: u64,
+    /// Reconciliations not run here because another reconciler claimed their period first.
+    pub left_to_others: u64,
 }
 
 async fn on_request(reconciler: &Reconciler, connection: &Requester, request: &Request, stats: &mut ReconcilerStats) -> Option<RepoTarget> {
@@ -275,11 +303,12 @@ async fn on_request(reconciler: &Reconciler, connection: &Requester, request: &R
     target
 }
 
-fn on_event(reconciler: &Reconciler, event: &Request, debounce: &mut BTreeMap<String, Debounce>, stats: &mut ReconcilerStats) -> Vec<(RepoTarget, Trigger, Option<String>)> {
+fn on_event(reconciler: &Reconciler, event: &Request, debounce: &mut BTreeMap<String, Debounce>, stats: &mut ReconcilerStats) -> Vec<Due> {
     stats.ingest_events += 1;
-    // Only the repo is read here; the ingest role validates and dead-letters bad events.
-    let repo = match event_run(&event.payload, None, 0) {
-        Ok((header, _)) => header.repo,
+    // Only the repo and the event's key (its run id, as the ingest role names it) are read
+    // here; the ingest role validates and dead-letters bad events.
+    let (repo, key) = match event_run(&event.payload, event.msg_id.as_deref(), 0) {
+        Ok((header, _)) => (header.repo, header.run_id),
         Err(reason) => {
             stats.ignored += 1;
             tracing::warn!(reason, "an ingest event the reconciler cannot read");
@@ -292,21 +321,53 @@ fn on_event(reconciler: &Reconciler, event: &Request, debounce: &mut BTreeMap<St
     };
     let d = debounce.get_mut(&target.name).expect("every served repo has a debounce");
     let pending = d.pending() + 1;
-    if d.event(Instant::now()) {
-        return vec![(target, Trigger::Ingest(pending), None)];
+    match d.event(&key, Instant::now()) {
+        Counted::Due => vec![Due { period: Some(format!("ingest-{key}")), target, trigger: Trigger::Ingest(pending), reply: None }],
+        Counted::Pending => Vec::new(),
+        Counted::Repeat => {
+            stats.repeated_events += 1;
+            tracing::debug!(event = %key, repo = %target.name, "an ingest event delivered again, counted once");
+            Vec::new()
+        }
     }
-    Vec::new()
 }
 
-async fn reconcile_one(reconciler: &Reconciler, connection: &Requester, target: &RepoTarget, trigger: Trigger, reply: Option<&str>, stats: &mut ReconcilerStats) {
+async fn reconcile_one(js: &JetStream, reconciler: &Reconciler, connection: &Requester, due: &Due, stats: &mut ReconcilerStats) {
+    let (target, trigger, reply) = (&due.target, due.trigger, due.reply.as_deref());
     let run_id = format!("reconcile-{}-{}", subjects::subject_token(&target.name), crate::new_run_id());
+    if let Some(period) = &due.period {
+        let owner = format!("{run_id} (pid {})", std::process::id());
+        match js.claim(crate::topology::LEASES, &lease_subject(&target.name, period), &owner).await {
+            Ok(Claim::Won) => {}
+            Ok(Claim::Held { by }) => {
+                stats.left_to_others += 1;
+                eprintln!(
+                    "{}",
+                    memval_proto::display::one_line(&format!(
+                        "memval: reconciler: {} ({trigger}): no report here; period {period} is reconciled by {by}",
+                        target.name
+                    ))
+                );
+                return;
+            }
+            // Two reports of a period are better than none: the claim only avoids the double.
+            Err(e) => eprintln!(
+                "{}",
+                memval_proto::display::one_line(&format!(
+                    "memval: reconciler: {} ({trigger}): cannot claim period {period} ({e}); reconciling anyway, another reconciler may report it too",
+                    target.name
+                ))
+            ),
+        }
+    }
+    let period = due.period.as_deref().map(|p| format!("; period {p}")).unwrap_or_default();
     let answer = match reconciler.reconcile(target, trigger, &run_id).await {
         Ok(outcome) => {
             stats.reports += 1;
             eprintln!(
                 "{}",
                 memval_proto::display::one_line(&format!(
-                    "memval: reconciler: {} ({trigger}): report {} ({} findings; {} candidate pairs, {} judged)",
+                    "memval: reconciler: {} ({trigger}): report {} ({} findings; {} candidate pairs, {} judged{period})",
                     target.name,
                     outcome.report.display(),
                     outcome.front.findings_count,
@@ -425,5 +486,12 @@ mod tests {
         assert_eq!(two[1].out_dir.as_deref(), Some(std::path::Path::new("/reports/web_app")));
         assert_eq!(two[1].request_subject(), "memval.v1.reconcile.web_app");
         assert_eq!(targets(vec![("a".into(), "/a".into())], &[], None)[0].out_dir, None);
+    }
+
+    #[test]
+    fn a_lease_is_one_subject_per_repo_and_period() {
+        assert_eq!(lease_subject("shop", "schedule-1764658200"), "memval.v1.leases.reconcile.shop.schedule-1764658200");
+        // Dots and wildcards in a repo name or an event key cannot add or widen tokens.
+        assert_eq!(lease_subject("web.app", "ingest-ingest-e.1>*"), "memval.v1.leases.reconcile.web_app.ingest-ingest-e_1__");
     }
 }

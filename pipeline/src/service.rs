@@ -93,8 +93,8 @@ pub async fn serve(
         Role::Reconciler { reconciler, triggers } => {
             let done = reconciling::serve_reconciler(js, reconciler, triggers, url, shutdown).await?;
             eprintln!(
-                "memval: reconciler stopped: {} reports, {} failed, {} requests, {} ingest events, {} ignored",
-                done.reports, done.failed, done.requests, done.ingest_events, done.ignored
+                "memval: reconciler stopped: {} reports, {} failed, {} requests, {} ingest events ({} repeated), {} ignored, {} left to another reconciler",
+                done.reports, done.failed, done.requests, done.ingest_events, done.repeated_events, done.ignored, done.left_to_others
             );
             let stats = StageStats::default();
             stats.processed.store(done.reports, Ordering::Relaxed);

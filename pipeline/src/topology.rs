@@ -12,6 +12,7 @@
 //! | MEMVAL_DLQ       | `memval.*.dlq.>`          | limits 30d | `run-<run id>-dlq` (new only)     |
 //! | MEMVAL_PAIRS     | `memval.*.pairs`          | work queue, 1h | `judge`                       |
 //! | MEMVAL_JUDGEMENTS| `memval.*.judgements.>`   | limits 24h | `run-<run id>-judgements`         |
+//! | MEMVAL_LEASES    | `memval.*.leases.>`       | limits 7d  | none (read back by subject)       |
 //!
 //! Stage streams match every wire version (`*`), so a message of a version this build does
 //! not speak still reaches its stage, which dead-letters it with a reason.
@@ -42,6 +43,7 @@ pub const EVENTS: &str = "MEMVAL_EVENTS";
 pub const DLQ: &str = "MEMVAL_DLQ";
 pub const PAIRS: &str = "MEMVAL_PAIRS";
 pub const JUDGEMENTS: &str = "MEMVAL_JUDGEMENTS";
+pub const LEASES: &str = "MEMVAL_LEASES";
 
 /// Work waiting in one stage's stream at most; a full stream makes publishers back off.
 const MAX_QUEUED: i64 = 1_000_000;
@@ -53,6 +55,10 @@ const DLQ_MAX: i64 = 100_000;
 /// A pair batch nobody judged within this long has been given up on by the reconciler that
 /// asked (its `--judge-timeout` is at most this), so judging it would only spend model calls.
 pub const PAIRS_MAX_AGE: Duration = Duration::from_secs(3600);
+/// How long a reconciler's claim of a repo and period is kept: longer than any period two
+/// replicas could both be due for (a schedule firing, an event's retries).
+const LEASES_MAX_AGE: Duration = Duration::from_secs(7 * 24 * 3600);
+const LEASES_MAX: i64 = 100_000;
 /// A client's per-run consumers outlive a crashed client by this much, then go away.
 const RUN_CONSUMER_IDLE: Duration = Duration::from_secs(3600);
 
@@ -78,6 +84,7 @@ pub fn streams() -> Vec<StreamSpec> {
         stream(DLQ, format!("{}.>", any_version(subjects::DLQ)), Retention::Limits, DLQ_MAX_AGE, DLQ_MAX, "dead letters, per stage"),
         stream(PAIRS, any_version(subjects::PAIRS), Retention::WorkQueue, PAIRS_MAX_AGE, MAX_QUEUED, "candidate pairs to judge"),
         stream(JUDGEMENTS, format!("{}.>", any_version(subjects::JUDGEMENTS)), Retention::Limits, SCORES_MAX_AGE, SCORES_MAX, "pair judgements, per run"),
+        stream(LEASES, any_version("memval.v1.leases.>"), Retention::Limits, LEASES_MAX_AGE, LEASES_MAX, "one reconciler's claim per repo and period"),
     ]
 }
 
@@ -168,7 +175,8 @@ mod tests {
                 "memval.*.events.>",
                 "memval.*.dlq.>",
                 "memval.*.pairs",
-                "memval.*.judgements.>"
+                "memval.*.judgements.>",
+                "memval.*.leases.>"
             ]
         );
         let judged = run_judgements_consumer("rec-1.x");

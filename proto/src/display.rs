@@ -52,6 +52,19 @@ pub fn one_line(text: &str) -> String {
     out
 }
 
+/// An error and its causes as one line, `error: cause: cause` (anyhow's `{:#}` shape), each
+/// link through [`one_line`]. A link can quote a memory's text, a path a memory named or a
+/// model's words; a newline in one must not print a second line that passes for memval's own
+/// (`memval: error: ...`, a verdict row). The `: ` between links is memval's, so the chain
+/// still reads as one.
+pub fn error_chain<I, S>(links: I) -> String
+where
+    I: IntoIterator<Item = S>,
+    S: AsRef<str>,
+{
+    links.into_iter().map(|link| one_line(link.as_ref())).collect::<Vec<_>>().join(": ")
+}
+
 /// Characters some viewer (a terminal, an editor, a Markdown renderer) starts a new line or
 /// column at, beyond the C0/C1 controls [`is_active`] already covers.
 fn breaks_line(c: char) -> bool {
@@ -106,5 +119,14 @@ mod tests {
         assert_eq!(one_line("naïve 日本 → `src/a.rs` C:\\x\\n"), "naïve 日本 → `src/a.rs` C:\\x\\n");
         assert_eq!(one_line(&shown), shown);
         assert_eq!(terminal_safe(&shown), shown);
+    }
+
+    #[test]
+    fn an_error_chain_is_one_line_whatever_its_links_quote() {
+        let links = ["cannot read memories", "no such file: notes\nmemval: error: forged\r\u{1b}[2K.md"];
+        let shown = error_chain(&links);
+        assert_eq!(shown, "cannot read memories: no such file: notes\\nmemval: error: forged\\r\\u{1b}[2K.md");
+        assert_eq!(shown.lines().count(), 1);
+        assert_eq!(error_chain(["a", "b", "c"]), "a: b: c", "memval's own chain reads as anyhow's alternate form");
     }
 }

@@ -50,6 +50,11 @@ pub mod subjects {
     /// Reconciliation requests, per repo name below this subject:
     /// `memval.v1.reconcile.<repo name>` (core NATS; a reply subject gets the outcome).
     pub const RECONCILE: &str = "memval.v1.reconcile";
+    /// Claims of one reconciliation per repo and period, below this subject:
+    /// `memval.v1.leases.reconcile.<repo>.<period>`. The first claim of a subject is stored,
+    /// every later one refused, so of two reconcilers fired by the same schedule or event
+    /// one writes the report.
+    pub const RECONCILE_LEASES: &str = "memval.v1.leases.reconcile";
     /// Request/reply: `{"draft": "..."}` in, the memory-conflict judgement (SPEC §7) out.
     pub const JUDGE_DRAFT: &str = "memval.v1.judge.draft";
 

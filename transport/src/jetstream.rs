@@ -399,10 +399,54 @@ impl JetStream {
         }
     }
 
+    /// Claim `subject` for `owner`: the first claim of a subject is stored (its payload is
+    /// `owner`); any later one is refused by the stream itself, which checks that no message
+    /// on the subject exists yet (`Nats-Expected-Last-Subject-Sequence: 0`, nats-server 2.9),
+    /// so of several processes claiming at once exactly one wins, with no clock or lock of
+    /// ours in between. The loser learns who holds the claim. `stream` must hold `subject`
+    /// (limits retention; its age limit is how long a claim lasts).
+    pub async fn claim(&self, stream: &str, subject: &str, owner: &str) -> Result<Claim, JetStreamError> {
+        let stream_err = |reason: String| JetStreamError::Stream { stream: stream.into(), reason };
+        // A message id of the owner's own: a claimant's retried publish is a duplicate of its
+        // own claim (a win), never of another's (the duplicate check comes first and would
+        // answer a rival with a success).
+        let publish = PublishMessage::build()
+            .payload(owner.as_bytes().to_vec().into())
+            .message_id(format!("claim:{subject}:{owner}"))
+            .expected_last_subject_sequence(0);
+        let sent = self.context.send_publish(subject.to_owned(), publish).await;
+        let stored = match sent {
+            Ok(ack) => ack.await,
+            Err(e) => Err(e),
+        };
+        match stored {
+            Ok(_) => Ok(Claim::Won),
+            Err(e) if matches!(e.kind(), PublishErrorKind::WrongLastSequence) => {
+                let handle = self.context.get_stream_no_info(stream).await.map_err(|e| stream_err(error_chain(&e)))?;
+                let holder = match handle.get_last_raw_message_by_subject(subject).await {
+                    Ok(m) => String::from_utf8_lossy(&m.payload).into_owned(),
+                    Err(e) => format!("another process (its claim cannot be read: {})", error_chain(&e)),
+                };
+                Ok(Claim::Held { by: holder })
+            }
+            Err(e) => Err(stream_err(format!("claiming {subject}: {}", error_chain(&e)))),
+        }
+    }
+
     /// Send everything buffered (acks included) to the server.
     pub async fn flush(&self) -> Result<(), TransportError> {
         self.client.flush().await.map_err(|e| TransportError::Unavailable(error_chain(&e)))
     }
+}
+
+/// The answer to [`JetStream::claim`].
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Claim {
+    /// This claim is the one stored.
+    Won,
+    /// Someone claimed the subject first; `by` is their owner text (untrusted: shown through
+    /// `display::one_line`).
+    Held { by: String },
 }
 
 /// One message read back from a stream.

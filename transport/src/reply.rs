@@ -83,6 +83,8 @@ pub struct Request {
     pub subject: String,
     pub payload: Vec<u8>,
     pub reply: Option<String>,
+    /// The publisher's `Nats-Msg-Id`, when it set one: a retried publish carries the same.
+    pub msg_id: Option<String>,
 }
 
 /// Messages on a core NATS subject (wildcards allowed), one at a time, for a caller that
@@ -97,7 +99,8 @@ impl Listener {
     /// for good).
     pub async fn next(&mut self) -> Option<Request> {
         let message = self.subscription.next().await?;
-        Some(Request { subject: message.subject.to_string(), payload: message.payload.to_vec(), reply: message.reply.map(|r| r.to_string()) })
+        let msg_id = message.headers.as_ref().and_then(|h| h.get(crate::jetstream::MSG_ID_HEADER)).map(|v| v.as_str().to_owned());
+        Some(Request { subject: message.subject.to_string(), payload: message.payload.to_vec(), reply: message.reply.map(|r| r.to_string()), msg_id })
     }
 
     /// Stop receiving: messages the server already sent are still returned by `next`.

@@ -353,6 +353,7 @@ fn check_config(args: &ServeArgs) -> anyhow::Result<ExitCode> {
         debounce_quiet_secs: args.debounce_quiet,
         pair_judges: args.pair_judges,
         judge_timeout_secs: args.judge_timeout,
+        pair_method: args.pair_method.method(args.store.clone()),
         traces: match crate::telemetry::trace_config(&format!("memval-{}", role.as_str())) {
             Ok(Some(t)) => Ok(format!("{} (otlp {}, service {})", t.url, t.protocol, t.service)),
             Ok(None) => Ok("off (OTEL_EXPORTER_OTLP_ENDPOINT is not set)".to_owned()),

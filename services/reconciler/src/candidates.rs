@@ -35,6 +35,31 @@ pub enum Method {
     Both(EmbedSetup),
 }
 
+impl Method {
+    /// One line for `serve --check-config`: the method, and for embed and both which model
+    /// folder and which cache they use.
+    pub fn describe(&self) -> String {
+        match self {
+            Method::Keyword => "keyword (shared words; --method embed|both adds the embedding model)".to_owned(),
+            Method::Embed(setup) | Method::Both(setup) => {
+                let name = if matches!(self, Method::Embed(_)) { "embed" } else { "both (keyword and embed, merged)" };
+                let model = setup.model_dir.as_ref().map_or(format!("from ${} (unset)", memval_embed::MODEL_ENV), |d| d.display().to_string());
+                let cache = setup.store_dir.as_ref().map_or("each repo's REPO/.memval/store".to_owned(), |d| d.display().to_string());
+                memval_proto::display::one_line(&format!("{name}, model {model}, embeddings cached in {cache}"))
+            }
+        }
+    }
+
+    /// For embed and both, that the model's files are where the setup says (keyword needs
+    /// none). Opens no store, so a check never takes a running service's store.
+    pub fn find_model(&self) -> Result<(), ReconcileError> {
+        match self {
+            Method::Keyword => Ok(()),
+            Method::Embed(setup) | Method::Both(setup) => ModelFiles::from_flag_or_env(setup.model_dir.as_deref()).map(|_| ()).map_err(ReconcileError::Embed),
+        }
+    }
+}
+
 /// What the embed method needs.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct EmbedSetup {

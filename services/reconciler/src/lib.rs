@@ -27,4 +27,4 @@ pub use pairs::{keyword_pairs, Candidates, Options};
 pub use reconcile::{reconcile, FailOn, Inputs};
 pub use report::Report;
 pub use stage::{Outcome, PairJudges, Reconciler, RepoTarget, Trigger};
-pub use triggers::{Debounce, Schedule};
+pub use triggers::{Counted, Debounce, Schedule};

@@ -1,11 +1,12 @@
 //! When a reconciler role reconciles, as pure decisions the role's loop asks: the cron
 //! [`Schedule`] (validated when the role starts, so a bad expression is a start-up error, not a
 //! service that never fires) and the [`Debounce`] of memory-ingest events (after N events, or
-//! T seconds of quiet after the last one).
+//! T seconds of quiet after the last one; an event delivered again counts once).
 //!
 //! Nothing here waits, reads a clock or does I/O: the caller passes the times in, so the
 //! decisions are tested without sleeping.
 
+use std::collections::{HashSet, VecDeque};
 use std::str::FromStr;
 use std::time::{Duration, Instant};
 
@@ -52,32 +53,78 @@ impl Schedule {
     }
 }
 
-/// Debounced memory-ingest events of one repo: a reconciliation is due after `events` events,
-/// or once `quiet` has passed since the last one.
+/// Debounced memory-ingest events of one repo: a reconciliation is due after `events`
+/// distinct events, or once `quiet` has passed since the last one.
+///
+/// An event is known by its key (the run it starts: its `event_id`, else its message id, else
+/// a hash of its bytes). A client that retries a publish, or a broker that delivers it again,
+/// sends the same key: it counts once, so a retry neither brings a reconciliation forward nor
+/// starts a second one after the first covered it. Keys are remembered for `repeat_window`
+/// after they were first seen (the stream's duplicate window, beyond which the broker would
+/// take the event as new too), so the memory is bounded by the event rate, not by uptime.
 #[derive(Debug, Clone)]
 pub struct Debounce {
     events: u32,
     quiet: Duration,
+    repeat_window: Duration,
     pending: u32,
     last: Option<Instant>,
+    /// The key of the last event counted: what names the period a reconciliation it triggers
+    /// covers, the same on every reconciler that counted the same events.
+    last_key: Option<String>,
+    /// Keys seen within `repeat_window`, oldest first, and the same keys as a set.
+    seen_order: VecDeque<(Instant, String)>,
+    seen: HashSet<String>,
+}
+
+/// What one ingest event did to a [`Debounce`].
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Counted {
+    /// Its key was already counted within the window: nothing changed.
+    Repeat,
+    /// Counted; not enough events yet.
+    Pending,
+    /// Counted, and the count is reached: a reconciliation is due now (pending cleared).
+    Due,
 }
 
 impl Debounce {
-    /// `events` is at least 1.
-    pub fn new(events: u32, quiet: Duration) -> Debounce {
-        Debounce { events: events.max(1), quiet, pending: 0, last: None }
+    /// `events` is at least 1. `repeat_window` is how long an event's key is remembered.
+    pub fn new(events: u32, quiet: Duration, repeat_window: Duration) -> Debounce {
+        Debounce {
+            events: events.max(1),
+            quiet,
+            repeat_window,
+            pending: 0,
+            last: None,
+            last_key: None,
+            seen_order: VecDeque::new(),
+            seen: HashSet::new(),
+        }
     }
 
-    /// One event at `now`; true when it makes a reconciliation due at once (the count is
-    /// reached). The pending events are then cleared.
-    pub fn event(&mut self, now: Instant) -> bool {
+    /// The event known by `key` arrives at `now`.
+    pub fn event(&mut self, key: &str, now: Instant) -> Counted {
+        while let Some((at, _)) = self.seen_order.front() {
+            if now.saturating_duration_since(*at) < self.repeat_window {
+                break;
+            }
+            if let Some((_, old)) = self.seen_order.pop_front() {
+                self.seen.remove(&old);
+            }
+        }
+        if !self.seen.insert(key.to_owned()) {
+            return Counted::Repeat;
+        }
+        self.seen_order.push_back((now, key.to_owned()));
+        self.last_key = Some(key.to_owned());
         self.pending += 1;
         self.last = Some(now);
         if self.pending >= self.events {
             self.clear();
-            return true;
+            return Counted::Due;
         }
-        false
+        Counted::Pending
     }
 
     /// When the pending events fall due for quiet, if any are pending.
@@ -96,12 +143,18 @@ impl Debounce {
         }
     }
 
+    /// The key of the last event counted (kept after a reconciliation clears the count).
+    pub fn last_key(&self) -> Option<&str> {
+        self.last_key.as_deref()
+    }
+
     /// Events waiting to trigger.
     pub fn pending(&self) -> u32 {
         self.pending
     }
 
-    /// Forget pending events (a reconciliation started for another reason covers them).
+    /// Forget pending events (a reconciliation started for another reason covers them). Their
+    /// keys stay remembered: a late repeat of a covered event is still a repeat.
     pub fn clear(&mut self) {
         self.pending = 0;
         self.last = None;
@@ -132,21 +185,44 @@ mod tests {
     fn ingest_events_trigger_after_n_or_after_quiet() {
         let t0 = Instant::now();
         let s = Duration::from_secs(1);
-        let mut d = Debounce::new(3, 2 * s);
+        let mut d = Debounce::new(3, 2 * s, 300 * s);
         assert_eq!(d.deadline(), None);
         assert!(!d.due(t0 + 100 * s), "nothing pending, nothing due");
-        assert!(!d.event(t0));
-        assert!(!d.event(t0 + s));
+        assert_eq!(d.event("e1", t0), Counted::Pending);
+        assert_eq!(d.event("e2", t0 + s), Counted::Pending);
         assert_eq!(d.deadline(), Some(t0 + 3 * s), "quiet counts from the last event");
-        assert!(d.event(t0 + s), "the third event triggers at once");
+        assert_eq!(d.event("e3", t0 + s), Counted::Due, "the third event triggers at once");
         assert_eq!((d.pending(), d.deadline()), (0, None));
 
-        assert!(!d.event(t0 + 10 * s));
+        assert_eq!(d.event("e4", t0 + 10 * s), Counted::Pending);
         assert!(!d.due(t0 + 11 * s));
         assert!(d.due(t0 + 12 * s), "two seconds of quiet");
         assert!(!d.due(t0 + 13 * s), "and only once");
 
-        let mut one = Debounce::new(0, s);
-        assert!(one.event(t0), "a count of 0 is taken as 1");
+        let mut one = Debounce::new(0, s, s);
+        assert_eq!(one.event("e1", t0), Counted::Due, "a count of 0 is taken as 1");
+    }
+
+    #[test]
+    fn an_event_delivered_again_counts_once() {
+        let t0 = Instant::now();
+        let s = Duration::from_secs(1);
+        let mut d = Debounce::new(3, 60 * s, 10 * s);
+        assert_eq!(d.event("e1", t0), Counted::Pending);
+        // A client retry and a redelivery of e1: neither counts nor moves the quiet deadline.
+        assert_eq!(d.event("e1", t0 + s), Counted::Repeat);
+        assert_eq!(d.event("e1", t0 + 2 * s), Counted::Repeat);
+        assert_eq!((d.pending(), d.deadline()), (1, Some(t0 + 60 * s)));
+        assert_eq!(d.event("e2", t0 + 3 * s), Counted::Pending);
+        assert_eq!(d.event("e3", t0 + 4 * s), Counted::Due, "three distinct events, not three deliveries");
+        assert_eq!(d.last_key(), Some("e3"), "the event that made it due names the period");
+        // After the reconciliation, a late repeat of an event it covered starts nothing.
+        assert_eq!(d.event("e2", t0 + 5 * s), Counted::Repeat);
+        assert_eq!(d.pending(), 0);
+        // Past the window the key is forgotten, as the broker's duplicate window forgets it.
+        assert_eq!(d.event("e1", t0 + 10 * s), Counted::Pending);
+        assert_eq!(d.seen.len(), 3, "e1 (again), e2 and e3 are remembered: {:?}", d.seen);
+        assert_eq!(d.event("e9", t0 + 100 * s), Counted::Pending);
+        assert_eq!(d.seen.len(), 1, "keys older than the window are dropped");
     }
 }

@@ -136,24 +136,9 @@ fn repos_are_checked_at_start_up_and_found_by_name_or_path() {
     assert!(reconciler.find("web").is_none());
 }
 
-/// all-MiniLM-L6-v2's folder from MEMVAL_EMBED_MODEL; `None` (said on stderr) without it,
-/// a failure when MEMVAL_REQUIRE_EMBED=1 (scripts/test.sh).
-fn embed_model() -> Option<std::path::PathBuf> {
-    match std::env::var_os("MEMVAL_EMBED_MODEL").map(std::path::PathBuf::from).filter(|d| d.join("model.safetensors").is_file()) {
-        Some(dir) => Some(dir),
-        None if std::env::var("MEMVAL_REQUIRE_EMBED").is_ok_and(|v| v == "1") => {
-            panic!("MEMVAL_REQUIRE_EMBED=1 but MEMVAL_EMBED_MODEL does not name the model (bash scripts/embed-model.sh)")
-        }
-        None => {
-            eprintln!("NOT CHECKED: no MEMVAL_EMBED_MODEL (bash scripts/embed-model.sh)");
-            None
-        }
-    }
-}
-
 #[tokio::test]
 async fn the_service_proposes_pairs_by_its_method_and_caches_in_the_repos_store() {
-    let Some(model) = embed_model() else { return };
+    let Some(model) = memval_embed::testing::model() else { return };
     let dir = tempfile::tempdir().unwrap();
     let memories = dir.path().join("paraphrases.jsonl");
     // Keyword misses this paraphrase (few shared words); embed finds it.
