@@ -355,6 +355,74 @@ pub(crate) fn path_args(text: &str) -> Vec<(&str, bool)> {
     out
 }
 
+/// The arguments of a program of the repo itself (`./build/alloy run example-config.alloy`,
+/// `bin/tool check rules.star`) that are shaped like file names, whatever their extension:
+/// a project's own tool reads the project's own files (configs, inputs), often of a format
+/// of its own that no list of extensions knows. Other programs' arguments with an unknown
+/// extension stay words (`npm run lint.fix` names a script, `make app.o` a target).
+pub(crate) fn repo_program_files(text: &str) -> Vec<&str> {
+    let t = text.trim_start();
+    let t = t.strip_prefix("$ ").unwrap_or(t);
+    let mut out = Vec::new();
+    for segment in t.split(['&', ';', '|']) {
+        let mut words = segment
+            .split_whitespace()
+            .skip_while(|w| w.contains('=') || *w == "sudo" || *w == "exec" || *w == "time");
+        let Some(program) = words.next() else { continue };
+        let of_repo = program.contains('/') && !program.starts_with(['/', '~', '$']) && !program.contains("://");
+        if !of_repo {
+            continue;
+        }
+        for w in words {
+            if w.starts_with('#') {
+                break;
+            }
+            if file_shaped(w) {
+                out.push(w);
+            }
+        }
+    }
+    out
+}
+
+/// `name.ext` or `dir/name.ext`: path characters only, a stem with a letter, an extension of
+/// 1-10 letters or digits starting with a letter (not `v1.2`, `3.14`, `..`).
+fn file_shaped(w: &str) -> bool {
+    if w.starts_with('-') || w.contains("://") || !w.chars().all(|c| c.is_ascii_alphanumeric() || matches!(c, '.' | '_' | '-' | '/')) {
+        return false;
+    }
+    let name = w.rsplit('/').next().unwrap_or(w);
+    let Some((stem, ext)) = name.rsplit_once('.') else { return false };
+    stem.chars().any(|c| c.is_ascii_alphabetic())
+        && (1..=10).contains(&ext.len())
+        && ext.starts_with(|c: char| c.is_ascii_alphabetic())
+        && ext.chars().all(|c| c.is_ascii_alphanumeric())
+}
+
+#[cfg(test)]
+mod repo_program_tests {
+    use super::repo_program_files;
+
+    #[test]
+    fn a_repo_programs_file_shaped_arguments_are_files() {
+        let cases: &[(&str, &[&str])] = &[
+            ("./build/alloy run example-config.alloy", &["example-config.alloy"]),
+            ("bin/tool check rules/main.star --verbose", &["rules/main.star"]),
+            ("$ FOO=1 ./scripts/run fixtures/a.cue && npm run lint.fix", &["fixtures/a.cue"]),
+            ("./build/alloy run", &[]),
+            ("./tool --version v1.2", &[]),
+            ("./tool 3.14 http://x.io/a.b", &[]),
+            ("npm run lint.fix", &[]),
+            ("make app.o", &[]),
+            ("/usr/bin/tool conf.alloy", &[]),
+            ("./tool run x.alloy # then edit y.alloy", &["x.alloy"]),
+        ];
+        for (line, want) in cases {
+            assert_eq!(repo_program_files(line), want.to_vec(), "{line}");
+        }
+    }
+}
+
 #[cfg(test)]
 mod path_arg_tests {
     use super::path_args;

@@ -105,8 +105,10 @@ fn program_token(program: &str) -> Option<PathToken> {
 }
 
 /// The path arguments of a command line ([`commands::path_args`]) that are shaped like
-/// paths, with the word each came from.
+/// paths, with the word each came from. A file name of an extension no list knows counts
+/// only as the argument of a program of the repo ([`commands::repo_program_files`]).
 fn command_arg_tokens(line: &str) -> Vec<(PathToken, &str)> {
+    let own_files = commands::repo_program_files(line);
     commands::path_args(line)
         .into_iter()
         .filter_map(|(w, folder)| {
@@ -115,6 +117,7 @@ fn command_arg_tokens(line: &str) -> Vec<(PathToken, &str)> {
                 paths::classify(&format!("{w}/"), Strength::Backtick)
             } else {
                 paths::classify(w, Strength::Backtick)
+                    .or_else(|| own_files.contains(&w).then(|| paths::parse(w)).flatten().filter(|t| !t.dir))
             }?;
             (!tok.unresolvable()).then_some((tok, w))
         })
@@ -684,7 +687,13 @@ impl Walker {
             Strength::Prose
         };
         for m in TOKEN.find_iter(&line.open[range.clone()]) {
-            if let Some(tok) = paths::classify(m.as_str(), strength) {
+            // Bold two-segment words (`**internal-packages/redis**`) are paths on the same
+            // terms as code spans: under a folder the memory names as a path elsewhere, which
+            // keeps a bold `owner/repo` out.
+            let bold = |t: &str| t.starts_with("**") && t.trim_end_matches(['.', ',', ':', ';']).ends_with("**");
+            if let Some(tok) = paths::classify(m.as_str(), strength)
+                .or_else(|| bold(m.as_str()).then(|| paths::under_named_root(m.as_str(), &self.roots)).flatten())
+            {
                 raw.push((tok, range.start + m.start(), range.start + m.end()));
             }
         }

@@ -1328,9 +1328,28 @@ fn two_segment_spans_under_a_folder_the_memory_names_are_paths() {
         ("The conformance suite: `tasks/coverage`.", &[]),
         ("Fork of `tokio-rs/tokio`, see `src/lib.rs`.", &["L1 file_reference src/lib.rs"]),
         ("The `input/output` pairs: `data/in.json`.", &["L1 file_reference data/in.json"]),
+        // bold, on the same terms
+        (
+            "- **internal-packages/redis** (`@internal/redis`): clients\n\nEdit `internal-packages/db/schema.prisma`.",
+            &["L1 file_reference internal-packages/redis", "L3 file_reference internal-packages/db/schema.prisma"],
+        ),
+        ("- **anthropics/claude-code** is upstream; see `src/lib.rs`.", &["L1 file_reference src/lib.rs"]),
     ];
     for (content, expected) in cases {
         check(content, expected);
+    }
+}
+
+#[test]
+fn a_repo_programs_own_files_are_claims_whatever_their_extension() {
+    let cases: &[(&str, &[&str])] = &[
+        ("```sh\n./build/alloy run example-config.alloy\n```", &["L2 file_reference build/alloy", "L2 file_reference example-config.alloy"]),
+        // another program's word with an unknown extension is not a file
+        ("```sh\nnpm run lint.fix\n```", &[]),
+        ("```sh\nmake app.o\n```", &[]),
+    ];
+    for (content, expected) in cases {
+        check_in(None, content, expected);
     }
 }
 

@@ -804,16 +804,32 @@ impl Checker<'_> {
         Some(why)
     }
 
+    /// Of a missing path's readings, the one the memory meant: the first whose folder is
+    /// still in the tree when the path as written has none (a tree drawn under the project's
+    /// name, `myproject/src/x/gone.py`, means `src/x/gone.py` once `src/x/` is there); else the
+    /// path as written. The report names this reading as the claim's path.
+    fn meant<'r>(&self, raw: &'r str, alts: &'r [String]) -> &'r str {
+        let folder_there = |p: &str| match p.trim_end_matches('/').rsplit_once('/') {
+            Some((up, _)) => self.index.is_dir(up),
+            None => true,
+        };
+        if folder_there(raw) {
+            return raw;
+        }
+        alts.iter().map(String::as_str).find(|a| folder_there(a) && RepoRoot::normalise(a).is_ok()).unwrap_or(raw)
+    }
+
     fn check_file(&self, r: &CodeRef, since: Option<UnixSeconds>) -> Outcome {
-        let raw = r.path.trim();
-        match self.locate(raw, &r.alt_paths, since) {
+        let written = r.path.trim();
+        let raw = self.meant(written, &r.alt_paths);
+        match self.locate(written, &r.alt_paths, since) {
             Located::Refused(refusal) => Outcome::NotChecked { reason: refusal.to_string() },
             Located::Here { path, dir, confidence, note } => {
                 if self.index.file(&path).is_some_and(|f| f.kind == FileKind::BrokenSymlink) {
                     return checked(Verdict::Contradicted, confidence.min(70), format!("{path} — a symlink whose target does not exist"), None);
                 }
                 if let (Some(line), false) = (r.line, dir) {
-                    return self.check_line_number(&path, raw, line, since, confidence);
+                    return self.check_line_number(&path, written, line, since, confidence);
                 }
                 let what = if dir {
                     format!("{path}/ — directory exists ({} files)", self.index.dir_file_count(&path))

@@ -42,6 +42,16 @@ fn singular(w: &str) -> String {
     w.to_owned()
 }
 
+/// Whether `candidate`'s own name is the plural of the one-word name of `path`, ordering
+/// prefixes and case set aside (`client` → `clients`, `example` → `3-examples`): a plural names
+/// the folder of many such things, not the one the memory named, so it needs other support.
+pub(crate) fn pluralised_name(path: &str, candidate: &str) -> bool {
+    let bare = |p: &str| basename(p).trim_start_matches(|c: char| c.is_ascii_digit() || c == '-' || c == '_').to_lowercase();
+    let (old, new) = (bare(path), bare(candidate));
+    let one_word = !old.is_empty() && old.chars().all(|c| c.is_ascii_alphanumeric());
+    one_word && old != new && singular(&new) == old
+}
+
 /// Folders grouped by their [`words`].
 pub(crate) fn dirs_by_words<'a>(dirs: impl IntoIterator<Item = &'a str>) -> HashMap<BTreeSet<String>, Vec<String>> {
     let mut out: HashMap<BTreeSet<String>, Vec<String>> = HashMap::new();
@@ -271,15 +281,42 @@ impl Checker<'_> {
         None
     }
 
-    /// A successor of a folder by package name or by the same words, unique in the tree and
+    /// A successor of a folder by the same words or by package name, unique in the tree and
     /// not a place the memory names as it is (the memory knew that one as something else).
+    /// The same words come first: the whole path agrees, where a package name is only the
+    /// last folder's (`packages/targets/postgres` is `packages/3-targets/3-targets/postgres`,
+    /// not the `postgres` package of `packages/3-extensions`). A candidate must not contradict
+    /// what the memory says was inside the folder ([`Checker::holds_named_children`]); a plural
+    /// of a one-word name and a package that shares nothing but its name with a path whose
+    /// parent folder is gone too need the memory's children found there to count.
     fn folder_successor(&self, path: &str) -> Option<Located> {
         let name = basename(path);
         let tree = self.index.tree_words();
+        let same: Vec<&str> = tree
+            .same_words(path)
+            .into_iter()
+            .filter(|d| !self.context.knew(self.index, d, path))
+            .filter(|d| match self.holds_named_children(path, d) {
+                Some(held) => held,
+                None => !pluralised_name(path, d),
+            })
+            .collect();
+        if let [dir] = same.as_slice() {
+            return Some(Located::Moved {
+                to: (*dir).to_owned(),
+                dir: true,
+                confidence: 55,
+                evidence: format!("no history; {dir} has the same words as {path} (reordered, numbered or plural; unconfirmed)"),
+            });
+        }
         let by_name: Vec<&(String, String)> = tree
             .named_like(name)
             .into_iter()
             .filter(|(dir, _)| !dir.is_empty() && dir != path && !self.context.knew(self.index, dir, path))
+            .filter(|(dir, _)| match self.holds_named_children(path, dir) {
+                Some(held) => held,
+                None => !self.only_the_name_agrees(path, dir),
+            })
             .collect();
         if let [(dir, package)] = by_name.as_slice() {
             return Some(Located::Moved {
@@ -289,16 +326,58 @@ impl Checker<'_> {
                 evidence: format!("no history; the package in {dir} is named {package}, as the memory named {name} (unconfirmed)"),
             });
         }
-        let same: Vec<&str> = tree.same_words(path).into_iter().filter(|d| !self.context.knew(self.index, d, path)).collect();
-        if let [dir] = same.as_slice() {
-            return Some(Located::Moved {
-                to: (*dir).to_owned(),
-                dir: true,
-                confidence: 55,
-                evidence: format!("no history; {dir} has the same words as {path} (reordered, numbered or plural; unconfirmed)"),
-            });
-        }
         None
+    }
+
+    /// Whether `candidate` holds what the memory names inside the missing folder `path`: one
+    /// of those paths with the rest of its path kept, or an entry of its name anywhere under
+    /// `candidate`. `None` when the memory names nothing inside `path`. A folder that moved
+    /// takes its contents along; one whose named contents are nowhere in the candidate is a
+    /// different folder of a like name (cline's deleted `cli/`, whose `src/components/ModelPicker.tsx`
+    /// is in no `apps/cli`).
+    pub(crate) fn holds_named_children(&self, path: &str, candidate: &str) -> Option<bool> {
+        let inside = self.context.inside(self.index, path);
+        if inside.is_empty() {
+            return None;
+        }
+        let under = format!("{candidate}/");
+        Some(inside.iter().any(|child| {
+            let rest = &child[path.len() + 1..];
+            let kept = format!("{candidate}/{rest}");
+            if self.index.file(&kept).is_some() || self.index.is_dir(&kept) {
+                return true;
+            }
+            let name = basename(rest);
+            self.index.files_named(name).iter().any(|&i| self.index.file_at(i).path.starts_with(&under))
+                || self.index.dirs_named(name).into_iter().any(|d| d.starts_with(&under))
+        }))
+    }
+
+    /// Whether `candidate` agrees with the missing `path` on its name only, while the folder
+    /// `path` sat in is gone as well: none of the words of `path`'s folders is in the
+    /// candidate's folders, and no other path the memory names in that gone folder has its
+    /// package beside the candidate. A folder deleted with its parent (`references/hello-world`)
+    /// is not shown moved by a like-named package somewhere unrelated
+    /// (`packages/cli-v3/e2e/fixtures/hello-world`); a parent still there (`libs/` of
+    /// `libs/langchain-standard-tests`) says the folder left it on its own, which a move does,
+    /// and siblings found together (`plugins/alpha`, `plugins/beta` as `modules/alpha`,
+    /// `modules/beta`) say their folder moved.
+    fn only_the_name_agrees(&self, path: &str, candidate: &str) -> bool {
+        let Some((parent, _)) = path.rsplit_once('/') else { return false };
+        if self.index.is_dir(parent) {
+            return false;
+        }
+        let there = candidate.rsplit_once('/').map_or("", |(up, _)| up);
+        if !words(parent).is_disjoint(&words(there)) {
+            return false;
+        }
+        let tree = self.index.tree_words();
+        let siblings_beside = self.context.inside(self.index, parent).iter().filter(|p| *p != path).any(|sibling| {
+            tree.named_like(basename(sibling))
+                .iter()
+                .any(|(dir, _)| dir != candidate && dir.rsplit_once('/').map_or("", |(up, _)| up) == there)
+        });
+        !siblings_beside
     }
 
     /// A folder whose own references in the memory (`path/x`, `path/y`) were found elsewhere:
@@ -396,6 +475,23 @@ mod tests {
         ];
         for (path, want) in cases {
             assert_eq!(words(path), set(want), "{path}");
+        }
+    }
+
+    #[test]
+    fn a_plural_of_a_one_word_name_is_flagged() {
+        let cases = [
+            ("client", "clients", true),
+            ("src/example", "3-examples", true),
+            ("utility", "utilities", true),
+            ("targets", "3-targets", false),
+            ("client", "client", false),
+            ("postgres-adapter", "postgres-adapters", false),
+            ("packages/sql", "packages/2-sql", false),
+            ("cli", "clients", false),
+        ];
+        for (path, candidate, want) in cases {
+            assert_eq!(pluralised_name(path, candidate), want, "{path} -> {candidate}");
         }
     }
 
