@@ -974,9 +974,10 @@ impl Checker<'_> {
     /// (`_int`, `test_`, `_test.go`), is read as the naming convention it is.
     fn check_symbol(&self, r: &CodeRef, symbol: &str, since: Option<UnixSeconds>) -> Outcome {
         let out = self.check_symbol_named(r, symbol, since);
+        // Only a verdict resting on absence gives way: a STALE found the name's successor.
         match out {
-            Outcome::Checked { verdict: Verdict::Valid, .. } => out,
-            _ => self.naming_pattern(symbol).unwrap_or(out),
+            Outcome::Checked { verdict: Verdict::Contradicted | Verdict::Ambiguous, .. } => self.naming_pattern(symbol).unwrap_or(out),
+            _ => out,
         }
     }
 
@@ -988,6 +989,8 @@ impl Checker<'_> {
         let w = written.trim();
         let affix = w.len() >= 3
             && !w.contains(['/', ' ', '(', ':'])
+            && !w.starts_with("__")
+            && !self.index.mentions(w)
             && (w.starts_with('_') || w.ends_with('_') || (w.starts_with('.') && w[1..].contains('.')));
         if !affix {
             return None;
@@ -1164,11 +1167,13 @@ impl Checker<'_> {
                         format!("{at} — {} is used by the repo's code; its definition is not in the repo (a dependency's or the language's){note}", sym.display()),
                         None,
                     )
-                } else if never_in_code {
-                    // Neither defined nor used by the code, now or when the memory was written:
-                    // more often a word in backticks (`camelCase`, `PRs`, an env var in a string)
-                    // than a name the memory got wrong. Reported, not asserted.
-                    let named = if self.index.mentions(&sym.name) { "only docs, tests, comments or strings name it" } else { "nothing in the repo names it" };
+                } else if never_in_code && self.named_outside_prose(&sym.name) {
+                    // Neither defined nor used by the code, now or when the memory was written,
+                    // but the project names it in tests, comments, strings or config (an env
+                    // var read from a string, a test marker): a term of the project, more often
+                    // than a name the memory got wrong. Reported, not asserted. A name only
+                    // prose (or nothing) has stays CONTRADICTED below.
+                    let named = "only tests, comments, strings or config name it";
                     checked(
                         Verdict::Ambiguous,
                         30,
@@ -1296,7 +1301,10 @@ impl Checker<'_> {
         let old = self.old_definition(sym, raw, path, since);
         // The file never was the symbol's home: the memory named the symbol beside a file that
         // documents or uses it. The claim is about the symbol, so it is judged by itself.
-        if old.is_none() {
+        // A code file's parse does not see every definition (one nested in a function body):
+        // there the symbol must be defined elsewhere, not merely used, to be judged by itself.
+        let defined_elsewhere = || self.index.defs_named(&sym.name).any(|(f, d)| sym.matches(&f.path, d));
+        if old.is_none() && (Lang::of(path) == Lang::Doc || defined_elsewhere()) {
             if let Some(why) = self.never_defined_in(sym, raw, path) {
                 if let Outcome::Checked { verdict: Verdict::Valid, confidence, evidence, .. } = self.check_symbol_anywhere(sym, None, since) {
                     return checked(Verdict::Valid, confidence.min(base).min(80), format!("{evidence}; {path} {why}"), None);
@@ -1339,6 +1347,15 @@ impl Checker<'_> {
             format!("{path} — {} is not defined in this file, nor anywhere else in the repo{note}", sym.display()),
             None,
         )
+    }
+
+    /// Whether a file other than prose (Markdown, text, HTML) has `name` as a word: code (in
+    /// comments and strings too), tests, config.
+    fn named_outside_prose(&self, name: &str) -> bool {
+        self.index.files_with_token(name).any(|f| {
+            let ext = basename(&f.path).rsplit_once('.').map(|(_, e)| e.to_ascii_lowercase());
+            !matches!(ext.as_deref(), Some("md" | "markdown" | "mdx" | "txt" | "rst" | "adoc" | "html" | "htm"))
+        })
     }
 
     /// Why `path` (the file the memory named `sym` beside) never defined it, when that is

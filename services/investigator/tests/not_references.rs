@@ -206,7 +206,12 @@ fn with_history_a_file_that_never_defined_the_symbol_does_not_make_it_moved() {
     let list = "package list\n\n// List is a scrolling list.\ntype List struct {\n\titems []string\n}\n";
     let ui = "package model\n\nimport \"example.invalid/ui/list\"\n\ntype Chat struct {\n\tl list.List\n}\n";
     let dir = repo(&[
-        &[("ui/list/list.go", list), ("ui/model/chat.go", ui), ("README.md", "Use `camelCase` for locals.\n")],
+        &[
+            ("ui/list/list.go", list),
+            ("ui/model/chat.go", ui),
+            ("README.md", "Use `camelCase` for locals.\n"),
+            ("ci/test.yml", "env:\n  E2E_TOKEN: ${{ secrets.E2E_TOKEN }}\n"),
+        ],
         // Foo lived in a.go, then moved to b.go.
         &[("ui/model/a.go", "package model\n\nfunc Foo() int { return 1 }\n")],
         &[("ui/model/a.go", "package model\n"), ("ui/model/b.go", "package model\n\nfunc Foo() int { return 1 }\n")],
@@ -225,9 +230,19 @@ fn with_history_a_file_that_never_defined_the_symbol_does_not_make_it_moved() {
                 Want::Verdict(Verdict::Stale, &["ui/model/b.go"], &[]),
             ),
             (
-                "a word no code ever had is reported, not asserted CONTRADICTED",
+                "a term only config names, never the code, is reported, not asserted CONTRADICTED",
+                claim(ClaimType::SymbolReference, vec![symbol(".", "E2E_TOKEN")], None),
+                Want::Verdict(Verdict::Ambiguous, &["not a name of the repo's code", "config name it"], &[]),
+            ),
+            (
+                "a name only prose has, never in code or its history, stays CONTRADICTED",
                 claim(ClaimType::SymbolReference, vec![symbol(".", "camelCase")], None),
-                Want::Verdict(Verdict::Ambiguous, &["not a name of the repo's code", "as a word"], &[]),
+                Want::Verdict(Verdict::Contradicted, &["camelCase"], &[]),
+            ),
+            (
+                "a name nothing has at all stays CONTRADICTED",
+                claim(ClaimType::SymbolReference, vec![symbol(".", "BeaconFerry")], None),
+                Want::Verdict(Verdict::Contradicted, &["BeaconFerry"], &[]),
             ),
         ],
     );
