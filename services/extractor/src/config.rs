@@ -171,8 +171,12 @@ pub(crate) fn assignment(span: &str) -> Option<Assignment> {
     if sep == ":" && raw.starts_with("//") {
         return None; // a URL
     }
+    // `A=1 B=2 cargo test`: a shell command prefixed with its environment. The setting is
+    // the first word; the rest is the command it runs (and its other variables).
+    let tight = sep == "=" && !span.trim()[..c.get(2)?.start()].ends_with(char::is_whitespace);
+    let raw = if tight { shell_word(raw) } else { raw };
     let value = unquote(raw);
-    if value.is_empty() || value.len() > MAX_VALUE || (sep == ":" && is_type(value)) {
+    if value.is_empty() || value.len() > MAX_VALUE || (sep == ":" && is_type(value)) || is_expression(value) {
         return None;
     }
     Some(Assignment {
@@ -253,8 +257,24 @@ pub(crate) fn accept(connector: Connector, key: &str, value: &Value, cue: bool) 
     }
 }
 
+/// A statement of code, not a setting: the value calls something (`m.width - f()`,
+/// `New(cfg)`) or computes (`a + b`).
+fn is_expression(value: &str) -> bool {
+    static CALL_OR_OP: LazyLock<Regex> =
+        LazyLock::new(|| Regex::new(r"[A-Za-z0-9_]\(|\s[-+*/%]\s|&&|\|\|").expect("valid regex"));
+    CALL_OR_OP.is_match(value)
+}
+
 fn is_type(value: &str) -> bool {
     TYPE_NAMES.contains(&value) || value.contains(['<', '&'])
+}
+
+/// The first shell word of `raw`: up to the first blank, or a whole quoted string.
+fn shell_word(raw: &str) -> &str {
+    match raw.chars().next() {
+        Some(q @ ('"' | '\'')) => raw[1..].find(q).map_or(raw, |end| &raw[..end + 2]),
+        _ => raw.split(char::is_whitespace).next().unwrap_or(raw),
+    }
 }
 
 fn unquote(v: &str) -> &str {
@@ -317,6 +337,20 @@ mod tests {
             ("https://x.io", true, true, None),
             ("self.x = 5", true, true, None),
             ("let y = 2", true, true, None),
+            // an environment prefix: the value is its first word, not the command
+            (
+                "DISABLE_KUZU=1 DISABLE_NEPTUNE=1 uv run pytest -m \"not integration\"",
+                false,
+                false,
+                Some(("DISABLE_KUZU", "1")),
+            ),
+            ("RUST_LOG=debug cargo run", false, false, Some(("RUST_LOG", "debug"))),
+            // spaced `=` keeps the whole value; a quoted value is kept whole
+            ("greeting = hello world", true, false, Some(("greeting", "hello world"))),
+            ("APP_GREETING=\"hello world\" ./run", false, false, Some(("APP_GREETING", "hello world"))),
+            // code, not a setting
+            ("innerWidth := m.width - t.Dialog.View.GetHorizontalFrameSize()", true, false, None),
+            ("client = NewClient(cfg)", true, false, None),
         ];
         for (span, cue, config_file, expected) in cases {
             let got = assignment(span)

@@ -77,7 +77,9 @@ const EXTENSIONS: &[&str] = &[
     "tfvars", "hcl", "nix", "cmake", "mk", "bzl", "bazel", "dockerfile", "containerfile", "sln",
     "csproj", "fsproj", "vcxproj", "cabal", "svg", "png", "jpg", "jpeg", "gif", "webp", "ico",
     "pdf", "csv", "tsv", "db", "sqlite", "log", "patch", "diff", "ron", "kdl", "slnx", "vbproj",
-    "props", "targets", "nuspec", "resx", "xaml", "razor", "cshtml", "config",
+    "props", "targets", "nuspec", "resx", "xaml", "razor", "cshtml", "config", "c++", "h++",
+    "nu", "cu", "cuh", "metal", "wgsl", "glsl", "hlsl", "asm", "gleam", "odin", "hx", "cr", "rkt",
+    "scm", "f90", "coffee", "wat", "typ", "lean", "agda", "idr", "sv", "vhd", "tla",
 ];
 
 /// Files that are named without an extension but are unmistakably files.
@@ -198,6 +200,12 @@ pub(crate) fn parse(token: &str) -> Option<PathToken> {
     if t.is_empty() || t.len() > MAX_PATH_LEN || t.contains("://") {
         return None;
     }
+    // `@docs/guide.md`: a Claude Code memory file imports another file this way. Only a name
+    // with a file extension is taken (`@types/node` is an npm scope, `@user` a mention).
+    let t = match t.strip_prefix('@') {
+        Some(rest) if rest.rsplit('/').next().and_then(|n| n.rsplit_once('.')).is_some_and(|(stem, ext)| !stem.is_empty() && EXTENSIONS.contains(&ext.to_ascii_lowercase().as_str())) => rest,
+        _ => t,
+    };
     let forbidden = |c: char| {
         c.is_whitespace()
             || c.is_control()

@@ -1301,6 +1301,23 @@ fn parent_links_resolve_against_the_notes_folder_while_inside_the_repo() {
 }
 
 #[test]
+fn claude_imports_and_less_common_extensions_are_paths() {
+    // (memory, expected claims)
+    let cases: &[(&str, &[&str])] = &[
+        ("See @README.md and @docs/contributing.md for the rules.", &["L1 file_reference README.md", "L1 file_reference docs/contributing.md"]),
+        ("- @develop-docs/README.md", &["L1 file_reference develop-docs/README.md"]),
+        // an npm scope and a mention are not imports
+        ("Install `@types/node`; ask @maintainer.", &[]),
+        ("| `http.h`, `http.c++` | the HTTP layer |", &["L1 file_reference http.h", "L1 file_reference http.c++"]),
+        ("Run `replay-crashes.nu` after a crash.", &["L1 file_reference replay-crashes.nu"]),
+        ("Kernels live in `kernels/matmul.cu`.", &["L1 file_reference kernels/matmul.cu"]),
+    ];
+    for (memory, expected) in cases {
+        check(memory, expected);
+    }
+}
+
+#[test]
 fn wrapper_scripts_and_dotnet_files_are_claims() {
     check("- `./gradlew assemble`", &["L1 file_reference gradlew"]);
     check("Use `./mvnw` instead of `mvn`.", &["L1 file_reference mvnw"]);

@@ -207,6 +207,9 @@ pub(crate) enum Located {
     /// Several places could be meant.
     Unclear { candidates: Vec<String> },
     Refused(Refusal),
+    /// Nothing of that name is or was in the repo, and the path says why it never was one of
+    /// its files: an example (`path/to/file.ts`) or what git ignores (`dist/`). Not checked.
+    NotInRepo(String),
 }
 
 /// Folders that conventionally sit at a repository's root: a path written starting with one
@@ -217,6 +220,27 @@ const ROOT_FOLDERS: &[&str] = &[
 
 fn checked(verdict: Verdict, confidence: u8, evidence: String, successor: Option<String>) -> Outcome {
     Outcome::Checked { verdict, confidence, evidence, successor }
+}
+
+/// Why a path is written as an example rather than a reference: the `path/to/` of
+/// instructions, the `foo`/`bar` of examples, a `my_feature`/`your-app` stand-in. `None` for
+/// anything else (the caller asks only about paths nothing in the repo is named like).
+pub(crate) fn placeholder_path(path: &str) -> Option<&'static str> {
+    let segments: Vec<&str> = path.split('/').filter(|s| !s.is_empty()).collect();
+    if segments.windows(2).any(|w| w[0].eq_ignore_ascii_case("path") && w[1].eq_ignore_ascii_case("to")) {
+        return Some("`path/to/` stands for any path");
+    }
+    for segment in &segments {
+        let lower = segment.to_ascii_lowercase();
+        let stem = lower.split('.').next().unwrap_or(&lower);
+        if stem.split(['_', '-']).any(|w| matches!(w, "foo" | "bar" | "baz" | "qux" | "quux" | "xxx" | "yyy" | "zzz")) {
+            return Some("`foo`, `bar` and the like are example names");
+        }
+        if ["my_", "my-", "your_", "your-", "some_", "some-"].iter().any(|p| stem.starts_with(p)) {
+            return Some("a `my_...`/`your_...` name stands for the reader's own");
+        }
+    }
+    None
 }
 
 pub(crate) fn list(candidates: &[String]) -> String {
@@ -616,6 +640,17 @@ impl Checker<'_> {
             }
             _ => {}
         }
+        // Nothing ends with the path (and, with git, history never had it): an example path
+        // or one git ignores was never meant as a file of this checkout, whatever else shares
+        // its name.
+        if let Some(why) = placeholder_path(path) {
+            return Located::NotInRepo(format!("{path} reads as an example, not a path of the repo ({why}); no path of the tree ends with it"));
+        }
+        if let Some((file, pattern)) = self.index.ignored_by(path, false).or_else(|| self.index.ignored_by(path, true)) {
+            return Located::NotInRepo(format!(
+                "{path} is not in the tree and git ignores it ({file}: `{pattern}`): a build output or local file, which a checkout does not have"
+            ));
+        }
         let same_name: Vec<String> = self.index.files_named(name).iter().map(|&i| self.index.file_at(i).path.clone()).collect();
         let same_dir_name: Vec<String> = self.index.dirs_named(name).into_iter().map(str::to_owned).collect();
         let mut candidates = if same_name.is_empty() { same_dir_name } else { same_name };
@@ -822,8 +857,16 @@ impl Checker<'_> {
     fn check_file(&self, r: &CodeRef, since: Option<UnixSeconds>) -> Outcome {
         let written = r.path.trim();
         let raw = self.meant(written, &r.alt_paths);
-        match self.locate(written, &r.alt_paths, since) {
+        let found = self.locate(written, &r.alt_paths, since);
+        // `.test.ts`: a file-name ending the memory names as a convention, not a file.
+        if matches!(found, Located::Gone { .. } | Located::NotInRepo(_)) && !written.contains('/') {
+            if let Some(pattern) = self.naming_pattern(written) {
+                return pattern;
+            }
+        }
+        match found {
             Located::Refused(refusal) => Outcome::NotChecked { reason: refusal.to_string() },
+            Located::NotInRepo(reason) => Outcome::NotChecked { reason },
             Located::Here { path, dir, confidence, note } => {
                 if self.index.file(&path).is_some_and(|f| f.kind == FileKind::BrokenSymlink) {
                     return checked(Verdict::Contradicted, confidence.min(70), format!("{path} — a symlink whose target does not exist"), None);
@@ -943,7 +986,45 @@ impl Checker<'_> {
         self.git?.last_change_of(&file, &sym.name).err().map(|e| e.to_string())
     }
 
+    /// A symbol claim; one whose name is not defined, but which is written as an affix
+    /// (`_int`, `test_`, `_test.go`), is read as the naming convention it is.
     fn check_symbol(&self, r: &CodeRef, symbol: &str, since: Option<UnixSeconds>) -> Outcome {
+        let out = self.check_symbol_named(r, symbol, since);
+        // Only a verdict resting on absence gives way: a STALE found the name's successor.
+        match out {
+            Outcome::Checked { verdict: Verdict::Contradicted | Verdict::Ambiguous, .. } => self.naming_pattern(symbol).unwrap_or(out),
+            _ => out,
+        }
+    }
+
+    /// `_int`, `test_`, `.test.ts`, `_test.go`: an affix the memory names as a convention
+    /// ("integration tests end in `_int`"), not a name. VALID when names or file names of the
+    /// repo carry it, with how many and the first few; `None` when the text is no affix or
+    /// nothing carries it (the caller's verdict stands).
+    fn naming_pattern(&self, written: &str) -> Option<Outcome> {
+        let w = written.trim();
+        let affix = w.len() >= 3
+            && !w.contains(['/', ' ', '(', ':'])
+            && !w.starts_with("__")
+            && !self.index.mentions(w)
+            && (w.starts_with('_') || w.ends_with('_') || (w.starts_with('.') && w[1..].contains('.')));
+        if !affix {
+            return None;
+        }
+        let (n, shown) = self.index.names_with_affix(w, MAX_LISTED);
+        if n == 0 {
+            return None;
+        }
+        let more = if n > shown.len() { ", ..." } else { "" };
+        Some(checked(
+            Verdict::Valid,
+            65,
+            format!(". — `{w}` is a naming pattern, not a name: {n} names in the repo carry it ({}{more})", shown.join(", ")),
+            None,
+        ))
+    }
+
+    fn check_symbol_named(&self, r: &CodeRef, symbol: &str, since: Option<UnixSeconds>) -> Outcome {
         let sym = SymbolName::parse(symbol);
         if sym.name.is_empty() {
             return Outcome::NotChecked { reason: format!("cannot read a symbol name from {symbol:?}") };
@@ -954,6 +1035,7 @@ impl Checker<'_> {
         }
         match self.locate(raw, &r.alt_paths, since) {
             Located::Refused(refusal) => Outcome::NotChecked { reason: refusal.to_string() },
+            Located::NotInRepo(reason) => Outcome::NotChecked { reason },
             Located::Here { path, dir: true, .. } => self.check_symbol_in_dir(&sym, &path),
             Located::Here { path, confidence, .. } => self.check_symbol_in_file(&sym, raw, &path, None, r.line, since, confidence),
             Located::Moved { to, dir: true, .. } => self.check_symbol_in_dir(&sym, &to),
@@ -1048,6 +1130,10 @@ impl Checker<'_> {
                 }
                 // History: the commit that removed its last definition, and what replaced it.
                 let mut removed_note = None;
+                // Git searched and no commit since the memory's date (or ever, for a memory
+                // without one) changed how often the repo's code names it: it was not a name
+                // of the code when the memory was written either.
+                let mut never_in_code = false;
                 // Only names the repo's code no longer uses (a name still used is more often a
                 // library's than a removed one of the repo's own). Docs, tests, comments,
                 // strings and the notes file itself do not count as use.
@@ -1055,6 +1141,7 @@ impl Checker<'_> {
                 if let Some(git) = self.git.filter(|_| !used) {
                     match git.name_removed(&sym.name, since) {
                         Ok(changes) => {
+                            never_in_code = changes.is_empty();
                             // Newest first: the first commit whose parent defined the name in a
                             // file it changed removed (or renamed) its last definition; later
                             // ones only touched uses of it.
@@ -1084,7 +1171,34 @@ impl Checker<'_> {
                 }
                 let note = removed_note.map(|n| format!(" ({n})")).unwrap_or_default();
                 if used {
-                    checked(Verdict::Ambiguous, 40, format!(". — {} is used in the repo's code but no definition was found{note}", sym.display()), None)
+                    // The code still uses the name; what defines it is outside the repo (a
+                    // dependency, the language, a generated file). The memory's point, that
+                    // this is a name the code works with, holds.
+                    let at = usage::first_use_in_code(self.index, &sym.name)
+                        .map(|(path, line)| format!("{path}:{line}"))
+                        .unwrap_or_else(|| ".".into());
+                    checked(
+                        Verdict::Valid,
+                        70,
+                        format!("{at} — {} is used by the repo's code; its definition is not in the repo (a dependency's or the language's){note}", sym.display()),
+                        None,
+                    )
+                } else if never_in_code && self.named_outside_prose(&sym.name) {
+                    // Neither defined nor used by the code, now or when the memory was written,
+                    // but the project names it in tests, comments, strings or config (an env
+                    // var read from a string, a test marker): a term of the project, more often
+                    // than a name the memory got wrong. Reported, not asserted. A name only
+                    // prose (or nothing) has stays CONTRADICTED below.
+                    let named = "only tests, comments, strings or config name it";
+                    checked(
+                        Verdict::Ambiguous,
+                        30,
+                        format!(
+                            ". — {} is not a name of the repo's code: not defined or used now, and git shows no commit since the memory was written that added or removed it in code ({named}); the memory may use it as a word",
+                            sym.display()
+                        ),
+                        None,
+                    )
                 } else if self.index.mentions(&sym.name) {
                     checked(
                         Verdict::Contradicted,
@@ -1188,6 +1302,18 @@ impl Checker<'_> {
         // Not defined in the file: moved to another file? The old definition (from git)
         // tells which of several same-named definitions is the moved one.
         let old = self.old_definition(sym, raw, path, since);
+        // The file never was the symbol's home: the memory named the symbol beside a file that
+        // documents or uses it. The claim is about the symbol, so it is judged by itself.
+        // A code file's parse does not see every definition (one nested in a function body):
+        // there the symbol must be defined elsewhere, not merely used, to be judged by itself.
+        let defined_elsewhere = || self.index.defs_named(&sym.name).any(|(f, d)| sym.matches(&f.path, d));
+        if old.is_none() && (Lang::of(path) == Lang::Doc || defined_elsewhere()) {
+            if let Some(why) = self.never_defined_in(sym, raw, path) {
+                if let Outcome::Checked { verdict: Verdict::Valid, confidence, evidence, .. } = self.check_symbol_anywhere(sym, None, since) {
+                    return checked(Verdict::Valid, confidence.min(base).min(80), format!("{evidence}; {path} {why}"), None);
+                }
+            }
+        }
         if let Some((other, def_line)) = self.moved_definition(sym, path, old.as_ref()) {
             return checked(
                 Verdict::Stale,
@@ -1224,6 +1350,29 @@ impl Checker<'_> {
             format!("{path} — {} is not defined in this file, nor anywhere else in the repo{note}", sym.display()),
             None,
         )
+    }
+
+    /// Whether a file other than prose (Markdown, text, HTML) has `name` as a word: code (in
+    /// comments and strings too), tests, config.
+    fn named_outside_prose(&self, name: &str) -> bool {
+        self.index.files_with_token(name).any(|f| {
+            let ext = basename(&f.path).rsplit_once('.').map(|(_, e)| e.to_ascii_lowercase());
+            !matches!(ext.as_deref(), Some("md" | "markdown" | "mdx" | "txt" | "rst" | "adoc" | "html" | "htm"))
+        })
+    }
+
+    /// Why `path` (the file the memory named `sym` beside) never defined it, when that is
+    /// known: prose and data define nothing; with history, git shows no version of the file
+    /// that defined it (no commit ever changed how often the file names it, or the version
+    /// before the last such commit did not define it, see [`Self::old_definition`]). `None`
+    /// without history for code files, and when the history search failed: a symbol that left
+    /// the file then is still read as moved.
+    fn never_defined_in(&self, sym: &SymbolName, raw: &str, path: &str) -> Option<&'static str> {
+        if Lang::of(path) == Lang::Doc {
+            return Some("is prose or data, which defines nothing (it only names it)");
+        }
+        let file = RepoRoot::normalise(raw).ok()?;
+        self.git?.last_change_of(&file, &sym.name).ok().map(|_| "does not define it, and git shows no version of it that did")
     }
 
     /// The definition of `sym` in the file the memory named, as it was at the memory's date,
@@ -1326,6 +1475,7 @@ impl Checker<'_> {
         } else {
             match self.locate(raw, &r.alt_paths, since) {
                 Located::Refused(refusal) => return Outcome::NotChecked { reason: refusal.to_string() },
+                Located::NotInRepo(reason) => return Outcome::NotChecked { reason },
                 Located::Here { path, dir: false, .. } => (vec![path], None),
                 Located::Moved { to, dir: false, evidence, .. } => (vec![to], Some(evidence)),
                 Located::Here { path: dir, dir: true, .. } | Located::Moved { to: dir, dir: true, .. } => {
@@ -1360,8 +1510,67 @@ impl Checker<'_> {
                 format!("{file}:{line} — {key} is {found} now, not {value}"),
                 Some(found.clone()),
             ),
+            None if raw == "." => self.config_key_elsewhere(key, leaf, value, &files),
             None if files.is_empty() => checked(Verdict::Contradicted, 70, format!("{raw} — no config file sets {key}"), None),
-            None => checked(Verdict::Contradicted, 75, format!("{} — {key} is not set there any more", files.join(", ")), None),
+            None => checked(Verdict::Contradicted, 75, format!("{} — {key} is not set there any more", list(&files)), None),
+        }
+    }
+
+    /// A setting the memory gave without a file, which no config file sets: the memory may
+    /// quote code (`_MAX_VALUE = GHOSTTY_ENUM_MAX_VALUE`, the suffix every enum ends with), or
+    /// tell how to set a variable the code reads (`UPDATE_SNAPSHOTS=true`). So the rest of the
+    /// repo's non-prose files are read: the assignment written there is VALID; the key still
+    /// named (read) there is VALID with the value unverified; only a key nothing names any more
+    /// is CONTRADICTED. Prose (the notes themselves, docs) proves nothing either way.
+    fn config_key_elsewhere(&self, key: &str, leaf: &str, value: &str, config_files: &[String]) -> Outcome {
+        let prose = |path: &str| {
+            let ext = path.rsplit('/').next().unwrap_or(path).rsplit_once('.').map(|(_, e)| e.to_ascii_lowercase());
+            matches!(ext.as_deref(), Some("md" | "markdown" | "mdx" | "txt" | "rst" | "adoc" | "html" | "htm"))
+        };
+        // A key written as an affix (`_MAX_VALUE`) is part of longer names: its files are
+        // found by the value's word instead.
+        let affix = leaf.starts_with('_') || leaf.ends_with('_');
+        let word = if affix { value.trim_matches(|c| c == '"' || c == '\'' || c == '`') } else { leaf };
+        let mut candidates: Vec<&str> = self
+            .index
+            .files_with_token(word)
+            .map(|f| f.path.as_str())
+            .filter(|p| !prose(p) && !config_files.iter().any(|c| c == p))
+            .collect();
+        candidates.sort_unstable();
+        let literal: String = format!("{key}={value}").split_whitespace().collect();
+        let mut named = None;
+        for path in &candidates {
+            let Some(text) = self.index.read_text(path) else { continue };
+            if !affix {
+                if let Some((line, found)) = config_assignments(&text, leaf).into_iter().find(|(_, f)| same_value(f, value)) {
+                    return checked(Verdict::Valid, 85, format!("{path}:{line} — {key} = {found}"), None);
+                }
+            }
+            for (i, line) in text.lines().enumerate().filter(|(_, l)| l.len() <= 2000) {
+                let bare: String = line.split_whitespace().collect();
+                if bare.contains(&literal) {
+                    return checked(Verdict::Valid, 85, format!("{path}:{} — contains `{}`", i + 1, clip(line)), None);
+                }
+                if named.is_none() && !affix && crate::index::identifiers(line).any(|t| t == leaf) {
+                    named = Some(format!("{path}:{}", i + 1));
+                }
+            }
+        }
+        let read = format!("{} config files read", config_files.len());
+        match named {
+            Some(at) => checked(
+                Verdict::Valid,
+                60,
+                format!("{at} — the repo still names {key}; no file sets it to {value} (a value given when running, not checked; {read})"),
+                None,
+            ),
+            None => checked(
+                Verdict::Contradicted,
+                70,
+                format!(". — no file of the repo sets {key} = {value} or names {key}, outside prose ({read})"),
+                None,
+            ),
         }
     }
 
@@ -1391,6 +1600,7 @@ impl Checker<'_> {
         let raw = r.path.trim();
         let path = match self.locate(raw, &r.alt_paths, since) {
             Located::Refused(refusal) => return Outcome::NotChecked { reason: refusal.to_string() },
+            Located::NotInRepo(reason) => return Outcome::NotChecked { reason },
             Located::Here { path, dir: false, .. } | Located::Moved { to: path, dir: false, .. } => path,
             Located::Gone { confidence, evidence } => return checked(Verdict::Contradicted, confidence, format!("{raw} — {evidence}"), None),
             _ => return Outcome::NotChecked { reason: format!("{raw} is not a single file; cannot check a line of it") },
@@ -1638,6 +1848,26 @@ mod tests {
 
     /// Text, key, and the (line, value) assignments found.
     type ConfigCase<'a> = (&'a str, &'a str, &'a [(u32, &'a str)]);
+
+    #[test]
+    fn example_paths_are_told_from_paths() {
+        let cases: &[(&str, bool)] = &[
+            ("path/to/file.ts", true),
+            ("src/Path/To/x.rs", true),
+            ("tests/path/test_foo.py", true),
+            ("foo_tools.go", true),
+            ("tests/specs/my_feature/main.ts", true),
+            ("your-app/config.yml", true),
+            ("src/utils/path.ts", false),
+            ("src/food/barrel.ts", false),
+            ("crates/mystery/lib.rs", false),
+            ("docs/some.md", false),
+            ("internal/ui/model/chat.go", false),
+        ];
+        for (path, example) in cases {
+            assert_eq!(placeholder_path(path).is_some(), *example, "{path}");
+        }
+    }
 
     #[test]
     fn config_assignments_cover_common_syntaxes() {

@@ -105,6 +105,9 @@ pub struct RepoIndex {
     /// Folders by their words and package names by their keys, made on first need (only the
     /// search without history asks; [`crate::tree_only::TreeWords`]).
     pub(crate) tree_words: OnceLock<crate::tree_only::TreeWords>,
+    /// Each folder's `.gitignore` as read on first need (`None`: the folder has none, or it
+    /// could not be read), for [`RepoIndex::ignored_by`].
+    ignores: Mutex<HashMap<String, Option<Arc<ignore::gitignore::Gitignore>>>>,
 }
 
 impl RepoIndex {
@@ -157,6 +160,7 @@ impl RepoIndex {
             reads: Mutex::new(Reads::default()),
             used: Mutex::new(HashMap::new()),
             tree_words: OnceLock::new(),
+            ignores: Mutex::new(HashMap::new()),
         };
         let mut files = Vec::with_capacity(scanned.len());
         for (i, (file, tokens)) in scanned.into_iter().enumerate() {
@@ -355,6 +359,62 @@ impl RepoIndex {
     /// Whether `token` occurs as an identifier anywhere in the repo's text files.
     pub fn mentions(&self, token: &str) -> bool {
         self.tokens.contains_key(token)
+    }
+
+    /// Names that carry `affix` as a part (`_int` in `test_edge_int`, `test_` in
+    /// `test_parse`): identifiers of the text files and file names, excluding `affix` itself.
+    /// How many there are and the first few (sorted), for a memory that names a convention.
+    pub fn names_with_affix(&self, affix: &str, shown: usize) -> (usize, Vec<String>) {
+        let carries = |name: &str| name != affix && name.contains(affix);
+        let mut found: Vec<&str> = self.tokens.keys().map(|k| &**k).filter(|k| carries(k)).collect();
+        found.extend(self.by_basename.keys().map(String::as_str).filter(|k| carries(k)));
+        found.sort_unstable();
+        found.dedup();
+        (found.len(), found.iter().take(shown).map(|s| s.to_string()).collect())
+    }
+
+    /// The `.gitignore` (its repo-relative path and the pattern) that makes git ignore `rel`,
+    /// a path that is not in the tree: the root's and those of the folders on the way down
+    /// that exist, the deepest with a say deciding, as in git. Read through the confined root.
+    pub fn ignored_by(&self, rel: &str, is_dir: bool) -> Option<(String, String)> {
+        let rel = rel.trim_end_matches('/');
+        let segments: Vec<&str> = rel.split('/').collect();
+        let mut verdict = None;
+        for depth in 0..segments.len() {
+            let dir = segments[..depth].join("/");
+            if depth > 0 && !self.is_dir(&dir) {
+                break;
+            }
+            let Some(gi) = self.gitignore_of(&dir) else { continue };
+            let below = segments[depth..].join("/");
+            match gi.matched_path_or_any_parents(Path::new(&below), is_dir) {
+                ignore::Match::Ignore(glob) => {
+                    let file = if dir.is_empty() { ".gitignore".to_owned() } else { format!("{dir}/.gitignore") };
+                    verdict = Some((file, glob.original().to_owned()));
+                }
+                ignore::Match::Whitelist(_) => verdict = None,
+                ignore::Match::None => {}
+            }
+        }
+        verdict
+    }
+
+    fn gitignore_of(&self, dir: &str) -> Option<Arc<ignore::gitignore::Gitignore>> {
+        let mut known = self.ignores.lock().expect("ignore cache poisoned");
+        if let Some(gi) = known.get(dir) {
+            return gi.clone();
+        }
+        let file = if dir.is_empty() { ".gitignore".to_owned() } else { format!("{dir}/.gitignore") };
+        let read = match self.root.resolve_existing(&file) {
+            Ok(Some(path)) if path.is_file() => {
+                // Errors in single lines leave the lines that did parse, as git does.
+                let (gi, _bad_lines) = ignore::gitignore::Gitignore::new(&path);
+                Some(Arc::new(gi))
+            }
+            _ => None,
+        };
+        known.insert(dir.to_owned(), read.clone());
+        read
     }
 }
 

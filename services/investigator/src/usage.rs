@@ -28,6 +28,22 @@ pub(crate) fn used_in_code(index: &RepoIndex, name: &str) -> bool {
     used
 }
 
+/// Where the repo's own non-test code first names `name` (outside comments and strings): the
+/// file and 1-based line, for evidence. The same files count as for [`used_in_code`].
+pub(crate) fn first_use_in_code(index: &RepoIndex, name: &str) -> Option<(String, usize)> {
+    let mut files: Vec<&str> = index
+        .files_with_token(name)
+        .filter(|f| Syntax::of(&f.path).is_some() && !is_test_path(&f.path))
+        .map(|f| f.path.as_str())
+        .collect();
+    // The same answer on every run, whatever order the index keeps.
+    files.sort_unstable();
+    files.into_iter().find_map(|path| {
+        let text = index.read_text(path)?;
+        first_use(path, &text, name).map(|line| (path.to_owned(), line))
+    })
+}
+
 /// Whether a file's text names `name` as code: outside comments and strings when the file is
 /// code of a language [`Syntax`] knows, anywhere otherwise. The 1-based line of the first use.
 pub(crate) fn first_use(path: &str, text: &str, name: &str) -> Option<usize> {
