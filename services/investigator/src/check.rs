@@ -646,7 +646,9 @@ impl Checker<'_> {
         if let Some(why) = placeholder_path(path) {
             return Located::NotInRepo(format!("{path} reads as an example, not a path of the repo ({why}); no path of the tree ends with it"));
         }
-        if let Some((file, pattern)) = self.index.ignored_by(path, false).or_else(|| self.index.ignored_by(path, true)) {
+        // Only with history: without it, a tracked path that moved away and is ignored now
+        // (`.cursor/` moved to `.agents/`, then ignored) looks the same as a build output.
+        if let Some((file, pattern)) = self.git.and_then(|_| self.index.ignored_by(path, false).or_else(|| self.index.ignored_by(path, true))) {
             return Located::NotInRepo(format!(
                 "{path} is not in the tree and git ignores it ({file}: `{pattern}`): a build output or local file, which a checkout does not have"
             ));

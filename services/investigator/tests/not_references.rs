@@ -167,9 +167,9 @@ fn words_and_conventions_are_not_read_as_missing_code() {
                 Want::NotChecked(&["reads as an example"]),
             ),
             (
-                "a build output git ignores is not expected in a checkout",
+                "without history an ignored path may have been tracked once: not skipped",
                 claim(ClaimType::FileReference, vec![path("dist/")], None),
-                Want::NotChecked(&["git ignores it", ".gitignore: `dist/`"]),
+                Want::Verdict(Verdict::Contradicted, &["dist"], &[]),
             ),
             (
                 "a file-name ending is a convention, checked as one",
@@ -211,6 +211,7 @@ fn with_history_a_file_that_never_defined_the_symbol_does_not_make_it_moved() {
             ("ui/model/chat.go", ui),
             ("README.md", "Use `camelCase` for locals.\n"),
             ("ci/test.yml", "env:\n  E2E_TOKEN: ${{ secrets.E2E_TOKEN }}\n"),
+            (".gitignore", "dist/\n"),
         ],
         // Foo lived in a.go, then moved to b.go.
         &[("ui/model/a.go", "package model\n\nfunc Foo() int { return 1 }\n")],
@@ -228,6 +229,11 @@ fn with_history_a_file_that_never_defined_the_symbol_does_not_make_it_moved() {
                 "a symbol that really left its file is still STALE with where it went",
                 claim(ClaimType::SymbolReference, vec![symbol("ui/model/a.go", "Foo")], None),
                 Want::Verdict(Verdict::Stale, &["ui/model/b.go"], &[]),
+            ),
+            (
+                "a build output git ignores, which history never had, is not expected in a checkout",
+                claim(ClaimType::FileReference, vec![path("dist/")], None),
+                Want::NotChecked(&["git ignores it", ".gitignore: `dist/`"]),
             ),
             (
                 "a term only config names, never the code, is reported, not asserted CONTRADICTED",
