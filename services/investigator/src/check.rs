@@ -243,6 +243,12 @@ pub(crate) fn placeholder_path(path: &str) -> Option<&'static str> {
     None
 }
 
+/// Prose (Markdown, text, HTML): it describes code and settings, it proves nothing of them.
+fn is_prose(path: &str) -> bool {
+    let ext = basename(path).rsplit_once('.').map(|(_, e)| e.to_ascii_lowercase());
+    matches!(ext.as_deref(), Some("md" | "markdown" | "mdx" | "txt" | "rst" | "adoc" | "html" | "htm"))
+}
+
 pub(crate) fn list(candidates: &[String]) -> String {
     let mut shown: Vec<&str> = candidates.iter().take(MAX_LISTED).map(String::as_str).collect();
     if candidates.len() > MAX_LISTED {
@@ -1308,9 +1314,11 @@ impl Checker<'_> {
         // documents or uses it. The claim is about the symbol, so it is judged by itself.
         // A code file's parse does not see every definition (one nested in a function body):
         // there the symbol must be defined elsewhere, not merely used, to be judged by itself.
-        let defined_elsewhere = || self.index.defs_named(&sym.name).any(|(f, d)| sym.matches(&f.path, d));
-        if old.is_none() && (Lang::of(path) == Lang::Doc || defined_elsewhere()) {
-            if let Some(why) = self.never_defined_in(sym, raw, path) {
+        // `never_defined_in` first: without history it answers for a code file at once, and
+        // the search for a definition elsewhere parses every file that names the symbol.
+        if let Some(why) = old.is_none().then(|| self.never_defined_in(sym, raw, path)).flatten() {
+            let defined_elsewhere = || self.index.defs_named(&sym.name).any(|(f, d)| sym.matches(&f.path, d));
+            if Lang::of(path) == Lang::Doc || defined_elsewhere() {
                 if let Outcome::Checked { verdict: Verdict::Valid, confidence, evidence, .. } = self.check_symbol_anywhere(sym, None, since) {
                     return checked(Verdict::Valid, confidence.min(base).min(80), format!("{evidence}; {path} {why}"), None);
                 }
@@ -1357,10 +1365,7 @@ impl Checker<'_> {
     /// Whether a file other than prose (Markdown, text, HTML) has `name` as a word: code (in
     /// comments and strings too), tests, config.
     fn named_outside_prose(&self, name: &str) -> bool {
-        self.index.files_with_token(name).any(|f| {
-            let ext = basename(&f.path).rsplit_once('.').map(|(_, e)| e.to_ascii_lowercase());
-            !matches!(ext.as_deref(), Some("md" | "markdown" | "mdx" | "txt" | "rst" | "adoc" | "html" | "htm"))
-        })
+        self.index.files_with_token(name).any(|f| !is_prose(&f.path))
     }
 
     /// Why `path` (the file the memory named `sym` beside) never defined it, when that is
@@ -1525,10 +1530,6 @@ impl Checker<'_> {
     /// named (read) there is VALID with the value unverified; only a key nothing names any more
     /// is CONTRADICTED. Prose (the notes themselves, docs) proves nothing either way.
     fn config_key_elsewhere(&self, key: &str, leaf: &str, value: &str, config_files: &[String]) -> Outcome {
-        let prose = |path: &str| {
-            let ext = path.rsplit('/').next().unwrap_or(path).rsplit_once('.').map(|(_, e)| e.to_ascii_lowercase());
-            matches!(ext.as_deref(), Some("md" | "markdown" | "mdx" | "txt" | "rst" | "adoc" | "html" | "htm"))
-        };
         // A key written as an affix (`_MAX_VALUE`) is part of longer names: its files are
         // found by the value's word instead.
         let affix = leaf.starts_with('_') || leaf.ends_with('_');
@@ -1537,7 +1538,7 @@ impl Checker<'_> {
             .index
             .files_with_token(word)
             .map(|f| f.path.as_str())
-            .filter(|p| !prose(p) && !config_files.iter().any(|c| c == p))
+            .filter(|p| !is_prose(p) && !config_files.iter().any(|c| c == p))
             .collect();
         candidates.sort_unstable();
         let literal: String = format!("{key}={value}").split_whitespace().collect();
