@@ -298,3 +298,68 @@ fn a_file_of_the_same_name_added_later_is_a_successor_only_if_it_resembles_the_d
         assert_eq!(c["successor"].as_str(), *successor, "{c:#}");
     }
 }
+
+#[test]
+fn a_folders_fate_is_where_most_of_the_files_it_had_went() {
+    // (what became of `pkg/`'s four files after the memory, verdict, successor, evidence)
+    type Fate = (&'static str, &'static [(&'static str, Option<&'static str>)], &'static str, Option<&'static str>, &'static str);
+    let cases: &[Fate] = &[
+        (
+            "three of four moved whole into one folder",
+            &[("a.rs", Some("core/a.rs")), ("b.rs", Some("core/b.rs")), ("sub/c.rs", Some("core/sub/c.rs")), ("d.rs", None)],
+            "STALE",
+            Some("core"),
+            "3 of the 4 files",
+        ),
+        ("three of four deleted, one kept by a folder: no one fate", &[("a.rs", Some("core/a.rs")), ("b.rs", None), ("sub/c.rs", None), ("d.rs", None)], "AMBIGUOUS", None, "went apart (1 to core/, 3 deleted)"),
+        (
+            "two and two to different folders",
+            &[("a.rs", Some("core/a.rs")), ("b.rs", Some("core/b.rs")), ("sub/c.rs", Some("extra/sub/c.rs")), ("d.rs", Some("extra/d.rs"))],
+            "AMBIGUOUS",
+            None,
+            "went apart (2 to core/, 2 to extra/)",
+        ),
+        ("all deleted", &[("a.rs", None), ("b.rs", None), ("sub/c.rs", None), ("d.rs", None)], "CONTRADICTED", None, "4 of the 4 files"),
+        (
+            "moved without keeping their places below it: no folder took them",
+            &[("a.rs", Some("core/a.rs")), ("b.rs", None), ("sub/c.rs", Some("flat/c.rs")), ("d.rs", None)],
+            "AMBIGUOUS",
+            None,
+            "1 to core/, 1 elsewhere, 2 deleted",
+        ),
+    ];
+    for (what, moves, verdict, successor, evidence) in cases {
+        let repo = GitRepo::new();
+        repo.write("main.rs", "fn main() {}\n");
+        for (i, (file, _)) in moves.iter().enumerate() {
+            repo.write(&format!("pkg/{file}"), &code(12 + i));
+        }
+        repo.commit("start", BEFORE);
+        // added after the memory and deleted again: not one of the files it named
+        for i in 0..4 {
+            repo.write(&format!("pkg/late{i}.rs"), &code(3 + i));
+        }
+        repo.commit("late files", LATER);
+        for (file, to) in moves.iter() {
+            let from = format!("pkg/{file}");
+            match to {
+                Some(to) => {
+                    std::fs::create_dir_all(repo.dir.path().join(to).parent().unwrap()).unwrap();
+                    git(repo.dir.path(), &["mv", &from, to]);
+                }
+                None => {
+                    git(repo.dir.path(), &["rm", "-q", &from]);
+                }
+            }
+        }
+        git(repo.dir.path(), &["rm", "-q", "-r", "pkg"]);
+        let _ = std::fs::remove_dir_all(repo.dir.path().join("pkg")); // empty folders git leaves
+        repo.commit("reorganise", LATEST);
+        let tmp = tempfile::tempdir().unwrap();
+        let report = run_json(repo.dir.path(), &memory_file(tmp.path(), "The package lives in `pkg/`."), &tmp.path().join("store"));
+        let c = file_claim(&report, "pkg");
+        assert_eq!(c["verdict"], *verdict, "{what}: {c:#}");
+        assert_eq!(c["successor"].as_str(), *successor, "{what}: {c:#}");
+        assert!(c["evidence"].as_str().unwrap().contains(evidence), "{what}: {c:#}");
+    }
+}

@@ -115,6 +115,22 @@ impl History {
         paths.sort_unstable();
         History { changes, by_path, paths }
     }
+
+    /// Whether `path` was in the tree at time `at`, as far as history shows: its last change
+    /// at or before `at` added it (or renamed something to it), or it has none then and its
+    /// first change after is not its addition (a file older than a shallow clone's history).
+    fn present_at(&self, path: &str, at: UnixSeconds) -> bool {
+        let Some(mentions) = self.by_path.get(path) else { return false };
+        let adds = |c: &Change| match &c.kind {
+            ChangeKind::Added { path: p } | ChangeKind::Renamed { to: p, .. } => p == path,
+            ChangeKind::Deleted { .. } => false,
+        };
+        let mut before = mentions.iter().map(|&i| &self.changes[i]).filter(|c| c.time <= at);
+        match before.next_back() {
+            Some(last) => adds(last),
+            None => mentions.first().is_some_and(|&i| !adds(&self.changes[i])),
+        }
+    }
 }
 
 /// One commit's changes with each deletion and addition of the same file name paired into a
@@ -440,10 +456,11 @@ impl GitRepo {
     }
 
     /// What became of the files below directory `dir` after `since`: each file that history
-    /// shows there is followed through its renames; a file that ends in a deletion counts
-    /// as deleted, one that ends elsewhere votes for the folder it ended in (the path with
-    /// the part below `dir` taken off, or as many levels up). `None` when history shows no
-    /// file below `dir` changing after `since`.
+    /// shows there at `since` (not one added later, not one already gone) is followed through
+    /// its renames; a file that ends in a deletion counts as deleted, one that was moved
+    /// votes for the folder that took the place of `dir` (the last new path that kept its
+    /// sub-folders below `dir`, with them taken off) or, when none kept them, for no folder.
+    /// `None` when history shows no file below `dir` changing after `since`.
     pub fn dir_fate(&self, dir: &str, since: Option<UnixSeconds>) -> Option<DirFate> {
         let history = self.indexed_history();
         let prefix = format!("{dir}/");
@@ -452,6 +469,9 @@ impl GitRepo {
         let first = history.paths.partition_point(|p| p.as_str() < prefix.as_str());
         let files = history.paths[first..].iter().take_while(|p| p.starts_with(&prefix));
         for file in files {
+            if since.is_some_and(|s| !history.present_at(file, s)) {
+                continue;
+            }
             let trace = self.follow(file, since);
             let rest = &file[prefix.len()..];
             if trace.deleted_in.is_some() {
@@ -460,25 +480,23 @@ impl GitRepo {
                     fate.last_deletion = Some(c.clone());
                 }
             } else if !trace.renames.is_empty() {
-                let last = trace.last.as_str();
-                // The folder went where the file last kept its place below it: a folder
-                // renamed whole and reorganised inside afterwards went to its new name.
-                let kept = trace.renames.iter().rev().find_map(|(_, _, to)| {
-                    to.strip_suffix(rest).filter(|b| b.ends_with('/')).map(|b| b.trim_end_matches('/').to_owned())
-                });
-                let base = match kept.or_else(|| last.strip_suffix(rest).map(|b| b.trim_end_matches('/').to_owned())) {
-                    Some(base) => base,
-                    None => {
-                        let up = rest.matches('/').count() + 1;
-                        let mut b = last;
-                        for _ in 0..up {
-                            b = b.rsplit_once('/').map_or("", |(p, _)| p);
-                        }
-                        b.to_owned()
+                // The folder went where the file last kept its place below it (its sub-folder
+                // path inside `dir`; a file right inside `dir` keeps it anywhere): a folder
+                // renamed whole and reorganised inside afterwards went to its new name. A file
+                // that never kept its place went elsewhere and votes for no folder.
+                let below = rest.rsplit_once('/').map(|(d, _)| d);
+                let base_of = |to: &str| -> Option<String> {
+                    let new_dir = to.rsplit_once('/').map_or("", |(d, _)| d);
+                    match below {
+                        None => Some(new_dir.to_owned()),
+                        Some(below) if new_dir == below => Some(String::new()),
+                        Some(below) => new_dir.strip_suffix(below).and_then(|b| b.strip_suffix('/')).map(str::to_owned),
                     }
                 };
-                if !base.is_empty() && base != dir {
-                    *moved.entry(base).or_default() += 1;
+                if let Some(base) = trace.renames.iter().rev().find_map(|(_, _, to)| base_of(to)) {
+                    if !base.is_empty() && base != dir {
+                        *moved.entry(base).or_default() += 1;
+                    }
                 }
             } else {
                 continue;
@@ -824,6 +842,44 @@ mod tests {
         assert_eq!((t.last.as_str(), t.deleted_in.as_deref()), ("c", None));
         let t = git.follow("nowhere", None);
         assert_eq!((t.last.as_str(), t.known, t.renames.len()), ("nowhere", false, 0));
+    }
+
+    #[test]
+    fn a_folders_fate_counts_only_the_files_it_had_at_the_date() {
+        let add = |p: &str| ChangeKind::Added { path: p.into() };
+        let del = |p: &str| ChangeKind::Deleted { path: p.into() };
+        let git = repo(vec![
+            (10, add("d/a.rs")),
+            (10, add("d/b.rs")),
+            (10, add("d/old.rs")),
+            (15, del("d/old.rs")), // gone before the date: not counted
+            (30, add("d/late1.rs")), // added after the date: not counted
+            (30, add("d/late2.rs")),
+            (40, rename("d/a.rs", "e/a.rs")),
+            (50, del("d/b.rs")),
+            (50, del("d/late1.rs")),
+            (50, del("d/late2.rs")),
+            // a file older than the history shown (a shallow clone): there at the date
+            (60, del("d/shallow.rs")),
+        ]);
+        let fate = git.dir_fate("d", Some(20)).unwrap();
+        assert_eq!((fate.files, fate.deleted, fate.moved.clone()), (3, 2, vec![("e".to_owned(), 1)]));
+        // Without a date every file history shows below it counts.
+        let fate = git.dir_fate("d", None).unwrap();
+        assert_eq!((fate.files, fate.deleted), (6, 5));
+        assert!(git.dir_fate("d", Some(70)).is_none());
+
+        // A moved file votes for where its place below the folder was kept, else for none.
+        let git = repo(vec![
+            (10, rename("k/sub/a.rs", "new/sub/a.rs")),
+            (10, rename("k/top.rs", "new/top2.rs")),
+            (10, rename("k/sub/b.rs", "flat/b.rs")),
+            (20, rename("k/sub/c.rs", "tmp/sub/c.rs")),
+            (30, rename("tmp/sub/c.rs", "other/c.rs")), // kept its place in tmp, then not
+        ]);
+        let fate = git.dir_fate("k", None).unwrap();
+        assert_eq!((fate.files, fate.deleted), (4, 0));
+        assert_eq!(fate.moved, vec![("new".to_owned(), 2), ("tmp".to_owned(), 1)]);
     }
 
     #[test]

@@ -15,7 +15,7 @@ const TOOLS: &[&str] = &[
     "composer", "java", "javac", "gcc", "clang", "cmake", "ninja", "pytest", "tox", "nox", "jest",
     "vitest", "eslint", "prettier", "tsc", "rustfmt", "psql", "mysql", "sqlite3", "redis-cli",
     "nats", "nats-server", "systemctl", "journalctl", "touch", "head", "tail", "less", "diff",
-    "xargs", "env", "tree", "open", "code", "vim", "nano", "memval",
+    "xargs", "env", "tree", "open", "code", "vim", "nano", "memval", "pushd", "popd",
 ];
 
 /// Programs and the subcommands that make a prose line (outside code) a command. Stricter
@@ -266,6 +266,17 @@ const VALUE_FLAGS: &[&str] = &[
     "--grep", "-g", "--reporter", "--project-name", "--format", "--log", "--since", "--until",
 ];
 
+/// A shell word without the quotes around it (`'src/my dir'` stays whole only when it has no
+/// space, since words are split first): `pushd 'tools/azsdk'` names `tools/azsdk`. A word
+/// whose quoted text could expand (`"$DIR/x"`) or holds another quote is returned as is.
+fn unquote(w: &str) -> &str {
+    let quoted = w.len() >= 2 && (w.starts_with('"') && w.ends_with('"') || w.starts_with('\'') && w.ends_with('\''));
+    match w.get(1..w.len().saturating_sub(1)) {
+        Some(inner) if quoted && !inner.contains(['"', '\'', '$', '`']) => inner,
+        _ => w,
+    }
+}
+
 /// The paths a command line names as arguments: `bun test src/x.test.ts`, `make -C dir`,
 /// `docker compose -f docker-compose.yml up` (the `-f` value), `pytest tests/unit`. Only
 /// what must already exist for the command to work: not outputs (`-o`, `>`), not package
@@ -304,9 +315,10 @@ pub(crate) fn path_args(text: &str) -> Vec<(&str, bool)> {
         }
         let mut skip_next = false;
         let mut slashed_path_next = false;
-        // `cd dir`: the one argument is a folder.
-        let mut path_next: Option<bool> = (program == "cd").then_some(true);
+        // `cd dir`, `pushd dir`: the one argument is a folder.
+        let mut path_next: Option<bool> = matches!(program, "cd" | "pushd").then_some(true);
         for w in words {
+            let w = unquote(w);
             if std::mem::take(&mut skip_next) {
                 continue;
             }
@@ -453,6 +465,9 @@ mod path_arg_tests {
             ("RUST_LOG=debug cargo test", &[]),
             ("DATABASE_URL=postgres://localhost/db cargo run", &[]),
             ("OUT=/tmp/x make", &[]),
+            ("pushd 'tools/Azure.Mcp.Tools.Storage/tests'", &[("tools/Azure.Mcp.Tools.Storage/tests", true)]),
+            ("pytest \"tests/unit/test_a.py\"", &[("tests/unit/test_a.py", false)]),
+            ("cat \"$DIR/x.txt\" 'a'b'", &[]),
         ];
         for (line, want) in cases {
             assert_eq!(path_args(line), want.to_vec(), "{line}");

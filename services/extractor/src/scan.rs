@@ -674,10 +674,15 @@ impl Walker {
                 used: false,
             });
         }
+        // A link written `./x` is relative to the notes file, as a markdown renderer reads
+        // it, whatever section folder the text is under.
+        let mut own_relative = Vec::new();
         for link in line.links_in(&range) {
-            if let Some(tok) =
-                paths::classify(&line.masked[link.target.clone()], Strength::Standalone)
-            {
+            let target = &line.masked[link.target.clone()];
+            if let Some(tok) = paths::classify(target, Strength::Standalone) {
+                if target.trim_start().starts_with("./") {
+                    own_relative.push((link.start, link.end));
+                }
                 raw.push((tok, link.start, link.end));
             }
         }
@@ -724,6 +729,12 @@ impl Walker {
         raw.truncate(self.budget);
         cands.truncate(self.budget);
         let mut files = self.resolve(orig, raw);
+        if let Some(own) = self.context.as_ref().filter(|_| !own_relative.is_empty()) {
+            let own = [Folder { readings: std::slice::from_ref(own), bare_only: false, fallback: false, demote_roots: false, own: true }];
+            for f in files.iter_mut().filter(|f| own_relative.contains(&(f.start, f.end))) {
+                f.readings = paths::readings(&f.tok, &own);
+            }
+        }
         for f in files.iter_mut() {
             if f.tok.dir {
                 f.tok.line = None;
@@ -1014,7 +1025,7 @@ impl Walker {
         let files: Vec<FileMention> = TOKEN
             .find_iter(&masked)
             .filter_map(|m| {
-                let tok = paths::classify(m.as_str(), Strength::Prose)?;
+                let tok = paths::classify(m.as_str(), Strength::Prose).or_else(|| code_literal(&masked, m.start(), m.end()))?;
                 let readings = paths::readings(&tok, &folders);
                 Some(FileMention {
                     raw: tok.path.clone(),
@@ -1039,6 +1050,22 @@ impl Walker {
             line_texts: Vec::new(),
             behaviour: None,
         });
+    }
+}
+
+/// A word of a code line that plain reading did not take as a path, taken anyway when the
+/// code writes it deliberately: a quoted string literal (`paths: ["Sources/**"]`,
+/// `pushd 'tools/azsdk'`) reads as a code span does, and a folder glob (`- Tests/**`, quoted
+/// or not) names its folder. A file pattern (`src/**/*.ts`) names no folder.
+fn code_literal(line: &str, start: usize, end: usize) -> Option<PathToken> {
+    let word = &line[start..end];
+    let before = line[..start].chars().next_back();
+    let quoted = matches!(before, Some('"' | '\'')) && line[end..].starts_with(before?);
+    let glob = paths::pattern_folder(word).filter(|_| word.contains('*'));
+    if quoted {
+        paths::classify(word, Strength::Backtick).or_else(|| paths::pattern_folder(word))
+    } else {
+        glob
     }
 }
 

@@ -130,6 +130,20 @@ fn paths_inline_backticked_fenced_and_linked() {
         "```rust\ninclude!(\"src/gen.rs\");\nlet x = y.len();\n```",
         &["L2 file_reference src/gen.rs"],
     );
+    // Quoted literals in code read as code spans do, and a folder glob names its folder;
+    // a file pattern, a media type and a quoted word are not paths.
+    check(
+        "```yaml\npaths:\n  - \"Sources/**\" # all sources\n  - 'Tests/*'\n  - docs/**\n  - \"src/**/*.ts\"\n  - \"application/json\"\n  - \"release\"\n```",
+        &[
+            "L3 file_reference Sources",
+            "L4 file_reference Tests",
+            "L5 file_reference docs",
+        ],
+    );
+    check(
+        "```powershell\npushd 'eng/tools/Evaluator'\ndotnet run\npopd\n```",
+        &["L2 file_reference eng/tools/Evaluator"],
+    );
     check(
         "See [foo](src/foo.rs), [bar](./src/bar.rs#L10), [top](#usage) and [web](https://x.io/a.rs).",
         &["L1 file_reference src/foo.rs", "L1 file_reference src/bar.rs:10"],
@@ -255,6 +269,16 @@ fn section_and_context_relative_paths() {
         Some("."),
         "See `guide/setup.md`.",
         &["L1 file_reference guide/setup.md"],
+    );
+    // a `./` link is relative to the notes file, not to the section's folder
+    check_in(
+        Some("docs/dev"),
+        "### `crates/syntax`\n\nSee [notes](./syntax.md) and `lexer.rs`.",
+        &[
+            "L1 file_reference crates/syntax[docs/dev/crates/syntax]",
+            "L3 file_reference docs/dev/syntax.md[syntax.md]",
+            "L3 file_reference crates/syntax/lexer.rs[docs/dev/crates/syntax/lexer.rs|docs/dev/lexer.rs|lexer.rs]",
+        ],
     );
     // both: section folder first, then the notes folder, then as written
     check_in(

@@ -206,6 +206,9 @@ pub(crate) enum Located {
     Gone { confidence: u8, evidence: String },
     /// Several places could be meant.
     Unclear { candidates: Vec<String> },
+    /// A folder whose files history shows going to several places with no majority (and not
+    /// mostly deleted): no one successor. `candidates`: where its files went, most first.
+    Split { candidates: Vec<String>, evidence: String },
     Refused(Refusal),
     /// Nothing of that name is or was in the repo, and the path says why it never was one of
     /// its files: an example (`path/to/file.ts`) or what git ignores (`dist/`). Not checked.
@@ -452,29 +455,42 @@ impl Checker<'_> {
                 evidence: self.with_history_note(git, format!("git: renamed {}, then deleted in {deleted}", chain.join(", "))),
             });
         }
-        // A folder: where most of its files went, or gone when most were deleted.
+        // A folder: where most of its files went; gone when most were deleted and no folder
+        // took a quarter of them; otherwise split, with no successor to name.
         if let Some(fate) = git.dir_fate(path, since) {
-            let half = fate.files / 2;
-            if let Some((dir, n)) = fate.moved.first().filter(|(d, n)| *n > half && self.index.is_dir(d)) {
+            let n = fate.files;
+            let live: Vec<&(String, usize)> = fate.moved.iter().filter(|(d, _)| self.index.is_dir(d)).collect();
+            let top = live.first().map_or(0, |(_, c)| *c);
+            if let Some((dir, c)) = live.first().filter(|(_, c)| c * 2 > n) {
                 return Some(Located::Moved {
                     to: dir.clone(),
                     dir: true,
                     confidence: 90 - penalty,
-                    evidence: self.with_history_note(git, format!("git: {n} of the {} files of {path}/ that changed were moved into it", fate.files)),
+                    evidence: self.with_history_note(git, format!("git: {c} of the {n} files of {path}/ that changed were moved into it")),
                 });
             }
-            if fate.deleted > half {
+            if fate.deleted * 2 > n && top * 4 < n {
                 let last = fate.last_deletion.as_deref().map(short).unwrap_or("a later commit");
                 let (confidence, evidence) = self.history_confidence(
                     git,
                     90 - penalty,
-                    format!("git: {} of the {} files of {path}/ that changed were deleted (the last in {last})", fate.deleted, fate.files),
+                    format!("git: {} of the {n} files of {path}/ that changed were deleted (the last in {last})", fate.deleted),
                 );
                 return Some(Located::Gone { confidence, evidence });
             }
-            let candidates: Vec<String> = fate.moved.iter().filter(|(d, _)| self.index.is_dir(d)).map(|(d, _)| d.clone()).take(MAX_LISTED).collect();
-            if candidates.len() > 1 {
-                return Some(Located::Unclear { candidates });
+            if !live.is_empty() {
+                let went: Vec<String> = live.iter().take(MAX_LISTED).map(|(d, c)| format!("{c} to {d}/")).collect();
+                let rest = n.saturating_sub(live.iter().map(|(_, c)| c).sum::<usize>() + fate.deleted);
+                let evidence = format!(
+                    "git: the {n} files of {path}/ that changed went apart ({}{}{}), no folder took most of them",
+                    went.join(", "),
+                    if rest > 0 { format!(", {rest} elsewhere") } else { String::new() },
+                    if fate.deleted > 0 { format!(", {} deleted", fate.deleted) } else { String::new() },
+                );
+                return Some(Located::Split {
+                    candidates: live.iter().map(|(d, _)| d.clone()).collect(),
+                    evidence: self.with_history_note(git, evidence),
+                });
             }
         }
         if let Some(commit) = trace.deleted_in {
@@ -908,6 +924,7 @@ impl Checker<'_> {
                 format!("{raw} — {} places match: {}", candidates.len(), list(&candidates)),
                 None,
             ),
+            Located::Split { evidence, .. } => checked(Verdict::Ambiguous, 50, format!("{raw} — {evidence}"), None),
         }
     }
 
@@ -1064,7 +1081,7 @@ impl Checker<'_> {
                     None,
                 ),
             },
-            Located::Unclear { candidates } => {
+            Located::Unclear { candidates } | Located::Split { candidates, .. } => {
                 let defining: Vec<&String> = candidates
                     .iter()
                     .filter(|c| self.defs_in(c).iter().any(|d| sym.matches(c, d)))
@@ -1493,7 +1510,7 @@ impl Checker<'_> {
                 Located::Gone { confidence, evidence } => {
                     return checked(Verdict::Contradicted, confidence, format!("{raw} — {evidence}"), None)
                 }
-                Located::Unclear { candidates } => (candidates, None),
+                Located::Unclear { candidates } | Located::Split { candidates, .. } => (candidates, None),
             }
         };
         let mut seen = Vec::new();
