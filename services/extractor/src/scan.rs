@@ -590,7 +590,7 @@ impl Walker {
                 let scope = self.scope_of(lead.clone());
                 self.list.push(ListScope { col, scope });
             }
-        } else if intro && count == 1 {
+        } else if intro && count == 1 && !EXCLUDES.is_match(content.get(..lead.start).unwrap_or("")) {
             match self.scope_of(lead.clone()) {
                 Scope::Dir(r) => self.section_dir = Some(r),
                 Scope::File(a) => self.section_anchor = Some(a),
@@ -618,6 +618,12 @@ impl Walker {
         let cue = config::has_cue(text);
         let env_cue = config::has_env_cue(text);
         let spans = line.spans_in(&range);
+        // A heading made only of code spans (`### `editors/code``, `### `crates/a`, `crates/b``)
+        // names each as a path as deliberately as a line of its own would.
+        let spans_heading = kind == Kind::Heading
+            && !spans.is_empty()
+            && line.open[range.clone()].split(|c: char| c.is_whitespace() || c == ',' || c == '&').all(|w| w.is_empty() || w == "and");
+        let span_strength = if spans_heading { Strength::Standalone } else { Strength::Backtick };
 
         // Code spans: a command, an assignment, a path, or a candidate symbol / key / line text.
         let mut raw: Vec<(PathToken, usize, usize)> = Vec::new();
@@ -655,7 +661,7 @@ impl Walker {
                 continue;
             }
             if let Some(tok) =
-                paths::classify(line.masked[sp.inner.clone()].trim(), Strength::Backtick)
+                paths::classify(line.masked[sp.inner.clone()].trim(), span_strength)
                     .or_else(|| paths::pattern_folder(line.masked[sp.inner.clone()].trim()))
                     .or_else(|| program_token(line.masked[sp.inner.clone()].trim()).filter(|_| inner.starts_with("./")))
                     .or_else(|| paths::under_named_root(line.masked[sp.inner.clone()].trim(), &self.roots))
@@ -1068,6 +1074,12 @@ fn code_literal(line: &str, start: usize, end: usize) -> Option<PathToken> {
         glob
     }
 }
+
+/// Words before a heading's or intro line's folder that put what follows outside it
+/// ("Repository structure (outside `src/`)"): the folder opens no section.
+static EXCLUDES: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r"(?i)\b(?:outside|except|excluding|besides|other than|not (?:in|under))\b").expect("valid regex")
+});
 
 /// "In `services/api/`:" / "**Under** `src/`:" at the start of a line.
 static INTRO: LazyLock<Regex> = LazyLock::new(|| {

@@ -270,6 +270,16 @@ fn section_and_context_relative_paths() {
         "See `guide/setup.md`.",
         &["L1 file_reference guide/setup.md"],
     );
+    // a heading of code spans only names paths; the same span in a sentence does not
+    check(
+        "### `editors/code`\n\nVS Code plugin, built with `serde/derive` and `editors/code`.",
+        &["L1 file_reference editors/code"],
+    );
+    // a heading that puts what follows outside a folder opens no section there
+    check(
+        "## Layout (outside `src/`)\n\n- `benchmarks/` - scripts",
+        &["L1 file_reference src", "L3 file_reference benchmarks[src/benchmarks]"],
+    );
     // a `./` link is relative to the notes file, not to the section's folder
     check_in(
         Some("docs/dev"),
