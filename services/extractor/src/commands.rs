@@ -304,6 +304,10 @@ pub(crate) fn path_args(text: &str) -> Vec<(&str, bool)> {
             .skip_while(|w| w.contains('=') || *w == "sudo" || *w == "exec" || *w == "time")
             .peekable();
         let Some(first) = words.next() else { continue };
+        // `readme = "README.md"`, `include: 'x.md'`: a setting, not a command.
+        if first.ends_with(':') || words.peek().is_some_and(|w| w.starts_with('=') || w.starts_with(':')) {
+            continue;
+        }
         let program = first.rsplit('/').next().unwrap_or(first);
         // `docker compose -f x.yml up`: only the file flags count for docker.
         let flags_only = matches!(program, "docker" | "podman") && words.peek() == Some(&"compose");
@@ -468,6 +472,8 @@ mod path_arg_tests {
             ("pushd 'tools/Azure.Mcp.Tools.Storage/tests'", &[("tools/Azure.Mcp.Tools.Storage/tests", true)]),
             ("pytest \"tests/unit/test_a.py\"", &[("tests/unit/test_a.py", false)]),
             ("cat \"$DIR/x.txt\" 'a'b'", &[]),
+            ("readme = \"README.md\"", &[]),
+            ("include: 'docs/x.md'", &[]),
         ];
         for (line, want) in cases {
             assert_eq!(path_args(line), want.to_vec(), "{line}");
