@@ -177,7 +177,7 @@ fn memory(
             row: None,
             format: Format::Notes.as_str().into(),
         },
-        context_dir: notes_context(ctx.context_dir(canon)),
+        context_dir: ctx.context_dir(canon),
         first_line: 1,
     })
 }
@@ -218,26 +218,3 @@ mod tests {
     }
 }
 
-/// The folder a notes file's relative paths are written against. Agent instructions kept in
-/// a tool's folder at the repo root (`.github/copilot-instructions.md`,
-/// `.claude/CLAUDE.md`, `.cursor/rules/...`) describe the repository from its root, not
-/// that folder: their context is the root.
-fn notes_context(dir: Option<String>) -> Option<String> {
-    let dir = dir?;
-    let first = dir.split('/').next().unwrap_or("");
-    if matches!(first, ".github" | ".claude" | ".cursor" | ".windsurf" | ".codex" | ".gemini") {
-        return Some(String::new());
-    }
-    Some(dir)
-}
-
-#[cfg(test)]
-mod context_tests {
-    #[test]
-    fn tool_folders_at_the_root_speak_from_the_root() {
-        assert_eq!(super::notes_context(Some(".github".into())), Some(String::new()));
-        assert_eq!(super::notes_context(Some(".claude/rules".into())), Some(String::new()));
-        assert_eq!(super::notes_context(Some("internal/ui".into())), Some("internal/ui".into()));
-        assert_eq!(super::notes_context(None), None);
-    }
-}

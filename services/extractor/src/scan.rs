@@ -138,10 +138,19 @@ fn dependency_cue(orig: &str, range: &std::ops::Range<usize>, files: &[FileMenti
     config::has_dependency_cue(&text)
 }
 
-pub(crate) fn scan(content: &str, context_dir: Option<&str>) -> Doc {
+/// Folders at the repo root that hold an agent tool's instructions (`.github/copilot-instructions.md`,
+/// `.claude/CLAUDE.md`, `.cursor/rules/...`): their notes describe the repository from its
+/// root, so paths are read from there; only their relative links (`./x`, `../x`) are read
+/// from the file's own folder, as a markdown renderer reads them.
+const TOOL_FOLDERS: &[&str] = &[".github", ".claude", ".cursor", ".windsurf", ".codex", ".gemini"];
+
+/// `file_dir`: the notes file's folder, repo-relative (`None` at the root or outside the repo).
+pub(crate) fn scan(content: &str, file_dir: Option<&str>) -> Doc {
+    let tool = file_dir.is_some_and(|d| TOOL_FOLDERS.contains(&d.split('/').next().unwrap_or("")));
     let mut w = Walker {
         roots: named_roots(content),
-        context: context_dir.map(str::to_string),
+        context: file_dir.filter(|_| !tool).map(str::to_string),
+        file_dir: file_dir.map(str::to_string),
         doc: Doc::default(),
         paragraph: 0,
         section_dir: None,
@@ -225,7 +234,11 @@ struct NestEntry {
 struct Walker {
     /// Folders the memory names as the first segment of a path ([`named_roots`]).
     roots: HashSet<String>,
+    /// The folder paths are read against besides the repo root (the notes file's, unless it
+    /// is a tool folder: [`TOOL_FOLDERS`]).
     context: Option<String>,
+    /// The notes file's own folder: where its relative links point.
+    file_dir: Option<String>,
     doc: Doc,
     paragraph: u32,
     section_dir: Option<Vec<String>>,
@@ -680,13 +693,13 @@ impl Walker {
                 used: false,
             });
         }
-        // A link written `./x` is relative to the notes file, as a markdown renderer reads
-        // it, whatever section folder the text is under.
+        // A link written `./x` or `../x` is relative to the notes file, as a markdown
+        // renderer reads it, whatever section folder the text is under.
         let mut own_relative = Vec::new();
         for link in line.links_in(&range) {
             let target = &line.masked[link.target.clone()];
             if let Some(tok) = paths::classify(target, Strength::Standalone) {
-                if target.trim_start().starts_with("./") {
+                if target.trim_start().starts_with("./") || target.trim_start().starts_with("../") {
                     own_relative.push((link.start, link.end));
                 }
                 raw.push((tok, link.start, link.end));
@@ -735,7 +748,7 @@ impl Walker {
         raw.truncate(self.budget);
         cands.truncate(self.budget);
         let mut files = self.resolve(orig, raw);
-        if let Some(own) = self.context.as_ref().filter(|_| !own_relative.is_empty()) {
+        if let Some(own) = self.file_dir.as_ref().filter(|_| !own_relative.is_empty()) {
             let own = [Folder { readings: std::slice::from_ref(own), bare_only: false, fallback: false, demote_roots: false, own: true }];
             for f in files.iter_mut().filter(|f| own_relative.contains(&(f.start, f.end))) {
                 f.readings = paths::readings(&f.tok, &own);

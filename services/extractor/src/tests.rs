@@ -270,6 +270,18 @@ fn section_and_context_relative_paths() {
         "See `guide/setup.md`.",
         &["L1 file_reference guide/setup.md"],
     );
+    // notes in an agent tool's folder speak from the repo root; their links from the file
+    check_in(
+        Some(".github"),
+        "See [prompt](./prompts/a.md), [top](../README.md) and `src/guide.md`.",
+        &[
+            "L1 file_reference .github/prompts/a.md[prompts/a.md]",
+            "L1 file_reference README.md",
+            "L1 file_reference src/guide.md",
+        ],
+    );
+    check_in(Some(".claude/rules"), "Read `docs/a.md`.", &["L1 file_reference docs/a.md"]);
+    check_in(Some("internal/ui"), "Read `view.go`.", &["L1 file_reference internal/ui/view.go[view.go]"]);
     // a heading of code spans only names paths; the same span in a sentence does not
     check(
         "### `editors/code`\n\nVS Code plugin, built with `serde/derive` and `editors/code`.",
