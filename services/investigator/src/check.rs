@@ -1770,6 +1770,15 @@ pub fn config_assignments(text: &str, key: &str) -> Vec<(u32, String)> {
             if !(left_ok && right_ok) {
                 continue;
             }
+            // `KEY=1 make x` (no space around `=`, an unquoted value): a shell assignment, whose
+            // value ends at the first blank.
+            if let Some(v) = after.strip_prefix('=').filter(|v| !v.starts_with([' ', '\t', '"', '\''])) {
+                let value = clean_value(v.split_whitespace().next().unwrap_or(""));
+                if !value.is_empty() {
+                    found.push((i as u32 + 1, value));
+                    break;
+                }
+            }
             // Skip a type annotation: `KEY: u32 = 100`.
             let after = after.trim_start();
             let value = if let Some(v) = after.strip_prefix('=') {
@@ -1891,8 +1900,10 @@ mod tests {
 
     #[test]
     fn config_assignments_cover_common_syntaxes() {
-        let cases: [ConfigCase; 7] = [
+        let cases: [ConfigCase; 9] = [
             ("max_connections = 100 # comment", "max_connections", &[(1, "100")]),
+            ("  run: SKIP_UI_BUILD=1 make alloy", "SKIP_UI_BUILD", &[(1, "1")]),
+            ("GREETING=\"hello world\"", "GREETING", &[(1, "hello world")]),
             ("timeout_ms: 750", "timeout_ms", &[(1, "750")]),
             ("{\n  \"retries\": 3,\n}", "retries", &[(2, "3")]),
             ("DATABASE_URL=postgres://x", "DATABASE_URL", &[(1, "postgres://x")]),
