@@ -819,7 +819,9 @@ impl Checker<'_> {
     /// Why a same-named `candidate` is not shown to be `path` moved, or `None` when something
     /// ties them: the same parent folder name (`rules/x.mdc` → `.agents/rules/x.mdc`), a
     /// symbol the memory places in `path` defined or used in the candidate, or another
-    /// reference of the memory found beside it.
+    /// reference of the memory found beside it, or the only file of its name in a folder
+    /// above or below the old one. A name three or more files share, found in a subfolder of
+    /// its old folder that is still there, is that subfolder's own file, not the old one moved.
     fn uncorroborated(&self, path: &str, candidate: &str) -> Option<String> {
         let parent = |p: &str| p.rsplit('/').nth(1).map(str::to_owned);
         if parent(path).is_some() && parent(path) == parent(candidate) {
@@ -834,12 +836,25 @@ impl Checker<'_> {
         // A name many files share (`base.ts`, `index.ts`) says nothing by itself; what is left
         // is the folder: the old file's folder name must be somewhere in the candidate's path.
         let same_named = self.index.files_named(basename(path)).len();
+        // Its folder still there, a name many files share inside a subfolder of it is that
+        // subfolder's own file (`skills/x/README.md` is not `skills/README.md` moved).
+        let old_folder = path.rsplit_once('/').map_or("", |(d, _)| d);
+        if same_named >= 3 && !old_folder.is_empty() && self.index.is_dir(old_folder) && candidate.starts_with(&format!("{old_folder}/")) {
+            return Some(format!("{old_folder} is still there, {same_named} files are named {}, and {candidate} is a subfolder's own", basename(path)));
+        }
         if let Some(old_parent) = parent(path).filter(|_| same_named >= 3) {
             if !candidate.split('/').any(|seg| seg == old_parent) {
                 return Some(format!("{same_named} files are named {}, and {candidate} is not in a folder named {old_parent}", basename(path)));
             }
         }
         let folder = candidate.rsplit_once('/').map_or("", |(d, _)| d);
+        // The only file of its name, in a folder above or below its old one
+        // (`docs/CONTRIBUTING.md` → `CONTRIBUTING.md`, `scripts/x.json` → `scripts/labeling/x.json`):
+        // a folder flattened or sorted into subfolders.
+        let above = folder.is_empty() || old_folder.starts_with(&format!("{folder}/"));
+        if same_named == 1 && !old_folder.is_empty() && (above || folder.starts_with(&format!("{old_folder}/"))) {
+            return None;
+        }
         // A folder other than the root: every memory names something at the root.
         if !folder.is_empty() && self.context.existing_in(self.index, folder, path) {
             return None;
@@ -851,7 +866,6 @@ impl Checker<'_> {
         if self.context.found_under(self.index, folder, path) > 0 {
             return None;
         }
-        let old_folder = path.rsplit_once('/').map_or("", |(d, _)| d);
         if !old_folder.is_empty() && !folder.is_empty() && self.context.moved_along(self.index, old_folder, folder, path) {
             return None;
         }

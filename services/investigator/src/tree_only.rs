@@ -4,7 +4,9 @@
 //!
 //! - **Same words** ([`words`]): a folder whose path has the same words as the missing one,
 //!   once separators, case, numeric ordering prefixes (`3-targets`) and plurals are set aside
-//!   (`packages/targets/postgres-adapter` and `packages/3-targets/6-adapters/postgres`).
+//!   (`packages/targets/postgres-adapter` and `packages/3-targets/6-adapters/postgres`);
+//!   renumbered in its own folder (`cookbook/15_learning` → `cookbook/08_learning`,
+//!   [`renumbered`]), that is the same folder even when the memory's paths inside it are gone.
 //! - **Package names** ([`manifest_name`], [`name_key`]): a folder whose `package.json`,
 //!   `Cargo.toml` or `pyproject.toml` names the package the way the memory named the folder,
 //!   less the words every package of the repo shares (`libs/langchain-standard-tests` and the
@@ -50,6 +52,22 @@ pub(crate) fn pluralised_name(path: &str, candidate: &str) -> bool {
     let (old, new) = (bare(path), bare(candidate));
     let one_word = !old.is_empty() && old.chars().all(|c| c.is_ascii_alphanumeric());
     one_word && old != new && singular(&new) == old
+}
+
+/// Whether `candidate` is `path` renumbered in place: the same parent folder, and the same
+/// name once a leading ordering number is set aside (`cookbook/15_learning` and
+/// `cookbook/08_learning`, `docs/guide` and `docs/2-guide`). Reordering a numbered sequence
+/// moves the folder, not what it is, so this needs no other support.
+pub(crate) fn renumbered(path: &str, candidate: &str) -> bool {
+    let parent = |p: &str| p.rsplit_once('/').map_or("", |(up, _)| up).to_owned();
+    let unnumbered = |name: &str| name.trim_start_matches(|c: char| c.is_ascii_digit()).trim_start_matches(['-', '_', '.', ' ']).to_lowercase();
+    let (old, new) = (basename(path), basename(candidate));
+    let numbered = |name: &str| name.starts_with(|c: char| c.is_ascii_digit());
+    parent(path) == parent(candidate)
+        && old != new
+        && (numbered(old) || numbered(new))
+        && !unnumbered(old).is_empty()
+        && unnumbered(old) == unnumbered(new)
 }
 
 /// Folders grouped by their [`words`].
@@ -288,7 +306,8 @@ impl Checker<'_> {
     /// not the `postgres` package of `packages/3-extensions`). A candidate must not contradict
     /// what the memory says was inside the folder ([`Checker::holds_named_children`]); a plural
     /// of a one-word name and a package that shares nothing but its name with a path whose
-    /// parent folder is gone too need the memory's children found there to count.
+    /// parent folder is gone too need the memory's children found there to count; a folder
+    /// renumbered in place ([`renumbered`]) needs nothing more.
     fn folder_successor(&self, path: &str) -> Option<Located> {
         let name = basename(path);
         let tree = self.index.tree_words();
@@ -296,9 +315,12 @@ impl Checker<'_> {
             .same_words(path)
             .into_iter()
             .filter(|d| !self.context.knew(self.index, d, path))
-            .filter(|d| match self.holds_named_children(path, d) {
-                Some(held) => held,
-                None => !pluralised_name(path, d),
+            .filter(|d| {
+                renumbered(path, d)
+                    || match self.holds_named_children(path, d) {
+                        Some(held) => held,
+                        None => !pluralised_name(path, d),
+                    }
             })
             .collect();
         if let [dir] = same.as_slice() {
@@ -492,6 +514,23 @@ mod tests {
         ];
         for (path, candidate, want) in cases {
             assert_eq!(pluralised_name(path, candidate), want, "{path} -> {candidate}");
+        }
+    }
+
+    #[test]
+    fn a_folder_renumbered_in_place_is_told() {
+        let cases = [
+            ("cookbook/15_learning", "cookbook/08_learning", true),
+            ("docs/guide", "docs/2-guide", true),
+            ("01-intro", "02-intro", true),
+            ("cookbook/15_learning", "other/08_learning", false),
+            ("cookbook/15_learning", "cookbook/15_learning", false),
+            ("cookbook/15_learning", "cookbook/08_teaching", false),
+            ("docs/guide", "docs/guides", false),
+            ("v1/15", "v1/08", false),
+        ];
+        for (path, candidate, want) in cases {
+            assert_eq!(renumbered(path, candidate), want, "{path} -> {candidate}");
         }
     }
 
