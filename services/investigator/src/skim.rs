@@ -25,11 +25,13 @@ enum Tok {
     Other,
 }
 
-/// Tokens of `src` as (kind, start byte, end byte); `None` for an unterminated literal or
-/// comment.
-fn tokens(src: &[u8]) -> Option<Vec<(Tok, usize, usize)>> {
+/// Tokens of `src` as (kind, start byte, end byte), and the byte ranges of its comments;
+/// `None` for an unterminated literal or comment.
+#[allow(clippy::type_complexity)]
+fn tokens(src: &[u8]) -> Option<(Vec<(Tok, usize, usize)>, Vec<(usize, usize)>)> {
     let n = src.len();
     let mut out = Vec::with_capacity(n / 4);
+    let mut comments = Vec::new();
     let mut i = 0;
     while i < n {
         let c = src[i];
@@ -38,6 +40,7 @@ fn tokens(src: &[u8]) -> Option<Vec<(Tok, usize, usize)>> {
             b' ' | b'\t' | b'\n' | b'\r' => i += 1,
             b'/' if src.get(i + 1) == Some(&b'/') => {
                 i = memchr(b'\n', &src[i..]).map_or(n, |p| i + p);
+                comments.push((start, i));
             }
             b'/' if src.get(i + 1) == Some(&b'*') => {
                 let mut depth = 1;
@@ -56,6 +59,7 @@ fn tokens(src: &[u8]) -> Option<Vec<(Tok, usize, usize)>> {
                         (None, _) => return None,
                     }
                 }
+                comments.push((start, i));
             }
             b'"' => {
                 i = string_end(src, i + 1)?;
@@ -115,7 +119,7 @@ fn tokens(src: &[u8]) -> Option<Vec<(Tok, usize, usize)>> {
             }
         }
     }
-    Some(out)
+    Some((out, comments))
 }
 
 fn memchr(needle: u8, hay: &[u8]) -> Option<usize> {
@@ -178,7 +182,7 @@ fn quote_end(src: &[u8], i: usize) -> Option<usize> {
 /// the scan is unsure (see the module docs).
 pub fn without_fn_bodies(src: &str) -> Option<String> {
     let bytes = src.as_bytes();
-    let toks = tokens(bytes)?;
+    let (toks, comments) = tokens(bytes)?;
     // The matching delimiter of every open one; any mismatch and the text is parsed whole.
     let mut partner = vec![usize::MAX; toks.len()];
     let mut stack: Vec<usize> = Vec::new();
@@ -201,8 +205,44 @@ pub fn without_fn_bodies(src: &str) -> Option<String> {
         return None;
     }
     let text = |t: usize| &bytes[toks[t].1..toks[t].2];
-    // Byte ranges to empty: the inside of each body's braces.
+    let kind_at = |t: usize| toks.get(t).map(|x| x.0);
+    // Whether the token at `t` begins an item (after `;`, a brace, an attribute or `pub`).
+    let item_start = |t: usize| match t.checked_sub(1).map(|p| (p, toks[p].0)) {
+        None => true,
+        Some((_, Tok::Semi | Tok::Open(b'{') | Tok::Close(b'}' | b']'))) => true,
+        Some((p, Tok::Ident)) => text(p) == b"pub",
+        Some((p, Tok::Close(b')'))) => partner[p].checked_sub(1).is_some_and(|q| kind_at(q) == Some(Tok::Ident) && text(q) == b"pub"),
+        Some(_) => false,
+    };
+    // Byte ranges to empty: the inside of each body's braces and of each table's brackets,
+    // and every comment outside a macro call (`kept`).
     let mut cuts: Vec<(usize, usize)> = Vec::new();
+    let mut kept: Vec<(usize, usize)> = Vec::new();
+    // The value of the `const`/`static` at `t` when it is `[..]` or `&[..]` followed by `;`
+    // with no `!` inside: the index of its `[` and its `]`.
+    let table_value = |t: usize| -> Option<(usize, usize)> {
+        let mut k = t + 1;
+        loop {
+            match kind_at(k)? {
+                Tok::Open(_) => k = partner[k] + 1,
+                Tok::Semi | Tok::Close(_) => return None,
+                Tok::Other if text(k) == b"=" => break,
+                _ => k += 1,
+            }
+        }
+        k += 1;
+        while kind_at(k) == Some(Tok::Other) && text(k) == b"&" {
+            k += 1;
+        }
+        if kind_at(k) != Some(Tok::Open(b'[')) {
+            return None;
+        }
+        let close = partner[k];
+        if kind_at(close + 1) != Some(Tok::Semi) || toks[k..close].iter().any(|x| x.0 == Tok::Bang) {
+            return None;
+        }
+        Some((k, close))
+    };
     let mut t = 0;
     while t < toks.len() {
         let kind = toks[t].0;
@@ -213,7 +253,21 @@ pub fn without_fn_bodies(src: &str) -> Option<String> {
                 d += 1;
             }
             if let Some((Tok::Open(_), ..)) = toks.get(d) {
+                kept.push((toks[d].1, toks[partner[d]].2));
                 t = partner[d] + 1;
+                continue;
+            }
+        }
+        // `const NAME: T = [..];` or `static NAME: T = &[..];` at the start of an item: an
+        // array with no macro call in it defines nothing (every block is skipped; a macro
+        // call is read line by line, so one anywhere in it keeps it whole), and generated
+        // tables of this shape are large.
+        if kind == Tok::Ident && matches!(text(t), b"const" | b"static") && item_start(t) {
+            if let Some((open, close)) = table_value(t) {
+                if toks[close].1 > toks[open].2 {
+                    cuts.push((toks[open].2, toks[close].1));
+                }
+                t = close + 1;
                 continue;
             }
         }
@@ -241,11 +295,30 @@ pub fn without_fn_bodies(src: &str) -> Option<String> {
         }
         t += 1;
     }
+    // Both lists are in source order and `kept` ranges do not overlap.
+    let mut in_macro = kept.iter().peekable();
+    for (from, to) in comments {
+        while in_macro.next_if(|m| m.1 <= from).is_some() {}
+        if !in_macro.peek().is_some_and(|m| m.0 <= from) {
+            cuts.push((from, to));
+        }
+    }
+    cuts.sort_unstable();
+    // A range keeps its newlines, or becomes one space (a comment between two words must
+    // still part them); overlapping ranges are emptied as one.
     let mut out = String::with_capacity(src.len());
     let mut at = 0;
     for (from, to) in cuts {
+        let from = from.max(at);
+        if from >= to {
+            continue;
+        }
         out.push_str(&src[at..from]);
-        out.extend(std::iter::repeat_n('\n', bytes[from..to].iter().filter(|&&b| b == b'\n').count()));
+        let newlines = bytes[from..to].iter().filter(|&&b| b == b'\n').count();
+        if newlines == 0 {
+            out.push(' ');
+        }
+        out.extend(std::iter::repeat_n('\n', newlines));
         at = to;
     }
     out.push_str(&src[at..]);
@@ -260,7 +333,7 @@ mod tests {
     fn bodies_are_emptied_and_lines_kept() {
         let src = "fn a() {\n    let x = 1;\n}\nstruct S { f: fn(u8) -> u8 }\nimpl S {\n    pub fn b(&self) -> u8 { 2 }\n}\n";
         let out = without_fn_bodies(src).expect("skimmed");
-        assert_eq!(out, "fn a() {\n\n}\nstruct S { f: fn(u8) -> u8 }\nimpl S {\n    pub fn b(&self) -> u8 {}\n}\n");
+        assert_eq!(out, "fn a() {\n\n}\nstruct S { f: fn(u8) -> u8 }\nimpl S {\n    pub fn b(&self) -> u8 { }\n}\n");
     }
 
     #[test]
@@ -271,7 +344,21 @@ mod tests {
         // Braces inside strings, raw strings, chars and comments do not count.
         let src = "fn a() { let s = \"}\"; let r = r#\"}\"#; let c = '}'; /* } /* } */ */ // }\n}\nfn b<'a>(x: &'a str) -> char { '\\u{7d}' }\nfn r#fn() { x }\n";
         let out = without_fn_bodies(src).expect("skimmed");
-        assert_eq!(out, "fn a() {\n}\nfn b<'a>(x: &'a str) -> char {}\nfn r#fn() {}\n");
+        assert_eq!(out, "fn a() {\n}\nfn b<'a>(x: &'a str) -> char { }\nfn r#fn() { }\n");
+    }
+
+    #[test]
+    fn comments_are_emptied_outside_macro_calls() {
+        let src = "/// doc\nstruct A; /* x\n y */ struct B;/*c*/struct C;\nm! { // kept\n}\n";
+        let out = without_fn_bodies(src).expect("skimmed");
+        assert_eq!(out, " \nstruct A; \n struct B; struct C;\nm! { // kept\n}\n");
+    }
+
+    #[test]
+    fn tables_of_consts_and_statics_are_emptied_unless_a_macro_is_in_them() {
+        let src = "pub const T: &[(u32, u32)] = &[\n    (1, 2),\n];\nstatic U: [u8; 2] = [1, 2];\nconst V: [u8; 1] = [m!(1)];\nstruct S<const N: usize = 3> { f: [u8; N] }\nconst W: u8 = [1][0];\n";
+        let out = without_fn_bodies(src).expect("skimmed");
+        assert_eq!(out, "pub const T: &[(u32, u32)] = &[\n\n];\nstatic U: [u8; 2] = [ ];\nconst V: [u8; 1] = [m!(1)];\nstruct S<const N: usize = 3> { f: [u8; N] }\nconst W: u8 = [1][0];\n");
     }
 
     #[test]
