@@ -299,7 +299,7 @@ pub fn without_fn_bodies(src: &str) -> Option<String> {
     let mut in_macro = kept.iter().peekable();
     for (from, to) in comments {
         while in_macro.next_if(|m| m.1 <= from).is_some() {}
-        if !in_macro.peek().is_some_and(|m| m.0 <= from) {
+        if in_macro.peek().is_none_or(|m| m.0 > from) {
             cuts.push((from, to));
         }
     }
