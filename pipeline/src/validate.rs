@@ -99,6 +99,7 @@ pub async fn validate(v: Validate, warn: &(dyn Fn(&str) + Sync)) -> Result<Valid
             models.use_cache(Arc::new(StoreCache::new(store)?));
         }
     }
+    let pipeline_started = std::time::Instant::now();
     let output = match (&v.cluster, &store) {
         (Some((url, nats)), _) => client::run(url, nats, header.clone(), memories, v.batch_size, v.progress).await?,
         (None, Some(store)) => {
@@ -126,6 +127,7 @@ pub async fn validate(v: Validate, warn: &(dyn Fn(&str) + Sync)) -> Result<Valid
     }
     scores.sort_by_key(|s| order.get(&s.memory.id).copied().unwrap_or(usize::MAX));
     let finished_at = now();
+    tracing::debug!(target: "memval::timing", seconds = pipeline_started.elapsed().as_secs_f64(), "pipeline finished");
     let mut report = memval_report::build(
         &scores,
         memval_report::Inputs {
@@ -147,6 +149,7 @@ pub async fn validate(v: Validate, warn: &(dyn Fn(&str) + Sync)) -> Result<Valid
         },
     );
     report.llm = v.models.as_ref().map(|m| m.report_section(&header.run_id));
+    tracing::debug!(target: "memval::timing", "report built");
     if let Some(store) = &store {
         // The scores durably first, then the run record: a run the store lists as complete
         // has all its scores on disk, and a store that cannot take them (a full disk) stops
@@ -161,5 +164,6 @@ pub async fn validate(v: Validate, warn: &(dyn Fn(&str) + Sync)) -> Result<Valid
         })?;
         store.flush()?;
     }
+    tracing::debug!(target: "memval::timing", "store flushed");
     Ok(Validated { report, repo })
 }

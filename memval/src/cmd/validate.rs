@@ -103,6 +103,8 @@ pub async fn run(args: ValidateArgs) -> anyhow::Result<ExitCode> {
         Format::Md => memval_report::to_markdown(report),
         Format::Sarif => memval_report::to_sarif(report, &|p: &str| sarif_uri(&done.repo, p)),
     };
+    tracing::debug!(target: "memval::timing", bytes = text.len(), "report rendered");
     emit(args.output.as_deref(), &text)?;
+    tracing::debug!(target: "memval::timing", "report written");
     Ok(if report.run.failed { ExitCode::from(1) } else { ExitCode::SUCCESS })
 }

@@ -116,7 +116,13 @@ impl Stage for InvestigatorStage {
     async fn process(&self, batch: ClaimBatch) -> Result<Vec<VerdictBatch>, StageError> {
         let evidence = self.evidence_at(&batch.run.run_id, batch.run.commit.as_deref()).await?;
         let tier_a = evidence.clone();
-        let verdicts = tokio::task::spawn_blocking(move || tier_a.check_batch(batch))
+        let verdicts = tokio::task::spawn_blocking(move || {
+            let started = std::time::Instant::now();
+            let claims: usize = batch.items.iter().map(|m| m.claims.len()).sum();
+            let verdicts = tier_a.check_batch(batch);
+            tracing::debug!(target: "memval::timing", claims, seconds = started.elapsed().as_secs_f64(), "batch checked");
+            verdicts
+        })
             .await
             .map_err(|e| StageError::Permanent(format!("checking panicked: {e}")))?;
         let verdicts = match &self.tier_b {

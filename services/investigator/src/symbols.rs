@@ -65,14 +65,37 @@ thread_local! {
     static PARSERS: std::cell::RefCell<Vec<(Lang, Parser)>> = const { std::cell::RefCell::new(Vec::new()) };
 }
 
-/// Definitions in `text`, a file of language `lang`.
+/// Definitions in `text`, a file of language `lang`. A Rust text is parsed with its function
+/// bodies emptied ([`crate::skim`]): the walk skips blocks, so the definitions are the same,
+/// and the parse is several times faster.
 pub fn definitions(lang: Lang, text: &str) -> Vec<Def> {
+    if lang == Lang::Rust {
+        if let Some(defs) = crate::skim::without_fn_bodies(text).and_then(|skimmed| tree_definitions(lang, &skimmed)) {
+            return defs;
+        }
+    }
+    parse_definitions(lang, text)
+}
+
+/// What [`definitions`] hands tree-sitter for a Rust text: `None` when it parses the text as
+/// it is (see [`crate::skim`]).
+pub fn skimmed(text: &str) -> Option<String> {
+    crate::skim::without_fn_bodies(text)
+}
+
+/// [`definitions`] of the text as it is, without emptying Rust function bodies: what the
+/// skimmed parse is checked against (the `rust_skim` bench bin).
+pub fn parse_definitions(lang: Lang, text: &str) -> Vec<Def> {
     if lang == Lang::Doc {
         return Vec::new();
     }
-    let Some(grammar) = lang.grammar() else {
-        return fallback_definitions(text);
-    };
+    tree_definitions(lang, text).unwrap_or_else(|| fallback_definitions(text))
+}
+
+/// Definitions from the language's grammar; `None` without one, or when the parser gives
+/// no tree.
+fn tree_definitions(lang: Lang, text: &str) -> Option<Vec<Def>> {
+    let grammar = lang.grammar()?;
     let tree = PARSERS.with(|cell| {
         let mut parsers = cell.borrow_mut();
         let idx = match parsers.iter().position(|(l, _)| *l == lang) {
@@ -85,13 +108,10 @@ pub fn definitions(lang: Lang, text: &str) -> Vec<Def> {
             }
         };
         parsers[idx].1.parse(text, None)
-    });
-    let Some(tree) = tree else {
-        return fallback_definitions(text);
-    };
+    })?;
     let mut defs = Vec::new();
     collect(lang, tree.root_node(), text.as_bytes(), None, &mut defs, 0);
-    defs
+    Some(defs)
 }
 
 fn text_of<'a>(node: Node<'_>, src: &'a [u8]) -> &'a str {
