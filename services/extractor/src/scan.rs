@@ -1080,11 +1080,10 @@ fn code_literal(line: &str, start: usize, end: usize) -> Option<PathToken> {
     let word = &line[start..end];
     let before = line[..start].chars().next_back();
     let quoted = matches!(before, Some('"' | '\'')) && line[end..].starts_with(before?);
-    let glob = paths::pattern_folder(word).filter(|_| word.contains('*'));
     if quoted {
         paths::classify(word, Strength::Backtick).or_else(|| paths::pattern_folder(word))
     } else {
-        glob
+        paths::pattern_folder(word).filter(|_| word.contains('*'))
     }
 }
 

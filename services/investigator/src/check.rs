@@ -206,8 +206,9 @@ pub(crate) enum Located {
     Gone { confidence: u8, evidence: String },
     /// Several places could be meant.
     Unclear { candidates: Vec<String> },
-    /// A folder whose files history shows going to several places with no majority (and not
-    /// mostly deleted): no one successor. `candidates`: where its files went, most first.
+    /// A folder whose files history shows going to several places with no majority, and not
+    /// gone (mostly deleted with no folder taking a quarter): no one successor. `candidates`:
+    /// the folders its files went to, most first.
     Split { candidates: Vec<String>, evidence: String },
     Refused(Refusal),
     /// Nothing of that name is or was in the repo, and the path says why it never was one of
