@@ -182,6 +182,17 @@ pub(crate) fn folder_of_move(child_rest: &str, successor: &str) -> String {
     }
 }
 
+/// Languages whose module file can become a folder of the same name (`x.rs` → `x/`, `x.py` →
+/// `x/__init__.py`): (stem, extension) of such a file, else `None`.
+pub(crate) fn module_file(path: &str) -> Option<(&str, &str)> {
+    const MODULE_EXTS: &[&str] = &["rs", "py", "ts", "tsx", "mts", "js", "jsx", "mjs", "cjs", "go", "rb", "ex", "exs"];
+    let (stem, ext) = basename(path).rsplit_once('.')?;
+    (!stem.is_empty() && MODULE_EXTS.contains(&ext)).then_some((stem, ext))
+}
+
+/// The file that answers to a folder's name as a module, by language.
+const ENTRY_FILES: &[&str] = &["mod.rs", "__init__.py", "index.ts", "index.tsx", "index.mts", "index.js", "index.jsx", "index.mjs", "index.cjs"];
+
 /// How alike two entry names are for a reorganised folder (`validation` and `validators`):
 /// the length of their common lowercase prefix over the longer name's length. 0 for names
 /// shorter than 4 characters, which share prefixes by accident.
@@ -275,6 +286,11 @@ impl Checker<'_> {
                 return Some(split);
             }
             if let Some(moved) = self.folder_successor(path) {
+                return Some(moved);
+            }
+        }
+        if !folder_like {
+            if let Some(moved) = self.module_became_folder(path) {
                 return Some(moved);
             }
         }
@@ -429,6 +445,38 @@ impl Checker<'_> {
             }),
             _ => Some(Located::Unclear { candidates: went }),
         }
+    }
+
+    /// A source file `dir/name.ext` gone while a folder `dir/name/` holding files of the same
+    /// language stands beside where it was: the module became a folder of modules
+    /// (`handlers.rs` → `handlers/`, `presets.py` → `presets/__init__.py`, `client.ts` →
+    /// `client/index.ts`). The successor is the folder's entry file when it has one (the file
+    /// that now answers to the module's name), else the folder.
+    fn module_became_folder(&self, path: &str) -> Option<Located> {
+        let (stem, ext) = module_file(path)?;
+        let folder = match path.rsplit_once('/') {
+            Some((dir, _)) => format!("{dir}/{stem}"),
+            None => stem.to_owned(),
+        };
+        if !self.index.is_dir(&folder) {
+            return None;
+        }
+        let prefix = format!("{folder}/");
+        let suffix = format!(".{ext}");
+        if !self.index.files().any(|(_, f)| f.path.starts_with(&prefix) && f.path.ends_with(&suffix)) {
+            return None;
+        }
+        let entry = ENTRY_FILES.iter().map(|e| format!("{folder}/{e}")).find(|e| module_file(e).is_some_and(|(_, x)| x == ext) && self.index.file(e).is_some());
+        let (to, dir) = match entry {
+            Some(entry) => (entry, false),
+            None => (folder.clone(), true),
+        };
+        Some(Located::Moved {
+            to,
+            dir,
+            confidence: 55,
+            evidence: format!("no history; {folder}/ holds .{ext} files where {path} was: a module that became a folder (unconfirmed)"),
+        })
     }
 
     /// `old/a/b` whose siblings in the memory (`old/x/y`) are all found under one other folder

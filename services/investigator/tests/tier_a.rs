@@ -472,6 +472,30 @@ fn without_history_a_reading_needs_the_memory_to_back_it() {
             None,
             &["no history", "share only its name"],
         ),
+        (
+            "a Rust module file gone, a folder of its name holding Rust files beside it: moved into the folder",
+            vec![("crates/ra/src/handlers/request.rs", "fn a() {}\n"), ("crates/ra/src/main.rs", "fn main() {}\n")],
+            vec![path("crates/ra/src/handlers.rs")],
+            Verdict::Stale,
+            Some("crates/ra/src/handlers"),
+            &["no history", "a module that became a folder"],
+        ),
+        (
+            "a Python module gone, a package of its name beside it: its __init__.py",
+            vec![("src/cli/presets/__init__.py", "x = 1\n"), ("src/cli/presets/catalog.py", "x = 1\n")],
+            vec![path("src/cli/presets.py")],
+            Verdict::Stale,
+            Some("src/cli/presets/__init__.py"),
+            &["no history", "a module that became a folder"],
+        ),
+        (
+            "a source file gone, a folder of its name holding no file of its language: gone",
+            vec![("docs/guide/index.md", "x\n"), ("main.py", "x = 1\n")],
+            vec![path("docs/guide.py")],
+            Verdict::Contradicted,
+            None,
+            &["no git history"],
+        ),
     ];
     for (name, files, refs, verdict, successor, words) in cases {
         let got = check_memory(&files, &refs);
