@@ -80,6 +80,9 @@ const EXTENSIONS: &[&str] = &[
     "props", "targets", "nuspec", "resx", "xaml", "razor", "cshtml", "config", "c++", "h++",
     "nu", "cu", "cuh", "metal", "wgsl", "glsl", "hlsl", "asm", "gleam", "odin", "hx", "cr", "rkt",
     "scm", "f90", "coffee", "wat", "typ", "lean", "agda", "idr", "sv", "vhd", "tla",
+    // GN (Chromium, Electron, Fuchsia) and Xcode (bundles are folders with an extension)
+    "gn", "gni", "xcodeproj", "xcworkspace", "xcconfig", "pbxproj", "xcscheme", "xctestplan",
+    "entitlements", "storyboard", "xib", "xcassets", "xcstrings",
 ];
 
 /// Files that are named without an extension but are unmistakably files.

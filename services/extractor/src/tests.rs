@@ -1305,6 +1305,15 @@ fn extension_less_and_bold_paths_are_claims() {
         ],
     );
     check("The entry point is **src/main.rs**.", &["L1 file_reference src/main.rs"]);
+    // Build files of GN and Xcode bundles (folders with an extension), in code, bold and prose.
+    check(
+        "Main build file: `BUILD.gn`; flags in `buildflags/buildflags.gni`.",
+        &["L1 file_reference BUILD.gn", "L1 file_reference buildflags/buildflags.gni"],
+    );
+    check(
+        "- **Apps/App.xcworkspace** - the workspace\n  - Apps/Mac/App.xcodeproj (Mac app)",
+        &["L1 file_reference Apps/App.xcworkspace", "L2 file_reference Apps/Mac/App.xcodeproj"],
+    );
 }
 
 #[test]
