@@ -117,6 +117,20 @@ impl PairMethod {
             PairMethod::Both => Method::Both(setup()),
         }
     }
+
+    /// Why this method cannot run in this server, said for an MCP user: `embed` and `both`
+    /// read the model folder from the server's own environment (`model_env`, the value of
+    /// MEMVAL_EMBED_MODEL), which a tool call cannot pass the way a CLI user passes
+    /// `--embed-model`.
+    pub fn model_problem(self, model_env: Option<&std::ffi::OsStr>) -> Option<String> {
+        let needs_model = matches!(self, PairMethod::Embed | PairMethod::Both);
+        (needs_model && model_env.is_none_or(|v| v.is_empty())).then(|| {
+            "method embed and both need an embedding model, and this MCP server has none: set MEMVAL_EMBED_MODEL in the \
+             server's environment (the `env` of memval's entry in the client's MCP configuration) to the folder \
+             `bash scripts/embed-model.sh` prints, then restart the server; or call reconcile with method keyword"
+                .to_owned()
+        })
+    }
 }
 
 /// The server. One per connection; `claude_home` is where the repo's Claude memory folder is
@@ -265,13 +279,17 @@ impl Server {
                 return Err(Error::BadInput("memories is empty: name at least one memory path".into()));
             }
             let memories = p.memories.iter().map(|m| roots.resolve(Path::new(m))).collect::<Result<Vec<_>, _>>()?;
+            let method = p.method.unwrap_or_default();
+            if let Some(why) = method.model_problem(std::env::var_os("MEMVAL_EMBED_MODEL").as_deref()) {
+                return Err(Error::BadInput(why));
+            }
             let inputs = memval_reconciler::Inputs {
                 repo: roots.root.clone(),
                 memories,
                 now: chrono::Utc::now().timestamp(),
                 pair_cap: memval_reconciler::candidates::Cap::Default,
                 per_agent: memval_reconciler::pairs::DEFAULT_PER_AGENT,
-                method: p.method.unwrap_or_default().method(&roots.root),
+                method: method.method(&roots.root),
             };
             let (mut report, dir) = tokio::task::spawn_blocking(move || memval_reconciler::reconcile(&inputs)).await??;
             let text = memval_reconciler::report::to_markdown(&report);
@@ -339,6 +357,19 @@ mod tests {
         assert_eq!(both.method.unwrap().method(repo), Method::Both(EmbedSetup { model_dir: None, store_dir: store }));
         let err = params(r#"{"repo": "/srv/shop", "memories": ["m"], "method": "semantic"}"#).err().expect("an unknown method is refused");
         assert!(err.to_string().contains("keyword") && err.to_string().contains("both"), "{err}");
+    }
+
+    #[test]
+    fn an_embedding_method_without_the_servers_model_says_where_to_set_it() {
+        use std::ffi::OsStr;
+        for method in [PairMethod::Embed, PairMethod::Both] {
+            for env in [None, Some(OsStr::new(""))] {
+                let why = method.model_problem(env).expect("no model: refused before reconciling");
+                assert!(why.contains("MEMVAL_EMBED_MODEL") && why.contains("MCP configuration") && !why.contains("--embed-model"), "{why}");
+            }
+            assert_eq!(method.model_problem(Some(OsStr::new("/models/minilm"))), None);
+        }
+        assert_eq!(PairMethod::Keyword.model_problem(None), None, "keyword needs no model");
     }
 
     #[test]
