@@ -284,7 +284,8 @@ def run_set(cases, modes, args, memval):
         for mode, tree in (("history", hist), ("no-git", nogit)):
             if mode not in modes:
                 continue
-            store = os.path.join("/tmp", f"memval-real-store-{case['name']}-{mode}")
+            # under this run's own workdir: two runs in parallel (other workdirs) never share a store
+            store = os.path.join(args.workdir, "stores", f"{case['name']}-{mode}")
             out = os.path.join(root, f"report-{mode}.json")
             report, secs = run_memval(memval, tree, case["notes"], store, out)
             rows = score(lab["labels"], report, tree, os.path.dirname(case["notes"]))
