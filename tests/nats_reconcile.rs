@@ -13,7 +13,8 @@
 //!   that claims the firing first writes, the other says who has it and writes nothing.
 //! - Memory files, decision records and docs are byte-identical after everything.
 //! - A pair batch that reaches a judge after its reconciler stopped waiting is acked without a
-//!   model call and without a judgement; one still waited for is judged.
+//!   model call and without a judgement; one still waited for is judged. A reconciler that
+//!   stops waiting deletes its unanswered batches from the queue.
 
 // The shared support module has helpers this test does not use.
 #![allow(dead_code)]
@@ -354,6 +355,8 @@ fn pairs_nobody_judges_are_listed_not_judged_with_the_reason() {
     let reason = "not judged: no judgement within 2s (is a `memval serve judge` with a model running on this NATS?)";
     assert_eq!(md.matches(reason).count(), 50, "every pair says why: {md}");
     assert!(md.contains("judged by the pair judges (no batch was answered)"), "{md}");
+    // The batches given up on were deleted: a judge started later gets none of them.
+    assert_eq!(stored_with_headers(&url, "MEMVAL_PAIRS", "memval.v1.pairs").len(), 0, "batches left in the queue");
     let (code, log) = reconciler.terminate();
     assert_eq!(code, Some(0), "{log}");
 }

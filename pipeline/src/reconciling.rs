@@ -38,7 +38,8 @@ pub const QUEUE_GROUP: &str = "memval-reconciler";
 
 /// Pair judging through the cluster: batches to `MEMVAL_PAIRS`, judgements from the run's
 /// consumer, waited for until `timeout` after the first batch is published. Each batch carries
-/// that deadline (`PairBatch::expires_at`), so a judge that gets it later does not judge it.
+/// that deadline (`PairBatch::expires_at`), so a judge that gets it later does not judge it,
+/// and the batches still unanswered then are deleted from the stream.
 pub struct JetStreamJudges {
     js: JetStream,
     timeout: Duration,
@@ -55,6 +56,13 @@ impl JetStreamJudges {
         let dead = self.js.inbox(&topology::run_dlq_consumer(&format!("{}-judge", run.run_id)), 1).await?;
         let result = exchange(&self.js.outbox(), &judged, &dead, run, batches, self.timeout).await;
         drop((judged, dead));
+        let result = match result {
+            Ok(Exchanged { answers, stored }) => {
+                self.withdraw(run, &answers, &stored).await;
+                Ok(answers)
+            }
+            Err(e) => Err(e),
+        };
         for spec in [topology::run_judgements_consumer(&run.run_id), topology::run_dlq_consumer(&format!("{}-judge", run.run_id))] {
             if let Err(e) = self.js.delete_consumer(&spec.stream, &spec.durable).await {
                 tracing::warn!(consumer = %spec.durable, error = %e, "cannot delete the reconciliation's consumer; it expires when idle");
@@ -62,12 +70,37 @@ impl JetStreamJudges {
         }
         result
     }
+
+    /// Delete from `MEMVAL_PAIRS` the batches given up on, by the stream sequences their
+    /// publish acks gave: nobody will read their answers. A batch a judge already acked is not
+    /// found, which is fine; one a judge is working on is deleted under it (its late answer
+    /// goes unread). Best effort: a batch left behind is skipped by the judges as expired.
+    async fn withdraw(&self, run: &RunHeader, answers: &HashMap<String, Result<JudgementBatch, String>>, stored: &[(String, u64)]) {
+        let mut deleted = 0usize;
+        for (batch_id, sequence) in stored.iter().filter(|(id, _)| !answers.contains_key(id)) {
+            match self.js.delete_message(topology::PAIRS, *sequence).await {
+                Ok(true) => deleted += 1,
+                Ok(false) => {}
+                Err(e) => tracing::warn!(batch_id = %memval_proto::display::one_line(batch_id), sequence, error = %e, "cannot delete a pair batch given up on; the judges will skip it as expired"),
+            }
+        }
+        if deleted > 0 {
+            tracing::info!(run = %memval_proto::display::one_line(&run.run_id), deleted, "pair batches given up on deleted from the queue");
+        }
+    }
+}
+
+/// What [`exchange`] got: an answer per batch answered in time, and where each batch was
+/// stored (batch id, stream sequence) when the transport says.
+struct Exchanged {
+    answers: HashMap<String, Result<JudgementBatch, String>>,
+    stored: Vec<(String, u64)>,
 }
 
 /// Publish `batches` on `outbox`, each stamped with the deadline `timeout` from now, and
 /// collect, until each has an answer or the deadline has passed, the judgements arriving on
 /// `judged` (a duplicate delivery is kept once) and the judges' dead letters of these batches
-/// arriving on `dead`. A batch missing from the result got neither in time.
+/// arriving on `dead`. A batch missing from the answers got neither in time.
 async fn exchange(
     outbox: &dyn Outbox,
     judged: &dyn Inbox,
@@ -75,7 +108,7 @@ async fn exchange(
     run: &RunHeader,
     batches: &[PairBatch],
     timeout: Duration,
-) -> Result<HashMap<String, Result<JudgementBatch, String>>, Error> {
+) -> Result<Exchanged, Error> {
     let config = StageConfig::default();
     // One deadline for the wait and for the judges: the wall clock travels in the batches, the
     // monotonic one bounds the wait (read second, so the wait never ends before the stamp).
@@ -83,13 +116,16 @@ async fn exchange(
     // reconciler has stopped reading answers.
     let expires_at = unix_millis(std::time::SystemTime::now()).saturating_add(i64::try_from(timeout.as_millis()).unwrap_or(i64::MAX));
     let deadline = tokio::time::Instant::now() + timeout;
+    let mut stored = Vec::new();
     for batch in batches {
         let stamped = PairBatch { expires_at: Some(expires_at), ..batch.clone() };
         let payload = codec::encode(&stamped).map_err(Error::codec("encoding a pair batch"))?;
         let mut headers = Headers::new();
         headers.insert(header::RUN, &run.run_id);
         let message = Outgoing { subject: batch.subject(), msg_id: batch.batch_id.clone(), headers, payload };
-        memval_runtime::publish_confirmed(outbox, message, &config).await?;
+        if let Some(sequence) = memval_runtime::publish_stored(outbox, message, &config).await? {
+            stored.push((batch.batch_id.clone(), sequence));
+        }
     }
     // The judge stage answers batch B with `B.j`.
     let mut answers: HashMap<String, Result<JudgementBatch, String>> = HashMap::new();
@@ -129,7 +165,7 @@ async fn exchange(
             },
         }
     }
-    Ok(answers)
+    Ok(Exchanged { answers, stored })
 }
 
 async fn pause(error: &str) {
@@ -463,7 +499,7 @@ mod tests {
         dlq_out.send(Outgoing { subject: "memval.v1.dlq.judge".into(), msg_id: "x".into(), headers: letter, payload: Vec::new() }).await.unwrap();
 
         let before = unix_millis(std::time::SystemTime::now());
-        let got = exchange(&pairs_out, &judged_in, &dlq_in, &header(), &batches, Duration::from_millis(300)).await.unwrap();
+        let got = exchange(&pairs_out, &judged_in, &dlq_in, &header(), &batches, Duration::from_millis(300)).await.unwrap().answers;
         let after = unix_millis(std::time::SystemTime::now());
         let first = got["rec-1.p0"].as_ref().unwrap();
         assert_eq!(first.judgements.len(), 1);
