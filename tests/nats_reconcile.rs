@@ -12,6 +12,9 @@
 //! - Two reconcilers serving one repo on one schedule write one report per firing: the one
 //!   that claims the firing first writes, the other says who has it and writes nothing.
 //! - Memory files, decision records and docs are byte-identical after everything.
+//! - A pair batch that reaches a judge after its reconciler stopped waiting is acked without a
+//!   model call and without a judgement; one still waited for is judged. A reconciler that
+//!   stops waiting deletes its unanswered batches from the queue.
 
 // The shared support module has helpers this test does not use.
 #![allow(dead_code)]
@@ -26,7 +29,8 @@ use std::time::Duration;
 
 use memval_llm::testing::{answers, Recorded, Reply, ScriptedServer};
 use serde_json::{json, Value};
-use support::nats::{eventually, publish, NatsServer, Service};
+use memval_proto::{codec, subjects, unix_millis, Pair, PairBatch, RunHeader, UnixMillis};
+use support::nats::{eventually, publish, read_subject, stored_with_headers, NatsServer, Service};
 use support::GitRepo;
 
 const INDEX: &str = "# Memory index\n\n\
@@ -351,6 +355,8 @@ fn pairs_nobody_judges_are_listed_not_judged_with_the_reason() {
     let reason = "not judged: no judgement within 2s (is a `memval serve judge` with a model running on this NATS?)";
     assert_eq!(md.matches(reason).count(), 50, "every pair says why: {md}");
     assert!(md.contains("judged by the pair judges (no batch was answered)"), "{md}");
+    // The batches given up on were deleted: a judge started later gets none of them.
+    assert_eq!(stored_with_headers(&url, "MEMVAL_PAIRS", "memval.v1.pairs").len(), 0, "batches left in the queue");
     let (code, log) = reconciler.terminate();
     assert_eq!(code, Some(0), "{log}");
 }
@@ -416,4 +422,68 @@ fn two_reconcilers_on_one_repo_write_one_report_per_firing() {
     for (log, left) in [(&first_log, &first_left), (&second_log, &second_left)] {
         assert!(log.contains(&format!(", {} left to another reconciler", left.len())), "{log}");
     }
+}
+
+/// One batch of two pairs of the run `run`, as a reconciler publishes it, with the deadline
+/// `expires_at`.
+fn pair_batch(run: &str, expires_at: Option<UnixMillis>) -> PairBatch {
+    let pair = |a: u64, b: u64| Pair {
+        id_a: a.to_string(),
+        agent_a: "pm".into(),
+        content_a: format!("Note {a}: the checkout service retries writes twice."),
+        id_b: b.to_string(),
+        agent_b: "ops".into(),
+        content_b: format!("Note {b}: the checkout service retries writes three times."),
+        score: 0.8,
+        method: "keyword".into(),
+    };
+    let header = RunHeader { run_id: run.into(), repo: "shop".into(), commit: None, started_at: 0, expected_memories: 0 };
+    PairBatch { run: header, batch_id: format!("{run}.p0"), pairs: vec![pair(101, 102), pair(103, 104)], expires_at }
+}
+
+#[test]
+fn a_pair_batch_its_reconciler_stopped_waiting_for_is_acked_without_a_model_call() {
+    let work = tempfile::tempdir().unwrap();
+    let logs = work.path().join("logs");
+    std::fs::create_dir_all(&logs).unwrap();
+    let nats = NatsServer::start();
+    let url = nats.url();
+    let model = ScriptedServer::start(judge_answer);
+    let mut judge_args: Vec<String> = ["--concurrency", "1"].map(str::to_owned).to_vec();
+    judge_args.extend(model_args(&model));
+    let judge_args: Vec<&str> = judge_args.iter().map(String::as_str).collect();
+    let judge = Service::start("judge", &url, &judge_args, &logs);
+    let judgements_of = |run: &str| read_subject(&url, "MEMVAL_JUDGEMENTS", &subjects::for_run(subjects::JUDGEMENTS, run));
+    let queued = || stored_with_headers(&url, "MEMVAL_PAIRS", subjects::PAIRS).len();
+    let now = unix_millis(std::time::SystemTime::now());
+
+    // Its reconciler gave up a minute ago: acked (gone from the work queue), nothing asked.
+    let late = pair_batch("reconcile-shop-late", Some(now - 60_000));
+    publish(&url, subjects::PAIRS, &late.batch_id, codec::encode(&late).unwrap());
+    eventually(Duration::from_secs(30), "the expired batch acked", || (queued() == 0).then_some(()));
+    assert!(model.requests().is_empty(), "no model call for an expired batch");
+    assert!(judgements_of(&late.run.run_id).is_empty(), "no judgement for an expired batch");
+    // The judge says so (before acking) on one line: which batch of which run, how late.
+    let log = judge.log_text();
+    let lines: Vec<&str> = log.lines().filter(|l| l.contains("pair batch expired")).collect();
+    assert_eq!(lines.len(), 1, "{log}");
+    let line = lines[0];
+    assert!(line.contains("batch_id=reconcile-shop-late.p0") && line.contains("run=reconcile-shop-late"), "names its batch and run: {line}");
+    let ago: f64 = line.split("pair batch expired ").nth(1).and_then(|r| r.split('s').next()).and_then(|n| n.parse().ok()).expect(line);
+    assert!((60.0..600.0).contains(&ago), "says by how long: {line}");
+
+    // Still waited for (ten minutes left), and one without a deadline (an older reconciler):
+    // both judged, in order after the expired one.
+    for batch in [pair_batch("reconcile-shop-waiting", Some(now + 600_000)), pair_batch("reconcile-shop-older", None)] {
+        publish(&url, subjects::PAIRS, &batch.batch_id, codec::encode(&batch).unwrap());
+        let got = eventually(Duration::from_secs(60), "the judgement of a batch still waited for", || judgements_of(&batch.run.run_id).pop());
+        let got: memval_proto::JudgementBatch = codec::decode(&got).unwrap();
+        assert_eq!(got.batch_id, format!("{}.j", batch.batch_id));
+        assert_eq!(got.judgements.iter().map(|j| (j.id_a.as_str(), j.id_b.as_str())).collect::<Vec<_>>(), [("101", "102"), ("103", "104")]);
+    }
+    assert_eq!(model.requests().len(), 2, "one model call per batch judged, none for the expired one");
+    assert!(judgements_of(&late.run.run_id).is_empty());
+    let (code, log) = judge.terminate();
+    assert_eq!(code, Some(0), "{log}");
+    assert!(log.contains("3 batches processed, 2 published"), "{log}");
 }

@@ -191,7 +191,7 @@ fn pair_batch(rng: &mut fastrand::Rng, text: &str) -> PairBatch {
             method: pick(rng, &["keyword", "embed", ""]).into(),
         })
         .collect();
-    PairBatch { run: header(rng, text), batch_id: piece(rng, text, 20), pairs }
+    PairBatch { run: header(rng, text), batch_id: piece(rng, text, 20), pairs, expires_at: None }
 }
 
 /// One delivery for a stage consuming `M`: `valid` encoded, then mutated as the case's

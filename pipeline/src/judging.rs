@@ -38,7 +38,7 @@ pub async fn judge_pairs(setup: JudgePairs, input: Input) -> Result<PairsResult,
         .batches
         .iter()
         .enumerate()
-        .map(|(i, pairs)| PairBatch { run: header.clone(), batch_id: format!("{}.p{i}", header.run_id), pairs: pairs.clone() })
+        .map(|(i, pairs)| PairBatch { run: header.clone(), batch_id: format!("{}.p{i}", header.run_id), pairs: pairs.clone(), expires_at: None })
         .collect();
     let run = run_batches(stage, batches, setup.limits.max_batches).await?;
 

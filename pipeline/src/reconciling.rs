@@ -15,7 +15,7 @@ use std::time::{Duration, Instant};
 
 use futures::future::BoxFuture;
 use memval_proto::ingest::event_run;
-use memval_proto::{codec, subjects, JudgementBatch, Message, PairBatch, RunHeader};
+use memval_proto::{codec, subjects, unix_millis, JudgementBatch, Message, PairBatch, RunHeader};
 use memval_reconciler::{Counted, Debounce, PairJudges, Reconciler, RepoTarget, Schedule, Trigger};
 use memval_runtime::{Inbox, Outbox, StageConfig};
 use memval_transport::jetstream::{Claim, JetStream};
@@ -37,7 +37,9 @@ use crate::Error;
 pub const QUEUE_GROUP: &str = "memval-reconciler";
 
 /// Pair judging through the cluster: batches to `MEMVAL_PAIRS`, judgements from the run's
-/// consumer, each batch waited for at most `timeout` from when the last was published.
+/// consumer, waited for until `timeout` after the first batch is published. Each batch carries
+/// that deadline (`PairBatch::expires_at`), so a judge that gets it later does not judge it,
+/// and the batches still unanswered then are deleted from the stream.
 pub struct JetStreamJudges {
     js: JetStream,
     timeout: Duration,
@@ -54,6 +56,13 @@ impl JetStreamJudges {
         let dead = self.js.inbox(&topology::run_dlq_consumer(&format!("{}-judge", run.run_id)), 1).await?;
         let result = exchange(&self.js.outbox(), &judged, &dead, run, batches, self.timeout).await;
         drop((judged, dead));
+        let result = match result {
+            Ok(Exchanged { answers, stored }) => {
+                self.withdraw(run, &answers, &stored).await;
+                Ok(answers)
+            }
+            Err(e) => Err(e),
+        };
         for spec in [topology::run_judgements_consumer(&run.run_id), topology::run_dlq_consumer(&format!("{}-judge", run.run_id))] {
             if let Err(e) = self.js.delete_consumer(&spec.stream, &spec.durable).await {
                 tracing::warn!(consumer = %spec.durable, error = %e, "cannot delete the reconciliation's consumer; it expires when idle");
@@ -61,12 +70,37 @@ impl JetStreamJudges {
         }
         result
     }
+
+    /// Delete from `MEMVAL_PAIRS` the batches given up on, by the stream sequences their
+    /// publish acks gave: nobody will read their answers. A batch a judge already acked is not
+    /// found, which is fine; one a judge is working on is deleted under it (its late answer
+    /// goes unread). Best effort: a batch left behind is skipped by the judges as expired.
+    async fn withdraw(&self, run: &RunHeader, answers: &HashMap<String, Result<JudgementBatch, String>>, stored: &[(String, u64)]) {
+        let mut deleted = 0usize;
+        for (batch_id, sequence) in stored.iter().filter(|(id, _)| !answers.contains_key(id)) {
+            match self.js.delete_message(topology::PAIRS, *sequence).await {
+                Ok(true) => deleted += 1,
+                Ok(false) => {}
+                Err(e) => tracing::warn!(batch_id = %memval_proto::display::one_line(batch_id), sequence, error = %e, "cannot delete a pair batch given up on; the judges will skip it as expired"),
+            }
+        }
+        if deleted > 0 {
+            tracing::info!(run = %memval_proto::display::one_line(&run.run_id), deleted, "pair batches given up on deleted from the queue");
+        }
+    }
 }
 
-/// Publish `batches` on `outbox` and collect, until each has an answer or `timeout` has
-/// passed, the judgements arriving on `judged` (a duplicate delivery is kept once) and the
-/// judges' dead letters of these batches arriving on `dead`. A batch missing from the result
-/// got neither in time.
+/// What [`exchange`] got: an answer per batch answered in time, and where each batch was
+/// stored (batch id, stream sequence) when the transport says.
+struct Exchanged {
+    answers: HashMap<String, Result<JudgementBatch, String>>,
+    stored: Vec<(String, u64)>,
+}
+
+/// Publish `batches` on `outbox`, each stamped with the deadline `timeout` from now, and
+/// collect, until each has an answer or the deadline has passed, the judgements arriving on
+/// `judged` (a duplicate delivery is kept once) and the judges' dead letters of these batches
+/// arriving on `dead`. A batch missing from the answers got neither in time.
 async fn exchange(
     outbox: &dyn Outbox,
     judged: &dyn Inbox,
@@ -74,18 +108,27 @@ async fn exchange(
     run: &RunHeader,
     batches: &[PairBatch],
     timeout: Duration,
-) -> Result<HashMap<String, Result<JudgementBatch, String>>, Error> {
+) -> Result<Exchanged, Error> {
     let config = StageConfig::default();
+    // One deadline for the wait and for the judges: the wall clock travels in the batches, the
+    // monotonic one bounds the wait (read second, so the wait never ends before the stamp).
+    // Publishing counts against the timeout, so no judge works on a batch after this
+    // reconciler has stopped reading answers.
+    let expires_at = unix_millis(std::time::SystemTime::now()).saturating_add(i64::try_from(timeout.as_millis()).unwrap_or(i64::MAX));
+    let deadline = tokio::time::Instant::now() + timeout;
+    let mut stored = Vec::new();
     for batch in batches {
-        let payload = codec::encode(batch).map_err(Error::codec("encoding a pair batch"))?;
+        let stamped = PairBatch { expires_at: Some(expires_at), ..batch.clone() };
+        let payload = codec::encode(&stamped).map_err(Error::codec("encoding a pair batch"))?;
         let mut headers = Headers::new();
         headers.insert(header::RUN, &run.run_id);
         let message = Outgoing { subject: batch.subject(), msg_id: batch.batch_id.clone(), headers, payload };
-        memval_runtime::publish_confirmed(outbox, message, &config).await?;
+        if let Some(sequence) = memval_runtime::publish_stored(outbox, message, &config).await? {
+            stored.push((batch.batch_id.clone(), sequence));
+        }
     }
     // The judge stage answers batch B with `B.j`.
     let mut answers: HashMap<String, Result<JudgementBatch, String>> = HashMap::new();
-    let deadline = tokio::time::Instant::now() + timeout;
     while answers.len() < batches.len() {
         tokio::select! {
             _ = tokio::time::sleep_until(deadline) => break,
@@ -122,7 +165,7 @@ async fn exchange(
             },
         }
     }
-    Ok(answers)
+    Ok(Exchanged { answers, stored })
 }
 
 async fn pause(error: &str) {
@@ -442,7 +485,7 @@ mod tests {
         let (pairs_out, pairs_in) = channel(8, dead.clone());
         let (judged_out, judged_in) = channel(8, dead.clone());
         let (dlq_out, dlq_in) = channel(8, dead.clone());
-        let batches: Vec<PairBatch> = (0..4).map(|i| PairBatch { run: header(), batch_id: format!("rec-1.p{i}"), pairs: Vec::new() }).collect();
+        let batches: Vec<PairBatch> = (0..4).map(|i| PairBatch { run: header(), batch_id: format!("rec-1.p{i}"), pairs: Vec::new(), expires_at: None }).collect();
         // p0 answered twice (a redelivered batch judged again), p1 once, p2 dead-lettered by
         // the judges, p3 never answered; and an answer of another run's batch.
         judged_out.publish(subjects::JUDGEMENTS, "a".into(), judged("rec-1.p0", ("1", "2"), "first")).await.unwrap();
@@ -455,7 +498,9 @@ mod tests {
         letter.insert(header::DLQ_REASON, "model unreachable");
         dlq_out.send(Outgoing { subject: "memval.v1.dlq.judge".into(), msg_id: "x".into(), headers: letter, payload: Vec::new() }).await.unwrap();
 
-        let got = exchange(&pairs_out, &judged_in, &dlq_in, &header(), &batches, Duration::from_millis(300)).await.unwrap();
+        let before = unix_millis(std::time::SystemTime::now());
+        let got = exchange(&pairs_out, &judged_in, &dlq_in, &header(), &batches, Duration::from_millis(300)).await.unwrap().answers;
+        let after = unix_millis(std::time::SystemTime::now());
         let first = got["rec-1.p0"].as_ref().unwrap();
         assert_eq!(first.judgements.len(), 1);
         assert_eq!(first.judgements[0].rationale, "first", "the duplicate delivery is not a second judgement");
@@ -467,6 +512,9 @@ mod tests {
             let sent = pairs_in.next().await.unwrap().unwrap();
             assert_eq!((sent.subject.as_str(), sent.msg_id.as_deref()), (subjects::PAIRS, Some(want.batch_id.as_str())));
             assert_eq!(sent.headers.get(header::RUN), Some("rec-1"));
+            // Each carries the moment the wait ends: 300 ms after it began, before it ended.
+            let expires_at = codec::decode::<PairBatch>(&sent.payload).unwrap().expires_at.expect("a deadline");
+            assert!((before + 300..=after).contains(&expires_at), "{before} + 300 <= {expires_at} <= {after}");
             sent.acker.ack().await.unwrap();
         }
     }

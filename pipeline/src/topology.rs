@@ -54,6 +54,8 @@ const DLQ_MAX_AGE: Duration = Duration::from_secs(30 * 24 * 3600);
 const DLQ_MAX: i64 = 100_000;
 /// A pair batch nobody judged within this long has been given up on by the reconciler that
 /// asked (its `--judge-timeout` is at most this), so judging it would only spend model calls.
+/// Sooner than that, the reconciler deletes the batches it gave up on, and a judge acks a
+/// batch past its own deadline (`PairBatch::expires_at`) without judging it.
 pub const PAIRS_MAX_AGE: Duration = Duration::from_secs(3600);
 /// How long a reconciler's claim of a repo and period is kept: longer than any period two
 /// replicas could both be due for (a schedule firing, an event's retries).

@@ -88,6 +88,18 @@ pub mod subjects {
 /// and nothing depends on a date library's serde format.
 pub type UnixSeconds = i64;
 
+/// Milliseconds since the Unix epoch, UTC: for deadlines that seconds would round away.
+pub type UnixMillis = i64;
+
+/// `time` as [`UnixMillis`] (negative before 1970, saturating far from it). The caller reads
+/// the clock: this crate does no I/O.
+pub fn unix_millis(time: std::time::SystemTime) -> UnixMillis {
+    match time.duration_since(std::time::UNIX_EPOCH) {
+        Ok(after) => i64::try_from(after.as_millis()).unwrap_or(i64::MAX),
+        Err(before) => i64::try_from(before.duration().as_millis()).map_or(i64::MIN, |ms| -ms),
+    }
+}
+
 /// Format a timestamp as RFC 3339 (`2026-03-15T10:00:00Z`).
 pub fn rfc3339(ts: UnixSeconds) -> String {
     chrono::DateTime::<chrono::Utc>::from_timestamp(ts, 0)
@@ -164,6 +176,13 @@ mod tests {
         assert_eq!(sample().subject(), subjects::CLAIMS);
         assert_eq!(subjects::any_version(subjects::CLAIMS), "memval.*.claims");
         assert_eq!(subjects::any_version(subjects::MEMORY_INGESTED), "memval.*.events.memory_ingested");
+    }
+
+    #[test]
+    fn unix_millis_counts_from_the_epoch_both_ways() {
+        use std::time::{Duration, UNIX_EPOCH};
+        assert_eq!(unix_millis(UNIX_EPOCH + Duration::from_millis(1_764_000_000_123)), 1_764_000_000_123);
+        assert_eq!(unix_millis(UNIX_EPOCH - Duration::from_millis(1_500)), -1_500);
     }
 
     #[test]

@@ -1,7 +1,10 @@
-use serde::{Deserialize, Serialize};
+use std::time::Duration;
+
+use serde::de::{self, SeqAccess, Visitor};
+use serde::{Deserialize, Deserializer, Serialize};
 
 use crate::messages::{Message, RunHeader};
-use crate::subjects;
+use crate::{subjects, UnixMillis};
 
 /// A candidate pair of memories of two different agents (SPEC §5), `id_a < id_b`.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -68,11 +71,56 @@ pub struct Judgement {
 }
 
 /// Input of the pair judge: the pairs of one model call.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+///
+/// Decoded by hand (below) so that a batch of an older reconciler, which ends after `pairs`,
+/// still decodes, with no deadline. The wire codec has no field tags: a field can only be
+/// added at the end, and `skip_serializing_if` would write bytes no decoder can read.
+#[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct PairBatch {
     pub run: RunHeader,
     pub batch_id: String,
     pub pairs: Vec<Pair>,
+    /// When the reconciler that asked stops waiting for the judgement (Unix milliseconds,
+    /// UTC). A judge that receives the batch later acks it without judging: nobody reads the
+    /// answer. `None` (in-process runs, older reconcilers): judged whenever it arrives.
+    pub expires_at: Option<UnixMillis>,
+}
+
+impl PairBatch {
+    /// How long ago, at `now` (Unix milliseconds), its reconciler stopped waiting; `None`
+    /// while it still waits, and for a batch without a deadline.
+    pub fn expired_for(&self, now: UnixMillis) -> Option<Duration> {
+        let at = self.expires_at?;
+        (now > at).then(|| Duration::from_millis(now.saturating_sub(at).unsigned_abs()))
+    }
+}
+
+const PAIR_BATCH_FIELDS: &[&str] = &["run", "batch_id", "pairs", "expires_at"];
+
+impl<'de> Deserialize<'de> for PairBatch {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<PairBatch, D::Error> {
+        deserializer.deserialize_struct("PairBatch", PAIR_BATCH_FIELDS, PairBatchVisitor)
+    }
+}
+
+struct PairBatchVisitor;
+
+impl<'de> Visitor<'de> for PairBatchVisitor {
+    type Value = PairBatch;
+
+    fn expecting(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("a pair batch in the wire codec's layout")
+    }
+
+    fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<PairBatch, A::Error> {
+        let run = seq.next_element()?.ok_or_else(|| de::Error::invalid_length(0, &self))?;
+        let batch_id = seq.next_element()?.ok_or_else(|| de::Error::invalid_length(1, &self))?;
+        let pairs = seq.next_element()?.ok_or_else(|| de::Error::invalid_length(2, &self))?;
+        // An older reconciler's batch ends here, so reading on runs out of input. A deadline
+        // that cannot be read is no deadline: the batch is judged, as before, never dropped.
+        let expires_at = seq.next_element::<Option<UnixMillis>>().ok().flatten().flatten();
+        Ok(PairBatch { run, batch_id, pairs, expires_at })
+    }
 }
 
 /// Output of the pair judge: exactly one judgement per input pair, in input order.
@@ -115,12 +163,69 @@ pair_message!(JudgementBatch, subjects::JUDGEMENTS, judgements; fn subject(&self
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::codec;
 
     #[test]
     fn judgements_go_to_their_run_and_pairs_to_the_judges() {
         let run = RunHeader { run_id: "rec.1".into(), repo: "r".into(), commit: None, started_at: 0, expected_memories: 0 };
         let out = JudgementBatch { run: run.clone(), batch_id: "b".into(), judgements: Vec::new(), notes: Vec::new(), model: "m".into() };
         assert_eq!(out.subject(), "memval.v1.judgements.rec_1");
-        assert_eq!(PairBatch { run, batch_id: "b".into(), pairs: Vec::new() }.subject(), "memval.v1.pairs");
+        assert_eq!(PairBatch { run, batch_id: "b".into(), pairs: Vec::new(), expires_at: None }.subject(), "memval.v1.pairs");
+    }
+
+    fn batch(expires_at: Option<UnixMillis>) -> PairBatch {
+        let run = RunHeader { run_id: "rec.1".into(), repo: "r".into(), commit: None, started_at: 0, expected_memories: 0 };
+        let pair = Pair {
+            id_a: "1".into(),
+            agent_a: "pm".into(),
+            content_a: "a".into(),
+            id_b: "2".into(),
+            agent_b: "qa".into(),
+            content_b: "b".into(),
+            score: 0.5,
+            method: "keyword".into(),
+        };
+        PairBatch { run, batch_id: "rec.1.p0".into(), pairs: vec![pair], expires_at }
+    }
+
+    #[test]
+    fn a_batch_is_expired_only_after_its_deadline() {
+        let at = 1_764_000_000_000;
+        // (deadline, now, how long ago it expired)
+        let cases: [(Option<UnixMillis>, UnixMillis, Option<Duration>); 6] = [
+            (Some(at), at - 1, None),
+            (Some(at), at, None),
+            (Some(at), at + 1, Some(Duration::from_millis(1))),
+            (Some(at), at + 90_500, Some(Duration::from_millis(90_500))),
+            (None, at, None),
+            (None, i64::MAX, None),
+        ];
+        for (deadline, now, want) in cases {
+            assert_eq!(batch(deadline).expired_for(now), want, "deadline {deadline:?}, now {now}");
+        }
+    }
+
+    #[test]
+    fn the_deadline_survives_the_wire_and_older_batches_still_decode() {
+        for deadline in [Some(1_764_000_000_000), Some(-5), None] {
+            let sent = batch(deadline);
+            assert_eq!(codec::decode::<PairBatch>(&codec::encode(&sent).unwrap()).unwrap(), sent);
+        }
+        // The layout before the deadline existed: what an older reconciler publishes.
+        #[derive(Debug, PartialEq, Serialize, Deserialize)]
+        struct Older {
+            run: RunHeader,
+            batch_id: String,
+            pairs: Vec<Pair>,
+        }
+        let b = batch(None);
+        let older = postcard::to_stdvec(&Older { run: b.run.clone(), batch_id: b.batch_id.clone(), pairs: b.pairs.clone() }).unwrap();
+        assert_eq!(codec::decode::<PairBatch>(&older).unwrap(), b);
+        // An older judge reads a new batch too (the codec ignores the bytes after its fields),
+        // and judges it whenever it arrives.
+        let new = codec::encode(&batch(Some(1_764_000_000_000))).unwrap();
+        assert_eq!(postcard::from_bytes::<Older>(&new).unwrap(), postcard::from_bytes::<Older>(&older).unwrap());
+        // A cut-off batch is still an error, not an empty one.
+        assert!(codec::decode::<PairBatch>(&older[..older.len() - 3]).is_err());
     }
 }

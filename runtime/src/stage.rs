@@ -289,11 +289,17 @@ fn unknown_subject_reason(subject: &str, expected: &str) -> String {
 /// `config.broker_retry`). A message the transport rejects is a permanent error; a closed
 /// transport or a broker gone for too long is fatal.
 pub async fn publish_confirmed(outbox: &dyn Outbox, message: Outgoing, config: &StageConfig) -> Result<(), StageError> {
+    publish_stored(outbox, message, config).await.map(|_| ())
+}
+
+/// [`publish_confirmed`], returning where the transport stored the message, when it says
+/// ([`Outbox::send_stored`]).
+pub async fn publish_stored(outbox: &dyn Outbox, message: Outgoing, config: &StageConfig) -> Result<Option<u64>, StageError> {
     let started = tokio::time::Instant::now();
     let mut attempt = 0u32;
     loop {
-        match outbox.send(message.clone()).await {
-            Ok(()) => return Ok(()),
+        match outbox.send_stored(message.clone()).await {
+            Ok(stored) => return Ok(stored),
             Err(TransportError::Rejected(reason)) => {
                 return Err(StageError::Permanent(format!("output {} was rejected: {reason}", message.msg_id)))
             }

@@ -592,9 +592,13 @@ pub struct JetStreamOutbox {
 
 impl Outbox for JetStreamOutbox {
     fn send(&self, message: Outgoing) -> BoxFuture<'_, Result<(), TransportError>> {
+        Box::pin(async move { self.send_stored(message).await.map(|_| ()) })
+    }
+
+    fn send_stored(&self, message: Outgoing) -> BoxFuture<'_, Result<Option<u64>, TransportError>> {
         Box::pin(async move {
             let Outgoing { subject, msg_id, headers, payload } = message;
-            publish_confirmed(&self.context, subject, &msg_id, &headers, payload).await
+            publish_confirmed(&self.context, subject, &msg_id, &headers, payload).await.map(Some)
         })
     }
 }
@@ -605,16 +609,16 @@ async fn publish_confirmed(
     msg_id: &str,
     headers: &Headers,
     payload: Vec<u8>,
-) -> Result<(), TransportError> {
+) -> Result<u64, TransportError> {
     let publish = PublishMessage::build().payload(payload.into()).headers(to_header_map(msg_id, headers));
     let map = |e: async_nats::jetstream::context::PublishError| match e.kind() {
         PublishErrorKind::MaxPayloadExceeded => TransportError::Rejected(format!("{subject}: {}", error_chain(&e))),
         _ => TransportError::Unavailable(format!("publish to {subject}: {}", error_chain(&e))),
     };
-    // The first await sends, the second waits for the stream to store it.
+    // The first await sends, the second waits for the stream to store it. A duplicate id
+    // within the window is acked with the sequence of the message stored first.
     let ack = context.send_publish(subject.clone(), publish).await.map_err(map)?;
-    ack.await.map_err(map)?;
-    Ok(())
+    Ok(ack.await.map_err(map)?.sequence)
 }
 
 struct DeadLetterTarget {

@@ -169,6 +169,13 @@ pub trait Outbox: Send + Sync {
     /// Publish and wait until the transport has accepted (stored) the message.
     fn send(&self, message: Outgoing) -> BoxFuture<'_, Result<(), TransportError>>;
 
+    /// [`Outbox::send`], returning where the transport stored the message when it numbers
+    /// what it stores (a JetStream stream sequence; `None` elsewhere), so the sender can
+    /// withdraw it later.
+    fn send_stored(&self, message: Outgoing) -> BoxFuture<'_, Result<Option<u64>, TransportError>> {
+        Box::pin(async move { self.send(message).await.map(|()| None) })
+    }
+
     /// [`Outbox::send`] without headers.
     fn publish(
         &self,

@@ -88,9 +88,10 @@ pub struct ServeArgs {
     /// configured".
     #[arg(long, env = "MEMVAL_PAIR_JUDGES")]
     pub pair_judges: bool,
-    /// Reconciler: how long to wait for the judges' judgements of a reconciliation; pairs
-    /// without one are listed "not judged" with the reason. At most 3600: the pairs stream
-    /// drops batches older than that.
+    /// Reconciler: how long to wait for the judges' judgements of a reconciliation, from
+    /// when its first batch is sent; pairs without one are listed "not judged" with the
+    /// reason, and a judge that gets their batch later skips it. At most 3600: the pairs
+    /// stream drops batches older than that.
     #[arg(long, value_name = "SECS", default_value_t = 600, value_parser = clap::value_parser!(u64).range(1..=3600))]
     pub judge_timeout: u64,
     /// Reconciler: how candidate pairs are proposed, as `memval reconcile --method`; with

@@ -4,7 +4,8 @@
 use std::sync::Arc;
 
 use memval_llm::{cache_key, ChatModel, LlmError, ResultCache};
-use memval_proto::{JudgementBatch, Pair, PairBatch};
+use memval_proto::display::one_line;
+use memval_proto::{unix_millis, JudgementBatch, Pair, PairBatch, UnixMillis};
 use memval_runtime::{Stage, StageError};
 
 use crate::model::{contract, prompt};
@@ -18,11 +19,23 @@ pub struct JudgeStage {
     model: Arc<dyn ChatModel>,
     batch_size: usize,
     cache: Option<Arc<dyn ResultCache>>,
+    /// The wall clock a batch's deadline is compared with.
+    now: fn() -> UnixMillis,
+}
+
+fn system_now() -> UnixMillis {
+    unix_millis(std::time::SystemTime::now())
 }
 
 impl JudgeStage {
     pub fn new(model: Arc<dyn ChatModel>) -> JudgeStage {
-        JudgeStage { model, batch_size: plan::DEFAULT_BATCH_SIZE, cache: None }
+        JudgeStage { model, batch_size: plan::DEFAULT_BATCH_SIZE, cache: None, now: system_now }
+    }
+
+    /// Read the time from `now` instead of the system clock (tests).
+    pub fn with_clock(mut self, now: fn() -> UnixMillis) -> JudgeStage {
+        self.now = now;
+        self
     }
 
     /// Pairs per model call (a larger input batch is split).
@@ -97,6 +110,18 @@ impl Stage for JudgeStage {
     }
 
     async fn process(&self, batch: PairBatch) -> Result<Vec<JudgementBatch>, StageError> {
+        // Its reconciler has stopped waiting (it reported these pairs `not judged`): an answer
+        // now would spend model calls nobody reads. No output, so the batch is acked as done.
+        if let Some(late) = batch.expired_for((self.now)()) {
+            tracing::warn!(
+                run = %one_line(&batch.run.run_id),
+                batch_id = %one_line(&batch.batch_id),
+                expired_ms = u64::try_from(late.as_millis()).unwrap_or(u64::MAX),
+                "pair batch expired {:.1}s ago, its reconciler no longer waits: acked without judging",
+                late.as_secs_f64()
+            );
+            return Ok(Vec::new());
+        }
         let calls = batch.pairs.chunks(self.batch_size).enumerate().map(|(i, chunk)| {
             let id = if batch.pairs.len() > self.batch_size { format!("{}#{i}", batch.batch_id) } else { batch.batch_id.clone() };
             async move { self.judge_cached(&id, chunk).await }
@@ -114,5 +139,69 @@ impl Stage for JudgeStage {
             }
         }
         Ok(vec![JudgementBatch { batch_id: format!("{}.j", batch.batch_id), run: batch.run, judgements, notes, model: self.model.name() }])
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::sync::atomic::{AtomicUsize, Ordering};
+
+    use futures::future::BoxFuture;
+    use memval_llm::{ChatRequest, ChatResponse, StopReason, TokenUsage, UsageReport};
+    use memval_proto::RunHeader;
+
+    use super::*;
+
+    /// Counts its calls and judges every pair of a one-pair batch consistent.
+    #[derive(Default)]
+    struct Counting(AtomicUsize);
+
+    impl ChatModel for Counting {
+        fn name(&self) -> String {
+            "test/counting".into()
+        }
+
+        fn chat<'a>(&'a self, _stage: &'a str, _request: &'a ChatRequest) -> BoxFuture<'a, Result<ChatResponse, LlmError>> {
+            self.0.fetch_add(1, Ordering::SeqCst);
+            let text = r#"{"judgements": [{"id_a": "1", "id_b": "2", "verdict": "consistent", "claim_a": "", "claim_b": "", "confidence": 70, "rationale": "same"}]}"#;
+            Box::pin(async move { Ok(ChatResponse { text: text.into(), tool_calls: Vec::new(), usage: TokenUsage::default(), stop: StopReason::EndTurn }) })
+        }
+
+        fn usage(&self) -> UsageReport {
+            UsageReport::default()
+        }
+    }
+
+    const NOW: UnixMillis = 1_764_000_000_000;
+
+    fn batch(expires_at: Option<UnixMillis>) -> PairBatch {
+        let pair = Pair {
+            id_a: "1".into(),
+            agent_a: "pm".into(),
+            content_a: "the cache keeps entries five minutes".into(),
+            id_b: "2".into(),
+            agent_b: "qa".into(),
+            content_b: "the cache keeps entries five minutes".into(),
+            score: 0.9,
+            method: "keyword".into(),
+        };
+        let run = RunHeader { run_id: "reconcile-shop-1".into(), repo: "shop".into(), commit: None, started_at: 0, expected_memories: 0 };
+        PairBatch { run, batch_id: "reconcile-shop-1.p0".into(), pairs: vec![pair], expires_at }
+    }
+
+    #[tokio::test]
+    async fn a_batch_past_its_deadline_is_answered_with_nothing_and_no_model_call() {
+        // (deadline, model calls, judgements published)
+        let cases = [(Some(NOW - 1), 0, 0), (Some(NOW - 3_600_000), 0, 0), (Some(NOW), 1, 1), (Some(NOW + 1), 1, 1), (None, 1, 1)];
+        for (expires_at, calls, outputs) in cases {
+            let model = Arc::new(Counting::default());
+            let stage = JudgeStage::new(model.clone()).with_clock(|| NOW);
+            let out = stage.process(batch(expires_at)).await.unwrap();
+            assert_eq!((model.0.load(Ordering::SeqCst), out.len()), (calls, outputs), "deadline {expires_at:?}");
+            if let Some(judged) = out.first() {
+                assert_eq!(judged.judgements.len(), 1);
+                assert_eq!(judged.judgements[0].verdict, memval_proto::PairVerdict::Consistent);
+            }
+        }
     }
 }

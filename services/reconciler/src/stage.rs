@@ -195,11 +195,12 @@ impl Reconciler {
             let limits = Limits { pair_cap: memval_judge::plan::MAX_PAIR_CAP, ..Limits::default() };
             let asked = judging::ask(&report.contradictions, limits);
             let header = RunHeader { run_id: run_id.to_owned(), repo: target.name.clone(), commit: None, started_at: now, expected_memories: 0 };
+            // No deadline here: `PairJudges` sets the one it waits until when it sends them.
             let batches: Vec<PairBatch> = asked
                 .batches
                 .iter()
                 .enumerate()
-                .map(|(i, pairs)| PairBatch { run: header.clone(), batch_id: format!("{run_id}.p{i}"), pairs: pairs.clone() })
+                .map(|(i, pairs)| PairBatch { run: header.clone(), batch_id: format!("{run_id}.p{i}"), pairs: pairs.clone(), expires_at: None })
                 .collect();
             let asked_any = !batches.is_empty();
             let answers = if asked_any { judges.judge(&header, batches).await } else { Vec::new() };
