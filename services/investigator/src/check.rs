@@ -247,6 +247,28 @@ pub(crate) fn placeholder_path(path: &str) -> Option<&'static str> {
     None
 }
 
+/// Whether two extensions are one kind of file, so a file can be renamed from one to the
+/// other and stay the same file: one language's variants (`js`/`ts`/`tsx`, `c`/`cpp`/`h`),
+/// spellings (`yml`/`yaml`), doc formats. Compared without case.
+pub(crate) fn same_kind_of_file(a: &str, b: &str) -> bool {
+    const KINDS: &[&[&str]] = &[
+        &["js", "jsx", "ts", "tsx", "mjs", "cjs", "mts", "cts"],
+        &["py", "pyi", "pyx"],
+        &["c", "h", "cc", "hh", "cpp", "hpp", "cxx", "hxx"],
+        &["java", "kt", "kts", "scala", "groovy"],
+        &["sh", "bash", "zsh"],
+        &["yml", "yaml"],
+        &["json", "jsonc", "json5"],
+        &["md", "mdx", "markdown", "rst", "adoc", "txt"],
+        &["html", "htm"],
+        &["css", "scss", "sass", "less"],
+        &["ex", "exs"],
+        &["toml", "ini", "cfg", "conf"],
+    ];
+    let (a, b) = (a.to_ascii_lowercase(), b.to_ascii_lowercase());
+    a == b || KINDS.iter().any(|kind| kind.contains(&a.as_str()) && kind.contains(&b.as_str()))
+}
+
 /// Prose (Markdown, text, HTML): it describes code and settings, it proves nothing of them.
 fn is_prose(path: &str) -> bool {
     let ext = basename(path).rsplit_once('.').map(|(_, e)| e.to_ascii_lowercase());
@@ -720,8 +742,9 @@ impl Checker<'_> {
             }
             return Located::Unclear { candidates };
         }
-        // Same stem, another extension (`client.js` → `client.ts`).
-        if let Some((stem, _)) = path.rsplit_once('.') {
+        // Same stem, another extension of the same kind of file (`client.js` → `client.ts`,
+        // `ci.yml` → `ci.yaml`); a Rust file is not renamed to a Ruby one.
+        if let Some((stem, ext)) = path.rsplit_once('.') {
             let stem_name = basename(stem);
             let mut relatives: Vec<String> = self
                 .index
@@ -729,6 +752,7 @@ impl Checker<'_> {
                 .iter()
                 .map(|&i| self.index.file_at(i).path.clone())
                 .filter(|p| basename(p) != name)
+                .filter(|p| p.rsplit_once('.').is_some_and(|(_, other)| same_kind_of_file(ext, other)))
                 .collect();
             relatives.sort();
             if let Some(best) = best_candidate(path, &relatives) {
@@ -1892,6 +1916,25 @@ mod tests {
 
     /// Text, key, and the (line, value) assignments found.
     type ConfigCase<'a> = (&'a str, &'a str, &'a [(u32, &'a str)]);
+
+    #[test]
+    fn a_rename_keeps_the_kind_of_file() {
+        let cases = [
+            ("js", "ts", true),
+            ("JSX", "tsx", true),
+            ("yml", "yaml", true),
+            ("md", "mdx", true),
+            ("h", "cpp", true),
+            ("rs", "rs", true),
+            ("rs", "rb", false),
+            ("py", "rs", false),
+            ("ts", "json", false),
+            ("md", "py", false),
+        ];
+        for (a, b, want) in cases {
+            assert_eq!(same_kind_of_file(a, b), want, "{a} {b}");
+        }
+    }
 
     #[test]
     fn example_paths_are_told_from_paths() {

@@ -489,6 +489,22 @@ fn without_history_a_reading_needs_the_memory_to_back_it() {
             &["no history", "a module that became a folder"],
         ),
         (
+            "the same stem in another language is not the file renamed: gone",
+            vec![("lib/download_queue.rb", "x = 1\n"), ("lib/main.rb", "x = 1\n")],
+            vec![path("rust/src/download_queue.rs")],
+            Verdict::Contradicted,
+            None,
+            &["no git history"],
+        ),
+        (
+            "the same stem, JavaScript turned TypeScript: moved",
+            vec![("src/client.ts", "export const a = 1;\n"), ("src/main.ts", "export const b = 1;\n")],
+            vec![path("src/client.js")],
+            Verdict::Stale,
+            Some("src/client.ts"),
+            &["no history", "same stem with another extension"],
+        ),
+        (
             "a source file gone, a folder of its name holding no file of its language: gone",
             vec![("docs/guide/index.md", "x\n"), ("main.py", "x = 1\n")],
             vec![path("docs/guide.py")],
