@@ -744,7 +744,8 @@ impl Checker<'_> {
         }
         // Same stem, another extension of the same kind of file (`client.js` → `client.ts`,
         // `ci.yml` → `ci.yaml`); a Rust file is not renamed to a Ruby one.
-        if let Some((stem, ext)) = path.rsplit_once('.') {
+        // A dotfile or dot-folder (`web/.next`) has no stem to share.
+        if let Some((stem, ext)) = path.rsplit_once('.').filter(|(stem, _)| !basename(stem).is_empty()) {
             let stem_name = basename(stem);
             let mut relatives: Vec<String> = self
                 .index
