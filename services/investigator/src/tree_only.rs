@@ -21,7 +21,7 @@
 
 use std::collections::{BTreeSet, HashMap};
 
-use crate::check::{list, Checker, Located};
+use crate::check::{list, same_kind_of_file, Checker, Located};
 use crate::index::{basename, RepoIndex};
 
 /// The words of a path: split on `/ - _ .` and spaces, lowercase, numeric tokens (ordering
@@ -448,10 +448,10 @@ impl Checker<'_> {
     }
 
     /// A source file `dir/name.ext` gone while a folder `dir/name/` holding files of the same
-    /// language stands beside where it was: the module became a folder of modules
-    /// (`handlers.rs` → `handlers/`, `presets.py` → `presets/__init__.py`, `client.ts` →
-    /// `client/index.ts`). The successor is the folder's entry file when it has one (the file
-    /// that now answers to the module's name), else the folder.
+    /// language ([`same_kind_of_file`]) stands beside where it was: the module became a folder
+    /// of modules (`handlers.rs` → `handlers/`, `presets.py` → `presets/__init__.py`,
+    /// `client.js` → `client/index.ts`). The successor is the folder's entry file when it has
+    /// one (the file that now answers to the module's name), else the folder.
     fn module_became_folder(&self, path: &str) -> Option<Located> {
         let (stem, ext) = module_file(path)?;
         let folder = match path.rsplit_once('/') {
@@ -461,12 +461,12 @@ impl Checker<'_> {
         if !self.index.is_dir(&folder) {
             return None;
         }
+        let same_language = |file: &str| module_file(file).is_some_and(|(_, other)| same_kind_of_file(ext, other));
         let prefix = format!("{folder}/");
-        let suffix = format!(".{ext}");
-        if !self.index.files().any(|(_, f)| f.path.starts_with(&prefix) && f.path.ends_with(&suffix)) {
+        if !self.index.files().any(|(_, f)| f.path.starts_with(&prefix) && same_language(&f.path)) {
             return None;
         }
-        let entry = ENTRY_FILES.iter().map(|e| format!("{folder}/{e}")).find(|e| module_file(e).is_some_and(|(_, x)| x == ext) && self.index.file(e).is_some());
+        let entry = ENTRY_FILES.iter().map(|e| format!("{folder}/{e}")).find(|e| same_language(e) && self.index.file(e).is_some());
         let (to, dir) = match entry {
             Some(entry) => (entry, false),
             None => (folder.clone(), true),
@@ -475,7 +475,7 @@ impl Checker<'_> {
             to,
             dir,
             confidence: 55,
-            evidence: format!("no history; {folder}/ holds .{ext} files where {path} was: a module that became a folder (unconfirmed)"),
+            evidence: format!("no history; {folder}/ holds files of the language of {path}: a module that became a folder (unconfirmed)"),
         })
     }
 

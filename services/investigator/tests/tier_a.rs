@@ -505,6 +505,14 @@ fn without_history_a_reading_needs_the_memory_to_back_it() {
             &["no history", "same stem with another extension"],
         ),
         (
+            "a JavaScript module gone, a TypeScript folder of its name beside it: its index.ts",
+            vec![("src/client/index.ts", "export const a = 1;\n"), ("src/client/http.ts", "export const b = 1;\n")],
+            vec![path("src/client.js")],
+            Verdict::Stale,
+            Some("src/client/index.ts"),
+            &["no history", "a module that became a folder"],
+        ),
+        (
             "a source file gone, a folder of its name holding no file of its language: gone",
             vec![("docs/guide/index.md", "x\n"), ("main.py", "x = 1\n")],
             vec![path("docs/guide.py")],
