@@ -53,6 +53,9 @@ embed_dir=$(bash scripts/embed-model.sh)
 }
 export MEMVAL_EMBED_MODEL="$embed_dir" MEMVAL_REQUIRE_EMBED=1
 
-# One package selection for build and test, so shared dependencies are built once.
+# One package selection for build and test, so shared dependencies are built once. A one-off
+# build gains nothing from incremental state (2.7 GB on a fresh clone), so it is off unless
+# the caller sets it.
+export CARGO_INCREMENTAL="${CARGO_INCREMENTAL:-0}"
 cargo build --workspace --all-targets
 cargo test --workspace --no-fail-fast
