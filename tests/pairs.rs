@@ -93,3 +93,48 @@ fn missing_input_exits_2() {
     let out = memval(&["pairs", "--memories", "/nonexistent/memval/m.jsonl"]);
     assert_eq!(out.status.code(), Some(2));
 }
+
+/// A repository's agent tools each keep their own notes; two that disagree are a pair to judge,
+/// and a notes file that is only a link to another is one memory, said on stderr.
+#[cfg(unix)]
+#[test]
+fn the_notes_of_different_agent_tools_in_one_repository_are_paired() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path();
+    let write = |rel: &str, text: &str| {
+        let p = root.join(rel);
+        std::fs::create_dir_all(p.parent().unwrap()).unwrap();
+        std::fs::write(p, text).unwrap();
+    };
+    write("CLAUDE.md", "# Claude\n\nAlways install dependencies with pnpm; run tests with pnpm test.\n");
+    write("AGENTS.md", "# Agents\n\nNever install dependencies with pnpm; always use npm and run tests with npm test.\n");
+    write(".cursor/rules/deps.mdc", "---\ndescription: dependencies\nalwaysApply: true\n---\nInstall dependencies with yarn; run tests with yarn test.\n");
+    std::fs::create_dir_all(root.join(".github")).unwrap();
+    std::os::unix::fs::symlink("../AGENTS.md", root.join(".github/copilot-instructions.md")).unwrap();
+
+    let out = memval(&["pairs", "--memories", root.to_str().unwrap(), "--repo", root.to_str().unwrap(), "--format", "jsonl"]);
+    let got = lines(&out);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    // Each pair as its two sides, `agent:id`, in sorted order.
+    let side = |v: &Value, s: &str| format!("{}:{}", v[format!("agent_{s}")].as_str().unwrap(), v[format!("id_{s}")].as_str().unwrap());
+    let mut pairs: Vec<[String; 2]> = got
+        .iter()
+        .map(|v| {
+            let mut p = [side(v, "a"), side(v, "b")];
+            p.sort();
+            p
+        })
+        .collect();
+    pairs.sort();
+    assert_eq!(
+        pairs,
+        [
+            ["agents:AGENTS.md", "claude-code:CLAUDE.md"],
+            ["agents:AGENTS.md", "cursor:.cursor/rules/deps.mdc"],
+            ["claude-code:CLAUDE.md", "cursor:.cursor/rules/deps.mdc"],
+        ]
+        .map(|p| p.map(str::to_owned)),
+        "{stderr}"
+    );
+    assert!(stderr.contains(".github/copilot-instructions.md is the same file as AGENTS.md: checked once, as AGENTS.md"), "{stderr}");
+}

@@ -37,6 +37,31 @@ def sh(*args, cwd=None, env=None):
                           stderr=subprocess.PIPE).stdout.decode("utf-8", "replace")
 
 
+def checkout(commit, gitdir, hist):
+    """A fresh repository at `hist` with `commit` checked out, its objects borrowed from
+    `gitdir` (a gitprep.py directory)."""
+    os.makedirs(hist)
+    sh("git", "init", "-q", hist)
+    with open(os.path.join(hist, ".git", "objects", "info", "alternates"), "w") as f:
+        f.write(os.path.join(os.path.abspath(gitdir), "objects") + "\n")
+    # stand-ins for the blobs the snapshot lacks (see gitprep.py)
+    sh("git", "fetch", "-q", os.path.abspath(gitdir), "refs/replace/*:refs/replace/*", cwd=hist)
+    sh("git", "update-ref", "refs/heads/main", commit, cwd=hist)
+    sh("git", "symbolic-ref", "HEAD", "refs/heads/main", cwd=hist)
+    sh("git", "checkout", "-q", "-f", "main", cwd=hist)
+
+
+def mark_stand_ins(hist):
+    """Files whose blob is absent hold the stand-in text; mark them unchanged so the tree is clean."""
+    replaced = set(sh("git", "for-each-ref", "--format=%(refname:lstrip=2)", "refs/replace", cwd=hist).split())
+    stale = [line.split("\t", 1)[1] for line in sh("git", "ls-files", "-s", cwd=hist).splitlines()
+             if line.split()[1] in replaced]
+    if stale:
+        subprocess.run(["git", "update-index", "--assume-unchanged", "--stdin"], cwd=hist, check=True,
+                       input="\n".join(stale).encode() + b"\n", stdout=subprocess.PIPE)
+    subprocess.run(["git", "update-index", "-q", "--refresh"], cwd=hist, stdout=subprocess.PIPE)
+
+
 def materialise(case, gitdir, root):
     """root/history: B checked out with its history and the memory committed on top;
     root/no-git: the same files without .git. Returns both paths."""
@@ -45,15 +70,7 @@ def materialise(case, gitdir, root):
     for d in (hist, nogit):
         if os.path.exists(d):
             shutil.rmtree(d)
-    os.makedirs(hist)
-    sh("git", "init", "-q", hist)
-    with open(os.path.join(hist, ".git", "objects", "info", "alternates"), "w") as f:
-        f.write(os.path.join(os.path.abspath(gitdir), "objects") + "\n")
-    # stand-ins for the blobs the snapshot lacks (see gitprep.py)
-    sh("git", "fetch", "-q", os.path.abspath(gitdir), "refs/replace/*:refs/replace/*", cwd=hist)
-    sh("git", "update-ref", "refs/heads/main", case["B"], cwd=hist)
-    sh("git", "symbolic-ref", "HEAD", "refs/heads/main", cwd=hist)
-    sh("git", "checkout", "-q", "-f", "main", cwd=hist)
+    checkout(case["B"], gitdir, hist)
     text = subprocess.run(["git", "--git-dir", gitdir, "show", f"{case['A']}:{case['notes']}"],
                           check=True, stdout=subprocess.PIPE).stdout
     dest = os.path.join(hist, case["notes"])
@@ -78,14 +95,7 @@ def materialise(case, gitdir, root):
     commit = sh("git", "commit-tree", tree, "-p", case["B"], "-m", msg, cwd=hist, env=env).strip()
     sh("git", "update-ref", "refs/heads/main", commit, cwd=hist)
     sh("git", "read-tree", "HEAD", cwd=hist)
-    # Files whose blob is absent hold the stand-in text; mark them unchanged so the tree is clean.
-    replaced = set(sh("git", "for-each-ref", "--format=%(refname:lstrip=2)", "refs/replace", cwd=hist).split())
-    stale = [line.split("\t", 1)[1] for line in sh("git", "ls-files", "-s", cwd=hist).splitlines()
-             if line.split()[1] in replaced]
-    if stale:
-        subprocess.run(["git", "update-index", "--assume-unchanged", "--stdin"], cwd=hist, check=True,
-                       input="\n".join(stale).encode() + b"\n", stdout=subprocess.PIPE)
-    subprocess.run(["git", "update-index", "-q", "--refresh"], cwd=hist, stdout=subprocess.PIPE)
+    mark_stand_ins(hist)
     shutil.copytree(hist, nogit, symlinks=True, ignore=lambda d, names: [".git"] if d == hist else [])
     return hist, nogit
 

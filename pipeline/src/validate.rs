@@ -54,7 +54,8 @@ pub fn new_run_id() -> String {
 }
 
 /// Run `v` to completion. `warn` hears, one line each, what the user should know but does not
-/// stop the run (`warning: ...` for inputs skipped or no memories; `batch ... failed: ...`). A run that cannot score every memory is an
+/// stop the run (`warning: ...` for inputs skipped or no memories; `note: ...` for a notes file
+/// found again under another name; `batch ... failed: ...`). A run that cannot score every memory is an
 /// error, and nothing of it is recorded as complete.
 pub async fn validate(v: Validate, warn: &(dyn Fn(&str) + Sync)) -> Result<Validated, Error> {
     if !v.repo.is_dir() {
@@ -73,6 +74,9 @@ pub async fn validate(v: Validate, warn: &(dyn Fn(&str) + Sync)) -> Result<Valid
     memval_proto::make_ids_unique(&mut memories);
     for p in &loaded.problems {
         warn(&format!("warning: skipped {}: {}", one_line(&p.path.display().to_string()), one_line(&p.reason)));
+    }
+    for link in &loaded.links {
+        warn(&format!("note: {}", one_line(&link.to_string())));
     }
     if memories.is_empty() {
         warn(&format!("warning: no memories found in {}; nothing was checked", one_line(&v.memories.display().to_string())));

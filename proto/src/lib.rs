@@ -9,6 +9,7 @@
 pub mod codec;
 pub mod display;
 pub mod ingest;
+pub mod tools;
 mod claim;
 mod memory;
 mod messages;

@@ -31,6 +31,11 @@ impl Ctx {
 
     /// The folder of `file` (canonical) relative to the repo root: `""` for the root itself,
     /// `None` when the file is outside the repo.
+    /// `path` (canonical) relative to the repo root, `None` when it is outside the repo.
+    pub fn repo_relative(&self, path: &Path) -> Option<PathBuf> {
+        path.strip_prefix(&self.repo_root).ok().map(Path::to_path_buf)
+    }
+
     pub fn context_dir(&self, file: &Path) -> Option<String> {
         rel_string(&self.repo_root, file.parent()?)
     }

@@ -82,6 +82,22 @@ impl std::fmt::Display for Problem {
     }
 }
 
+/// A notes file reached again under another name (`CLAUDE.md`, a link to `AGENTS.md`): its
+/// memory is loaded once, as `same_as`.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Link {
+    /// The other name, below the path given to [`load`].
+    pub path: PathBuf,
+    /// The id of the memory loaded from the file.
+    pub same_as: String,
+}
+
+impl std::fmt::Display for Link {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{} is the same file as {}: checked once, as {}", self.path.display(), self.same_as, self.same_as)
+    }
+}
+
 /// The outcome of [`load`]: what was read, and what could not be.
 #[derive(Debug, Clone)]
 pub struct LoadReport {
@@ -89,6 +105,8 @@ pub struct LoadReport {
     /// In input order (file order, line order, row id order); ids are unique.
     pub memories: Vec<Memory>,
     pub problems: Vec<Problem>,
+    /// Names under which an already loaded file was found again (notes folders only).
+    pub links: Vec<Link>,
 }
 
 /// Loads every memory at `memories` (a file or a folder), detecting its format.
@@ -104,6 +122,7 @@ pub fn load(memories: &Path, repo_root: &Path) -> Result<LoadReport, SourceError
     })?;
     let plan = plan(memories)?;
     let mut ctx = common::Ctx::new(repo);
+    let mut links = Vec::new();
     let path = plan.path.as_path();
     let mut loaded = match plan.format {
         Format::Json => json::load_json(path, &mut ctx)?,
@@ -111,7 +130,7 @@ pub fn load(memories: &Path, repo_root: &Path) -> Result<LoadReport, SourceError
         Format::Sqlite => sqlite::load(path, &mut ctx)?,
         Format::ClaudeCode => claude::load(path, &mut ctx)?,
         Format::Gaai => gaai::load(path, &mut ctx)?,
-        Format::Notes if plan.is_dir => notes::load_dir(path, &mut ctx)?,
+        Format::Notes if plan.is_dir => notes::load_dir(path, &mut ctx, &mut links)?,
         Format::Notes => notes::load_file(path, &mut ctx)?,
     };
     common::dedupe_ids(&mut loaded);
@@ -126,6 +145,7 @@ pub fn load(memories: &Path, repo_root: &Path) -> Result<LoadReport, SourceError
         format: plan.format,
         memories: loaded,
         problems: ctx.problems,
+        links,
     })
 }
 

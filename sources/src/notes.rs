@@ -1,19 +1,23 @@
-//! Notes files: CLAUDE.md, AGENTS.md, `.cursorrules`, `.github/copilot-instructions.md`,
-//! `**/docs/**/*.md` and `**/README.md`. Each file is one memory holding the whole file, so
-//! a claim's line number is the file's line number.
+//! Notes files: the instruction files agent tools read from a repository (CLAUDE.md,
+//! AGENTS.md, GEMINI.md, `.cursor/rules/*.mdc`, `.github/copilot-instructions.md`, skills'
+//! SKILL.md, commands, rules, ...; see [`notes_tool`]) and its docs (`**/docs/**/*.md`,
+//! `**/README.md`). Each file is one memory holding the whole file, so a claim's line number
+//! is the file's line number, and its agent is the tool that reads it.
 
+use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 
 use ignore::WalkBuilder;
+use memval_proto::tools::tool_agent;
 use memval_proto::{Memory, Source};
 
 use crate::claude::{CREATED_KEYS, UPDATED_KEYS};
 use crate::common::{inside, rel_string, Ctx};
 use memval_git::GitDates;
-use crate::{dates, frontmatter, text, Format, SourceError};
+use crate::{dates, frontmatter, text, Format, Link, SourceError};
 
 /// Vendored, generated and tool folders never scanned. Hidden folders are skipped too,
-/// except `.github` (Copilot instructions) and `.claude` (Claude Code's project CLAUDE.md).
+/// except the agent tools' own (`memval_proto::tools::TOOL_DIRS`).
 const SKIPPED_DIRS: &[&str] = &[
     "node_modules",
     "target",
@@ -26,6 +30,71 @@ const SKIPPED_DIRS: &[&str] = &[
     "__pycache__",
 ];
 
+/// Files at any depth that are one tool's instructions by their name alone.
+#[rustfmt::skip]
+const TOOL_FILES: &[(&str, &str)] = &[
+    ("CLAUDE.md", "claude-code"), ("CLAUDE.local.md", "claude-code"), ("AGENTS.md", "agents"),
+    ("AGENTS.override.md", "agents"), ("GEMINI.md", "gemini"), (".cursorrules", "cursor"),
+    (".windsurfrules", "windsurf"), (".clinerules", "cline"), (".roorules", "roo-code"),
+    ("CONVENTIONS.md", "aider"),
+];
+
+/// Sub-folders of a tool folder whose markdown files are instructions (commands, sub-agents,
+/// rules, steering, workflows). `.github/workflows` holds CI, not instructions.
+const INSTRUCTION_DIRS: &[&str] = &["commands", "agents", "agent", "rules", "steering", "workflows", "microagents", "prompts"];
+
+/// The agent whose instructions `parts` (a path's components, repo-relative where known) are,
+/// `docs` for a README or a file in a docs folder, `None` for any other file.
+pub(crate) fn notes_tool(parts: &[String]) -> Option<&'static str> {
+    let (name, dirs) = parts.split_last()?;
+    let ext = Path::new(name).extension().map(|e| e.to_string_lossy().to_ascii_lowercase());
+    let is_md = ext.as_deref() == Some("md");
+    if let Some((_, tool)) = TOOL_FILES.iter().find(|(n, _)| n == name) {
+        return Some(tool);
+    }
+    // The innermost tool folder decides (`.github/` of a package inside the repo too).
+    if let Some((i, tool)) = dirs.iter().enumerate().rev().find_map(|(i, d)| tool_agent(d).map(|agent| (i, (d.as_str(), agent)))) {
+        let (folder, agent) = tool;
+        let sub = &dirs[i + 1..];
+        let first = sub.first().map(String::as_str);
+        let found = match folder {
+            ".github" => {
+                (first.is_none() && name == "copilot-instructions.md")
+                    || (first == Some("instructions") && name.ends_with(".instructions.md"))
+                    || (first == Some("prompts") && name.ends_with(".prompt.md"))
+                    || (first == Some("agents") && is_md)
+                    || (first == Some("skills") && name == "SKILL.md")
+            }
+            ".clinerules" => is_md,
+            ".junie" => name == "guidelines.md",
+            ".gemini" if first.is_none() => name == "styleguide.md",
+            ".roo" if first.is_some_and(|f| f.starts_with("rules")) => is_md,
+            _ => {
+                (first == Some("skills") && name == "SKILL.md")
+                    || (first.is_some_and(|f| INSTRUCTION_DIRS.contains(&f)) && (is_md || (folder == ".cursor" && ext.as_deref() == Some("mdc"))))
+            }
+        };
+        if found {
+            return Some(agent);
+        }
+    }
+    (name.eq_ignore_ascii_case("README.md") || (is_md && dirs.iter().any(|d| d == "docs"))).then_some("docs")
+}
+
+/// A path's components as [`notes_tool`] reads them: `path` (its folder canonical, its name as
+/// found) relative to the repo root when it is inside it, else `rel` below `base`'s name.
+fn tool_parts(path: &Path, ctx: &Ctx, base: &Path, rel: &Path) -> Vec<String> {
+    let components = |p: &Path| p.components().map(|c| c.as_os_str().to_string_lossy().into_owned()).collect::<Vec<_>>();
+    match ctx.repo_relative(path) {
+        Some(r) => components(&r),
+        None => {
+            let mut parts: Vec<String> = base.file_name().map(|n| vec![n.to_string_lossy().into_owned()]).unwrap_or_default();
+            parts.extend(components(rel));
+            parts
+        }
+    }
+}
+
 /// Loads one notes file given directly.
 pub(crate) fn load_file(path: &Path, ctx: &mut Ctx) -> Result<Vec<Memory>, SourceError> {
     let canon = std::fs::canonicalize(path).map_err(|e| SourceError::io(path, e))?;
@@ -35,7 +104,11 @@ pub(crate) fn load_file(path: &Path, ctx: &mut Ctx) -> Result<Vec<Memory>, Sourc
         .file_name()
         .map(|n| n.to_string_lossy().into_owned())
         .unwrap_or_else(|| path.to_string_lossy().into_owned());
-    match memory(id, &canon, path, &git, ctx) {
+    // The name given decides the agent, in the folder it was given in (a link's own folder).
+    let given_dir = path.parent().filter(|p| !p.as_os_str().is_empty()).unwrap_or(Path::new(".")).canonicalize().unwrap_or_else(|_| dir.clone());
+    let parts = tool_parts(&given_dir.join(&id), ctx, &given_dir, Path::new(&id));
+    let agent = notes_tool(&parts).unwrap_or("notes");
+    match memory(id, agent, &canon, path, &git, ctx) {
         Ok(m) => Ok(vec![m]),
         Err(reason) => {
             ctx.problem(path, reason);
@@ -46,15 +119,21 @@ pub(crate) fn load_file(path: &Path, ctx: &mut Ctx) -> Result<Vec<Memory>, Sourc
 
 /// Loads every notes file under `dir`, honouring `.gitignore`. A folder with none is not a
 /// notes folder: that is an error, so a mistyped path does not look like a clean run.
-pub(crate) fn load_dir(dir: &Path, ctx: &mut Ctx) -> Result<Vec<Memory>, SourceError> {
+///
+/// A file reached by several names (`CLAUDE.md` a link to `AGENTS.md`) is one memory, named
+/// by the file itself when it is in the folder, else by its first link; the other names are
+/// returned in `links`.
+pub(crate) fn load_dir(dir: &Path, ctx: &mut Ctx, links: &mut Vec<Link>) -> Result<Vec<Memory>, SourceError> {
     let root = std::fs::canonicalize(dir).map_err(|e| SourceError::io(dir, e))?;
-    let mut files: Vec<(PathBuf, PathBuf, String)> = Vec::new(); // (canonical, shown, id)
+    let mut files: Vec<(PathBuf, PathBuf, String, &'static str)> = Vec::new(); // (canonical, shown, id, agent)
     for found in walk(dir) {
         let shown = dir.join(&found);
         match inside(&root, &shown) {
             Ok(canon) if canon.is_file() => {
                 let id = rel_string(Path::new(""), &found).unwrap_or_default();
-                files.push((canon, shown, id));
+                // The name it was found under decides (`CLAUDE.md`, a link to `CONTRIBUTING.md`).
+                let agent = notes_tool(&tool_parts(&root.join(&found), ctx, &root, &found)).unwrap_or("notes");
+                files.push((canon, shown, id, agent));
             }
             Ok(_) => {}
             Err(why) => ctx.problem(&shown, why),
@@ -67,11 +146,30 @@ pub(crate) fn load_dir(dir: &Path, ctx: &mut Ctx) -> Result<Vec<Memory>, SourceE
                 .into(),
         });
     }
-    let canon: Vec<PathBuf> = files.iter().map(|(c, _, _)| c.clone()).collect();
+    // One memory per file: the name that is the file itself (not a link; the walk follows
+    // no folder links) wins over its links, else the first link in walk order.
+    let mut keep: HashMap<PathBuf, usize> = HashMap::new();
+    for (i, (canon, shown, _, _)) in files.iter().enumerate() {
+        let itself = shown.symlink_metadata().is_ok_and(|m| !m.file_type().is_symlink());
+        let kept = *keep.entry(canon.clone()).or_insert(i);
+        if itself && files[kept].1.symlink_metadata().is_ok_and(|m| m.file_type().is_symlink()) {
+            keep.insert(canon.clone(), i);
+        }
+    }
+    for (i, (canon, shown, _, _)) in files.iter().enumerate() {
+        let k = keep[canon];
+        if k != i {
+            links.push(Link { path: shown.clone(), same_as: files[k].2.clone() });
+        }
+    }
+    let canon: Vec<PathBuf> = keep.keys().cloned().collect();
     let git = GitDates::lookup(&root, &canon);
-    let mut out = Vec::with_capacity(files.len());
-    for (canon, shown, id) in files {
-        match memory(id, &canon, &shown, &git, ctx) {
+    let mut out = Vec::with_capacity(keep.len());
+    for (i, (canon, shown, id, agent)) in files.into_iter().enumerate() {
+        if keep[&canon] != i {
+            continue;
+        }
+        match memory(id, agent, &canon, &shown, &git, ctx) {
             Ok(m) => out.push(m),
             Err(reason) => ctx.problem(&shown, reason),
         }
@@ -84,7 +182,9 @@ pub(crate) fn any_in(dir: &Path) -> bool {
     walk(dir).next().is_some()
 }
 
-/// Notes files under `dir`, as paths relative to it, sorted for a stable load order.
+/// Notes files under `dir`, as paths relative to it, sorted for a stable load order. The
+/// patterns are matched against the path below `dir`'s own name; `load_dir` matches again,
+/// repo-relative, for the agent.
 fn walk(dir: &Path) -> impl Iterator<Item = PathBuf> + '_ {
     let mut builder = WalkBuilder::new(dir);
     builder
@@ -111,35 +211,26 @@ fn walk(dir: &Path) -> impl Iterator<Item = PathBuf> + '_ {
             return None;
         }
         let rel = entry.path().strip_prefix(dir).ok()?.to_path_buf();
-        is_notes_file(&rel).then_some(rel)
+        is_notes_file(dir, &rel).then_some(rel)
     })
 }
 
 fn skipped_dir(name: &str) -> bool {
     SKIPPED_DIRS.contains(&name)
-        || (name.starts_with('.') && !matches!(name, ".github" | ".claude"))
+        || (name.starts_with('.') && tool_agent(name).is_none())
 }
 
-/// Whether a path relative to the scanned folder is one of the notes patterns.
-pub(crate) fn is_notes_file(rel: &Path) -> bool {
-    let parts: Vec<String> = rel
-        .components()
-        .map(|c| c.as_os_str().to_string_lossy().into_owned())
-        .collect();
-    let Some((name, dirs)) = parts.split_last() else {
-        return false;
-    };
-    let is_md = Path::new(name)
-        .extension()
-        .is_some_and(|e| e.eq_ignore_ascii_case("md"));
-    matches!(name.as_str(), "CLAUDE.md" | "AGENTS.md" | ".cursorrules")
-        || (name == "copilot-instructions.md" && dirs.last().is_some_and(|d| d == ".github"))
-        || name.eq_ignore_ascii_case("README.md")
-        || (is_md && dirs.iter().any(|d| d == "docs"))
+/// Whether `rel`, a path below the scanned folder `dir`, is one of the notes patterns (read
+/// with `dir`'s own name in front, so `--memories .claude` still finds its commands).
+pub(crate) fn is_notes_file(dir: &Path, rel: &Path) -> bool {
+    let mut parts: Vec<String> = dir.file_name().map(|n| vec![n.to_string_lossy().into_owned()]).unwrap_or_default();
+    parts.extend(rel.components().map(|c| c.as_os_str().to_string_lossy().into_owned()));
+    notes_tool(&parts).is_some()
 }
 
 fn memory(
     id: String,
+    agent: &str,
     canon: &Path,
     shown: &Path,
     git: &GitDates,
@@ -165,7 +256,7 @@ fn memory(
     let created_at = front(CREATED_KEYS);
     Ok(Memory {
         id,
-        agent: "notes".into(),
+        agent: agent.into(),
         content: text,
         tier: 0,
         kind: "notes".into(),
@@ -186,8 +277,13 @@ fn memory(
 mod tests {
     use super::*;
 
+    fn tool(path: &str) -> Option<&'static str> {
+        let parts: Vec<String> = path.split('/').map(str::to_owned).collect();
+        notes_tool(&parts)
+    }
+
     fn check(path: &str, expected: bool) {
-        assert_eq!(is_notes_file(Path::new(path)), expected, "{path}");
+        assert_eq!(tool(path).is_some(), expected, "{path}");
     }
 
     #[test]
@@ -208,12 +304,84 @@ mod tests {
     }
 
     #[test]
+    fn every_tools_instruction_files_with_their_agent() {
+        for (path, agent) in [
+            ("CLAUDE.md", Some("claude-code")),
+            ("web/CLAUDE.local.md", Some("claude-code")),
+            (".claude/commands/release.md", Some("claude-code")),
+            (".claude/agents/reviewer.md", Some("claude-code")),
+            (".claude/rules/testing.md", Some("claude-code")),
+            (".claude/skills/pdf/SKILL.md", Some("claude-code")),
+            (".claude/skills/pdf/reference.md", None),
+            (".claude/settings.json", None),
+            ("AGENTS.md", Some("agents")),
+            ("codex-rs/AGENTS.override.md", Some("agents")),
+            (".agents/skills/triage/SKILL.md", Some("agents")),
+            (".agents/rules/style.md", Some("agents")),
+            ("GEMINI.md", Some("gemini")),
+            (".gemini/styleguide.md", Some("gemini")),
+            (".gemini/skills/x/SKILL.md", Some("gemini")),
+            (".cursorrules", Some("cursor")),
+            (".cursor/rules/api.mdc", Some("cursor")),
+            (".cursor/rules/nested/db.md", Some("cursor")),
+            (".cursor/commands/ship.md", Some("cursor")),
+            (".github/copilot-instructions.md", Some("copilot")),
+            (".github/instructions/rust.instructions.md", Some("copilot")),
+            (".github/instructions/notes.md", None),
+            (".github/prompts/plan.prompt.md", Some("copilot")),
+            (".github/agents/triage.agent.md", Some("copilot")),
+            (".github/skills/x/SKILL.md", Some("copilot")),
+            (".github/workflows/ci.md", None),
+            (".github/ISSUE_TEMPLATE/bug.md", None),
+            (".github/PULL_REQUEST_TEMPLATE.md", None),
+            (".windsurfrules", Some("windsurf")),
+            (".windsurf/rules/go.md", Some("windsurf")),
+            (".windsurf/workflows/deploy.md", Some("windsurf")),
+            (".clinerules", Some("cline")),
+            (".clinerules/coding.md", Some("cline")),
+            (".clinerules/workflows/pr.md", Some("cline")),
+            (".cline/skills/x/SKILL.md", Some("cline")),
+            (".kiro/steering/product.md", Some("kiro")),
+            (".junie/guidelines.md", Some("junie")),
+            (".roo/rules/a.md", Some("roo-code")),
+            (".roo/rules-code/b.md", Some("roo-code")),
+            (".roorules", Some("roo-code")),
+            (".amazonq/rules/c.md", Some("amazon-q")),
+            (".opencode/command/x.md", None),
+            (".opencode/commands/x.md", Some("opencode")),
+            (".opencode/agent/x.md", Some("opencode")),
+            (".openhands/microagents/repo.md", Some("openhands")),
+            ("CONVENTIONS.md", Some("aider")),
+            // The innermost tool folder decides; a docs folder inside one is docs.
+            ("packages/web/.cursor/rules/ui.mdc", Some("cursor")),
+            (".claude/skills/x/docs/usage.md", Some("docs")),
+            ("README.md", Some("docs")),
+            ("docs/a.md", Some("docs")),
+            ("src/notes.md", None),
+            (".vscode/README.md", Some("docs")),
+        ] {
+            assert_eq!(tool(path), agent, "{path}");
+        }
+    }
+
+    #[test]
+    fn a_folder_given_directly_keeps_its_name() {
+        assert!(is_notes_file(Path::new("/r/.claude"), Path::new("commands/x.md")));
+        assert!(is_notes_file(Path::new("/r/.cursor"), Path::new("rules/x.mdc")));
+        assert!(!is_notes_file(Path::new("/r/misc"), Path::new("commands/x.md")));
+    }
+
+    #[test]
     fn skipped_dirs() {
         assert!(skipped_dir("node_modules"));
         assert!(skipped_dir(".git"));
         assert!(skipped_dir(".venv"));
         assert!(!skipped_dir(".github"));
         assert!(!skipped_dir(".claude"));
+        assert!(!skipped_dir(".cursor"));
+        assert!(!skipped_dir(".agents"));
+        assert!(skipped_dir(".vscode"));
+        assert!(skipped_dir(".idea"));
         assert!(!skipped_dir("docs"));
     }
 }

@@ -65,7 +65,7 @@ fn notes_folder_one_memory_per_file_with_line_numbers_and_dates() {
     let claude = by_id("CLAUDE.md");
     assert_eq!(
         (claude.agent.as_str(), claude.kind.as_str(), claude.tier),
-        ("notes", "notes", 0)
+        ("claude-code", "notes", 0)
     );
     assert_eq!(
         claude.content, "# Project\n\nBuild with `make build`.\nTests live in tests/.\n",
@@ -198,4 +198,103 @@ fn notes_symlinks_out_of_the_folder_are_not_followed() {
     assert!(report.problems[0]
         .reason
         .contains("outside the memory folder"));
+}
+
+#[test]
+fn every_agent_tools_instruction_files_are_found_and_attributed() {
+    let repo = tempfile::tempdir().unwrap();
+    let root = repo.path();
+    git_init(root);
+    for (path, text) in [
+        ("CLAUDE.md", "Claude's notes.\n"),
+        ("GEMINI.md", "Gemini's notes.\n"),
+        (".cursor/rules/api.mdc", "---\ndescription: API rules\nglobs: src/api/**\n---\nHandlers live in src/api/.\n"),
+        (".github/instructions/rust.instructions.md", "---\napplyTo: \"**/*.rs\"\n---\nUse anyhow.\n"),
+        (".claude/skills/release/SKILL.md", "---\nname: release\n---\nRun scripts/bump.sh.\n"),
+        (".claude/skills/release/scripts/notes.md", "not an instruction file\n"),
+        (".claude/commands/ship.md", "Ship it.\n"),
+        (".claude/settings.local.md", "not an instruction file\n"),
+        (".clinerules/style.md", "Small functions.\n"),
+        (".vscode/notes.md", "an editor folder\n"),
+        (".idea/README.md", "an editor folder\n"),
+    ] {
+        write(root, path, text);
+    }
+    commit(root, &["."], "2026-02-14T08:00:00Z");
+    let report = load(root, root).unwrap();
+    let got: Vec<(&str, &str)> = report.memories.iter().map(|m| (m.id.as_str(), m.agent.as_str())).collect();
+    assert_eq!(
+        got,
+        [
+            (".claude/commands/ship.md", "claude-code"),
+            (".claude/skills/release/SKILL.md", "claude-code"),
+            (".clinerules/style.md", "cline"),
+            (".cursor/rules/api.mdc", "cursor"),
+            (".github/instructions/rust.instructions.md", "copilot"),
+            ("CLAUDE.md", "claude-code"),
+            ("GEMINI.md", "gemini"),
+        ]
+    );
+    let skill = report.memories.iter().find(|m| m.id.ends_with("SKILL.md")).unwrap();
+    assert_eq!(skill.context_dir.as_deref(), Some(".claude/skills/release"));
+    assert_eq!(skill.updated_at, Some(ts("2026-02-14T08:00:00Z")));
+    assert!(report.links.is_empty());
+}
+
+#[test]
+fn a_tool_folder_given_directly_is_read_with_its_agent() {
+    let repo = tempfile::tempdir().unwrap();
+    let root = repo.path();
+    git_init(root);
+    write(root, ".claude/commands/ship.md", "Ship it.\n");
+    write(root, ".claude/skills/x/SKILL.md", "Do x.\n");
+    commit(root, &["."], "2026-02-14T08:00:00Z");
+    let report = load(&root.join(".claude"), root).unwrap();
+    let got: Vec<(&str, &str)> = report.memories.iter().map(|m| (m.id.as_str(), m.agent.as_str())).collect();
+    assert_eq!(got, [("commands/ship.md", "claude-code"), ("skills/x/SKILL.md", "claude-code")]);
+    let single = load(&root.join(".claude/commands/ship.md"), root).unwrap();
+    assert_eq!(single.memories[0].agent, "claude-code");
+}
+
+#[cfg(unix)]
+#[test]
+fn a_file_reached_by_several_names_is_one_memory_named_by_the_file_itself() {
+    let repo = tempfile::tempdir().unwrap();
+    let root = repo.path();
+    git_init(root);
+    write(root, "AGENTS.md", "Use pnpm.\n");
+    write(root, ".agents/skills/x/SKILL.md", "Do x.\n");
+    // CLAUDE.md -> AGENTS.md (the common layout), and the real file sorts after its link here.
+    std::os::unix::fs::symlink("AGENTS.md", root.join("CLAUDE.md")).unwrap();
+    write(root, "web/CLAUDE.md", "Web notes.\n");
+    std::os::unix::fs::symlink("CLAUDE.md", root.join("web/AGENTS.md")).unwrap();
+    std::fs::create_dir_all(root.join(".github")).unwrap();
+    std::os::unix::fs::symlink("../AGENTS.md", root.join(".github/copilot-instructions.md")).unwrap();
+    // A linked folder is not walked: its skills are read where they really are.
+    std::fs::create_dir_all(root.join(".claude")).unwrap();
+    std::os::unix::fs::symlink("../.agents/skills", root.join(".claude/skills")).unwrap();
+    commit(root, &["."], "2026-02-14T08:00:00Z");
+
+    let report = load(root, root).unwrap();
+    let got: Vec<(&str, &str)> = report.memories.iter().map(|m| (m.id.as_str(), m.agent.as_str())).collect();
+    assert_eq!(got, [(".agents/skills/x/SKILL.md", "agents"), ("AGENTS.md", "agents"), ("web/CLAUDE.md", "claude-code")]);
+    let mut links: Vec<(String, &str)> = report
+        .links
+        .iter()
+        .map(|l| (l.path.strip_prefix(root).unwrap().to_string_lossy().into_owned(), l.same_as.as_str()))
+        .collect();
+    links.sort();
+    assert_eq!(
+        links,
+        [
+            (".github/copilot-instructions.md".to_owned(), "AGENTS.md"),
+            ("CLAUDE.md".to_owned(), "AGENTS.md"),
+            ("web/AGENTS.md".to_owned(), "web/CLAUDE.md"),
+        ]
+    );
+    assert!(report.problems.is_empty(), "{:?}", report.problems);
+    // Given directly, a link is read under its own name and folder.
+    let single = load(&root.join(".github/copilot-instructions.md"), root).unwrap();
+    assert_eq!(single.memories[0].agent, "copilot");
+    assert_eq!(single.memories[0].content, "Use pnpm.\n");
 }

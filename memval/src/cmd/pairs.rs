@@ -94,6 +94,9 @@ pub async fn run(args: PairsArgs) -> anyhow::Result<ExitCode> {
     for p in &result.problems {
         eprintln!("memval: warning: skipped {}", one_line(&p.to_string()));
     }
+    for link in &result.links {
+        eprintln!("memval: note: {}", one_line(&link.to_string()));
+    }
     let format = args.format.unwrap_or(if std::io::stdout().is_terminal() { PairsFormat::Table } else { PairsFormat::Jsonl });
     let mut out = std::io::stdout().lock();
     match format {

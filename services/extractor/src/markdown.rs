@@ -325,6 +325,20 @@ pub(crate) fn tree_entry(line: &str) -> Option<(usize, &str)> {
     (!name.is_empty()).then_some((col, name))
 }
 
+/// Whether the tree entry `name` (from [`tree_entry`] of `line`) begins a phrase rather than
+/// naming a file: a word with no extension or slash, then one space and a word
+/// (`+-- I want a simple agent`, `+-- Define a custom tool`). A name then a comment, two
+/// spaces or a bracket (`src/  # code`, `cmd  binaries`, `agent/ (the Agent class)`) is a name.
+pub(crate) fn tree_entry_is_phrase(line: &str, name: &str) -> bool {
+    if name.contains(['.', '/']) {
+        return false;
+    }
+    let Some(at) = line.find(name) else { return false };
+    let after = &line[at + name.len()..];
+    let mut chars = after.chars();
+    chars.next() == Some(' ') && chars.next().is_some_and(char::is_alphabetic)
+}
+
 /// The one token of a listing line (`src/`, `  lru.go  # the cache`), or `None` when the line
 /// holds more than a name and a trailing comment.
 pub(crate) fn single_token(line: &str) -> Option<&str> {

@@ -445,12 +445,27 @@ pub(crate) struct Folder<'a> {
     pub bare_only: bool,
     /// A weak hint: its readings come after the path as written.
     pub fallback: bool,
-    /// A docs folder: paths starting with a well-known top folder (`src/...`, see
-    /// `PROSE_ROOTS`) are read from the repo root first, since docs describe the whole repo.
-    pub demote_roots: bool,
+    /// Which paths joined onto this folder come after the path as written ([`Demote`]).
+    pub demote: Demote,
     /// The notes file's own folder: `../x` is read against it, while it stays in the repo.
     pub own: bool,
 }
+
+/// Paths that start with a well-known top folder (`src/...`, see `PROSE_ROOTS`) are read
+/// from the repo root before they are joined onto a notes file's folder when:
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Demote {
+    /// never (a package's README: `src/` is the package's own);
+    No,
+    /// the folder is a docs folder, since docs describe the whole repo;
+    Roots,
+    /// the folder is a skill's, except the folders a skill bundles of its own (`scripts/`,
+    /// `references/`, `assets/`, `templates/`, `examples/`).
+    SkillRoots,
+}
+
+/// Folders an agent skill bundles beside its SKILL.md.
+const SKILL_BUNDLE: &[&str] = &["scripts", "references", "reference", "assets", "templates", "examples", "resources"];
 
 /// `base/p` with its `..` segments applied; `None` when it would climb above the repo root.
 fn climb(base: &str, p: &str) -> Option<String> {
@@ -526,7 +541,12 @@ pub(crate) fn readings(tok: &PathToken, folders: &[Folder<'_>]) -> Vec<String> {
             if joined.len() > MAX_PATH_LEN {
                 continue;
             }
-            let demoted = folder.demote_roots && PROSE_ROOTS.contains(&first_segment(p));
+            let root = PROSE_ROOTS.contains(&first_segment(p));
+            let demoted = match folder.demote {
+                Demote::No => false,
+                Demote::Roots => root,
+                Demote::SkillRoots => root && !SKILL_BUNDLE.contains(&first_segment(p)),
+            };
             if folder.fallback || demoted || (!bare && first_segment(p) == first_segment(b)) {
                 back.push(joined);
             } else {
@@ -709,7 +729,7 @@ mod tests {
             readings,
             bare_only,
             fallback: false,
-            demote_roots: false,
+            demote: Demote::No,
             own: false,
         }
     }
@@ -759,7 +779,7 @@ mod tests {
             readings: &api,
             bare_only: true,
             fallback: true,
-            demote_roots: false,
+            demote: Demote::No,
             own: false,
         };
         assert_eq!(

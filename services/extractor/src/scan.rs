@@ -21,7 +21,7 @@ use crate::mentions::{
     bind, clean_text, config_mentions, gap, line_contents, nearest, placeholders, symbol_mentions,
     Cand, ConfigMention, FileMention, Line, LineTextMention, SymbolMention,
 };
-use crate::paths::{self, Folder, PathToken, Strength};
+use crate::paths::{self, Demote, Folder, PathToken, Strength};
 use crate::{behaviour, commands, config, lines, symbols};
 
 /// Mentions kept per memory, so hostile text cannot blow up memory or time.
@@ -138,18 +138,27 @@ fn dependency_cue(orig: &str, range: &std::ops::Range<usize>, files: &[FileMenti
     config::has_dependency_cue(&text)
 }
 
-/// Folders at the repo root that hold an agent tool's instructions (`.github/copilot-instructions.md`,
-/// `.claude/CLAUDE.md`, `.cursor/rules/...`): their notes describe the repository from its
-/// root, so paths are read from there; only their relative links (`./x`, `../x`) are read
-/// from the file's own folder, as a markdown renderer reads them.
-const TOOL_FOLDERS: &[&str] = &[".github", ".claude", ".cursor", ".windsurf", ".codex", ".gemini"];
+/// The folder a notes file's paths are read against besides the repo root (`file_dir`: its
+/// folder, repo-relative). A skill's files name the skill's own files from its folder
+/// (`scripts/bump.sh` in `.claude/skills/release/`); other notes in an agent tool's folder at
+/// the repo root (`.github/copilot-instructions.md`, `.cursor/rules/*.mdc`, `.claude/commands/`,
+/// `memval_proto::tools::TOOL_DIRS`) describe the repository from its root, as the tool reads
+/// them, so only their relative links (`./x`, `../x`) are read from their own folder, as a
+/// markdown renderer reads them; any other notes file's folder is read first.
+fn context_of(file_dir: Option<&str>) -> Option<String> {
+    let dir = file_dir?;
+    if let Some(skill) = memval_proto::tools::skill_dir(dir) {
+        return Some(skill);
+    }
+    let tool = memval_proto::tools::tool_agent(dir.split('/').next().unwrap_or("")).is_some();
+    (!tool).then(|| dir.to_string())
+}
 
 /// `file_dir`: the notes file's folder, repo-relative (`None` at the root or outside the repo).
 pub(crate) fn scan(content: &str, file_dir: Option<&str>) -> Doc {
-    let tool = file_dir.is_some_and(|d| TOOL_FOLDERS.contains(&d.split('/').next().unwrap_or("")));
     let mut w = Walker {
         roots: named_roots(content),
-        context: file_dir.filter(|_| !tool).map(str::to_string),
+        context: context_of(file_dir),
         file_dir: file_dir.map(str::to_string),
         doc: Doc::default(),
         paragraph: 0,
@@ -235,7 +244,7 @@ struct Walker {
     /// Folders the memory names as the first segment of a path ([`named_roots`]).
     roots: HashSet<String>,
     /// The folder paths are read against besides the repo root (the notes file's, unless it
-    /// is a tool folder: [`TOOL_FOLDERS`]).
+    /// is a tool folder or a skill: [`context_of`]).
     context: Option<String>,
     /// The notes file's own folder: where its relative links point.
     file_dir: Option<String>,
@@ -304,8 +313,7 @@ impl Walker {
             }
             return;
         }
-        if markdown::is_tree_line(line) {
-            self.tree_line(line, line_no);
+        if markdown::is_tree_line(line) && self.tree_line(line, line_no) {
             return;
         }
         let (content, item_col) = match markdown::list_item(line) {
@@ -346,8 +354,7 @@ impl Walker {
     /// Reads a code line; `true` when only its structure was read (a tree row, a listing
     /// entry, a command), `false` when the whole line was scanned for paths.
     fn code_structure(&mut self, line: &str, line_no: u32, fence: &Fence) -> bool {
-        if markdown::is_tree_line(line) {
-            self.tree_line(line, line_no);
+        if markdown::is_tree_line(line) && self.tree_line(line, line_no) {
             return true;
         }
         self.pending_root = markdown::single_token(line)
@@ -379,10 +386,24 @@ impl Walker {
         false
     }
 
-    fn tree_line(&mut self, line: &str, line_no: u32) {
+    /// Reads a tree row; `false` when it is a phrase the caller reads as text instead.
+    fn tree_line(&mut self, line: &str, line_no: u32) -> bool {
         let Some((col, name)) = markdown::tree_entry(line) else {
-            return;
+            return true;
         };
+        // A decision tree drawn like a file tree (`+-- Define a custom tool -> tools/x.md`):
+        // the entry is a phrase, not a name. The line is read as text (for `tools/x.md`), the
+        // line above it is no root, and the entry's children are read against its parent.
+        if markdown::tree_entry_is_phrase(line, name) && paths::classify(name, Strength::Standalone).is_none() {
+            if self.nest.is_empty() {
+                self.pending_root = None;
+            }
+            while self.nest.last().is_some_and(|e| e.col >= col) {
+                self.nest.pop();
+            }
+            self.nest.push(NestEntry { col, name: String::new(), label: false });
+            return false;
+        }
         // The line above a tree's first entry is its root (`src`, `.`, `myproject/`).
         if let Some(root) = self
             .pending_root
@@ -404,6 +425,7 @@ impl Walker {
             }
         }
         self.nest_entry(col, name, line_no, line, false);
+        true
     }
 
     /// Folders a path in running text may be written against, most specific first.
@@ -413,7 +435,7 @@ impl Walker {
             readings,
             bare_only,
             fallback,
-            demote_roots: false,
+            demote: Demote::No,
             own: false,
         };
         if let Some(r) = near {
@@ -442,7 +464,13 @@ impl Walker {
             readings: std::slice::from_ref(c),
             bare_only: false,
             fallback: false,
-            demote_roots: paths::is_docs_dir(c),
+            demote: if memval_proto::tools::skill_dir(c).is_some() {
+                Demote::SkillRoots
+            } else if paths::is_docs_dir(c) {
+                Demote::Roots
+            } else {
+                Demote::No
+            },
             own: true,
         })
     }
@@ -455,7 +483,7 @@ impl Walker {
                 readings: r,
                 bare_only: false,
                 fallback: false,
-                demote_roots: false,
+                demote: Demote::No,
                 own: false,
             });
         }
@@ -749,7 +777,7 @@ impl Walker {
         cands.truncate(self.budget);
         let mut files = self.resolve(orig, raw);
         if let Some(own) = self.file_dir.as_ref().filter(|_| !own_relative.is_empty()) {
-            let own = [Folder { readings: std::slice::from_ref(own), bare_only: false, fallback: false, demote_roots: false, own: true }];
+            let own = [Folder { readings: std::slice::from_ref(own), bare_only: false, fallback: false, demote: Demote::No, own: true }];
             for f in files.iter_mut().filter(|f| own_relative.contains(&(f.start, f.end))) {
                 f.readings = paths::readings(&f.tok, &own);
             }

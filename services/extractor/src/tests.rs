@@ -281,6 +281,21 @@ fn section_and_context_relative_paths() {
         ],
     );
     check_in(Some(".claude/rules"), "Read `docs/a.md`.", &["L1 file_reference docs/a.md"]);
+    check_in(Some(".agents/rules"), "Read `docs/a.md`.", &["L1 file_reference docs/a.md"]);
+    // ...but a skill names its own bundled files from its folder first, the repo's after
+    check_in(
+        Some(".claude/skills/release"),
+        "Run `scripts/bump.sh`, then check `src/version.rs`.",
+        &[
+            "L1 file_reference .claude/skills/release/scripts/bump.sh[scripts/bump.sh]",
+            "L1 file_reference src/version.rs[.claude/skills/release/src/version.rs]",
+        ],
+    );
+    check_in(
+        Some(".agents/skills/x/references"),
+        "See `api.md`.",
+        &["L1 file_reference .agents/skills/x/api.md[api.md]"],
+    );
     check_in(Some("internal/ui"), "Read `view.go`.", &["L1 file_reference internal/ui/view.go[view.go]"]);
     // a heading of code spans only names paths; the same span in a sentence does not
     check(
@@ -1434,4 +1449,17 @@ fn a_manifest_after_dash_m_is_a_path_and_a_module_is_not() {
     for (content, expected) in cases {
         check(content, expected);
     }
+}
+
+#[test]
+fn a_decision_tree_drawn_as_a_file_tree_names_only_its_paths() {
+    check(
+        "```\nTools?\n+-- Define a custom tool with schema -> tools/REFERENCE.md\n+-- I want a browser agent\n|   +-- agent/ (no Node.js dependencies)\n+-- Package tools as a plugin -> plugins/REFERENCE.md\n```",
+        &["L3 file_reference tools/REFERENCE.md", "L5 file_reference agent", "L6 file_reference plugins/REFERENCE.md"],
+    );
+    // A file tree's entries with a description after two spaces, or a known file name, are names.
+    check(
+        "```\nsrc/\n+-- cache  the sharded cache\n+-- Makefile builds it\n```",
+        &["L2 file_reference src", "L3 file_reference src/cache", "L4 file_reference src/Makefile"],
+    );
 }

@@ -76,6 +76,8 @@ pub struct PairsRun {
     pub format: Format,
     /// Files, lines or rows that could not be loaded (the rest was).
     pub problems: Vec<Problem>,
+    /// Notes files found again under another name, loaded once (`memval_sources::Link`).
+    pub links: Vec<memval_sources::Link>,
     /// Where the cap came from, and any clamping: one line for the user.
     pub cap_note: String,
     /// Settled pairs read from `reconcile_log`.
@@ -167,7 +169,7 @@ pub fn run(
     let options = Options { cap, per_agent: (per_agent > 0).then_some(per_agent), resolved };
     let resolved_read = options.resolved.len();
     let (candidates, stats) = pairer.pairs(&loaded.memories, &options, progress)?;
-    Ok(PairsRun { candidates, format: loaded.format, problems: loaded.problems, cap_note, resolved_read, embed: stats })
+    Ok(PairsRun { candidates, format: loaded.format, problems: loaded.problems, links: loaded.links, cap_note, resolved_read, embed: stats })
 }
 
 #[cfg(test)]
