@@ -549,13 +549,18 @@ async fn reconcile_one(js: &JetStream, reconciler: &Reconciler, connection: &Req
                 );
                 return Some(Watch::new(due, subject, lease, ttl));
             }
-            // Two reports of a period are better than none: the claim only avoids the double.
-            Err(e) => eprintln!(
-                "{}",
-                memval_proto::display::one_line(&format!(
-                    "memval: reconciler: {label}: cannot claim period {period} ({e}); reconciling anyway, another reconciler may report it too"
-                ))
-            ),
+            Err(e) => match js.read_lease(topology::LEASES, &subject).await {
+                // Stored, but its acknowledgement was lost: it is ours to keep alive, or the
+                // others would take it over from this live reconciler.
+                Ok(Some(mine)) if mine.owner == owner => held = Some((Held::new(js, &subject, &owner, ttl, &label, period), mine.sequence)),
+                // Two reports of a period are better than none: the claim only avoids the double.
+                _ => eprintln!(
+                    "{}",
+                    memval_proto::display::one_line(&format!(
+                        "memval: reconciler: {label}: cannot claim period {period} ({e}); reconciling anyway, another reconciler may report it too"
+                    ))
+                ),
+            },
         }
     }
     run_reconciliation(reconciler, connection, &due, &run_id, held, stats).await;
