@@ -11,6 +11,9 @@
 //!   counts once), and after T seconds of quiet.
 //! - Two reconcilers serving one repo on one schedule write one report per firing: the one
 //!   that claims the firing first writes, the other says who has it and writes nothing.
+//! - A period whose winner died after claiming it (a claim with no heartbeat, or a winner
+//!   SIGKILLed mid-reconciliation) is taken over after the lease ttl and gets its one report;
+//!   a finished period is left to its holder; a live holder, beating, is never taken over.
 //! - Memory files, decision records and docs are byte-identical after everything.
 //! - A pair batch that reaches a judge after its reconciler stopped waiting is acked without a
 //!   model call and without a judgement; one still waited for is judged. A reconciler that
@@ -386,10 +389,12 @@ fn two_reconcilers_on_one_repo_write_one_report_per_firing() {
     let nats = NatsServer::start();
     let url = nats.url();
     let repo_map = format!("shop={}", root.display());
-    // Both replicas on the same repo, schedule and report folder: every two seconds.
+    // Both replicas on the same repo, schedule and report folder: every two seconds. The
+    // replica that loses a firing learns that it was written when it next reads the lease,
+    // a lease ttl later: 3 s here, not the default minute.
     let args = [
         "--repo-map", &repo_map, "--schedule", "*/2 * * * * *", "--memories", "contexts", "--memories", "agents.jsonl",
-        "--out-dir", out_dir.to_str().unwrap(),
+        "--out-dir", out_dir.to_str().unwrap(), "--lease-ttl", "3",
     ];
     let first = Service::start("reconciler", &url, &args, &logs);
     let second = Service::start("reconciler", &url, &args, &logs);
@@ -486,4 +491,182 @@ fn a_pair_batch_its_reconciler_stopped_waiting_for_is_acked_without_a_model_call
     let (code, log) = judge.terminate();
     assert_eq!(code, Some(0), "{log}");
     assert!(log.contains("3 batches processed, 2 published"), "{log}");
+}
+
+/// The lease subject of the period an ingest event with id `ev-{n}` of repo `shop` makes due,
+/// and the period.
+fn ingest_lease(n: usize) -> (String, String) {
+    let period = format!("ingest-ingest-ev-{n}");
+    (format!("memval.v1.leases.reconcile.shop.{period}"), period)
+}
+
+/// Store a lease message as a reconciler does: its owner text as the payload and its state
+/// in the `Memval-Lease` header.
+fn store_lease(url: &str, subject: &str, owner: &str, state: &str) {
+    use memval_transport::jetstream::{ConnectOptions, JetStream, Settings};
+    use memval_transport::{Headers, Outbox, Outgoing};
+    let runtime = tokio::runtime::Builder::new_current_thread().enable_all().build().unwrap();
+    runtime.block_on(async {
+        let js = JetStream::connect(&ConnectOptions::new(url, "memval-test"), Settings::default()).await.unwrap();
+        let mut headers = Headers::new();
+        headers.insert("Memval-Lease", state);
+        let message = Outgoing { subject: subject.to_owned(), msg_id: format!("test:{subject}:{state}"), headers, payload: owner.as_bytes().to_vec() };
+        js.outbox().send(message).await.unwrap();
+    });
+}
+
+/// The lease messages of `subject`, oldest first: (state header, owner text).
+fn lease_messages(url: &str, subject: &str) -> Vec<(String, String)> {
+    let states = stored_with_headers(url, "MEMVAL_LEASES", subject);
+    let owners = read_subject(url, "MEMVAL_LEASES", subject);
+    states.iter().zip(owners).map(|(h, o)| (h.get("Memval-Lease").unwrap_or("").to_owned(), String::from_utf8_lossy(&o).into_owned())).collect()
+}
+
+/// `serve reconciler` arguments for the lease tests: ingest events only (the schedule does
+/// not fire), a reconciliation per event, a lease ttl of 2 s, and `extra`.
+fn lease_args<'a>(repo_map: &'a str, out_dir: &'a Path, extra: &[&'a str]) -> Vec<&'a str> {
+    let mut args = vec![
+        "--repo-map", repo_map, "--schedule", "0 0 0 1 1 *", "--memories", "contexts", "--memories", "agents.jsonl",
+        "--out-dir", out_dir.to_str().unwrap(), "--debounce-events", "1", "--lease-ttl", "2",
+    ];
+    args.extend_from_slice(extra);
+    args
+}
+
+fn line_with(log: &str, needle: &str) -> Option<String> {
+    log.lines().find(|l| l.contains(needle)).map(str::to_owned)
+}
+
+#[test]
+fn a_period_whose_winner_died_after_claiming_is_taken_over_and_a_finished_one_is_left_alone() {
+    let r = project();
+    let root = r.dir.path().canonicalize().unwrap();
+    let work = tempfile::tempdir().unwrap();
+    let (out_dir, logs) = (work.path().join("reports"), work.path().join("logs"));
+    std::fs::create_dir_all(&logs).unwrap();
+    let nats = NatsServer::start();
+    let url = nats.url();
+    let repo_map = format!("shop={}", root.display());
+    let reconciler = Service::start("reconciler", &url, &lease_args(&repo_map, &out_dir, &[]), &logs);
+
+    // A period another reconciler has finished: nothing written here, its holder named.
+    let (finished, finished_period) = ingest_lease(21);
+    store_lease(&url, &finished, "reconcile-shop-earlier (pid 4242)", "done");
+    publish(&url, subjects::MEMORY_INGESTED, "ev-21", ingest_event(21, "shop"));
+    let left = format!("shop (1 ingest event(s)): no report here; period {finished_period} is reconciled by reconcile-shop-earlier (pid 4242)");
+    eventually(Duration::from_secs(30), "the finished period left to its holder", || reconciler.log_text().contains(&left).then_some(()));
+
+    // What a winner that died right after claiming leaves: its running claim, no heartbeat.
+    let (crashed, crashed_period) = ingest_lease(22);
+    store_lease(&url, &crashed, "reconcile-shop-crashed (pid 4243)", "running");
+    publish(&url, subjects::MEMORY_INGESTED, "ev-22", ingest_event(22, "shop"));
+    let took = eventually(Duration::from_secs(30), "the takeover", || line_with(&reconciler.log_text(), &format!("took over period {crashed_period}")));
+    assert!(took.starts_with("memval: reconciler: shop (1 ingest event(s)): took over period"), "{took}");
+    let silent: u64 = took.split("silent for ").nth(1).and_then(|r| r.strip_suffix('s')).and_then(|n| n.parse().ok()).expect(&took);
+    assert!(took.contains("from reconcile-shop-crashed (pid 4243), silent for") && silent >= 2, "a whole ttl of silence: {took}");
+    let report = format!("; period {crashed_period})");
+    eventually(Duration::from_secs(60), "the report of the period taken over", || line_with(&reconciler.log_text(), &report));
+    assert_eq!(reports_in(&out_dir).len(), 1, "one report, for the crashed winner's period: {:?}", reports_in(&out_dir));
+
+    // The lease now names the replica that took over, and says it is done.
+    let messages = lease_messages(&url, &crashed);
+    let (state, owner) = messages.last().unwrap();
+    assert_eq!(state, "done", "{messages:?}");
+    assert!(owner.contains(&format!("(took over period {crashed_period} from reconcile-shop-crashed (pid 4243), silent for")), "{messages:?}");
+    assert_eq!(lease_messages(&url, &finished).len(), 1, "a finished lease is not touched");
+
+    let (code, log) = reconciler.terminate();
+    assert_eq!(code, Some(0), "{log}");
+    assert!(
+        log.contains("reconciler stopped: 1 reports, 0 failed, 0 requests, 2 ingest events (0 repeated), 0 ignored, 1 left to another reconciler, 1 taken over from a silent one"),
+        "{log}"
+    );
+}
+
+#[test]
+fn a_live_holder_is_not_taken_over_while_it_renews_its_lease() {
+    let r = project();
+    let root = r.dir.path().canonicalize().unwrap();
+    let work = tempfile::tempdir().unwrap();
+    let (out_dir, logs) = (work.path().join("reports"), work.path().join("logs"));
+    std::fs::create_dir_all(&logs).unwrap();
+    let nats = NatsServer::start();
+    let url = nats.url();
+    let repo_map = format!("shop={}", root.display());
+    // Pair judges asked for, none running: the winner's reconciliation waits 6 s for
+    // judgements, three lease ttls, beating all along.
+    let args = lease_args(&repo_map, &out_dir, &["--pair-judges", "--judge-timeout", "6"]);
+    let first = Service::start("reconciler", &url, &args, &logs);
+    let second = Service::start("reconciler", &url, &args, &logs);
+    let (lease, period) = ingest_lease(31);
+    publish(&url, subjects::MEMORY_INGESTED, "ev-31", ingest_event(31, "shop"));
+    let report = format!("; period {period})");
+    let left = format!("no report here; period {period} is reconciled by ");
+    // The watcher says who reconciled the period once it reads the finished lease (or, if
+    // the bug is back, takes it over: checked below).
+    eventually(Duration::from_secs(60), "the report and the watcher naming its writer", || {
+        let (a, b) = (first.log_text(), second.log_text());
+        let settled = (a.contains(&report) && b.contains(&left)) || (b.contains(&report) && a.contains(&left));
+        (settled || a.contains("took over") || b.contains("took over")).then_some(())
+    });
+    let (first_pid, second_pid) = (first.pid(), second.pid());
+    let (code, first_log) = first.terminate();
+    assert_eq!(code, Some(0), "{first_log}");
+    let (code, second_log) = second.terminate();
+    assert_eq!(code, Some(0), "{second_log}");
+
+    let both = format!("{first_log}\n{second_log}");
+    assert!(!both.contains("took over"), "a live holder was taken over:\n{both}");
+    assert_eq!(reports_in(&out_dir).len(), 1, "{:?}\n{both}", reports_in(&out_dir));
+    let (winner_log, winner_pid, watcher_log) = if first_log.contains(&report) { (&first_log, first_pid, &second_log) } else { (&second_log, second_pid, &first_log) };
+    let named = line_with(watcher_log, &left).unwrap();
+    assert!(named.ends_with(&format!("(pid {winner_pid})")), "the watcher names the winner: {named}");
+    assert!(winner_log.contains("stopped: 1 reports") && winner_log.contains("0 left to another reconciler, 0 taken over"), "{winner_log}");
+    assert!(watcher_log.contains("stopped: 0 reports") && watcher_log.contains("1 left to another reconciler, 0 taken over"), "{watcher_log}");
+    // The claim, the heartbeats of a 6 s reconciliation (one every 0.5 s), the end: done.
+    let messages = lease_messages(&url, &lease);
+    assert!(messages.len() >= 5, "the holder renewed its lease while it reconciled: {messages:?}");
+    assert!(messages[..messages.len() - 1].iter().all(|(state, _)| state == "running"), "{messages:?}");
+    assert_eq!(messages.last().unwrap().0, "done", "{messages:?}");
+    assert!(messages.iter().all(|(_, owner)| owner.ends_with(&format!("(pid {winner_pid})"))), "one holder all along: {messages:?}");
+}
+
+#[test]
+fn a_winner_killed_mid_reconciliation_is_taken_over_by_the_other_replica() {
+    let r = project();
+    let root = r.dir.path().canonicalize().unwrap();
+    let work = tempfile::tempdir().unwrap();
+    let (out_dir, logs) = (work.path().join("reports"), work.path().join("logs"));
+    std::fs::create_dir_all(&logs).unwrap();
+    let nats = NatsServer::start();
+    let url = nats.url();
+    let repo_map = format!("shop={}", root.display());
+    // The same slow reconciliation: 6 s waiting for judgements nobody gives.
+    let args = lease_args(&repo_map, &out_dir, &["--pair-judges", "--judge-timeout", "6"]);
+    let first = Service::start("reconciler", &url, &args, &logs);
+    let second = Service::start("reconciler", &url, &args, &logs);
+    let (lease, period) = ingest_lease(41);
+    publish(&url, subjects::MEMORY_INGESTED, "ev-41", ingest_event(41, "shop"));
+    // The winner is reconciling once its claim has a heartbeat after it.
+    let messages = eventually(Duration::from_secs(30), "the winner's first heartbeat", || {
+        let m = lease_messages(&url, &lease);
+        (m.len() >= 2).then_some(m)
+    });
+    let winner_owner = messages[0].1.clone();
+    let (winner, survivor) = if winner_owner.ends_with(&format!("(pid {})", first.pid())) { (first, second) } else { (second, first) };
+    assert!(winner_owner.ends_with(&format!("(pid {})", winner.pid())), "{winner_owner}");
+    winner.kill();
+
+    let took = eventually(Duration::from_secs(30), "the takeover", || line_with(&survivor.log_text(), &format!("took over period {period}")));
+    assert!(took.contains(&format!("from {winner_owner}, silent for")), "{took}");
+    let report = format!("; period {period})");
+    eventually(Duration::from_secs(60), "the survivor's report", || line_with(&survivor.log_text(), &report));
+    assert_eq!(reports_in(&out_dir).len(), 1, "the killed winner wrote nothing, the survivor once: {:?}", reports_in(&out_dir));
+    let messages = lease_messages(&url, &lease);
+    let (state, owner) = messages.last().unwrap();
+    assert_eq!(state, "done", "{messages:?}");
+    assert!(owner.contains(&format!("(took over period {period} from {winner_owner}")), "{messages:?}");
+    let (code, log) = survivor.terminate();
+    assert_eq!(code, Some(0), "{log}");
+    assert!(log.contains("stopped: 1 reports") && log.contains("0 left to another reconciler, 1 taken over from a silent one"), "{log}");
 }

@@ -124,6 +124,8 @@ pub struct ServeSettings {
     pub debounce_quiet_secs: u64,
     pub pair_judges: bool,
     pub judge_timeout_secs: u64,
+    /// Reconciler: `--lease-ttl`, the silence after which a period's claim is taken over.
+    pub lease_ttl_secs: u64,
     /// How the reconciler proposes candidate pairs (`--method`).
     pub pair_method: memval_reconciler::candidates::Method,
     /// The traces line, or why the OTEL settings are wrong.
@@ -216,6 +218,11 @@ pub fn check(s: &ServeSettings, known_env: &BTreeSet<String>) -> Result<Vec<Stri
             } else {
                 "pair judges:  none (candidates not judged; --pair-judges sends them to `memval serve judge`)".to_owned()
             });
+            lines.push(format!(
+                "leases:       a period whose claimant is silent for {}s is taken over (claimants renew every {}s)",
+                s.lease_ttl_secs,
+                s.lease_ttl_secs as f64 / 4.0
+            ));
             lines.push(format!("pairs:        {}", s.pair_method.describe()));
             if let Err(e) = s.pair_method.find_model() {
                 problems.push(e.to_string());
@@ -326,6 +333,7 @@ mod tests {
             debounce_quiet_secs: 60,
             pair_judges: false,
             judge_timeout_secs: 600,
+            lease_ttl_secs: 60,
             pair_method: memval_reconciler::candidates::Method::Keyword,
             traces: Ok("off".into()),
             unknown_env: Vec::new(),

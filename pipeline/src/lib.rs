@@ -3,7 +3,7 @@
 //! JetStream topology ([`topology`]), the long-running service roles ([`service`]), how a run
 //! is cut into batches and submitted ([`submit`]), a run on a cluster ([`client`]), dead
 //! letters ([`dlq`]), the model stages ([`models`]), the pair judge over a run's candidates
-//! ([`judging`]), the reconciler role ([`reconciling`]), and `validate` as one call
+//! ([`judging`]), the reconciler role ([`reconciling`]) and its leases on periods, and `validate` as one call
 //! ([`validate()`]).
 //!
 //! Stages never know their transport; this crate gives them one. It must never decide a
@@ -16,6 +16,7 @@ pub mod config;
 pub mod client;
 pub mod dlq;
 pub mod judging;
+mod lease;
 pub mod local;
 pub mod models;
 pub mod reconciling;

@@ -18,10 +18,11 @@ use memval_proto::ingest::event_run;
 use memval_proto::{codec, subjects, unix_millis, JudgementBatch, Message, PairBatch, RunHeader};
 use memval_reconciler::{Counted, Debounce, PairJudges, Reconciler, RepoTarget, Schedule, Trigger};
 use memval_runtime::{Inbox, Outbox, StageConfig};
-use memval_transport::jetstream::{Claim, JetStream};
+use memval_transport::jetstream::{Claim, JetStream, Lease, LeaseState, Renewal};
 use memval_transport::reply::{Request, Requester};
 use memval_transport::{header, Headers, Outgoing};
 
+use crate::lease::{self, Held, Verdict, Watch};
 use crate::submit::belongs_to;
 use crate::topology;
 use crate::Error;
@@ -29,11 +30,16 @@ use crate::Error;
 /// Replicas of `serve reconciler` serving the same repo share its requests through this queue
 /// group. The schedule and the ingest events reach every replica; of those due for the same
 /// repo and period (a schedule firing, the event that made the count) one writes the report:
-/// each claims `memval.v1.leases.reconcile.<repo>.<period>` on `MEMVAL_LEASES` first, the
-/// stream stores only the first claim, and the others say who has it and write nothing. Ingest events are not shared: each reconciler counts the events of its own repos, as
-/// each fires its own schedule. Events arrive on a core subscription, which sees every publish
-/// (a client's retry too, which the stream de-duplicates but core NATS does not): the debounce
-/// counts each event key once within the stream's duplicate window.
+/// each claims `memval.v1.leases.reconcile.<repo>.<period>` on `MEMVAL_LEASES` first and the
+/// stream stores only the first claim. Its holder keeps that lease alive while it reconciles
+/// and ends it `done` or `failed` (the `lease` module); the others write nothing for a finished
+/// lease (they say who had it) and watch a running one, taking the period over when its
+/// holder stays silent for a whole `--lease-ttl` (crashed, killed, cut off), so a period whose
+/// winner died still gets its report. Ingest events are not shared: each reconciler counts the
+/// events of its own repos, as each fires its own schedule. Events arrive on a core
+/// subscription, which sees every publish (a client's retry too, which the stream
+/// de-duplicates but core NATS does not): the debounce counts each event key once within the
+/// stream's duplicate window.
 pub const QUEUE_GROUP: &str = "memval-reconciler";
 
 /// Pair judging through the cluster: batches to `MEMVAL_PAIRS`, judgements from the run's
@@ -204,6 +210,9 @@ pub struct Triggers {
     pub debounce_events: u32,
     /// ...or this long after its last event.
     pub debounce_quiet: Duration,
+    /// A period's lease holder beats every quarter of this; a replica watching the lease
+    /// takes the period over after this long without a beat.
+    pub lease_ttl: Duration,
 }
 
 /// Serve `reconciler` on `js` until `shutdown` resolves. Reconciliations run one at a time,
@@ -241,14 +250,34 @@ pub async fn serve_reconciler(
     let mut debounce: BTreeMap<String, Debounce> =
         reconciler.repos().iter().map(|r| (r.name.clone(), Debounce::new(triggers.debounce_events, triggers.debounce_quiet, window))).collect();
     let mut stats = ReconcilerStats::default();
+    let ttl = triggers.lease_ttl;
+    // Periods other replicas hold, until their holder ends the lease or falls silent.
+    let mut watches: Vec<Watch> = Vec::new();
     tokio::pin!(shutdown);
     let mut next_fire = triggers.schedule.next_after(chrono::Utc::now());
     loop {
         let until_fire = next_fire.map(|t| (t - chrono::Utc::now()).to_std().unwrap_or(Duration::ZERO));
         let quiet_due = debounce.values().filter_map(Debounce::deadline).min();
-        let due: Vec<Due> = tokio::select! {
+        let watch_due = watches.iter().map(|w| w.check_at).min();
+        let work: Vec<Work> = tokio::select! {
             biased;
             _ = &mut shutdown => break,
+            // Before the other triggers: a check is one read, and a busy schedule must not
+            // keep a dead holder's period waiting.
+            _ = tokio::time::sleep_until(watch_due.unwrap_or_else(Instant::now).into()), if watch_due.is_some() => {
+                let now = Instant::now();
+                let (ready, waiting): (Vec<Watch>, Vec<Watch>) = std::mem::take(&mut watches).into_iter().partition(|w| w.check_at <= now);
+                watches = waiting;
+                let mut work = Vec::new();
+                for watch in ready {
+                    match check_watch(js, watch, ttl, &mut stats).await {
+                        Checked::Watching(w) => watches.push(w),
+                        Checked::Ended => {}
+                        Checked::TookOver(w) => work.push(w),
+                    }
+                }
+                work
+            }
             // A firing years away is waited for a day at a time (the timer's range is finite).
             _ = tokio::time::sleep(until_fire.unwrap_or(DAY).min(DAY)), if until_fire.is_some() => {
                 if until_fire.is_some_and(|wait| wait > DAY) {
@@ -257,7 +286,7 @@ pub async fn serve_reconciler(
                     // Every replica computes the same firing instant from the same expression.
                     let period = next_fire.map(|t| format!("schedule-{}", t.timestamp()));
                     next_fire = triggers.schedule.next_after(chrono::Utc::now());
-                    reconciler.repos().iter().map(|r| Due { target: r.clone(), trigger: Trigger::Schedule, reply: None, period: period.clone() }).collect()
+                    reconciler.repos().iter().map(|r| Work::Claim(Due { target: r.clone(), trigger: Trigger::Schedule, reply: None, period: period.clone() })).collect()
                 }
             }
             _ = tokio::time::sleep_until(quiet_due.unwrap_or_else(Instant::now).into()), if quiet_due.is_some() => {
@@ -268,7 +297,7 @@ pub async fn serve_reconciler(
                     let period = d.last_key().map(|k| format!("ingest-{k}"));
                     if d.due(now) {
                         if let Some(r) = reconciler.find(name) {
-                            due.push(Due { target: r.clone(), trigger: Trigger::Ingest(pending), reply: None, period });
+                            due.push(Work::Claim(Due { target: r.clone(), trigger: Trigger::Ingest(pending), reply: None, period }));
                         }
                     }
                 }
@@ -277,23 +306,48 @@ pub async fn serve_reconciler(
             request = futures::StreamExt::next(&mut requests) => match request {
                 // A request reaches one replica (the queue group): nothing to claim.
                 Some(request) => match on_request(&reconciler, &connection, &request, &mut stats).await {
-                    Some(target) => vec![Due { target, trigger: Trigger::Request, reply: request.reply, period: None }],
+                    Some(target) => vec![Work::Claim(Due { target, trigger: Trigger::Request, reply: request.reply, period: None })],
                     None => Vec::new(),
                 },
                 None => return Err(Error::Incomplete("the reconcile request subscription ended".into())),
             },
             event = events.next() => match event {
-                Some(event) => on_event(&reconciler, &event, &mut debounce, &mut stats),
+                Some(event) => on_event(&reconciler, &event, &mut debounce, &mut stats).into_iter().map(Work::Claim).collect(),
                 None => return Err(Error::Incomplete("the memory-ingest subscription ended".into())),
             },
         };
-        for due in due {
+        for work in work {
+            let due = match &work {
+                Work::Claim(due) | Work::TakenOver { due, .. } => due,
+            };
             if let Some(d) = debounce.get_mut(&due.target.name) {
                 // This reconciliation covers the events so far.
                 d.clear();
             }
-            reconcile_one(js, &reconciler, &connection, &due, &mut stats).await;
+            match work {
+                Work::Claim(due) => {
+                    if let Some(watch) = reconcile_one(js, &reconciler, &connection, due, ttl, &mut stats).await {
+                        watches.push(watch);
+                    }
+                }
+                Work::TakenOver { due, run_id, held, sequence } => {
+                    run_reconciliation(&reconciler, &connection, &due, &run_id, Some((*held, sequence)), &mut stats).await;
+                }
+            }
         }
+    }
+    // Another replica, or the next period, covers what was still watched.
+    for watch in watches {
+        eprintln!(
+            "{}",
+            memval_proto::display::one_line(&format!(
+                "memval: reconciler: {} ({}): stopped watching period {} at shutdown (held by {} when last seen)",
+                watch.due.target.name,
+                watch.due.trigger,
+                watch.due.period.as_deref().unwrap_or(""),
+                watch.lease.owner
+            ))
+        );
     }
     // Unanswered requests time out for their requesters; nothing else is lost (a request is
     // only a trigger).
@@ -301,9 +355,102 @@ pub async fn serve_reconciler(
     Ok(stats)
 }
 
+/// What the reconciler does next: claim a period (or just reconcile, for a request), or
+/// reconcile a period it has just taken over from a silent holder.
+enum Work {
+    Claim(Due),
+    TakenOver { due: Due, run_id: String, held: Box<Held>, sequence: u64 },
+}
+
+/// What became of a watch at its deadline.
+enum Checked {
+    Watching(Watch),
+    /// The holder finished (logged and counted).
+    Ended,
+    TookOver(Work),
+}
+
+/// Read a watched lease again and act on it: a finished one ends the watch, a live one is
+/// watched again from now, a silent one is taken over (a compare-and-swap expecting the
+/// message seen a ttl ago; refused, somebody else published, so the watch goes on).
+async fn check_watch(js: &JetStream, watch: Watch, ttl: Duration, stats: &mut ReconcilerStats) -> Checked {
+    // A read that fails is tried again soon, keeping what was seen and when.
+    let retry = lease::heartbeat_every(ttl);
+    let now = match js.read_lease(topology::LEASES, &watch.subject).await {
+        Ok(now) => now,
+        Err(e) => {
+            tracing::warn!(subject = %watch.subject, error = %e, "cannot read a watched lease, trying again");
+            return Checked::Watching(watch.retry(retry));
+        }
+    };
+    match lease::verdict(watch.lease.sequence, now.as_ref()) {
+        Verdict::Ended => {
+            left_to_other(&watch.due, now.as_ref().expect("an ended lease was read"), stats);
+            Checked::Ended
+        }
+        Verdict::Alive => Checked::Watching(Watch::new(watch.due, watch.subject, now.expect("a live lease was read"), ttl)),
+        Verdict::Silent => {
+            let Watch { due, subject, lease: seen, seen_at, .. } = watch;
+            let period = due.period.clone().unwrap_or_default();
+            let silent = seen_at.elapsed().as_secs();
+            let from = lease::holder_name(&seen.owner);
+            let run_id = new_reconcile_run(&due.target);
+            let owner = format!("{run_id} (pid {}) (took over period {period} from {from}, silent for {silent}s)", std::process::id());
+            let expected = now.as_ref().map_or(0, |l| l.sequence);
+            match js.publish_lease(topology::LEASES, &subject, &owner, LeaseState::Running, ttl, expected).await {
+                Ok(Renewal::Stored { sequence }) => {
+                    stats.taken_over += 1;
+                    let label = format!("{} ({})", due.target.name, due.trigger);
+                    eprintln!(
+                        "{}",
+                        memval_proto::display::one_line(&format!("memval: reconciler: {label}: took over period {period} from {from}, silent for {silent}s"))
+                    );
+                    let held = Box::new(Held::new(js, &subject, &owner, ttl, &label, &period));
+                    Checked::TookOver(Work::TakenOver { due, run_id, held, sequence })
+                }
+                // Somebody else published first (the holder woke, or another replica took
+                // over): watch that.
+                Ok(Renewal::Refused) => match js.read_lease(topology::LEASES, &subject).await {
+                    Ok(Some(l)) if l.state.is_terminal() => {
+                        left_to_other(&due, &l, stats);
+                        Checked::Ended
+                    }
+                    Ok(Some(l)) => Checked::Watching(Watch::new(due, subject, l, ttl)),
+                    Ok(None) | Err(_) => Checked::Watching(Watch { due, subject, lease: seen, seen_at, check_at: Instant::now() + retry }),
+                },
+                Err(e) => {
+                    tracing::warn!(subject = %subject, error = %e, "cannot take over a silent lease, trying again");
+                    Checked::Watching(Watch { due, subject, lease: seen, seen_at, check_at: Instant::now() + retry })
+                }
+            }
+        }
+    }
+}
+
+/// Say that `due`'s period is another reconciler's, finished or failed: no report here.
+fn left_to_other(due: &Due, lease: &Lease, stats: &mut ReconcilerStats) {
+    stats.left_to_others += 1;
+    let failed = if lease.state == LeaseState::Failed { " (its reconciliation failed)" } else { "" };
+    eprintln!(
+        "{}",
+        memval_proto::display::one_line(&format!(
+            "memval: reconciler: {} ({}): no report here; period {} is reconciled by {}{failed}",
+            due.target.name,
+            due.trigger,
+            due.period.as_deref().unwrap_or(""),
+            lease.owner
+        ))
+    );
+}
+
+fn new_reconcile_run(target: &RepoTarget) -> String {
+    format!("reconcile-{}-{}", subjects::subject_token(&target.name), crate::new_run_id())
+}
+
 /// A reconciliation that is due, and the period it covers when other replicas are due for the
 /// same one (`None` for a request, which reaches one replica).
-struct Due {
+#[derive(Clone)]
+pub(crate) struct Due {
     target: RepoTarget,
     trigger: Trigger,
     reply: Option<String>,
@@ -326,8 +473,11 @@ pub struct ReconcilerStats {
     pub repeated_events: u64,
     /// Requests for a repo this reconciler does not serve, and events it could not read.
     pub ignored: u64,
-    /// Reconciliations not run here because another reconciler claimed their period first.
+    /// Reconciliations not run here because another reconciler claimed their period first
+    /// and finished it.
     pub left_to_others: u64,
+    /// Periods taken over from a reconciler that claimed them and then fell silent.
+    pub taken_over: u64,
 }
 
 async fn on_request(reconciler: &Reconciler, connection: &Requester, request: &Request, stats: &mut ReconcilerStats) -> Option<RepoTarget> {
@@ -375,36 +525,66 @@ fn on_event(reconciler: &Reconciler, event: &Request, debounce: &mut BTreeMap<St
     }
 }
 
-async fn reconcile_one(js: &JetStream, reconciler: &Reconciler, connection: &Requester, due: &Due, stats: &mut ReconcilerStats) {
-    let (target, trigger, reply) = (&due.target, due.trigger, due.reply.as_deref());
-    let run_id = format!("reconcile-{}-{}", subjects::subject_token(&target.name), crate::new_run_id());
+/// Claim `due`'s period and reconcile it, or leave it to the reconciler that holds it: a
+/// finished holder is named and nothing is written; a running one is returned to be watched.
+async fn reconcile_one(js: &JetStream, reconciler: &Reconciler, connection: &Requester, due: Due, ttl: Duration, stats: &mut ReconcilerStats) -> Option<Watch> {
+    let run_id = new_reconcile_run(&due.target);
+    let mut held = None;
     if let Some(period) = &due.period {
         let owner = format!("{run_id} (pid {})", std::process::id());
-        match js.claim(crate::topology::LEASES, &lease_subject(&target.name, period), &owner).await {
-            Ok(Claim::Won) => {}
-            Ok(Claim::Held { by }) => {
-                stats.left_to_others += 1;
-                eprintln!(
+        let subject = lease_subject(&due.target.name, period);
+        let label = format!("{} ({})", due.target.name, due.trigger);
+        match js.claim(topology::LEASES, &subject, &owner, ttl).await {
+            Ok(Claim::Won { sequence }) => held = Some((Held::new(js, &subject, &owner, ttl, &label, period), sequence)),
+            Ok(Claim::Held(lease)) if lease.state.is_terminal() => {
+                left_to_other(&due, &lease, stats);
+                return None;
+            }
+            Ok(Claim::Held(lease)) => {
+                tracing::info!(
+                    repo = %due.target.name,
+                    period = %memval_proto::display::one_line(period),
+                    holder = %memval_proto::display::one_line(&lease.owner),
+                    "period claimed by another reconciler, watching its lease"
+                );
+                return Some(Watch::new(due, subject, lease, ttl));
+            }
+            Err(e) => match js.read_lease(topology::LEASES, &subject).await {
+                // Stored, but its acknowledgement was lost: it is ours to keep alive, or the
+                // others would take it over from this live reconciler.
+                Ok(Some(mine)) if mine.owner == owner => held = Some((Held::new(js, &subject, &owner, ttl, &label, period), mine.sequence)),
+                // Two reports of a period are better than none: the claim only avoids the double.
+                _ => eprintln!(
                     "{}",
                     memval_proto::display::one_line(&format!(
-                        "memval: reconciler: {} ({trigger}): no report here; period {period} is reconciled by {by}",
-                        target.name
+                        "memval: reconciler: {label}: cannot claim period {period} ({e}); reconciling anyway, another reconciler may report it too"
                     ))
-                );
-                return;
-            }
-            // Two reports of a period are better than none: the claim only avoids the double.
-            Err(e) => eprintln!(
-                "{}",
-                memval_proto::display::one_line(&format!(
-                    "memval: reconciler: {} ({trigger}): cannot claim period {period} ({e}); reconciling anyway, another reconciler may report it too",
-                    target.name
-                ))
-            ),
+                ),
+            },
         }
     }
+    run_reconciliation(reconciler, connection, &due, &run_id, held, stats).await;
+    None
+}
+
+/// Reconcile `due` as run `run_id`, keeping `held` (a lease stored at a sequence) alive
+/// meanwhile and ending it `done` or `failed`; answer the request when there is one.
+async fn run_reconciliation(
+    reconciler: &Reconciler,
+    connection: &Requester,
+    due: &Due,
+    run_id: &str,
+    held: Option<(Held, u64)>,
+    stats: &mut ReconcilerStats,
+) {
+    let (target, trigger, reply) = (&due.target, due.trigger, due.reply.as_deref());
+    let heartbeat = held.map(|(held, sequence)| held.keep_alive(sequence));
     let period = due.period.as_deref().map(|p| format!("; period {p}")).unwrap_or_default();
-    let answer = match reconciler.reconcile(target, trigger, &run_id).await {
+    let result = reconciler.reconcile(target, trigger, run_id).await;
+    if let Some(heartbeat) = heartbeat {
+        heartbeat.finish(if result.is_ok() { LeaseState::Done } else { LeaseState::Failed }).await;
+    }
+    let answer = match result {
         Ok(outcome) => {
             stats.reports += 1;
             eprintln!(

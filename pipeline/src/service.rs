@@ -93,8 +93,8 @@ pub async fn serve(
         Role::Reconciler { reconciler, triggers } => {
             let done = reconciling::serve_reconciler(js, reconciler, triggers, url, shutdown).await?;
             eprintln!(
-                "memval: reconciler stopped: {} reports, {} failed, {} requests, {} ingest events ({} repeated), {} ignored, {} left to another reconciler",
-                done.reports, done.failed, done.requests, done.ingest_events, done.repeated_events, done.ignored, done.left_to_others
+                "memval: reconciler stopped: {} reports, {} failed, {} requests, {} ingest events ({} repeated), {} ignored, {} left to another reconciler, {} taken over from a silent one",
+                done.reports, done.failed, done.requests, done.ingest_events, done.repeated_events, done.ignored, done.left_to_others, done.taken_over
             );
             let stats = StageStats::default();
             stats.processed.store(done.reports, Ordering::Relaxed);

@@ -236,6 +236,11 @@ impl Service {
         std::fs::read_to_string(&self.log).unwrap_or_default()
     }
 
+    /// The process id (what memval writes into its owner texts, `(pid N)`).
+    pub fn pid(&self) -> u32 {
+        self.child.as_ref().unwrap().id()
+    }
+
     /// SIGKILL: a crash, no chance to finish or hand anything back.
     pub fn kill(mut self) {
         let mut child = self.child.take().unwrap();

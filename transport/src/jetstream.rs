@@ -403,33 +403,87 @@ impl JetStream {
     /// `owner`); any later one is refused by the stream itself, which checks that no message
     /// on the subject exists yet (`Nats-Expected-Last-Subject-Sequence: 0`, nats-server 2.9),
     /// so of several processes claiming at once exactly one wins, with no clock or lock of
-    /// ours in between. The loser learns who holds the claim. `stream` must hold `subject`
-    /// (limits retention; its age limit is how long a claim lasts).
-    pub async fn claim(&self, stream: &str, subject: &str, owner: &str) -> Result<Claim, JetStreamError> {
+    /// ours in between. `stream` must hold `subject` (limits retention).
+    ///
+    /// The claim is a running lease that promises a heartbeat at least every `ttl`: its
+    /// holder keeps it alive and ends it with [`JetStream::publish_lease`]. The loser gets
+    /// the lease as it is stored (who holds it, in what state, at which sequence).
+    pub async fn claim(&self, stream: &str, subject: &str, owner: &str, ttl: Duration) -> Result<Claim, JetStreamError> {
+        match self.publish_lease(stream, subject, owner, LeaseState::Running, ttl, 0).await? {
+            Renewal::Stored { sequence } => Ok(Claim::Won { sequence }),
+            Renewal::Refused => {
+                let unreadable = |reason: String| Lease {
+                    sequence: 0,
+                    owner: format!("another process (its claim cannot be read: {reason})"),
+                    state: LeaseState::Running,
+                    ttl: None,
+                };
+                Ok(Claim::Held(match self.read_lease(stream, subject).await {
+                    Ok(Some(lease)) => lease,
+                    // Refused, yet gone: deleted in between; the next read decides.
+                    Ok(None) => unreadable("it is gone".into()),
+                    Err(e) => unreadable(e.to_string()),
+                }))
+            }
+        }
+    }
+
+    /// Publish `state` on the lease `subject` for `owner` (the payload; the state and `ttl`
+    /// travel in headers) if the last message on the subject is still the one at `expected`
+    /// (0: there is none). The stream decides the compare-and-swap, so of two publishers
+    /// expecting the same sequence one is stored and the other refused.
+    pub async fn publish_lease(
+        &self,
+        stream: &str,
+        subject: &str,
+        owner: &str,
+        state: LeaseState,
+        ttl: Duration,
+        expected: u64,
+    ) -> Result<Renewal, JetStreamError> {
         let stream_err = |reason: String| JetStreamError::Stream { stream: stream.into(), reason };
-        // A message id of the owner's own: a claimant's retried publish is a duplicate of its
-        // own claim (a win), never of another's (the duplicate check comes first and would
-        // answer a rival with a success).
+        let mut headers = Headers::new();
+        headers.insert(header::LEASE, state.as_str());
+        headers.insert(header::LEASE_TTL, &ttl.as_secs().max(1).to_string());
+        // A message id of the owner's own, per expected sequence and state: a publisher's
+        // retried publish is a duplicate of its own (a success), never of a rival's (the
+        // duplicate check comes first and would answer a rival with a success).
+        let msg_id: String = format!("lease:{subject}:{expected}:{}:{owner}", state.as_str())
+            .chars()
+            .map(|c| if c.is_control() { ' ' } else { c })
+            .collect();
         let publish = PublishMessage::build()
             .payload(owner.as_bytes().to_vec().into())
-            .message_id(format!("claim:{subject}:{owner}"))
-            .expected_last_subject_sequence(0);
+            .headers(to_header_map(&msg_id, &headers))
+            .expected_last_subject_sequence(expected);
         let sent = self.context.send_publish(subject.to_owned(), publish).await;
         let stored = match sent {
             Ok(ack) => ack.await,
             Err(e) => Err(e),
         };
         match stored {
-            Ok(_) => Ok(Claim::Won),
-            Err(e) if matches!(e.kind(), PublishErrorKind::WrongLastSequence) => {
-                let handle = self.context.get_stream_no_info(stream).await.map_err(|e| stream_err(error_chain(&e)))?;
-                let holder = match handle.get_last_raw_message_by_subject(subject).await {
-                    Ok(m) => String::from_utf8_lossy(&m.payload).into_owned(),
-                    Err(e) => format!("another process (its claim cannot be read: {})", error_chain(&e)),
-                };
-                Ok(Claim::Held { by: holder })
+            Ok(ack) => Ok(Renewal::Stored { sequence: ack.sequence }),
+            Err(e) if matches!(e.kind(), PublishErrorKind::WrongLastSequence) => Ok(Renewal::Refused),
+            Err(e) => Err(stream_err(format!("publishing to {subject}: {}", error_chain(&e)))),
+        }
+    }
+
+    /// The last message on the lease `subject` of `stream`, `None` when there is none.
+    pub async fn read_lease(&self, stream: &str, subject: &str) -> Result<Option<Lease>, JetStreamError> {
+        let stream_err = |reason: String| JetStreamError::Stream { stream: stream.into(), reason };
+        let handle = self.context.get_stream_no_info(stream).await.map_err(|e| stream_err(error_chain(&e)))?;
+        match handle.get_last_raw_message_by_subject(subject).await {
+            Ok(m) => {
+                let headers = from_header_map(Some(&m.headers));
+                Ok(Some(Lease {
+                    sequence: m.sequence,
+                    owner: String::from_utf8_lossy(&m.payload).into_owned(),
+                    state: LeaseState::from_header(headers.get(header::LEASE)),
+                    ttl: lease_ttl(headers.get(header::LEASE_TTL)),
+                }))
             }
-            Err(e) => Err(stream_err(format!("claiming {subject}: {}", error_chain(&e)))),
+            Err(e) if is_no_message(&e) => Ok(None),
+            Err(e) => Err(stream_err(format!("reading {subject}: {}", error_chain(&e)))),
         }
     }
 
@@ -442,11 +496,73 @@ impl JetStream {
 /// The answer to [`JetStream::claim`].
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Claim {
-    /// This claim is the one stored.
-    Won,
-    /// Someone claimed the subject first; `by` is their owner text (untrusted: shown through
-    /// `display::one_line`).
-    Held { by: String },
+    /// This claim is the one stored, at `sequence` (what the holder's next publish expects).
+    Won { sequence: u64 },
+    /// Someone claimed the subject first; this is their lease as last published.
+    Held(Lease),
+}
+
+/// The answer to [`JetStream::publish_lease`].
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Renewal {
+    /// Stored at `sequence`.
+    Stored { sequence: u64 },
+    /// The last message on the subject is not the one expected: someone else published.
+    Refused,
+}
+
+/// Where a lease's holder is with the work it claimed.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum LeaseState {
+    /// Working, and publishing a heartbeat at least every ttl.
+    Running,
+    /// Finished with a result.
+    Done,
+    /// Finished without one.
+    Failed,
+}
+
+impl LeaseState {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            LeaseState::Running => "running",
+            LeaseState::Done => "done",
+            LeaseState::Failed => "failed",
+        }
+    }
+
+    /// The state a lease header says. No header is an older reconciler's claim, and a value
+    /// this build does not know is a newer one's: both count as running, so the lease is
+    /// watched and taken over only if its holder falls silent.
+    pub fn from_header(value: Option<&str>) -> LeaseState {
+        match value.map(str::trim) {
+            Some(v) if v.eq_ignore_ascii_case("done") => LeaseState::Done,
+            Some(v) if v.eq_ignore_ascii_case("failed") => LeaseState::Failed,
+            _ => LeaseState::Running,
+        }
+    }
+
+    /// Whether the holder is finished (nothing more will be published by it).
+    pub fn is_terminal(self) -> bool {
+        self != LeaseState::Running
+    }
+}
+
+/// A lease as last published on its subject.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Lease {
+    /// Its stream sequence (0: unknown).
+    pub sequence: u64,
+    /// The holder's owner text (untrusted: shown through `display::one_line`).
+    pub owner: String,
+    pub state: LeaseState,
+    /// The longest silence its holder promised, when it says.
+    pub ttl: Option<Duration>,
+}
+
+/// The `Memval-Lease-Ttl` header: whole seconds, at least one; anything else is no promise.
+fn lease_ttl(value: Option<&str>) -> Option<Duration> {
+    value.and_then(|v| v.trim().parse::<u64>().ok()).filter(|&s| s > 0).map(Duration::from_secs)
 }
 
 /// One message read back from a stream.
@@ -819,6 +935,31 @@ mod tests {
         assert_eq!(back.get(MSG_ID_HEADER), Some("r1.m0:0"));
         assert_eq!(back.get(header::RUN), Some("r1"));
         assert_eq!(back.get("TraceParent"), h.get(header::TRACEPARENT));
+    }
+
+    #[test]
+    fn a_lease_state_is_read_from_its_header_and_unknown_means_running() {
+        let check = |value: Option<&str>, want: LeaseState| assert_eq!(LeaseState::from_header(value), want, "{value:?}");
+        check(None, LeaseState::Running);
+        check(Some("running"), LeaseState::Running);
+        check(Some("done"), LeaseState::Done);
+        check(Some(" Failed "), LeaseState::Failed);
+        // A state of a newer reconciler: watched as running, never mistaken for finished.
+        check(Some("paused"), LeaseState::Running);
+        check(Some(""), LeaseState::Running);
+        for state in [LeaseState::Running, LeaseState::Done, LeaseState::Failed] {
+            check(Some(state.as_str()), state);
+            assert_eq!(state.is_terminal(), state != LeaseState::Running);
+        }
+    }
+
+    #[test]
+    fn a_lease_ttl_header_is_whole_positive_seconds_or_nothing() {
+        assert_eq!(lease_ttl(Some("60")), Some(Duration::from_secs(60)));
+        assert_eq!(lease_ttl(Some(" 2 ")), Some(Duration::from_secs(2)));
+        for bad in [None, Some("0"), Some("-5"), Some("1.5"), Some("soon")] {
+            assert_eq!(lease_ttl(bad), None, "{bad:?}");
+        }
     }
 
     #[test]

@@ -52,6 +52,12 @@ pub mod header {
     /// On a dead letter: the stage (consumer) that gave up, and on which delivery.
     pub const DLQ_STAGE: &str = "Memval-Dlq-Stage";
     pub const DLQ_DELIVERY: &str = "Memval-Dlq-Delivery";
+    /// On a lease: `running`, `done` or `failed` (see `jetstream::LeaseState`); a lease
+    /// message without it (an older reconciler's claim) is running.
+    pub const LEASE: &str = "Memval-Lease";
+    /// On a lease: the seconds its holder lets pass at most without a heartbeat, so a watcher
+    /// configured with a shorter time does not take over from a live holder.
+    pub const LEASE_TTL: &str = "Memval-Lease-Ttl";
 }
 
 /// Message headers, in insertion order. Names compare case-insensitively; values are kept

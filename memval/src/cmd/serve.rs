@@ -94,6 +94,12 @@ pub struct ServeArgs {
     /// stream drops batches older than that.
     #[arg(long, value_name = "SECS", default_value_t = 600, value_parser = clap::value_parser!(u64).range(1..=3600))]
     pub judge_timeout: u64,
+    /// Reconciler: how long a replica that claimed a period (schedule firing or ingest event)
+    /// may go without renewing its lease before another replica of the repo takes the period
+    /// over and writes its report; the holder renews every quarter of it. Longer: fewer
+    /// renewals, and a crashed replica's period waits longer. At most 86400.
+    #[arg(long, value_name = "SECS", default_value_t = 60, value_parser = clap::value_parser!(u64).range(1..=86_400))]
+    pub lease_ttl: u64,
     /// Reconciler: how candidate pairs are proposed, as `memval reconcile --method`; with
     /// embed or both the model is found at start-up.
     #[command(flatten, next_help_heading = "Reconciler pairs")]
@@ -295,7 +301,12 @@ fn reconciler(args: &ServeArgs, schedule: memval_reconciler::Schedule, js: &JetS
         .then(|| Arc::new(reconciling::JetStreamJudges::new(js.clone(), Duration::from_secs(args.judge_timeout))) as Arc<dyn memval_reconciler::PairJudges>);
     let method = args.pair_method.method(args.store.clone());
     let reconciler = memval_reconciler::Reconciler::new(targets, judges, Cap::Default, memval_reconciler::pairs::DEFAULT_PER_AGENT, method)?;
-    let triggers = reconciling::Triggers { schedule, debounce_events: args.debounce_events, debounce_quiet: Duration::from_secs(args.debounce_quiet) };
+    let triggers = reconciling::Triggers {
+        schedule,
+        debounce_events: args.debounce_events,
+        debounce_quiet: Duration::from_secs(args.debounce_quiet),
+        lease_ttl: Duration::from_secs(args.lease_ttl),
+    };
     Ok(service::Role::Reconciler { reconciler: Arc::new(reconciler), triggers })
 }
 
@@ -354,6 +365,7 @@ fn check_config(args: &ServeArgs) -> anyhow::Result<ExitCode> {
         debounce_quiet_secs: args.debounce_quiet,
         pair_judges: args.pair_judges,
         judge_timeout_secs: args.judge_timeout,
+        lease_ttl_secs: args.lease_ttl,
         pair_method: args.pair_method.method(args.store.clone()),
         traces: match crate::telemetry::trace_config(&format!("memval-{}", role.as_str())) {
             Ok(Some(t)) => Ok(format!("{} (otlp {}, service {})", t.url, t.protocol, t.service)),
