@@ -297,9 +297,13 @@ const TREE_GLYPHS: &[char] = &['├', '└', '│', '┣', '┗', '┃', '┠', 
 static ASCII_TREE: LazyLock<Regex> =
     LazyLock::new(|| Regex::new(r"(?:^|[\s|])(?:\||`|\+|\\)--+\s+\S").expect("valid regex"));
 
-/// A line of a `tree` diagram (`├── lru.go`, `|-- lru.go`, `│   └── lru.go`).
+/// A line of a `tree` diagram (`├── lru.go`, `|-- lru.go`, `│   └── lru.go`). A row of a box
+/// drawing (`│  │ emit_cdc_insns()   │  │`: it starts and ends with a border) is not one.
 pub(crate) fn is_tree_line(line: &str) -> bool {
-    line.contains(TREE_GLYPHS) || ASCII_TREE.is_match(line)
+    let t = line.trim();
+    let border = ['│', '┃', '|'];
+    let boxed = t.chars().count() > 1 && t.starts_with(border) && t.ends_with(border);
+    !boxed && (line.contains(TREE_GLYPHS) || ASCII_TREE.is_match(line))
 }
 
 /// The entry of a tree line: the column its name starts at, and the name. `None` for a bare

@@ -451,16 +451,17 @@ pub(crate) struct Folder<'a> {
     pub own: bool,
 }
 
-/// Paths that start with a well-known top folder (`src/...`, see `PROSE_ROOTS`) are read
-/// from the repo root before they are joined onto a notes file's folder when:
+/// Which paths are read from the repo root before they are joined onto a notes file's folder:
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(crate) enum Demote {
-    /// never (a package's README: `src/` is the package's own);
+    /// none (a package's README: its `src/` is the package's own);
     No,
-    /// the folder is a docs folder, since docs describe the whole repo;
+    /// in a docs folder, those that start with a well-known top folder (`src/...`, see
+    /// `PROSE_ROOTS`), since docs describe the whole repo;
     Roots,
-    /// the folder is a skill's, except the folders a skill bundles of its own (`scripts/`,
-    /// `references/`, `assets/`, `templates/`, `examples/`).
+    /// the folder is a skill's: every path of more than one segment (a skill describes the
+    /// repository) but those under a folder a skill bundles of its own (`scripts/`,
+    /// `references/`, `assets/`, `templates/`, `examples/`); a bare name is the skill's first.
     SkillRoots,
 }
 
@@ -545,7 +546,7 @@ pub(crate) fn readings(tok: &PathToken, folders: &[Folder<'_>]) -> Vec<String> {
             let demoted = match folder.demote {
                 Demote::No => false,
                 Demote::Roots => root,
-                Demote::SkillRoots => root && !SKILL_BUNDLE.contains(&first_segment(p)),
+                Demote::SkillRoots => !bare && !SKILL_BUNDLE.contains(&first_segment(p)),
             };
             if folder.fallback || demoted || (!bare && first_segment(p) == first_segment(b)) {
                 back.push(joined);

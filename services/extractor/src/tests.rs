@@ -296,6 +296,14 @@ fn section_and_context_relative_paths() {
         "See `api.md`.",
         &["L1 file_reference .agents/skills/x/api.md[api.md]"],
     );
+    check_in(
+        Some(".claude/skills/cdc"),
+        "The emitter is `core/translate/emitter.rs`; see `references/api.md`.",
+        &[
+            "L1 file_reference core/translate/emitter.rs[.claude/skills/cdc/core/translate/emitter.rs]",
+            "L1 file_reference .claude/skills/cdc/references/api.md[references/api.md]",
+        ],
+    );
     check_in(Some("internal/ui"), "Read `view.go`.", &["L1 file_reference internal/ui/view.go[view.go]"]);
     // a heading of code spans only names paths; the same span in a sentence does not
     check(
@@ -1456,6 +1464,11 @@ fn a_decision_tree_drawn_as_a_file_tree_names_only_its_paths() {
     check(
         "```\nTools?\n+-- Define a custom tool with schema -> tools/REFERENCE.md\n+-- I want a browser agent\n|   +-- agent/ (no Node.js dependencies)\n+-- Package tools as a plugin -> plugins/REFERENCE.md\n```",
         &["L3 file_reference tools/REFERENCE.md", "L5 file_reference agent", "L6 file_reference plugins/REFERENCE.md"],
+    );
+    // A box drawing's rows are text, not tree entries.
+    check(
+        "```\n┌──────────────────────────────┐\n│ Translate layer (core/translate/) │\n│ │ emit_cdc_insns()     │ │\n│   - writes (change_id)       │\n└──────────────────────────────┘\n```",
+        &["L3 file_reference core/translate"],
     );
     // A file tree's entries with a description after two spaces, or a known file name, are names.
     check(
