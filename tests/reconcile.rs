@@ -267,3 +267,39 @@ fn candidates_are_judged_by_the_pair_judge_when_a_model_is_configured() {
     let md = std::fs::read_to_string(v["report_path"].as_str().unwrap()).unwrap();
     assert!(md.contains("| contradictory | 92 | \"We decided to use PostgreSQL as the primary database.\""), "{md}");
 }
+
+/// The commonest contradiction in a real repository: two agent tools' instruction files that
+/// disagree. Each is its tool's memory, so the two are compared; neither file is touched.
+#[test]
+fn two_agent_tools_notes_that_disagree_are_a_proven_contradiction() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path();
+    for (rel, text) in [
+        ("CLAUDE.md", "# Notes\n\n- Always use pnpm to install dependencies.\n- Run the tests with `pnpm test`.\n"),
+        ("AGENTS.md", "# Notes\n\n- Never use pnpm; install dependencies with npm.\n- Run the tests with `npm test`.\n"),
+        (".cursor/rules/style.mdc", "---\nalwaysApply: true\n---\nKeep functions small.\n"),
+    ] {
+        std::fs::create_dir_all(root.join(rel).parent().unwrap()).unwrap();
+        std::fs::write(root.join(rel), text).unwrap();
+    }
+    let before = snapshot(root);
+    let out_dir = root.join("reports");
+    let mut cmd = std::process::Command::new(env!("CARGO_BIN_EXE_memval"));
+    for v in ["MEMVAL_LLM_PROVIDER", "MEMVAL_LLM_MODEL", "MEMVAL_LLM_CONFIG", "MEMVAL_LLM_BASE_URL"] {
+        cmd.env_remove(v);
+    }
+    let out = cmd
+        .args(["reconcile", "--repo", root.to_str().unwrap(), "--memories", root.to_str().unwrap(), "--out-dir", out_dir.to_str().unwrap(), "--format", "json"])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(0), "{}", String::from_utf8_lossy(&out.stderr));
+    let today = chrono::Utc::now().format("%Y-%m-%d").to_string();
+    let md = std::fs::read_to_string(out_dir.join(format!("{today}.reconciliation-report.md"))).unwrap();
+    let s3 = section(&md, "3. Contradictions");
+    let r = root.display();
+    assert!(s3.contains(&format!("| choice taken / rejected | pnpm | {r}/CLAUDE.md (claude-code) | \"use pnpm\" | {r}/AGENTS.md (agents) | \"Never use pnpm\" |")), "{s3}");
+    assert!(s3.contains("| agents:AGENTS.md | claude-code:CLAUDE.md | not judged: no model configured"), "{s3}");
+    let mut after = snapshot(root);
+    after.retain(|k, _| !k.starts_with("reports/"));
+    assert_eq!(after, before);
+}
