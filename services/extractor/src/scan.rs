@@ -138,6 +138,9 @@ fn dependency_cue(orig: &str, range: &std::ops::Range<usize>, files: &[FileMenti
     config::has_dependency_cue(&text)
 }
 
+/// Where a skill keeps the files its SKILL.md names by bare name.
+const SKILL_BUNDLE_DIRS: &[&str] = &["scripts", "references", "assets"];
+
 /// The folder a notes file's paths are read against besides the repo root (`file_dir`: its
 /// folder, repo-relative). A skill's files name the skill's own files from its folder
 /// (`scripts/bump.sh` in `.claude/skills/release/`); other notes in an agent tool's folder at
@@ -159,6 +162,10 @@ pub(crate) fn scan(content: &str, file_dir: Option<&str>) -> Doc {
     let mut w = Walker {
         roots: named_roots(content),
         context: context_of(file_dir),
+        skill_bundle: file_dir
+            .and_then(memval_proto::tools::skill_dir)
+            .map(|skill| SKILL_BUNDLE_DIRS.iter().map(|d| format!("{skill}/{d}")).collect())
+            .unwrap_or_default(),
         file_dir: file_dir.map(str::to_string),
         doc: Doc::default(),
         paragraph: 0,
@@ -246,6 +253,9 @@ struct Walker {
     /// The folder paths are read against besides the repo root (the notes file's, unless it
     /// is a tool folder or a skill: [`context_of`]).
     context: Option<String>,
+    /// In a skill, the folders it bundles its files in: a bare name (`review.py`) is looked
+    /// for there too, after the skill's own folder.
+    skill_bundle: Vec<String>,
     /// The notes file's own folder: where its relative links point.
     file_dir: Option<String>,
     doc: Doc,
@@ -449,6 +459,9 @@ impl Walker {
         }
         if let Some(c) = self.context_folder() {
             v.push(c);
+        }
+        if !self.skill_bundle.is_empty() {
+            v.push(folder(&self.skill_bundle, true, false));
         }
         if let Some(r) = &self.recent_dir {
             v.push(folder(r, true, true));

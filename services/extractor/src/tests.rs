@@ -294,7 +294,7 @@ fn section_and_context_relative_paths() {
     check_in(
         Some(".agents/skills/x/references"),
         "See `api.md`.",
-        &["L1 file_reference .agents/skills/x/api.md[api.md]"],
+        &["L1 file_reference .agents/skills/x/api.md[.agents/skills/x/scripts/api.md|.agents/skills/x/references/api.md|.agents/skills/x/assets/api.md|api.md]"],
     );
     check_in(
         Some(".claude/skills/cdc"),
