@@ -96,9 +96,15 @@ const BARE_NAMES: &[&str] = &[
     "LICENSE", "LICENCE", "COPYING",
 ];
 
-/// Any of [`BARE_NAMES`] inside a token, in one literal search (this runs for every word).
+/// Files named without an extension that are files when written as code (`NOTICE`,
+/// Chromium's `DEPS`); in running text the same words are ordinary capitals.
+#[rustfmt::skip]
+const CODE_BARE_NAMES: &[&str] = &["NOTICE", "DEPS", "OWNERS", "AUTHORS", "CONTRIBUTORS", "PATENTS"];
+
+/// Any of [`BARE_NAMES`] or [`CODE_BARE_NAMES`] inside a token, in one literal search (this
+/// runs for every word).
 static BARE_NAME_IN: LazyLock<Regex> = LazyLock::new(|| {
-    let names: Vec<String> = BARE_NAMES.iter().map(|n| regex::escape(n)).collect();
+    let names: Vec<String> = BARE_NAMES.iter().chain(CODE_BARE_NAMES).map(|n| regex::escape(n)).collect();
     Regex::new(&names.join("|")).expect("valid regex")
 });
 
@@ -271,7 +277,7 @@ pub(crate) fn parse(token: &str) -> Option<PathToken> {
 /// (`## services/api`, `internal/cache`).
 pub(crate) fn folder_like(tok: &PathToken) -> bool {
     let last = tok.path.rsplit('/').next().unwrap_or(&tok.path);
-    tok.dir || !(last.contains('.') || BARE_NAMES.contains(&last))
+    tok.dir || !(last.contains('.') || BARE_NAMES.contains(&last) || CODE_BARE_NAMES.contains(&last))
 }
 
 /// Starts with a well-known top folder (`src`, `internal/cache`), as opposed to a project
@@ -352,7 +358,8 @@ fn looks_like_path(tok: &PathToken, strength: Strength) -> bool {
     }) {
         return false;
     }
-    let named = !tok.dir && (has_known_ext(last) || BARE_NAMES.contains(&last));
+    let named = !tok.dir
+        && (has_known_ext(last) || BARE_NAMES.contains(&last) || (strength >= Strength::Backtick && CODE_BARE_NAMES.contains(&last)));
     if absolute {
         return named || (segments.len() >= 2 && SYSTEM_ROOTS.contains(&segments[0]));
     }

@@ -1476,3 +1476,12 @@ fn a_decision_tree_drawn_as_a_file_tree_names_only_its_paths() {
         &["L2 file_reference src", "L3 file_reference src/cache", "L4 file_reference src/Makefile"],
     );
 }
+
+#[test]
+fn capitalised_bare_file_names_are_files_only_as_code() {
+    check(
+        "Never modify `LICENSE`, `NOTICE` or `DEPS` without discussion.",
+        &["L1 file_reference LICENSE", "L1 file_reference NOTICE", "L1 file_reference DEPS"],
+    );
+    check("NOTICE: the DEPS roll and the OWNERS review come first.", &[]);
+}
