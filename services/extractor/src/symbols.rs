@@ -104,6 +104,17 @@ const BLOCKED_NAMES: &[&str] = &[
     "num_cpus",
 ];
 
+/// What agents' instruction files name that is no code of the repository: the agent's own
+/// tools (Claude Code's `AskUserQuestion`, `TodoWrite`, ...), the markers of a note
+/// (`TODO`), and floating-point words.
+#[rustfmt::skip]
+const AGENT_WORDS: &[&str] = &[
+    "AskUserQuestion", "TodoWrite", "TodoRead", "WebFetch", "WebSearch", "NotebookEdit",
+    "NotebookRead", "MultiEdit", "SlashCommand", "ExitPlanMode", "EnterPlanMode", "BashOutput",
+    "KillShell", "KillBash", "TaskOutput", "TaskCreate", "TaskUpdate", "TaskList", "TODO",
+    "FIXME", "XXX", "HACK", "NaN", "Infinity",
+];
+
 /// Roots of qualified names from standard and very common libraries.
 #[rustfmt::skip]
 const BLOCKED_ROOTS: &[&str] = &[
@@ -224,7 +235,13 @@ pub(crate) fn maybe_code(word: &str) -> bool {
 
 /// Library names, dunders, and anything under a standard-library root.
 pub(crate) fn blocked(name: &str) -> bool {
-    if name.starts_with("__") || BLOCKED_NAMES.contains(&name) {
+    if name.starts_with("__") || BLOCKED_NAMES.contains(&name) || AGENT_WORDS.contains(&name) {
+        return true;
+    }
+    // An agent's MCP tool (`mcp__github__create_issue`), or an acronym's plural (`IDs`, `APIs`).
+    let b = name.as_bytes();
+    let plural = b.len() >= 3 && b[b.len() - 1] == b's' && b[..b.len() - 1].iter().all(|c| c.is_ascii_uppercase());
+    if name.starts_with("mcp__") || plural {
         return true;
     }
     let qualified = name.contains("::") || name.contains('.');

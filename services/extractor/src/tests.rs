@@ -1485,3 +1485,11 @@ fn capitalised_bare_file_names_are_files_only_as_code() {
     );
     check("NOTICE: the DEPS roll and the OWNERS review come first.", &[]);
 }
+
+#[test]
+fn an_agents_own_tools_and_note_markers_are_no_symbols() {
+    check(
+        "Ask with `AskUserQuestion`, track with `TodoWrite`, search with `mcp__docs__search_docs`; leave a `TODO`. All `IDs` and `APIs` are `NaN`-safe in `parse_ids`.",
+        &["L1 symbol_reference .#parse_ids"],
+    );
+}
