@@ -34,7 +34,10 @@ pub enum Command {
     #[command(
         long_about = "Check memories against a repo. The memory format is detected: a JSON or JSONL file of \
 memory objects, a SQLite memory.db (opened read-only), a Claude Code memory folder (MEMORY.md + *.md), a GAAI \
-contexts/memory tree, or notes files/folders (CLAUDE.md, AGENTS.md, docs/**/*.md, README.md).\n\n\
+contexts/memory tree, or notes files/folders: every agent tool's instruction files (CLAUDE.md, AGENTS.md, \
+GEMINI.md, .cursor/rules/*.mdc, .github/copilot-instructions.md and instructions/, skills' SKILL.md, the commands/, \
+agents/ and rules/ of .claude/, .agents/, .windsurf/, .clinerules/, ...), docs/**/*.md and README.md, each memory \
+attributed to the tool that reads it. Give the repo itself (--memories .) to check them all.\n\n\
 Exit codes: 0 when no claim is at or above --fail-on; 1 when one is; 2 on bad usage or input, or when the run \
 could not complete.",
         after_help = "Severity order for --fail-on: ambiguous < stale < contradicted.\n\
