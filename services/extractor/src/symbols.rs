@@ -106,13 +106,15 @@ const BLOCKED_NAMES: &[&str] = &[
 
 /// What agents' instruction files name that is no code of the repository: the agent's own
 /// tools (Claude Code's `AskUserQuestion`, `TodoWrite`, ...), the markers of a note
-/// (`TODO`), and floating-point words.
+/// (`TODO`), floating-point words, and the names of naming conventions (`snake_case`).
 #[rustfmt::skip]
 const AGENT_WORDS: &[&str] = &[
     "AskUserQuestion", "TodoWrite", "TodoRead", "WebFetch", "WebSearch", "NotebookEdit",
     "NotebookRead", "MultiEdit", "SlashCommand", "ExitPlanMode", "EnterPlanMode", "BashOutput",
     "KillShell", "KillBash", "TaskOutput", "TaskCreate", "TaskUpdate", "TaskList", "TODO",
-    "FIXME", "XXX", "HACK", "NaN", "Infinity",
+    "FIXME", "XXX", "HACK", "NaN", "Infinity", "snake_case", "camelCase", "PascalCase",
+    "UpperCamelCase", "lowerCamelCase", "SCREAMING_SNAKE_CASE", "UPPER_SNAKE_CASE", "UPPER_CASE",
+    "CONSTANT_CASE", "lower_snake_case", "kebab_case", "Title_Case",
 ];
 
 /// Roots of qualified names from standard and very common libraries.
