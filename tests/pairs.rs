@@ -136,5 +136,5 @@ fn the_notes_of_different_agent_tools_in_one_repository_are_paired() {
         .map(|p| p.map(str::to_owned)),
         "{stderr}"
     );
-    assert!(stderr.contains(".github/copilot-instructions.md is the same file as AGENTS.md: checked once, as AGENTS.md"), "{stderr}");
+    assert!(stderr.contains(".github/copilot-instructions.md is the same file as AGENTS.md, read once under that name"), "{stderr}");
 }

@@ -94,7 +94,7 @@ pub struct Link {
 
 impl std::fmt::Display for Link {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(f, "{} is the same file as {}: checked once, as {}", self.path.display(), self.same_as, self.same_as)
+        write!(f, "{} is the same file as {}, read once under that name", self.path.display(), self.same_as)
     }
 }
 
