@@ -131,6 +131,21 @@ fn stop_checks_every_memory_file_once_and_never_loops() {
     assert_silent(&hook.run("stop.json", sound.dir.path()), "Stop with sound memories");
 }
 
+/// A skill is one of Claude's instruction files: a write of one is checked, its bundled
+/// files read from its own folder, and Stop checks the `.claude/` folder's skills too.
+#[test]
+fn a_skill_written_or_left_stale_is_checked() {
+    let repo = project(false);
+    repo.write(".claude/skills/cache/SKILL.md", "---\nname: cache\ndescription: Work on the cache\n---\nThe cache lives in `src/cache.rs`; run `scripts/check.sh`.\n");
+    repo.write(".claude/skills/cache/scripts/check.sh", "#!/bin/sh\n");
+    let hook = Hook::new();
+    let reason = blocked(&hook.run("post_tool_use_write_skill.json", repo.dir.path()), "Write of a stale skill");
+    assert!(reason.contains(".claude/skills/cache/SKILL.md") && reason.contains("src/cache.rs") && reason.contains("src/store.rs"), "{reason}");
+    assert!(reason.starts_with("memval: 1 claim(s)"), "the bundled script is found in the skill's folder: {reason}");
+    let reason = blocked(&hook.run("stop.json", repo.dir.path()), "Stop with a stale skill");
+    assert!(reason.contains("SKILL.md") && reason.contains("src/cache.rs"), "{reason}");
+}
+
 #[test]
 fn malformed_input_is_a_non_blocking_error() {
     let repo = project(true);

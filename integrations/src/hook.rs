@@ -1,9 +1,11 @@
 //! `memval hook claude`: Claude Code's hook protocol. Claude Code runs the hook with one
 //! JSON event on stdin; this module decides the answer:
 //!
-//! - `PostToolUse` of `Write`, `Edit` or `MultiEdit` on a memory file (`CLAUDE.md`,
-//!   `CLAUDE.local.md`, `AGENTS.md`, `.github/copilot-instructions.md`, or a Markdown file in
-//!   the project's Claude memory folder): that file is validated against the project.
+//! - `PostToolUse` of `Write`, `Edit` or `MultiEdit` on a memory file (an agent tool's
+//!   instruction file of the project: `CLAUDE.md`, `AGENTS.md`, `.claude/`'s commands,
+//!   agents, rules and skills, `.github/copilot-instructions.md`, `.cursor/rules/*.mdc`, ...;
+//!   or a Markdown file in the project's Claude memory folder): that file is validated
+//!   against the project.
 //! - `Stop`: the project's memory files are validated, unless `stop_hook_active` says Claude
 //!   is already continuing because of a Stop hook (answering again would loop).
 //!
@@ -185,36 +187,69 @@ async fn check(root: &Path, files: &[PathBuf]) -> Result<Vec<FalseClaim>, Error>
 /// Whether the file name alone makes `path` a memory memval checks (before any file system
 /// access, so an edit of any other file costs nothing).
 fn is_memory_name(path: &Path) -> bool {
-    is_named_memory(path) || path.file_name().and_then(|n| n.to_str()).is_some_and(|n| n.ends_with(".md"))
+    is_named_memory(path) || path.file_name().and_then(|n| n.to_str()).is_some_and(|n| n.ends_with(".md") || n.ends_with(".mdc"))
 }
 
-/// A file whose name says it is an agent's memory wherever it is.
+/// A file whose name says it is an agent's memory wherever it is (`CLAUDE.md`, `AGENTS.md`,
+/// `.cursorrules`, ...: `memval_proto::tools::TOOL_FILES`), or Copilot's instructions.
 fn is_named_memory(path: &Path) -> bool {
-    matches!(path.file_name().and_then(|n| n.to_str()), Some("CLAUDE.md" | "CLAUDE.local.md" | "AGENTS.md" | "copilot-instructions.md"))
+    let name = path.file_name().and_then(|n| n.to_str()).unwrap_or("");
+    name == "copilot-instructions.md" || memval_proto::tools::TOOL_FILES.iter().any(|(n, _)| *n == name)
 }
 
-/// Whether resolved `path` is one of the memory files: by name anywhere in the project, the
-/// Copilot instructions under `.github/`, or any Markdown file in the Claude memory folder.
+/// Whether resolved `path` is one of the memory files: an agent tool's instruction file of
+/// the project (`memval_proto::tools::notes_agent`: `CLAUDE.md` anywhere, `.claude/`'s
+/// commands, agents, rules and skills, `.github/copilot-instructions.md`, `.cursor/rules/`,
+/// ...; not READMEs and docs), or any Markdown file in the Claude memory folder.
 fn is_memory_file(roots: &Roots, path: &Path) -> bool {
     let name = path.file_name().and_then(|n| n.to_str()).unwrap_or("");
     if roots.memory_dir.as_deref().is_some_and(|m| path.starts_with(m)) {
         return name.ends_with(".md");
     }
-    match name {
-        "CLAUDE.md" | "CLAUDE.local.md" | "AGENTS.md" => true,
-        "copilot-instructions.md" => path.parent().is_some_and(|p| p.ends_with(".github")),
-        _ => false,
+    instruction_file(&roots.root, path)
+}
+
+/// `path` (resolved, inside `root`) is an agent tool's instruction file, not docs.
+fn instruction_file(root: &Path, path: &Path) -> bool {
+    let Ok(rel) = path.strip_prefix(root) else { return false };
+    let parts: Vec<&str> = rel.iter().filter_map(|c| c.to_str()).collect();
+    memval_proto::tools::notes_agent(&parts).is_some_and(|agent| agent != "docs")
+}
+
+/// Folders of `.claude/` walked for instruction files on Stop, and how deep (a skill's
+/// SKILL.md is two down: `skills/<name>/SKILL.md`; nested command folders one more).
+const CLAUDE_DIRS: &[&str] = &["commands", "agents", "rules", "skills"];
+const CLAUDE_DEPTH: usize = 4;
+
+/// Whether `.claude/` holds an instruction file (links are not followed, as memval's own walk
+/// of a notes folder follows none).
+fn claude_folder_has_instructions(root: &Path) -> bool {
+    fn walk(root: &Path, dir: &Path, depth: usize) -> bool {
+        let Ok(entries) = std::fs::read_dir(dir) else { return false };
+        entries.flatten().any(|e| {
+            let Ok(ty) = e.file_type() else { return false };
+            if ty.is_dir() {
+                depth > 0 && walk(root, &e.path(), depth - 1)
+            } else {
+                ty.is_file() && instruction_file(root, &e.path())
+            }
+        })
     }
+    let claude = root.join(".claude");
+    CLAUDE_DIRS.iter().any(|d| walk(root, &claude.join(d), CLAUDE_DEPTH))
 }
 
 /// The project's memory files checked on Stop: the root's `CLAUDE.md`, `CLAUDE.local.md`,
-/// `AGENTS.md`, `.claude/CLAUDE.md`, `.github/copilot-instructions.md`, and the Claude memory
-/// folder (one memory per file), each when present.
+/// `AGENTS.md`, `.github/copilot-instructions.md`; `.claude/` as a notes folder when it holds
+/// commands, agents, rules or skills (one run for all of them, `.claude/CLAUDE.md` included),
+/// else `.claude/CLAUDE.md`; and the Claude memory folder (one memory per file), each when
+/// present.
 fn memory_files(roots: &Roots) -> Vec<PathBuf> {
-    let mut files: Vec<PathBuf> = ["CLAUDE.md", "CLAUDE.local.md", "AGENTS.md", ".claude/CLAUDE.md", ".github/copilot-instructions.md"]
+    let claude = if claude_folder_has_instructions(&roots.root) { ".claude" } else { ".claude/CLAUDE.md" };
+    let mut files: Vec<PathBuf> = ["CLAUDE.md", "CLAUDE.local.md", "AGENTS.md", claude, ".github/copilot-instructions.md"]
         .iter()
         .filter_map(|rel| roots.resolve(Path::new(rel)).ok())
-        .filter(|p| p.is_file())
+        .filter(|p| p.is_file() || (p.is_dir() && p.ends_with(".claude")))
         .collect();
     files.extend(roots.memory_dir.clone());
     files
@@ -226,7 +261,7 @@ mod tests {
 
     #[test]
     fn memory_names() {
-        for (name, memory) in [("CLAUDE.md", true), ("docs/AGENTS.md", true), ("notes.md", true), ("src/main.rs", false), ("CLAUDE.md.bak", false)] {
+        for (name, memory) in [("CLAUDE.md", true), ("docs/AGENTS.md", true), ("notes.md", true), (".cursorrules", true), ("rules/api.mdc", true), ("src/main.rs", false), ("CLAUDE.md.bak", false)] {
             assert_eq!(is_memory_name(Path::new(name)), memory, "{name}");
         }
     }
@@ -248,9 +283,30 @@ mod tests {
             (root.join(".github/copilot-instructions.md"), true),
             (root.join("copilot-instructions.md"), false),
             (root.join("README.md"), false),
+            (root.join(".claude/skills/release/SKILL.md"), true),
+            (root.join(".claude/commands/ship.md"), true),
+            (root.join(".claude/skills/release/notes.md"), false),
+            (root.join(".cursor/rules/api.mdc"), true),
+            (root.join("docs/guide.md"), false),
             (memory.join("feedback_tests.md"), true),
         ] {
             assert_eq!(is_memory_file(&roots, &path), want, "{}", path.display());
         }
+    }
+
+    #[test]
+    fn on_stop_the_claude_folder_is_one_notes_folder_when_it_holds_instructions() {
+        let dir = tempfile::tempdir().unwrap();
+        let repo = dir.path().join("repo");
+        std::fs::create_dir_all(repo.join(".claude")).unwrap();
+        std::fs::write(repo.join("CLAUDE.md"), "notes\n").unwrap();
+        std::fs::write(repo.join(".claude/CLAUDE.md"), "notes\n").unwrap();
+        std::fs::write(repo.join(".claude/settings.json"), "{}\n").unwrap();
+        let roots = Roots::new(&repo, None).unwrap();
+        let rel = |files: Vec<PathBuf>| files.iter().map(|f| f.strip_prefix(&roots.root).unwrap().display().to_string()).collect::<Vec<_>>();
+        assert_eq!(rel(memory_files(&roots)), ["CLAUDE.md", ".claude/CLAUDE.md"]);
+        std::fs::create_dir_all(repo.join(".claude/skills/release")).unwrap();
+        std::fs::write(repo.join(".claude/skills/release/SKILL.md"), "Run scripts/bump.sh\n").unwrap();
+        assert_eq!(rel(memory_files(&roots)), ["CLAUDE.md", ".claude"]);
     }
 }

@@ -30,55 +30,11 @@ const SKIPPED_DIRS: &[&str] = &[
     "__pycache__",
 ];
 
-/// Files at any depth that are one tool's instructions by their name alone.
-#[rustfmt::skip]
-const TOOL_FILES: &[(&str, &str)] = &[
-    ("CLAUDE.md", "claude-code"), ("CLAUDE.local.md", "claude-code"), ("AGENTS.md", "agents"),
-    ("AGENTS.override.md", "agents"), ("GEMINI.md", "gemini"), (".cursorrules", "cursor"),
-    (".windsurfrules", "windsurf"), (".clinerules", "cline"), (".roorules", "roo-code"),
-    ("CONVENTIONS.md", "aider"),
-];
-
-/// Sub-folders of a tool folder whose markdown files are instructions (commands, sub-agents,
-/// rules, steering, workflows). `.github/workflows` holds CI, not instructions.
-const INSTRUCTION_DIRS: &[&str] = &["commands", "agents", "agent", "rules", "steering", "workflows", "microagents", "prompts"];
-
-/// The agent whose instructions `parts` (a path's components, repo-relative where known) are,
-/// `docs` for a README or a file in a docs folder, `None` for any other file.
+/// The agent whose instructions `parts` (a path's components, repo-relative where known)
+/// are, `docs` for a README or a file in a docs folder: `memval_proto::tools::notes_agent`.
 pub(crate) fn notes_tool(parts: &[String]) -> Option<&'static str> {
-    let (name, dirs) = parts.split_last()?;
-    let ext = Path::new(name).extension().map(|e| e.to_string_lossy().to_ascii_lowercase());
-    let is_md = ext.as_deref() == Some("md");
-    if let Some((_, tool)) = TOOL_FILES.iter().find(|(n, _)| n == name) {
-        return Some(tool);
-    }
-    // The innermost tool folder decides (`.github/` of a package inside the repo too).
-    if let Some((i, tool)) = dirs.iter().enumerate().rev().find_map(|(i, d)| tool_agent(d).map(|agent| (i, (d.as_str(), agent)))) {
-        let (folder, agent) = tool;
-        let sub = &dirs[i + 1..];
-        let first = sub.first().map(String::as_str);
-        let found = match folder {
-            ".github" => {
-                (first.is_none() && name == "copilot-instructions.md")
-                    || (first == Some("instructions") && name.ends_with(".instructions.md"))
-                    || (first == Some("prompts") && name.ends_with(".prompt.md"))
-                    || (first == Some("agents") && is_md)
-                    || (first == Some("skills") && name == "SKILL.md")
-            }
-            ".clinerules" => is_md,
-            ".junie" => name == "guidelines.md",
-            ".gemini" if first.is_none() => name == "styleguide.md",
-            ".roo" if first.is_some_and(|f| f.starts_with("rules")) => is_md,
-            _ => {
-                (first == Some("skills") && name == "SKILL.md")
-                    || (first.is_some_and(|f| INSTRUCTION_DIRS.contains(&f)) && (is_md || (folder == ".cursor" && ext.as_deref() == Some("mdc"))))
-            }
-        };
-        if found {
-            return Some(agent);
-        }
-    }
-    (name.eq_ignore_ascii_case("README.md") || (is_md && dirs.iter().any(|d| d == "docs"))).then_some("docs")
+    let parts: Vec<&str> = parts.iter().map(String::as_str).collect();
+    memval_proto::tools::notes_agent(&parts)
 }
 
 /// A path's components as [`notes_tool`] reads them: `path` (its folder canonical, its name as
@@ -301,67 +257,6 @@ mod tests {
         check("docs/diagram.png", false);
         check("notes/todo.md", false);
         check("CHANGELOG.md", false);
-    }
-
-    #[test]
-    fn every_tools_instruction_files_with_their_agent() {
-        for (path, agent) in [
-            ("CLAUDE.md", Some("claude-code")),
-            ("web/CLAUDE.local.md", Some("claude-code")),
-            (".claude/commands/release.md", Some("claude-code")),
-            (".claude/agents/reviewer.md", Some("claude-code")),
-            (".claude/rules/testing.md", Some("claude-code")),
-            (".claude/skills/pdf/SKILL.md", Some("claude-code")),
-            (".claude/skills/pdf/reference.md", None),
-            (".claude/settings.json", None),
-            ("AGENTS.md", Some("agents")),
-            ("codex-rs/AGENTS.override.md", Some("agents")),
-            (".agents/skills/triage/SKILL.md", Some("agents")),
-            (".agents/rules/style.md", Some("agents")),
-            ("GEMINI.md", Some("gemini")),
-            (".gemini/styleguide.md", Some("gemini")),
-            (".gemini/skills/x/SKILL.md", Some("gemini")),
-            (".cursorrules", Some("cursor")),
-            (".cursor/rules/api.mdc", Some("cursor")),
-            (".cursor/rules/nested/db.md", Some("cursor")),
-            (".cursor/commands/ship.md", Some("cursor")),
-            (".github/copilot-instructions.md", Some("copilot")),
-            (".github/instructions/rust.instructions.md", Some("copilot")),
-            (".github/instructions/notes.md", None),
-            (".github/prompts/plan.prompt.md", Some("copilot")),
-            (".github/agents/triage.agent.md", Some("copilot")),
-            (".github/skills/x/SKILL.md", Some("copilot")),
-            (".github/workflows/ci.md", None),
-            (".github/ISSUE_TEMPLATE/bug.md", None),
-            (".github/PULL_REQUEST_TEMPLATE.md", None),
-            (".windsurfrules", Some("windsurf")),
-            (".windsurf/rules/go.md", Some("windsurf")),
-            (".windsurf/workflows/deploy.md", Some("windsurf")),
-            (".clinerules", Some("cline")),
-            (".clinerules/coding.md", Some("cline")),
-            (".clinerules/workflows/pr.md", Some("cline")),
-            (".cline/skills/x/SKILL.md", Some("cline")),
-            (".kiro/steering/product.md", Some("kiro")),
-            (".junie/guidelines.md", Some("junie")),
-            (".roo/rules/a.md", Some("roo-code")),
-            (".roo/rules-code/b.md", Some("roo-code")),
-            (".roorules", Some("roo-code")),
-            (".amazonq/rules/c.md", Some("amazon-q")),
-            (".opencode/command/x.md", None),
-            (".opencode/commands/x.md", Some("opencode")),
-            (".opencode/agent/x.md", Some("opencode")),
-            (".openhands/microagents/repo.md", Some("openhands")),
-            ("CONVENTIONS.md", Some("aider")),
-            // The innermost tool folder decides; a docs folder inside one is docs.
-            ("packages/web/.cursor/rules/ui.mdc", Some("cursor")),
-            (".claude/skills/x/docs/usage.md", Some("docs")),
-            ("README.md", Some("docs")),
-            ("docs/a.md", Some("docs")),
-            ("src/notes.md", None),
-            (".vscode/README.md", Some("docs")),
-        ] {
-            assert_eq!(tool(path), agent, "{path}");
-        }
     }
 
     #[test]
