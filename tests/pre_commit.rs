@@ -85,6 +85,16 @@ fn a_commit_with_a_stale_memory_is_blocked_and_a_sound_one_passes() {
     let passed = git(dir, &["commit", "-q", "-m", "sound memory"], cache.path());
     assert!(passed.status.success(), "the sound commit was blocked:\n{}", both(&passed));
     assert!(both(&passed).contains("Passed"), "{}", both(&passed));
+    // Another tool's rules file is a memory too.
+    project.write(".cursor/rules/cache.mdc", "---\ndescription: the cache\nalwaysApply: true\n---\nThe cache lives in `src/cache.rs`.\n");
+    assert!(git(dir, &["add", "-A"], cache.path()).status.success());
+    let blocked = git(dir, &["commit", "-q", "-m", "stale rule"], cache.path());
+    let said = both(&blocked);
+    assert!(!blocked.status.success() && said.contains("src/cache.rs") && said.contains("STALE"), "a stale Cursor rule went through:\n{said}");
+    project.write(".cursor/rules/cache.mdc", "---\ndescription: the cache\nalwaysApply: true\n---\nThe cache lives in `src/store.rs`.\n");
+    assert!(git(dir, &["add", "-A"], cache.path()).status.success());
+    let passed = git(dir, &["commit", "-q", "-m", "sound rule"], cache.path());
+    assert!(passed.status.success(), "the sound rule was blocked:\n{}", both(&passed));
     // The check wrote nothing into the repository.
     let status = git(dir, &["status", "--porcelain", "--ignored"], cache.path());
     assert_eq!(String::from_utf8_lossy(&status.stdout), "", "files left behind");
