@@ -1199,6 +1199,10 @@ impl Checker<'_> {
                 // without one) changed how often the repo's code names it: it was not a name
                 // of the code when the memory was written either.
                 let mut never_in_code = false;
+                // Git was not asked (its budget for such searches is spent): whether the name
+                // was ever the code's is not known, so its absence now is not a contradiction
+                // either, and a run's verdict does not depend on how many names came before.
+                let mut unsearched = false;
                 // Only names the repo's code no longer uses (a name still used is more often a
                 // library's than a removed one of the repo's own). Docs, tests, comments,
                 // strings and the notes file itself do not count as use.
@@ -1231,7 +1235,10 @@ impl Checker<'_> {
                                 );
                             }
                         }
-                        Err(why) => removed_note = Some(why),
+                        Err(why) => {
+                            removed_note = Some(why);
+                            unsearched = true;
+                        }
                     }
                 }
                 let note = removed_note.map(|n| format!(" ({n})")).unwrap_or_default();
@@ -1246,6 +1253,16 @@ impl Checker<'_> {
                         Verdict::Valid,
                         70,
                         format!("{at} — {} is used by the repo's code; its definition is not in the repo (a dependency's or the language's){note}", sym.display()),
+                        None,
+                    )
+                } else if unsearched && self.named_outside_prose(&sym.name) {
+                    checked(
+                        Verdict::Ambiguous,
+                        30,
+                        format!(
+                            ". — {} is not a name of the repo's code now: not defined or used (only tests, comments, strings or config name it){note}, so whether it was when the memory was written is not known; the memory may use it as a word",
+                            sym.display()
+                        ),
                         None,
                     )
                 } else if never_in_code && self.named_outside_prose(&sym.name) {

@@ -253,3 +253,31 @@ fn with_history_a_file_that_never_defined_the_symbol_does_not_make_it_moved() {
         ],
     );
 }
+
+/// Past the history-search budget a name's verdict is what it would be had git been asked
+/// and found nothing either way: a term that tests, comments, strings or config name is
+/// reported, not asserted CONTRADICTED, and the evidence says git was not asked.
+#[test]
+fn past_the_history_search_budget_a_term_is_reported_not_contradicted() {
+    let dir = repo(&[
+        &[("src/lib.rs", "pub fn serve() {}\n"), ("ci/test.yml", "env:\n  E2E_TOKEN: ${{ secrets.E2E_TOKEN }}\n")],
+        &[("src/lib.rs", "pub fn serve() { let _ = 1; }\n")],
+    ]);
+    let evidence = Evidence::open(dir.path()).unwrap();
+    let checker = evidence.checker();
+    for i in 0..memval_git::MAX_NAME_SEARCHES {
+        let spent = claim(ClaimType::SymbolReference, vec![symbol(".", &format!("UnknownName{i}"))], None);
+        checker.check(&spent, &memory());
+    }
+    let got = checker.check(&claim(ClaimType::SymbolReference, vec![symbol(".", "E2E_TOKEN")], None), &memory());
+    match got {
+        Outcome::Checked { verdict, evidence, .. } => {
+            assert_eq!(verdict, Verdict::Ambiguous, "{evidence}");
+            assert!(evidence.contains("history not searched for it") && evidence.contains("is not known"), "{evidence}");
+        }
+        other => panic!("{other:?}"),
+    }
+    // A name nothing names at all is still CONTRADICTED.
+    let got = checker.check(&claim(ClaimType::SymbolReference, vec![symbol(".", "BeaconFerry")], None), &memory());
+    assert!(matches!(got, Outcome::Checked { verdict: Verdict::Contradicted, .. }), "{got:?}");
+}
