@@ -65,7 +65,7 @@ pub fn notes_agent(parts: &[&str]) -> Option<&'static str> {
             return Some(agent);
         }
     }
-    (name.eq_ignore_ascii_case("README.md") || (is_md && dirs.iter().any(|d| *d == "docs"))).then_some("docs")
+    (name.eq_ignore_ascii_case("README.md") || (is_md && dirs.contains(&"docs"))).then_some("docs")
 }
 
 /// The agent of a tool folder's name (`.cursor` -> `cursor`).
