@@ -298,10 +298,11 @@ static ASCII_TREE: LazyLock<Regex> =
     LazyLock::new(|| Regex::new(r"(?:^|[\s|])(?:\||`|\+|\\)--+\s+\S").expect("valid regex"));
 
 /// A line of a `tree` diagram (`├── lru.go`, `|-- lru.go`, `│   └── lru.go`). A row of a box
-/// drawing (`│  │ emit_cdc_insns()   │  │`: it starts and ends with a border) is not one.
+/// drawing (`│  │ emit_cdc_insns()   │  │`: it starts and ends with a box border) is not one;
+/// a markdown table row (`| `├─server/` | ... |`) still is.
 pub(crate) fn is_tree_line(line: &str) -> bool {
     let t = line.trim();
-    let border = ['│', '┃', '|'];
+    let border = ['│', '┃'];
     let boxed = t.chars().count() > 1 && t.starts_with(border) && t.ends_with(border);
     !boxed && (line.contains(TREE_GLYPHS) || ASCII_TREE.is_match(line))
 }

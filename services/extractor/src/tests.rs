@@ -1470,6 +1470,11 @@ fn a_decision_tree_drawn_as_a_file_tree_names_only_its_paths() {
         "```\n┌──────────────────────────────┐\n│ Translate layer (core/translate/) │\n│ │ emit_cdc_insns()     │ │\n│   - writes (change_id)       │\n└──────────────────────────────┘\n```",
         &["L3 file_reference core/translate"],
     );
+    // ...but a markdown table drawing a tree in its first column is a tree.
+    check(
+        "| Path | What |\n|---|---|\n| `├─server/` | Server |\n| `│ └─auth/` | Auth providers |",
+        &["L3 file_reference server", "L4 file_reference server/auth"],
+    );
     // A file tree's entries with a description after two spaces, or a known file name, are names.
     check(
         "```\nsrc/\n+-- cache  the sharded cache\n+-- Makefile builds it\n```",
