@@ -138,6 +138,59 @@ fn dependency_cue(orig: &str, range: &std::ops::Range<usize>, files: &[FileMenti
     config::has_dependency_cue(&text)
 }
 
+/// Front matter keys that configure the agent tool, not the repository: the tools a sub-agent
+/// may call (`tools: [playwright-test/browser_click]`), its MCP servers and model. Their values
+/// name no file of the repo. (`globs`, `applyTo`, `description` are read, and so is
+/// `allowed-tools`, whose `Bash(./scripts/release.sh:*)` names a script of the repo.)
+const TOOL_KEYS: &[&str] = &[
+    "tools",
+    "mcp-servers",
+    "mcpServers",
+    "mcp_servers",
+    "model",
+    "color",
+    "argument-hint",
+];
+
+/// The YAML front matter at the top of a notes file (`---` to `---`), line by line: which
+/// lines belong to one of the [`TOOL_KEYS`] (the key's line and its indented continuation).
+#[derive(Default)]
+struct FrontMatter {
+    /// Inside the block.
+    open: bool,
+    /// The block has ended (or there is none): nothing more is skipped.
+    done: bool,
+    /// The current top-level key is a tool key.
+    in_tool_key: bool,
+}
+
+impl FrontMatter {
+    /// Whether line `i` (0-based) is to be skipped.
+    fn skips(&mut self, i: usize, line: &str) -> bool {
+        if self.done {
+            return false;
+        }
+        if !self.open {
+            if i == 0 && line.trim_end() == "---" {
+                self.open = true;
+            } else {
+                self.done = true;
+            }
+            return false;
+        }
+        if matches!(line.trim_end(), "---" | "...") {
+            self.done = true;
+            return false;
+        }
+        let continued = line.starts_with([' ', '\t', '-']) || line.trim().is_empty();
+        if !continued {
+            let key = line.split(':').next().unwrap_or("").trim().trim_matches(['"', '\'']);
+            self.in_tool_key = TOOL_KEYS.contains(&key);
+        }
+        self.in_tool_key
+    }
+}
+
 /// Where a skill keeps the files its SKILL.md names by bare name.
 const SKILL_BUNDLE_DIRS: &[&str] = &["scripts", "references", "assets"];
 
@@ -180,6 +233,7 @@ pub(crate) fn scan(content: &str, file_dir: Option<&str>) -> Doc {
     };
     let mut fence: Option<Fence> = None;
     let mut last_read = 0;
+    let mut front = FrontMatter::default();
     for (i, raw) in content.split('\n').enumerate() {
         if w.budget == 0 {
             break;
@@ -187,6 +241,9 @@ pub(crate) fn scan(content: &str, file_dir: Option<&str>) -> Doc {
         let line_no = u32::try_from(i + 1).unwrap_or(u32::MAX);
         last_read = line_no;
         let line = raw.strip_suffix('\r').unwrap_or(raw);
+        if front.skips(i, line) {
+            continue;
+        }
         match fence.take() {
             Some(f) if f.closes(line) => w.block_break(),
             Some(f) => {

@@ -1498,3 +1498,13 @@ fn an_agents_own_tools_and_note_markers_are_no_symbols() {
         &["L1 symbol_reference .#parse_ids"],
     );
 }
+
+#[test]
+fn front_matter_that_configures_the_agent_tool_names_no_file() {
+    check(
+        "---\nname: generator\ndescription: Write tests into tests/gen.spec.ts\ntools:\n  - search\n  - playwright-test/browser_click\nmodel: Claude Sonnet 4.6\nmcp-servers:\n  playwright-test:\n    command: npx\n    args: [tools/run.js]\n---\nSee `src/api/routes.ts`.",
+        &["L3 file_reference tests/gen.spec.ts", "L13 file_reference src/api/routes.ts"],
+    );
+    // A `---` later in the text is a rule, not front matter.
+    check("Intro.\n---\ntools: see `tools/run.js`\n---", &["L3 file_reference tools/run.js"]);
+}
