@@ -201,10 +201,10 @@ const SKILL_BUNDLE_DIRS: &[&str] = &["scripts", "references", "assets"];
 /// `memval_proto::tools::TOOL_DIRS`) describe the repository from its root, as the tool reads
 /// them, so only their relative links (`./x`, `../x`) are read from their own folder, as a
 /// markdown renderer reads them; any other notes file's folder is read first.
-fn context_of(file_dir: Option<&str>) -> Option<String> {
+fn context_of(file_dir: Option<&str>, skill: Option<&str>) -> Option<String> {
     let dir = file_dir?;
-    if let Some(skill) = memval_proto::tools::skill_dir(dir) {
-        return Some(skill);
+    if let Some(skill) = skill {
+        return Some(skill.to_owned());
     }
     let tool = memval_proto::tools::tool_agent(dir.split('/').next().unwrap_or("")).is_some();
     (!tool).then(|| dir.to_string())
@@ -212,13 +212,17 @@ fn context_of(file_dir: Option<&str>) -> Option<String> {
 
 /// `file_dir`: the notes file's folder, repo-relative (`None` at the root or outside the repo).
 pub(crate) fn scan(content: &str, file_dir: Option<&str>) -> Doc {
+    let skill = file_dir.and_then(memval_proto::tools::skill_dir);
+    let context = context_of(file_dir, skill.as_deref());
     let mut w = Walker {
         roots: named_roots(content),
-        context: context_of(file_dir),
-        skill_bundle: file_dir
-            .and_then(memval_proto::tools::skill_dir)
-            .map(|skill| SKILL_BUNDLE_DIRS.iter().map(|d| format!("{skill}/{d}")).collect())
-            .unwrap_or_default(),
+        context_demote: match (&skill, &context) {
+            (Some(_), _) => Demote::SkillRoots,
+            (None, Some(c)) if paths::is_docs_dir(c) => Demote::Roots,
+            _ => Demote::No,
+        },
+        skill_bundle: skill.map(|skill| SKILL_BUNDLE_DIRS.iter().map(|d| format!("{skill}/{d}")).collect()).unwrap_or_default(),
+        context,
         file_dir: file_dir.map(str::to_string),
         doc: Doc::default(),
         paragraph: 0,
@@ -310,6 +314,8 @@ struct Walker {
     /// The folder paths are read against besides the repo root (the notes file's, unless it
     /// is a tool folder or a skill: [`context_of`]).
     context: Option<String>,
+    /// Which paths are read from the repo root before `context` (decided once per memory).
+    context_demote: Demote,
     /// In a skill, the folders it bundles its files in: a bare name (`review.py`) is looked
     /// for there too, after the skill's own folder.
     skill_bundle: Vec<String>,
@@ -526,21 +532,15 @@ impl Walker {
         v
     }
 
-    /// The notes file's folder; in a docs folder, paths under well-known top folders are
-    /// read from the repo root first.
+    /// The notes file's folder; in a docs folder or a skill, paths under well-known top
+    /// folders are read from the repo root first ([`Demote`]).
     fn context_folder(&self) -> Option<Folder<'_>> {
         let c = self.context.as_ref()?;
         Some(Folder {
             readings: std::slice::from_ref(c),
             bare_only: false,
             fallback: false,
-            demote: if memval_proto::tools::skill_dir(c).is_some() {
-                Demote::SkillRoots
-            } else if paths::is_docs_dir(c) {
-                Demote::Roots
-            } else {
-                Demote::No
-            },
+            demote: self.context_demote,
             own: true,
         })
     }
