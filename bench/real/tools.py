@@ -10,7 +10,7 @@ binary reads (for checking by hand).
 
     python3 bench/real/tools.py --memval NEW --baseline OLD [--mirrors /work/.mirror]
         [--workdir /work/real-tools] [--gitdirs DIR ...] --cases-file FILE ... [--json OUT]
-        [--sample OUT.jsonl] [--repos N]
+        [--sample OUT.jsonl [--sample-all]] [--skip N] [--repos N]
 
 --gitdirs: folders holding gitprep.py directories already made (run.py workdirs' `git/`);
 a repository found in none is prepared under --workdir.
@@ -122,6 +122,10 @@ def main():
     ap.add_argument("--json")
     ap.add_argument("--sample")
     ap.add_argument("--repos", type=int, default=0, help="only the first N repositories")
+    ap.add_argument("--skip", type=int, default=0,
+                    help="leave out the first N repositories (those looked at before: --skip 40 --repos 20 is a held-out look)")
+    ap.add_argument("--sample-all", action="store_true",
+                    help="--sample writes every claim the new binary did not find VALID, not only those in memories it alone reads")
     args = ap.parse_args()
 
     repos = {}
@@ -129,7 +133,8 @@ def main():
         with open(f) as fh:
             for c in json.load(fh)["cases"]:
                 repos.setdefault(c["repo"], c["B"])
-    items = list(repos.items())[: args.repos or None]
+    items = list(repos.items())[args.skip:]
+    items = items[: args.repos or None]
     binaries = (("baseline", args.baseline), ("new", args.memval))
     totals = {b: {"memories": collections.Counter(), "claims": collections.Counter(),
                   "verdicts": collections.defaultdict(collections.Counter),
@@ -160,7 +165,7 @@ def main():
         if sample and reports["new"] and reports["baseline"] is not None:
             known = {m["id"] for m in reports["baseline"]["memories"]}
             for m in reports["new"]["memories"]:
-                if m["id"] in known:
+                if m["id"] in known and not args.sample_all:
                     continue
                 for c in m["claims"]:
                     if c["verdict"] != "VALID":
