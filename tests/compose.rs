@@ -35,7 +35,8 @@ fn interpolate(text: &str, vars: &BTreeMap<&str, &str>) -> String {
             rest = after;
             continue;
         }
-        let body = rest.strip_prefix('{').unwrap_or_else(|| panic!("compose.yaml: use ${{NAME}}, not bare $ in {text:?}"));
+        let body =
+            rest.strip_prefix('{').unwrap_or_else(|| panic!("compose.yaml: use ${{NAME}}, not bare $ in {text:?}"));
         let end = body.find('}').unwrap_or_else(|| panic!("compose.yaml: unclosed ${{ in {text:?}"));
         let expr = &body[..end];
         rest = &body[end + 1..];
@@ -44,7 +45,10 @@ fn interpolate(text: &str, vars: &BTreeMap<&str, &str>) -> String {
         } else if let Some((name, default)) = expr.split_once('-') {
             vars.get(name).copied().unwrap_or(default).to_owned()
         } else {
-            assert!(expr.chars().all(|c| c.is_ascii_alphanumeric() || c == '_'), "compose.yaml: unsupported interpolation ${{{expr}}}");
+            assert!(
+                expr.chars().all(|c| c.is_ascii_alphanumeric() || c == '_'),
+                "compose.yaml: unsupported interpolation ${{{expr}}}"
+            );
             vars.get(expr).copied().unwrap_or("").to_owned()
         };
         out.push_str(&value);
@@ -151,7 +155,12 @@ fn load(vars: &[(&str, &str)]) -> Compose {
                         let parts: Vec<&str> = m.split(':').collect();
                         assert!((2..=3).contains(&parts.len()), "{name}: volume {m:?} is not SOURCE:TARGET[:MODE]");
                         let named = volumes.contains(parts[0]);
-                        Mount { source: parts[0].to_owned(), target: parts[1].to_owned(), read_only: parts.get(2) == Some(&"ro"), named }
+                        Mount {
+                            source: parts[0].to_owned(),
+                            target: parts[1].to_owned(),
+                            read_only: parts.get(2) == Some(&"ro"),
+                            named,
+                        }
                     })
                     .collect()
             })
@@ -200,12 +209,20 @@ fn every_memval_service_runs_a_command_and_environment_memval_accepts() {
     let collector = "http://otel-collector:4318";
     for (vars, traces) in [
         (vec![], "traces:       off".to_owned()),
-        (vec![("OTEL_EXPORTER_OTLP_ENDPOINT", collector)], format!("traces:       {collector}/v1/traces (otlp http/protobuf, service memval-")),
+        (
+            vec![("OTEL_EXPORTER_OTLP_ENDPOINT", collector)],
+            format!("traces:       {collector}/v1/traces (otlp http/protobuf, service memval-"),
+        ),
     ] {
         let compose = load(&vars);
         let mut roles = BTreeMap::new();
         for service in memval_services(&compose) {
-            assert_eq!(service.command.first().map(String::as_str), Some("serve"), "{}: runs `memval serve ROLE`", service.name);
+            assert_eq!(
+                service.command.first().map(String::as_str),
+                Some("serve"),
+                "{}: runs `memval serve ROLE`",
+                service.name
+            );
             let out = check_config(&service.command, &service.environment);
             let stdout = String::from_utf8_lossy(&out.stdout);
             assert_eq!(
@@ -230,7 +247,10 @@ fn every_memval_service_runs_a_command_and_environment_memval_accepts() {
                 .into_iter()
                 .map(|(r, n)| (r.to_owned(), n))
                 .collect();
-        assert_eq!(roles, expected, "one extractor, three investigators, one scorer, an ingest service, two judges, a reconciler");
+        assert_eq!(
+            roles, expected,
+            "one extractor, three investigators, one scorer, an ingest service, two judges, a reconciler"
+        );
     }
 }
 
@@ -272,7 +292,11 @@ fn the_compose_file_wires_jetstream_storage_the_repo_and_tracing() {
     assert!(nats.image.starts_with("nats:2.1"), "nats 2.10 or later: {}", nats.image);
     assert!(nats.command.iter().any(|a| a == "-js"), "JetStream on: {:?}", nats.command);
     let store_dir = nats.command.iter().position(|a| a == "-sd").map(|i| &nats.command[i + 1]).expect("-sd DIR");
-    assert!(nats.mounts.iter().any(|m| m.named && &m.target == store_dir), "JetStream's store dir {store_dir} is on a named volume: {:?}", nats.mounts);
+    assert!(
+        nats.mounts.iter().any(|m| m.named && &m.target == store_dir),
+        "JetStream's store dir {store_dir} is on a named volume: {:?}",
+        nats.mounts
+    );
     for service in memval_services(&compose) {
         let url = service.env("MEMVAL_NATS_URL").unwrap_or_else(|| panic!("{} has MEMVAL_NATS_URL", service.name));
         assert_eq!(url, "nats://nats:4222", "{} reaches the nats service on its client port", service.name);
@@ -284,25 +308,43 @@ fn the_compose_file_wires_jetstream_storage_the_repo_and_tracing() {
     let mount = investigator.mounts.iter().find(|m| m.target == repo).expect("the repo is mounted at MEMVAL_REPO");
     assert!(mount.read_only && !mount.named, "{mount:?}");
     assert_eq!(mount.source, ".", "REPO defaults to this checkout");
-    assert_eq!(load(&[("REPO", "/srv/shop")]).services["investigator"].mounts[0].source, "/srv/shop", "REPO points it elsewhere");
+    assert_eq!(
+        load(&[("REPO", "/srv/shop")]).services["investigator"].mounts[0].source,
+        "/srv/shop",
+        "REPO points it elsewhere"
+    );
     let scorer = &compose.services["scorer"];
     let store = scorer.env("MEMVAL_STORE").expect("MEMVAL_STORE");
-    assert!(scorer.mounts.iter().any(|m| m.named && store.starts_with(&m.target)), "the store {store} is on a named volume: {:?}", scorer.mounts);
+    assert!(
+        scorer.mounts.iter().any(|m| m.named && store.starts_with(&m.target)),
+        "the store {store} is on a named volume: {:?}",
+        scorer.mounts
+    );
     assert!(compose.volumes.contains("nats-data") && compose.volumes.contains("memval-store"));
 
     // The tracing profile: a collector whose config is in the repo, and Jaeger behind it.
     let collector = &compose.services["otel-collector"];
     let jaeger = &compose.services["jaeger"];
-    assert_eq!((collector.profiles.as_slice(), jaeger.profiles.as_slice()), (&["tracing".to_owned()][..], &["tracing".to_owned()][..]));
+    assert_eq!(
+        (collector.profiles.as_slice(), jaeger.profiles.as_slice()),
+        (&["tracing".to_owned()][..], &["tracing".to_owned()][..])
+    );
     let config_path = collector.command.iter().find_map(|a| a.strip_prefix("--config=")).expect("--config=PATH");
-    let config_mount = collector.mounts.iter().find(|m| m.target == config_path).expect("the config is mounted where --config reads it");
+    let config_mount = collector
+        .mounts
+        .iter()
+        .find(|m| m.target == config_path)
+        .expect("the config is mounted where --config reads it");
     let config_file = workspace().join(&config_mount.source);
     assert!(config_file.is_file(), "{} is committed", config_file.display());
     let config: Value = serde_yaml_ng::from_str(&std::fs::read_to_string(&config_file).unwrap()).unwrap();
     let http = config["receivers"]["otlp"]["protocols"]["http"]["endpoint"].as_str().expect("an OTLP/HTTP receiver");
     // The endpoint services are given with the profile (compose.yaml's header says how).
     let text = std::fs::read_to_string(workspace().join("compose.yaml")).unwrap();
-    assert!(text.contains(&format!("OTEL_EXPORTER_OTLP_ENDPOINT=http://otel-collector:{}", port_of(http))), "the documented endpoint is the receiver's port");
+    assert!(
+        text.contains(&format!("OTEL_EXPORTER_OTLP_ENDPOINT=http://otel-collector:{}", port_of(http))),
+        "the documented endpoint is the receiver's port"
+    );
     let pipeline = &config["service"]["pipelines"]["traces"];
     assert!(pipeline["receivers"].as_sequence().unwrap().contains(&Value::from("otlp")));
     let to_jaeger = pipeline["exporters"]
@@ -365,7 +407,8 @@ fn the_compose_topology_runs_a_validation_as_local_processes() {
                 (m.target.clone(), local)
             })
             .collect();
-        let env: Vec<(String, String)> = service.environment.iter().map(|(k, v)| (k.clone(), localise(v, &url, &mounts))).collect();
+        let env: Vec<(String, String)> =
+            service.environment.iter().map(|(k, v)| (k.clone(), localise(v, &url, &mounts))).collect();
         let args: Vec<String> = service.command.iter().map(|a| localise(a, &url, &mounts)).collect();
         for _ in 0..service.replicas {
             services.push(Service::start_command(&service.name, &args, &env, logs.path()));
@@ -377,7 +420,13 @@ fn the_compose_topology_runs_a_validation_as_local_processes() {
         std::fs::read_dir(logs.path())
             .unwrap()
             .flatten()
-            .map(|e| format!("--- {}\n{}", e.file_name().to_string_lossy(), std::fs::read_to_string(e.path()).unwrap_or_default()))
+            .map(|e| {
+                format!(
+                    "--- {}\n{}",
+                    e.file_name().to_string_lossy(),
+                    std::fs::read_to_string(e.path()).unwrap_or_default()
+                )
+            })
             .collect::<String>()
     };
 
@@ -407,11 +456,21 @@ fn the_compose_topology_runs_a_validation_as_local_processes() {
         assert_eq!(code, Some(0), "{role} did not stop cleanly:\n{log}");
         if role == "investigator" {
             let line = log.lines().find(|l| l.contains("investigator stopped: ")).unwrap_or_else(|| panic!("{log}"));
-            processed.push(line.split("stopped: ").nth(1).and_then(|r| r.split(' ').next()).and_then(|n| n.parse::<u64>().ok()).unwrap());
+            processed.push(
+                line.split("stopped: ")
+                    .nth(1)
+                    .and_then(|r| r.split(' ').next())
+                    .and_then(|n| n.parse::<u64>().ok())
+                    .unwrap(),
+            );
         }
     }
     let memories_in_run = want["memories"].as_array().unwrap().len() as u64;
-    assert_eq!(processed.iter().sum::<u64>(), memories_in_run + 1, "one claim batch per memory, plus the event's: {processed:?}");
+    assert_eq!(
+        processed.iter().sum::<u64>(),
+        memories_in_run + 1,
+        "one claim batch per memory, plus the event's: {processed:?}"
+    );
     assert!(processed.iter().filter(|n| **n > 0).count() >= 2, "replicas share the work: {processed:?}");
     // The scorer's store is where compose puts it, on the store volume.
     assert!(volumes.path().join("memval-store").join("store").is_dir(), "the store is on the memval-store volume");

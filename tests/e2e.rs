@@ -47,7 +47,10 @@ fn mentions(claim: &Value, needle: &str) -> bool {
     claim["code_refs"].as_array().unwrap().iter().any(|r| {
         let path = r["path"].as_str().unwrap_or("").trim_end_matches('/');
         let symbol = r["symbol"].as_str().unwrap_or("");
-        path == needle || path.ends_with(&format!("/{needle}")) || symbol == needle || symbol.ends_with(&format!("::{needle}"))
+        path == needle
+            || path.ends_with(&format!("/{needle}"))
+            || symbol == needle
+            || symbol.ends_with(&format!("::{needle}"))
     })
 }
 
@@ -66,9 +69,7 @@ fn every_labelled_claim_of_the_example_gets_its_verdict() {
     for label in &labels {
         let source = label["memory_source"].as_str().unwrap();
         let input = input_for(source, &demo);
-        let report = reports
-            .entry(input.clone())
-            .or_insert_with(|| run_json(&demo, &input, store.path()));
+        let report = reports.entry(input.clone()).or_insert_with(|| run_json(&demo, &input, store.path()));
         let id = label["memory_id"].as_str().unwrap();
         let needle = label["needle"].as_str().unwrap();
         let want = label["verdict"].as_str().unwrap();
@@ -78,7 +79,9 @@ fn every_labelled_claim_of_the_example_gets_its_verdict() {
         let pool: Vec<_> = if typed.is_empty() { candidates.iter().collect() } else { typed };
         // The hostile memory's escaping paths must never be read: refused (not checked) or
         // reported as not existing are both correct; VALID never is.
-        let accept: &[&str] = if want == "CONTRADICTED" && (needle.starts_with('/') || needle.contains("..") || needle.starts_with("docs/escape")) {
+        let accept: &[&str] = if want == "CONTRADICTED"
+            && (needle.starts_with('/') || needle.contains("..") || needle.starts_with("docs/escape"))
+        {
             &["CONTRADICTED", "NOT_CHECKED"]
         } else {
             std::slice::from_ref(&want)
@@ -93,9 +96,20 @@ fn every_labelled_claim_of_the_example_gets_its_verdict() {
         if hit.is_none() {
             let got: Vec<String> = pool
                 .iter()
-                .map(|(c, v)| format!("{} {} → {:?} ({})", c["claim_type"], v.as_deref().unwrap_or("?"), c["successor"].as_str(), c["evidence"].as_str().or(c["reason"].as_str()).unwrap_or("")))
+                .map(|(c, v)| {
+                    format!(
+                        "{} {} → {:?} ({})",
+                        c["claim_type"],
+                        v.as_deref().unwrap_or("?"),
+                        c["successor"].as_str(),
+                        c["evidence"].as_str().or(c["reason"].as_str()).unwrap_or("")
+                    )
+                })
                 .collect();
-            failures.push(format!("{source} #{id} {needle} [{want_type}] want {want} {:?}; got {got:?}", label["successor"].as_str()));
+            failures.push(format!(
+                "{source} #{id} {needle} [{want_type}] want {want} {:?}; got {got:?}",
+                label["successor"].as_str()
+            ));
         }
     }
     assert!(failures.is_empty(), "{} of {} labels failed:\n{}", failures.len(), labels.len(), failures.join("\n"));
@@ -105,7 +119,8 @@ fn every_labelled_claim_of_the_example_gets_its_verdict() {
 fn memories_with_nothing_checkable_produce_no_claims_and_archived_rows_are_skipped() {
     let demo = demo_repo();
     let expected: Value =
-        serde_json::from_str(&std::fs::read_to_string(workspace().join("examples/expected-non-claims.json")).unwrap()).unwrap();
+        serde_json::from_str(&std::fs::read_to_string(workspace().join("examples/expected-non-claims.json")).unwrap())
+            .unwrap();
     let store = tempfile::tempdir().unwrap();
     for m in expected["memories_without_claims"].as_array().unwrap() {
         let source = m["memory_source"].as_str().unwrap();
@@ -127,7 +142,8 @@ fn exit_codes_gate_ci() {
     let store = store.path().to_str().unwrap();
     let jsonl = workspace().join("examples/memories/memories.jsonl");
     let jsonl = jsonl.to_str().unwrap();
-    let base = ["validate", "--repo", demo.to_str().unwrap(), "--memories", jsonl, "--store", store, "--format", "json", "-q"];
+    let base =
+        ["validate", "--repo", demo.to_str().unwrap(), "--memories", jsonl, "--store", store, "--format", "json", "-q"];
     let code = |extra: &[&str]| memval(&[&base[..], extra].concat()).status.code();
     assert_eq!(code(&["--fail-on", "never"]), Some(0));
     assert_eq!(code(&["--fail-on", "stale"]), Some(1), "the example has stale memories");
@@ -138,7 +154,19 @@ fn exit_codes_gate_ci() {
     clean.commit("init", "2026-01-01T00:00:00Z");
     let notes = clean.dir.path().join("NOTES.md");
     std::fs::write(&notes, "`answer` lives in `src/lib.rs`.\n").unwrap();
-    let out = memval(&["validate", "--repo", clean.path(), "--memories", notes.to_str().unwrap(), "--store", store, "--fail-on", "ambiguous", "--format", "json"]);
+    let out = memval(&[
+        "validate",
+        "--repo",
+        clean.path(),
+        "--memories",
+        notes.to_str().unwrap(),
+        "--store",
+        store,
+        "--fail-on",
+        "ambiguous",
+        "--format",
+        "json",
+    ]);
     assert_eq!(out.status.code(), Some(0), "{}", String::from_utf8_lossy(&out.stdout));
     // Bad input is exit 2 with a message that says what to fix.
     let out = memval(&["validate", "--repo", "/nonexistent/repo", "--memories", jsonl]);
@@ -171,14 +199,34 @@ fn traversal_and_symlink_escapes_are_refused_and_never_read() {
     ];
     std::fs::write(&memories, lines.join("\n")).unwrap();
     let store = tempfile::tempdir().unwrap();
-    let out = memval(&["validate", "--repo", repo.path(), "--memories", memories.to_str().unwrap(), "--store", store.path().to_str().unwrap(), "--format", "json", "--fail-on", "never"]);
+    let out = memval(&[
+        "validate",
+        "--repo",
+        repo.path(),
+        "--memories",
+        memories.to_str().unwrap(),
+        "--store",
+        store.path().to_str().unwrap(),
+        "--format",
+        "json",
+        "--fail-on",
+        "never",
+    ]);
     let text = String::from_utf8_lossy(&out.stdout);
     assert_eq!(out.status.code(), Some(0), "{text}\n{}", String::from_utf8_lossy(&out.stderr));
     assert!(!text.contains("LEAKED-7f3a"), "a file outside the repo was read:\n{text}");
     let report: Value = serde_json::from_str(&text).unwrap();
-    let refused: Vec<&Value> = report["not_checked"].as_array().unwrap().iter().filter(|n| n["reason"].as_str().unwrap().contains("refused")).collect();
+    let refused: Vec<&Value> = report["not_checked"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|n| n["reason"].as_str().unwrap().contains("refused"))
+        .collect();
     for id in ["1", "2", "3", "4"] {
-        assert!(refused.iter().any(|n| n["memory_id"] == id), "memory {id}'s escaping path was not refused: {report:#}");
+        assert!(
+            refused.iter().any(|n| n["memory_id"] == id),
+            "memory {id}'s escaping path was not refused: {report:#}"
+        );
     }
     for m in report["memories"].as_array().unwrap() {
         for c in m["claims"].as_array().unwrap() {
@@ -197,7 +245,11 @@ fn binary_huge_and_non_utf8_files_neither_crash_nor_stall() {
     repo.write("src/lib.rs", "pub fn ok() {}\n");
     repo.write("assets/.keep", "");
     std::fs::write(repo.dir.path().join("assets/blob.png"), [0u8, 159, 146, 150, 0, 1, 2, 255].repeat(1000)).unwrap();
-    std::fs::write(repo.dir.path().join("latin1.py"), b"def caf\xe9():\n    pass\ndef plain():\n    return '\xe9t\xe9'\n").unwrap();
+    std::fs::write(
+        repo.dir.path().join("latin1.py"),
+        b"def caf\xe9():\n    pass\ndef plain():\n    return '\xe9t\xe9'\n",
+    )
+    .unwrap();
     let huge = "x = 1\n".repeat(1_000_000);
     std::fs::write(repo.dir.path().join("huge.py"), huge).unwrap();
     let one_line = "a".repeat(3_000_000);
@@ -219,11 +271,22 @@ fn binary_huge_and_non_utf8_files_neither_crash_nor_stall() {
     // A line of a file too large to read is not checked, and says so (never VALID unread).
     let unread = report["not_checked"].as_array().unwrap();
     assert!(
-        unread.iter().any(|n| n["code_refs"][0]["path"] == "oneline.js" && n["reason"].as_str().unwrap().contains("cannot be read")),
+        unread
+            .iter()
+            .any(|n| n["code_refs"][0]["path"] == "oneline.js"
+                && n["reason"].as_str().unwrap().contains("cannot be read")),
         "{report:#}"
     );
-    let symbols: Vec<&str> = report["memories"][0]["claims"].as_array().unwrap().iter().filter_map(|c| c["code_refs"][0]["symbol"].as_str()).collect();
-    assert!(symbols.iter().any(|s| s.starts_with("plain")) && symbols.iter().any(|s| s.starts_with("ok")), "{symbols:?}");
+    let symbols: Vec<&str> = report["memories"][0]["claims"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter_map(|c| c["code_refs"][0]["symbol"].as_str())
+        .collect();
+    assert!(
+        symbols.iter().any(|s| s.starts_with("plain")) && symbols.iter().any(|s| s.starts_with("ok")),
+        "{symbols:?}"
+    );
     assert!(verdicts.iter().all(|(_, v)| *v == "VALID"), "{verdicts:?}");
 }
 
@@ -236,7 +299,8 @@ fn git_history_names_the_successor_of_renames_and_deletions() {
     repo.git(&["mv", "src/cache.rs", "src/store.rs"]);
     repo.git(&["rm", "-q", "src/old.rs"]);
     repo.commit("move", "2026-03-01T00:00:00Z");
-    let text = std::fs::read_to_string(repo.dir.path().join("src/store.rs")).unwrap().replace("evict_oldest", "evict_first");
+    let text =
+        std::fs::read_to_string(repo.dir.path().join("src/store.rs")).unwrap().replace("evict_oldest", "evict_first");
     repo.write("src/store.rs", &text);
     repo.commit("rename fn", "2026-03-02T00:00:00Z");
     let memories = repo.dir.path().join("m.jsonl");
@@ -276,7 +340,20 @@ fn every_output_format_is_well_formed() {
     let store = tempfile::tempdir().unwrap();
     let memories = workspace().join("examples/memories/memories.jsonl");
     let args = |format: &str| {
-        memval(&["validate", "--repo", demo.to_str().unwrap(), "--memories", memories.to_str().unwrap(), "--store", store.path().to_str().unwrap(), "--format", format, "--fail-on", "never", "-q"])
+        memval(&[
+            "validate",
+            "--repo",
+            demo.to_str().unwrap(),
+            "--memories",
+            memories.to_str().unwrap(),
+            "--store",
+            store.path().to_str().unwrap(),
+            "--format",
+            format,
+            "--fail-on",
+            "never",
+            "-q",
+        ])
     };
     let sarif: Value = serde_json::from_slice(&args("sarif").stdout).expect("sarif is JSON");
     assert_eq!(sarif["version"], "2.1.0");
@@ -294,7 +371,22 @@ fn every_output_format_is_well_formed() {
     assert!(table.contains("STALE") && table.contains("not checked"), "{table}");
     // --output writes the whole report to a file.
     let file = store.path().join("report.json");
-    let out = memval(&["validate", "--repo", demo.to_str().unwrap(), "--memories", memories.to_str().unwrap(), "--store", store.path().to_str().unwrap(), "--format", "json", "--fail-on", "never", "-q", "-o", file.to_str().unwrap()]);
+    let out = memval(&[
+        "validate",
+        "--repo",
+        demo.to_str().unwrap(),
+        "--memories",
+        memories.to_str().unwrap(),
+        "--store",
+        store.path().to_str().unwrap(),
+        "--format",
+        "json",
+        "--fail-on",
+        "never",
+        "-q",
+        "-o",
+        file.to_str().unwrap(),
+    ]);
     assert_eq!(out.status.code(), Some(0));
     assert!(out.stdout.is_empty());
     let written: Value = serde_json::from_str(&std::fs::read_to_string(&file).unwrap()).unwrap();
@@ -325,7 +417,11 @@ fn history_shows_a_memory_score_change_between_runs() {
     assert_eq!(runs.len(), 2, "{history:#}");
     assert_eq!((runs[0]["score"].as_u64(), runs[1]["score"].as_u64()), (Some(0), Some(score)));
     let table = memval(&["history", "--store", store.path().to_str().unwrap()]);
-    assert!(String::from_utf8_lossy(&table.stdout).contains(&format!("(+{score})")), "{}", String::from_utf8_lossy(&table.stdout));
+    assert!(
+        String::from_utf8_lossy(&table.stdout).contains(&format!("(+{score})")),
+        "{}",
+        String::from_utf8_lossy(&table.stdout)
+    );
 }
 
 #[test]
@@ -358,7 +454,20 @@ fn terminal_escapes_in_memories_never_reach_the_output_raw() {
     let m = serde_json::json!({"id": "m\u{1b}[2J", "agent": "ops\u{1b}]0;pwned\u{7}", "content": "Entry \u{9b}31m in `src/gone.rs` \u{202e}txt", "tier": 1, "type": "memory"});
     std::fs::write(&memories, format!("{m}\n")).unwrap();
     for format in ["table", "md", "json", "sarif"] {
-        let out = memval(&["validate", "--repo", repo.path(), "--memories", memories.to_str().unwrap(), "--format", format, "--fail-on", "never", "-q", "--store", dir.path().join("store").to_str().unwrap()]);
+        let out = memval(&[
+            "validate",
+            "--repo",
+            repo.path(),
+            "--memories",
+            memories.to_str().unwrap(),
+            "--format",
+            format,
+            "--fail-on",
+            "never",
+            "-q",
+            "--store",
+            dir.path().join("store").to_str().unwrap(),
+        ]);
         assert_eq!(out.status.code(), Some(0), "{format}: {}", String::from_utf8_lossy(&out.stderr));
         let text = String::from_utf8(out.stdout).unwrap();
         let active: Vec<char> = text.chars().filter(|&c| memval_proto::display::is_active(c)).collect();
@@ -375,7 +484,17 @@ fn an_output_file_in_a_missing_folder_is_refused_before_the_run() {
     let dir = tempfile::tempdir().unwrap();
     let memories = dir.path().join("m.jsonl");
     std::fs::write(&memories, "{\"id\": \"1\", \"content\": \"`src/main.rs`\"}\n").unwrap();
-    let out = memval(&["validate", "--repo", repo.path(), "--memories", memories.to_str().unwrap(), "-o", "/no/such/dir/out.json", "--store", dir.path().join("store").to_str().unwrap()]);
+    let out = memval(&[
+        "validate",
+        "--repo",
+        repo.path(),
+        "--memories",
+        memories.to_str().unwrap(),
+        "-o",
+        "/no/such/dir/out.json",
+        "--store",
+        dir.path().join("store").to_str().unwrap(),
+    ]);
     assert_eq!(out.status.code(), Some(2));
     let err = String::from_utf8_lossy(&out.stderr);
     assert!(err.contains("the folder /no/such/dir does not exist"), "{err}");
@@ -387,10 +506,24 @@ fn the_default_store_leaves_git_status_clean() {
     repo.write("src/main.rs", "fn main() {}\n");
     repo.write("CLAUDE.md", "The entry point is `src/main.rs`.\n");
     repo.commit("init", "2026-01-01T00:00:00Z");
-    let out = memval(&["validate", "--repo", repo.path(), "--memories", &format!("{}/CLAUDE.md", repo.path()), "--fail-on", "never", "-q", "--format", "json"]);
+    let out = memval(&[
+        "validate",
+        "--repo",
+        repo.path(),
+        "--memories",
+        &format!("{}/CLAUDE.md", repo.path()),
+        "--fail-on",
+        "never",
+        "-q",
+        "--format",
+        "json",
+    ]);
     assert_eq!(out.status.code(), Some(0), "{}", String::from_utf8_lossy(&out.stderr));
     assert!(repo.dir.path().join(".memval/store").exists());
-    let status = std::process::Command::new("git").args(["-C", repo.path(), "status", "--porcelain", "--untracked-files=all"]).output().unwrap();
+    let status = std::process::Command::new("git")
+        .args(["-C", repo.path(), "status", "--porcelain", "--untracked-files=all"])
+        .output()
+        .unwrap();
     assert_eq!(String::from_utf8_lossy(&status.stdout), "", "a run changed git status");
 }
 
@@ -408,7 +541,17 @@ fn empty_inputs_say_so() {
     ] {
         let path = dir.path().join(name);
         std::fs::write(&path, "").unwrap();
-        let out = memval(&["validate", "--repo", repo.path(), "--memories", path.to_str().unwrap(), "--format", "table", "--store", store.to_str().unwrap()]);
+        let out = memval(&[
+            "validate",
+            "--repo",
+            repo.path(),
+            "--memories",
+            path.to_str().unwrap(),
+            "--format",
+            "table",
+            "--store",
+            store.to_str().unwrap(),
+        ]);
         assert_eq!(out.status.code(), Some(code), "{name}");
         let all = format!("{}{}", String::from_utf8_lossy(&out.stdout), String::from_utf8_lossy(&out.stderr));
         assert!(all.contains(says), "{name}: {all}");
@@ -423,7 +566,19 @@ fn a_store_in_use_or_corrupt_says_what_to_do() {
     let dir = tempfile::tempdir().unwrap();
     let memories = dir.path().join("m.jsonl");
     std::fs::write(&memories, "{\"id\": \"1\", \"content\": \"`src/main.rs`\"}\n").unwrap();
-    let run = |store: &Path| memval(&["validate", "--repo", repo.path(), "--memories", memories.to_str().unwrap(), "--format", "json", "--store", store.to_str().unwrap()]);
+    let run = |store: &Path| {
+        memval(&[
+            "validate",
+            "--repo",
+            repo.path(),
+            "--memories",
+            memories.to_str().unwrap(),
+            "--format",
+            "json",
+            "--store",
+            store.to_str().unwrap(),
+        ])
+    };
     // unreadable: a folder where sled keeps its data file
     let bad = dir.path().join("bad");
     std::fs::create_dir_all(bad.join("db")).unwrap();

@@ -13,7 +13,8 @@ use support::memval;
 fn an_error_quoting_a_newline_is_one_line() {
     let repo = tempfile::tempdir().unwrap();
     let forged = repo.path().join("notes\nmemval: error: forged second line\r\u{1b}[2K.md");
-    let out = memval(&["validate", "--repo", repo.path().to_str().unwrap(), "--memories", forged.to_str().unwrap(), "-q"]);
+    let out =
+        memval(&["validate", "--repo", repo.path().to_str().unwrap(), "--memories", forged.to_str().unwrap(), "-q"]);
     assert_eq!(out.status.code(), Some(2), "a missing --memories is an error");
     let stderr = String::from_utf8(out.stderr).unwrap();
     let lines: Vec<&str> = stderr.lines().collect();

@@ -19,7 +19,11 @@ struct Tmpfs {
 impl Tmpfs {
     fn mount(size: &str) -> Tmpfs {
         let dir = tempfile::tempdir().unwrap();
-        let out = Command::new("mount").args(["-t", "tmpfs", "-o", &format!("size={size}"), "tmpfs"]).arg(dir.path()).output().expect("mount runs");
+        let out = Command::new("mount")
+            .args(["-t", "tmpfs", "-o", &format!("size={size}"), "tmpfs"])
+            .arg(dir.path())
+            .output()
+            .expect("mount runs");
         assert!(
             out.status.success(),
             "this test mounts a {size} tmpfs to fill it (it needs root, as CI has): {}",
@@ -58,7 +62,11 @@ impl Tmpfs {
 
 impl Drop for Tmpfs {
     fn drop(&mut self) {
-        let ok = Command::new("umount").arg(self.dir.path()).stderr(std::process::Stdio::null()).status().is_ok_and(|s| s.success());
+        let ok = Command::new("umount")
+            .arg(self.dir.path())
+            .stderr(std::process::Stdio::null())
+            .status()
+            .is_ok_and(|s| s.success());
         if !ok {
             // Something still holds a file there; detach it so the mount does not outlive us.
             let _ = Command::new("umount").arg("-l").arg(self.dir.path()).status();
@@ -80,7 +88,8 @@ fn repo_and_memories(dir: &Path) -> (GitRepo, PathBuf) {
 }
 
 fn files_in(dir: &Path) -> Vec<String> {
-    let mut names: Vec<String> = std::fs::read_dir(dir).unwrap().map(|e| e.unwrap().file_name().to_string_lossy().into_owned()).collect();
+    let mut names: Vec<String> =
+        std::fs::read_dir(dir).unwrap().map(|e| e.unwrap().file_name().to_string_lossy().into_owned()).collect();
     names.sort();
     names
 }
@@ -92,7 +101,20 @@ fn a_store_on_a_full_disk_says_so_and_nothing_is_reported_as_complete() {
     let (repo, memories) = repo_and_memories(work.path());
     let store = disk.path().join("store");
     let run = || {
-        memval(&["validate", "--repo", repo.path(), "--memories", memories.to_str().unwrap(), "--format", "json", "--fail-on", "never", "-q", "--store", store.to_str().unwrap()])
+        memval(&[
+            "validate",
+            "--repo",
+            repo.path(),
+            "--memories",
+            memories.to_str().unwrap(),
+            "--format",
+            "json",
+            "--fail-on",
+            "never",
+            "-q",
+            "--store",
+            store.to_str().unwrap(),
+        ])
     };
     // A first run fits, so the store exists and is healthy before the disk fills.
     let first = run();
@@ -101,9 +123,16 @@ fn a_store_on_a_full_disk_says_so_and_nothing_is_reported_as_complete() {
     let out = run();
     let err = String::from_utf8_lossy(&out.stderr);
     assert_eq!(out.status.code(), Some(2), "a run whose results could not be stored must fail: {err}");
-    assert!(err.contains("is full") && err.contains("free space") && err.contains("--store"), "the error must say the disk is full and what to do: {err}");
+    assert!(
+        err.contains("is full") && err.contains("free space") && err.contains("--store"),
+        "the error must say the disk is full and what to do: {err}"
+    );
     assert!(!err.contains("move it aside"), "a full disk is not a corrupt store: {err}");
-    assert!(out.stdout.is_empty(), "a report was printed for a run that could not be stored:\n{}", String::from_utf8_lossy(&out.stdout));
+    assert!(
+        out.stdout.is_empty(),
+        "a report was printed for a run that could not be stored:\n{}",
+        String::from_utf8_lossy(&out.stdout)
+    );
     // With room again, the same store works: the full disk did not corrupt it.
     std::fs::remove_file(filler).unwrap();
     let again = run();
@@ -120,12 +149,31 @@ fn a_report_onto_a_full_disk_leaves_nothing_behind() {
     disk.fill();
     let report = disk.path().join("report.json");
     let out = memval(&[
-        "validate", "--repo", repo.path(), "--memories", memories.to_str().unwrap(), "--format", "json", "--fail-on", "never", "-q",
-        "--store", work.path().join("store").to_str().unwrap(), "-o", report.to_str().unwrap(),
+        "validate",
+        "--repo",
+        repo.path(),
+        "--memories",
+        memories.to_str().unwrap(),
+        "--format",
+        "json",
+        "--fail-on",
+        "never",
+        "-q",
+        "--store",
+        work.path().join("store").to_str().unwrap(),
+        "-o",
+        report.to_str().unwrap(),
     ]);
     let err = String::from_utf8_lossy(&out.stderr);
     assert_eq!(out.status.code(), Some(2), "{err}");
-    assert!(err.contains("disk is full") && err.contains("report.json") && err.contains("elsewhere"), "the error must name the report, the full disk and what to do: {err}");
+    assert!(
+        err.contains("disk is full") && err.contains("report.json") && err.contains("elsewhere"),
+        "the error must name the report, the full disk and what to do: {err}"
+    );
     assert!(!err.contains("memval-tmp"), "the error names the temporary file instead of the report: {err}");
-    assert_eq!(files_in(disk.path()), vec!["filler".to_owned()], "a full disk left a report or its temporary file behind");
+    assert_eq!(
+        files_in(disk.path()),
+        vec!["filler".to_owned()],
+        "a full disk left a report or its temporary file behind"
+    );
 }

@@ -58,7 +58,11 @@ fn a_move_spread_over_commits_is_stale_with_its_successor() {
     std::fs::remove_file(repo.dir.path().join("src/a/util.rs")).unwrap();
     repo.commit("drop the old util", LATEST);
     let tmp = tempfile::tempdir().unwrap();
-    let report = run_json(repo.dir.path(), &memory_file(tmp.path(), "Helpers live in `src/a/util.rs`."), &tmp.path().join("store"));
+    let report = run_json(
+        repo.dir.path(),
+        &memory_file(tmp.path(), "Helpers live in `src/a/util.rs`."),
+        &tmp.path().join("store"),
+    );
     let c = file_claim(&report, "src/a/util.rs");
     assert_eq!(c["verdict"], "STALE", "{c:#}");
     assert_eq!(c["successor"], "src/b/util.rs", "{c:#}");
@@ -76,7 +80,11 @@ fn a_plain_deletion_is_not_given_a_successor_by_name_alone() {
     std::fs::remove_file(repo.dir.path().join("src/net/config.rs")).unwrap();
     repo.commit("remove net config", LATER);
     let tmp = tempfile::tempdir().unwrap();
-    let report = run_json(repo.dir.path(), &memory_file(tmp.path(), "Network settings: `src/net/config.rs`."), &tmp.path().join("store"));
+    let report = run_json(
+        repo.dir.path(),
+        &memory_file(tmp.path(), "Network settings: `src/net/config.rs`."),
+        &tmp.path().join("store"),
+    );
     let c = file_claim(&report, "src/net/config.rs");
     assert_eq!(c["verdict"], "CONTRADICTED", "{c:#}");
     assert!(c["successor"].is_null(), "{c:#}");
@@ -94,10 +102,16 @@ fn a_shallow_clone_says_its_history_is_incomplete() {
     let tmp = tempfile::tempdir().unwrap();
     let clone = tmp.path().join("clone");
     let url = format!("file://{}", origin.path());
-    let out = Command::new("git").args(["clone", "-q", "--depth", "1", &url]).arg(&clone).env("GIT_CONFIG_GLOBAL", "/dev/null").output().unwrap();
+    let out = Command::new("git")
+        .args(["clone", "-q", "--depth", "1", &url])
+        .arg(&clone)
+        .env("GIT_CONFIG_GLOBAL", "/dev/null")
+        .output()
+        .unwrap();
     assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
     assert_eq!(git(&clone, &["rev-parse", "--is-shallow-repository"]).trim(), "true");
-    let report = run_json(&clone, &memory_file(tmp.path(), "The loader is `src/old_name.rs`."), &tmp.path().join("store"));
+    let report =
+        run_json(&clone, &memory_file(tmp.path(), "The loader is `src/old_name.rs`."), &tmp.path().join("store"));
     let c = file_claim(&report, "src/old_name.rs");
     // the deletion is behind the graft: whatever the verdict, it must not claim certainty
     // it does not have, and it must say why
@@ -128,7 +142,8 @@ fn a_partial_clone_with_missing_blobs_still_follows_a_move() {
     assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
     // cut the clone off from its origin, as a real offline machine is
     std::fs::remove_dir_all(origin.dir.path()).unwrap();
-    let report = run_json(&clone, &memory_file(tmp.path(), "The engine is `src/engine.rs`."), &tmp.path().join("store"));
+    let report =
+        run_json(&clone, &memory_file(tmp.path(), "The engine is `src/engine.rs`."), &tmp.path().join("store"));
     let c = file_claim(&report, "src/engine.rs");
     assert_eq!(c["verdict"], "STALE", "{c:#}");
     assert_eq!(c["successor"], "src/core/engine.rs", "{c:#}");
@@ -141,9 +156,19 @@ fn a_memory_without_a_date_still_finds_a_renamed_symbol() {
     // name from the file, not from the memory's date
     let body = "    let mut fields = Vec::new();\n    for line in input.lines() {\n        if let Some((k, v)) = line.split_once(':') {\n            fields.push((k.trim().to_string(), v.trim().to_string()));\n        }\n    }\n    fields\n";
     let repo = GitRepo::new();
-    repo.write("src/parser.rs", &format!("pub fn parse_header(input: &str) -> Vec<(String, String)> {{\n{body}}}\n\npub fn other() -> u8 {{ 1 }}\n"));
+    repo.write(
+        "src/parser.rs",
+        &format!(
+            "pub fn parse_header(input: &str) -> Vec<(String, String)> {{\n{body}}}\n\npub fn other() -> u8 {{ 1 }}\n"
+        ),
+    );
     repo.commit("start", BEFORE);
-    repo.write("src/parser.rs", &format!("pub fn parse_head(input: &str) -> Vec<(String, String)> {{\n{body}}}\n\npub fn other() -> u8 {{ 1 }}\n"));
+    repo.write(
+        "src/parser.rs",
+        &format!(
+            "pub fn parse_head(input: &str) -> Vec<(String, String)> {{\n{body}}}\n\npub fn other() -> u8 {{ 1 }}\n"
+        ),
+    );
     repo.commit("rename parse_header", LATER);
     let tmp = tempfile::tempdir().unwrap();
     let path = tmp.path().join("m.jsonl");
@@ -176,7 +201,19 @@ fn fifos_and_dangling_symlinks_in_the_repo_are_never_read_and_never_valid() {
     let out = Command::new("timeout")
         .arg("60")
         .arg(env!("CARGO_BIN_EXE_memval"))
-        .args(["validate", "--repo", repo.path(), "--memories", &m, "--format", "json", "--fail-on", "never", "-q", "--store"])
+        .args([
+            "validate",
+            "--repo",
+            repo.path(),
+            "--memories",
+            &m,
+            "--format",
+            "json",
+            "--fail-on",
+            "never",
+            "-q",
+            "--store",
+        ])
         .arg(tmp.path().join("store"))
         .output()
         .unwrap();
@@ -236,7 +273,10 @@ fn a_symbol_claim_is_about_the_symbol() {
     git(repo.dir.path(), &["mv", "src/store/cache.rs", "src/cache/lru.rs"]);
     // checksum_v1 is removed; only docs, a test, a comment and a string still name it
     repo.write("src/hash.rs", "pub fn unrelated() -> u8 { 1 }\n");
-    repo.write("src/main.rs", "// checksum_v1 used to live here\nfn main() { let _ = \"checksum_v1\"; let _ = widgets::render_widget(); }\n");
+    repo.write(
+        "src/main.rs",
+        "// checksum_v1 used to live here\nfn main() { let _ = \"checksum_v1\"; let _ = widgets::render_widget(); }\n",
+    );
     repo.write("docs/hashing.md", "Use `checksum_v1` for keys.\n");
     repo.write("tests/hash_test.rs", "#[test] fn old() { let _ = checksum_v1; }\n");
     repo.commit("move the cache, drop checksum_v1", LATER);
@@ -260,7 +300,10 @@ fn a_symbol_claim_is_about_the_symbol() {
     for (symbol, verdict, phrase) in rows {
         let c = claims
             .iter()
-            .find(|c| c["claim_type"] == "symbol_reference" && c["code_refs"][0]["symbol"].as_str().is_some_and(|s| s.starts_with(symbol)))
+            .find(|c| {
+                c["claim_type"] == "symbol_reference"
+                    && c["code_refs"][0]["symbol"].as_str().is_some_and(|s| s.starts_with(symbol))
+            })
             .unwrap_or_else(|| panic!("no claim for {symbol}: {report:#}"));
         assert_eq!(c["verdict"], *verdict, "{symbol}: {c:#}");
         assert!(c["evidence"].as_str().unwrap().contains(phrase), "{symbol}: {c:#}");
@@ -292,7 +335,11 @@ fn a_file_of_the_same_name_added_later_is_a_successor_only_if_it_resembles_the_d
         repo.write("deploy/settings.rs", new);
         repo.commit("deploy settings", LATEST);
         let tmp = tempfile::tempdir().unwrap();
-        let report = run_json(repo.dir.path(), &memory_file(tmp.path(), "Settings are in `settings.rs`."), &tmp.path().join("store"));
+        let report = run_json(
+            repo.dir.path(),
+            &memory_file(tmp.path(), "Settings are in `settings.rs`."),
+            &tmp.path().join("store"),
+        );
         let c = file_claim(&report, "settings.rs");
         assert_eq!(c["verdict"], *verdict, "{old:?} -> {new:?}: {c:#}");
         assert_eq!(c["successor"].as_str(), *successor, "{c:#}");
@@ -302,24 +349,52 @@ fn a_file_of_the_same_name_added_later_is_a_successor_only_if_it_resembles_the_d
 #[test]
 fn a_folders_fate_is_where_most_of_the_files_it_had_went() {
     // (what became of `pkg/`'s four files after the memory, verdict, successor, evidence)
-    type Fate = (&'static str, &'static [(&'static str, Option<&'static str>)], &'static str, Option<&'static str>, &'static str);
+    type Fate = (
+        &'static str,
+        &'static [(&'static str, Option<&'static str>)],
+        &'static str,
+        Option<&'static str>,
+        &'static str,
+    );
     let cases: &[Fate] = &[
         (
             "three of four moved whole into one folder",
-            &[("a.rs", Some("core/a.rs")), ("b.rs", Some("core/b.rs")), ("sub/c.rs", Some("core/sub/c.rs")), ("d.rs", None)],
+            &[
+                ("a.rs", Some("core/a.rs")),
+                ("b.rs", Some("core/b.rs")),
+                ("sub/c.rs", Some("core/sub/c.rs")),
+                ("d.rs", None),
+            ],
             "STALE",
             Some("core"),
             "3 of the 4 files",
         ),
-        ("three of four deleted, one kept by a folder: no one fate", &[("a.rs", Some("core/a.rs")), ("b.rs", None), ("sub/c.rs", None), ("d.rs", None)], "AMBIGUOUS", None, "went apart (1 to core/, 3 deleted)"),
+        (
+            "three of four deleted, one kept by a folder: no one fate",
+            &[("a.rs", Some("core/a.rs")), ("b.rs", None), ("sub/c.rs", None), ("d.rs", None)],
+            "AMBIGUOUS",
+            None,
+            "went apart (1 to core/, 3 deleted)",
+        ),
         (
             "two and two to different folders",
-            &[("a.rs", Some("core/a.rs")), ("b.rs", Some("core/b.rs")), ("sub/c.rs", Some("extra/sub/c.rs")), ("d.rs", Some("extra/d.rs"))],
+            &[
+                ("a.rs", Some("core/a.rs")),
+                ("b.rs", Some("core/b.rs")),
+                ("sub/c.rs", Some("extra/sub/c.rs")),
+                ("d.rs", Some("extra/d.rs")),
+            ],
             "AMBIGUOUS",
             None,
             "went apart (2 to core/, 2 to extra/)",
         ),
-        ("all deleted", &[("a.rs", None), ("b.rs", None), ("sub/c.rs", None), ("d.rs", None)], "CONTRADICTED", None, "4 of the 4 files"),
+        (
+            "all deleted",
+            &[("a.rs", None), ("b.rs", None), ("sub/c.rs", None), ("d.rs", None)],
+            "CONTRADICTED",
+            None,
+            "4 of the 4 files",
+        ),
         (
             "moved without keeping their places below it: no folder took them",
             &[("a.rs", Some("core/a.rs")), ("b.rs", None), ("sub/c.rs", Some("flat/c.rs")), ("d.rs", None)],
@@ -356,7 +431,11 @@ fn a_folders_fate_is_where_most_of_the_files_it_had_went() {
         let _ = std::fs::remove_dir_all(repo.dir.path().join("pkg")); // empty folders git leaves
         repo.commit("reorganise", LATEST);
         let tmp = tempfile::tempdir().unwrap();
-        let report = run_json(repo.dir.path(), &memory_file(tmp.path(), "The package lives in `pkg/`."), &tmp.path().join("store"));
+        let report = run_json(
+            repo.dir.path(),
+            &memory_file(tmp.path(), "The package lives in `pkg/`."),
+            &tmp.path().join("store"),
+        );
         let c = file_claim(&report, "pkg");
         assert_eq!(c["verdict"], *verdict, "{what}: {c:#}");
         assert_eq!(c["successor"].as_str(), *successor, "{what}: {c:#}");

@@ -38,7 +38,13 @@ impl Hook {
 
     /// The project's Claude memory folder under this run's home, created.
     fn memory_dir(&self, project: &Path) -> PathBuf {
-        let slug: String = project.canonicalize().unwrap().to_string_lossy().chars().map(|c| if c.is_ascii_alphanumeric() { c } else { '-' }).collect();
+        let slug: String = project
+            .canonicalize()
+            .unwrap()
+            .to_string_lossy()
+            .chars()
+            .map(|c| if c.is_ascii_alphanumeric() { c } else { '-' })
+            .collect();
         let dir = self.home.path().join("projects").join(slug).join("memory");
         std::fs::create_dir_all(&dir).unwrap();
         dir
@@ -70,7 +76,13 @@ impl Hook {
     }
 
     fn memory_dir_path(&self, project: &Path) -> Option<PathBuf> {
-        let slug: String = project.canonicalize().ok()?.to_string_lossy().chars().map(|c| if c.is_ascii_alphanumeric() { c } else { '-' }).collect();
+        let slug: String = project
+            .canonicalize()
+            .ok()?
+            .to_string_lossy()
+            .chars()
+            .map(|c| if c.is_ascii_alphanumeric() { c } else { '-' })
+            .collect();
         Some(self.home.path().join("projects").join(slug).join("memory"))
     }
 }
@@ -81,13 +93,18 @@ fn text(b: &[u8]) -> String {
 
 /// Exit 0, nothing on stdout or stderr: what Claude Code treats as "all fine".
 fn assert_silent(out: &Output, what: &str) {
-    assert_eq!((out.status.code(), text(&out.stdout), text(&out.stderr)), (Some(0), String::new(), String::new()), "{what}");
+    assert_eq!(
+        (out.status.code(), text(&out.stdout), text(&out.stderr)),
+        (Some(0), String::new(), String::new()),
+        "{what}"
+    );
 }
 
 /// Exit 0 with `{"decision": "block", "reason"}` on stdout; returns the reason.
 fn blocked(out: &Output, what: &str) -> String {
     assert_eq!(out.status.code(), Some(0), "{what}: {}", text(&out.stderr));
-    let answer: Value = serde_json::from_slice(&out.stdout).unwrap_or_else(|e| panic!("{what}: stdout is not JSON ({e}): {}", text(&out.stdout)));
+    let answer: Value = serde_json::from_slice(&out.stdout)
+        .unwrap_or_else(|e| panic!("{what}: stdout is not JSON ({e}): {}", text(&out.stdout)));
     assert_eq!(answer["decision"], "block", "{what}: {answer}");
     answer["reason"].as_str().unwrap().to_owned()
 }
@@ -96,7 +113,13 @@ fn blocked(out: &Output, what: &str) -> String {
 fn a_write_of_a_stale_memory_tells_claude_which_claim_is_false() {
     let repo = project(true);
     let reason = blocked(&Hook::new().run("post_tool_use_write.json", repo.dir.path()), "Write of a stale CLAUDE.md");
-    assert!(reason.contains("CLAUDE.md") && reason.contains("src/cache.rs") && reason.contains("STALE") && reason.contains("src/store.rs"), "{reason}");
+    assert!(
+        reason.contains("CLAUDE.md")
+            && reason.contains("src/cache.rs")
+            && reason.contains("STALE")
+            && reason.contains("src/store.rs"),
+        "{reason}"
+    );
     assert!(reason.starts_with("memval: 1 claim(s)"), "{reason}");
 }
 
@@ -114,7 +137,11 @@ fn a_memory_in_the_projects_claude_memory_folder_is_checked() {
     let repo = project(false);
     let hook = Hook::new();
     let dir = hook.memory_dir(repo.dir.path());
-    std::fs::write(dir.join("project_cache.md"), "---\nname: cache\ntype: project\n---\nThe cache lives in `src/cache.rs`.\n").unwrap();
+    std::fs::write(
+        dir.join("project_cache.md"),
+        "---\nname: cache\ntype: project\n---\nThe cache lives in `src/cache.rs`.\n",
+    )
+    .unwrap();
     let reason = blocked(&hook.run("post_tool_use_memory_folder.json", repo.dir.path()), "Write in the memory folder");
     assert!(reason.contains("project_cache.md") && reason.contains("src/cache.rs"), "{reason}");
 }
@@ -124,7 +151,10 @@ fn stop_checks_every_memory_file_once_and_never_loops() {
     let stale = project(true);
     let hook = Hook::new();
     let reason = blocked(&hook.run("stop.json", stale.dir.path()), "Stop with a stale CLAUDE.md");
-    assert!(reason.contains("CLAUDE.md") && reason.contains("src/cache.rs") && !reason.contains("AGENTS.md"), "{reason}");
+    assert!(
+        reason.contains("CLAUDE.md") && reason.contains("src/cache.rs") && !reason.contains("AGENTS.md"),
+        "{reason}"
+    );
     // Claude is already continuing because of a Stop hook: answering again would loop.
     assert_silent(&hook.run("stop_active.json", stale.dir.path()), "Stop with stop_hook_active");
     let sound = project(false);
@@ -140,7 +170,12 @@ fn a_skill_written_or_left_stale_is_checked() {
     repo.write(".claude/skills/cache/scripts/check.sh", "#!/bin/sh\n");
     let hook = Hook::new();
     let reason = blocked(&hook.run("post_tool_use_write_skill.json", repo.dir.path()), "Write of a stale skill");
-    assert!(reason.contains(".claude/skills/cache/SKILL.md") && reason.contains("src/cache.rs") && reason.contains("src/store.rs"), "{reason}");
+    assert!(
+        reason.contains(".claude/skills/cache/SKILL.md")
+            && reason.contains("src/cache.rs")
+            && reason.contains("src/store.rs"),
+        "{reason}"
+    );
     assert!(reason.starts_with("memval: 1 claim(s)"), "the bundled script is found in the skill's folder: {reason}");
     let reason = blocked(&hook.run("stop.json", repo.dir.path()), "Stop with a stale skill");
     assert!(reason.contains("SKILL.md") && reason.contains("src/cache.rs"), "{reason}");

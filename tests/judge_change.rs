@@ -16,7 +16,16 @@ const UNITTEST: &str = "python3 -m unittest discover -s tests -t . -q";
 
 fn git(dir: &Path, args: &[&str]) {
     let out = Command::new("git")
-        .args(["-c", "user.name=t", "-c", "user.email=t@example.com", "-c", "commit.gpgsign=false", "-c", "init.defaultBranch=main"])
+        .args([
+            "-c",
+            "user.name=t",
+            "-c",
+            "user.email=t@example.com",
+            "-c",
+            "commit.gpgsign=false",
+            "-c",
+            "init.defaultBranch=main",
+        ])
         .args(args)
         .current_dir(dir)
         .env_remove("GIT_DIR")
@@ -77,7 +86,20 @@ impl Fixture {
     fn run(&self, extra: &[&str]) -> (Value, Output) {
         let root = self.root.display().to_string();
         let acceptance = self.acceptance.display().to_string();
-        let mut args = vec!["judge", "change", "--root", &root, "--acceptance", &acceptance, "--author-context", "ctx-author", "--base", "base", "--format", "json"];
+        let mut args = vec![
+            "judge",
+            "change",
+            "--root",
+            &root,
+            "--acceptance",
+            &acceptance,
+            "--author-context",
+            "ctx-author",
+            "--base",
+            "base",
+            "--format",
+            "json",
+        ];
         if !extra.contains(&"--validator-context") {
             args.extend(["--validator-context", "ctx-validator"]);
         }
@@ -86,8 +108,13 @@ impl Fixture {
         }
         args.extend(extra.iter().filter(|a| **a != "--no-freshness"));
         let out = memval(&args);
-        let v = serde_json::from_slice(&out.stdout)
-            .unwrap_or_else(|e| panic!("not json ({e}): {}\nstderr: {}", String::from_utf8_lossy(&out.stdout), String::from_utf8_lossy(&out.stderr)));
+        let v = serde_json::from_slice(&out.stdout).unwrap_or_else(|e| {
+            panic!(
+                "not json ({e}): {}\nstderr: {}",
+                String::from_utf8_lossy(&out.stdout),
+                String::from_utf8_lossy(&out.stderr)
+            )
+        });
         (v, out)
     }
 }
@@ -111,11 +138,21 @@ fn classes(v: &Value) -> Vec<String> {
 }
 
 fn criterion<'a>(v: &'a Value, id: &str) -> &'a Value {
-    v["criteria"].as_array().unwrap().iter().find(|c| c["id"] == id).unwrap_or_else(|| panic!("no criterion {id}: {v:#}"))
+    v["criteria"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|c| c["id"] == id)
+        .unwrap_or_else(|| panic!("no criterion {id}: {v:#}"))
 }
 
 fn evidence<'a>(v: &'a Value, id: &str) -> &'a Value {
-    &v["evidence"].as_array().unwrap().iter().find(|e| e["id"] == id).unwrap_or_else(|| panic!("no evidence {id}: {v:#}"))["detail"]
+    &v["evidence"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|e| e["id"] == id)
+        .unwrap_or_else(|| panic!("no evidence {id}: {v:#}"))["detail"]
 }
 
 fn code(out: &Output) -> i32 {
@@ -140,7 +177,8 @@ fn a_real_passing_change_is_pass_with_its_evidence() {
         assert!(v["checked"].as_array().unwrap().contains(&json!(item)), "{item}: {v:#}");
     }
     // The change is the committed fix and the uncommitted test, both from git.
-    let changed: Vec<&str> = evidence(&v, "scope")["changed"].as_array().unwrap().iter().map(|c| c["path"].as_str().unwrap()).collect();
+    let changed: Vec<&str> =
+        evidence(&v, "scope")["changed"].as_array().unwrap().iter().map(|c| c["path"].as_str().unwrap()).collect();
     assert_eq!(changed, vec!["src/calc.py", "tests/test_calc.py"]);
     assert_eq!(v["freshness"], json!({"source": "runtime", "attester": "e2e"}));
     assert_eq!(v["author_context"], "ctx-author");
@@ -178,7 +216,8 @@ fn a_failing_check_is_fail_with_its_exit_code_and_output() {
 fn a_skipped_test_is_fail_and_named_unless_a_criterion_requires_it() {
     let f = fixture();
     f.standard();
-    let skipped = TESTS_CHANGED.replace("    def test_sub(self):", "    @unittest.skip(\"flaky\")\n    def test_sub(self):");
+    let skipped =
+        TESTS_CHANGED.replace("    def test_sub(self):", "    @unittest.skip(\"flaky\")\n    def test_sub(self):");
     write(&f.root, "tests/test_calc.py", &skipped);
     let (v, out) = f.run(&[]);
     assert_eq!(v["result"], "FAIL", "{v:#}");
@@ -270,7 +309,12 @@ fn a_subject_mutated_during_judging_is_not_proven() {
     assert_eq!(v["result"], "NOT_PROVEN", "{v:#}");
     assert_eq!(code(&out), 3);
     assert_eq!(evidence(&v, "check:AC1")["ran_in"], "subject");
-    let mutated = v["findings"].as_array().unwrap().iter().find(|f| f["class"] == "subject_mutated").unwrap_or_else(|| panic!("{v:#}"));
+    let mutated = v["findings"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|f| f["class"] == "subject_mutated")
+        .unwrap_or_else(|| panic!("{v:#}"));
     assert_eq!(mutated["evidence"], json!(["src/generated.txt (added)"]));
     assert!(!v["checked"].as_array().unwrap().contains(&json!("subject_manifest")));
 }
@@ -297,7 +341,8 @@ fn bad_input_exits_2_and_a_git_error_is_never_no_changes() {
     let f = fixture();
     f.standard();
     let (root, acc) = (f.root.display().to_string(), f.acceptance.display().to_string());
-    let base = ["judge", "change", "--root", &root, "--acceptance", &acc, "--author-context", "a", "--validator-context", "b"];
+    let base =
+        ["judge", "change", "--root", &root, "--acceptance", &acc, "--author-context", "a", "--validator-context", "b"];
     let cases: Vec<(Vec<&str>, &str)> = vec![
         (vec!["--base", "no-such-rev"], "no-such-rev"),
         (vec!["--acceptance", "/nonexistent/acceptance.json"], "cannot read the acceptance file"),
@@ -312,14 +357,31 @@ fn bad_input_exits_2_and_a_git_error_is_never_no_changes() {
         }
         let out = memval(&args);
         assert_eq!(code(&out), 2, "{args:?}");
-        assert!(String::from_utf8_lossy(&out.stderr).contains(want), "{args:?}: {}", String::from_utf8_lossy(&out.stderr));
+        assert!(
+            String::from_utf8_lossy(&out.stderr).contains(want),
+            "{args:?}: {}",
+            String::from_utf8_lossy(&out.stderr)
+        );
         assert!(out.stdout.is_empty(), "no verdict is printed on bad input");
     }
     // Not a git repository: --base cannot be answered, and that is an error.
     let plain = tempfile::tempdir().unwrap();
     write(plain.path(), "a.txt", "x\n");
     let p = plain.path().display().to_string();
-    let out = memval(&["judge", "change", "--root", &p, "--acceptance", &acc, "--author-context", "a", "--validator-context", "b", "--base", "HEAD"]);
+    let out = memval(&[
+        "judge",
+        "change",
+        "--root",
+        &p,
+        "--acceptance",
+        &acc,
+        "--author-context",
+        "a",
+        "--validator-context",
+        "b",
+        "--base",
+        "HEAD",
+    ]);
     assert_eq!(code(&out), 2);
     assert!(String::from_utf8_lossy(&out.stderr).contains("git"), "{}", String::from_utf8_lossy(&out.stderr));
 }
@@ -333,7 +395,12 @@ fn a_stored_verdict_is_content_addressed_and_listed_by_history() {
     let (v, out) = f.run(&["--store", &s]);
     assert_eq!(code(&out), 0, "{v:#}");
     let stderr = String::from_utf8_lossy(&out.stderr);
-    let digest = stderr.split("verdict ").nth(1).and_then(|r| r.split_whitespace().next()).unwrap_or_else(|| panic!("{stderr}")).to_owned();
+    let digest = stderr
+        .split("verdict ")
+        .nth(1)
+        .and_then(|r| r.split_whitespace().next())
+        .unwrap_or_else(|| panic!("{stderr}"))
+        .to_owned();
     assert!(digest.len() == 64 && digest.chars().all(|c| c.is_ascii_hexdigit()), "{digest}");
     let h = memval(&["history", "--store", &s]);
     assert_eq!(code(&h), 0, "{}", String::from_utf8_lossy(&h.stderr));
@@ -346,7 +413,11 @@ fn a_stored_verdict_is_content_addressed_and_listed_by_history() {
     let doc: serde_json::Value = serde_json::from_slice(&h.stdout).unwrap();
     let verdicts = doc["change_verdicts"].as_array().unwrap_or_else(|| panic!("{doc:#}"));
     assert_eq!(verdicts.len(), 1, "{doc:#}");
-    assert_eq!((verdicts[0]["digest"].as_str(), verdicts[0]["result"].as_str()), (Some(digest.as_str()), Some("PASS")), "{doc:#}");
+    assert_eq!(
+        (verdicts[0]["digest"].as_str(), verdicts[0]["result"].as_str()),
+        (Some(digest.as_str()), Some("PASS")),
+        "{doc:#}"
+    );
     assert!(verdicts[0]["validator_context"].as_str().is_some_and(|c| c.contains("ctx-validator")), "{doc:#}");
     assert!(verdicts[0]["stored_at"].as_str().is_some_and(|t| text.contains(t)), "the table's time: {doc:#}");
     assert_eq!(doc["memories"], serde_json::json!([]), "{doc:#}");
@@ -358,7 +429,26 @@ fn markdown_output_carries_the_result_and_the_finding_classes() {
     f.standard();
     write(&f.root, "docs/notes.md", "changed\n");
     let (root, acc) = (f.root.display().to_string(), f.acceptance.display().to_string());
-    let out = memval(&["judge", "change", "--root", &root, "--acceptance", &acc, "--author-context", "a", "--validator-context", "b", "--base", "base", "--freshness", "caller", "--attester", "me", "--format", "md"]);
+    let out = memval(&[
+        "judge",
+        "change",
+        "--root",
+        &root,
+        "--acceptance",
+        &acc,
+        "--author-context",
+        "a",
+        "--validator-context",
+        "b",
+        "--base",
+        "base",
+        "--freshness",
+        "caller",
+        "--attester",
+        "me",
+        "--format",
+        "md",
+    ]);
     assert_eq!(code(&out), 1);
     let text = String::from_utf8_lossy(&out.stdout);
     assert!(text.starts_with("# Change validation: FAIL"), "{text}");
@@ -388,11 +478,32 @@ fn anthropic_server(answer: String) -> ScriptedServer {
 }
 
 fn openai_flags(s: &ScriptedServer) -> Vec<String> {
-    ["--llm-provider", "openai", "--llm-model", "gpt-scripted", "--llm-base-url", &format!("{}/v1", s.url()), "--llm-max-retries", "0"].map(str::to_owned).to_vec()
+    [
+        "--llm-provider",
+        "openai",
+        "--llm-model",
+        "gpt-scripted",
+        "--llm-base-url",
+        &format!("{}/v1", s.url()),
+        "--llm-max-retries",
+        "0",
+    ]
+    .map(str::to_owned)
+    .to_vec()
 }
 
 fn cross_flags(s: &ScriptedServer) -> Vec<String> {
-    ["--cross-model", "--cross-provider", "anthropic", "--cross-model-name", "claude-scripted", "--cross-base-url", &s.url()].map(str::to_owned).to_vec()
+    [
+        "--cross-model",
+        "--cross-provider",
+        "anthropic",
+        "--cross-model-name",
+        "claude-scripted",
+        "--cross-base-url",
+        &s.url(),
+    ]
+    .map(str::to_owned)
+    .to_vec()
 }
 
 fn run_with(f: &Fixture, flags: Vec<String>) -> (Value, Output) {
@@ -423,7 +534,11 @@ fn cross_model_agreement_is_pass_and_both_verdicts_are_kept() {
         assert!(text.contains("2:     return a + b"), "numbered lines are shown: {text}");
     }
     let stderr = String::from_utf8_lossy(&out.stderr);
-    assert!(stderr.contains("review by openai/gpt-scripted: 1 calls") && stderr.contains("review by anthropic/claude-scripted: 1 calls"), "{stderr}");
+    assert!(
+        stderr.contains("review by openai/gpt-scripted: 1 calls")
+            && stderr.contains("review by anthropic/claude-scripted: 1 calls"),
+        "{stderr}"
+    );
     assert!(a.requests()[0].path.ends_with("/v1/chat/completions"));
     assert!(b.requests()[0].path.ends_with("/v1/messages"));
 }
@@ -449,13 +564,18 @@ fn a_missing_second_verdict_is_not_proven_with_diversity_unsatisfied() {
     let f = fixture();
     review_acceptance(&f);
     let a = openai_server(opinion("pass", "src/calc.py:2"));
-    let b = ScriptedServer::start(|_: &Recorded| Reply::raw(400, r#"{"type":"error","error":{"type":"invalid_request_error","message":"model not available"}}"#));
+    let b = ScriptedServer::start(|_: &Recorded| {
+        Reply::raw(400, r#"{"type":"error","error":{"type":"invalid_request_error","message":"model not available"}}"#)
+    });
     let (v, out) = run_with(&f, [openai_flags(&a), cross_flags(&b)].concat());
     assert_eq!(v["result"], "NOT_PROVEN", "{v:#}");
     assert_eq!(code(&out), 3);
     assert_eq!(criterion(&v, "AC2")["result"], "not_checked");
     let got = classes(&v);
-    assert!(got.contains(&"diversity_unsatisfied".to_owned()) && got.contains(&"review_unavailable".to_owned()), "{got:?}");
+    assert!(
+        got.contains(&"diversity_unsatisfied".to_owned()) && got.contains(&"review_unavailable".to_owned()),
+        "{got:?}"
+    );
     // The first reviewer's pass is still there to see.
     assert_eq!(evidence(&v, "review:openai/gpt-scripted:AC2")["result"], "pass");
 
@@ -464,7 +584,17 @@ fn a_missing_second_verdict_is_not_proven_with_diversity_unsatisfied() {
     assert_eq!(code(&out), 3, "{v:#}");
     assert!(classes(&v).contains(&"diversity_unsatisfied".to_owned()));
     let same = openai_server(opinion("pass", "src/calc.py:2"));
-    let same_family = ["--cross-model", "--cross-provider", "openai", "--cross-model-name", "other", "--cross-base-url", &format!("{}/v1", same.url())].map(str::to_owned).to_vec();
+    let same_family = [
+        "--cross-model",
+        "--cross-provider",
+        "openai",
+        "--cross-model-name",
+        "other",
+        "--cross-base-url",
+        &format!("{}/v1", same.url()),
+    ]
+    .map(str::to_owned)
+    .to_vec();
     let (v, out) = run_with(&f, [openai_flags(&a), same_family].concat());
     assert_eq!(code(&out), 3, "{v:#}");
     assert!(v["findings"].to_string().contains("same family"), "{v:#}");

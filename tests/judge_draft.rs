@@ -46,7 +46,9 @@ fn run(memory: &Path, draft: &[u8], extra: &[&str]) -> Output {
 }
 
 fn json_of(out: &Output) -> Value {
-    serde_json::from_slice(&out.stdout).unwrap_or_else(|e| panic!("not JSON ({e}): {}\n{}", String::from_utf8_lossy(&out.stdout), String::from_utf8_lossy(&out.stderr)))
+    serde_json::from_slice(&out.stdout).unwrap_or_else(|e| {
+        panic!("not JSON ({e}): {}\n{}", String::from_utf8_lossy(&out.stdout), String::from_utf8_lossy(&out.stderr))
+    })
 }
 
 #[test]
@@ -100,7 +102,12 @@ fn bad_input_exits_2_with_a_message() {
         assert!(stderr.contains(message), "{memory:?}: {stderr}");
         assert!(out.stdout.is_empty());
     }
-    let out = Command::new(env!("CARGO_BIN_EXE_memval")).args(["judge", "draft", "--memory"]).arg(fixture()).args(["--draft", "/nonexistent/draft.md"]).output().unwrap();
+    let out = Command::new(env!("CARGO_BIN_EXE_memval"))
+        .args(["judge", "draft", "--memory"])
+        .arg(fixture())
+        .args(["--draft", "/nonexistent/draft.md"])
+        .output()
+        .unwrap();
     assert_eq!(out.status.code(), Some(2));
 }
 
@@ -116,27 +123,45 @@ fn hostile_text_is_escaped_and_never_obeyed() {
     }
     // The JSON still carries the draft's exact text once decoded, so the citation is verbatim.
     let doc = json_of(&run(&fixture(), draft.as_bytes(), &["--format", "json"]));
-    assert!(doc["evidence"].as_array().unwrap().iter().all(|e| draft.contains(e["draft_match"].as_str().unwrap())), "{doc}");
+    assert!(
+        doc["evidence"].as_array().unwrap().iter().all(|e| draft.contains(e["draft_match"].as_str().unwrap())),
+        "{doc}"
+    );
 }
 
 #[test]
 fn a_symlink_out_of_the_folder_is_not_read() {
     let dir = folder_copy();
     let secret = tempfile::tempdir().unwrap();
-    std::fs::write(secret.path().join("secret.md"), "---\ntype: feedback\n---\nNever skip hooks. TOPSECRET-4711\n").unwrap();
+    std::fs::write(secret.path().join("secret.md"), "---\ntype: feedback\n---\nNever skip hooks. TOPSECRET-4711\n")
+        .unwrap();
     std::os::unix::fs::symlink(secret.path().join("secret.md"), dir.path().join("feedback_evil.md")).unwrap();
     let mut index = std::fs::read_to_string(dir.path().join("MEMORY.md")).unwrap();
     index.push_str("- [Evil](feedback_evil.md) — hooks\n- [Up](../secret.md) — hooks\n");
     std::fs::write(dir.path().join("MEMORY.md"), index).unwrap();
     let server = ScriptedServer::start(|_| Reply::json(answers::openai_text("{\"judgements\": []}")));
-    let flags = ["--format", "json", "--llm-provider", "openai", "--llm-base-url", &format!("{}/v1", server.url()), "--llm-model", "scripted"];
+    let flags = [
+        "--format",
+        "json",
+        "--llm-provider",
+        "openai",
+        "--llm-base-url",
+        &format!("{}/v1", server.url()),
+        "--llm-model",
+        "scripted",
+    ];
     let out = run(dir.path(), b"Skip the pre-commit hooks, they are slow.", &flags);
     let text = String::from_utf8_lossy(&out.stdout).into_owned();
     assert!(!text.contains("TOPSECRET"), "{text}");
     assert!(server.requests().iter().all(|r| !r.body.contains("TOPSECRET")));
     let doc = json_of(&out);
     let reason = |name: &str| {
-        doc["not_judged"].as_array().unwrap().iter().find(|n| n["memory_file"] == name).map(|n| n["reason"].as_str().unwrap().to_owned())
+        doc["not_judged"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|n| n["memory_file"] == name)
+            .map(|n| n["reason"].as_str().unwrap().to_owned())
     };
     assert!(reason("feedback_evil.md").unwrap().contains("symlink"), "{doc}");
     assert!(reason("../secret.md").unwrap().contains("outside the memory folder"), "{doc}");
@@ -148,7 +173,15 @@ fn a_scripted_model_through_the_real_client() {
     let server = ScriptedServer::start(|req| {
         let text = req.text();
         let mut list = vec![];
-        for name in ["user_role.md", "feedback_never_skip_hooks.md", "feedback_root_cause_always.md", "feedback_keep_checks.md", "feedback_no_force_push.md", "feedback_never_credentials_in_bash.md", "project_release_train.md"] {
+        for name in [
+            "user_role.md",
+            "feedback_never_skip_hooks.md",
+            "feedback_root_cause_always.md",
+            "feedback_keep_checks.md",
+            "feedback_no_force_push.md",
+            "feedback_never_credentials_in_bash.md",
+            "project_release_train.md",
+        ] {
             if text.contains(&format!("\"memory_file\":\"{name}\"")) {
                 list.push(if name == "user_role.md" {
                     json!({"memory_file": name, "score": 15, "confidence": 0.6, "memory_excerpt": "without beginner explanations",
@@ -160,8 +193,18 @@ fn a_scripted_model_through_the_real_client() {
         }
         Reply::json(answers::openai_text(&json!({"judgements": list}).to_string()))
     });
-    let flags = ["--format", "json", "--llm-provider", "openai", "--llm-base-url", &format!("{}/v1", server.url()), "--llm-model", "scripted"];
-    let out = run(&fixture(), "Claro: un commit guarda tus cambios; let me start from the very basics.".as_bytes(), &flags);
+    let flags = [
+        "--format",
+        "json",
+        "--llm-provider",
+        "openai",
+        "--llm-base-url",
+        &format!("{}/v1", server.url()),
+        "--llm-model",
+        "scripted",
+    ];
+    let out =
+        run(&fixture(), "Claro: un commit guarda tus cambios; let me start from the very basics.".as_bytes(), &flags);
     assert_eq!(out.status.code(), Some(1), "{}", String::from_utf8_lossy(&out.stderr));
     let doc = json_of(&out);
     assert_eq!(doc["score"], 15);

@@ -74,23 +74,101 @@ impl Drop for TlsServer {
 }
 
 fn openssl(dir: &Path, args: &[&str]) {
-    let out = Command::new("openssl").current_dir(dir).args(args).output().expect("openssl runs (scripts/test.sh installs it)");
+    let out = Command::new("openssl")
+        .current_dir(dir)
+        .args(args)
+        .output()
+        .expect("openssl runs (scripts/test.sh installs it)");
     assert!(out.status.success(), "openssl {args:?}: {}", String::from_utf8_lossy(&out.stderr));
 }
 
 /// A test CA and a certificate for localhost signed by it: (ca.crt, server.crt, server.key).
 fn certificates(dir: &Path) {
-    openssl(dir, &["req", "-x509", "-newkey", "rsa:2048", "-nodes", "-keyout", "ca.key", "-out", "ca.crt", "-days", "2", "-subj", "/CN=memval test CA"]);
-    openssl(dir, &["req", "-newkey", "rsa:2048", "-nodes", "-keyout", "server.key", "-out", "server.csr", "-subj", "/CN=localhost"]);
+    openssl(
+        dir,
+        &[
+            "req",
+            "-x509",
+            "-newkey",
+            "rsa:2048",
+            "-nodes",
+            "-keyout",
+            "ca.key",
+            "-out",
+            "ca.crt",
+            "-days",
+            "2",
+            "-subj",
+            "/CN=memval test CA",
+        ],
+    );
+    openssl(
+        dir,
+        &[
+            "req",
+            "-newkey",
+            "rsa:2048",
+            "-nodes",
+            "-keyout",
+            "server.key",
+            "-out",
+            "server.csr",
+            "-subj",
+            "/CN=localhost",
+        ],
+    );
     std::fs::write(dir.join("ext.cnf"), "subjectAltName=DNS:localhost,IP:127.0.0.1\n").unwrap();
-    openssl(dir, &["x509", "-req", "-in", "server.csr", "-CA", "ca.crt", "-CAkey", "ca.key", "-CAcreateserial", "-out", "server.crt", "-days", "2", "-extfile", "ext.cnf"]);
+    openssl(
+        dir,
+        &[
+            "x509",
+            "-req",
+            "-in",
+            "server.csr",
+            "-CA",
+            "ca.crt",
+            "-CAkey",
+            "ca.key",
+            "-CAcreateserial",
+            "-out",
+            "server.crt",
+            "-days",
+            "2",
+            "-extfile",
+            "ext.cnf",
+        ],
+    );
 }
 
 fn validate(dir: &Path, store: &str, provider: &str, base_url: &str, trust: Option<&Path>) -> Output {
     let mut cmd = Command::new(env!("CARGO_BIN_EXE_memval"));
     cmd.current_dir(dir)
-        .args(["validate", "--repo", "repo", "--memories", "memories.jsonl", "--store", store, "--format", "json", "--fail-on", "never", "-q"])
-        .args(["--llm-provider", provider, "--llm-base-url", base_url, "--llm-model", "t", "--llm-max-retries", "0", "--llm-extract-batches", "0"])
+        .args([
+            "validate",
+            "--repo",
+            "repo",
+            "--memories",
+            "memories.jsonl",
+            "--store",
+            store,
+            "--format",
+            "json",
+            "--fail-on",
+            "never",
+            "-q",
+        ])
+        .args([
+            "--llm-provider",
+            provider,
+            "--llm-base-url",
+            base_url,
+            "--llm-model",
+            "t",
+            "--llm-max-retries",
+            "0",
+            "--llm-extract-batches",
+            "0",
+        ])
         .env_remove("SSL_CERT_FILE")
         .env_remove("SSL_CERT_DIR")
         .env_remove("OPENAI_API_KEY")
@@ -117,11 +195,20 @@ fn both_wire_formats_work_over_https_and_an_untrusted_certificate_is_refused() {
     let server = TlsServer::start(&dir.path().join("server.crt"), &dir.path().join("server.key"));
     let ca = dir.path().join("ca.crt");
 
-    for (provider, base_url) in [("openai", format!("https://localhost:{}/v1", server.port)), ("anthropic", format!("https://localhost:{}", server.port))] {
+    for (provider, base_url) in [
+        ("openai", format!("https://localhost:{}/v1", server.port)),
+        ("anthropic", format!("https://localhost:{}", server.port)),
+    ] {
         let got = report(&validate(dir.path(), &format!("store-{provider}"), provider, &base_url, Some(&ca)));
-        let claim = got["memories"][0]["claims"].as_array().unwrap().iter().find(|c| c["claim_type"] == "behavioral").cloned();
-        let claim = claim.unwrap_or_else(|| panic!("{provider}: the behavioral claim was not checked over HTTPS: {got}"));
-        assert_eq!((claim["verdict"].as_str(), claim["confidence"].as_u64()), (Some("CONTRADICTED"), Some(80)), "{provider}: {claim}");
+        let claim =
+            got["memories"][0]["claims"].as_array().unwrap().iter().find(|c| c["claim_type"] == "behavioral").cloned();
+        let claim =
+            claim.unwrap_or_else(|| panic!("{provider}: the behavioral claim was not checked over HTTPS: {got}"));
+        assert_eq!(
+            (claim["verdict"].as_str(), claim["confidence"].as_u64()),
+            (Some("CONTRADICTED"), Some(80)),
+            "{provider}: {claim}"
+        );
         assert_eq!(got["llm"]["usage"]["stages"]["investigator"]["calls"], 1, "{provider}");
 
         // The system's roots do not include the test CA: refused, with the reason.

@@ -32,7 +32,9 @@ impl Drop for LlamaServer {
 
 fn paths() -> Option<(PathBuf, PathBuf)> {
     let cache = std::env::var_os("HOME").map(|h| Path::new(&h).join(".cache/memval/llama"));
-    let server = std::env::var_os("MEMVAL_LLAMA_SERVER").map(PathBuf::from).or_else(|| cache.as_ref().map(|c| c.join("bin/llama-server")))?;
+    let server = std::env::var_os("MEMVAL_LLAMA_SERVER")
+        .map(PathBuf::from)
+        .or_else(|| cache.as_ref().map(|c| c.join("bin/llama-server")))?;
     let model = std::env::var_os("MEMVAL_LLAMA_MODEL")
         .map(PathBuf::from)
         .or_else(|| cache.as_ref().map(|c| c.join("models/SmolLM2-135M-Instruct.Q4_1.gguf")))?;
@@ -63,7 +65,11 @@ fn start(server: &Path, model: &Path, log: &Path) -> LlamaServer {
         if health(port) {
             return server;
         }
-        assert!(Instant::now() < deadline, "llama-server not ready after 120 s: {}", std::fs::read_to_string(log).unwrap_or_default());
+        assert!(
+            Instant::now() < deadline,
+            "llama-server not ready after 120 s: {}",
+            std::fs::read_to_string(log).unwrap_or_default()
+        );
         std::thread::sleep(Duration::from_millis(200));
     }
 }
@@ -82,13 +88,20 @@ fn health(port: u16) -> bool {
 
 fn llm_flags(port: u16) -> Vec<String> {
     [
-        "--llm-provider", "openai",
-        "--llm-base-url", &format!("http://127.0.0.1:{port}/v1"),
-        "--llm-model", "smollm2-135m",
-        "--llm-concurrency", "1",
-        "--llm-timeout", "240",
-        "--llm-run-timeout", "900",
-        "--llm-max-retries", "1",
+        "--llm-provider",
+        "openai",
+        "--llm-base-url",
+        &format!("http://127.0.0.1:{port}/v1"),
+        "--llm-model",
+        "smollm2-135m",
+        "--llm-concurrency",
+        "1",
+        "--llm-timeout",
+        "240",
+        "--llm-run-timeout",
+        "900",
+        "--llm-max-retries",
+        "1",
     ]
     .iter()
     .map(|s| s.to_string())
@@ -145,8 +158,12 @@ fn the_pipeline_round_trips_through_a_local_model_and_keeps_only_what_passes_the
     assert!(llm["usage"]["total"]["calls"].as_u64().unwrap() >= 2, "the model was called: {llm:#}");
     assert!(inv["claims_sent"].as_u64().unwrap() >= 1, "the behavioral claim went to the investigator: {llm:#}");
     // Every claim the investigator was sent ended as a kept verdict or a counted fallback.
-    let accounted = ["verdicts_kept", "contract_violations", "evidence_downgrades"].iter().map(|k| inv[*k].as_u64().unwrap()).sum::<u64>();
-    let failed_claims = if inv["failed_batches"].as_u64().unwrap() > 0 { inv["claims_sent"].as_u64().unwrap() - accounted } else { 0 };
+    let accounted = ["verdicts_kept", "contract_violations", "evidence_downgrades"]
+        .iter()
+        .map(|k| inv[*k].as_u64().unwrap())
+        .sum::<u64>();
+    let failed_claims =
+        if inv["failed_batches"].as_u64().unwrap() > 0 { inv["claims_sent"].as_u64().unwrap() - accounted } else { 0 };
     assert_eq!(accounted + failed_claims, inv["claims_sent"].as_u64().unwrap(), "{inv:#}");
     // What memval kept satisfies SPEC §3: the enum, 0-100, evidence citing an existing file:line.
     for m in report["memories"].as_array().unwrap() {
@@ -187,7 +204,10 @@ fn the_pipeline_round_trips_through_a_local_model_and_keeps_only_what_passes_the
     eprintln!(
         "judge with SmolLM2 in {:.0}s: {} pairs judged, {} fallbacks, verdicts {}; detail {}",
         started.elapsed().as_secs_f64(),
-        run["pairs_judged"], run["fallbacks"], run["verdicts"], judged["detail"]
+        run["pairs_judged"],
+        run["fallbacks"],
+        run["verdicts"],
+        judged["detail"]
     );
     let judgements = judged["judgements"].as_array().unwrap();
     assert_eq!(judgements.len(), 2, "exactly one judgement per pair");

@@ -32,7 +32,20 @@ fn validate(dir: &Path, extra: &[&str]) -> Output {
     let (repo, memories) = setup(dir);
     let store = dir.join("store");
     Command::new(env!("CARGO_BIN_EXE_memval"))
-        .args(["validate", "--repo", &repo, "--memories", &memories, "--store", store.to_str().unwrap(), "--format", "json", "--fail-on", "never", "-q"])
+        .args([
+            "validate",
+            "--repo",
+            &repo,
+            "--memories",
+            &memories,
+            "--store",
+            store.to_str().unwrap(),
+            "--format",
+            "json",
+            "--fail-on",
+            "never",
+            "-q",
+        ])
         .args(extra)
         .env_remove("MEMVAL_LLM_PROVIDER")
         .env_remove("MEMVAL_LLM_MODEL")
@@ -42,7 +55,10 @@ fn validate(dir: &Path, extra: &[&str]) -> Output {
 }
 
 fn llm_flags(server: &ScriptedServer) -> Vec<String> {
-    ["--llm-provider", "openai", "--llm-base-url", &format!("{}/v1", server.url()), "--llm-model", "scripted"].iter().map(|s| s.to_string()).collect()
+    ["--llm-provider", "openai", "--llm-base-url", &format!("{}/v1", server.url()), "--llm-model", "scripted"]
+        .iter()
+        .map(|s| s.to_string())
+        .collect()
 }
 
 fn report(out: &Output) -> Value {
@@ -94,7 +110,9 @@ fn run_with(answer_verdicts: Value) -> (Value, ScriptedServer) {
 
 #[test]
 fn tier_b_claims_get_verified_llm_verdicts_and_the_run_reports_its_spending() {
-    let (report, server) = run_with(json!([{"claim_id": "c1", "verdict": "VALID", "confidence": 92, "evidence": "cache/lru.go:6 `mu    sync.Mutex` in every shard"}]));
+    let (report, server) = run_with(
+        json!([{"claim_id": "c1", "verdict": "VALID", "confidence": 92, "evidence": "cache/lru.go:6 `mu    sync.Mutex` in every shard"}]),
+    );
     let claim = behavioral(&report).expect("the behavioral claim is checked now");
     assert_eq!((claim["verdict"].as_str(), claim["confidence"].as_u64()), (Some("VALID"), Some(92)));
     assert!(claim["evidence"].as_str().unwrap().ends_with("[llm]"));
@@ -113,7 +131,9 @@ fn tier_b_claims_get_verified_llm_verdicts_and_the_run_reports_its_spending() {
 
 #[test]
 fn a_hallucinated_citation_is_downgraded_and_counted() {
-    let (report, _server) = run_with(json!([{"claim_id": "c1", "verdict": "VALID", "confidence": 99, "evidence": "cache/lru.go:120 `mu sync.Mutex`"}]));
+    let (report, _server) = run_with(
+        json!([{"claim_id": "c1", "verdict": "VALID", "confidence": 99, "evidence": "cache/lru.go:120 `mu sync.Mutex`"}]),
+    );
     let claim = behavioral(&report).unwrap();
     assert_eq!((claim["verdict"].as_str(), claim["confidence"].as_u64()), (Some("AMBIGUOUS"), Some(0)));
     assert!(claim["evidence"].as_str().unwrap().contains("cache/lru.go has 13 lines"), "{claim}");
@@ -153,7 +173,10 @@ fn an_incomplete_model_config_is_a_usage_error() {
     let out = validate(dir.path(), &["--llm-provider", "openai"]);
     assert_eq!(out.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&out.stderr).contains("--llm-model"), "{}", String::from_utf8_lossy(&out.stderr));
-    let out = validate(dir.path(), &["--llm-provider", "openai", "--llm-model", "m", "--llm-api-key-env", "MEMVAL_TEST_NO_SUCH_VAR"]);
+    let out = validate(
+        dir.path(),
+        &["--llm-provider", "openai", "--llm-model", "m", "--llm-api-key-env", "MEMVAL_TEST_NO_SUCH_VAR"],
+    );
     assert_eq!(out.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&out.stderr).contains("MEMVAL_TEST_NO_SUCH_VAR is not set"));
 }
@@ -168,7 +191,11 @@ fn a_config_file_configures_the_model() {
         ))],
     );
     let config = dir.path().join("llm.json");
-    std::fs::write(&config, json!({"provider": "openai", "base_url": format!("{}/v1", server.url()), "model": "from-file"}).to_string()).unwrap();
+    std::fs::write(
+        &config,
+        json!({"provider": "openai", "base_url": format!("{}/v1", server.url()), "model": "from-file"}).to_string(),
+    )
+    .unwrap();
     let report = report(&validate(dir.path(), &["--llm-config", config.to_str().unwrap()]));
     assert_eq!(report["llm"]["model"], "openai/from-file");
     assert_eq!(behavioral(&report).unwrap()["verdict"], "CONTRADICTED");
@@ -200,7 +227,12 @@ fn model_extraction_adds_claims_the_rules_miss_and_the_investigator_checks_them(
     let flags: Vec<&str> = flags.iter().map(String::as_str).collect();
     let report = report(&validate(dir.path(), &flags));
     let m2 = &report["memories"][1];
-    let added = m2["claims"].as_array().unwrap().iter().find(|c| c["claim_text"] == "cache code lives in cache/lru.go").expect("the model's claim");
+    let added = m2["claims"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|c| c["claim_text"] == "cache code lives in cache/lru.go")
+        .expect("the model's claim");
     assert_eq!((added["claim_type"].as_str(), added["verdict"].as_str()), (Some("architectural"), Some("VALID")));
     let x = &report["llm"]["extractor"];
     assert_eq!((x["claims_added"].as_u64(), x["claims_dropped"].as_u64()), (Some(1), Some(1)), "{x:#}");
@@ -243,7 +275,15 @@ fn a_call_budget_defers_the_rest_never_validated_memories_first() {
     let store = dir.path().join("store");
     std::fs::write(&memories, &text).unwrap();
     let out = Command::new(env!("CARGO_BIN_EXE_memval"))
-        .args(["validate", "--repo", repo.to_str().unwrap(), "--memories", memories.to_str().unwrap(), "--store", store.to_str().unwrap()])
+        .args([
+            "validate",
+            "--repo",
+            repo.to_str().unwrap(),
+            "--memories",
+            memories.to_str().unwrap(),
+            "--store",
+            store.to_str().unwrap(),
+        ])
         .args(["--format", "json", "--fail-on", "never", "-q"])
         .args(&args)
         .output()
@@ -252,7 +292,12 @@ fn a_call_budget_defers_the_rest_never_validated_memories_first() {
     let requests = server.requests();
     assert_eq!(requests.len(), 1, "one call allowed");
     assert!(requests[0].text().contains("uses one lock per shard"), "the never-validated memory goes first");
-    let deferred: Vec<&Value> = report["not_checked"].as_array().unwrap().iter().filter(|n| n["reason"].as_str().unwrap().starts_with("deferred to the next run")).collect();
+    let deferred: Vec<&Value> = report["not_checked"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|n| n["reason"].as_str().unwrap().starts_with("deferred to the next run"))
+        .collect();
     assert_eq!(deferred.len(), 1, "{:#}", report["not_checked"]);
     assert_eq!(deferred[0]["memory_id"], "1");
     assert!(deferred[0]["reason"].as_str().unwrap().contains("all 1 model calls"));
@@ -275,7 +320,8 @@ fn a_second_run_over_unchanged_code_costs_zero_calls() {
         {"claim_id": "c1", "verdict": "VALID", "confidence": 90, "evidence": "cache/lru.go:6 `mu    sync.Mutex`"},
         {"claim_id": "c2", "verdict": "VALID", "confidence": 85, "evidence": "cache/lru.go:1 `package cache`"}
     ]});
-    let server = routed(extraction, (0..10).map(|_| Reply::json(answers::openai_text(&verdicts.to_string()))).collect());
+    let server =
+        routed(extraction, (0..10).map(|_| Reply::json(answers::openai_text(&verdicts.to_string()))).collect());
     let flags = llm_flags(&server);
     let flags: Vec<&str> = flags.iter().map(String::as_str).collect();
     let first = report(&validate(dir.path(), &flags));
@@ -287,7 +333,14 @@ fn a_second_run_over_unchanged_code_costs_zero_calls() {
     assert_eq!(second["llm"]["extractor"]["cache_hits"], 2);
     assert_eq!(second["llm"]["investigator"]["cache_hits"], 2);
     let verdicts_of = |r: &Value| -> Vec<(String, String)> {
-        r["memories"].as_array().unwrap().iter().flat_map(|m| m["claims"].as_array().unwrap().iter().map(|c| (c["claim_text"].to_string(), c["verdict"].to_string()))).collect()
+        r["memories"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .flat_map(|m| {
+                m["claims"].as_array().unwrap().iter().map(|c| (c["claim_text"].to_string(), c["verdict"].to_string()))
+            })
+            .collect()
     };
     assert_eq!(verdicts_of(&first), verdicts_of(&second));
 

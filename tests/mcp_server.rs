@@ -54,7 +54,8 @@ fn the_python_sdk_lists_and_calls_every_tool() {
         .output()
         .expect("python runs");
     assert!(out.status.success(), "the client failed:\n{}", String::from_utf8_lossy(&out.stderr));
-    let got: Value = serde_json::from_slice(&out.stdout).unwrap_or_else(|e| panic!("client output is not JSON ({e}): {}", String::from_utf8_lossy(&out.stdout)));
+    let got: Value = serde_json::from_slice(&out.stdout)
+        .unwrap_or_else(|e| panic!("client output is not JSON ({e}): {}", String::from_utf8_lossy(&out.stdout)));
 
     assert_eq!(got["server"]["name"], "memval");
     // Every tool, each with a JSON schema naming its required arguments.
@@ -81,23 +82,42 @@ fn the_python_sdk_lists_and_calls_every_tool() {
     // validate_memories: the CLI's JSON, and progress while it ran.
     let report = json_of(&got["validate_memories"]);
     let store = tempfile::tempdir().unwrap();
-    let cli = memval(&["validate", "--repo", repo_str, "--memories", repo_path.join("CLAUDE.md").to_str().unwrap(), "--store", store.path().to_str().unwrap(), "--format", "json", "-q"]);
+    let cli = memval(&[
+        "validate",
+        "--repo",
+        repo_str,
+        "--memories",
+        repo_path.join("CLAUDE.md").to_str().unwrap(),
+        "--store",
+        store.path().to_str().unwrap(),
+        "--format",
+        "json",
+        "-q",
+    ]);
     assert_eq!(cli.status.code(), Some(1), "{}", String::from_utf8_lossy(&cli.stderr));
     let cli: Value = serde_json::from_slice(&cli.stdout).unwrap();
     assert_eq!(comparable(report.clone()), comparable(cli), "the tool and the CLI disagree");
-    let verdicts: Vec<&str> = report["memories"][0]["claims"].as_array().unwrap().iter().map(|c| c["verdict"].as_str().unwrap()).collect();
+    let verdicts: Vec<&str> =
+        report["memories"][0]["claims"].as_array().unwrap().iter().map(|c| c["verdict"].as_str().unwrap()).collect();
     assert!(verdicts.contains(&"STALE") && verdicts.contains(&"VALID"), "{verdicts:?}");
     assert_eq!(report["run"]["failed"], true);
     let progress = got["progress"].as_array().unwrap();
     assert!(progress.len() >= 2, "{progress:?}");
-    assert!(progress[0]["message"].as_str().unwrap().contains("started") && progress.last().unwrap()["message"].as_str().unwrap().contains("done"), "{progress:?}");
+    assert!(
+        progress[0]["message"].as_str().unwrap().contains("started")
+            && progress.last().unwrap()["message"].as_str().unwrap().contains("done"),
+        "{progress:?}"
+    );
 
     // check_memory: the report of the unsaved text, and which claim is already false.
     let check = &got["check_memory"];
     let checked = json_of(check);
     assert_eq!(checked["memories"][0]["claims"][0]["verdict"], "STALE", "{checked}");
     let summary = check["texts"][1].as_str().unwrap();
-    assert!(summary.contains("1 claim(s)") && summary.contains("src/cache.rs") && summary.contains("src/store.rs"), "{summary}");
+    assert!(
+        summary.contains("1 claim(s)") && summary.contains("src/cache.rs") && summary.contains("src/store.rs"),
+        "{summary}"
+    );
 
     // judge_draft: exactly what `memval judge draft --format json` prints.
     let judged = json_of(&got["judge_draft"]);
@@ -132,5 +152,9 @@ fn the_python_sdk_lists_and_calls_every_tool() {
         assert!(text.starts_with("refused:") && text.contains("outside"), "{key}: {text}");
         assert!(!text.contains("src/secret.rs"), "{key}: {text}");
     }
-    assert!(got["unknown_tool"]["protocol_error"].is_object() || got["unknown_tool"]["is_error"] == true, "{}", got["unknown_tool"]);
+    assert!(
+        got["unknown_tool"]["protocol_error"].is_object() || got["unknown_tool"]["is_error"] == true,
+        "{}",
+        got["unknown_tool"]
+    );
 }

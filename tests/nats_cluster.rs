@@ -12,7 +12,9 @@ use std::time::Duration;
 
 use memval_proto::{codec, ScoreBatch};
 use serde_json::Value;
-use support::nats::{comparable, eventually, history, memval_env, publish, read_subject, report, validate, Cluster, NatsServer, Service};
+use support::nats::{
+    comparable, eventually, history, memval_env, publish, read_subject, report, validate, Cluster, NatsServer, Service,
+};
 use support::{demo_repo, workspace};
 
 fn inputs() -> Vec<std::path::PathBuf> {
@@ -41,10 +43,19 @@ fn the_same_run_gives_the_same_verdicts_in_process_and_with_one_or_three_investi
                 panic!("{}\n{}", String::from_utf8_lossy(&out.stderr), cluster.logs());
             }
             let got = comparable(report(&out));
-            assert_eq!(&got, want, "{} with {investigators} investigator(s) differs from the in-process run", input.display());
+            assert_eq!(
+                &got,
+                want,
+                "{} with {investigators} investigator(s) differs from the in-process run",
+                input.display()
+            );
         }
         let (store, processed) = cluster.stop();
-        assert_eq!(processed.iter().sum::<u64>(), memories as u64, "one claim batch per memory, each processed once: {processed:?}");
+        assert_eq!(
+            processed.iter().sum::<u64>(),
+            memories as u64,
+            "one claim batch per memory, each processed once: {processed:?}"
+        );
         if investigators == 3 {
             assert!(processed.iter().filter(|n| **n > 0).count() >= 2, "replicas should share the work: {processed:?}");
         }
@@ -176,12 +187,63 @@ fn auth_and_tls_settings_reach_the_server() {
     // TLS with a private CA; a service works through it.
     let certs = tempfile::tempdir().unwrap();
     let dir = certs.path();
-    openssl(dir, &["req", "-x509", "-newkey", "rsa:2048", "-nodes", "-keyout", "ca.key", "-out", "ca.pem", "-days", "2", "-subj", "/CN=memval test ca"]);
-    openssl(dir, &["req", "-newkey", "rsa:2048", "-nodes", "-keyout", "server.key", "-out", "server.csr", "-subj", "/CN=127.0.0.1"]);
+    openssl(
+        dir,
+        &[
+            "req",
+            "-x509",
+            "-newkey",
+            "rsa:2048",
+            "-nodes",
+            "-keyout",
+            "ca.key",
+            "-out",
+            "ca.pem",
+            "-days",
+            "2",
+            "-subj",
+            "/CN=memval test ca",
+        ],
+    );
+    openssl(
+        dir,
+        &[
+            "req",
+            "-newkey",
+            "rsa:2048",
+            "-nodes",
+            "-keyout",
+            "server.key",
+            "-out",
+            "server.csr",
+            "-subj",
+            "/CN=127.0.0.1",
+        ],
+    );
     std::fs::write(dir.join("san.ext"), "subjectAltName=IP:127.0.0.1\nbasicConstraints=CA:FALSE\n").unwrap();
-    openssl(dir, &["x509", "-req", "-in", "server.csr", "-CA", "ca.pem", "-CAkey", "ca.key", "-CAcreateserial", "-out", "server.pem", "-days", "2", "-extfile", "san.ext"]);
+    openssl(
+        dir,
+        &[
+            "x509",
+            "-req",
+            "-in",
+            "server.csr",
+            "-CA",
+            "ca.pem",
+            "-CAkey",
+            "ca.key",
+            "-CAcreateserial",
+            "-out",
+            "server.pem",
+            "-days",
+            "2",
+            "-extfile",
+            "san.ext",
+        ],
+    );
     let (cert, key, ca) = (dir.join("server.pem"), dir.join("server.key"), dir.join("ca.pem"));
-    let nats = NatsServer::start_with(&["--tls", "--tlscert", cert.to_str().unwrap(), "--tlskey", key.to_str().unwrap()]);
+    let nats =
+        NatsServer::start_with(&["--tls", "--tlscert", cert.to_str().unwrap(), "--tlskey", key.to_str().unwrap()]);
     let url = format!("tls://127.0.0.1:{}", nats.port);
     let out = memval_env(&["dlq", "list", "--nats", &url], &[]);
     assert_eq!(out.status.code(), Some(2), "an unknown CA must be refused");

@@ -9,8 +9,8 @@ use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
 
 use serde_json::Value;
-use support::nats::{comparable, history, many_memories, validate, Cluster, NatsServer};
 use support::demo_repo;
+use support::nats::{comparable, history, many_memories, validate, Cluster, NatsServer};
 
 /// Enough memories (one per batch) for a run to last while the test breaks things.
 const MEMORIES: usize = 1500;
@@ -68,7 +68,11 @@ impl Client {
             }
             if Instant::now() > deadline {
                 let _ = self.child.kill();
-                panic!("the run did not complete:\n{}\n{}", std::fs::read_to_string(&self.stderr).unwrap(), cluster.logs());
+                panic!(
+                    "the run did not complete:\n{}\n{}",
+                    std::fs::read_to_string(&self.stderr).unwrap(),
+                    cluster.logs()
+                );
             }
             std::thread::sleep(Duration::from_millis(50));
         };
@@ -137,7 +141,10 @@ fn investigators_killed_mid_run_lose_and_double_count_nothing() {
         eprintln!("stopped investigator {victim} ({kills})");
         cluster.add_investigator();
     }
-    assert!(kills >= 2, "the run finished before the test could kill investigators mid-run ({kills} kills); make it longer");
+    assert!(
+        kills >= 2,
+        "the run finished before the test could kill investigators mid-run ({kills} kills); make it longer"
+    );
     let got = comparable(client.finish(&cluster));
     assert_eq!(got, want_report, "the report differs from the undisturbed run's");
     let (store, _) = cluster.stop();

@@ -49,7 +49,9 @@ fn request_reply_answers_as_the_cli_does() {
     let runtime = tokio::runtime::Builder::new_current_thread().enable_all().build().unwrap();
     let requester = runtime.block_on(Requester::connect(&ConnectOptions::new(nats.url(), "memval-test"))).unwrap();
     let ask = |payload: Vec<u8>| -> Value {
-        let reply = runtime.block_on(requester.request(memval_proto::subjects::JUDGE_DRAFT, payload, Duration::from_secs(10))).unwrap();
+        let reply = runtime
+            .block_on(requester.request(memval_proto::subjects::JUDGE_DRAFT, payload, Duration::from_secs(10)))
+            .unwrap();
         serde_json::from_slice(&reply).unwrap()
     };
 
@@ -76,7 +78,10 @@ fn request_reply_answers_as_the_cli_does() {
     let force = "Just force-push the fix.";
     let reply = ask(serde_json::to_vec(&json!({"draft": force})).unwrap());
     assert_eq!(reply["veto"], true);
-    assert!(reply["evidence"].as_array().unwrap().iter().any(|e| e["memory_file"] == "feedback_no_force_friday.md"), "{reply}");
+    assert!(
+        reply["evidence"].as_array().unwrap().iter().any(|e| e["memory_file"] == "feedback_no_force_friday.md"),
+        "{reply}"
+    );
 
     // Bad requests get an error document, and the service keeps serving.
     for bad in [b"not json".to_vec(), br#"{"text": "x"}"#.to_vec(), br#"{"draft": "   "}"#.to_vec()] {
@@ -96,6 +101,8 @@ fn without_a_responder_the_requester_is_told_so() {
     let nats = NatsServer::start();
     let runtime = tokio::runtime::Builder::new_current_thread().enable_all().build().unwrap();
     let requester = runtime.block_on(Requester::connect(&ConnectOptions::new(nats.url(), "memval-test"))).unwrap();
-    let err = runtime.block_on(requester.request(memval_proto::subjects::JUDGE_DRAFT, b"{}".to_vec(), Duration::from_secs(5))).unwrap_err();
+    let err = runtime
+        .block_on(requester.request(memval_proto::subjects::JUDGE_DRAFT, b"{}".to_vec(), Duration::from_secs(5)))
+        .unwrap_err();
     assert!(err.to_string().contains("nothing answers on memval.v1.judge.draft"), "{err}");
 }

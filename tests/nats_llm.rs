@@ -54,7 +54,12 @@ fn model(verdict: Value) -> ScriptedServer {
 }
 
 fn behavioral(report: &Value) -> &Value {
-    report["memories"][0]["claims"].as_array().unwrap().iter().find(|c| c["claim_type"] == "behavioral").expect("the behavioral claim is checked")
+    report["memories"][0]["claims"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|c| c["claim_type"] == "behavioral")
+        .expect("the behavioral claim is checked")
 }
 
 struct LlmCluster {
@@ -64,13 +69,18 @@ struct LlmCluster {
 
 impl LlmCluster {
     fn start(url: &str, repo: &Path, server: &ScriptedServer) -> LlmCluster {
-        let (logs, store, extractor_cache, investigator_cache) =
-            (tempfile::tempdir().unwrap(), tempfile::tempdir().unwrap(), tempfile::tempdir().unwrap(), tempfile::tempdir().unwrap());
+        let (logs, store, extractor_cache, investigator_cache) = (
+            tempfile::tempdir().unwrap(),
+            tempfile::tempdir().unwrap(),
+            tempfile::tempdir().unwrap(),
+            tempfile::tempdir().unwrap(),
+        );
         let base = format!("{}/v1", server.url());
         let llm = ["--llm-provider", "openai", "--llm-base-url", base.as_str(), "--llm-model", "scripted"];
         let with = |extra: &[&str]| -> Vec<String> { llm.iter().chain(extra).map(|s| s.to_string()).collect() };
         let extractor = with(&["--llm-cache", extractor_cache.path().to_str().unwrap()]);
-        let investigator = with(&["--repo", repo.to_str().unwrap(), "--llm-cache", investigator_cache.path().to_str().unwrap()]);
+        let investigator =
+            with(&["--repo", repo.to_str().unwrap(), "--llm-cache", investigator_cache.path().to_str().unwrap()]);
         let services = vec![
             Service::start("extractor", url, &args(&extractor), logs.path()),
             Service::start("investigator", url, &args(&investigator), logs.path()),
@@ -97,7 +107,9 @@ impl LlmCluster {
 fn a_cluster_run_checks_tier_b_claims_with_the_model_the_services_are_given() {
     let dir = tempfile::tempdir().unwrap();
     let (repo, memories) = setup(dir.path());
-    let server = model(json!({"claim_id": "c1", "verdict": "VALID", "confidence": 92, "evidence": "cache/lru.go:6 `mu    sync.Mutex` in every shard"}));
+    let server = model(
+        json!({"claim_id": "c1", "verdict": "VALID", "confidence": 92, "evidence": "cache/lru.go:6 `mu    sync.Mutex` in every shard"}),
+    );
     let nats = NatsServer::start();
     let cluster = LlmCluster::start(&nats.url(), &repo, &server);
 
@@ -126,7 +138,9 @@ fn a_cluster_run_checks_tier_b_claims_with_the_model_the_services_are_given() {
 fn a_hallucinated_citation_from_a_service_is_downgraded_like_in_process() {
     let dir = tempfile::tempdir().unwrap();
     let (repo, memories) = setup(dir.path());
-    let server = model(json!({"claim_id": "c1", "verdict": "VALID", "confidence": 99, "evidence": "cache/lru.go:120 `mu sync.Mutex`"}));
+    let server = model(
+        json!({"claim_id": "c1", "verdict": "VALID", "confidence": 99, "evidence": "cache/lru.go:120 `mu sync.Mutex`"}),
+    );
     let nats = NatsServer::start();
     let cluster = LlmCluster::start(&nats.url(), &repo, &server);
     let got = report(&validate(&repo, &memories, &["--nats", &nats.url()]));
@@ -140,7 +154,8 @@ fn a_hallucinated_citation_from_a_service_is_downgraded_like_in_process() {
 fn model_flags_on_the_client_of_a_cluster_run_are_refused_with_where_they_go() {
     let dir = tempfile::tempdir().unwrap();
     let (repo, memories) = setup(dir.path());
-    let out = validate(&repo, &memories, &["--nats", "nats://127.0.0.1:1", "--llm-provider", "openai", "--llm-model", "m"]);
+    let out =
+        validate(&repo, &memories, &["--nats", "nats://127.0.0.1:1", "--llm-provider", "openai", "--llm-model", "m"]);
     assert_eq!(out.status.code(), Some(2));
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert!(stderr.contains("memval serve extractor|investigator --llm-"), "{stderr}");
@@ -162,19 +177,48 @@ fn memval_clean(args: &[&str]) -> std::process::Output {
 #[test]
 fn check_config_shows_the_model_of_a_model_stage_and_flags_it_elsewhere() {
     let out = memval_clean(&[
-        "serve", "investigator", "--nats", "nats://127.0.0.1:4222", "--repo", ".", "--llm-provider", "openai",
-        "--llm-base-url", "http://127.0.0.1:9/v1", "--llm-model", "m", "--check-config",
+        "serve",
+        "investigator",
+        "--nats",
+        "nats://127.0.0.1:4222",
+        "--repo",
+        ".",
+        "--llm-provider",
+        "openai",
+        "--llm-base-url",
+        "http://127.0.0.1:9/v1",
+        "--llm-model",
+        "m",
+        "--check-config",
     ]);
     assert_eq!(out.status.code(), Some(0), "{}", String::from_utf8_lossy(&out.stderr));
     let text = String::from_utf8_lossy(&out.stdout);
     assert!(text.contains("model:        openai/m at http://127.0.0.1:9/v1"), "{text}");
     assert!(text.contains("llm cache:    none"), "{text}");
 
-    let out = memval_clean(&["serve", "scorer", "--nats", "nats://127.0.0.1:4222", "--llm-provider", "openai", "--llm-model", "m", "--check-config"]);
+    let out = memval_clean(&[
+        "serve",
+        "scorer",
+        "--nats",
+        "nats://127.0.0.1:4222",
+        "--llm-provider",
+        "openai",
+        "--llm-model",
+        "m",
+        "--check-config",
+    ]);
     assert_eq!(out.status.code(), Some(0), "{}", String::from_utf8_lossy(&out.stderr));
     assert!(String::from_utf8_lossy(&out.stdout).contains("note: --llm-* is ignored by the scorer role"));
 
-    let out = memval_clean(&["serve", "extractor", "--nats", "nats://127.0.0.1:4222", "--llm-provider", "openai", "--check-config"]);
+    let out = memval_clean(&[
+        "serve",
+        "extractor",
+        "--nats",
+        "nats://127.0.0.1:4222",
+        "--llm-provider",
+        "openai",
+        "--check-config",
+    ]);
     assert_eq!(out.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&out.stderr).contains("--llm-model"), "{}", String::from_utf8_lossy(&out.stderr));
 }

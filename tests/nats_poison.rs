@@ -9,7 +9,9 @@ use std::time::Duration;
 
 use memval_proto::{codec, ClaimBatch, ClaimType, CodeRef, ExtractedMemory, Memory, RunHeader, ScoreBatch, Source};
 use serde_json::Value;
-use support::nats::{comparable, eventually, history, memval_env, publish, read_subject, report, validate, Cluster, NatsServer};
+use support::nats::{
+    comparable, eventually, history, memval_env, publish, read_subject, report, validate, Cluster, NatsServer,
+};
 use support::{demo_repo, workspace};
 
 fn dlq_list(url: &str) -> Vec<Value> {
@@ -33,7 +35,13 @@ fn claim_batch(repo: &std::path::Path) -> ClaimBatch {
         first_line: 1,
     };
     ClaimBatch {
-        run: RunHeader { run_id: "poison-run".into(), repo: repo.display().to_string(), commit: None, started_at: 0, expected_memories: 1 },
+        run: RunHeader {
+            run_id: "poison-run".into(),
+            repo: repo.display().to_string(),
+            commit: None,
+            started_at: 0,
+            expected_memories: 1,
+        },
         batch_id: "poison-run.m0.c".into(),
         items: vec![ExtractedMemory {
             memory: memory.meta(),
@@ -65,13 +73,19 @@ fn poison_is_dead_lettered_the_stage_keeps_serving_and_replay_reinjects_it() {
         let list = dlq_list(&url);
         (list.len() == 2).then_some(list)
     });
-    let find = |subject: &str| letters.iter().find(|l| l["subject"] == subject).unwrap_or_else(|| panic!("{letters:?}")).clone();
+    let find = |subject: &str| {
+        letters.iter().find(|l| l["subject"] == subject).unwrap_or_else(|| panic!("{letters:?}")).clone()
+    };
     let garbage = find("memval.v1.claims");
     let future = find("memval.v9.claims");
     assert_eq!((garbage["stage"].as_str(), garbage["msg_id"].as_str()), (Some("investigator"), Some("garbage-1")));
     assert!(garbage["reason"].as_str().unwrap().contains("undecodable memval.v1.claims message"), "{garbage}");
     assert!(future["reason"].as_str().unwrap().contains("unknown wire version \"v9\""), "{future}");
-    assert_eq!(future["bytes"].as_u64(), Some(codec::encode(&claim_batch(&demo)).unwrap().len() as u64), "the original payload is kept");
+    assert_eq!(
+        future["bytes"].as_u64(),
+        Some(codec::encode(&claim_batch(&demo)).unwrap().len() as u64),
+        "the original payload is kept"
+    );
 
     // The investigator is still serving: a whole run goes through.
     let memories = workspace().join("examples/memories/memories.jsonl");
@@ -106,6 +120,11 @@ fn poison_is_dead_lettered_the_stage_keeps_serving_and_replay_reinjects_it() {
     assert_eq!(batch.items[0].memory.id, "future-1");
     let (store, _) = cluster.stop();
     let history = history(store.path());
-    let replayed = history.as_array().unwrap().iter().find(|m| m["memory_id"] == "future-1").unwrap_or_else(|| panic!("{history:#}"));
+    let replayed = history
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|m| m["memory_id"] == "future-1")
+        .unwrap_or_else(|| panic!("{history:#}"));
     assert_eq!(replayed["runs"][0]["verdicts"][0]["verdict"], "VALID", "{replayed}");
 }

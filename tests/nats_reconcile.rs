@@ -31,8 +31,8 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use memval_llm::testing::{answers, Recorded, Reply, ScriptedServer};
-use serde_json::{json, Value};
 use memval_proto::{codec, subjects, unix_millis, Pair, PairBatch, RunHeader, UnixMillis};
+use serde_json::{json, Value};
 use support::nats::{eventually, publish, read_subject, stored_with_headers, NatsServer, Service};
 use support::GitRepo;
 
@@ -112,10 +112,18 @@ fn snapshot(root: &Path) -> BTreeMap<String, Vec<u8>> {
 /// The ids of every pair a judge request asks about, in order, from the prompt's JSON list.
 fn asked_pairs(request: &Recorded) -> Vec<(u64, u64)> {
     let body: Value = serde_json::from_str(&request.body).expect("a JSON request");
-    let user = body["messages"].as_array().unwrap().iter().filter(|m| m["role"] == "user").filter_map(|m| m["content"].as_str()).collect::<String>();
+    let user = body["messages"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|m| m["role"] == "user")
+        .filter_map(|m| m["content"].as_str())
+        .collect::<String>();
     let ids = |key: &str| -> Vec<u64> {
         user.match_indices(&format!("\"{key}\":"))
-            .map(|(i, m)| user[i + m.len()..].chars().take_while(char::is_ascii_digit).collect::<String>().parse().unwrap())
+            .map(|(i, m)| {
+                user[i + m.len()..].chars().take_while(char::is_ascii_digit).collect::<String>().parse().unwrap()
+            })
             .collect()
     };
     ids("id_a").into_iter().zip(ids("id_b")).collect()
@@ -140,11 +148,14 @@ fn judge_answer(request: &Recorded) -> Reply {
 }
 
 fn model_args(server: &ScriptedServer) -> Vec<String> {
-    ["--llm-provider", "openai", "--llm-base-url", &format!("{}/v1", server.url()), "--llm-model", "scripted"].map(str::to_owned).to_vec()
+    ["--llm-provider", "openai", "--llm-base-url", &format!("{}/v1", server.url()), "--llm-model", "scripted"]
+        .map(str::to_owned)
+        .to_vec()
 }
 
 fn reports_in(dir: &Path) -> Vec<PathBuf> {
-    let mut found: Vec<PathBuf> = std::fs::read_dir(dir).map(|d| d.flatten().map(|e| e.path()).collect()).unwrap_or_default();
+    let mut found: Vec<PathBuf> =
+        std::fs::read_dir(dir).map(|d| d.flatten().map(|e| e.path()).collect()).unwrap_or_default();
     found.sort();
     found
 }
@@ -176,13 +187,20 @@ fn a_scheduled_reconciliation_over_two_judges_matches_the_in_process_report_and_
     let root = r.dir.path().canonicalize().unwrap();
     let before = snapshot(&root);
     let work = tempfile::tempdir().unwrap();
-    let (local_out, cluster_out, logs) = (work.path().join("local"), work.path().join("cluster"), work.path().join("logs"));
+    let (local_out, cluster_out, logs) =
+        (work.path().join("local"), work.path().join("cluster"), work.path().join("logs"));
     std::fs::create_dir_all(&logs).unwrap();
 
     // In one process, with the scripted model.
     let local_model = ScriptedServer::start(judge_answer);
-    let mut args: Vec<String> = ["reconcile", "--repo", root.to_str().unwrap(), "--memories"].map(str::to_owned).to_vec();
-    args.extend([root.join("contexts"), root.join("agents.jsonl")].map(|p| p.display().to_string()).into_iter().flat_map(|p| [p, "--memories".to_owned()]));
+    let mut args: Vec<String> =
+        ["reconcile", "--repo", root.to_str().unwrap(), "--memories"].map(str::to_owned).to_vec();
+    args.extend(
+        [root.join("contexts"), root.join("agents.jsonl")]
+            .map(|p| p.display().to_string())
+            .into_iter()
+            .flat_map(|p| [p, "--memories".to_owned()]),
+    );
     args.pop();
     args.extend(["--out-dir".to_owned(), local_out.display().to_string()]);
     args.extend(model_args(&local_model));
@@ -221,18 +239,33 @@ fn a_scheduled_reconciliation_over_two_judges_matches_the_in_process_report_and_
         "reconciler",
         &url,
         &[
-            "--repo-map", &repo_map, "--schedule", "* * * * * *", "--memories", "contexts", "--memories", "agents.jsonl",
-            "--out-dir", cluster_out.to_str().unwrap(), "--pair-judges", "--judge-timeout", "120",
+            "--repo-map",
+            &repo_map,
+            "--schedule",
+            "* * * * * *",
+            "--memories",
+            "contexts",
+            "--memories",
+            "agents.jsonl",
+            "--out-dir",
+            cluster_out.to_str().unwrap(),
+            "--pair-judges",
+            "--judge-timeout",
+            "120",
         ],
         &logs,
     );
-    eventually(Duration::from_secs(60), "the first judge's first model call", || (calls.load(Ordering::SeqCst) >= 1).then_some(()));
+    eventually(Duration::from_secs(60), "the first judge's first model call", || {
+        (calls.load(Ordering::SeqCst) >= 1).then_some(())
+    });
     first_judge.kill();
     let second_judge = Service::start("judge", &url, &judge_args, &logs);
     let third_judge = Service::start("judge", &url, &judge_args, &logs);
     // The report file is complete once the reconciler logs it; the day's first report has
     // the day's first name.
-    eventually(Duration::from_secs(120), "the scheduled report", || reconciler.log_text().contains("shop (schedule): report").then_some(()));
+    eventually(Duration::from_secs(120), "the scheduled report", || {
+        reconciler.log_text().contains("shop (schedule): report").then_some(())
+    });
     let first_report = cluster_out.join(&first_name);
     let asked = model.requests();
     let got = std::fs::read(&first_report).unwrap();
@@ -278,8 +311,20 @@ fn a_request_is_answered_and_ingest_events_are_debounced() {
         "reconciler",
         &url,
         &[
-            "--repo-map", &repo_map, "--schedule", "0 0 0 1 1 *", "--memories", "contexts", "--memories", "agents.jsonl",
-            "--out-dir", out_dir.to_str().unwrap(), "--debounce-events", "3", "--debounce-quiet", "2",
+            "--repo-map",
+            &repo_map,
+            "--schedule",
+            "0 0 0 1 1 *",
+            "--memories",
+            "contexts",
+            "--memories",
+            "agents.jsonl",
+            "--out-dir",
+            out_dir.to_str().unwrap(),
+            "--debounce-events",
+            "3",
+            "--debounce-quiet",
+            "2",
         ],
         &logs,
     );
@@ -319,14 +364,26 @@ fn a_request_is_answered_and_ingest_events_are_debounced() {
     let (code, log) = reconciler.terminate();
     assert_eq!(code, Some(0), "{log}");
     assert!(!log.contains("shop (2 ingest event(s))"), "a repeated delivery never counts: {log}");
-    assert!(log.contains("reconciler stopped: 3 reports, 0 failed, 1 requests, 7 ingest events (2 repeated), 1 ignored"), "{log}");
+    assert!(
+        log.contains("reconciler stopped: 3 reports, 0 failed, 1 requests, 7 ingest events (2 repeated), 1 ignored"),
+        "{log}"
+    );
     assert_eq!(snapshot(&root), before, "memory files, decision records and docs are untouched");
 }
 
 #[test]
 fn a_bad_schedule_stops_the_reconciler_at_start_up() {
     let r = project();
-    let out = support::memval(&["serve", "reconciler", "--nats", "nats://127.0.0.1:1", "--repo-map", &format!("shop={}", r.path()), "--schedule", "every day"]);
+    let out = support::memval(&[
+        "serve",
+        "reconciler",
+        "--nats",
+        "nats://127.0.0.1:1",
+        "--repo-map",
+        &format!("shop={}", r.path()),
+        "--schedule",
+        "every day",
+    ]);
     assert_eq!(out.status.code(), Some(2));
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert!(stderr.contains("bad --schedule \"every day\""), "{stderr}");
@@ -347,13 +404,28 @@ fn pairs_nobody_judges_are_listed_not_judged_with_the_reason() {
         "reconciler",
         &url,
         &[
-            "--repo-map", &repo_map, "--schedule", "0 0 0 1 1 *", "--memories", "contexts", "--memories", "agents.jsonl",
-            "--out-dir", out_dir.to_str().unwrap(), "--pair-judges", "--judge-timeout", "2",
+            "--repo-map",
+            &repo_map,
+            "--schedule",
+            "0 0 0 1 1 *",
+            "--memories",
+            "contexts",
+            "--memories",
+            "agents.jsonl",
+            "--out-dir",
+            out_dir.to_str().unwrap(),
+            "--pair-judges",
+            "--judge-timeout",
+            "2",
         ],
         &logs,
     );
     let answer = request(&url, "memval.v1.reconcile.shop", Duration::from_secs(60));
-    assert_eq!((answer["candidate_pairs"].as_u64(), answer["judged"].as_u64(), answer["not_judged"].as_u64()), (Some(50), Some(0), Some(50)), "{answer}");
+    assert_eq!(
+        (answer["candidate_pairs"].as_u64(), answer["judged"].as_u64(), answer["not_judged"].as_u64()),
+        (Some(50), Some(0), Some(50)),
+        "{answer}"
+    );
     let md = std::fs::read_to_string(answer["report"].as_str().unwrap()).unwrap();
     let reason = "not judged: no judgement within 2s (is a `memval serve judge` with a model running on this NATS?)";
     assert_eq!(md.matches(reason).count(), 50, "every pair says why: {md}");
@@ -366,7 +438,9 @@ fn pairs_nobody_judges_are_listed_not_judged_with_the_reason() {
 
 /// The periods a reconciler's log says it wrote a report for, and those it left to another.
 fn periods(log: &str) -> (Vec<String>, Vec<String>) {
-    let period_after = |line: &str, marker: &str| line.split(marker).nth(1).map(|rest| rest.split([')', ' ']).next().unwrap_or("").to_owned());
+    let period_after = |line: &str, marker: &str| {
+        line.split(marker).nth(1).map(|rest| rest.split([')', ' ']).next().unwrap_or("").to_owned())
+    };
     let mut written = Vec::new();
     let mut left = Vec::new();
     for line in log.lines() {
@@ -393,8 +467,18 @@ fn two_reconcilers_on_one_repo_write_one_report_per_firing() {
     // replica that loses a firing learns that it was written when it next reads the lease,
     // a lease ttl later: 3 s here, not the default minute.
     let args = [
-        "--repo-map", &repo_map, "--schedule", "*/2 * * * * *", "--memories", "contexts", "--memories", "agents.jsonl",
-        "--out-dir", out_dir.to_str().unwrap(), "--lease-ttl", "3",
+        "--repo-map",
+        &repo_map,
+        "--schedule",
+        "*/2 * * * * *",
+        "--memories",
+        "contexts",
+        "--memories",
+        "agents.jsonl",
+        "--out-dir",
+        out_dir.to_str().unwrap(),
+        "--lease-ttl",
+        "3",
     ];
     let first = Service::start("reconciler", &url, &args, &logs);
     let second = Service::start("reconciler", &url, &args, &logs);
@@ -442,7 +526,8 @@ fn pair_batch(run: &str, expires_at: Option<UnixMillis>) -> PairBatch {
         score: 0.8,
         method: "keyword".into(),
     };
-    let header = RunHeader { run_id: run.into(), repo: "shop".into(), commit: None, started_at: 0, expected_memories: 0 };
+    let header =
+        RunHeader { run_id: run.into(), repo: "shop".into(), commit: None, started_at: 0, expected_memories: 0 };
     PairBatch { run: header, batch_id: format!("{run}.p0"), pairs: vec![pair(101, 102), pair(103, 104)], expires_at }
 }
 
@@ -458,7 +543,8 @@ fn a_pair_batch_its_reconciler_stopped_waiting_for_is_acked_without_a_model_call
     judge_args.extend(model_args(&model));
     let judge_args: Vec<&str> = judge_args.iter().map(String::as_str).collect();
     let judge = Service::start("judge", &url, &judge_args, &logs);
-    let judgements_of = |run: &str| read_subject(&url, "MEMVAL_JUDGEMENTS", &subjects::for_run(subjects::JUDGEMENTS, run));
+    let judgements_of =
+        |run: &str| read_subject(&url, "MEMVAL_JUDGEMENTS", &subjects::for_run(subjects::JUDGEMENTS, run));
     let queued = || stored_with_headers(&url, "MEMVAL_PAIRS", subjects::PAIRS).len();
     let now = unix_millis(std::time::SystemTime::now());
 
@@ -473,18 +559,31 @@ fn a_pair_batch_its_reconciler_stopped_waiting_for_is_acked_without_a_model_call
     let lines: Vec<&str> = log.lines().filter(|l| l.contains("pair batch expired")).collect();
     assert_eq!(lines.len(), 1, "{log}");
     let line = lines[0];
-    assert!(line.contains("batch_id=reconcile-shop-late.p0") && line.contains("run=reconcile-shop-late"), "names its batch and run: {line}");
-    let ago: f64 = line.split("pair batch expired ").nth(1).and_then(|r| r.split('s').next()).and_then(|n| n.parse().ok()).expect(line);
+    assert!(
+        line.contains("batch_id=reconcile-shop-late.p0") && line.contains("run=reconcile-shop-late"),
+        "names its batch and run: {line}"
+    );
+    let ago: f64 = line
+        .split("pair batch expired ")
+        .nth(1)
+        .and_then(|r| r.split('s').next())
+        .and_then(|n| n.parse().ok())
+        .expect(line);
     assert!((60.0..600.0).contains(&ago), "says by how long: {line}");
 
     // Still waited for (ten minutes left), and one without a deadline (an older reconciler):
     // both judged, in order after the expired one.
     for batch in [pair_batch("reconcile-shop-waiting", Some(now + 600_000)), pair_batch("reconcile-shop-older", None)] {
         publish(&url, subjects::PAIRS, &batch.batch_id, codec::encode(&batch).unwrap());
-        let got = eventually(Duration::from_secs(60), "the judgement of a batch still waited for", || judgements_of(&batch.run.run_id).pop());
+        let got = eventually(Duration::from_secs(60), "the judgement of a batch still waited for", || {
+            judgements_of(&batch.run.run_id).pop()
+        });
         let got: memval_proto::JudgementBatch = codec::decode(&got).unwrap();
         assert_eq!(got.batch_id, format!("{}.j", batch.batch_id));
-        assert_eq!(got.judgements.iter().map(|j| (j.id_a.as_str(), j.id_b.as_str())).collect::<Vec<_>>(), [("101", "102"), ("103", "104")]);
+        assert_eq!(
+            got.judgements.iter().map(|j| (j.id_a.as_str(), j.id_b.as_str())).collect::<Vec<_>>(),
+            [("101", "102"), ("103", "104")]
+        );
     }
     assert_eq!(model.requests().len(), 2, "one model call per batch judged, none for the expired one");
     assert!(judgements_of(&late.run.run_id).is_empty());
@@ -510,7 +609,12 @@ fn store_lease(url: &str, subject: &str, owner: &str, state: &str) {
         let js = JetStream::connect(&ConnectOptions::new(url, "memval-test"), Settings::default()).await.unwrap();
         let mut headers = Headers::new();
         headers.insert("Memval-Lease", state);
-        let message = Outgoing { subject: subject.to_owned(), msg_id: format!("test:{subject}:{state}"), headers, payload: owner.as_bytes().to_vec() };
+        let message = Outgoing {
+            subject: subject.to_owned(),
+            msg_id: format!("test:{subject}:{state}"),
+            headers,
+            payload: owner.as_bytes().to_vec(),
+        };
         js.outbox().send(message).await.unwrap();
     });
 }
@@ -519,15 +623,31 @@ fn store_lease(url: &str, subject: &str, owner: &str, state: &str) {
 fn lease_messages(url: &str, subject: &str) -> Vec<(String, String)> {
     let states = stored_with_headers(url, "MEMVAL_LEASES", subject);
     let owners = read_subject(url, "MEMVAL_LEASES", subject);
-    states.iter().zip(owners).map(|(h, o)| (h.get("Memval-Lease").unwrap_or("").to_owned(), String::from_utf8_lossy(&o).into_owned())).collect()
+    states
+        .iter()
+        .zip(owners)
+        .map(|(h, o)| (h.get("Memval-Lease").unwrap_or("").to_owned(), String::from_utf8_lossy(&o).into_owned()))
+        .collect()
 }
 
 /// `serve reconciler` arguments for the lease tests: ingest events only (the schedule does
 /// not fire), a reconciliation per event, a lease ttl of 2 s, and `extra`.
 fn lease_args<'a>(repo_map: &'a str, out_dir: &'a Path, extra: &[&'a str]) -> Vec<&'a str> {
     let mut args = vec![
-        "--repo-map", repo_map, "--schedule", "0 0 0 1 1 *", "--memories", "contexts", "--memories", "agents.jsonl",
-        "--out-dir", out_dir.to_str().unwrap(), "--debounce-events", "1", "--lease-ttl", "2",
+        "--repo-map",
+        repo_map,
+        "--schedule",
+        "0 0 0 1 1 *",
+        "--memories",
+        "contexts",
+        "--memories",
+        "agents.jsonl",
+        "--out-dir",
+        out_dir.to_str().unwrap(),
+        "--debounce-events",
+        "1",
+        "--lease-ttl",
+        "2",
     ];
     args.extend_from_slice(extra);
     args
@@ -554,25 +674,45 @@ fn a_period_whose_winner_died_after_claiming_is_taken_over_and_a_finished_one_is
     store_lease(&url, &finished, "reconcile-shop-earlier (pid 4242)", "done");
     publish(&url, subjects::MEMORY_INGESTED, "ev-21", ingest_event(21, "shop"));
     let left = format!("shop (1 ingest event(s)): no report here; period {finished_period} is reconciled by reconcile-shop-earlier (pid 4242)");
-    eventually(Duration::from_secs(30), "the finished period left to its holder", || reconciler.log_text().contains(&left).then_some(()));
+    eventually(Duration::from_secs(30), "the finished period left to its holder", || {
+        reconciler.log_text().contains(&left).then_some(())
+    });
 
     // What a winner that died right after claiming leaves: its running claim, no heartbeat.
     let (crashed, crashed_period) = ingest_lease(22);
     store_lease(&url, &crashed, "reconcile-shop-crashed (pid 4243)", "running");
     publish(&url, subjects::MEMORY_INGESTED, "ev-22", ingest_event(22, "shop"));
-    let took = eventually(Duration::from_secs(30), "the takeover", || line_with(&reconciler.log_text(), &format!("took over period {crashed_period}")));
+    let took = eventually(Duration::from_secs(30), "the takeover", || {
+        line_with(&reconciler.log_text(), &format!("took over period {crashed_period}"))
+    });
     assert!(took.starts_with("memval: reconciler: shop (1 ingest event(s)): took over period"), "{took}");
-    let silent: u64 = took.split("silent for ").nth(1).and_then(|r| r.strip_suffix('s')).and_then(|n| n.parse().ok()).expect(&took);
-    assert!(took.contains("from reconcile-shop-crashed (pid 4243), silent for") && silent >= 2, "a whole ttl of silence: {took}");
+    let silent: u64 =
+        took.split("silent for ").nth(1).and_then(|r| r.strip_suffix('s')).and_then(|n| n.parse().ok()).expect(&took);
+    assert!(
+        took.contains("from reconcile-shop-crashed (pid 4243), silent for") && silent >= 2,
+        "a whole ttl of silence: {took}"
+    );
     let report = format!("; period {crashed_period})");
-    eventually(Duration::from_secs(60), "the report of the period taken over", || line_with(&reconciler.log_text(), &report));
-    assert_eq!(reports_in(&out_dir).len(), 1, "one report, for the crashed winner's period: {:?}", reports_in(&out_dir));
+    eventually(Duration::from_secs(60), "the report of the period taken over", || {
+        line_with(&reconciler.log_text(), &report)
+    });
+    assert_eq!(
+        reports_in(&out_dir).len(),
+        1,
+        "one report, for the crashed winner's period: {:?}",
+        reports_in(&out_dir)
+    );
 
     // The lease now names the replica that took over, and says it is done.
     let messages = lease_messages(&url, &crashed);
     let (state, owner) = messages.last().unwrap();
     assert_eq!(state, "done", "{messages:?}");
-    assert!(owner.contains(&format!("(took over period {crashed_period} from reconcile-shop-crashed (pid 4243), silent for")), "{messages:?}");
+    assert!(
+        owner.contains(&format!(
+            "(took over period {crashed_period} from reconcile-shop-crashed (pid 4243), silent for"
+        )),
+        "{messages:?}"
+    );
     assert_eq!(lease_messages(&url, &finished).len(), 1, "a finished lease is not touched");
 
     let (code, log) = reconciler.terminate();
@@ -618,17 +758,31 @@ fn a_live_holder_is_not_taken_over_while_it_renews_its_lease() {
     let both = format!("{first_log}\n{second_log}");
     assert!(!both.contains("took over"), "a live holder was taken over:\n{both}");
     assert_eq!(reports_in(&out_dir).len(), 1, "{:?}\n{both}", reports_in(&out_dir));
-    let (winner_log, winner_pid, watcher_log) = if first_log.contains(&report) { (&first_log, first_pid, &second_log) } else { (&second_log, second_pid, &first_log) };
+    let (winner_log, winner_pid, watcher_log) = if first_log.contains(&report) {
+        (&first_log, first_pid, &second_log)
+    } else {
+        (&second_log, second_pid, &first_log)
+    };
     let named = line_with(watcher_log, &left).unwrap();
     assert!(named.ends_with(&format!("(pid {winner_pid})")), "the watcher names the winner: {named}");
-    assert!(winner_log.contains("stopped: 1 reports") && winner_log.contains("0 left to another reconciler, 0 taken over"), "{winner_log}");
-    assert!(watcher_log.contains("stopped: 0 reports") && watcher_log.contains("1 left to another reconciler, 0 taken over"), "{watcher_log}");
+    assert!(
+        winner_log.contains("stopped: 1 reports") && winner_log.contains("0 left to another reconciler, 0 taken over"),
+        "{winner_log}"
+    );
+    assert!(
+        watcher_log.contains("stopped: 0 reports")
+            && watcher_log.contains("1 left to another reconciler, 0 taken over"),
+        "{watcher_log}"
+    );
     // The claim, the heartbeats of a 6 s reconciliation (one every 0.5 s), the end: done.
     let messages = lease_messages(&url, &lease);
     assert!(messages.len() >= 5, "the holder renewed its lease while it reconciled: {messages:?}");
     assert!(messages[..messages.len() - 1].iter().all(|(state, _)| state == "running"), "{messages:?}");
     assert_eq!(messages.last().unwrap().0, "done", "{messages:?}");
-    assert!(messages.iter().all(|(_, owner)| owner.ends_with(&format!("(pid {winner_pid})"))), "one holder all along: {messages:?}");
+    assert!(
+        messages.iter().all(|(_, owner)| owner.ends_with(&format!("(pid {winner_pid})"))),
+        "one holder all along: {messages:?}"
+    );
 }
 
 #[test]
@@ -653,20 +807,32 @@ fn a_winner_killed_mid_reconciliation_is_taken_over_by_the_other_replica() {
         (m.len() >= 2).then_some(m)
     });
     let winner_owner = messages[0].1.clone();
-    let (winner, survivor) = if winner_owner.ends_with(&format!("(pid {})", first.pid())) { (first, second) } else { (second, first) };
+    let (winner, survivor) =
+        if winner_owner.ends_with(&format!("(pid {})", first.pid())) { (first, second) } else { (second, first) };
     assert!(winner_owner.ends_with(&format!("(pid {})", winner.pid())), "{winner_owner}");
     winner.kill();
 
-    let took = eventually(Duration::from_secs(30), "the takeover", || line_with(&survivor.log_text(), &format!("took over period {period}")));
+    let took = eventually(Duration::from_secs(30), "the takeover", || {
+        line_with(&survivor.log_text(), &format!("took over period {period}"))
+    });
     assert!(took.contains(&format!("from {winner_owner}, silent for")), "{took}");
     let report = format!("; period {period})");
     eventually(Duration::from_secs(60), "the survivor's report", || line_with(&survivor.log_text(), &report));
-    assert_eq!(reports_in(&out_dir).len(), 1, "the killed winner wrote nothing, the survivor once: {:?}", reports_in(&out_dir));
+    assert_eq!(
+        reports_in(&out_dir).len(),
+        1,
+        "the killed winner wrote nothing, the survivor once: {:?}",
+        reports_in(&out_dir)
+    );
     let messages = lease_messages(&url, &lease);
     let (state, owner) = messages.last().unwrap();
     assert_eq!(state, "done", "{messages:?}");
     assert!(owner.contains(&format!("(took over period {period} from {winner_owner}")), "{messages:?}");
     let (code, log) = survivor.terminate();
     assert_eq!(code, Some(0), "{log}");
-    assert!(log.contains("stopped: 1 reports") && log.contains("0 left to another reconciler, 1 taken over from a silent one"), "{log}");
+    assert!(
+        log.contains("stopped: 1 reports")
+            && log.contains("0 left to another reconciler, 1 taken over from a silent one"),
+        "{log}"
+    );
 }

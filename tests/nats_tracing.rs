@@ -156,8 +156,13 @@ fn serve_connection(stream: TcpStream, spans: &Mutex<Vec<SpanRecord>>, errors: &
             Err(e) => errors.lock().unwrap().push(e),
         }
         // An empty ExportTraceServiceResponse is zero bytes in protobuf and `{}` in JSON.
-        let (kind, answer) = if content_type.starts_with("application/json") { ("application/json", "{}") } else { ("application/x-protobuf", "") };
-        let response = format!("HTTP/1.1 200 OK\r\nContent-Type: {kind}\r\nContent-Length: {}\r\n\r\n{answer}", answer.len());
+        let (kind, answer) = if content_type.starts_with("application/json") {
+            ("application/json", "{}")
+        } else {
+            ("application/x-protobuf", "")
+        };
+        let response =
+            format!("HTTP/1.1 200 OK\r\nContent-Type: {kind}\r\nContent-Length: {}\r\n\r\n{answer}", answer.len());
         if writer.write_all(response.as_bytes()).is_err() {
             return;
         }
@@ -175,7 +180,10 @@ fn publish_with_headers(url: &str, subject: &str, msg_id: &str, headers: &[(&str
     let runtime = tokio::runtime::Builder::new_current_thread().enable_all().build().unwrap();
     runtime.block_on(async {
         let js = JetStream::connect(&ConnectOptions::new(url, "memval-test"), Settings::default()).await.unwrap();
-        js.outbox().send(Outgoing { subject: subject.to_owned(), msg_id: msg_id.to_owned(), headers: map, payload }).await.unwrap();
+        js.outbox()
+            .send(Outgoing { subject: subject.to_owned(), msg_id: msg_id.to_owned(), headers: map, payload })
+            .await
+            .unwrap();
     });
 }
 
@@ -187,13 +195,18 @@ fn git_head(dir: &std::path::Path) -> String {
 /// The spans of run `run_id` (every batch span carries its run), checked to form one trace
 /// whose spans all hang together: each span's parent is the root or another span of the run.
 fn one_trace(spans: &[SpanRecord], run_id: &str, root: &SpanRecord) -> Vec<SpanRecord> {
-    let of_run: Vec<SpanRecord> = spans.iter().filter(|s| s.attributes.get("run").map(String::as_str) == Some(run_id)).cloned().collect();
+    let of_run: Vec<SpanRecord> =
+        spans.iter().filter(|s| s.attributes.get("run").map(String::as_str) == Some(run_id)).cloned().collect();
     let traces: BTreeSet<&str> = of_run.iter().map(|s| s.trace_id.as_str()).collect();
     assert_eq!(traces, BTreeSet::from([root.trace_id.as_str()]), "run {run_id} should be one trace: {of_run:#?}");
     let ids: BTreeSet<&str> = of_run.iter().map(|s| s.span_id.as_str()).collect();
     for span in &of_run {
         if span.span_id != root.span_id {
-            assert!(ids.contains(span.parent_span_id.as_str()), "{} has a parent outside the run: {span:#?}", span.name);
+            assert!(
+                ids.contains(span.parent_span_id.as_str()),
+                "{} has a parent outside the run: {span:#?}",
+                span.name
+            );
         }
     }
     let services: BTreeSet<&str> = of_run.iter().map(|s| s.service.as_str()).collect();
@@ -252,7 +265,13 @@ fn a_run_is_one_trace_across_the_client_and_every_service() {
         ]
     });
     let traceparent = format!("00-{agent_trace}-{agent_span}-01");
-    publish_with_headers(&url, "memval.v1.events.memory_ingested", "traced-1", &[("traceparent", &traceparent)], event.to_string().into_bytes());
+    publish_with_headers(
+        &url,
+        "memval.v1.events.memory_ingested",
+        "traced-1",
+        &[("traceparent", &traceparent)],
+        event.to_string().into_bytes(),
+    );
     eventually(Duration::from_secs(60), "the ingest run's scores", || {
         let scored: usize = read_subject(&url, "MEMVAL_SCORES", "memval.v1.scores.ingest-traced-1")
             .iter()
@@ -287,7 +306,10 @@ fn a_run_is_one_trace_across_the_client_and_every_service() {
         .iter()
         .find(|s| s.name == "memval ingest" && s.attributes.get("run").map(String::as_str) == Some("ingest-traced-1"))
         .unwrap_or_else(|| panic!("no ingest span: {spans:#?}"));
-    assert_eq!((ingest.service.as_str(), ingest.trace_id.as_str(), ingest.parent_span_id.as_str()), ("memval-ingest", agent_trace, agent_span));
+    assert_eq!(
+        (ingest.service.as_str(), ingest.trace_id.as_str(), ingest.parent_span_id.as_str()),
+        ("memval-ingest", agent_trace, agent_span)
+    );
     one_trace(&spans, "ingest-traced-1", ingest);
 }
 
@@ -310,7 +332,13 @@ fn without_an_endpoint_nothing_is_exported_and_headers_pass_through() {
     let traceparent = "00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01";
     let event = serde_json::json!({"event_id": "plain-1", "repo": "demo", "commit": git_head(&demo),
         "memories": [{"id": 1, "agent": "a", "content": "The entry point is `src/main.rs`."}]});
-    publish_with_headers(&url, "memval.v1.events.memory_ingested", "plain-1", &[("traceparent", traceparent)], event.to_string().into_bytes());
+    publish_with_headers(
+        &url,
+        "memval.v1.events.memory_ingested",
+        "plain-1",
+        &[("traceparent", traceparent)],
+        event.to_string().into_bytes(),
+    );
     let stored = eventually(Duration::from_secs(60), "the run's score", || {
         let js = support::nats::stored_with_headers(&url, "MEMVAL_SCORES", "memval.v1.scores.ingest-plain-1");
         (!js.is_empty()).then_some(js)

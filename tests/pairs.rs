@@ -35,7 +35,8 @@ fn memory_db(dir: &std::path::Path, cap: i64) -> std::path::PathBuf {
     }
     conn.execute("INSERT INTO config VALUES ('reconcile_pair_cap', ?1)", [cap.to_string()]).unwrap();
     // 4/5 settled, 1/2 only skipped (raised again).
-    conn.execute_batch("INSERT INTO reconcile_log (id_a, id_b, resolution) VALUES (5, 4, 'merge'), (1, 2, 'skip');").unwrap();
+    conn.execute_batch("INSERT INTO reconcile_log (id_a, id_b, resolution) VALUES (5, 4, 'merge'), (1, 2, 'skip');")
+        .unwrap();
     drop(conn);
     db
 }
@@ -65,7 +66,8 @@ fn pairs_from_a_memory_db() {
     assert_eq!(all.len(), 3);
     assert!(all.iter().all(|v| !(v["id_a"] == 4 && v["id_b"] == 5)));
     assert_eq!(std::fs::read(&db).unwrap(), before, "memory.db is byte-identical");
-    let names: Vec<String> = std::fs::read_dir(dir.path()).unwrap().map(|e| e.unwrap().file_name().to_string_lossy().into_owned()).collect();
+    let names: Vec<String> =
+        std::fs::read_dir(dir.path()).unwrap().map(|e| e.unwrap().file_name().to_string_lossy().into_owned()).collect();
     assert_eq!(names, ["memory.db"], "nothing written beside it");
 }
 
@@ -75,7 +77,9 @@ fn per_agent_sampling_is_said() {
     let path = dir.path().join("m.jsonl");
     let mut text = String::new();
     for i in 0..5 {
-        text.push_str(&format!("{{\"id\": {i}, \"agent\": \"pm\", \"content\": \"cache entries expire after {i} minutes\"}}\n"));
+        text.push_str(&format!(
+            "{{\"id\": {i}, \"agent\": \"pm\", \"content\": \"cache entries expire after {i} minutes\"}}\n"
+        ));
     }
     text.push_str("{\"id\": 9, \"agent\": \"qa\", \"content\": \"cache entries expire after some minutes\"}\n");
     std::fs::write(&path, text).unwrap();
@@ -107,16 +111,22 @@ fn the_notes_of_different_agent_tools_in_one_repository_are_paired() {
         std::fs::write(p, text).unwrap();
     };
     write("CLAUDE.md", "# Claude\n\nAlways install dependencies with pnpm; run tests with pnpm test.\n");
-    write("AGENTS.md", "# Agents\n\nNever install dependencies with pnpm; always use npm and run tests with npm test.\n");
+    write(
+        "AGENTS.md",
+        "# Agents\n\nNever install dependencies with pnpm; always use npm and run tests with npm test.\n",
+    );
     write(".cursor/rules/deps.mdc", "---\ndescription: dependencies\nalwaysApply: true\n---\nInstall dependencies with yarn; run tests with yarn test.\n");
     std::fs::create_dir_all(root.join(".github")).unwrap();
     std::os::unix::fs::symlink("../AGENTS.md", root.join(".github/copilot-instructions.md")).unwrap();
 
-    let out = memval(&["pairs", "--memories", root.to_str().unwrap(), "--repo", root.to_str().unwrap(), "--format", "jsonl"]);
+    let out =
+        memval(&["pairs", "--memories", root.to_str().unwrap(), "--repo", root.to_str().unwrap(), "--format", "jsonl"]);
     let got = lines(&out);
     let stderr = String::from_utf8_lossy(&out.stderr);
     // Each pair as its two sides, `agent:id`, in sorted order.
-    let side = |v: &Value, s: &str| format!("{}:{}", v[format!("agent_{s}")].as_str().unwrap(), v[format!("id_{s}")].as_str().unwrap());
+    let side = |v: &Value, s: &str| {
+        format!("{}:{}", v[format!("agent_{s}")].as_str().unwrap(), v[format!("id_{s}")].as_str().unwrap())
+    };
     let mut pairs: Vec<[String; 2]> = got
         .iter()
         .map(|v| {
@@ -136,5 +146,8 @@ fn the_notes_of_different_agent_tools_in_one_repository_are_paired() {
         .map(|p| p.map(str::to_owned)),
         "{stderr}"
     );
-    assert!(stderr.contains(".github/copilot-instructions.md is the same file as AGENTS.md, read once under that name"), "{stderr}");
+    assert!(
+        stderr.contains(".github/copilot-instructions.md is the same file as AGENTS.md, read once under that name"),
+        "{stderr}"
+    );
 }

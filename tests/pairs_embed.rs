@@ -30,8 +30,12 @@ const MEMORIES: &[(u32, &str, &str)] = &[
 ];
 
 fn write_memories(path: &Path, memories: &[(u32, &str, &str)]) {
-    let text: String =
-        memories.iter().map(|(id, agent, content)| serde_json::json!({"id": id, "agent": agent, "content": content}).to_string() + "\n").collect();
+    let text: String = memories
+        .iter()
+        .map(|(id, agent, content)| {
+            serde_json::json!({"id": id, "agent": agent, "content": content}).to_string() + "\n"
+        })
+        .collect();
     std::fs::write(path, text).unwrap();
 }
 
@@ -42,7 +46,12 @@ fn pairs(out: &Output) -> Vec<(u64, u64, f64, String)> {
         .map(|l| {
             let v: Value = serde_json::from_str(l).unwrap();
             assert_eq!(v.as_object().unwrap().len(), 8, "SPEC §5 shape: {l}");
-            (v["id_a"].as_u64().unwrap(), v["id_b"].as_u64().unwrap(), v["score"].as_f64().unwrap(), v["method"].as_str().unwrap().to_owned())
+            (
+                v["id_a"].as_u64().unwrap(),
+                v["id_b"].as_u64().unwrap(),
+                v["score"].as_f64().unwrap(),
+                v["method"].as_str().unwrap().to_owned(),
+            )
         })
         .collect()
 }
@@ -80,7 +89,10 @@ fn embed_finds_paraphrases_keyword_misses_and_caches_them() {
     let first = run(&mems, &store, &model, "embed");
     let stderr = String::from_utf8_lossy(&first.stderr).into_owned();
     let embed = pairs(&first);
-    let para = embed.iter().find(|p| (p.0, p.1) == (1, 2)).unwrap_or_else(|| panic!("embed must find 1/2: {embed:?} {stderr}"));
+    let para = embed
+        .iter()
+        .find(|p| (p.0, p.1) == (1, 2))
+        .unwrap_or_else(|| panic!("embed must find 1/2: {embed:?} {stderr}"));
     assert!(para.2 >= 0.55 && para.3 == "embed", "{para:?}");
     assert!(embed.iter().all(|p| p.2 >= 0.55 && p.3 == "embed"), "{embed:?}");
     // 1 and 5 are the same agent's: never a pair, however close.
@@ -133,7 +145,12 @@ fn missing_model_is_exit_2_with_what_to_pass() {
     let out = base("embed").output().unwrap();
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert_eq!(out.status.code(), Some(2), "{stderr}");
-    assert!(stderr.contains("--embed-model DIR") && stderr.contains("MEMVAL_EMBED_MODEL") && stderr.contains("scripts/embed-model.sh"), "{stderr}");
+    assert!(
+        stderr.contains("--embed-model DIR")
+            && stderr.contains("MEMVAL_EMBED_MODEL")
+            && stderr.contains("scripts/embed-model.sh"),
+        "{stderr}"
+    );
     assert!(out.stdout.is_empty());
 
     let empty = dir.path().join("empty");
@@ -141,7 +158,10 @@ fn missing_model_is_exit_2_with_what_to_pass() {
     let out = base("both").arg("--embed-model").arg(&empty).output().unwrap();
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert_eq!(out.status.code(), Some(2), "{stderr}");
-    assert!(stderr.contains(&format!("{}", empty.join("model.safetensors").display())) && stderr.contains("is missing"), "{stderr}");
+    assert!(
+        stderr.contains(&format!("{}", empty.join("model.safetensors").display())) && stderr.contains("is missing"),
+        "{stderr}"
+    );
 
     // keyword never looks for the model, even when told a folder that does not exist.
     let out = base("keyword").arg("--embed-model").arg(dir.path().join("nowhere")).output().unwrap();

@@ -23,7 +23,13 @@ fn options() -> NatsOptions {
 }
 
 fn header(run_id: &str, repo: &std::path::Path, n: usize) -> RunHeader {
-    RunHeader { run_id: run_id.into(), repo: repo.display().to_string(), commit: None, started_at: 1_764_590_400, expected_memories: n as u32 }
+    RunHeader {
+        run_id: run_id.into(),
+        repo: repo.display().to_string(),
+        commit: None,
+        started_at: 1_764_590_400,
+        expected_memories: n as u32,
+    }
 }
 
 /// Verdicts per memory, in a form two runs can be compared by.
@@ -36,7 +42,9 @@ fn verdicts(mut scores: Vec<MemoryScore>) -> Vec<(String, Option<u8>, Vec<String
                 .results
                 .iter()
                 .map(|r| match &r.outcome {
-                    Outcome::Checked { verdict, confidence, successor, .. } => format!("{} {verdict:?} {confidence} {successor:?}", r.claim.claim_text),
+                    Outcome::Checked { verdict, confidence, successor, .. } => {
+                        format!("{} {verdict:?} {confidence} {successor:?}", r.claim.claim_text)
+                    }
                     Outcome::NotChecked { reason } => format!("{} not checked: {reason}", r.claim.claim_text),
                 })
                 .collect();
@@ -53,7 +61,8 @@ async fn roles_run_in_process_until_their_shutdown_and_score_as_the_local_pipeli
     assert!(memories.len() > 5, "the example should have memories: {}", memories.len());
 
     let local_store = tempfile::tempdir().unwrap();
-    let store: Arc<dyn memval_scorer::ScoreStore> = Arc::new(memval_store::open(&local_store.path().join("store")).unwrap());
+    let store: Arc<dyn memval_scorer::ScoreStore> =
+        Arc::new(memval_store::open(&local_store.path().join("store")).unwrap());
     let setup = LocalRun { repo: demo.clone(), store, batch_size: 2, progress: false, models: None };
     let want = local::run(header("local", &demo, memories.len()), memories.clone(), setup).await.unwrap();
     assert!(want.dead_letters.is_empty());
@@ -74,11 +83,28 @@ async fn roles_run_in_process_until_their_shutdown_and_score_as_the_local_pipeli
         let (stop, stopped) = oneshot::channel::<()>();
         let (js, url) = (js.clone(), url.clone());
         let name = role.name();
-        running.push((name, tokio::spawn(async move { service::serve(role, &js, &url, 2, async move { let _ = stopped.await; }).await })));
+        running.push((
+            name,
+            tokio::spawn(async move {
+                service::serve(role, &js, &url, 2, async move {
+                    let _ = stopped.await;
+                })
+                .await
+            }),
+        ));
         stops.push(stop);
     }
 
-    let got = memval_pipeline::client::run(&url, &options(), header("cluster", &demo, memories.len()), memories.clone(), 2, false).await.unwrap();
+    let got = memval_pipeline::client::run(
+        &url,
+        &options(),
+        header("cluster", &demo, memories.len()),
+        memories.clone(),
+        2,
+        false,
+    )
+    .await
+    .unwrap();
     assert_eq!(verdicts(got.scores), verdicts(want.scores), "the roles score the run as the in-process pipeline does");
 
     for stop in stops {

@@ -62,10 +62,19 @@ fn a_commit_with_a_stale_memory_is_blocked_and_a_sound_one_passes() {
     project.commit("move", "2026-03-01T00:00:00Z");
     project.write(
         ".pre-commit-config.yaml",
-        &format!("repos:\n  - repo: {}\n    rev: {rev}\n    hooks:\n      - id: memval-validate\n", hooks.dir.path().display()),
+        &format!(
+            "repos:\n  - repo: {}\n    rev: {rev}\n    hooks:\n      - id: memval-validate\n",
+            hooks.dir.path().display()
+        ),
     );
     let dir = project.dir.path();
-    let install = Command::new(&pre_commit).arg("install").current_dir(dir).env("PRE_COMMIT_HOME", cache.path()).env("GIT_CONFIG_GLOBAL", "/dev/null").output().unwrap();
+    let install = Command::new(&pre_commit)
+        .arg("install")
+        .current_dir(dir)
+        .env("PRE_COMMIT_HOME", cache.path())
+        .env("GIT_CONFIG_GLOBAL", "/dev/null")
+        .output()
+        .unwrap();
     assert!(install.status.success(), "pre-commit install: {}", both(&install));
 
     // Stale: src/cache.rs moved to src/store.rs.
@@ -86,12 +95,21 @@ fn a_commit_with_a_stale_memory_is_blocked_and_a_sound_one_passes() {
     assert!(passed.status.success(), "the sound commit was blocked:\n{}", both(&passed));
     assert!(both(&passed).contains("Passed"), "{}", both(&passed));
     // Another tool's rules file is a memory too.
-    project.write(".cursor/rules/cache.mdc", "---\ndescription: the cache\nalwaysApply: true\n---\nThe cache lives in `src/cache.rs`.\n");
+    project.write(
+        ".cursor/rules/cache.mdc",
+        "---\ndescription: the cache\nalwaysApply: true\n---\nThe cache lives in `src/cache.rs`.\n",
+    );
     assert!(git(dir, &["add", "-A"], cache.path()).status.success());
     let blocked = git(dir, &["commit", "-q", "-m", "stale rule"], cache.path());
     let said = both(&blocked);
-    assert!(!blocked.status.success() && said.contains("src/cache.rs") && said.contains("STALE"), "a stale Cursor rule went through:\n{said}");
-    project.write(".cursor/rules/cache.mdc", "---\ndescription: the cache\nalwaysApply: true\n---\nThe cache lives in `src/store.rs`.\n");
+    assert!(
+        !blocked.status.success() && said.contains("src/cache.rs") && said.contains("STALE"),
+        "a stale Cursor rule went through:\n{said}"
+    );
+    project.write(
+        ".cursor/rules/cache.mdc",
+        "---\ndescription: the cache\nalwaysApply: true\n---\nThe cache lives in `src/store.rs`.\n",
+    );
     assert!(git(dir, &["add", "-A"], cache.path()).status.success());
     let passed = git(dir, &["commit", "-q", "-m", "sound rule"], cache.path());
     assert!(passed.status.success(), "the sound rule was blocked:\n{}", both(&passed));

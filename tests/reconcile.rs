@@ -29,14 +29,16 @@ const LOG: &str = "# Decision log\n\n\
 ### DEC-2026-02-15-01 — Nightly cache flush\n\n> RETRACTED: the flush lost data.\n\n\
 ### DEC-2026-03-01-01 — Store on PostgreSQL\n\n**Status:** Active\n\nSupersedes DEC-2026-02-01-01.\n";
 
-const DEC7: &str = "---\nupdated_at: 2026-01-01\n---\n# DEC-7 — Old export format\n\n> OBSOLETE: nobody reads CSV exports any more.\n";
+const DEC7: &str =
+    "---\nupdated_at: 2026-01-01\n---\n# DEC-7 — Old export format\n\n> OBSOLETE: nobody reads CSV exports any more.\n";
 
 const OVERVIEW: &str = "---\nupdated_at: 2026-01-10\ndepends_on:\n  code_paths:\n    - src/api.rs\n---\n# Overview\n\n\
 The API follows DEC-2026-01-05-01.\n\
 We store data on SQLite (DEC-2026-02-01-01), see also DEC-2026-03-01-01.\n\
 Exports follow DEC-7 and the audit rule DEC-99.\n";
 
-const CACHE: &str = "---\nupdated_at: 2026-03-05\n---\n# Cache\n\nThe nightly flush (DEC-2026-02-15-01) empties the cache.\n";
+const CACHE: &str =
+    "---\nupdated_at: 2026-03-05\n---\n# Cache\n\nThe nightly flush (DEC-2026-02-15-01) empties the cache.\n";
 
 const AGENTS: &str = "{\"id\": 101, \"agent\": \"pm\", \"content\": \"We decided to use PostgreSQL as the primary database. Keep cache_ttl = 300 for product pages.\"}\n\
 {\"id\": 102, \"agent\": \"tech-lead\", \"content\": \"We rejected PostgreSQL; the primary database stays on SQLite. Keep cache_ttl = 60 for product pages.\"}\n";
@@ -132,9 +134,21 @@ fn every_section_of_a_gaai_project_with_git_history() {
     let keys: Vec<&str> = front.iter().map(|l| l.split(':').next().unwrap()).collect();
     assert_eq!(
         keys,
-        ["skill", "generated_at", "scan_manifest_source", "files_scanned", "memory_files_scanned", "doc_files_scanned", "findings_count", "code_path_findings_count", "doc_staleness_findings_count"]
+        [
+            "skill",
+            "generated_at",
+            "scan_manifest_source",
+            "files_scanned",
+            "memory_files_scanned",
+            "doc_files_scanned",
+            "findings_count",
+            "code_path_findings_count",
+            "doc_staleness_findings_count"
+        ]
     );
-    let value = |k: &str| front.iter().find(|l| l.starts_with(&format!("{k}:"))).unwrap().split_once(": ").unwrap().1.to_owned();
+    let value = |k: &str| {
+        front.iter().find(|l| l.starts_with(&format!("{k}:"))).unwrap().split_once(": ").unwrap().1.to_owned()
+    };
     assert_eq!(value("generated_at"), today);
     // Memory: overview, cache, _log, DEC-7 (read; gone and binary are not) + 2 JSONL records.
     assert_eq!(value("memory_files_scanned"), "6", "{md}");
@@ -147,7 +161,11 @@ fn every_section_of_a_gaai_project_with_git_history() {
     assert_eq!(value("findings_count"), "15", "{md}");
 
     let s1 = section(&md, "1. Stale Entries");
-    assert!(s1.contains("| project/overview.md | DEC-2026-02-01-01 | 2026-01-10 | 2026-02-01 | 22 |") || s1.contains("contexts/memory/project/overview.md | DEC-2026-02-01-01 | 2026-01-10 | 2026-02-01 | 22 |"), "{s1}");
+    assert!(
+        s1.contains("| project/overview.md | DEC-2026-02-01-01 | 2026-01-10 | 2026-02-01 | 22 |")
+            || s1.contains("contexts/memory/project/overview.md | DEC-2026-02-01-01 | 2026-01-10 | 2026-02-01 | 22 |"),
+        "{s1}"
+    );
     assert!(s1.contains("| DEC-2026-03-01-01 | 2026-01-10 | 2026-03-01 | 50 |"), "{s1}");
     assert!(!s1.contains("cache.md"), "cache.md is newer than the decision it cites: {s1}");
 
@@ -168,8 +186,16 @@ fn every_section_of_a_gaai_project_with_git_history() {
     assert!(s3.contains("| pm:101 | tech-lead:102 |"), "the JSONL pair is a candidate: {s3}");
 
     let s4 = section(&md, "4. New Knowledge Candidates");
-    assert!(s4.contains("DEC-99 is referenced but no decision record holds it | decisions | contexts/memory/project/overview.md:11"), "{s4}");
-    assert!(s4.contains("memory file not registered in index.md | patterns | contexts/memory/patterns/unregistered.md"), "{s4}");
+    assert!(
+        s4.contains(
+            "DEC-99 is referenced but no decision record holds it | decisions | contexts/memory/project/overview.md:11"
+        ),
+        "{s4}"
+    );
+    assert!(
+        s4.contains("memory file not registered in index.md | patterns | contexts/memory/patterns/unregistered.md"),
+        "{s4}"
+    );
 
     let s5 = section(&md, "5. Missing Files");
     assert!(s5.contains("| contexts/memory/project/gone.md | MISSING_FILE |"), "{s5}");
@@ -195,7 +221,13 @@ fn every_section_of_a_gaai_project_with_git_history() {
     assert_eq!(std::fs::read_to_string(&first).unwrap(), md, "the first report is never rewritten");
     assert_eq!(v["front"]["findings_count"], 15);
     assert_eq!(v["dec_references"].as_array().unwrap().len(), 8);
-    let missing: Vec<&str> = v["dec_references"].as_array().unwrap().iter().filter(|r| r["status"] == "MISSING").map(|r| r["dec"].as_str().unwrap()).collect();
+    let missing: Vec<&str> = v["dec_references"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|r| r["status"] == "MISSING")
+        .map(|r| r["dec"].as_str().unwrap())
+        .collect();
     assert_eq!(missing, ["DEC-99"]);
     assert_eq!(v["code_paths"]["findings"][0]["commits"], 1);
     assert_eq!(v["contradictions"]["proven"].as_array().unwrap().len(), 2);
@@ -203,7 +235,12 @@ fn every_section_of_a_gaai_project_with_git_history() {
     // --fail-on: a kind present exits 1 (and still writes -03); a kind absent exits 0.
     assert_eq!(reconcile(root, &["--fail-on", "superseded"]).status.code(), Some(1));
     assert!(reports.join(format!("{today}-03.reconciliation-report.md")).is_file());
-    assert_eq!(reconcile(root, &["--fail-on", "never", "--out-dir", root.join("contexts/artefacts/other").to_str().unwrap()]).status.code(), Some(0));
+    assert_eq!(
+        reconcile(root, &["--fail-on", "never", "--out-dir", root.join("contexts/artefacts/other").to_str().unwrap()])
+            .status
+            .code(),
+        Some(0)
+    );
 
     assert_eq!(snapshot(root), before, "memory files and docs are byte-identical");
 }
@@ -212,7 +249,12 @@ fn every_section_of_a_gaai_project_with_git_history() {
 fn without_git_the_code_path_checks_say_they_were_skipped() {
     let dir = tempfile::tempdir().unwrap();
     let root = dir.path();
-    for (rel, text) in [("contexts/memory/index.md", INDEX), ("contexts/memory/project/overview.md", OVERVIEW), ("contexts/memory/decisions/_log.md", LOG), ("docs/guide.md", "# Guide\n")] {
+    for (rel, text) in [
+        ("contexts/memory/index.md", INDEX),
+        ("contexts/memory/project/overview.md", OVERVIEW),
+        ("contexts/memory/decisions/_log.md", LOG),
+        ("docs/guide.md", "# Guide\n"),
+    ] {
         std::fs::create_dir_all(root.join(rel).parent().unwrap()).unwrap();
         std::fs::write(root.join(rel), text).unwrap();
     }
@@ -236,7 +278,13 @@ fn without_git_the_code_path_checks_say_they_were_skipped() {
 #[test]
 fn bad_input_exits_2() {
     let dir = tempfile::tempdir().unwrap();
-    let out = memval(&["reconcile", "--repo", dir.path().to_str().unwrap(), "--memories", dir.path().join("nope").to_str().unwrap()]);
+    let out = memval(&[
+        "reconcile",
+        "--repo",
+        dir.path().to_str().unwrap(),
+        "--memories",
+        dir.path().join("nope").to_str().unwrap(),
+    ]);
     assert_eq!(out.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&out.stderr).contains("does not exist"));
 }
@@ -254,7 +302,21 @@ fn candidates_are_judged_by_the_pair_judge_when_a_model_is_configured() {
     }]});
     let server = ScriptedServer::start(move |_| Reply::json(answers::openai_text(&answer.to_string())));
     let url = format!("{}/v1", server.url());
-    let out = reconcile(root, &["--format", "json", "--fail-on", "contradictions", "--llm-provider", "openai", "--llm-base-url", &url, "--llm-model", "scripted"]);
+    let out = reconcile(
+        root,
+        &[
+            "--format",
+            "json",
+            "--fail-on",
+            "contradictions",
+            "--llm-provider",
+            "openai",
+            "--llm-base-url",
+            &url,
+            "--llm-model",
+            "scripted",
+        ],
+    );
     assert_eq!(out.status.code(), Some(1), "a contradiction was found: {}", String::from_utf8_lossy(&out.stderr));
     let v: Value = serde_json::from_slice(&out.stdout).unwrap();
     let c = &v["contradictions"];
@@ -276,7 +338,10 @@ fn two_agent_tools_notes_that_disagree_are_a_proven_contradiction() {
     let root = dir.path();
     for (rel, text) in [
         ("CLAUDE.md", "# Notes\n\n- Always use pnpm to install dependencies.\n- Run the tests with `pnpm test`.\n"),
-        ("AGENTS.md", "# Notes\n\n- Never use pnpm; install dependencies with npm.\n- Run the tests with `npm test`.\n"),
+        (
+            "AGENTS.md",
+            "# Notes\n\n- Never use pnpm; install dependencies with npm.\n- Run the tests with `npm test`.\n",
+        ),
         (".cursor/rules/style.mdc", "---\nalwaysApply: true\n---\nKeep functions small.\n"),
     ] {
         std::fs::create_dir_all(root.join(rel).parent().unwrap()).unwrap();
@@ -289,7 +354,17 @@ fn two_agent_tools_notes_that_disagree_are_a_proven_contradiction() {
         cmd.env_remove(v);
     }
     let out = cmd
-        .args(["reconcile", "--repo", root.to_str().unwrap(), "--memories", root.to_str().unwrap(), "--out-dir", out_dir.to_str().unwrap(), "--format", "json"])
+        .args([
+            "reconcile",
+            "--repo",
+            root.to_str().unwrap(),
+            "--memories",
+            root.to_str().unwrap(),
+            "--out-dir",
+            out_dir.to_str().unwrap(),
+            "--format",
+            "json",
+        ])
         .output()
         .unwrap();
     assert_eq!(out.status.code(), Some(0), "{}", String::from_utf8_lossy(&out.stderr));

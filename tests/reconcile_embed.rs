@@ -48,7 +48,13 @@ impl Project {
     /// temporary folder, no chat model, and `extra` flags.
     fn reconcile(&self, extra: &[&str]) -> Output {
         let mut cmd = Command::new(env!("CARGO_BIN_EXE_memval"));
-        for v in ["MEMVAL_LLM_PROVIDER", "MEMVAL_LLM_MODEL", "MEMVAL_LLM_CONFIG", "MEMVAL_LLM_BASE_URL", "MEMVAL_EMBED_MODEL"] {
+        for v in [
+            "MEMVAL_LLM_PROVIDER",
+            "MEMVAL_LLM_MODEL",
+            "MEMVAL_LLM_CONFIG",
+            "MEMVAL_LLM_BASE_URL",
+            "MEMVAL_EMBED_MODEL",
+        ] {
             cmd.env_remove(v);
         }
         cmd.arg("reconcile")
@@ -81,7 +87,12 @@ fn candidates(out: &Output) -> (Vec<(String, String, f64, String)>, Vec<String>)
         .iter()
         .map(|p| {
             let p = &p["pair"];
-            (p["id_a"].as_str().unwrap().to_owned(), p["id_b"].as_str().unwrap().to_owned(), p["score"].as_f64().unwrap(), p["method"].as_str().unwrap().to_owned())
+            (
+                p["id_a"].as_str().unwrap().to_owned(),
+                p["id_b"].as_str().unwrap().to_owned(),
+                p["score"].as_f64().unwrap(),
+                p["method"].as_str().unwrap().to_owned(),
+            )
         })
         .collect();
     let notes = c["candidate_notes"].as_array().unwrap().iter().map(|n| n.as_str().unwrap().to_owned()).collect();
@@ -134,8 +145,15 @@ fn the_method_chooses_the_candidate_pairs_as_memval_pairs_does() {
     assert!(embed.iter().all(|x| x.2 >= 0.55 && x.3 == "embed"), "{embed:?}");
     assert!(has(&embed, "1", "5").is_none(), "1 and 5 are the same agent's");
     assert!(notes.iter().any(|n| n.contains("(embed, cosine >= 0.55)")), "{notes:?}");
-    assert!(notes.iter().any(|n| n.contains("embed: 6 texts embedded, 0 from the cache (all-MiniLM-L6-v2@")), "{notes:?}");
-    let md = std::fs::read_dir(p.path("reports")).unwrap().flatten().map(|e| std::fs::read_to_string(e.path()).unwrap()).collect::<String>();
+    assert!(
+        notes.iter().any(|n| n.contains("embed: 6 texts embedded, 0 from the cache (all-MiniLM-L6-v2@")),
+        "{notes:?}"
+    );
+    let md = std::fs::read_dir(p.path("reports"))
+        .unwrap()
+        .flatten()
+        .map(|e| std::fs::read_to_string(e.path()).unwrap())
+        .collect::<String>();
     assert!(md.contains("embed: 6 texts embedded"), "the report file says it too:\n{md}");
 
     // The same pairs `memval pairs --method embed` proposes.
@@ -193,5 +211,10 @@ fn embed_with_its_store_in_use_says_which_store_and_what_to_pass() {
     assert_eq!(p.reports(), 0, "no report without its candidate pairs");
     drop(held);
     let out = p.reconcile(&["--method", "embed", "--embed-model", model.to_str().unwrap()]);
-    assert_eq!(out.status.code(), Some(0), "once the store is free the same run works: {}", String::from_utf8_lossy(&out.stderr));
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "once the store is free the same run works: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
 }

@@ -36,8 +36,18 @@ for e in sorted(v.iter_errors(doc), key=lambda e: list(e.absolute_path)):
 fn sarif_of(repo: &Path, memories: &Path) -> Value {
     let store = tempfile::tempdir().unwrap();
     let out = memval(&[
-        "validate", "--repo", repo.to_str().unwrap(), "--memories", memories.to_str().unwrap(),
-        "--store", store.path().to_str().unwrap(), "--format", "sarif", "--fail-on", "never", "-q",
+        "validate",
+        "--repo",
+        repo.to_str().unwrap(),
+        "--memories",
+        memories.to_str().unwrap(),
+        "--store",
+        store.path().to_str().unwrap(),
+        "--format",
+        "sarif",
+        "--fail-on",
+        "never",
+        "-q",
     ]);
     assert_eq!(out.status.code(), Some(0), "{}", String::from_utf8_lossy(&out.stderr));
     serde_json::from_slice(&out.stdout).expect("sarif is JSON")

@@ -18,8 +18,8 @@ use std::io::Write as _;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 
-use anyhow::{bail, Context, Result};
 use crate::{copy_tree, crate_name, defs_for, git, read_text, registry_crates, words, Def, Lang, Rng};
+use anyhow::{bail, Context, Result};
 use regex::Regex;
 use serde_json::{json, Value};
 
@@ -31,7 +31,8 @@ pub const DEFAULT_SEED: u64 = 20_260_201;
 
 /// Crates tried first, in this order (a mix of sizes); the rest are filled from the sorted
 /// registry when some are missing.
-const PREFERRED_CRATES: [&str; 8] = ["anyhow", "bytes", "serde_json", "sled", "clap_builder", "rayon", "regex-syntax", "tokio"];
+const PREFERRED_CRATES: [&str; 8] =
+    ["anyhow", "bytes", "serde_json", "sled", "clap_builder", "rayon", "regex-syntax", "tokio"];
 const WANT_CRATES: usize = 8;
 
 fn refactor_date(hour: u32) -> String {
@@ -227,11 +228,37 @@ const DESCS: [&str; 10] = [
 ];
 
 const FAB_A: [&str; 16] = [
-    "shard", "tombstone", "replica", "quorum", "gossip", "lease", "ledger", "beacon", "backfill", "spillover", "throttle",
-    "lantern", "orchid", "watermark", "heartbeat", "eviction",
+    "shard",
+    "tombstone",
+    "replica",
+    "quorum",
+    "gossip",
+    "lease",
+    "ledger",
+    "beacon",
+    "backfill",
+    "spillover",
+    "throttle",
+    "lantern",
+    "orchid",
+    "watermark",
+    "heartbeat",
+    "eviction",
 ];
-const FAB_B: [&str; 12] =
-    ["planner", "coordinator", "tracker", "broker", "harvester", "sweeper", "governor", "janitor", "splicer", "warden", "ferry", "auditor"];
+const FAB_B: [&str; 12] = [
+    "planner",
+    "coordinator",
+    "tracker",
+    "broker",
+    "harvester",
+    "sweeper",
+    "governor",
+    "janitor",
+    "splicer",
+    "warden",
+    "ferry",
+    "auditor",
+];
 
 fn camel(s: &str) -> String {
     let mut c = s.chars();
@@ -562,10 +589,8 @@ for it in items:
     out.append(ok)
 print(json.dumps(out))
 "#;
-    let input: Vec<Value> = cuts
-        .iter()
-        .map(|(p, s, e)| json!({"abs": root.join(p).to_string_lossy(), "start": s, "end": e}))
-        .collect();
+    let input: Vec<Value> =
+        cuts.iter().map(|(p, s, e)| json!({"abs": root.join(p).to_string_lossy(), "start": s, "end": e})).collect();
     let mut child = Command::new("python3")
         .args(["-c", SCRIPT])
         .stdin(Stdio::piped())
@@ -632,9 +657,12 @@ fn join(dir: &str, base: &str) -> String {
     }
 }
 
-const SPECIAL: [&str; 9] = ["lib.rs", "mod.rs", "main.rs", "build.rs", "__init__.py", "__main__.py", "conftest.py", "setup.py", "tests.rs"];
-const COMMON_NAMES: [&str; 16] =
-    ["main", "new", "default", "from", "into", "fmt", "drop", "clone", "next", "test", "run", "get", "set", "len", "init", "setup"];
+const SPECIAL: [&str; 9] =
+    ["lib.rs", "mod.rs", "main.rs", "build.rs", "__init__.py", "__main__.py", "conftest.py", "setup.py", "tests.rs"];
+const COMMON_NAMES: [&str; 16] = [
+    "main", "new", "default", "from", "into", "fmt", "drop", "clone", "next", "test", "run", "get", "set", "len",
+    "init", "setup",
+];
 
 pub struct Built {
     pub repo: PathBuf,
@@ -668,7 +696,8 @@ pub fn build_tree(src: &SourceTree, work: &Path, seed: u64, tier_b: usize, tier_
     git(&root, &["init", "-q"], None)?;
     git(&root, &["add", "-A"], None)?;
     git(&root, &["commit", "-q", "--no-verify", "-m", &format!("import {}", src.name)], Some(BASE_DATE))?;
-    let tracked: Vec<String> = git(&root, &["ls-files", "-z"], None)?.split('\0').filter(|s| !s.is_empty()).map(str::to_owned).collect();
+    let tracked: Vec<String> =
+        git(&root, &["ls-files", "-z"], None)?.split('\0').filter(|s| !s.is_empty()).map(str::to_owned).collect();
 
     // --- Load the tree -------------------------------------------------------------------
     let ext = if src.lang == Lang::Rust { ".rs" } else { ".py" };
@@ -842,7 +871,8 @@ pub fn build_tree(src: &SourceTree, work: &Path, seed: u64, tier_b: usize, tier_
     if src.lang == Lang::Python {
         // Checking every candidate with python3 is slow on big packages: check a sample.
         sym_cands.truncate(150);
-        let cuts: Vec<(String, usize, usize)> = sym_cands.iter().map(|c| (files[c.fi].path.clone(), c.start, c.end)).collect();
+        let cuts: Vec<(String, usize, usize)> =
+            sym_cands.iter().map(|c| (files[c.fi].path.clone(), c.start, c.end)).collect();
         let ok = python_cuts_ok(&root, &cuts)?;
         let mut it = ok.into_iter();
         sym_cands.retain(|_| it.next().unwrap_or(false));
@@ -869,9 +899,19 @@ pub fn build_tree(src: &SourceTree, work: &Path, seed: u64, tier_b: usize, tier_
                     }
                     let snake = !d.name.chars().any(|c| c.is_ascii_uppercase());
                     let opts: Vec<String> = if snake {
-                        vec![format!("{}_inner", d.name), format!("{}_impl", d.name), format!("do_{}", d.name), format!("{}_checked", d.name)]
+                        vec![
+                            format!("{}_inner", d.name),
+                            format!("{}_impl", d.name),
+                            format!("do_{}", d.name),
+                            format!("{}_checked", d.name),
+                        ]
                     } else {
-                        vec![format!("{}Inner", d.name), format!("Raw{}", d.name), format!("{}Impl", d.name), format!("Base{}", d.name)]
+                        vec![
+                            format!("{}Inner", d.name),
+                            format!("Raw{}", d.name),
+                            format!("{}Impl", d.name),
+                            format!("Base{}", d.name),
+                        ]
                     };
                     let new = opts[rng.below(opts.len())].clone();
                     if wordstat.contains_key(&new) {
@@ -963,7 +1003,10 @@ pub fn build_tree(src: &SourceTree, work: &Path, seed: u64, tier_b: usize, tier_
                 let cut = lines[op.start..=op.end].join("\n");
                 let mut rest: Vec<&str> = lines[..op.start].to_vec();
                 let mut after = op.end + 1;
-                if after < lines.len() && lines[after].trim().is_empty() && (op.start == 0 || lines[op.start - 1].trim().is_empty()) {
+                if after < lines.len()
+                    && lines[after].trim().is_empty()
+                    && (op.start == 0 || lines[op.start - 1].trim().is_empty())
+                {
                     after += 1;
                 }
                 rest.extend_from_slice(&lines[after..]);
@@ -1039,7 +1082,8 @@ pub fn build_tree(src: &SourceTree, work: &Path, seed: u64, tier_b: usize, tier_
     }
 
     // --- Labels ---------------------------------------------------------------------------
-    let final_files: Vec<String> = git(&root, &["ls-files", "-z"], None)?.split('\0').filter(|s| !s.is_empty()).map(str::to_owned).collect();
+    let final_files: Vec<String> =
+        git(&root, &["ls-files", "-z"], None)?.split('\0').filter(|s| !s.is_empty()).map(str::to_owned).collect();
     let final_set: HashSet<&str> = final_files.iter().map(String::as_str).collect();
     let mut final_dirs: BTreeSet<String> = BTreeSet::new();
     let mut final_base: HashMap<&str, usize> = HashMap::new();
@@ -1059,8 +1103,9 @@ pub fn build_tree(src: &SourceTree, work: &Path, seed: u64, tier_b: usize, tier_
 
     // File references.
     let mut file_labels: Vec<Label> = Vec::new();
-    let mut untouched_src: Vec<usize> =
-        (0..files.len()).filter(|&i| !matches!(role_of(&files[i].path), Some(Role::Deleted | Role::Renamed(_) | Role::Chain(..)))).collect();
+    let mut untouched_src: Vec<usize> = (0..files.len())
+        .filter(|&i| !matches!(role_of(&files[i].path), Some(Role::Deleted | Role::Renamed(_) | Role::Chain(..))))
+        .collect();
     rng.shuffle(&mut untouched_src);
     for &i in untouched_src.iter().take(8) {
         let p = &files[i].path;
@@ -1069,7 +1114,13 @@ pub fn build_tree(src: &SourceTree, work: &Path, seed: u64, tier_b: usize, tier_
     // One file of another type (README, manifest, data) when there is one with a unique name.
     let mut others: Vec<&String> = tracked
         .iter()
-        .filter(|f| !f.ends_with(ext) && final_set.contains(f.as_str()) && base_count[base_of(f)] == 1 && !base_of(f).starts_with('.') && !f.contains(' '))
+        .filter(|f| {
+            !f.ends_with(ext)
+                && final_set.contains(f.as_str())
+                && base_count[base_of(f)] == 1
+                && !base_of(f).starts_with('.')
+                && !f.contains(' ')
+        })
         .filter(|f| !f.ends_with(".orig") && !f.ends_with(".json") || f.ends_with("vendor.txt"))
         // Without a folder or an extension a name is not recognisably a path (`LICENSE-MIT`).
         .filter(|f| f.contains('/') || base_of(f).contains('.'))
@@ -1080,10 +1131,11 @@ pub fn build_tree(src: &SourceTree, work: &Path, seed: u64, tier_b: usize, tier_
     }
     for (p, r) in &sorted_roles {
         match r {
-            Role::Renamed(new) => file_labels.push(Label::new(Kind::File, V::Stale, format!("git mv {p} {new}")).path(p).succ(new.clone())),
-            Role::Chain(b, c) => {
-                file_labels.push(Label::new(Kind::File, V::Stale, format!("git mv {p} {b}; git mv {b} {c}")).path(p).succ(c.clone()))
-            }
+            Role::Renamed(new) => file_labels
+                .push(Label::new(Kind::File, V::Stale, format!("git mv {p} {new}")).path(p).succ(new.clone())),
+            Role::Chain(b, c) => file_labels.push(
+                Label::new(Kind::File, V::Stale, format!("git mv {p} {b}; git mv {b} {c}")).path(p).succ(c.clone()),
+            ),
             Role::Deleted => file_labels.push(Label::new(Kind::File, V::Contradicted, format!("git rm {p}")).path(p)),
             _ => {}
         }
@@ -1130,7 +1182,9 @@ pub fn build_tree(src: &SourceTree, work: &Path, seed: u64, tier_b: usize, tier_
     {
         let mut multi: Vec<(&str, usize)> = final_base
             .iter()
-            .filter(|(b, n)| **n >= 2 && b.ends_with(ext) && !touched_bases.contains(**b) && base_count.get(**b) == Some(*n))
+            .filter(|(b, n)| {
+                **n >= 2 && b.ends_with(ext) && !touched_bases.contains(**b) && base_count.get(**b) == Some(*n)
+            })
             // A file of that name at the root is a verbatim match, not an ambiguity.
             .filter(|(b, _)| !final_set.contains(**b))
             .map(|(b, n)| (*b, *n))
@@ -1146,7 +1200,11 @@ pub fn build_tree(src: &SourceTree, work: &Path, seed: u64, tier_b: usize, tier_
         let uniq: Vec<&usize> = untouched_src
             .iter()
             .skip(8)
-            .filter(|&&i| !SPECIAL.contains(&base_of(&files[i].path)) && final_base.get(base_of(&files[i].path)) == Some(&1) && base_count[base_of(&files[i].path)] == 1)
+            .filter(|&&i| {
+                !SPECIAL.contains(&base_of(&files[i].path))
+                    && final_base.get(base_of(&files[i].path)) == Some(&1)
+                    && base_count[base_of(&files[i].path)] == 1
+            })
             .collect();
         if let Some(&&i) = uniq.first() {
             let p = &files[i].path;
@@ -1267,12 +1325,19 @@ pub fn build_tree(src: &SourceTree, work: &Path, seed: u64, tier_b: usize, tier_
         }
     };
     let valid_sym_files: Vec<usize> = (0..files.len())
-        .filter(|&i| matches!(role_of(&files[i].path), None | Some(Role::Shifted(_)) | Some(Role::Host) | Some(Role::Dst)))
+        .filter(|&i| {
+            matches!(role_of(&files[i].path), None | Some(Role::Shifted(_)) | Some(Role::Host) | Some(Role::Dst))
+        })
         .collect();
     let mut sym_pool: Vec<(usize, usize)> = Vec::new();
     for &fi in &valid_sym_files {
         for (di, d) in files[fi].defs.iter().enumerate() {
-            if d.indent == 0 && def_count[&d.name] == 1 && d.name.len() >= 5 && !op_names.contains(d.name.as_str()) && !COMMON_NAMES.contains(&d.name.as_str()) {
+            if d.indent == 0
+                && def_count[&d.name] == 1
+                && d.name.len() >= 5
+                && !op_names.contains(d.name.as_str())
+                && !COMMON_NAMES.contains(&d.name.as_str())
+            {
                 sym_pool.push((fi, di));
             }
         }
@@ -1288,11 +1353,18 @@ pub fn build_tree(src: &SourceTree, work: &Path, seed: u64, tier_b: usize, tier_
         }
         if n_with < 5 {
             let p = &files[fi].path;
-            let l = Label::new(Kind::Symbol, V::Valid, format!("{} {} defined at {p}:{}", d.kind, d.name, d.line)).path(p).symbol(&d.name);
+            let l = Label::new(Kind::Symbol, V::Valid, format!("{} {} defined at {p}:{}", d.kind, d.name, d.line))
+                .path(p)
+                .symbol(&d.name);
             fragments.push(frag(sym_text(&mut rng, &d.name, p), l, "symbol+file"));
             n_with += 1;
         } else if n_without < 2 && d.name.len() >= 7 {
-            let l = Label::new(Kind::Symbol, V::Valid, format!("{} {} defined at {}:{}", d.kind, d.name, files[fi].path, d.line)).symbol(&d.name);
+            let l = Label::new(
+                Kind::Symbol,
+                V::Valid,
+                format!("{} {} defined at {}:{}", d.kind, d.name, files[fi].path, d.line),
+            )
+            .symbol(&d.name);
             fragments.push(frag(format!("`{}` {}.", d.name, desc(&mut rng)), l, "symbol"));
             n_without += 1;
         } else {
@@ -1333,7 +1405,9 @@ pub fn build_tree(src: &SourceTree, work: &Path, seed: u64, tier_b: usize, tier_
         let f = &files[fi];
         let d = &f.defs[di];
         let sym = format!("{}{sep}{}", d.container.as_deref().unwrap(), d.name);
-        let l = Label::new(Kind::Method, V::Valid, format!("method defined at {}:{}", f.path, d.line)).path(&f.path).symbol(&sym);
+        let l = Label::new(Kind::Method, V::Valid, format!("method defined at {}:{}", f.path, d.line))
+            .path(&f.path)
+            .symbol(&sym);
         fragments.push(frag(sym_text(&mut rng, &sym, &f.path), l, "method"));
     }
     // Fabricated method on a real type.
@@ -1350,15 +1424,27 @@ pub fn build_tree(src: &SourceTree, work: &Path, seed: u64, tier_b: usize, tier_
     for op in &ops {
         let (l, style) = match &op.kind {
             OpKind::Rename(new) => (
-                Label::new(Kind::Symbol, V::Stale, format!("renamed {} -> {new} in {}", op.name, op.file)).path(&op.file).symbol(&op.name).succ(new.clone()),
+                Label::new(Kind::Symbol, V::Stale, format!("renamed {} -> {new} in {}", op.name, op.file))
+                    .path(&op.file)
+                    .symbol(&op.name)
+                    .succ(new.clone()),
                 "symbol+file",
             ),
             OpKind::Move(dst) => (
-                Label::new(Kind::Symbol, V::Stale, format!("moved {} from {} to {dst}", op.name, op.file)).path(&op.file).symbol(&op.name).succ(dst.clone()),
+                Label::new(Kind::Symbol, V::Stale, format!("moved {} from {} to {dst}", op.name, op.file))
+                    .path(&op.file)
+                    .symbol(&op.name)
+                    .succ(dst.clone()),
                 "symbol+file",
             ),
             OpKind::Delete => (
-                Label::new(Kind::Symbol, V::Contradicted, format!("definition of {} deleted from {}", op.name, op.file)).path(&op.file).symbol(&op.name),
+                Label::new(
+                    Kind::Symbol,
+                    V::Contradicted,
+                    format!("definition of {} deleted from {}", op.name, op.file),
+                )
+                .path(&op.file)
+                .symbol(&op.name),
                 "symbol+file",
             ),
         };
@@ -1373,10 +1459,20 @@ pub fn build_tree(src: &SourceTree, work: &Path, seed: u64, tier_b: usize, tier_
         };
         if let Some(f) = files.iter().find(|f| &f.path == *p) {
             for d in &f.defs {
-                if d.indent == 0 && def_count[&d.name] == 1 && d.name.len() >= 5 && !COMMON_NAMES.contains(&d.name.as_str()) {
+                if d.indent == 0
+                    && def_count[&d.name] == 1
+                    && d.name.len() >= 5
+                    && !COMMON_NAMES.contains(&d.name.as_str())
+                {
                     // The symbol is still defined where the memory's file went: the claim about
                     // the symbol holds (issue 9, item 6); the file claim carries the move.
-                    let l = Label::new(Kind::Symbol, V::Valid, format!("{} stays in {p}, which was renamed to {new}", d.name)).path(p).symbol(&d.name);
+                    let l = Label::new(
+                        Kind::Symbol,
+                        V::Valid,
+                        format!("{} stays in {p}, which was renamed to {new}", d.name),
+                    )
+                    .path(p)
+                    .symbol(&d.name);
                     fragments.push(frag(sym_text(&mut rng, &d.name, p), l, "symbol+file"));
                     break 'outer;
                 }
@@ -1412,7 +1508,9 @@ pub fn build_tree(src: &SourceTree, work: &Path, seed: u64, tier_b: usize, tier_
         }
     };
     let styles: [&'static str; 4] = ["path:line", "symbol(Lnn)", "line-of", "path:line"];
-    let line_ok = |f: &FileData, d: &Def| unique_line(f, d.line) && f.defs.iter().filter(|x| x.name == d.name).count() == 1 && d.name.len() >= 4;
+    let line_ok = |f: &FileData, d: &Def| {
+        unique_line(f, d.line) && f.defs.iter().filter(|x| x.name == d.name).count() == 1 && d.name.len() >= 4
+    };
     // VALID: untouched files.
     let mut pool: Vec<(usize, usize)> = Vec::new();
     for (fi, f) in files.iter().enumerate() {
@@ -1438,9 +1536,14 @@ pub fn build_tree(src: &SourceTree, work: &Path, seed: u64, tier_b: usize, tier_
         let d = &f.defs[di];
         let style = styles[k];
         let l = if style == "symbol(Lnn)" {
-            Label::new(Kind::SymLine, V::Valid, format!("{} still at line {}", d.name, d.line)).path(&f.path).symbol(&d.name).line(d.line)
+            Label::new(Kind::SymLine, V::Valid, format!("{} still at line {}", d.name, d.line))
+                .path(&f.path)
+                .symbol(&d.name)
+                .line(d.line)
         } else {
-            Label::new(Kind::Line, V::Valid, format!("line {} unchanged ({})", d.line, d.name)).path(&f.path).line(d.line)
+            Label::new(Kind::Line, V::Valid, format!("line {} unchanged ({})", d.line, d.name))
+                .path(&f.path)
+                .line(d.line)
         };
         fragments.push(line_frag(&mut rng, style, f, d, l));
         k += 1;
@@ -1456,9 +1559,16 @@ pub fn build_tree(src: &SourceTree, work: &Path, seed: u64, tier_b: usize, tier_
             let style = styles[k % 4];
             let new = format!("{}:{}", f.path, d.line + shift);
             let l = if style == "symbol(Lnn)" {
-                Label::new(Kind::SymLine, V::Stale, format!("{shift} lines inserted above {}", d.name)).path(&f.path).symbol(&d.name).line(d.line).succ(new)
+                Label::new(Kind::SymLine, V::Stale, format!("{shift} lines inserted above {}", d.name))
+                    .path(&f.path)
+                    .symbol(&d.name)
+                    .line(d.line)
+                    .succ(new)
             } else {
-                Label::new(Kind::Line, V::Stale, format!("{shift} lines inserted at the top")).path(&f.path).line(d.line).succ(new)
+                Label::new(Kind::Line, V::Stale, format!("{shift} lines inserted at the top"))
+                    .path(&f.path)
+                    .line(d.line)
+                    .succ(new)
             };
             fragments.push(line_frag(&mut rng, style, f, d, l));
             k += 1;
@@ -1468,7 +1578,8 @@ pub fn build_tree(src: &SourceTree, work: &Path, seed: u64, tier_b: usize, tier_
     if let Some(&fi) = deleted.first() {
         let f = &files[fi];
         if let Some(d) = f.defs.first() {
-            let l = Label::new(Kind::Line, V::Contradicted, format!("{} was deleted", f.path)).path(&f.path).line(d.line);
+            let l =
+                Label::new(Kind::Line, V::Contradicted, format!("{} was deleted", f.path)).path(&f.path).line(d.line);
             fragments.push(line_frag(&mut rng, "path:line", f, d, l));
         }
     }
@@ -1604,7 +1715,12 @@ fn config_refactor(root: &Path, rng: &mut Rng, notes: &mut Vec<String>) -> Resul
     } else if once("rust-version") {
         let (i, v) = keys["rust-version"].clone();
         new_lines[i] = "rust-version = \"1.85\"".into();
-        frag_for("rust-version", &v, Label::new(Kind::Config, V::Stale, "rust-version changed to 1.85").succ("1.85"), rng);
+        frag_for(
+            "rust-version",
+            &v,
+            Label::new(Kind::Config, V::Stale, "rust-version changed to 1.85").succ("1.85"),
+            rng,
+        );
         changed = Some("rust-version");
     }
     // VALID.
@@ -1695,7 +1811,8 @@ pub struct Prepared {
 /// that were done, into `work`. Tier B sentences come after the Tier A memories, one memory
 /// each (`{tree}-b001`, ...), so the Tier A memories are the same with or without them.
 pub fn prepare(t: &SourceTree, work: &Path, seed: u64, tier_b: usize, tier_b_offset: usize) -> Result<Prepared> {
-    let built = build_tree(t, work, seed, tier_b, tier_b_offset).with_context(|| format!("building the {} repo", t.name))?;
+    let built =
+        build_tree(t, work, seed, tier_b, tier_b_offset).with_context(|| format!("building the {} repo", t.name))?;
     let mut rng = Rng::derive(seed ^ 0x5eed, &t.name);
     let mut memories = pack(&t.name, built.fragments, &mut rng);
     for (i, f) in built.tier_b.into_iter().enumerate() {
@@ -1882,7 +1999,11 @@ fn matches(l: &Label, g: &Got, tier: u8) -> bool {
         Kind::Line => g.refs.iter().any(|(p, s, line)| match tier {
             1 => path_eq(p, lp) && *line == l.line && s.is_none(),
             2 => path_eq(p, lp) && *line == l.line,
-            _ => path_eq(p, lp) && (g.claim_text.contains(&format!(":{}", l.line.unwrap())) || g.claim_text.contains(&format!("{}", l.line.unwrap()))),
+            _ => {
+                path_eq(p, lp)
+                    && (g.claim_text.contains(&format!(":{}", l.line.unwrap()))
+                        || g.claim_text.contains(&format!("{}", l.line.unwrap())))
+            }
         }),
         Kind::SymLine => {
             let ls = l.symbol.as_deref().unwrap();
@@ -1949,7 +2070,8 @@ pub struct Outcome {
 pub fn score_tree(memories: &[MemoryOut], report: &HashMap<String, Vec<Got>>) -> Vec<Outcome> {
     let mut out = Vec::new();
     for m in memories {
-        let mut gots: Vec<(Got, bool)> = report.get(&m.id).cloned().unwrap_or_default().into_iter().map(|g| (g, false)).collect();
+        let mut gots: Vec<(Got, bool)> =
+            report.get(&m.id).cloned().unwrap_or_default().into_iter().map(|g| (g, false)).collect();
         let mut found: Vec<Option<usize>> = vec![None; m.labels.len()];
         for tier in 1..=3u8 {
             for (li, l) in m.labels.iter().enumerate() {
@@ -1968,7 +2090,13 @@ pub fn score_tree(memories: &[MemoryOut], report: &HashMap<String, Vec<Got>>) ->
                 None => ("MISSING".to_owned(), None),
             };
             let sok = claim.as_ref().is_some_and(|c| c.verdict == "STALE" && successor_ok(l, c.successor.as_deref()));
-            out.push(Outcome { label: l.clone(), got, got_claim: claim, successor_ok: sok, memory_text: m.content.clone() });
+            out.push(Outcome {
+                label: l.clone(),
+                got,
+                got_claim: claim,
+                successor_ok: sok,
+                memory_text: m.content.clone(),
+            });
         }
     }
     out

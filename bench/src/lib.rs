@@ -126,7 +126,10 @@ fn rust_def_re() -> &'static Regex {
 fn rust_impl_re() -> &'static Regex {
     static RE: OnceLock<Regex> = OnceLock::new();
     // Inherent impls only (`impl<T> Type<T> {`): trait impls are skipped on purpose.
-    RE.get_or_init(|| Regex::new(r"^(?:unsafe\s+)?impl\s*(?:<[^{]*?>)?\s+((?:\w+::)*)(\w+)\s*(?:<[^{]*>)?\s*(?:where\b.*)?\{?\s*$").unwrap())
+    RE.get_or_init(|| {
+        Regex::new(r"^(?:unsafe\s+)?impl\s*(?:<[^{]*?>)?\s+((?:\w+::)*)(\w+)\s*(?:<[^{]*>)?\s*(?:where\b.*)?\{?\s*$")
+            .unwrap()
+    })
 }
 
 fn py_def_re() -> &'static Regex {
@@ -390,7 +393,14 @@ pub fn run_memval(memval: &Path, repo: &Path, memories: &Path, store: &Path, dis
 }
 
 /// [`run_memval`] with `extra` arguments after the others (e.g. `--llm-*` flags).
-pub fn run_memval_with(memval: &Path, repo: &Path, memories: &Path, store: &Path, discard: bool, extra: &[String]) -> Result<MemvalRun> {
+pub fn run_memval_with(
+    memval: &Path,
+    repo: &Path,
+    memories: &Path,
+    store: &Path,
+    discard: bool,
+    extra: &[String],
+) -> Result<MemvalRun> {
     let mut cmd = Command::new(memval);
     cmd.arg("validate")
         .arg("--repo")
@@ -411,7 +421,12 @@ pub fn run_memval_with(memval: &Path, repo: &Path, memories: &Path, store: &Path
     let start = Instant::now();
     let out = cmd.output().with_context(|| format!("running {}", memval.display()))?;
     let elapsed = start.elapsed();
-    Ok(MemvalRun { status: out.status, elapsed, stdout: out.stdout, stderr: String::from_utf8_lossy(&out.stderr).into_owned() })
+    Ok(MemvalRun {
+        status: out.status,
+        elapsed,
+        stdout: out.stdout,
+        stderr: String::from_utf8_lossy(&out.stderr).into_owned(),
+    })
 }
 
 pub fn median(mut xs: Vec<f64>) -> f64 {

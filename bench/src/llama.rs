@@ -20,8 +20,11 @@ pub fn llama_paths() -> Result<(PathBuf, PathBuf)> {
         Some(c) => PathBuf::from(c),
         None => PathBuf::from(std::env::var_os("HOME").context("HOME is not set")?).join(".cache/memval/llama"),
     };
-    let server = std::env::var_os("MEMVAL_LLAMA_SERVER").map(PathBuf::from).unwrap_or_else(|| cache.join("bin/llama-server"));
-    let model = std::env::var_os("MEMVAL_LLAMA_MODEL").map(PathBuf::from).unwrap_or_else(|| cache.join("models/SmolLM2-135M-Instruct.Q4_1.gguf"));
+    let server =
+        std::env::var_os("MEMVAL_LLAMA_SERVER").map(PathBuf::from).unwrap_or_else(|| cache.join("bin/llama-server"));
+    let model = std::env::var_os("MEMVAL_LLAMA_MODEL")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| cache.join("models/SmolLM2-135M-Instruct.Q4_1.gguf"));
     if !server.is_file() || !model.is_file() {
         bail!(
             "no local model: {} or {} is missing; run `bash scripts/llama.sh build`, or pass --llm-base-url (and --llm-provider, --llm-model) for another endpoint",

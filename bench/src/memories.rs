@@ -23,7 +23,8 @@ const DESCS: [&str; 8] = [
     "was reviewed twice",
     "is covered by the integration tests",
 ];
-const FAB_A: [&str; 10] = ["shard", "tombstone", "quorum", "gossip", "lease", "beacon", "spillover", "lantern", "orchid", "watermark"];
+const FAB_A: [&str; 10] =
+    ["shard", "tombstone", "quorum", "gossip", "lease", "beacon", "spillover", "lantern", "orchid", "watermark"];
 const FAB_B: [&str; 8] = ["planner", "tracker", "broker", "harvester", "sweeper", "governor", "janitor", "warden"];
 
 /// A file memories may mention: its line count and the definitions found in it.
@@ -58,7 +59,8 @@ pub fn scan(root: &Path) -> Result<Tree> {
             if bytes[..bytes.len().min(8192)].contains(&0) {
                 return (rel.clone(), None, size, Vec::new());
             }
-            let lines = bytes.iter().filter(|&&b| b == b'\n').count() + usize::from(!bytes.is_empty() && !bytes.ends_with(b"\n"));
+            let lines = bytes.iter().filter(|&&b| b == b'\n').count()
+                + usize::from(!bytes.is_empty() && !bytes.ends_with(b"\n"));
             let defs = if Lang::of(rel).is_some() && size <= 2 << 20 {
                 let text = String::from_utf8_lossy(&bytes);
                 defs_for(rel, &text).into_iter().map(|d| (d.name, d.line)).collect()

@@ -14,7 +14,8 @@ pub fn nats_server_bin() -> Result<PathBuf> {
     if let Some(bin) = std::env::var_os("NATS_SERVER") {
         return Ok(PathBuf::from(bin));
     }
-    let on_path = std::env::var_os("PATH").and_then(|p| std::env::split_paths(&p).map(|d| d.join("nats-server")).find(|c| c.is_file()));
+    let on_path = std::env::var_os("PATH")
+        .and_then(|p| std::env::split_paths(&p).map(|d| d.join("nats-server")).find(|c| c.is_file()));
     let bin = on_path.unwrap_or_else(|| PathBuf::from("/usr/sbin/nats-server"));
     if !bin.is_file() {
         bail!("nats-server not found: install it (apt-get install -y nats-server) or set NATS_SERVER");

@@ -59,7 +59,11 @@ impl ModelFiles {
         }
         let file = |name: &str| {
             let path = dir.join(name);
-            if path.is_file() { Ok(path) } else { Err(EmbedError::MissingFile { path }) }
+            if path.is_file() {
+                Ok(path)
+            } else {
+                Err(EmbedError::MissingFile { path })
+            }
         };
         let (weights, config, tokenizer) = (file("model.safetensors")?, file("config.json")?, file("tokenizer.json")?);
         let mut hash = Sha256::new();
@@ -71,7 +75,11 @@ impl ModelFiles {
             let mut f = std::fs::File::open(&weights)?;
             let meta = f.metadata()?;
             // Nanoseconds since the epoch; a file system without mtimes keys on the rest.
-            let modified = meta.modified().ok().and_then(|t| t.duration_since(std::time::UNIX_EPOCH).ok()).map_or(0, |d| d.as_nanos());
+            let modified = meta
+                .modified()
+                .ok()
+                .and_then(|t| t.duration_since(std::time::UNIX_EPOCH).ok())
+                .map_or(0, |d| d.as_nanos());
             hash.update(modified.to_le_bytes());
             weights_fingerprint(&mut f, meta.len(), hash)
         };
@@ -133,10 +141,12 @@ pub struct Embedder {
 impl Embedder {
     /// Loads the weights (memory-mapped), the config and the tokenizer of `files`.
     pub fn load(files: &ModelFiles) -> Result<Embedder, EmbedError> {
-        let text = std::fs::read_to_string(&files.config).map_err(|source| EmbedError::Read { path: files.config.clone(), source })?;
-        let config: Config = serde_json::from_str(&text).map_err(|e| EmbedError::Config { path: files.config.clone(), reason: e.to_string() })?;
-        let mut tokenizer =
-            Tokenizer::from_file(&files.tokenizer).map_err(|e| EmbedError::Tokenizer { path: files.tokenizer.clone(), reason: e.to_string() })?;
+        let text = std::fs::read_to_string(&files.config)
+            .map_err(|source| EmbedError::Read { path: files.config.clone(), source })?;
+        let config: Config = serde_json::from_str(&text)
+            .map_err(|e| EmbedError::Config { path: files.config.clone(), reason: e.to_string() })?;
+        let mut tokenizer = Tokenizer::from_file(&files.tokenizer)
+            .map_err(|e| EmbedError::Tokenizer { path: files.tokenizer.clone(), reason: e.to_string() })?;
         // The shipped tokenizer.json pads every text to 128 and cuts there; sentence-
         // transformers runs this model on the longest text of the batch, up to 256 tokens.
         tokenizer.with_padding(Some(PaddingParams { strategy: PaddingStrategy::BatchLongest, ..Default::default() }));
@@ -146,9 +156,11 @@ impl Embedder {
         let device = Device::Cpu;
         // SAFETY (of the mmap): the file is only read, and memval never writes model files;
         // another process truncating it while mapped is the same hazard as any mmap reader.
-        let vb = unsafe { VarBuilder::from_mmaped_safetensors(std::slice::from_ref(&files.weights), DType::F32, &device) }
-            .map_err(|source| EmbedError::Load { path: files.weights.clone(), source })?;
-        let model = BertModel::load(vb, &config).map_err(|source| EmbedError::Load { path: files.weights.clone(), source })?;
+        let vb =
+            unsafe { VarBuilder::from_mmaped_safetensors(std::slice::from_ref(&files.weights), DType::F32, &device) }
+                .map_err(|source| EmbedError::Load { path: files.weights.clone(), source })?;
+        let model =
+            BertModel::load(vb, &config).map_err(|source| EmbedError::Load { path: files.weights.clone(), source })?;
         Ok(Embedder { model, tokenizer, device, id: files.id.clone() })
     }
 
@@ -184,7 +196,8 @@ impl Embedder {
     }
 
     fn embed_batch(&self, texts: &[&str]) -> Result<Vec<Vec<f32>>, EmbedError> {
-        let encodings = self.tokenizer.encode_batch(texts.to_vec(), true).map_err(|e| EmbedError::Tokenise(e.to_string()))?;
+        let encodings =
+            self.tokenizer.encode_batch(texts.to_vec(), true).map_err(|e| EmbedError::Tokenise(e.to_string()))?;
         let (rows, len) = (encodings.len(), encodings.first().map_or(0, |e| e.len()));
         let ids: Vec<u32> = encodings.iter().flat_map(|e| e.get_ids().iter().copied()).collect();
         let mask: Vec<u32> = encodings.iter().flat_map(|e| e.get_attention_mask().iter().copied()).collect();
@@ -410,11 +423,15 @@ mod tests {
     #[test]
     fn unusable_files_are_errors_not_panics() {
         let dir = tempfile::tempdir().unwrap();
-        for (name, body) in [("model.safetensors", "not safetensors"), ("config.json", "{}"), ("tokenizer.json", "{}")] {
+        for (name, body) in [("model.safetensors", "not safetensors"), ("config.json", "{}"), ("tokenizer.json", "{}")]
+        {
             std::fs::write(dir.path().join(name), body).unwrap();
         }
         let files = ModelFiles::locate(dir.path()).unwrap();
         let err = Embedder::load(&files).err().expect("must fail");
-        assert!(matches!(err, EmbedError::Config { .. } | EmbedError::Tokenizer { .. } | EmbedError::Load { .. }), "{err}");
+        assert!(
+            matches!(err, EmbedError::Config { .. } | EmbedError::Tokenizer { .. } | EmbedError::Load { .. }),
+            "{err}"
+        );
     }
 }

@@ -25,7 +25,10 @@ pub fn model() -> Option<PathBuf> {
 fn find(dir: Option<OsString>, required: bool) -> Result<Option<PathBuf>, String> {
     match dir.map(PathBuf::from).filter(|d| d.join("model.safetensors").is_file()) {
         Some(dir) => Ok(Some(dir)),
-        None if required => Err("MEMVAL_REQUIRE_EMBED=1 but MEMVAL_EMBED_MODEL does not name the model (bash scripts/embed-model.sh)".into()),
+        None if required => {
+            Err("MEMVAL_REQUIRE_EMBED=1 but MEMVAL_EMBED_MODEL does not name the model (bash scripts/embed-model.sh)"
+                .into())
+        }
         None => Ok(None),
     }
 }

@@ -43,11 +43,12 @@ fn embeddings_match_the_numpy_reference() {
     }
     let texts: Vec<&str> = reference.items.iter().map(|i| i.text.as_str()).collect();
     let mut calls = 0;
-    let got = embedder.embed(&texts, |done, all| {
-        calls += 1;
-        assert!(done <= all);
-    })
-    .unwrap();
+    let got = embedder
+        .embed(&texts, |done, all| {
+            calls += 1;
+            assert!(done <= all);
+        })
+        .unwrap();
     assert!(calls >= 1);
     let mut worst = 0f32;
     for (item, v) in reference.items.iter().zip(&got) {

@@ -37,7 +37,14 @@ fn contracts_never_panic_and_never_cite_outside_the_repo() {
         .map(|id| {
             (
                 id.to_string(),
-                Claim { claim_type: ClaimType::Behavioral, claim_text: "main has a loop".into(), line: 1, lines: vec![1], code_refs: vec![CodeRef::path("src/main.rs")], assertion: None },
+                Claim {
+                    claim_type: ClaimType::Behavioral,
+                    claim_text: "main has a loop".into(),
+                    line: 1,
+                    lines: vec![1],
+                    code_refs: vec![CodeRef::path("src/main.rs")],
+                    assertion: None,
+                },
             )
         })
         .collect();
@@ -68,16 +75,25 @@ fn contracts_never_panic_and_never_cite_outside_the_repo() {
             (extracted, tier_b, judged)
         });
         match outcome {
-            Err(panic) => failures.push(format!("case {i}: panicked: {panic}; answer {:?}", answer.chars().take(200).collect::<String>())),
+            Err(panic) => failures.push(format!(
+                "case {i}: panicked: {panic}; answer {:?}",
+                answer.chars().take(200).collect::<String>()
+            )),
             Ok((extracted, tier_b, judged)) => {
                 kept_claims += extracted.map_or(0, |e| e.kept);
-                kept_verdicts += tier_b.outcomes.iter().filter(|o| matches!(o, Outcome::Checked { confidence, .. } if *confidence > 0)).count();
+                kept_verdicts += tier_b
+                    .outcomes
+                    .iter()
+                    .filter(|o| matches!(o, Outcome::Checked { confidence, .. } if *confidence > 0))
+                    .count();
                 kept_judgements += judged.judgements.iter().filter(|j| j.confidence > 0).count();
                 for o in &tier_b.outcomes {
                     if let Outcome::Checked { verdict, evidence, .. } = o {
-                        let outside = evidence.contains("secret") || evidence.contains("/etc/") || evidence.contains("..");
+                        let outside =
+                            evidence.contains("secret") || evidence.contains("/etc/") || evidence.contains("..");
                         if *verdict != Verdict::Ambiguous && outside {
-                            failures.push(format!("case {i}: a {verdict:?} verdict cites outside the repo: {evidence}"));
+                            failures
+                                .push(format!("case {i}: a {verdict:?} verdict cites outside the repo: {evidence}"));
                         }
                         if evidence.contains("TOP-SECRET") {
                             failures.push(format!("case {i}: the planted secret reached the output"));
@@ -97,7 +113,10 @@ fn contracts_never_panic_and_never_cite_outside_the_repo() {
     std::panic::set_hook(hook);
     println!("kept: {kept_claims} model claims, {kept_verdicts} Tier B verdicts, {kept_judgements} judgements");
     if count >= 1000 {
-        assert!(kept_claims > 0 && kept_verdicts > 0 && kept_judgements > 0, "the generator never got past a contract: {kept_claims} {kept_verdicts} {kept_judgements}");
+        assert!(
+            kept_claims > 0 && kept_verdicts > 0 && kept_judgements > 0,
+            "the generator never got past a contract: {kept_claims} {kept_verdicts} {kept_judgements}"
+        );
     }
     assert!(failures.is_empty(), "{} failures:\n{}", failures.len(), failures[..failures.len().min(10)].join("\n"));
 }

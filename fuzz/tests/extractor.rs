@@ -25,7 +25,9 @@ fn extract_never_panics_and_stays_fast() {
         // Half the inputs as a notes file in `docs/` (relative paths resolved against it).
         let dir = (text.len() % 2 == 0).then_some("docs");
         let out = memval_extractor::extract(&memory(text, dir));
-        if let Some(reason) = out.skip_reason.as_deref().filter(|r| r.starts_with(memval_extractor::INTERNAL_ERROR_REASON)) {
+        if let Some(reason) =
+            out.skip_reason.as_deref().filter(|r| r.starts_with(memval_extractor::INTERNAL_ERROR_REASON))
+        {
             panic!("{reason}");
         }
         // Every claim names a line inside the memory.

@@ -29,8 +29,8 @@ use std::time::Duration;
 
 use memval_llm::{BoxFuture, ChatModel, ChatRequest, ChatResponse, LlmError, StopReason, TokenUsage, UsageReport};
 use memval_proto::{
-    codec, Assertion, CheckedMemory, Claim, ClaimBatch, ClaimResult, ClaimType, CodeRef, LeftOut, Memory, MemoryBatch, Message, Outcome, Pair,
-    PairBatch, RunHeader, Source, Verdict, VerdictBatch,
+    codec, Assertion, CheckedMemory, Claim, ClaimBatch, ClaimResult, ClaimType, CodeRef, LeftOut, Memory, MemoryBatch,
+    Message, Outcome, Pair, PairBatch, RunHeader, Source, Verdict, VerdictBatch,
 };
 use memval_runtime::{run_stage, Stage, StageConfig};
 use memval_transport::inproc::{channel, DeadLetters};
@@ -94,7 +94,12 @@ fn memories(rng: &mut fastrand::Rng, text: &str) -> Vec<Memory> {
             kind: piece(rng, text, 10),
             created_at: rng.bool().then(|| rng.i64(..)),
             updated_at: rng.bool().then(|| rng.i64(..)),
-            source: Source { path: piece(rng, text, 30), line: rng.bool().then(|| rng.u32(..)), row: rng.bool().then(|| rng.i64(..)), format: pick(rng, &["jsonl", "notes", "sqlite", ""]).into() },
+            source: Source {
+                path: piece(rng, text, 30),
+                line: rng.bool().then(|| rng.u32(..)),
+                row: rng.bool().then(|| rng.i64(..)),
+                format: pick(rng, &["jsonl", "notes", "sqlite", ""]).into(),
+            },
             context_dir: rng.bool().then(|| pick(rng, PATHS).to_owned()),
             first_line: rng.u32(..),
         })
@@ -104,7 +109,14 @@ fn memories(rng: &mut fastrand::Rng, text: &str) -> Vec<Memory> {
 /// Claims as a hostile producer could send them: any type, any path, hostile symbols,
 /// lines and assertions.
 fn claims(rng: &mut fastrand::Rng, text: &str) -> Vec<Claim> {
-    const TYPES: [ClaimType; 6] = [ClaimType::FileReference, ClaimType::SymbolReference, ClaimType::LineContent, ClaimType::Behavioral, ClaimType::Architectural, ClaimType::Configuration];
+    const TYPES: [ClaimType; 6] = [
+        ClaimType::FileReference,
+        ClaimType::SymbolReference,
+        ClaimType::LineContent,
+        ClaimType::Behavioral,
+        ClaimType::Architectural,
+        ClaimType::Configuration,
+    ];
     (0..rng.usize(0..5))
         .map(|_| Claim {
             claim_type: TYPES[rng.usize(..TYPES.len())],
@@ -114,14 +126,22 @@ fn claims(rng: &mut fastrand::Rng, text: &str) -> Vec<Claim> {
             code_refs: (0..rng.usize(0..3))
                 .map(|_| CodeRef {
                     path: pick(rng, PATHS).to_owned(),
-                    symbol: rng.bool().then(|| if rng.bool() { pick(rng, &["main", "parse_header", "Secret"]).to_owned() } else { piece(rng, text, 20) }),
+                    symbol: rng.bool().then(|| {
+                        if rng.bool() {
+                            pick(rng, &["main", "parse_header", "Secret"]).to_owned()
+                        } else {
+                            piece(rng, text, 20)
+                        }
+                    }),
                     line: rng.bool().then(|| pick(rng, &["0", "1", "2", "4294967295"]).parse().unwrap()),
                     written: rng.bool().then(|| piece(rng, text, 20)),
                     alt_paths: (0..rng.usize(0..2)).map(|_| pick(rng, PATHS).to_owned()).collect(),
                 })
                 .collect(),
             assertion: match rng.u8(..3) {
-                0 => Some(Assertion::LineText { text: if rng.bool() { "TOP-SECRET".into() } else { piece(rng, text, 30) } }),
+                0 => Some(Assertion::LineText {
+                    text: if rng.bool() { "TOP-SECRET".into() } else { piece(rng, text, 30) },
+                }),
                 1 => Some(Assertion::ConfigValue { key: piece(rng, text, 10), value: piece(rng, text, 10) }),
                 _ => None,
             },
@@ -172,7 +192,13 @@ fn verdict_batch(rng: &mut fastrand::Rng, text: &str) -> VerdictBatch {
                 })
                 .collect();
             let total = if rng.bool() { results.len() as u32 } else { rng.u32(..6) };
-            CheckedMemory { memory: m.meta(), total_claims: total, results, skip_reason: rng.bool().then(|| piece(rng, text, 30)), left_out: Vec::new() }
+            CheckedMemory {
+                memory: m.meta(),
+                total_claims: total,
+                results,
+                skip_reason: rng.bool().then(|| piece(rng, text, 30)),
+                left_out: Vec::new(),
+            }
         })
         .collect();
     VerdictBatch { run: header(rng, text), batch_id: piece(rng, text, 20), items }
@@ -196,7 +222,12 @@ fn pair_batch(rng: &mut fastrand::Rng, text: &str) -> PairBatch {
 
 /// One delivery for a stage consuming `M`: `valid` encoded, then mutated as the case's
 /// hash says; returns it and what kind of input it is.
-fn delivery<M: Message>(rng: &mut fastrand::Rng, text: &str, valid: &M, other: (&str, Vec<u8>)) -> (Outgoing, &'static str) {
+fn delivery<M: Message>(
+    rng: &mut fastrand::Rng,
+    text: &str,
+    valid: &M,
+    other: (&str, Vec<u8>),
+) -> (Outgoing, &'static str) {
     let good = codec::encode(valid).expect("a generated batch encodes");
     let (subject, payload, kind) = match rng.u8(..12) {
         0..=4 => (M::SUBJECT.to_owned(), good, "valid batch, hostile text"),
@@ -239,7 +270,12 @@ impl ChatModel for ScriptedModel {
     fn chat<'a>(&'a self, _stage: &'a str, request: &'a ChatRequest) -> BoxFuture<'a, Result<ChatResponse, LlmError>> {
         let key = hash(&format!("{request:?}"), 0);
         Box::pin(async move {
-            Ok(ChatResponse { text: memval_fuzz::answer(memval_fuzz::base_seed(), key), tool_calls: Vec::new(), usage: TokenUsage::default(), stop: StopReason::EndTurn })
+            Ok(ChatResponse {
+                text: memval_fuzz::answer(memval_fuzz::base_seed(), key),
+                tool_calls: Vec::new(),
+                usage: TokenUsage::default(),
+                stop: StopReason::EndTurn,
+            })
         })
     }
 
@@ -265,7 +301,13 @@ async fn feed<S: Stage>(stage: Arc<S>, input: Outgoing) -> Result<Fed, String> {
     drop(input_out);
     // Retries come back at once and give up after two deliveries: a hostile input that
     // makes a stage retry is still answered within the bound.
-    let config = StageConfig { concurrency: 2, max_deliveries: 2, base_backoff: Duration::from_millis(1), progress_every: Duration::from_secs(5), broker_retry: Duration::from_millis(50) };
+    let config = StageConfig {
+        concurrency: 2,
+        max_deliveries: 2,
+        base_backoff: Duration::from_millis(1),
+        progress_every: Duration::from_secs(5),
+        broker_retry: Duration::from_millis(50),
+    };
     let (stop, stopped) = tokio::sync::oneshot::channel::<()>();
     let run = run_stage(stage, Arc::new(input_in), Arc::new(output_out), config, async {
         let _ = stopped.await;
@@ -288,9 +330,13 @@ async fn feed<S: Stage>(stage: Arc<S>, input: Outgoing) -> Result<Fed, String> {
     let stats = stats.map_err(|e| format!("the stage stopped: {e}"))?;
     let outputs = outputs?;
     let letters = dead.take();
-    let (processed, dead_lettered) = (stats.processed.load(Ordering::Relaxed), stats.dead_lettered.load(Ordering::Relaxed));
+    let (processed, dead_lettered) =
+        (stats.processed.load(Ordering::Relaxed), stats.dead_lettered.load(Ordering::Relaxed));
     if processed + dead_lettered != 1 || letters.len() as u64 != dead_lettered {
-        return Err(format!("one input, {processed} processed, {dead_lettered} dead-lettered, {} dead letters", letters.len()));
+        return Err(format!(
+            "one input, {processed} processed, {dead_lettered} dead-lettered, {} dead letters",
+            letters.len()
+        ));
     }
     if let Some(letter) = letters.iter().find(|l| l.reason.trim().is_empty()) {
         return Err(format!("dead-lettered without a reason: {:?}", letter.subject));
@@ -329,11 +375,14 @@ fn check_outputs(stage: &str, fed: &Fed) -> Result<(), String> {
             return Err(format!("{stage}: an output on {subject} carries the planted secret"));
         }
         if stage == "investigator" {
-            let batch: VerdictBatch = codec::decode(payload).map_err(|e| format!("{stage}: its own output does not decode: {e}"))?;
+            let batch: VerdictBatch =
+                codec::decode(payload).map_err(|e| format!("{stage}: its own output does not decode: {e}"))?;
             for item in &batch.items {
                 for result in &item.results {
                     if let Outcome::Checked { verdict: Verdict::Valid, evidence, .. } = &result.outcome {
-                        let shown = || -> String { format!("{:?} / {:?}", result.claim, result.outcome).chars().take(600).collect() };
+                        let shown = || -> String {
+                            format!("{:?} / {:?}", result.claim, result.outcome).chars().take(600).collect()
+                        };
                         // The place the evidence cites (`path:line — …` or `path — …`) is inside.
                         let cited = evidence.split(" — ").next().unwrap_or("").split(':').next().unwrap_or("").trim();
                         if !cited.is_empty() && !inside_repo(cited) {
@@ -341,9 +390,13 @@ fn check_outputs(stage: &str, fed: &Fed) -> Result<(), String> {
                         }
                         // A claim whose every code ref (and every other reading of it) is
                         // outside the repo cannot have been found valid inside it.
-                        let reaches_inside = |r: &CodeRef| inside_repo(&r.path) || r.alt_paths.iter().any(|p| inside_repo(p));
+                        let reaches_inside =
+                            |r: &CodeRef| inside_repo(&r.path) || r.alt_paths.iter().any(|p| inside_repo(p));
                         if !result.claim.code_refs.is_empty() && !result.claim.code_refs.iter().any(reaches_inside) {
-                            return Err(format!("{stage}: VALID for a claim whose every path is outside the repo ({})", shown()));
+                            return Err(format!(
+                                "{stage}: VALID for a claim whose every path is outside the repo ({})",
+                                shown()
+                            ));
                         }
                     }
                 }
@@ -398,8 +451,18 @@ fn world() -> World {
 /// The four deliveries of one case, one per stage, with the kind of each.
 fn case(text: &str) -> [(Outgoing, &'static str); 4] {
     let mut rng = fastrand::Rng::with_seed(hash(text, 1));
-    let (mb, cb, vb, pb) = (memory_batch(&mut rng, text), claim_batch(&mut rng, text), verdict_batch(&mut rng, text), pair_batch(&mut rng, text));
-    let (mbe, cbe, vbe, pbe) = (codec::encode(&mb).unwrap(), codec::encode(&cb).unwrap(), codec::encode(&vb).unwrap(), codec::encode(&pb).unwrap());
+    let (mb, cb, vb, pb) = (
+        memory_batch(&mut rng, text),
+        claim_batch(&mut rng, text),
+        verdict_batch(&mut rng, text),
+        pair_batch(&mut rng, text),
+    );
+    let (mbe, cbe, vbe, pbe) = (
+        codec::encode(&mb).unwrap(),
+        codec::encode(&cb).unwrap(),
+        codec::encode(&vb).unwrap(),
+        codec::encode(&pb).unwrap(),
+    );
     [
         delivery(&mut rng, text, &mb, (ClaimBatch::SUBJECT, pbe.clone())),
         delivery(&mut rng, text, &cb, (VerdictBatch::SUBJECT, mbe.clone())),
@@ -429,7 +492,8 @@ fn every_stage_answers_every_hostile_message_without_panic_or_hang() {
                 let what = if fed.dead_letter.is_some() { "dead-lettered" } else { "processed" };
                 *answers.lock().unwrap().entry((stage, what)).or_default() += 1;
             };
-            let fed = feed(Arc::new(memval_extractor::ExtractorStage), m.0).await.map_err(|e| format!("extractor: {e}"))?;
+            let fed =
+                feed(Arc::new(memval_extractor::ExtractorStage), m.0).await.map_err(|e| format!("extractor: {e}"))?;
             check_outputs("extractor", &fed)?;
             tally("extractor", &fed);
             let fed = feed(world.investigator.clone(), c.0).await.map_err(|e| format!("investigator: {e}"))?;
@@ -450,7 +514,11 @@ fn every_stage_answers_every_hostile_message_without_panic_or_hang() {
     });
     let kinds = kinds.into_inner().unwrap();
     eprintln!("messages: {} inputs by kind: {kinds:?}", kinds.values().sum::<u64>());
-    eprintln!("messages: answered: {:?}; investigator verdict batches: {}", answers.lock().unwrap(), valid_outputs.load(Ordering::Relaxed));
+    eprintln!(
+        "messages: answered: {:?}; investigator verdict batches: {}",
+        answers.lock().unwrap(),
+        valid_outputs.load(Ordering::Relaxed)
+    );
     memval_fuzz::assert_none(&failures);
     // The harness reaches the stages' real work, not only their decoding: it cannot pass
     // by dead-lettering everything.

@@ -71,7 +71,13 @@ fn score(text: &str) -> MemoryScore {
 fn every_report_view_renders_hostile_text_inert() {
     let failures = memval_fuzz::run("report", memval_fuzz::case_count(10_000), Duration::from_secs(2), |text| {
         let scored = score(text);
-        let header = RunHeader { run_id: "fuzz".into(), repo: text.chars().take(20).collect(), commit: None, started_at: 0, expected_memories: 1 };
+        let header = RunHeader {
+            run_id: "fuzz".into(),
+            repo: text.chars().take(20).collect(),
+            commit: None,
+            started_at: 0,
+            expected_memories: 1,
+        };
         let report = memval_report::build(
             std::slice::from_ref(&scored),
             memval_report::Inputs {
@@ -82,7 +88,10 @@ fn every_report_view_renders_hostile_text_inert() {
                 store: "store".into(),
                 fail_on: Some(Verdict::Stale),
                 fail_on_name: "stale".into(),
-                problems: vec![memval_report::Problem { path: text.chars().take(10).collect(), reason: text.chars().skip(10).take(60).collect() }],
+                problems: vec![memval_report::Problem {
+                    path: text.chars().take(10).collect(),
+                    reason: text.chars().skip(10).take(60).collect(),
+                }],
             },
         );
         let points = vec![HistoryPoint {
@@ -95,7 +104,10 @@ fn every_report_view_renders_hostile_text_inert() {
         }];
         let json = memval_report::to_json(&report);
         let sarif = memval_report::to_sarif(&report, &|p| p.to_owned());
-        let history_json = memval_report::history::to_json(&points, vec![serde_json::json!({"digest": text, "verdict": "PASS", "reason": text})]);
+        let history_json = memval_report::history::to_json(
+            &points,
+            vec![serde_json::json!({"digest": text, "verdict": "PASS", "reason": text})],
+        );
         let views = [
             ("json", json.clone()),
             ("table", memval_report::to_table(&report)),
@@ -110,9 +122,14 @@ fn every_report_view_renders_hostile_text_inert() {
             }
         }
         for (name, view) in [("json", &json), ("sarif", &sarif), ("history json", &history_json)] {
-            let parsed: serde_json::Value = serde_json::from_str(view).unwrap_or_else(|e| panic!("{name} view is not JSON: {e}"));
+            let parsed: serde_json::Value =
+                serde_json::from_str(view).unwrap_or_else(|e| panic!("{name} view is not JSON: {e}"));
             if name == "json" {
-                assert_eq!(parsed["memories"][0]["agent"].as_str(), Some(scored.memory.agent.as_str()), "the agent comes back unchanged");
+                assert_eq!(
+                    parsed["memories"][0]["agent"].as_str(),
+                    Some(scored.memory.agent.as_str()),
+                    "the agent comes back unchanged"
+                );
             }
         }
     });

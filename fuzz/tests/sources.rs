@@ -49,7 +49,12 @@ fn write_batch(format: &str, dir: &Path, cases: &[(u64, String)]) -> std::path::
             p
         }
         "json" => {
-            let items: Vec<String> = cases.iter().map(|(i, t)| format!("{{\"id\": {i}, \"agent\": {}, \"content\": {}}}", json_str(agent(*i)), json_str(t))).collect();
+            let items: Vec<String> = cases
+                .iter()
+                .map(|(i, t)| {
+                    format!("{{\"id\": {i}, \"agent\": {}, \"content\": {}}}", json_str(agent(*i)), json_str(t))
+                })
+                .collect();
             let p = dir.join("m.json");
             std::fs::write(&p, format!("[{}]", items.join(",\n"))).unwrap();
             p
@@ -69,8 +74,16 @@ fn write_batch(format: &str, dir: &Path, cases: &[(u64, String)]) -> std::path::
             for (i, t) in cases {
                 let kind = ["feedback", "user", "project", "reference"][(i % 4) as usize];
                 let name = format!("{kind}_{i}.md");
-                index.push_str(&format!("- [{}]({name}) — {}\n", t.lines().next().unwrap_or("").chars().take(40).collect::<String>(), agent(*i)));
-                let front = if i % 6 == 0 { format!("---\nname: {}\ntype: {kind}\n", t.chars().take(30).collect::<String>()) } else { format!("---\ntype: {kind}\nupdated_at: 2026-02-0{}\n---\n", 1 + i % 9) };
+                index.push_str(&format!(
+                    "- [{}]({name}) — {}\n",
+                    t.lines().next().unwrap_or("").chars().take(40).collect::<String>(),
+                    agent(*i)
+                ));
+                let front = if i % 6 == 0 {
+                    format!("---\nname: {}\ntype: {kind}\n", t.chars().take(30).collect::<String>())
+                } else {
+                    format!("---\ntype: {kind}\nupdated_at: 2026-02-0{}\n---\n", 1 + i % 9)
+                };
                 std::fs::write(mem.join(name), format!("{front}{t}")).unwrap();
             }
             std::fs::write(mem.join("MEMORY.md"), index).unwrap();
@@ -83,10 +96,17 @@ fn write_batch(format: &str, dir: &Path, cases: &[(u64, String)]) -> std::path::
             let mut index = String::from("# Memory index\n\n");
             for (i, t) in cases {
                 if i % 3 == 0 {
-                    std::fs::write(mem.join(format!("decisions/DEC-{i}.md")), format!("---\nid: DEC-{i}\n---\n# DEC-{i}\n{t}")).unwrap();
+                    std::fs::write(
+                        mem.join(format!("decisions/DEC-{i}.md")),
+                        format!("---\nid: DEC-{i}\n---\n# DEC-{i}\n{t}"),
+                    )
+                    .unwrap();
                 } else {
                     let name = format!("project/p{i}.md");
-                    index.push_str(&format!("- [{}]({name})\n", t.chars().take(20).collect::<String>().replace(['[', ']', '(', ')', '\n'], " ")));
+                    index.push_str(&format!(
+                        "- [{}]({name})\n",
+                        t.chars().take(20).collect::<String>().replace(['[', ']', '(', ')', '\n'], " ")
+                    ));
                     std::fs::write(mem.join(name), t).unwrap();
                 }
             }
@@ -148,13 +168,17 @@ fn every_source_format_survives_hostile_text() {
             let took = began.elapsed();
             match outcome {
                 Err(panic) => failures.push(format!("{format} batch at {}: load panicked: {panic}", cases[0].0)),
-                Ok(Err(e)) if *format != "json" => failures.push(format!("{format} batch at {}: load failed: {e}", cases[0].0)),
+                Ok(Err(e)) if *format != "json" => {
+                    failures.push(format!("{format} batch at {}: load failed: {e}", cases[0].0))
+                }
                 Ok(Err(_)) => {}
                 Ok(Ok(report)) => {
                     loaded_total += report.memories.len();
                     for m in &report.memories {
                         let out = memval_extractor::extract(m);
-                        if let Some(r) = out.skip_reason.filter(|r| r.starts_with(memval_extractor::INTERNAL_ERROR_REASON)) {
+                        if let Some(r) =
+                            out.skip_reason.filter(|r| r.starts_with(memval_extractor::INTERNAL_ERROR_REASON))
+                        {
                             failures.push(format!("{format}: memory {} ({}): {r}", m.id, m.source));
                         }
                     }
@@ -170,6 +194,9 @@ fn every_source_format_survives_hostile_text() {
     }
     std::panic::set_hook(hook);
     println!("loaded {loaded_total} memories from {} generated inputs", per_format * 6);
-    assert!(loaded_total as u64 > per_format * 3, "too few memories loaded ({loaded_total}): the fixtures are not being read");
+    assert!(
+        loaded_total as u64 > per_format * 3,
+        "too few memories loaded ({loaded_total}): the fixtures are not being read"
+    );
     assert!(failures.is_empty(), "{} failures:\n{}", failures.len(), failures[..failures.len().min(10)].join("\n"));
 }

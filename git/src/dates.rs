@@ -73,12 +73,7 @@ fn git() -> Command {
 }
 
 fn toplevel(dir: &Path) -> Option<PathBuf> {
-    let out = git()
-        .arg("-C")
-        .arg(dir)
-        .args(["rev-parse", "--show-toplevel"])
-        .output()
-        .ok()?;
+    let out = git().arg("-C").arg(dir).args(["rev-parse", "--show-toplevel"]).output().ok()?;
     if !out.status.success() {
         return None;
     }
@@ -98,16 +93,7 @@ fn last_commits(top: &Path, rels: &[String]) -> std::io::Result<HashMap<String, 
     let mut cmd = git();
     cmd.arg("-C")
         .arg(top)
-        .args([
-            "-c",
-            "core.quotepath=off",
-            "log",
-            "--format=%x01%ct",
-            "--name-only",
-            "--no-renames",
-            "-z",
-            "--",
-        ])
+        .args(["-c", "core.quotepath=off", "log", "--format=%x01%ct", "--name-only", "--no-renames", "-z", "--"])
         .args(rels.iter().map(|r| format!(":(literal){r}")))
         .stdout(Stdio::piped());
     let mut child = cmd.spawn()?;

@@ -65,7 +65,11 @@ fn parse_name_status(out: &[u8]) -> Result<Vec<ChangedPath>, GitError> {
         let first = fields.next().ok_or_else(ended)?;
         if code == 'R' || code == 'C' {
             let second = fields.next().ok_or_else(ended)?;
-            changed.push(ChangedPath { status: code, path: second, old_path: if code == 'R' { Some(first) } else { None } });
+            changed.push(ChangedPath {
+                status: code,
+                path: second,
+                old_path: if code == 'R' { Some(first) } else { None },
+            });
         } else {
             changed.push(ChangedPath { status: code, path: first, old_path: None });
         }
@@ -132,7 +136,10 @@ mod tests {
     fn unified_diffs_are_split_per_file_and_hunk() {
         let text = "diff --git a/src/a.rs b/src/a.rs\nindex 1..2 100644\n--- a/src/a.rs\n+++ b/src/a.rs\n@@ -1 +1 @@\n-old\n+new\n@@ -5,0 +6 @@\n+more\ndiff --git a/gone.rs b/gone.rs\ndeleted file mode 100644\n--- a/gone.rs\n+++ /dev/null\n@@ -1 +0,0 @@\n-#[test]\n";
         let files = parse_unified(text);
-        assert_eq!(files["src/a.rs"].hunks, vec![(vec!["old".to_string()], vec!["new".to_string()]), (vec![], vec!["more".to_string()])]);
+        assert_eq!(
+            files["src/a.rs"].hunks,
+            vec![(vec!["old".to_string()], vec!["new".to_string()]), (vec![], vec!["more".to_string()])]
+        );
         assert_eq!(files["gone.rs"].hunks, vec![(vec!["#[test]".to_string()], vec![])]);
     }
 
@@ -147,6 +154,9 @@ mod tests {
             ChangedPath { status: 'D', path: "gone.rs".into(), old_path: None },
         ];
         assert_eq!(got, want);
-        assert_eq!(parse_name_status(b"M\0a.rs\0R100\0only-one"), Err(GitError::Unexpected("git diff --name-status ended early".into())));
+        assert_eq!(
+            parse_name_status(b"M\0a.rs\0R100\0only-one"),
+            Err(GitError::Unexpected("git diff --name-status ended early".into()))
+        );
     }
 }

@@ -108,7 +108,9 @@ impl History {
                         by_path.entry(to.clone()).or_default().push(i);
                     }
                 }
-                ChangeKind::Deleted { path } | ChangeKind::Added { path } => by_path.entry(path.clone()).or_default().push(i),
+                ChangeKind::Deleted { path } | ChangeKind::Added { path } => {
+                    by_path.entry(path.clone()).or_default().push(i)
+                }
             }
         }
         let mut paths: Vec<String> = by_path.keys().cloned().collect();
@@ -163,7 +165,11 @@ fn pair_moves(block: Vec<Change>) -> Vec<Change> {
         match (pairs.get(&i), &c.kind) {
             (Some(&a), ChangeKind::Deleted { path }) => {
                 let ChangeKind::Added { path: to } = &block[a].kind else { unreachable!("paired with an addition") };
-                out.push(Change { commit: c.commit.clone(), time: c.time, kind: ChangeKind::Renamed { from: path.clone(), to: to.clone() } });
+                out.push(Change {
+                    commit: c.commit.clone(),
+                    time: c.time,
+                    kind: ChangeKind::Renamed { from: path.clone(), to: to.clone() },
+                });
             }
             _ => out.push(c.clone()),
         }
@@ -304,7 +310,8 @@ impl GitRepo {
     pub fn open(dir: &Path) -> Option<GitRepo> {
         let head = output(git(dir).args(["rev-parse", "--verify", "-q", "HEAD"]))?.trim().to_owned();
         let prefix = output(git(dir).args(["rev-parse", "--show-prefix"]))?.trim().to_owned();
-        let shallow = output(git(dir).args(["rev-parse", "--is-shallow-repository"])).is_some_and(|s| s.trim() == "true");
+        let shallow =
+            output(git(dir).args(["rev-parse", "--is-shallow-repository"])).is_some_and(|s| s.trim() == "true");
         Some(GitRepo {
             dir: dir.to_owned(),
             prefix,
@@ -417,8 +424,12 @@ impl GitRepo {
             .iter()
             .filter(|c| since.is_none_or(|s| c.time > s))
             .filter_map(|c| match &c.kind {
-                ChangeKind::Added { path } if path.rsplit('/').next() == Some(name) => Some((path.clone(), c.commit.clone(), c.time)),
-                ChangeKind::Renamed { to, .. } if to.rsplit('/').next() == Some(name) => Some((to.clone(), c.commit.clone(), c.time)),
+                ChangeKind::Added { path } if path.rsplit('/').next() == Some(name) => {
+                    Some((path.clone(), c.commit.clone(), c.time))
+                }
+                ChangeKind::Renamed { to, .. } if to.rsplit('/').next() == Some(name) => {
+                    Some((to.clone(), c.commit.clone(), c.time))
+                }
                 _ => None,
             })
             .collect()
@@ -445,7 +456,9 @@ impl GitRepo {
                         cursor = i + 1;
                         continue 'chain;
                     }
-                    ChangeKind::Deleted { path: p } if *p == trace.last => trace.deleted_in = Some(change.commit.clone()),
+                    ChangeKind::Deleted { path: p } if *p == trace.last => {
+                        trace.deleted_in = Some(change.commit.clone())
+                    }
                     ChangeKind::Added { path: p } if *p == trace.last => trace.deleted_in = None,
                     _ => {}
                 }
@@ -663,9 +676,13 @@ impl GitRepo {
             else {
                 continue;
             };
-            let files = output(git(&self.dir).args(["show", "--format=", "--name-only", "--no-renames", commit, "--"]).args(&pathspecs))
-                .map(|s| s.lines().filter_map(|l| self.local(l.trim())).collect())
-                .unwrap_or_default();
+            let files = output(
+                git(&self.dir)
+                    .args(["show", "--format=", "--name-only", "--no-renames", commit, "--"])
+                    .args(&pathspecs),
+            )
+            .map(|s| s.lines().filter_map(|l| self.local(l.trim())).collect())
+            .unwrap_or_default();
             found.push((commit.to_owned(), parent_time, files));
         }
         Ok(found)
@@ -678,9 +695,10 @@ impl GitRepo {
         if let Some(known) = trees.get(rev) {
             return known.clone();
         }
-        let listed = output(git(&self.dir).args(["ls-tree", "-r", "--full-name", "--name-only", "-z", rev, "--", "."])).map(|out| {
-            Arc::new(out.split('\0').filter(|p| !p.is_empty()).filter_map(|p| self.local(p)).collect::<Vec<_>>())
-        });
+        let listed = output(git(&self.dir).args(["ls-tree", "-r", "--full-name", "--name-only", "-z", rev, "--", "."]))
+            .map(|out| {
+                Arc::new(out.split('\0').filter(|p| !p.is_empty()).filter_map(|p| self.local(p)).collect::<Vec<_>>())
+            });
         if trees.len() >= 8 {
             trees.clear();
         }
@@ -738,7 +756,8 @@ const MAX_BLOB: usize = 4 * 1024 * 1024;
 
 impl CatFile {
     fn spawn(dir: &Path) -> Option<CatFile> {
-        let mut child = git(dir).args(["cat-file", "--batch"]).stdin(Stdio::piped()).stdout(Stdio::piped()).spawn().ok()?;
+        let mut child =
+            git(dir).args(["cat-file", "--batch"]).stdin(Stdio::piped()).stdout(Stdio::piped()).spawn().ok()?;
         let stdin = child.stdin.take()?;
         let stdout = BufReader::new(child.stdout.take()?);
         Some(CatFile { child, stdin, stdout })
@@ -827,7 +846,10 @@ mod tests {
             (70, ChangeKind::Added { path: "c".into() }),
         ]);
         let t = git.follow("a", Some(15));
-        assert_eq!(t.renames.iter().map(|r| (r.1.as_str(), r.2.as_str())).collect::<Vec<_>>(), vec![("a", "b"), ("b", "c")]);
+        assert_eq!(
+            t.renames.iter().map(|r| (r.1.as_str(), r.2.as_str())).collect::<Vec<_>>(),
+            vec![("a", "b"), ("b", "c")]
+        );
         assert_eq!((t.last.as_str(), t.deleted_in.as_deref(), t.known), ("c", None, true));
         // Changes at or before `since` are not followed.
         let t = git.follow("a", Some(25));
@@ -852,7 +874,7 @@ mod tests {
             (10, add("d/a.rs")),
             (10, add("d/b.rs")),
             (10, add("d/old.rs")),
-            (15, del("d/old.rs")), // gone before the date: not counted
+            (15, del("d/old.rs")),   // gone before the date: not counted
             (30, add("d/late1.rs")), // added after the date: not counted
             (30, add("d/late2.rs")),
             (40, rename("d/a.rs", "e/a.rs")),
@@ -893,13 +915,19 @@ mod tests {
         // A merge's combined diff, an abbreviated id: not read, so not known.
         assert_eq!(blob_ids(&format!("::100644 100644 100644 {a} {b} {a} MM\tsrc/x.rs\n")), None);
         assert_eq!(blob_ids(":100644 100644 abc def M\tsrc/x.rs\n"), None);
-        let many: String = (1..=MAX_PATH_VERSIONS + 1).map(|i| format!(":100644 100644 {zero} {i:040x} M\tx\n")).collect();
+        let many: String =
+            (1..=MAX_PATH_VERSIONS + 1).map(|i| format!(":100644 100644 {zero} {i:040x} M\tx\n")).collect();
         assert_eq!(blob_ids(&many), None);
     }
 
     #[test]
     fn follow_ends_in_a_deletion_and_survives_a_rename_cycle() {
-        let git = repo(vec![(1, rename("a", "b")), (2, rename("b", "a")), (3, rename("a", "b")), (4, ChangeKind::Deleted { path: "b".into() })]);
+        let git = repo(vec![
+            (1, rename("a", "b")),
+            (2, rename("b", "a")),
+            (3, rename("a", "b")),
+            (4, ChangeKind::Deleted { path: "b".into() }),
+        ]);
         let t = git.follow("a", None);
         assert_eq!(t.renames.len(), 3);
         assert_eq!((t.last.as_str(), t.deleted_in.as_deref()), ("b", Some("c3")));

@@ -20,4 +20,6 @@ pub use activity::Activity;
 pub use code::{CODE_EXTENSIONS, TEST_PATHSPECS};
 pub use dates::GitDates;
 pub use error::GitError;
-pub use history::{Change, ChangeKind, DirFate, GitRepo, Trace, MAX_NAME_SEARCHES, NAME_SEARCH_BUDGET, NAME_SEARCH_TIMEOUT};
+pub use history::{
+    Change, ChangeKind, DirFate, GitRepo, Trace, MAX_NAME_SEARCHES, NAME_SEARCH_BUDGET, NAME_SEARCH_TIMEOUT,
+};

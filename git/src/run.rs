@@ -44,7 +44,10 @@ pub(crate) fn available() -> bool {
 /// why it is refused: absolute paths and `..` never reach git.
 pub(crate) fn pathspec(path: &str) -> Result<String, GitError> {
     let p = Path::new(path.trim_start_matches("./"));
-    if path.trim().is_empty() || p.is_absolute() || p.components().any(|c| !matches!(c, Component::Normal(_) | Component::CurDir)) {
+    if path.trim().is_empty()
+        || p.is_absolute()
+        || p.components().any(|c| !matches!(c, Component::Normal(_) | Component::CurDir))
+    {
         return Err(GitError::OutsideRepository(path.to_owned()));
     }
     Ok(format!(":(literal){}", p.to_string_lossy().trim_end_matches('/')))

@@ -34,7 +34,11 @@ fn counts_then_errors_when_history_is_broken() {
     assert_eq!(g.commits_since("src/a.rs", jan15, None).unwrap(), 1);
     assert_eq!(g.commits_since("src", 0, None).unwrap(), 2);
     assert_eq!(g.commits_since("src/nothing.rs", 0, None).unwrap(), 0);
-    assert!(g.commits_since("../outside", 0, None).unwrap_err().to_string().contains("not a path inside the repository"));
+    assert!(g
+        .commits_since("../outside", 0, None)
+        .unwrap_err()
+        .to_string()
+        .contains("not a path inside the repository"));
     // History gone: an error with git's words, not 0.
     std::fs::remove_dir_all(root.join(".git/objects")).unwrap();
     std::fs::create_dir_all(root.join(".git/objects")).unwrap();

@@ -49,7 +49,10 @@ fn a_change_is_every_path_git_sees_differ() {
     ];
     assert_eq!(changed, want);
     let lines = line_changes(root, &base).unwrap();
-    assert_eq!(lines["keep.rs"].hunks, vec![(vec!["let tolerance = 0.1;".to_string()], vec!["let tolerance = 0.5;".to_string()])]);
+    assert_eq!(
+        lines["keep.rs"].hunks,
+        vec![(vec!["let tolerance = 0.1;".to_string()], vec!["let tolerance = 0.5;".to_string()])]
+    );
     assert_eq!(lines["gone.rs"].hunks, vec![(vec!["#[test]".to_string(), "fn t() {}".to_string()], vec![])]);
     assert!(review_diff(root, &base).unwrap().contains("-let tolerance = 0.1;\n+let tolerance = 0.5;"));
 }

@@ -25,7 +25,11 @@ fn git(dir: &Path, args: &[&str], date: &str) -> String {
 
 /// What git's own search answers, for comparison.
 fn pickaxe(dir: &Path, path: &str, needle: &str) -> Option<String> {
-    let found = git(dir, &["log", "-n", "1", "--format=%H", &format!("-S{needle}"), "HEAD", "--", path], "2026-01-01T00:00:00Z");
+    let found = git(
+        dir,
+        &["log", "-n", "1", "--format=%H", &format!("-S{needle}"), "HEAD", "--", path],
+        "2026-01-01T00:00:00Z",
+    );
     (!found.is_empty()).then_some(found)
 }
 
@@ -101,7 +105,10 @@ fn a_failing_search_is_an_error_each_time_not_a_kept_none() {
     std::fs::remove_file(&lost_path).unwrap();
     for round in 0..2 {
         let err = repo.last_change_of("src/a.rs", "NeverThere").unwrap_err().to_string();
-        assert!(err.starts_with("git log -n 1 --format=%H -SNeverThere HEAD -- src/a.rs failed"), "round {round}: {err}");
+        assert!(
+            err.starts_with("git log -n 1 --format=%H -SNeverThere HEAD -- src/a.rs failed"),
+            "round {round}: {err}"
+        );
     }
     // Another file's answer is still given.
     assert_eq!(repo.last_change_of("src/b.rs", "NeverThere").unwrap(), None);

@@ -14,7 +14,8 @@ use crate::Error;
 /// where the slug is the project's absolute path with every character that is not ASCII
 /// alphanumeric written as `-` (`/home/me/app` → `-home-me-app`).
 pub fn claude_memory_dir(claude_home: &Path, root: &Path) -> PathBuf {
-    let slug: String = root.to_string_lossy().chars().map(|c| if c.is_ascii_alphanumeric() { c } else { '-' }).collect();
+    let slug: String =
+        root.to_string_lossy().chars().map(|c| if c.is_ascii_alphanumeric() { c } else { '-' }).collect();
     claude_home.join("projects").join(slug).join("memory")
 }
 
@@ -37,14 +38,19 @@ pub struct Roots {
 impl Roots {
     /// `root` (which must be a folder) and its Claude memory folder under `claude_home`.
     pub fn new(root: &Path, claude_home: Option<&Path>) -> Result<Roots, Error> {
-        let canonical = root.canonicalize().map_err(|e| Error::BadInput(format!("{} is not a readable folder: {e}", root.display())))?;
+        let canonical = root
+            .canonicalize()
+            .map_err(|e| Error::BadInput(format!("{} is not a readable folder: {e}", root.display())))?;
         if !canonical.is_dir() {
             return Err(Error::BadInput(format!("{} is not a folder", root.display())));
         }
         // Claude Code names the folder after the path it was started in, which is the
         // canonical path for a plain checkout; both spellings are tried for a symlinked one.
         let memory_dir = claude_home.and_then(|home| {
-            [root, canonical.as_path()].iter().filter(|r| r.is_absolute()).find_map(|r| claude_memory_dir(home, r).canonicalize().ok())
+            [root, canonical.as_path()]
+                .iter()
+                .filter(|r| r.is_absolute())
+                .find_map(|r| claude_memory_dir(home, r).canonicalize().ok())
         });
         Ok(Roots { root: canonical, memory_dir })
     }
@@ -82,7 +88,11 @@ impl Roots {
             Some(m) => format!(" or its Claude memory folder {}", m.display()),
             None => String::new(),
         };
-        Error::Refused(format!("{} is outside {}{also}; memval reads nothing outside the folder it was given", given.display(), self.root.display()))
+        Error::Refused(format!(
+            "{} is outside {}{also}; memval reads nothing outside the folder it was given",
+            given.display(),
+            self.root.display()
+        ))
     }
 }
 
@@ -108,7 +118,10 @@ mod tests {
     #[test]
     fn the_slug_is_the_path_with_every_other_character_a_dash() {
         for (root, slug) in [("/home/me/app", "-home-me-app"), ("/srv/my.repo_2", "-srv-my-repo-2")] {
-            assert_eq!(claude_memory_dir(Path::new("/h/.claude"), Path::new(root)), Path::new("/h/.claude/projects").join(slug).join("memory"));
+            assert_eq!(
+                claude_memory_dir(Path::new("/h/.claude"), Path::new(root)),
+                Path::new("/h/.claude/projects").join(slug).join("memory")
+            );
         }
     }
 
@@ -127,7 +140,12 @@ mod tests {
         let roots = Roots::new(&repo, Some(&home)).unwrap();
         assert!(roots.resolve(Path::new("CLAUDE.md")).is_ok());
         assert!(roots.resolve(&memory.join("MEMORY.md")).is_ok(), "the project's memory folder is allowed");
-        for outside in [dir.path().join("secret.md"), repo.join("../secret.md"), repo.join("docs/link.md"), PathBuf::from("/etc/passwd")] {
+        for outside in [
+            dir.path().join("secret.md"),
+            repo.join("../secret.md"),
+            repo.join("docs/link.md"),
+            PathBuf::from("/etc/passwd"),
+        ] {
             let err = roots.resolve(&outside).unwrap_err();
             assert!(matches!(err, Error::Refused(_)), "{}: {err}", outside.display());
         }

@@ -53,7 +53,11 @@ impl Answer {
     }
 
     fn error(e: &Error) -> Answer {
-        Answer { code: 1, stdout: String::new(), stderr: memval_proto::display::terminal_safe(&format!("memval hook: {e}\n")) }
+        Answer {
+            code: 1,
+            stdout: String::new(),
+            stderr: memval_proto::display::terminal_safe(&format!("memval hook: {e}\n")),
+        }
     }
 }
 
@@ -68,7 +72,10 @@ pub struct HookEnv {
 impl HookEnv {
     /// From the environment Claude Code gives a hook.
     pub fn from_env() -> HookEnv {
-        HookEnv { project_dir: std::env::var_os("CLAUDE_PROJECT_DIR").map(PathBuf::from), claude_home: crate::confine::claude_home() }
+        HookEnv {
+            project_dir: std::env::var_os("CLAUDE_PROJECT_DIR").map(PathBuf::from),
+            claude_home: crate::confine::claude_home(),
+        }
     }
 }
 
@@ -103,12 +110,12 @@ async fn answer(payload: &[u8], env: &HookEnv) -> Result<Answer, Error> {
     if payload.len() > MAX_PAYLOAD_BYTES {
         return Err(Error::BadInput(format!("hook payload over {MAX_PAYLOAD_BYTES} bytes")));
     }
-    let event: Event = serde_json::from_slice(payload).map_err(|e| Error::BadInput(format!("stdin is not a Claude Code hook event: {e}")))?;
-    let project = env
-        .project_dir
-        .clone()
-        .or(event.cwd.clone())
-        .ok_or_else(|| Error::BadInput("no project: neither CLAUDE_PROJECT_DIR nor the event's cwd is set".into()))?;
+    let event: Event = serde_json::from_slice(payload)
+        .map_err(|e| Error::BadInput(format!("stdin is not a Claude Code hook event: {e}")))?;
+    let project =
+        env.project_dir.clone().or(event.cwd.clone()).ok_or_else(|| {
+            Error::BadInput("no project: neither CLAUDE_PROJECT_DIR nor the event's cwd is set".into())
+        })?;
     let roots = Roots::new(&project, env.claude_home.as_deref())?;
     match event.hook_event_name.as_str() {
         "PostToolUse" => {
@@ -116,7 +123,10 @@ async fn answer(payload: &[u8], env: &HookEnv) -> Result<Answer, Error> {
                 return Ok(Answer::silent());
             }
             let Some(file) = event.tool_input.and_then(|t| t.file_path) else {
-                return Err(Error::BadInput(format!("{} event without tool_input.file_path", event.tool_name.unwrap_or_default())));
+                return Err(Error::BadInput(format!(
+                    "{} event without tool_input.file_path",
+                    event.tool_name.unwrap_or_default()
+                )));
             };
             if !is_memory_name(&file) {
                 return Ok(Answer::silent());
@@ -168,10 +178,18 @@ async fn answer(payload: &[u8], env: &HookEnv) -> Result<Answer, Error> {
 
 /// Validates each file in a throwaway store and returns the false claims of all of them.
 async fn check(root: &Path, files: &[PathBuf]) -> Result<Vec<FalseClaim>, Error> {
-    let store = tempfile::tempdir().map_err(|source| Error::Io { context: "cannot make a temporary store".into(), source })?;
+    let store =
+        tempfile::tempdir().map_err(|source| Error::Io { context: "cannot make a temporary store".into(), source })?;
     let mut found = Vec::new();
     for (i, file) in files.iter().enumerate() {
-        let (done, _warnings) = validate_path(root, file, Some(store.path().join(i.to_string())), Some(memval_proto::Verdict::Stale), "stale").await?;
+        let (done, _warnings) = validate_path(
+            root,
+            file,
+            Some(store.path().join(i.to_string())),
+            Some(memval_proto::Verdict::Stale),
+            "stale",
+        )
+        .await?;
         let mut claims = false_claims(&done.report);
         // Sources are written relative to the project where they are inside it.
         for c in &mut claims {
@@ -187,7 +205,8 @@ async fn check(root: &Path, files: &[PathBuf]) -> Result<Vec<FalseClaim>, Error>
 /// Whether the file name alone makes `path` a memory memval checks (before any file system
 /// access, so an edit of any other file costs nothing).
 fn is_memory_name(path: &Path) -> bool {
-    is_named_memory(path) || path.file_name().and_then(|n| n.to_str()).is_some_and(|n| n.ends_with(".md") || n.ends_with(".mdc"))
+    is_named_memory(path)
+        || path.file_name().and_then(|n| n.to_str()).is_some_and(|n| n.ends_with(".md") || n.ends_with(".mdc"))
 }
 
 /// A file whose name says it is an agent's memory wherever it is (`CLAUDE.md`, `AGENTS.md`,
@@ -246,11 +265,12 @@ fn claude_folder_has_instructions(root: &Path) -> bool {
 /// present.
 fn memory_files(roots: &Roots) -> Vec<PathBuf> {
     let claude = if claude_folder_has_instructions(&roots.root) { ".claude" } else { ".claude/CLAUDE.md" };
-    let mut files: Vec<PathBuf> = ["CLAUDE.md", "CLAUDE.local.md", "AGENTS.md", claude, ".github/copilot-instructions.md"]
-        .iter()
-        .filter_map(|rel| roots.resolve(Path::new(rel)).ok())
-        .filter(|p| p.is_file() || (p.is_dir() && p.ends_with(".claude")))
-        .collect();
+    let mut files: Vec<PathBuf> =
+        ["CLAUDE.md", "CLAUDE.local.md", "AGENTS.md", claude, ".github/copilot-instructions.md"]
+            .iter()
+            .filter_map(|rel| roots.resolve(Path::new(rel)).ok())
+            .filter(|p| p.is_file() || (p.is_dir() && p.ends_with(".claude")))
+            .collect();
     files.extend(roots.memory_dir.clone());
     files
 }
@@ -261,7 +281,15 @@ mod tests {
 
     #[test]
     fn memory_names() {
-        for (name, memory) in [("CLAUDE.md", true), ("docs/AGENTS.md", true), ("notes.md", true), (".cursorrules", true), ("rules/api.mdc", true), ("src/main.rs", false), ("CLAUDE.md.bak", false)] {
+        for (name, memory) in [
+            ("CLAUDE.md", true),
+            ("docs/AGENTS.md", true),
+            ("notes.md", true),
+            (".cursorrules", true),
+            ("rules/api.mdc", true),
+            ("src/main.rs", false),
+            ("CLAUDE.md.bak", false),
+        ] {
             assert_eq!(is_memory_name(Path::new(name)), memory, "{name}");
         }
     }
@@ -303,7 +331,9 @@ mod tests {
         std::fs::write(repo.join(".claude/CLAUDE.md"), "notes\n").unwrap();
         std::fs::write(repo.join(".claude/settings.json"), "{}\n").unwrap();
         let roots = Roots::new(&repo, None).unwrap();
-        let rel = |files: Vec<PathBuf>| files.iter().map(|f| f.strip_prefix(&roots.root).unwrap().display().to_string()).collect::<Vec<_>>();
+        let rel = |files: Vec<PathBuf>| {
+            files.iter().map(|f| f.strip_prefix(&roots.root).unwrap().display().to_string()).collect::<Vec<_>>()
+        };
         assert_eq!(rel(memory_files(&roots)), ["CLAUDE.md", ".claude/CLAUDE.md"]);
         std::fs::create_dir_all(repo.join(".claude/skills/release")).unwrap();
         std::fs::write(repo.join(".claude/skills/release/SKILL.md"), "Run scripts/bump.sh\n").unwrap();

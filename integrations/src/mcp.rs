@@ -24,7 +24,10 @@ use std::time::{Duration, Instant};
 
 use rmcp::handler::server::router::tool::ToolRouter;
 use rmcp::handler::server::wrapper::Parameters;
-use rmcp::model::{CallToolResult, ContentBlock, Implementation, ProgressNotificationParam, ProgressToken, RequestMetaObject, ServerCapabilities, ServerConfig};
+use rmcp::model::{
+    CallToolResult, ContentBlock, Implementation, ProgressNotificationParam, ProgressToken, RequestMetaObject,
+    ServerCapabilities, ServerConfig,
+};
 use rmcp::{tool, tool_handler, tool_router, ErrorData, Peer, RoleServer, ServerHandler, ServiceExt};
 use schemars::JsonSchema;
 use serde::Deserialize;
@@ -174,7 +177,12 @@ fn answer(result: Result<Vec<ContentBlock>, Error>) -> Result<CallToolResult, Er
 /// Runs `work`, reporting progress on `token` (when the client gave one) at the start, every
 /// [`PROGRESS_EVERY`] while it runs, and at the end. A notification that cannot be sent does
 /// not stop the work: the client may have stopped listening, the answer is still due.
-async fn with_progress<F: Future>(peer: &Peer<RoleServer>, token: Option<ProgressToken>, what: &str, work: F) -> F::Output {
+async fn with_progress<F: Future>(
+    peer: &Peer<RoleServer>,
+    token: Option<ProgressToken>,
+    what: &str,
+    work: F,
+) -> F::Output {
     let Some(token) = token else { return work.await };
     let send = |n: u32, message: String| {
         let peer = peer.clone();
@@ -204,8 +212,15 @@ async fn with_progress<F: Future>(peer: &Peer<RoleServer>, token: Option<Progres
 
 #[tool_router]
 impl Server {
-    #[tool(description = "Check memories (CLAUDE.md, AGENTS.md, a Claude Code memory folder, a GAAI tree, JSON/JSONL, memory.db) against a repo. Returns the JSON report of `memval validate --format json`: every claim's verdict (VALID, STALE with its successor, CONTRADICTED, AMBIGUOUS), confidence and evidence; claims that need a model are listed under not_checked.")]
-    async fn validate_memories(&self, Parameters(p): Parameters<ValidateParams>, meta: RequestMetaObject, peer: Peer<RoleServer>) -> Result<CallToolResult, ErrorData> {
+    #[tool(
+        description = "Check memories (CLAUDE.md, AGENTS.md, a Claude Code memory folder, a GAAI tree, JSON/JSONL, memory.db) against a repo. Returns the JSON report of `memval validate --format json`: every claim's verdict (VALID, STALE with its successor, CONTRADICTED, AMBIGUOUS), confidence and evidence; claims that need a model are listed under not_checked."
+    )]
+    async fn validate_memories(
+        &self,
+        Parameters(p): Parameters<ValidateParams>,
+        meta: RequestMetaObject,
+        peer: Peer<RoleServer>,
+    ) -> Result<CallToolResult, ErrorData> {
         let work = async {
             let roots = self.roots(&p.repo)?;
             let memories = roots.resolve(Path::new(&p.memories))?;
@@ -226,19 +241,38 @@ impl Server {
         answer(with_progress(&peer, meta.get_progress_token(), "validate_memories", work).await)
     }
 
-    #[tool(description = "Check one memory before it is saved: its text is validated against the repo as if it were a notes file. Returns the JSON report of `memval validate` on it, then a line per claim that is already false (STALE or CONTRADICTED), or that none is.")]
-    async fn check_memory(&self, Parameters(p): Parameters<CheckParams>, meta: RequestMetaObject, peer: Peer<RoleServer>) -> Result<CallToolResult, ErrorData> {
+    #[tool(
+        description = "Check one memory before it is saved: its text is validated against the repo as if it were a notes file. Returns the JSON report of `memval validate` on it, then a line per claim that is already false (STALE or CONTRADICTED), or that none is."
+    )]
+    async fn check_memory(
+        &self,
+        Parameters(p): Parameters<CheckParams>,
+        meta: RequestMetaObject,
+        peer: Peer<RoleServer>,
+    ) -> Result<CallToolResult, ErrorData> {
         let work = async {
             let roots = self.roots(&p.repo)?;
             if p.text.len() > MAX_MEMORY_BYTES {
-                return Err(Error::BadInput(format!("text is {} bytes, over the {MAX_MEMORY_BYTES}-byte limit", p.text.len())));
+                return Err(Error::BadInput(format!(
+                    "text is {} bytes, over the {MAX_MEMORY_BYTES}-byte limit",
+                    p.text.len()
+                )));
             }
             // A scratch folder outside the repo: the memory is not saved anywhere, and the
             // check keeps no history of a text that may never be written.
-            let scratch = tempfile::tempdir().map_err(|source| Error::Io { context: "cannot make a scratch folder".into(), source })?;
+            let scratch = tempfile::tempdir()
+                .map_err(|source| Error::Io { context: "cannot make a scratch folder".into(), source })?;
             let file = scratch.path().join("memory.md");
-            std::fs::write(&file, &p.text).map_err(|source| Error::Io { context: "cannot write the scratch memory".into(), source })?;
-            let (done, _warnings) = validate_path(&roots.root, &file, Some(scratch.path().join("store")), Some(memval_proto::Verdict::Stale), "stale").await?;
+            std::fs::write(&file, &p.text)
+                .map_err(|source| Error::Io { context: "cannot write the scratch memory".into(), source })?;
+            let (done, _warnings) = validate_path(
+                &roots.root,
+                &file,
+                Some(scratch.path().join("store")),
+                Some(memval_proto::Verdict::Stale),
+                "stale",
+            )
+            .await?;
             let mut found = false_claims(&done.report);
             for c in &mut found {
                 c.source = "memory".into();
@@ -256,7 +290,9 @@ impl Server {
         answer(with_progress(&peer, meta.get_progress_token(), "check_memory", work).await)
     }
 
-    #[tool(description = "Judge whether a draft recommendation contradicts what the user saved in a Claude Code memory folder (rules only, no model). Returns the JSON of `memval judge draft --format json`: {judge, score, veto, confidence, evidence, reason, not_judged, detail}.")]
+    #[tool(
+        description = "Judge whether a draft recommendation contradicts what the user saved in a Claude Code memory folder (rules only, no model). Returns the JSON of `memval judge draft --format json`: {judge, score, veto, confidence, evidence, reason, not_judged, detail}."
+    )]
     async fn judge_draft(&self, Parameters(p): Parameters<JudgeDraftParams>) -> Result<CallToolResult, ErrorData> {
         let work = async {
             let dir = PathBuf::from(&p.memory_dir);
@@ -271,8 +307,15 @@ impl Server {
         answer(work.await)
     }
 
-    #[tool(description = "Reconcile memories with decision records, docs and code and write the dated reconciliation report (REPO/.memval/reconciliation-reports/, or beside a GAAI contexts/ folder). Candidate pairs by `method` (keyword by default; embed or both need the server's MEMVAL_EMBED_MODEL). Returns the JSON of `memval reconcile --format json`, with the report's path in report_path.")]
-    async fn reconcile(&self, Parameters(p): Parameters<ReconcileParams>, meta: RequestMetaObject, peer: Peer<RoleServer>) -> Result<CallToolResult, ErrorData> {
+    #[tool(
+        description = "Reconcile memories with decision records, docs and code and write the dated reconciliation report (REPO/.memval/reconciliation-reports/, or beside a GAAI contexts/ folder). Candidate pairs by `method` (keyword by default; embed or both need the server's MEMVAL_EMBED_MODEL). Returns the JSON of `memval reconcile --format json`, with the report's path in report_path."
+    )]
+    async fn reconcile(
+        &self,
+        Parameters(p): Parameters<ReconcileParams>,
+        meta: RequestMetaObject,
+        peer: Peer<RoleServer>,
+    ) -> Result<CallToolResult, ErrorData> {
         let work = async {
             let roots = self.roots(&p.repo)?;
             if p.memories.is_empty() {
@@ -291,7 +334,8 @@ impl Server {
                 per_agent: memval_reconciler::pairs::DEFAULT_PER_AGENT,
                 method: method.method(&roots.root),
             };
-            let (mut report, dir) = tokio::task::spawn_blocking(move || memval_reconciler::reconcile(&inputs)).await??;
+            let (mut report, dir) =
+                tokio::task::spawn_blocking(move || memval_reconciler::reconcile(&inputs)).await??;
             let text = memval_reconciler::report::to_markdown(&report);
             let path = memval_reconciler::naming::write_new(&dir, &report.front.generated_at, &text)?;
             report.report_path = Some(path.display().to_string());
@@ -316,12 +360,20 @@ Paths must be absolute and inside the repo (or the repo's Claude Code memory fol
 
 /// Serves one MCP session on `reader`/`writer` (stdin/stdout for `memval mcp`) until the
 /// client closes it or `shutdown` completes; either way the session is closed cleanly.
-pub async fn serve<R, W>(reader: R, writer: W, claude_home: Option<PathBuf>, shutdown: impl Future<Output = ()>) -> Result<(), Error>
+pub async fn serve<R, W>(
+    reader: R,
+    writer: W,
+    claude_home: Option<PathBuf>,
+    shutdown: impl Future<Output = ()>,
+) -> Result<(), Error>
 where
     R: AsyncRead + Send + Unpin + 'static,
     W: AsyncWrite + Send + Unpin + 'static,
 {
-    let running = Server::new(claude_home).serve((reader, writer)).await.map_err(|e| Error::Mcp(format!("the session did not start: {e}")))?;
+    let running = Server::new(claude_home)
+        .serve((reader, writer))
+        .await
+        .map_err(|e| Error::Mcp(format!("the session did not start: {e}")))?;
     let stop = running.cancellation_token();
     let waiting = running.waiting();
     tokio::pin!(waiting);
@@ -352,10 +404,15 @@ mod tests {
         let keyword = params(r#"{"repo": "/srv/shop", "memories": ["contexts"]}"#).unwrap();
         assert_eq!(keyword.method.unwrap_or_default().method(repo), Method::Keyword, "no method: keyword, as the CLI");
         let embed = params(r#"{"repo": "/srv/shop", "memories": ["m"], "method": "embed"}"#).unwrap();
-        assert_eq!(embed.method.unwrap().method(repo), Method::Embed(EmbedSetup { model_dir: None, store_dir: store.clone() }));
+        assert_eq!(
+            embed.method.unwrap().method(repo),
+            Method::Embed(EmbedSetup { model_dir: None, store_dir: store.clone() })
+        );
         let both = params(r#"{"repo": "/srv/shop", "memories": ["m"], "method": "both"}"#).unwrap();
         assert_eq!(both.method.unwrap().method(repo), Method::Both(EmbedSetup { model_dir: None, store_dir: store }));
-        let err = params(r#"{"repo": "/srv/shop", "memories": ["m"], "method": "semantic"}"#).err().expect("an unknown method is refused");
+        let err = params(r#"{"repo": "/srv/shop", "memories": ["m"], "method": "semantic"}"#)
+            .err()
+            .expect("an unknown method is refused");
         assert!(err.to_string().contains("keyword") && err.to_string().contains("both"), "{err}");
     }
 
@@ -365,7 +422,12 @@ mod tests {
         for method in [PairMethod::Embed, PairMethod::Both] {
             for env in [None, Some(OsStr::new(""))] {
                 let why = method.model_problem(env).expect("no model: refused before reconciling");
-                assert!(why.contains("MEMVAL_EMBED_MODEL") && why.contains("MCP configuration") && !why.contains("--embed-model"), "{why}");
+                assert!(
+                    why.contains("MEMVAL_EMBED_MODEL")
+                        && why.contains("MCP configuration")
+                        && !why.contains("--embed-model"),
+                    "{why}"
+                );
             }
             assert_eq!(method.model_problem(Some(OsStr::new("/models/minilm"))), None);
         }

@@ -16,7 +16,13 @@ use crate::Error;
 /// Validates `memories` against `repo` as `memval validate` does without model flags.
 /// `store`: `None` is the CLI's default (REPO/.memval/store). Returns the run and the
 /// warnings the run printed on the CLI's stderr.
-pub async fn validate_path(repo: &Path, memories: &Path, store: Option<PathBuf>, fail_on: Option<Verdict>, fail_on_name: &str) -> Result<(Validated, Vec<String>), Error> {
+pub async fn validate_path(
+    repo: &Path,
+    memories: &Path,
+    store: Option<PathBuf>,
+    fail_on: Option<Verdict>,
+    fail_on_name: &str,
+) -> Result<(Validated, Vec<String>), Error> {
     let run = Validate {
         repo: repo.to_path_buf(),
         memories: memories.to_path_buf(),
@@ -31,7 +37,8 @@ pub async fn validate_path(repo: &Path, memories: &Path, store: Option<PathBuf>,
         fail_on_name: fail_on_name.to_owned(),
     };
     let warnings = Mutex::new(Vec::new());
-    let done = validate(run, &|line: &str| warnings.lock().unwrap_or_else(|p| p.into_inner()).push(line.to_owned())).await?;
+    let done =
+        validate(run, &|line: &str| warnings.lock().unwrap_or_else(|p| p.into_inner()).push(line.to_owned())).await?;
     Ok((done, warnings.into_inner().unwrap_or_else(|p| p.into_inner())))
 }
 
@@ -76,7 +83,12 @@ pub fn describe(claims: &[FalseClaim], max: usize) -> String {
         };
         // One line per claim: a claim or path with a newline must not add a claim of its own.
         let successor = c.successor.as_deref().map(|s| format!(", now {}", one_line(s))).unwrap_or_default();
-        out.push_str(&format!("- {}: \"{}\" is {}{successor}\n", one_line(&at), one_line(&c.claim), one_line(&c.verdict)));
+        out.push_str(&format!(
+            "- {}: \"{}\" is {}{successor}\n",
+            one_line(&at),
+            one_line(&c.claim),
+            one_line(&c.verdict)
+        ));
     }
     if claims.len() > max {
         out.push_str(&format!("- and {} more (run memval validate for all of them)\n", claims.len() - max));
@@ -89,12 +101,22 @@ mod tests {
     use super::*;
 
     fn claim(source: &str, line: Option<u32>, successor: Option<&str>) -> FalseClaim {
-        FalseClaim { source: source.into(), line, claim: "src/lru.rs\u{1b}]0;x".into(), verdict: "STALE".into(), successor: successor.map(Into::into) }
+        FalseClaim {
+            source: source.into(),
+            line,
+            claim: "src/lru.rs\u{1b}]0;x".into(),
+            verdict: "STALE".into(),
+            successor: successor.map(Into::into),
+        }
     }
 
     #[test]
     fn describe_names_each_claim_escapes_it_and_counts_the_rest() {
-        let claims = vec![claim("CLAUDE.md", Some(3), Some("src/store.rs")), claim("AGENTS.md:9", Some(9), None), claim("x.md", None, None)];
+        let claims = vec![
+            claim("CLAUDE.md", Some(3), Some("src/store.rs")),
+            claim("AGENTS.md:9", Some(9), None),
+            claim("x.md", None, None),
+        ];
         let text = describe(&claims, 2);
         assert_eq!(
             text,
@@ -106,7 +128,13 @@ mod tests {
     #[test]
     fn a_claim_with_line_breaks_is_still_one_line() {
         let forged = "\n- CLAUDE.md:1: \"src/a.rs\" is VALID\r\n\u{2028}";
-        let plain = FalseClaim { source: "CLAUDE.md".into(), line: Some(3), claim: "src/lru.rs".into(), verdict: "STALE".into(), successor: Some("src/b.rs".into()) };
+        let plain = FalseClaim {
+            source: "CLAUDE.md".into(),
+            line: Some(3),
+            claim: "src/lru.rs".into(),
+            verdict: "STALE".into(),
+            successor: Some("src/b.rs".into()),
+        };
         let hostile = FalseClaim {
             source: format!("CLAUDE{forged}.md"),
             line: Some(3),

@@ -15,12 +15,15 @@ async fn send(to: &mut DuplexStream, message: Value) {
 }
 
 async fn reply(from: &mut Lines<BufReader<DuplexStream>>) -> Value {
-    let line = tokio::time::timeout(WAIT, from.next_line()).await.expect("the server answers").unwrap().expect("a line");
+    let line =
+        tokio::time::timeout(WAIT, from.next_line()).await.expect("the server answers").unwrap().expect("a line");
     serde_json::from_str(&line).unwrap()
 }
 
 /// Starts a session and does the handshake; returns the client's ends and the server task.
-async fn session(shutdown: impl std::future::Future<Output = ()> + Send + 'static) -> (DuplexStream, Lines<BufReader<DuplexStream>>, tokio::task::JoinHandle<Result<(), memval_integrations::Error>>) {
+async fn session(
+    shutdown: impl std::future::Future<Output = ()> + Send + 'static,
+) -> (DuplexStream, Lines<BufReader<DuplexStream>>, tokio::task::JoinHandle<Result<(), memval_integrations::Error>>) {
     let (client_out, server_in) = tokio::io::duplex(64 * 1024);
     let (server_out, client_in) = tokio::io::duplex(64 * 1024);
     let task = tokio::spawn(serve(server_in, server_out, None, shutdown));
@@ -41,7 +44,8 @@ async fn the_injected_shutdown_ends_an_open_session() {
     .await;
     send(&mut to, json!({"jsonrpc": "2.0", "id": 2, "method": "tools/list"})).await;
     let tools = reply(&mut from).await;
-    let mut names: Vec<&str> = tools["result"]["tools"].as_array().unwrap().iter().map(|t| t["name"].as_str().unwrap()).collect();
+    let mut names: Vec<&str> =
+        tools["result"]["tools"].as_array().unwrap().iter().map(|t| t["name"].as_str().unwrap()).collect();
     names.sort();
     assert_eq!(names, ["check_memory", "judge_draft", "reconcile", "validate_memories"]);
     // The client keeps its end open: only the shutdown can end the session.

@@ -106,8 +106,14 @@ impl LlmClient {
     pub async fn chat(&self, stage: &str, request: &ChatRequest) -> Result<ChatResponse, LlmError> {
         let inner = &*self.inner;
         let config = &inner.config;
-        let body = wire::encode(config.provider, &config.model, request.max_tokens.unwrap_or(config.max_output_tokens), request);
-        let body = serde_json::to_vec(&body).map_err(|e| LlmError::Config(format!("cannot encode the request: {e}")))?;
+        let body = wire::encode(
+            config.provider,
+            &config.model,
+            request.max_tokens.unwrap_or(config.max_output_tokens),
+            request,
+        );
+        let body =
+            serde_json::to_vec(&body).map_err(|e| LlmError::Config(format!("cannot encode the request: {e}")))?;
         let _permit = tokio::time::timeout_at(inner.deadline, inner.permits.acquire())
             .await
             .map_err(|_| LlmError::Deadline("still waiting for a free request slot".into()))?
@@ -131,7 +137,9 @@ impl LlmClient {
                     inner.meter.record_failure(stage);
                     return Err(LlmError::Deadline(format!("attempt {attempt} was cut at the deadline")));
                 }
-                Err(_) => Failure { error: LlmError::Timeout { timeout, attempts: attempt }, retry: true, retry_after: None },
+                Err(_) => {
+                    Failure { error: LlmError::Timeout { timeout, attempts: attempt }, retry: true, retry_after: None }
+                }
             };
             inner.meter.record_failure(stage);
             if !failure.retry || attempt > config.max_retries {
@@ -142,7 +150,11 @@ impl LlmClient {
                 return Err(failure.error);
             }
             if Instant::now() + delay >= inner.deadline {
-                return Err(LlmError::Deadline(format!("the next attempt would start after it ({}); last error: {}", humanize(delay), failure.error)));
+                return Err(LlmError::Deadline(format!(
+                    "the next attempt would start after it ({}); last error: {}",
+                    humanize(delay),
+                    failure.error
+                )));
             }
             tracing::warn!(stage, attempt, delay_ms = delay.as_millis() as u64, error = %failure.error, "llm call failed, retrying");
             tokio::time::sleep(delay).await;
@@ -205,22 +217,41 @@ impl LlmClient {
         })?;
         let status = response.status().as_u16();
         let header = |name: &str| response.headers().get(name).and_then(|v| v.to_str().ok()).map(str::to_owned);
-        let retry_after =
-            parse_retry_after(header("retry-after").as_deref(), header("retry-after-ms").as_deref(), chrono::Utc::now().timestamp());
+        let retry_after = parse_retry_after(
+            header("retry-after").as_deref(),
+            header("retry-after-ms").as_deref(),
+            chrono::Utc::now().timestamp(),
+        );
         let bytes = response.bytes().await.map_err(|e| Failure {
-            error: LlmError::Unreachable { url: inner.url.clone(), attempts: attempt, reason: format!("answer cut off: {}", error_chain(&e)) },
+            error: LlmError::Unreachable {
+                url: inner.url.clone(),
+                attempts: attempt,
+                reason: format!("answer cut off: {}", error_chain(&e)),
+            },
             retry: true,
             retry_after: None,
         })?;
         match status {
-            200..=299 => wire::decode(inner.config.provider, &bytes).map_err(|error| Failure { error, retry: false, retry_after: None }),
-            429 => Err(Failure { error: LlmError::RateLimited { attempts: attempt, body: snippet(&bytes) }, retry: true, retry_after }),
+            200..=299 => wire::decode(inner.config.provider, &bytes).map_err(|error| Failure {
+                error,
+                retry: false,
+                retry_after: None,
+            }),
+            429 => Err(Failure {
+                error: LlmError::RateLimited { attempts: attempt, body: snippet(&bytes) },
+                retry: true,
+                retry_after,
+            }),
             408 | 500..=599 => Err(Failure {
                 error: LlmError::Server { status, attempts: attempt, body: snippet(&bytes) },
                 retry: true,
                 retry_after,
             }),
-            _ => Err(Failure { error: LlmError::Refused { status, body: snippet(&bytes) }, retry: false, retry_after: None }),
+            _ => Err(Failure {
+                error: LlmError::Refused { status, body: snippet(&bytes) },
+                retry: false,
+                retry_after: None,
+            }),
         }
     }
 }

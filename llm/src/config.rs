@@ -21,7 +21,9 @@ pub enum Provider {
 impl Provider {
     pub fn parse(s: &str) -> Option<Provider> {
         match s.trim().to_ascii_lowercase().as_str() {
-            "openai" | "openai-compatible" | "vllm" | "llama.cpp" | "llamacpp" | "ollama" | "lmstudio" => Some(Provider::Openai),
+            "openai" | "openai-compatible" | "vllm" | "llama.cpp" | "llamacpp" | "ollama" | "lmstudio" => {
+                Some(Provider::Openai)
+            }
             "anthropic" | "claude" => Some(Provider::Anthropic),
             _ => None,
         }
@@ -85,8 +87,23 @@ macro_rules! layer {
 impl Settings {
     /// `self` where set, else `other` (flags/env over the config file).
     pub fn or(self, other: Settings) -> Settings {
-        layer!(self, other, provider, base_url, model, api_key_env, max_concurrency, call_timeout_secs, run_timeout_secs,
-               max_retries, max_output_tokens, price_input_per_mtok, price_output_per_mtok, budget_usd, max_calls)
+        layer!(
+            self,
+            other,
+            provider,
+            base_url,
+            model,
+            api_key_env,
+            max_concurrency,
+            call_timeout_secs,
+            run_timeout_secs,
+            max_retries,
+            max_output_tokens,
+            price_input_per_mtok,
+            price_output_per_mtok,
+            budget_usd,
+            max_calls
+        )
     }
 
     /// Read a JSON config file whose keys are the fields of [`Settings`].
@@ -108,16 +125,24 @@ impl Settings {
             return Ok(None);
         }
         let provider = match self.provider.as_deref() {
-            Some(p) => Provider::parse(p)
-                .ok_or_else(|| LlmError::Config(format!("unknown provider {p:?}: use openai (any OpenAI-compatible server) or anthropic")))?,
-            None => return Err(LlmError::Config("a model is configured but no provider: set --llm-provider openai|anthropic".into())),
+            Some(p) => Provider::parse(p).ok_or_else(|| {
+                LlmError::Config(format!(
+                    "unknown provider {p:?}: use openai (any OpenAI-compatible server) or anthropic"
+                ))
+            })?,
+            None => {
+                return Err(LlmError::Config(
+                    "a model is configured but no provider: set --llm-provider openai|anthropic".into(),
+                ))
+            }
         };
         let model = self
             .model
             .filter(|m| !m.trim().is_empty())
             .ok_or_else(|| LlmError::Config("no model named: set --llm-model (MEMVAL_LLM_MODEL)".into()))?;
         let base_url = self.base_url.unwrap_or_else(|| provider.default_base_url().to_owned());
-        let parsed = reqwest::Url::parse(&base_url).map_err(|e| LlmError::Config(format!("base url {base_url:?}: {e}")))?;
+        let parsed =
+            reqwest::Url::parse(&base_url).map_err(|e| LlmError::Config(format!("base url {base_url:?}: {e}")))?;
         if !matches!(parsed.scheme(), "http" | "https") {
             return Err(LlmError::Config(format!("base url {base_url:?} must be http or https")));
         }
@@ -135,7 +160,9 @@ impl Settings {
             (i, o) => {
                 let (i, o) = (i.unwrap_or(0.0), o.unwrap_or(0.0));
                 if !(i.is_finite() && o.is_finite() && i >= 0.0 && o >= 0.0) {
-                    return Err(LlmError::Config("prices must be non-negative numbers (USD per million tokens)".into()));
+                    return Err(LlmError::Config(
+                        "prices must be non-negative numbers (USD per million tokens)".into(),
+                    ));
                 }
                 Some(Price { input_per_mtok: i, output_per_mtok: o })
             }
@@ -240,7 +267,8 @@ mod tests {
     #[test]
     fn flags_win_over_the_file_and_defaults_fill_the_rest() {
         let flags = Settings { model: Some("flag-model".into()), ..Settings::default() };
-        let file: Settings = serde_json::from_str(r#"{"provider":"anthropic","model":"file-model","max_concurrency":2}"#).unwrap();
+        let file: Settings =
+            serde_json::from_str(r#"{"provider":"anthropic","model":"file-model","max_concurrency":2}"#).unwrap();
         let cfg = flags.or(file).resolve().unwrap().unwrap();
         assert_eq!(cfg.provider, Provider::Anthropic);
         assert_eq!(cfg.model, "flag-model");
@@ -254,9 +282,28 @@ mod tests {
         let cases = [
             (Settings { model: Some("m".into()), ..Settings::default() }, "no provider"),
             (Settings { provider: Some("openai".into()), ..Settings::default() }, "--llm-model"),
-            (Settings { provider: Some("gemini".into()), model: Some("m".into()), ..Settings::default() }, "unknown provider"),
-            (Settings { provider: Some("openai".into()), model: Some("m".into()), base_url: Some("ftp://x".into()), ..Settings::default() }, "http"),
-            (Settings { provider: Some("openai".into()), model: Some("m".into()), call_timeout_secs: Some(-1.0), ..Settings::default() }, "positive"),
+            (
+                Settings { provider: Some("gemini".into()), model: Some("m".into()), ..Settings::default() },
+                "unknown provider",
+            ),
+            (
+                Settings {
+                    provider: Some("openai".into()),
+                    model: Some("m".into()),
+                    base_url: Some("ftp://x".into()),
+                    ..Settings::default()
+                },
+                "http",
+            ),
+            (
+                Settings {
+                    provider: Some("openai".into()),
+                    model: Some("m".into()),
+                    call_timeout_secs: Some(-1.0),
+                    ..Settings::default()
+                },
+                "positive",
+            ),
         ];
         for (settings, want) in cases {
             let err = settings.clone().resolve().unwrap_err().to_string();
@@ -282,7 +329,11 @@ mod tests {
 
     #[test]
     fn known_models_are_priced_and_local_ones_are_not() {
-        let priced = Settings { provider: Some("openai".into()), model: Some("gpt-4o-mini-2024-07-18".into()), ..Settings::default() };
+        let priced = Settings {
+            provider: Some("openai".into()),
+            model: Some("gpt-4o-mini-2024-07-18".into()),
+            ..Settings::default()
+        };
         assert!(priced.resolve().unwrap().unwrap().price.is_some());
         let local = Settings { provider: Some("openai".into()), model: Some("smollm2".into()), ..Settings::default() };
         assert!(local.clone().resolve().unwrap().unwrap().price.is_none());
@@ -294,6 +345,9 @@ mod tests {
             price_input_per_mtok: Some(1.0),
             ..Settings::default()
         };
-        assert_eq!(flagged.resolve().unwrap().unwrap().price, Some(Price { input_per_mtok: 1.0, output_per_mtok: 0.0 }));
+        assert_eq!(
+            flagged.resolve().unwrap().unwrap().price,
+            Some(Price { input_per_mtok: 1.0, output_per_mtok: 0.0 })
+        );
     }
 }

@@ -38,7 +38,10 @@ impl LlmError {
     pub fn is_retryable(&self) -> bool {
         matches!(
             self,
-            LlmError::RateLimited { .. } | LlmError::Server { .. } | LlmError::Timeout { .. } | LlmError::Unreachable { .. }
+            LlmError::RateLimited { .. }
+                | LlmError::Server { .. }
+                | LlmError::Timeout { .. }
+                | LlmError::Unreachable { .. }
         )
     }
 }

@@ -58,7 +58,11 @@ fn collect_strings(value: &Value, out: &mut String) {
 /// What the server answers.
 #[derive(Debug, Clone)]
 pub enum Reply {
-    Http { status: u16, headers: Vec<(String, String)>, body: String },
+    Http {
+        status: u16,
+        headers: Vec<(String, String)>,
+        body: String,
+    },
     /// Wait, then answer (a slow or hung server).
     Delay(Duration, Box<Reply>),
 }
@@ -118,7 +122,8 @@ impl ScriptedServer {
                 let serve = async {
                     loop {
                         let Ok((socket, _)) = listener.accept().await else { continue };
-                        let (script, log, in_flight, max) = (script.clone(), log2.clone(), in_flight.clone(), max2.clone());
+                        let (script, log, in_flight, max) =
+                            (script.clone(), log2.clone(), in_flight.clone(), max2.clone());
                         tokio::spawn(async move {
                             let _ = serve_one(socket, &*script, &log, &in_flight, &max).await;
                         });
@@ -196,7 +201,8 @@ async fn serve_one(
         .filter_map(|l| l.split_once(':'))
         .map(|(k, v)| (k.trim().to_ascii_lowercase(), v.trim().to_owned()))
         .collect();
-    let length: usize = headers.iter().find(|(k, _)| k == "content-length").and_then(|(_, v)| v.parse().ok()).unwrap_or(0);
+    let length: usize =
+        headers.iter().find(|(k, _)| k == "content-length").and_then(|(_, v)| v.parse().ok()).unwrap_or(0);
     let mut body = buf[head_end + 4..].to_vec();
     while body.len() < length {
         let n = socket.read(&mut chunk).await?;
@@ -209,7 +215,14 @@ async fn serve_one(
     max.fetch_max(now, Ordering::SeqCst);
     let recorded = {
         let mut log = log.lock().unwrap();
-        let recorded = Recorded { index: log.len(), method, path, headers, body: String::from_utf8_lossy(&body).into_owned(), at: Instant::now() };
+        let recorded = Recorded {
+            index: log.len(),
+            method,
+            path,
+            headers,
+            body: String::from_utf8_lossy(&body).into_owned(),
+            at: Instant::now(),
+        };
         log.push(recorded.clone());
         recorded
     };
@@ -295,8 +308,10 @@ pub mod answers {
 
     /// An Anthropic message asking for tool uses `(id, name, input)`.
     pub fn anthropic_tools(calls: &[(&str, &str, Value)]) -> Value {
-        let content: Vec<Value> =
-            calls.iter().map(|(id, name, input)| json!({"type": "tool_use", "id": id, "name": name, "input": input})).collect();
+        let content: Vec<Value> = calls
+            .iter()
+            .map(|(id, name, input)| json!({"type": "tool_use", "id": id, "name": name, "input": input}))
+            .collect();
         json!({
             "id": "msg_test", "type": "message", "role": "assistant", "model": "scripted",
             "content": content, "stop_reason": "tool_use", "usage": {"input_tokens": 100, "output_tokens": 20}

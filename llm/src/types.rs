@@ -16,7 +16,10 @@ pub struct ChatRequest {
 #[derive(Debug, Clone, PartialEq)]
 pub enum Message {
     User(String),
-    Assistant { text: String, tool_calls: Vec<ToolCall> },
+    Assistant {
+        text: String,
+        tool_calls: Vec<ToolCall>,
+    },
     /// Answers to the tool calls of the previous assistant message.
     ToolResults(Vec<ToolResult>),
 }

@@ -106,7 +106,12 @@ pub struct UsageMeter {
 
 impl UsageMeter {
     pub fn new(provider: &str, model: &str, price: Option<Price>) -> UsageMeter {
-        UsageMeter { provider: provider.to_owned(), model: model.to_owned(), price, stages: Mutex::new(BTreeMap::new()) }
+        UsageMeter {
+            provider: provider.to_owned(),
+            model: model.to_owned(),
+            price,
+            stages: Mutex::new(BTreeMap::new()),
+        }
     }
 
     pub fn price(&self) -> Option<Price> {
@@ -122,7 +127,13 @@ impl UsageMeter {
         let cost = self.cost(tokens);
         let mut stages = self.stages.lock().unwrap_or_else(|e| e.into_inner());
         let entry = stages.entry(stage.to_owned()).or_default();
-        entry.add(&StageUsage { calls: 1, failed_attempts: 0, input_tokens: tokens.input, output_tokens: tokens.output, cost_usd: cost });
+        entry.add(&StageUsage {
+            calls: 1,
+            failed_attempts: 0,
+            input_tokens: tokens.input,
+            output_tokens: tokens.output,
+            cost_usd: cost,
+        });
     }
 
     /// Estimated USD spent so far (0 when unpriced).
@@ -142,7 +153,14 @@ impl UsageMeter {
         for usage in stages.values() {
             total.add(usage);
         }
-        UsageReport { provider: self.provider.clone(), model: self.model.clone(), priced: self.price.is_some(), stages, total, budget: None }
+        UsageReport {
+            provider: self.provider.clone(),
+            model: self.model.clone(),
+            priced: self.price.is_some(),
+            stages,
+            total,
+            budget: None,
+        }
     }
 }
 

@@ -46,10 +46,13 @@ pub fn encode(provider: Provider, model: &str, max_tokens: u32, request: &ChatRe
 }
 
 pub fn decode(provider: Provider, body: &[u8]) -> Result<ChatResponse, LlmError> {
-    let value: Value = serde_json::from_slice(body)
-        .map_err(|e| LlmError::Malformed(format!("not JSON ({e}): {}", snippet(body))))?;
+    let value: Value =
+        serde_json::from_slice(body).map_err(|e| LlmError::Malformed(format!("not JSON ({e}): {}", snippet(body))))?;
     if let Some(error) = value.get("error").filter(|e| !e.is_null()) {
-        return Err(LlmError::Malformed(format!("the server answered with an error: {}", snippet(error.to_string().as_bytes()))));
+        return Err(LlmError::Malformed(format!(
+            "the server answered with an error: {}",
+            snippet(error.to_string().as_bytes())
+        )));
     }
     match provider {
         Provider::Openai => openai_response(&value),
@@ -69,7 +72,10 @@ fn openai_request(model: &str, max_tokens: u32, request: &ChatRequest) -> Value 
             Message::Assistant { text, tool_calls } => {
                 let mut m = Map::new();
                 m.insert("role".into(), "assistant".into());
-                m.insert("content".into(), if text.is_empty() && !tool_calls.is_empty() { Value::Null } else { text.clone().into() });
+                m.insert(
+                    "content".into(),
+                    if text.is_empty() && !tool_calls.is_empty() { Value::Null } else { text.clone().into() },
+                );
                 if !tool_calls.is_empty() {
                     let calls: Vec<Value> = tool_calls
                         .iter()
@@ -123,7 +129,9 @@ fn openai_response(value: &Value) -> Result<ChatResponse, String> {
         None | Some(Value::Null) => String::new(),
         Some(Value::String(s)) => s.clone(),
         // Content parts ([{type: text, text}]) from some servers.
-        Some(Value::Array(parts)) => parts.iter().filter_map(|p| p.get("text").and_then(Value::as_str)).collect::<Vec<_>>().join(""),
+        Some(Value::Array(parts)) => {
+            parts.iter().filter_map(|p| p.get("text").and_then(Value::as_str)).collect::<Vec<_>>().join("")
+        }
         Some(_) => return Err("message.content is neither text nor null".into()),
     };
     let mut tool_calls = Vec::new();
@@ -138,7 +146,12 @@ fn openai_response(value: &Value) -> Result<ChatResponse, String> {
                 Some(Value::Null) | None => json!({}),
                 Some(other) => other.clone(),
             };
-            let id = call.get("id").and_then(Value::as_str).filter(|s| !s.is_empty()).map(str::to_owned).unwrap_or_else(|| format!("call_{i}"));
+            let id = call
+                .get("id")
+                .and_then(Value::as_str)
+                .filter(|s| !s.is_empty())
+                .map(str::to_owned)
+                .unwrap_or_else(|| format!("call_{i}"));
             tool_calls.push(ToolCall { id, name: name.to_owned(), arguments });
         }
     }
@@ -147,10 +160,21 @@ fn openai_response(value: &Value) -> Result<ChatResponse, String> {
     let stop = match choice.get("finish_reason").and_then(Value::as_str) {
         Some("tool_calls") | Some("function_call") => StopReason::ToolUse,
         Some("length") => StopReason::MaxTokens,
-        Some("stop") | None => if tool_calls.is_empty() { StopReason::EndTurn } else { StopReason::ToolUse },
+        Some("stop") | None => {
+            if tool_calls.is_empty() {
+                StopReason::EndTurn
+            } else {
+                StopReason::ToolUse
+            }
+        }
         Some(other) => StopReason::Other(other.to_owned()),
     };
-    Ok(ChatResponse { text, tool_calls, usage: TokenUsage { input: count("prompt_tokens"), output: count("completion_tokens") }, stop })
+    Ok(ChatResponse {
+        text,
+        tool_calls,
+        usage: TokenUsage { input: count("prompt_tokens"), output: count("completion_tokens") },
+        stop,
+    })
 }
 
 fn anthropic_request(model: &str, max_tokens: u32, request: &ChatRequest) -> Value {
@@ -188,8 +212,11 @@ fn anthropic_request(model: &str, max_tokens: u32, request: &ChatRequest) -> Val
         body["system"] = request.system.clone().into();
     }
     if !request.tools.is_empty() {
-        let tools: Vec<Value> =
-            request.tools.iter().map(|t| json!({"name": t.name, "description": t.description, "input_schema": t.parameters})).collect();
+        let tools: Vec<Value> = request
+            .tools
+            .iter()
+            .map(|t| json!({"name": t.name, "description": t.description, "input_schema": t.parameters}))
+            .collect();
         body["tools"] = tools.into();
     }
     body
@@ -208,7 +235,11 @@ fn anthropic_response(value: &Value) -> Result<ChatResponse, String> {
             Some("tool_use") => {
                 let id = block.get("id").and_then(Value::as_str).ok_or("a tool_use block has no id")?;
                 let name = block.get("name").and_then(Value::as_str).ok_or("a tool_use block has no name")?;
-                tool_calls.push(ToolCall { id: id.to_owned(), name: name.to_owned(), arguments: block.get("input").cloned().unwrap_or(json!({})) });
+                tool_calls.push(ToolCall {
+                    id: id.to_owned(),
+                    name: name.to_owned(),
+                    arguments: block.get("input").cloned().unwrap_or(json!({})),
+                });
             }
             // Thinking and other blocks carry nothing memval uses.
             _ => {}
@@ -221,9 +252,20 @@ fn anthropic_response(value: &Value) -> Result<ChatResponse, String> {
         Some("tool_use") => StopReason::ToolUse,
         Some("max_tokens") => StopReason::MaxTokens,
         Some(other) => StopReason::Other(other.to_owned()),
-        None => if tool_calls.is_empty() { StopReason::EndTurn } else { StopReason::ToolUse },
+        None => {
+            if tool_calls.is_empty() {
+                StopReason::EndTurn
+            } else {
+                StopReason::ToolUse
+            }
+        }
     };
-    Ok(ChatResponse { text, tool_calls, usage: TokenUsage { input: count("input_tokens"), output: count("output_tokens") }, stop })
+    Ok(ChatResponse {
+        text,
+        tool_calls,
+        usage: TokenUsage { input: count("input_tokens"), output: count("output_tokens") },
+        stop,
+    })
 }
 
 #[cfg(test)]
@@ -238,11 +280,23 @@ mod tests {
                 Message::User("hi".into()),
                 Message::Assistant {
                     text: String::new(),
-                    tool_calls: vec![ToolCall { id: "c1".into(), name: "glob".into(), arguments: json!({"pattern": "*.rs"}) }],
+                    tool_calls: vec![ToolCall {
+                        id: "c1".into(),
+                        name: "glob".into(),
+                        arguments: json!({"pattern": "*.rs"}),
+                    }],
                 },
-                Message::ToolResults(vec![ToolResult { call_id: "c1".into(), content: "a.rs".into(), is_error: false }]),
+                Message::ToolResults(vec![ToolResult {
+                    call_id: "c1".into(),
+                    content: "a.rs".into(),
+                    is_error: false,
+                }]),
             ],
-            tools: vec![ToolSpec { name: "glob".into(), description: "list".into(), parameters: json!({"type": "object"}) }],
+            tools: vec![ToolSpec {
+                name: "glob".into(),
+                description: "list".into(),
+                parameters: json!({"type": "object"}),
+            }],
             max_tokens: None,
         }
     }
@@ -262,7 +316,10 @@ mod tests {
     fn anthropic_request_shape() {
         let body = encode(Provider::Anthropic, "m", 100, &conversation());
         assert_eq!(body["system"], "sys");
-        assert_eq!(body["messages"][1]["content"][0], json!({"type": "tool_use", "id": "c1", "name": "glob", "input": {"pattern": "*.rs"}}));
+        assert_eq!(
+            body["messages"][1]["content"][0],
+            json!({"type": "tool_use", "id": "c1", "name": "glob", "input": {"pattern": "*.rs"}})
+        );
         assert_eq!(body["messages"][2]["content"][0]["type"], "tool_result");
         assert_eq!(body["messages"][2]["role"], "user");
         assert_eq!(body["tools"][0]["input_schema"], json!({"type": "object"}));
@@ -272,15 +329,32 @@ mod tests {
     fn openai_answers_as_real_servers_send_them() {
         let cases = [
             // llama.cpp: content null, arguments as a string, no usage.
-            (r#"{"choices":[{"message":{"role":"assistant","content":null,"tool_calls":[{"id":"x","type":"function","function":{"name":"glob","arguments":"{\"pattern\":\"*\"}"}}]},"finish_reason":"tool_calls"}]}"#,
-             "", vec![("x", json!({"pattern": "*"}))], StopReason::ToolUse),
+            (
+                r#"{"choices":[{"message":{"role":"assistant","content":null,"tool_calls":[{"id":"x","type":"function","function":{"name":"glob","arguments":"{\"pattern\":\"*\"}"}}]},"finish_reason":"tool_calls"}]}"#,
+                "",
+                vec![("x", json!({"pattern": "*"}))],
+                StopReason::ToolUse,
+            ),
             // Ollama: arguments as an object, no id.
-            (r#"{"choices":[{"message":{"content":"","tool_calls":[{"function":{"name":"glob","arguments":{"pattern":"a"}}}]},"finish_reason":"stop"}],"usage":{"prompt_tokens":3,"completion_tokens":4}}"#,
-             "", vec![("call_0", json!({"pattern": "a"}))], StopReason::ToolUse),
+            (
+                r#"{"choices":[{"message":{"content":"","tool_calls":[{"function":{"name":"glob","arguments":{"pattern":"a"}}}]},"finish_reason":"stop"}],"usage":{"prompt_tokens":3,"completion_tokens":4}}"#,
+                "",
+                vec![("call_0", json!({"pattern": "a"}))],
+                StopReason::ToolUse,
+            ),
             // Arguments that are not JSON stay a string, for the tool to refuse.
-            (r#"{"choices":[{"message":{"content":"ok","tool_calls":[{"id":"y","function":{"name":"grep","arguments":"{oops"}}]},"finish_reason":"tool_calls"}]}"#,
-             "ok", vec![("y", json!("{oops"))], StopReason::ToolUse),
-            (r#"{"choices":[{"message":{"content":"done"},"finish_reason":"length"}]}"#, "done", vec![], StopReason::MaxTokens),
+            (
+                r#"{"choices":[{"message":{"content":"ok","tool_calls":[{"id":"y","function":{"name":"grep","arguments":"{oops"}}]},"finish_reason":"tool_calls"}]}"#,
+                "ok",
+                vec![("y", json!("{oops"))],
+                StopReason::ToolUse,
+            ),
+            (
+                r#"{"choices":[{"message":{"content":"done"},"finish_reason":"length"}]}"#,
+                "done",
+                vec![],
+                StopReason::MaxTokens,
+            ),
         ];
         for (body, text, calls, stop) in cases {
             let r = decode(Provider::Openai, body.as_bytes()).unwrap();

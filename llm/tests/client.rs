@@ -5,7 +5,9 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use memval_llm::testing::{answers, Reply, ScriptedServer};
-use memval_llm::{ChatModel, ChatRequest, LlmClient, LlmConfig, LlmError, Message, Provider, StopReason, ToolResult, ToolSpec};
+use memval_llm::{
+    ChatModel, ChatRequest, LlmClient, LlmConfig, LlmError, Message, Provider, StopReason, ToolResult, ToolSpec,
+};
 use serde_json::json;
 
 fn config(provider: Provider, server: &ScriptedServer) -> LlmConfig {
@@ -74,25 +76,45 @@ async fn each_protocol_sends_its_own_request_and_reads_its_own_answer() {
 async fn tool_calls_round_trip_in_both_protocols() {
     for provider in BOTH {
         let ask = match provider {
-            Provider::Openai => answers::openai_tools(&[("call_7", "read_file", json!({"path": "src/lib.rs", "start": 1, "end": 5}))]),
-            Provider::Anthropic => answers::anthropic_tools(&[("toolu_7", "read_file", json!({"path": "src/lib.rs", "start": 1, "end": 5}))]),
+            Provider::Openai => {
+                answers::openai_tools(&[("call_7", "read_file", json!({"path": "src/lib.rs", "start": 1, "end": 5}))])
+            }
+            Provider::Anthropic => answers::anthropic_tools(&[(
+                "toolu_7",
+                "read_file",
+                json!({"path": "src/lib.rs", "start": 1, "end": 5}),
+            )]),
         };
         let server = ScriptedServer::sequence(vec![Reply::json(ask), text(provider, "done")]);
         let client = LlmClient::new(config(provider, &server)).unwrap();
-        let tools = vec![ToolSpec { name: "read_file".into(), description: "read".into(), parameters: json!({"type": "object"}) }];
+        let tools = vec![ToolSpec {
+            name: "read_file".into(),
+            description: "read".into(),
+            parameters: json!({"type": "object"}),
+        }];
         let mut request = ChatRequest { tools, ..hello() };
         let first = client.chat("investigator", &request).await.unwrap();
         assert_eq!(first.stop, StopReason::ToolUse);
         let call = first.tool_calls[0].clone();
-        assert_eq!((call.name.as_str(), &call.arguments), ("read_file", &json!({"path": "src/lib.rs", "start": 1, "end": 5})));
+        assert_eq!(
+            (call.name.as_str(), &call.arguments),
+            ("read_file", &json!({"path": "src/lib.rs", "start": 1, "end": 5}))
+        );
         request.messages.push(Message::Assistant { text: first.text, tool_calls: first.tool_calls });
-        request.messages.push(Message::ToolResults(vec![ToolResult { call_id: call.id.clone(), content: "1: fn a() {}".into(), is_error: false }]));
+        request.messages.push(Message::ToolResults(vec![ToolResult {
+            call_id: call.id.clone(),
+            content: "1: fn a() {}".into(),
+            is_error: false,
+        }]));
         let second = client.chat("investigator", &request).await.unwrap();
         assert_eq!(second.text, "done");
         let sent = server.requests()[1].json();
         match provider {
             Provider::Openai => {
-                assert_eq!(sent["messages"][3], json!({"role": "tool", "tool_call_id": "call_7", "content": "1: fn a() {}"}));
+                assert_eq!(
+                    sent["messages"][3],
+                    json!({"role": "tool", "tool_call_id": "call_7", "content": "1: fn a() {}"})
+                );
                 assert_eq!(sent["tools"][0]["function"]["name"], "read_file");
             }
             Provider::Anthropic => {
@@ -108,7 +130,8 @@ async fn tool_calls_round_trip_in_both_protocols() {
 #[tokio::test]
 async fn malformed_json_is_an_error_and_is_not_retried() {
     for provider in BOTH {
-        let server = ScriptedServer::sequence(vec![Reply::raw(200, "{\"choices\": [tru"), text(provider, "never sent")]);
+        let server =
+            ScriptedServer::sequence(vec![Reply::raw(200, "{\"choices\": [tru"), text(provider, "never sent")]);
         let client = LlmClient::new(config(provider, &server)).unwrap();
         let err = client.chat("judge", &hello()).await.unwrap_err();
         assert!(matches!(err, LlmError::Malformed(_)), "{provider:?}: {err}");
@@ -173,7 +196,8 @@ async fn server_errors_are_retried_with_backoff_then_succeed() {
 
 #[tokio::test]
 async fn a_client_error_is_not_retried() {
-    let server = ScriptedServer::sequence(vec![Reply::raw(401, "{\"error\":\"bad key\"}"), text(Provider::Openai, "no")]);
+    let server =
+        ScriptedServer::sequence(vec![Reply::raw(401, "{\"error\":\"bad key\"}"), text(Provider::Openai, "no")]);
     let client = LlmClient::new(config(Provider::Openai, &server)).unwrap();
     let err = client.chat("judge", &hello()).await.unwrap_err();
     assert!(matches!(err, LlmError::Refused { status: 401, .. }), "{err}");
@@ -184,7 +208,10 @@ async fn a_client_error_is_not_retried() {
 #[tokio::test]
 async fn a_hung_call_times_out_and_the_retry_succeeds() {
     for provider in BOTH {
-        let server = ScriptedServer::sequence(vec![text(provider, "too late").after(Duration::from_secs(30)), text(provider, "on time")]);
+        let server = ScriptedServer::sequence(vec![
+            text(provider, "too late").after(Duration::from_secs(30)),
+            text(provider, "on time"),
+        ]);
         let mut cfg = config(provider, &server);
         cfg.call_timeout = Duration::from_millis(300);
         let client = LlmClient::new(cfg).unwrap();
@@ -219,7 +246,10 @@ async fn the_run_deadline_stops_calls_and_waits_that_would_pass_it() {
     assert!(matches!(again, LlmError::Deadline(_)), "{again}");
 
     // A Retry-After longer than what is left of the run: no waiting, an error at once.
-    let server = ScriptedServer::sequence(vec![Reply::raw(429, "{}").with_header("retry-after", "120"), text(Provider::Openai, "x")]);
+    let server = ScriptedServer::sequence(vec![
+        Reply::raw(429, "{}").with_header("retry-after", "120"),
+        text(Provider::Openai, "x"),
+    ]);
     let mut cfg = config(Provider::Openai, &server);
     cfg.run_timeout = Duration::from_secs(20);
     let client = LlmClient::new(cfg).unwrap();

@@ -92,13 +92,31 @@ pub struct NatsArgs {
     #[arg(help_heading = "NATS connection", long = "nats-user", env = "MEMVAL_NATS_USER", value_name = "USER")]
     pub user: Option<String>,
     /// Password for user/password auth.
-    #[arg(help_heading = "NATS connection", long = "nats-password", env = "MEMVAL_NATS_PASSWORD", value_name = "PASSWORD", hide_env_values = true)]
+    #[arg(
+        help_heading = "NATS connection",
+        long = "nats-password",
+        env = "MEMVAL_NATS_PASSWORD",
+        value_name = "PASSWORD",
+        hide_env_values = true
+    )]
     pub password: Option<String>,
     /// Token auth.
-    #[arg(help_heading = "NATS connection", long = "nats-token", env = "MEMVAL_NATS_TOKEN", value_name = "TOKEN", hide_env_values = true)]
+    #[arg(
+        help_heading = "NATS connection",
+        long = "nats-token",
+        env = "MEMVAL_NATS_TOKEN",
+        value_name = "TOKEN",
+        hide_env_values = true
+    )]
     pub token: Option<String>,
     /// NKey auth: the user's nkey seed (SU...).
-    #[arg(help_heading = "NATS connection", long = "nats-nkey", env = "MEMVAL_NATS_NKEY", value_name = "SEED", hide_env_values = true)]
+    #[arg(
+        help_heading = "NATS connection",
+        long = "nats-nkey",
+        env = "MEMVAL_NATS_NKEY",
+        value_name = "SEED",
+        hide_env_values = true
+    )]
     pub nkey: Option<String>,
     /// JWT auth: a .creds file.
     #[arg(help_heading = "NATS connection", long = "nats-creds", env = "MEMVAL_NATS_CREDS", value_name = "FILE")]
@@ -131,7 +149,12 @@ impl NatsArgs {
     pub fn options(&self) -> anyhow::Result<NatsOptions> {
         Ok(NatsOptions {
             auth: auth(self)?,
-            tls: Tls { ca: self.tls_ca.clone(), cert: self.tls_cert.clone(), key: self.tls_key.clone(), required: self.tls_required },
+            tls: Tls {
+                ca: self.tls_ca.clone(),
+                cert: self.tls_cert.clone(),
+                key: self.tls_key.clone(),
+                required: self.tls_required,
+            },
             ack_wait: Duration::from_secs(self.ack_wait),
             max_ack_pending: i64::from(self.max_ack_pending),
         })
@@ -158,7 +181,9 @@ pub(crate) fn auth(args: &NatsArgs) -> anyhow::Result<Auth> {
     Ok(match (&args.user, &args.password, &args.token, &args.nkey, &args.creds) {
         (Some(user), Some(password), ..) => Auth::UserPassword { user: user.clone(), password: password.clone() },
         (Some(_), None, ..) | (None, Some(_), ..) => {
-            return Err(anyhow!("--nats-user and --nats-password go together (or MEMVAL_NATS_USER and MEMVAL_NATS_PASSWORD)"))
+            return Err(anyhow!(
+                "--nats-user and --nats-password go together (or MEMVAL_NATS_USER and MEMVAL_NATS_PASSWORD)"
+            ))
         }
         (_, _, Some(token), ..) => Auth::Token(token.clone()),
         (_, _, _, Some(seed), _) => Auth::NKeySeed(seed.clone()),
@@ -218,7 +243,6 @@ impl PairMethodArgs {
     }
 }
 
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -239,7 +263,8 @@ mod tests {
             max_ack_pending: 256,
         };
         assert!(matches!(auth(&none), Ok(Auth::None)));
-        let both = NatsArgs { token: Some("t".into()), user: Some("u".into()), password: Some("p".into()), ..none.clone() };
+        let both =
+            NatsArgs { token: Some("t".into()), user: Some("u".into()), password: Some("p".into()), ..none.clone() };
         assert!(auth(&both).unwrap_err().to_string().contains("choose one"));
         let half = NatsArgs { user: Some("u".into()), ..none.clone() };
         assert!(auth(&half).unwrap_err().to_string().contains("go together"));

@@ -8,7 +8,11 @@ use anyhow::{anyhow, Context};
 /// A memory file's path as code scanning wants it: relative to the repo when inside it.
 pub fn sarif_uri(repo: &Path, path: &str) -> String {
     let p = Path::new(path);
-    let absolute = if p.is_absolute() { p.to_path_buf() } else { std::env::current_dir().map(|d| d.join(p)).unwrap_or_else(|_| p.to_path_buf()) };
+    let absolute = if p.is_absolute() {
+        p.to_path_buf()
+    } else {
+        std::env::current_dir().map(|d| d.join(p)).unwrap_or_else(|_| p.to_path_buf())
+    };
     let absolute = absolute.canonicalize().unwrap_or(absolute);
     match absolute.strip_prefix(repo) {
         Ok(rel) => rel.to_string_lossy().replace('\\', "/"),
@@ -20,7 +24,11 @@ pub fn sarif_uri(repo: &Path, path: &str) -> String {
 pub fn check_output_dir(path: &Path) -> anyhow::Result<()> {
     let dir = path.parent().filter(|d| !d.as_os_str().is_empty()).unwrap_or(Path::new("."));
     if !dir.is_dir() {
-        return Err(anyhow!("-o {}: the folder {} does not exist; create it or write the report elsewhere", path.display(), dir.display()));
+        return Err(anyhow!(
+            "-o {}: the folder {} does not exist; create it or write the report elsewhere",
+            path.display(),
+            dir.display()
+        ));
     }
     Ok(())
 }
@@ -37,11 +45,13 @@ pub fn emit(path: Option<&Path>, text: &str) -> anyhow::Result<()> {
         Some(path) => {
             check_output_dir(path)?;
             let dir = path.parent().filter(|d| !d.as_os_str().is_empty()).unwrap_or(Path::new("."));
-            let tmp = dir.join(format!(".{}.memval-tmp", path.file_name().and_then(|n| n.to_str()).unwrap_or("report")));
+            let tmp =
+                dir.join(format!(".{}.memval-tmp", path.file_name().and_then(|n| n.to_str()).unwrap_or("report")));
             // Whatever fails, the temporary file goes: a full disk must leave neither half a
             // report nor the half-written temporary beside it.
             let written = std::fs::write(&tmp, text).map_err(|e| write_error(path, e)).and_then(|()| {
-                std::fs::rename(&tmp, path).with_context(|| format!("cannot move the report into place at {}", path.display()))
+                std::fs::rename(&tmp, path)
+                    .with_context(|| format!("cannot move the report into place at {}", path.display()))
             });
             if written.is_err() {
                 let _ = std::fs::remove_file(&tmp);

@@ -62,7 +62,6 @@ pub struct TraceConfig {
     pub default_service: bool,
 }
 
-
 /// The service name spans carry unless `OTEL_SERVICE_NAME` says otherwise.
 pub fn service_name(command: &Command) -> String {
     match command {
@@ -79,7 +78,10 @@ pub fn trace_config(default_service: &str) -> anyhow::Result<Option<TraceConfig>
 }
 
 /// [`trace_config`] with the environment given; an empty variable counts as unset.
-fn trace_config_from(env: &dyn Fn(&str) -> Option<String>, default_service: &str) -> anyhow::Result<Option<TraceConfig>> {
+fn trace_config_from(
+    env: &dyn Fn(&str) -> Option<String>,
+    default_service: &str,
+) -> anyhow::Result<Option<TraceConfig>> {
     let var = |name: &str| env(name).map(|v| v.trim().to_owned()).filter(|v| !v.is_empty());
     if var("OTEL_SDK_DISABLED").is_some_and(|v| v.eq_ignore_ascii_case("true")) {
         return Ok(None);
@@ -90,16 +92,21 @@ fn trace_config_from(env: &dyn Fn(&str) -> Option<String>, default_service: &str
         (None, None) => return Ok(None),
     };
     if !(url.starts_with("http://") || url.starts_with("https://")) {
-        return Err(anyhow!("the OTLP endpoint {url:?} is not an http:// or https:// URL (e.g. http://otel-collector:4318)"));
+        return Err(anyhow!(
+            "the OTLP endpoint {url:?} is not an http:// or https:// URL (e.g. http://otel-collector:4318)"
+        ));
     }
-    let protocol = var("OTEL_EXPORTER_OTLP_TRACES_PROTOCOL").or_else(|| var("OTEL_EXPORTER_OTLP_PROTOCOL")).unwrap_or_else(|| "http/protobuf".to_owned());
+    let protocol = var("OTEL_EXPORTER_OTLP_TRACES_PROTOCOL")
+        .or_else(|| var("OTEL_EXPORTER_OTLP_PROTOCOL"))
+        .unwrap_or_else(|| "http/protobuf".to_owned());
     if protocol != "http/protobuf" && protocol != "http/json" {
         return Err(anyhow!(
             "OTLP protocol {protocol:?} is not supported; memval exports traces over OTLP/HTTP: set OTEL_EXPORTER_OTLP_PROTOCOL to http/protobuf or http/json"
         ));
     }
     let named = var("OTEL_SERVICE_NAME").is_some()
-        || var("OTEL_RESOURCE_ATTRIBUTES").is_some_and(|attrs| attrs.split(',').any(|kv| kv.trim().starts_with("service.name=")));
+        || var("OTEL_RESOURCE_ATTRIBUTES")
+            .is_some_and(|attrs| attrs.split(',').any(|kv| kv.trim().starts_with("service.name=")));
     let service = match (named, var("OTEL_SERVICE_NAME")) {
         (_, Some(name)) => name,
         (true, None) => "from OTEL_RESOURCE_ATTRIBUTES".to_owned(),
@@ -133,15 +140,22 @@ pub fn init(log: &str, default_service: &str, export: bool) -> anyhow::Result<Te
     // client must not find none (a no-op when one is set).
     memval_transport::jetstream::install_crypto_provider();
     use opentelemetry_otlp::WithExportConfig;
-    let protocol = if config.protocol == "http/json" { opentelemetry_otlp::Protocol::HttpJson } else { opentelemetry_otlp::Protocol::HttpBinary };
+    let protocol = if config.protocol == "http/json" {
+        opentelemetry_otlp::Protocol::HttpJson
+    } else {
+        opentelemetry_otlp::Protocol::HttpBinary
+    };
     // Endpoint and protocol as resolved above, so what `--check-config` reports is what is used.
     let exporter = opentelemetry_otlp::SpanExporter::builder()
         .with_http()
         .with_endpoint(config.url.clone())
         .with_protocol(protocol)
         .build()
-        .map_err(|e| anyhow!("cannot export traces to {}: {e}; check the OTEL_EXPORTER_OTLP_* variables", config.url))?;
-    let mut resource = Resource::builder().with_attribute(opentelemetry::KeyValue::new("service.version", env!("CARGO_PKG_VERSION")));
+        .map_err(|e| {
+            anyhow!("cannot export traces to {}: {e}; check the OTEL_EXPORTER_OTLP_* variables", config.url)
+        })?;
+    let mut resource =
+        Resource::builder().with_attribute(opentelemetry::KeyValue::new("service.version", env!("CARGO_PKG_VERSION")));
     if config.default_service {
         resource = resource.with_service_name(config.service.clone());
     }
@@ -181,7 +195,11 @@ mod tests {
         match (got, expected) {
             (Ok(None), Ok(None)) => {}
             (Ok(Some(c)), Ok(Some((url, protocol, service)))) => {
-                assert_eq!((c.url.as_str(), c.protocol.as_str(), c.service.as_str()), (url, protocol, service), "{env:?}")
+                assert_eq!(
+                    (c.url.as_str(), c.protocol.as_str(), c.service.as_str()),
+                    (url, protocol, service),
+                    "{env:?}"
+                )
             }
             (Err(e), Err(want)) => assert!(e.to_string().contains(want), "{e} should mention {want:?}"),
             (got, want) => panic!("{env:?}: got {got:?}, expected {want:?}"),
@@ -193,16 +211,29 @@ mod tests {
         check(&[], Ok(None));
         check(&[("OTEL_EXPORTER_OTLP_ENDPOINT", "")], Ok(None));
         check(&[("OTEL_EXPORTER_OTLP_ENDPOINT", "http://c:4318"), ("OTEL_SDK_DISABLED", "true")], Ok(None));
-        check(&[("OTEL_EXPORTER_OTLP_ENDPOINT", "http://c:4318/")], Ok(Some(("http://c:4318/v1/traces", "http/protobuf", "memval-scorer"))));
         check(
-            &[("OTEL_EXPORTER_OTLP_ENDPOINT", "http://c:4318"), ("OTEL_EXPORTER_OTLP_TRACES_ENDPOINT", "http://t:9/in")],
+            &[("OTEL_EXPORTER_OTLP_ENDPOINT", "http://c:4318/")],
+            Ok(Some(("http://c:4318/v1/traces", "http/protobuf", "memval-scorer"))),
+        );
+        check(
+            &[
+                ("OTEL_EXPORTER_OTLP_ENDPOINT", "http://c:4318"),
+                ("OTEL_EXPORTER_OTLP_TRACES_ENDPOINT", "http://t:9/in"),
+            ],
             Ok(Some(("http://t:9/in", "http/protobuf", "memval-scorer"))),
         );
         check(
-            &[("OTEL_EXPORTER_OTLP_ENDPOINT", "http://c:4318"), ("OTEL_EXPORTER_OTLP_PROTOCOL", "http/json"), ("OTEL_SERVICE_NAME", "s")],
+            &[
+                ("OTEL_EXPORTER_OTLP_ENDPOINT", "http://c:4318"),
+                ("OTEL_EXPORTER_OTLP_PROTOCOL", "http/json"),
+                ("OTEL_SERVICE_NAME", "s"),
+            ],
             Ok(Some(("http://c:4318/v1/traces", "http/json", "s"))),
         );
-        check(&[("OTEL_EXPORTER_OTLP_ENDPOINT", "http://c:4318"), ("OTEL_EXPORTER_OTLP_PROTOCOL", "grpc")], Err("OTLP/HTTP"));
+        check(
+            &[("OTEL_EXPORTER_OTLP_ENDPOINT", "http://c:4318"), ("OTEL_EXPORTER_OTLP_PROTOCOL", "grpc")],
+            Err("OTLP/HTTP"),
+        );
         check(&[("OTEL_EXPORTER_OTLP_ENDPOINT", "c:4317")], Err("not an http://"));
     }
 

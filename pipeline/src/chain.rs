@@ -37,7 +37,11 @@ pub struct BatchesOutput<I, O> {
 /// Run `stage` once over `batches` in this process, at most `parallel` at once, each batch
 /// delivered once (the stage's client retries its own calls; a batch that still fails is
 /// reported, not sent round again), and collect what comes out.
-pub async fn run_batches<S: Stage>(stage: S, batches: Vec<S::In>, parallel: usize) -> Result<BatchesOutput<S::In, S::Out>, Error> {
+pub async fn run_batches<S: Stage>(
+    stage: S,
+    batches: Vec<S::In>,
+    parallel: usize,
+) -> Result<BatchesOutput<S::In, S::Out>, Error> {
     if batches.is_empty() {
         return Ok(BatchesOutput { outputs: Vec::new(), failed: Vec::new() });
     }
@@ -50,7 +54,10 @@ pub async fn run_batches<S: Stage>(stage: S, batches: Vec<S::In>, parallel: usiz
     let feeder = tokio::spawn(async move {
         for batch in batches {
             let payload = codec::encode(&batch).map_err(Error::codec("encoding a batch"))?;
-            inputs_out.publish(S::In::SUBJECT, batch.batch_id().to_owned(), payload).await.map_err(Error::transport("queueing a batch"))?;
+            inputs_out
+                .publish(S::In::SUBJECT, batch.batch_id().to_owned(), payload)
+                .await
+                .map_err(Error::transport("queueing a batch"))?;
         }
         Ok::<(), Error>(())
     });

@@ -65,7 +65,8 @@ pub fn repo_map(entries: &[String]) -> Result<Vec<(String, PathBuf)>, String> {
 
 /// Variables among `vars` with one of `prefixes` that are not in `known`, sorted.
 pub fn unknown_env(known: &BTreeSet<String>, vars: impl IntoIterator<Item = String>, prefixes: &[&str]) -> Vec<String> {
-    let mut unknown: Vec<String> = vars.into_iter().filter(|name| prefixes.iter().any(|p| name.starts_with(p)) && !known.contains(name)).collect();
+    let mut unknown: Vec<String> =
+        vars.into_iter().filter(|name| prefixes.iter().any(|p| name.starts_with(p)) && !known.contains(name)).collect();
     unknown.sort();
     unknown.dedup();
     unknown
@@ -341,7 +342,10 @@ mod tests {
     }
 
     fn known() -> BTreeSet<String> {
-        ["MEMVAL_REPO_MAP", "MEMVAL_LOG", "MEMVAL_SCHEDULE", "OTEL_EXPORTER_OTLP_ENDPOINT"].iter().map(|s| s.to_string()).collect()
+        ["MEMVAL_REPO_MAP", "MEMVAL_LOG", "MEMVAL_SCHEDULE", "OTEL_EXPORTER_OTLP_ENDPOINT"]
+            .iter()
+            .map(|s| s.to_string())
+            .collect()
     }
 
     #[test]
@@ -368,7 +372,10 @@ mod tests {
         s.memory = Some("/mem".into());
         let lines = check(&s, &known()).unwrap().join("\n");
         assert!(lines.contains("repo map:     shop = /srv/shop (requests on memval.v1.reconcile.shop)"), "{lines}");
-        assert!(lines.contains("memories:     contexts (in each repo)") && lines.contains("pair judges:  none"), "{lines}");
+        assert!(
+            lines.contains("memories:     contexts (in each repo)") && lines.contains("pair judges:  none"),
+            "{lines}"
+        );
         assert!(lines.contains("note: --memory (MEMVAL_MEMORY) is ignored by the reconciler role"), "{lines}");
         assert!(lines.contains("pairs:        keyword (shared words"), "the pair method is shown: {lines}");
     }
@@ -380,16 +387,23 @@ mod tests {
         s.repo_map = vec!["shop=/srv/shop".into()];
         s.schedule = Some("0 */5 * * * *".into());
         let missing = std::path::PathBuf::from("/nonexistent/minilm");
-        s.pair_method = Method::Both(EmbedSetup { model_dir: Some(missing), store_dir: Some("/var/memval/store".into()) });
+        s.pair_method =
+            Method::Both(EmbedSetup { model_dir: Some(missing), store_dir: Some("/var/memval/store".into()) });
         let problems = check(&s, &known()).unwrap_err().join("; ");
-        assert!(problems.contains("/nonexistent/minilm"), "a missing model is a problem of the check, not of the first run: {problems}");
+        assert!(
+            problems.contains("/nonexistent/minilm"),
+            "a missing model is a problem of the check, not of the first run: {problems}"
+        );
         let model = tempfile::tempdir().unwrap();
         for name in ["model.safetensors", "config.json", "tokenizer.json"] {
             std::fs::write(model.path().join(name), "{}").unwrap();
         }
         s.pair_method = Method::Embed(EmbedSetup { model_dir: Some(model.path().to_path_buf()), store_dir: None });
         let lines = check(&s, &known()).unwrap().join("\n");
-        let want = format!("pairs:        embed, model {}, embeddings cached in each repo's REPO/.memval/store", model.path().display());
+        let want = format!(
+            "pairs:        embed, model {}, embeddings cached in each repo's REPO/.memval/store",
+            model.path().display()
+        );
         assert!(lines.contains(&want), "{lines}");
     }
 
@@ -404,12 +418,18 @@ mod tests {
         s.memory = Some("/mem".into());
         assert!(check(&s, &known()).is_ok());
         s.unknown_env = vec!["MEMVAL_REPOMAP".into()];
-        assert_eq!(check(&s, &known()).unwrap_err(), ["memval does not read MEMVAL_REPOMAP (did you mean MEMVAL_REPO_MAP?)"]);
+        assert_eq!(
+            check(&s, &known()).unwrap_err(),
+            ["memval does not read MEMVAL_REPOMAP (did you mean MEMVAL_REPO_MAP?)"]
+        );
     }
 
     #[test]
     fn repo_map_entries_are_name_equals_path() {
-        assert_eq!(repo_map(&["a=/x".into(), "b=y=z".into()]).unwrap(), [("a".into(), PathBuf::from("/x")), ("b".into(), PathBuf::from("y=z"))]);
+        assert_eq!(
+            repo_map(&["a=/x".into(), "b=y=z".into()]).unwrap(),
+            [("a".into(), PathBuf::from("/x")), ("b".into(), PathBuf::from("y=z"))]
+        );
         assert_eq!(repo_map(&["=x".into()]).unwrap_err(), "--repo-map \"=x\" is not NAME=PATH");
         assert!(repo_map(&["x".into()]).is_err());
     }

@@ -55,7 +55,8 @@ pub fn select<'a>(all: &'a [Letter], sequences: &[u64], every: bool) -> Result<V
     if every {
         return Ok(all.iter().collect());
     }
-    let missing: Vec<u64> = sequences.iter().copied().filter(|s| !all.iter().any(|l| l.stored.sequence == *s)).collect();
+    let missing: Vec<u64> =
+        sequences.iter().copied().filter(|s| !all.iter().any(|l| l.stored.sequence == *s)).collect();
     if !missing.is_empty() {
         return Err(Error::Usage(format!("no dead letter with sequence {missing:?} (see `memval dlq list`)")));
     }
@@ -65,7 +66,13 @@ pub fn select<'a>(all: &'a [Letter], sequences: &[u64], every: bool) -> Result<V
 /// Publish each of `chosen` again on its original subject (or `subject`), confirmed, and
 /// delete it from the dead-letter stream unless `keep`. `replayed` hears each one as it goes
 /// (sequence, subject), so what was done is known even when a later one fails.
-pub async fn replay(js: &JetStream, chosen: &[&Letter], subject: Option<&str>, keep: bool, replayed: &mut dyn FnMut(u64, &str)) -> Result<(), Error> {
+pub async fn replay(
+    js: &JetStream,
+    chosen: &[&Letter],
+    subject: Option<&str>,
+    keep: bool,
+    replayed: &mut dyn FnMut(u64, &str),
+) -> Result<(), Error> {
     let outbox = js.outbox();
     let config = StageConfig::default();
     for letter in chosen {
@@ -74,14 +81,20 @@ pub async fn replay(js: &JetStream, chosen: &[&Letter], subject: Option<&str>, k
             (Some(s), _) => s.to_owned(),
             (None, Some(s)) => s.to_owned(),
             (None, None) => {
-                return Err(Error::Usage(format!("dead letter {} does not say where it came from; pass --subject", letter.stored.sequence)))
+                return Err(Error::Usage(format!(
+                    "dead letter {} does not say where it came from; pass --subject",
+                    letter.stored.sequence
+                )))
             }
         };
         // A fresh id (the original is still in the stream's duplicate window), but the same
         // one if this replay is repeated.
         let msg_id = format!("{}:replay{}", h.get(header::DLQ_MSG_ID).unwrap_or("dlq"), letter.stored.sequence);
-        let message = Outgoing { subject: to.clone(), msg_id, headers: h.propagated(), payload: letter.stored.payload.clone() };
-        publish_confirmed(&outbox, message, &config).await.map_err(|e| Error::Incomplete(format!("replaying {}: {e}", letter.stored.sequence)))?;
+        let message =
+            Outgoing { subject: to.clone(), msg_id, headers: h.propagated(), payload: letter.stored.payload.clone() };
+        publish_confirmed(&outbox, message, &config)
+            .await
+            .map_err(|e| Error::Incomplete(format!("replaying {}: {e}", letter.stored.sequence)))?;
         if !keep {
             js.delete_message(topology::DLQ, letter.stored.sequence).await?;
         }
@@ -115,7 +128,13 @@ mod tests {
     use memval_transport::Headers;
 
     fn letter(sequence: u64) -> Letter {
-        let stored = StoredMessage { sequence, subject: "memval.v1.dlq.scorer".into(), headers: Headers::new(), payload: Vec::new(), time: 0 };
+        let stored = StoredMessage {
+            sequence,
+            subject: "memval.v1.dlq.scorer".into(),
+            headers: Headers::new(),
+            payload: Vec::new(),
+            time: 0,
+        };
         Letter { stored, stage: "scorer".into(), run: None }
     }
 

@@ -35,7 +35,9 @@ impl Error {
         move |source| Error::Transport { context, source }
     }
 
-    pub(crate) fn nats(context: impl Into<String>) -> impl FnOnce(memval_transport::jetstream::JetStreamError) -> Error {
+    pub(crate) fn nats(
+        context: impl Into<String>,
+    ) -> impl FnOnce(memval_transport::jetstream::JetStreamError) -> Error {
         let context = context.into();
         move |source| Error::Nats { context, source }
     }

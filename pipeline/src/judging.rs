@@ -31,14 +31,25 @@ pub async fn judge_pairs(setup: JudgePairs, input: Input) -> Result<PairsResult,
     let Input { pairs, problems, text_ids } = input;
     let read = pairs.len();
     let plan = plan::plan(pairs, setup.limits);
-    let header = RunHeader { run_id: new_run_id(), repo: String::new(), commit: None, started_at: chrono::Utc::now().timestamp(), expected_memories: 0 };
+    let header = RunHeader {
+        run_id: new_run_id(),
+        repo: String::new(),
+        commit: None,
+        started_at: chrono::Utc::now().timestamp(),
+        expected_memories: 0,
+    };
     let stage = JudgeStage::new(setup.model.clone()).with_batch_size(setup.limits.batch_size).with_cache(setup.cache);
     let selected: Vec<Pair> = plan.batches.iter().flatten().cloned().collect();
     let batches: Vec<PairBatch> = plan
         .batches
         .iter()
         .enumerate()
-        .map(|(i, pairs)| PairBatch { run: header.clone(), batch_id: format!("{}.p{i}", header.run_id), pairs: pairs.clone(), expires_at: None })
+        .map(|(i, pairs)| PairBatch {
+            run: header.clone(),
+            batch_id: format!("{}.p{i}", header.run_id),
+            pairs: pairs.clone(),
+            expires_at: None,
+        })
         .collect();
     let run = run_batches(stage, batches, setup.limits.max_batches).await?;
 

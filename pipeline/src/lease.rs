@@ -35,7 +35,14 @@ pub(crate) struct Held {
 
 impl Held {
     pub(crate) fn new(js: &JetStream, subject: &str, owner: &str, ttl: Duration, label: &str, period: &str) -> Held {
-        Held { js: js.clone(), subject: subject.to_owned(), owner: owner.to_owned(), ttl, label: label.to_owned(), period: period.to_owned() }
+        Held {
+            js: js.clone(),
+            subject: subject.to_owned(),
+            owner: owner.to_owned(),
+            ttl,
+            label: label.to_owned(),
+            period: period.to_owned(),
+        }
     }
 
     /// Beat from now on (the lease was stored at `sequence`) until [`Heartbeat::finish`].
@@ -51,7 +58,8 @@ impl Held {
     /// when stored; `None` when another reconciler has published on the lease since (it took
     /// the period over, presuming this one dead), said here once.
     async fn publish(&self, state: LeaseState, expected: u64) -> Result<Option<u64>, JetStreamError> {
-        let publish = |expected| self.js.publish_lease(topology::LEASES, &self.subject, &self.owner, state, self.ttl, expected);
+        let publish =
+            |expected| self.js.publish_lease(topology::LEASES, &self.subject, &self.owner, state, self.ttl, expected);
         if let Renewal::Stored { sequence } = publish(expected).await? {
             return Ok(Some(sequence));
         }
@@ -120,7 +128,9 @@ async fn beat(held: Arc<Held>, mut sequence: u64, mut stop: oneshot::Receiver<()
             Ok(Some(next)) => sequence = next,
             Ok(None) => return None,
             // The broker may be back by the next beat; the watchers allow a whole ttl.
-            Err(e) => tracing::warn!(subject = %held.subject, error = %e, "lease heartbeat not stored, trying again at the next beat"),
+            Err(e) => {
+                tracing::warn!(subject = %held.subject, error = %e, "lease heartbeat not stored, trying again at the next beat")
+            }
         }
     }
 }
@@ -200,7 +210,9 @@ mod tests {
 
     #[test]
     fn a_watcher_ends_on_a_finished_lease_rewatches_a_live_one_and_takes_a_silent_one() {
-        let check = |seen: u64, now: Option<Lease>, want: Verdict| assert_eq!(verdict(seen, now.as_ref()), want, "seen {seen}, now {now:?}");
+        let check = |seen: u64, now: Option<Lease>, want: Verdict| {
+            assert_eq!(verdict(seen, now.as_ref()), want, "seen {seen}, now {now:?}")
+        };
         // Heartbeats since: alive, whatever the sequences in between.
         check(5, Some(lease(6, LeaseState::Running)), Verdict::Alive);
         check(5, Some(lease(90, LeaseState::Running)), Verdict::Alive);
@@ -234,7 +246,12 @@ mod tests {
     #[test]
     fn a_takeover_names_the_holder_without_its_own_takeover_story() {
         assert_eq!(holder_name("reconcile-shop-r1 (pid 7)"), "reconcile-shop-r1 (pid 7)");
-        assert_eq!(holder_name("reconcile-shop-r2 (pid 8) (took over period ingest-e1 from reconcile-shop-r1 (pid 7), silent for 2s)"), "reconcile-shop-r2 (pid 8)");
+        assert_eq!(
+            holder_name(
+                "reconcile-shop-r2 (pid 8) (took over period ingest-e1 from reconcile-shop-r1 (pid 7), silent for 2s)"
+            ),
+            "reconcile-shop-r2 (pid 8)"
+        );
         // Untrusted text: one line, bounded.
         assert_eq!(holder_name("evil\nmemval: reconciler: fake"), "evil\\nmemval: reconciler: fake");
         assert_eq!(holder_name(&"x".repeat(5000)).len(), MAX_FROM);

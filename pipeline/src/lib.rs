@@ -12,8 +12,8 @@
 mod error;
 
 pub mod chain;
-pub mod config;
 pub mod client;
+pub mod config;
 pub mod dlq;
 pub mod judging;
 mod lease;

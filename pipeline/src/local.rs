@@ -54,19 +54,28 @@ pub async fn run(header: RunHeader, memories: Vec<Memory>, setup: LocalRun) -> R
     let investigator = InvestigatorStage::new(setup.repo).with_tier_b(tier_b);
     let workers = std::thread::available_parallelism().map_or(2, |n| n.get());
     let extractor = match model_extractor {
-        Some(with_model) => spawn_stage(with_model, Arc::new(memories_in), Arc::new(claims_out), stage_config(2), never()),
+        Some(with_model) => {
+            spawn_stage(with_model, Arc::new(memories_in), Arc::new(claims_out), stage_config(2), never())
+        }
         None => spawn_stage(ExtractorStage, Arc::new(memories_in), Arc::new(claims_out), stage_config(2), never()),
     };
     let stages: Vec<tokio::task::JoinHandle<Result<Arc<StageStats>, StageError>>> = vec![
         extractor,
         spawn_stage(investigator, Arc::new(claims_in), Arc::new(verdicts_out), stage_config(workers), never()),
-        spawn_stage(ScorerStage::in_process(setup.store), Arc::new(verdicts_in), Arc::new(scores_out), stage_config(1), never()),
+        spawn_stage(
+            ScorerStage::in_process(setup.store),
+            Arc::new(verdicts_in),
+            Arc::new(scores_out),
+            stage_config(1),
+            never(),
+        ),
     ];
 
     let expected = header.expected_memories as usize;
     // With tracing on, the run is one trace: this span lives until the run is done, and the
     // stages continue it from the batches' headers.
-    let run_span = tracing::info_span!("validate", otel.name = "memval validate", run = %header.run_id, memories = expected);
+    let run_span =
+        tracing::info_span!("validate", otel.name = "memval validate", run = %header.run_id, memories = expected);
     let mut headers = Headers::new();
     headers.insert(header::RUN, &header.run_id);
     memval_runtime::trace::inject(&run_span, &mut headers);
@@ -74,7 +83,12 @@ pub async fn run(header: RunHeader, memories: Vec<Memory>, setup: LocalRun) -> R
     let feeder = tokio::spawn(async move {
         for batch in memory_batches(&header, &memories, batch_size) {
             let payload = codec::encode(&batch).map_err(Error::codec("encoding a memory batch"))?;
-            let message = Outgoing { subject: MemoryBatch::SUBJECT.to_owned(), msg_id: batch.batch_id.clone(), headers: headers.clone(), payload };
+            let message = Outgoing {
+                subject: MemoryBatch::SUBJECT.to_owned(),
+                msg_id: batch.batch_id.clone(),
+                headers: headers.clone(),
+                payload,
+            };
             memories_out.send(message).await.map_err(Error::transport("queueing memories"))?;
         }
         Ok::<(), Error>(())
@@ -91,7 +105,10 @@ pub async fn run(header: RunHeader, memories: Vec<Memory>, setup: LocalRun) -> R
             scored.insert(item.memory.id.clone(), item);
         }
         envelope.acker.ack().await.map_err(Error::transport("acknowledging scores"))?;
-        if setup.progress && started.elapsed() > Duration::from_secs(1) && last_report.elapsed() > Duration::from_millis(500) {
+        if setup.progress
+            && started.elapsed() > Duration::from_secs(1)
+            && last_report.elapsed() > Duration::from_millis(500)
+        {
             eprintln!("memval: {}/{} memories checked", scored.len(), expected);
             last_report = Instant::now();
         }

@@ -43,7 +43,10 @@ impl ModelStages {
         let extractor = (limits.extract_batches > 0).then(|| {
             memval_extractor::LlmExtractorStage::new(
                 model.clone(),
-                memval_extractor::LlmExtractorConfig { memories_per_batch: limits.memories_per_batch, batches_per_run: limits.extract_batches },
+                memval_extractor::LlmExtractorConfig {
+                    memories_per_batch: limits.memories_per_batch,
+                    batches_per_run: limits.extract_batches,
+                },
             )
         });
         let tier_b = (limits.investigate_batches > 0).then(|| {

@@ -56,7 +56,11 @@ impl JetStreamJudges {
         JetStreamJudges { js, timeout }
     }
 
-    async fn ask_judges(&self, run: &RunHeader, batches: &[PairBatch]) -> Result<HashMap<String, Result<JudgementBatch, String>>, Error> {
+    async fn ask_judges(
+        &self,
+        run: &RunHeader,
+        batches: &[PairBatch],
+    ) -> Result<HashMap<String, Result<JudgementBatch, String>>, Error> {
         // Both consumers exist before the first batch is out, so no answer is missed.
         let judged = self.js.inbox(&topology::run_judgements_consumer(&run.run_id), 16).await?;
         let dead = self.js.inbox(&topology::run_dlq_consumer(&format!("{}-judge", run.run_id)), 1).await?;
@@ -69,7 +73,10 @@ impl JetStreamJudges {
             }
             Err(e) => Err(e),
         };
-        for spec in [topology::run_judgements_consumer(&run.run_id), topology::run_dlq_consumer(&format!("{}-judge", run.run_id))] {
+        for spec in [
+            topology::run_judgements_consumer(&run.run_id),
+            topology::run_dlq_consumer(&format!("{}-judge", run.run_id)),
+        ] {
             if let Err(e) = self.js.delete_consumer(&spec.stream, &spec.durable).await {
                 tracing::warn!(consumer = %spec.durable, error = %e, "cannot delete the reconciliation's consumer; it expires when idle");
             }
@@ -81,13 +88,20 @@ impl JetStreamJudges {
     /// publish acks gave: nobody will read their answers. A batch a judge already acked is not
     /// found, which is fine; one a judge is working on is deleted under it (its late answer
     /// goes unread). Best effort: a batch left behind is skipped by the judges as expired.
-    async fn withdraw(&self, run: &RunHeader, answers: &HashMap<String, Result<JudgementBatch, String>>, stored: &[(String, u64)]) {
+    async fn withdraw(
+        &self,
+        run: &RunHeader,
+        answers: &HashMap<String, Result<JudgementBatch, String>>,
+        stored: &[(String, u64)],
+    ) {
         let mut deleted = 0usize;
         for (batch_id, sequence) in stored.iter().filter(|(id, _)| !answers.contains_key(id)) {
             match self.js.delete_message(topology::PAIRS, *sequence).await {
                 Ok(true) => deleted += 1,
                 Ok(false) => {}
-                Err(e) => tracing::warn!(batch_id = %memval_proto::display::one_line(batch_id), sequence, error = %e, "cannot delete a pair batch given up on; the judges will skip it as expired"),
+                Err(e) => {
+                    tracing::warn!(batch_id = %memval_proto::display::one_line(batch_id), sequence, error = %e, "cannot delete a pair batch given up on; the judges will skip it as expired")
+                }
             }
         }
         if deleted > 0 {
@@ -120,7 +134,8 @@ async fn exchange(
     // monotonic one bounds the wait (read second, so the wait never ends before the stamp).
     // Publishing counts against the timeout, so no judge works on a batch after this
     // reconciler has stopped reading answers.
-    let expires_at = unix_millis(std::time::SystemTime::now()).saturating_add(i64::try_from(timeout.as_millis()).unwrap_or(i64::MAX));
+    let expires_at = unix_millis(std::time::SystemTime::now())
+        .saturating_add(i64::try_from(timeout.as_millis()).unwrap_or(i64::MAX));
     let deadline = tokio::time::Instant::now() + timeout;
     let mut stored = Vec::new();
     for batch in batches {
@@ -180,7 +195,11 @@ async fn pause(error: &str) {
 }
 
 impl PairJudges for JetStreamJudges {
-    fn judge<'a>(&'a self, run: &'a RunHeader, batches: Vec<PairBatch>) -> BoxFuture<'a, Vec<Result<JudgementBatch, String>>> {
+    fn judge<'a>(
+        &'a self,
+        run: &'a RunHeader,
+        batches: Vec<PairBatch>,
+    ) -> BoxFuture<'a, Vec<Result<JudgementBatch, String>>> {
         Box::pin(async move {
             match self.ask_judges(run, &batches).await {
                 Ok(mut answers) => batches
@@ -231,11 +250,23 @@ pub async fn serve_reconciler(
     let mut listeners = Vec::new();
     for target in reconciler.repos() {
         let subject = target.request_subject();
-        listeners.push(connection.listen(&subject, Some(QUEUE_GROUP)).await.map_err(Error::transport(format!("listening on {subject}")))?);
+        listeners.push(
+            connection
+                .listen(&subject, Some(QUEUE_GROUP))
+                .await
+                .map_err(Error::transport(format!("listening on {subject}")))?,
+        );
     }
-    let requests = futures::stream::select_all(listeners.into_iter().map(|l| Box::pin(futures::stream::unfold(l, |mut l| async move { l.next().await.map(|r| (r, l)) }))));
+    let requests = futures::stream::select_all(
+        listeners
+            .into_iter()
+            .map(|l| Box::pin(futures::stream::unfold(l, |mut l| async move { l.next().await.map(|r| (r, l)) }))),
+    );
     tokio::pin!(requests);
-    let mut events = connection.listen(subjects::MEMORY_INGESTED, None).await.map_err(Error::transport("listening for ingest events"))?;
+    let mut events = connection
+        .listen(subjects::MEMORY_INGESTED, None)
+        .await
+        .map_err(Error::transport("listening for ingest events"))?;
     let names: Vec<&str> = reconciler.repos().iter().map(|r| r.name.as_str()).collect();
     eprintln!(
         "memval: reconciler serving on {url} (repos {}, schedule {:?}, requests on {}.<repo>, after {} ingest events or {}s quiet, pair judges: {})",
@@ -247,8 +278,11 @@ pub async fn serve_reconciler(
         if reconciler.judges() { "memval serve judge over MEMVAL_PAIRS" } else { "none (candidates not judged)" }
     );
     let window = js.settings().duplicate_window;
-    let mut debounce: BTreeMap<String, Debounce> =
-        reconciler.repos().iter().map(|r| (r.name.clone(), Debounce::new(triggers.debounce_events, triggers.debounce_quiet, window))).collect();
+    let mut debounce: BTreeMap<String, Debounce> = reconciler
+        .repos()
+        .iter()
+        .map(|r| (r.name.clone(), Debounce::new(triggers.debounce_events, triggers.debounce_quiet, window)))
+        .collect();
     let mut stats = ReconcilerStats::default();
     let ttl = triggers.lease_ttl;
     // Periods other replicas hold, until their holder ends the lease or falls silent.
@@ -331,7 +365,8 @@ pub async fn serve_reconciler(
                     }
                 }
                 Work::TakenOver { due, run_id, held, sequence } => {
-                    run_reconciliation(&reconciler, &connection, &due, &run_id, Some((*held, sequence)), &mut stats).await;
+                    run_reconciliation(&reconciler, &connection, &due, &run_id, Some((*held, sequence)), &mut stats)
+                        .await;
                 }
             }
         }
@@ -388,14 +423,19 @@ async fn check_watch(js: &JetStream, watch: Watch, ttl: Duration, stats: &mut Re
             left_to_other(&watch.due, now.as_ref().expect("an ended lease was read"), stats);
             Checked::Ended
         }
-        Verdict::Alive => Checked::Watching(Watch::new(watch.due, watch.subject, now.expect("a live lease was read"), ttl)),
+        Verdict::Alive => {
+            Checked::Watching(Watch::new(watch.due, watch.subject, now.expect("a live lease was read"), ttl))
+        }
         Verdict::Silent => {
             let Watch { due, subject, lease: seen, seen_at, .. } = watch;
             let period = due.period.clone().unwrap_or_default();
             let silent = seen_at.elapsed().as_secs();
             let from = lease::holder_name(&seen.owner);
             let run_id = new_reconcile_run(&due.target);
-            let owner = format!("{run_id} (pid {}) (took over period {period} from {from}, silent for {silent}s)", std::process::id());
+            let owner = format!(
+                "{run_id} (pid {}) (took over period {period} from {from}, silent for {silent}s)",
+                std::process::id()
+            );
             let expected = now.as_ref().map_or(0, |l| l.sequence);
             match js.publish_lease(topology::LEASES, &subject, &owner, LeaseState::Running, ttl, expected).await {
                 Ok(Renewal::Stored { sequence }) => {
@@ -403,7 +443,9 @@ async fn check_watch(js: &JetStream, watch: Watch, ttl: Duration, stats: &mut Re
                     let label = format!("{} ({})", due.target.name, due.trigger);
                     eprintln!(
                         "{}",
-                        memval_proto::display::one_line(&format!("memval: reconciler: {label}: took over period {period} from {from}, silent for {silent}s"))
+                        memval_proto::display::one_line(&format!(
+                            "memval: reconciler: {label}: took over period {period} from {from}, silent for {silent}s"
+                        ))
                     );
                     let held = Box::new(Held::new(js, &subject, &owner, ttl, &label, &period));
                     Checked::TookOver(Work::TakenOver { due, run_id, held, sequence })
@@ -416,7 +458,13 @@ async fn check_watch(js: &JetStream, watch: Watch, ttl: Duration, stats: &mut Re
                         Checked::Ended
                     }
                     Ok(Some(l)) => Checked::Watching(Watch::new(due, subject, l, ttl)),
-                    Ok(None) | Err(_) => Checked::Watching(Watch { due, subject, lease: seen, seen_at, check_at: Instant::now() + retry }),
+                    Ok(None) | Err(_) => Checked::Watching(Watch {
+                        due,
+                        subject,
+                        lease: seen,
+                        seen_at,
+                        check_at: Instant::now() + retry,
+                    }),
                 },
                 Err(e) => {
                     tracing::warn!(subject = %subject, error = %e, "cannot take over a silent lease, trying again");
@@ -480,7 +528,12 @@ pub struct ReconcilerStats {
     pub taken_over: u64,
 }
 
-async fn on_request(reconciler: &Reconciler, connection: &Requester, request: &Request, stats: &mut ReconcilerStats) -> Option<RepoTarget> {
+async fn on_request(
+    reconciler: &Reconciler,
+    connection: &Requester,
+    request: &Request,
+    stats: &mut ReconcilerStats,
+) -> Option<RepoTarget> {
     stats.requests += 1;
     let target = reconciler.repos().iter().find(|r| r.request_subject() == request.subject).cloned();
     if target.is_none() {
@@ -489,14 +542,20 @@ async fn on_request(reconciler: &Reconciler, connection: &Requester, request: &R
         tracing::warn!(subject = %request.subject, "a reconcile request for a repo this reconciler does not serve");
         if let Some(reply) = &request.reply {
             let known: Vec<&str> = reconciler.repos().iter().map(|r| r.name.as_str()).collect();
-            let text = memval_reconciler::stage::error_reply(repo, &format!("this reconciler serves {}", known.join(", ")));
+            let text =
+                memval_reconciler::stage::error_reply(repo, &format!("this reconciler serves {}", known.join(", ")));
             let _ = connection.answer(reply, memval_proto::display::json_safe(&text).into_bytes()).await;
         }
     }
     target
 }
 
-fn on_event(reconciler: &Reconciler, event: &Request, debounce: &mut BTreeMap<String, Debounce>, stats: &mut ReconcilerStats) -> Vec<Due> {
+fn on_event(
+    reconciler: &Reconciler,
+    event: &Request,
+    debounce: &mut BTreeMap<String, Debounce>,
+    stats: &mut ReconcilerStats,
+) -> Vec<Due> {
     stats.ingest_events += 1;
     // Only the repo and the event's key (its run id, as the ingest role names it) are read
     // here; the ingest role validates and dead-letters bad events.
@@ -515,7 +574,9 @@ fn on_event(reconciler: &Reconciler, event: &Request, debounce: &mut BTreeMap<St
     let d = debounce.get_mut(&target.name).expect("every served repo has a debounce");
     let pending = d.pending() + 1;
     match d.event(&key, Instant::now()) {
-        Counted::Due => vec![Due { period: Some(format!("ingest-{key}")), target, trigger: Trigger::Ingest(pending), reply: None }],
+        Counted::Due => {
+            vec![Due { period: Some(format!("ingest-{key}")), target, trigger: Trigger::Ingest(pending), reply: None }]
+        }
         Counted::Pending => Vec::new(),
         Counted::Repeat => {
             stats.repeated_events += 1;
@@ -527,7 +588,14 @@ fn on_event(reconciler: &Reconciler, event: &Request, debounce: &mut BTreeMap<St
 
 /// Claim `due`'s period and reconcile it, or leave it to the reconciler that holds it: a
 /// finished holder is named and nothing is written; a running one is returned to be watched.
-async fn reconcile_one(js: &JetStream, reconciler: &Reconciler, connection: &Requester, due: Due, ttl: Duration, stats: &mut ReconcilerStats) -> Option<Watch> {
+async fn reconcile_one(
+    js: &JetStream,
+    reconciler: &Reconciler,
+    connection: &Requester,
+    due: Due,
+    ttl: Duration,
+    stats: &mut ReconcilerStats,
+) -> Option<Watch> {
     let run_id = new_reconcile_run(&due.target);
     let mut held = None;
     if let Some(period) = &due.period {
@@ -602,7 +670,13 @@ async fn run_reconciliation(
         }
         Err(e) => {
             stats.failed += 1;
-            eprintln!("{}", memval_proto::display::one_line(&format!("memval: reconciler: {} ({trigger}) failed: {e}", target.name)));
+            eprintln!(
+                "{}",
+                memval_proto::display::one_line(&format!(
+                    "memval: reconciler: {} ({trigger}) failed: {e}",
+                    target.name
+                ))
+            );
             memval_reconciler::stage::error_reply(&target.name, &e.to_string())
         }
     };
@@ -613,12 +687,15 @@ async fn run_reconciliation(
     }
 }
 
-
 /// The repos of `--repo-map NAME=PATH` as a reconciler serves them: each repo's memories are
 /// `memories` (default `contexts`) taken inside it unless absolute; `out_dir` holds the
 /// reports of a single repo, and one folder per repo name below it when there are several
 /// (so two repos' reports never share a dated name).
-pub fn targets(repos: Vec<(String, std::path::PathBuf)>, memories: &[std::path::PathBuf], out_dir: Option<std::path::PathBuf>) -> Vec<RepoTarget> {
+pub fn targets(
+    repos: Vec<(String, std::path::PathBuf)>,
+    memories: &[std::path::PathBuf],
+    out_dir: Option<std::path::PathBuf>,
+) -> Vec<RepoTarget> {
     let several = repos.len() > 1;
     let memories = crate::config::reconciler_memories(memories);
     repos
@@ -656,7 +733,14 @@ mod tests {
             rationale: rationale.into(),
             fallback: None,
         };
-        codec::encode(&JudgementBatch { run: header(), batch_id: format!("{batch}.j"), judgements: vec![j], notes: Vec::new(), model: "m".into() }).unwrap()
+        codec::encode(&JudgementBatch {
+            run: header(),
+            batch_id: format!("{batch}.j"),
+            judgements: vec![j],
+            notes: Vec::new(),
+            model: "m".into(),
+        })
+        .unwrap()
     }
 
     #[tokio::test]
@@ -665,7 +749,9 @@ mod tests {
         let (pairs_out, pairs_in) = channel(8, dead.clone());
         let (judged_out, judged_in) = channel(8, dead.clone());
         let (dlq_out, dlq_in) = channel(8, dead.clone());
-        let batches: Vec<PairBatch> = (0..4).map(|i| PairBatch { run: header(), batch_id: format!("rec-1.p{i}"), pairs: Vec::new(), expires_at: None }).collect();
+        let batches: Vec<PairBatch> = (0..4)
+            .map(|i| PairBatch { run: header(), batch_id: format!("rec-1.p{i}"), pairs: Vec::new(), expires_at: None })
+            .collect();
         // p0 answered twice (a redelivered batch judged again), p1 once, p2 dead-lettered by
         // the judges, p3 never answered; and an answer of another run's batch.
         judged_out.publish(subjects::JUDGEMENTS, "a".into(), judged("rec-1.p0", ("1", "2"), "first")).await.unwrap();
@@ -676,21 +762,38 @@ mod tests {
         letter.insert(header::RUN, "rec-1");
         letter.insert(header::DLQ_MSG_ID, "rec-1.p2");
         letter.insert(header::DLQ_REASON, "model unreachable");
-        dlq_out.send(Outgoing { subject: "memval.v1.dlq.judge".into(), msg_id: "x".into(), headers: letter, payload: Vec::new() }).await.unwrap();
+        dlq_out
+            .send(Outgoing {
+                subject: "memval.v1.dlq.judge".into(),
+                msg_id: "x".into(),
+                headers: letter,
+                payload: Vec::new(),
+            })
+            .await
+            .unwrap();
 
         let before = unix_millis(std::time::SystemTime::now());
-        let got = exchange(&pairs_out, &judged_in, &dlq_in, &header(), &batches, Duration::from_millis(300)).await.unwrap().answers;
+        let got = exchange(&pairs_out, &judged_in, &dlq_in, &header(), &batches, Duration::from_millis(300))
+            .await
+            .unwrap()
+            .answers;
         let after = unix_millis(std::time::SystemTime::now());
         let first = got["rec-1.p0"].as_ref().unwrap();
         assert_eq!(first.judgements.len(), 1);
         assert_eq!(first.judgements[0].rationale, "first", "the duplicate delivery is not a second judgement");
         assert_eq!(got["rec-1.p1"].as_ref().unwrap().judgements[0].rationale, "p1");
-        assert_eq!(got["rec-1.p2"].as_ref().unwrap_err(), "not judged: the judges gave up on the batch (model unreachable)");
+        assert_eq!(
+            got["rec-1.p2"].as_ref().unwrap_err(),
+            "not judged: the judges gave up on the batch (model unreachable)"
+        );
         assert!(!got.contains_key("rec-1.p3") && got.len() == 3, "{:?}", got.keys());
         // Every batch went out, under its own id, with its run in the headers.
         for want in &batches {
             let sent = pairs_in.next().await.unwrap().unwrap();
-            assert_eq!((sent.subject.as_str(), sent.msg_id.as_deref()), (subjects::PAIRS, Some(want.batch_id.as_str())));
+            assert_eq!(
+                (sent.subject.as_str(), sent.msg_id.as_deref()),
+                (subjects::PAIRS, Some(want.batch_id.as_str()))
+            );
             assert_eq!(sent.headers.get(header::RUN), Some("rec-1"));
             // Each carries the moment the wait ends: 300 ms after it began, before it ended.
             let expires_at = codec::decode::<PairBatch>(&sent.payload).unwrap().expires_at.expect("a deadline");
@@ -720,6 +823,9 @@ mod tests {
     fn a_lease_is_one_subject_per_repo_and_period() {
         assert_eq!(lease_subject("shop", "schedule-1764658200"), "memval.v1.leases.reconcile.shop.schedule-1764658200");
         // Dots and wildcards in a repo name or an event key cannot add or widen tokens.
-        assert_eq!(lease_subject("web.app", "ingest-ingest-e.1>*"), "memval.v1.leases.reconcile.web_app.ingest-ingest-e_1__");
+        assert_eq!(
+            lease_subject("web.app", "ingest-ingest-e.1>*"),
+            "memval.v1.leases.reconcile.web_app.ingest-ingest-e_1__"
+        );
     }
 }

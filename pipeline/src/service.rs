@@ -14,12 +14,12 @@ use std::time::Duration;
 
 use futures::FutureExt;
 use memval_extractor::ExtractorStage;
+use memval_investigator::RepoRouter;
 use memval_judge::draft::service::DraftService;
 use memval_judge::JudgeStage;
-use memval_reconciler::Reconciler;
-use memval_investigator::RepoRouter;
 use memval_proto::ingest::event_run;
 use memval_proto::subjects;
+use memval_reconciler::Reconciler;
 use memval_runtime::{run_stage, Inbox, Stage, StageConfig, StageStats};
 use memval_scorer::{ScoreStore, ScorerStage};
 use memval_store::SledStore;
@@ -84,7 +84,15 @@ pub async fn serve(
             serve_stage(router, js, topology::CLAIMS, concurrency, url, shutdown).await
         }
         Role::Scorer { store } => {
-            let stats = serve_stage(ScorerStage::new(store.clone() as Arc<dyn ScoreStore>), js, topology::VERDICTS, concurrency, url, shutdown).await?;
+            let stats = serve_stage(
+                ScorerStage::new(store.clone() as Arc<dyn ScoreStore>),
+                js,
+                topology::VERDICTS,
+                concurrency,
+                url,
+                shutdown,
+            )
+            .await?;
             tokio::task::spawn_blocking(move || store.flush()).await??;
             Ok(stats)
         }
@@ -126,8 +134,13 @@ async fn serve_judge(
         let Some(service) = drafts else { return Ok(()) };
         use memval_judge::draft::service as draft;
         let responder = draft::listen(&js.requester(), concurrency).await.map_err(|e| Error::Usage(e.to_string()))?;
-        eprintln!("memval: judge serving on {url} (draft judgements, subject {}, {concurrency} at once)", subjects::JUDGE_DRAFT);
-        let stats = draft::serve(responder, Arc::new(service), shutdown.clone()).await.map_err(|e| Error::Incomplete(format!("the draft judge stopped: {e}")))?;
+        eprintln!(
+            "memval: judge serving on {url} (draft judgements, subject {}, {concurrency} at once)",
+            subjects::JUDGE_DRAFT
+        );
+        let stats = draft::serve(responder, Arc::new(service), shutdown.clone())
+            .await
+            .map_err(|e| Error::Incomplete(format!("the draft judge stopped: {e}")))?;
         eprintln!(
             "memval: judge stopped: {} answered, {} failed, {} without reply subject (draft judgements)",
             stats.answered.load(Ordering::Relaxed),
@@ -163,13 +176,21 @@ async fn serve_stage<S: Stage>(
         progress_every: (ack_wait / 3).max(Duration::from_millis(100)),
         ..StageConfig::default()
     };
-    eprintln!("memval: {name} serving on {url} (stream {stream}, consumer {name}, {concurrency} at once, ack wait {}s)", ack_wait.as_secs_f64());
+    eprintln!(
+        "memval: {name} serving on {url} (stream {stream}, consumer {name}, {concurrency} at once, ack wait {}s)",
+        ack_wait.as_secs_f64()
+    );
     run_stage(Arc::new(stage), Arc::new(inbox), Arc::new(js.outbox()), config, shutdown)
         .await
         .map_err(|e| Error::Incomplete(format!("{name} stopped: {e}")))
 }
 
-async fn serve_ingest(js: &JetStream, batch_size: usize, url: &str, shutdown: impl Future<Output = ()> + Send + 'static) -> Result<Arc<StageStats>, Error> {
+async fn serve_ingest(
+    js: &JetStream,
+    batch_size: usize,
+    url: &str,
+    shutdown: impl Future<Output = ()> + Send + 'static,
+) -> Result<Arc<StageStats>, Error> {
     let inbox: JetStreamInbox = js.inbox(&topology::stage_consumer("ingest", topology::EVENTS), 1).await?;
     // Polled until it resolves, then the loop ends: it is never polled again after that.
     tokio::pin!(shutdown);
@@ -199,7 +220,8 @@ async fn serve_ingest(js: &JetStream, batch_size: usize, url: &str, shutdown: im
         };
         failures = 0;
         if envelope.subject != subjects::MEMORY_INGESTED {
-            let reason = format!("unexpected subject {}; ingest consumes {}", envelope.subject, subjects::MEMORY_INGESTED);
+            let reason =
+                format!("unexpected subject {}; ingest consumes {}", envelope.subject, subjects::MEMORY_INGESTED);
             envelope.acker.dead_letter(reason, envelope.payload).await.ok();
             stats.dead_lettered.fetch_add(1, Ordering::Relaxed);
             continue;
@@ -221,13 +243,20 @@ async fn serve_ingest(js: &JetStream, batch_size: usize, url: &str, shutdown: im
                     memories = memories.len(),
                 );
                 memval_runtime::trace::continue_from(&span, &envelope.headers);
-                let submitted = submit_batches(&outbox, &header, &memories, batch_size, &config, &envelope.headers).instrument(span).await;
+                let submitted = submit_batches(&outbox, &header, &memories, batch_size, &config, &envelope.headers)
+                    .instrument(span)
+                    .await;
                 match submitted {
                     Ok(()) => {
                         envelope.acker.ack().await.ok();
                         stats.processed.fetch_add(1, Ordering::Relaxed);
                         stats.published.fetch_add(memories.len().div_ceil(batch_size.max(1)) as u64, Ordering::Relaxed);
-                        eprintln!("memval: ingest started run {} ({} memories of {})", header.run_id, memories.len(), header.repo);
+                        eprintln!(
+                            "memval: ingest started run {} ({} memories of {})",
+                            header.run_id,
+                            memories.len(),
+                            header.repo
+                        );
                     }
                     Err(e) => {
                         // The event stays; batches already published are de-duplicated when

@@ -13,7 +13,11 @@ use crate::Error;
 const IN_FLIGHT: usize = 16;
 
 /// A run's memories as batches of at most `batch_size`, in order.
-pub fn memory_batches<'a>(header: &'a RunHeader, memories: &'a [Memory], batch_size: usize) -> impl Iterator<Item = MemoryBatch> + 'a {
+pub fn memory_batches<'a>(
+    header: &'a RunHeader,
+    memories: &'a [Memory],
+    batch_size: usize,
+) -> impl Iterator<Item = MemoryBatch> + 'a {
     memories.chunks(batch_size.max(1)).enumerate().map(move |(n, chunk)| MemoryBatch {
         run: header.clone(),
         batch_id: format!("{}.m{n}", header.run_id),
@@ -98,7 +102,13 @@ mod tests {
         by_id.insert(header::DLQ_MSG_ID, "r-2.m4.c:0");
         assert_eq!(run_of(&by_id, &[0xff]).as_deref(), Some("r-2"));
         let batch = ClaimBatch {
-            run: RunHeader { run_id: "r-3".into(), repo: ".".into(), commit: None, started_at: 0, expected_memories: 0 },
+            run: RunHeader {
+                run_id: "r-3".into(),
+                repo: ".".into(),
+                commit: None,
+                started_at: 0,
+                expected_memories: 0,
+            },
             batch_id: "x".into(),
             items: Vec::new(),
         };
@@ -110,7 +120,8 @@ mod tests {
 
     #[test]
     fn batch_ids_number_the_run_s_chunks() {
-        let header = RunHeader { run_id: "r".into(), repo: ".".into(), commit: None, started_at: 0, expected_memories: 5 };
+        let header =
+            RunHeader { run_id: "r".into(), repo: ".".into(), commit: None, started_at: 0, expected_memories: 5 };
         let memory = |id: &str| Memory {
             id: id.into(),
             agent: "a".into(),
@@ -124,7 +135,8 @@ mod tests {
             first_line: 1,
         };
         let memories: Vec<Memory> = ["1", "2", "3", "4", "5"].into_iter().map(memory).collect();
-        let batches: Vec<(String, usize)> = memory_batches(&header, &memories, 2).map(|b| (b.batch_id, b.memories.len())).collect();
+        let batches: Vec<(String, usize)> =
+            memory_batches(&header, &memories, 2).map(|b| (b.batch_id, b.memories.len())).collect();
         assert_eq!(batches, vec![("r.m0".into(), 2), ("r.m1".into(), 2), ("r.m2".into(), 1)]);
     }
 }

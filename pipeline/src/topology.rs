@@ -20,7 +20,9 @@
 use std::time::Duration;
 
 use memval_proto::subjects;
-use memval_transport::jetstream::{Auth, ConnectOptions, ConsumerSpec, Deliver, JetStream, Retention, Settings, StreamSpec, Tls};
+use memval_transport::jetstream::{
+    Auth, ConnectOptions, ConsumerSpec, Deliver, JetStream, Retention, Settings, StreamSpec, Tls,
+};
 
 use crate::Error;
 
@@ -64,7 +66,14 @@ const LEASES_MAX: i64 = 100_000;
 /// A client's per-run consumers outlive a crashed client by this much, then go away.
 const RUN_CONSUMER_IDLE: Duration = Duration::from_secs(3600);
 
-fn stream(name: &str, subject: String, retention: Retention, max_age: Duration, max_messages: i64, what: &str) -> StreamSpec {
+fn stream(
+    name: &str,
+    subject: String,
+    retention: Retention,
+    max_age: Duration,
+    max_messages: i64,
+    what: &str,
+) -> StreamSpec {
     StreamSpec {
         name: name.to_owned(),
         subjects: vec![subject],
@@ -78,15 +87,78 @@ fn stream(name: &str, subject: String, retention: Retention, max_age: Duration, 
 pub fn streams() -> Vec<StreamSpec> {
     use subjects::any_version;
     vec![
-        stream(MEMORIES, any_version(subjects::MEMORIES), Retention::WorkQueue, Duration::ZERO, MAX_QUEUED, "memories to extract claims from"),
-        stream(CLAIMS, any_version(subjects::CLAIMS), Retention::WorkQueue, Duration::ZERO, MAX_QUEUED, "claims to investigate"),
-        stream(VERDICTS, any_version(subjects::VERDICTS), Retention::WorkQueue, Duration::ZERO, MAX_QUEUED, "verdicts to score"),
-        stream(SCORES, format!("{}.>", any_version(subjects::SCORES)), Retention::Limits, SCORES_MAX_AGE, SCORES_MAX, "scores, per run"),
-        stream(EVENTS, any_version("memval.v1.events.>"), Retention::WorkQueue, Duration::ZERO, MAX_QUEUED, "memory-ingest events"),
-        stream(DLQ, format!("{}.>", any_version(subjects::DLQ)), Retention::Limits, DLQ_MAX_AGE, DLQ_MAX, "dead letters, per stage"),
-        stream(PAIRS, any_version(subjects::PAIRS), Retention::WorkQueue, PAIRS_MAX_AGE, MAX_QUEUED, "candidate pairs to judge"),
-        stream(JUDGEMENTS, format!("{}.>", any_version(subjects::JUDGEMENTS)), Retention::Limits, SCORES_MAX_AGE, SCORES_MAX, "pair judgements, per run"),
-        stream(LEASES, any_version("memval.v1.leases.>"), Retention::Limits, LEASES_MAX_AGE, LEASES_MAX, "one reconciler's claim per repo and period"),
+        stream(
+            MEMORIES,
+            any_version(subjects::MEMORIES),
+            Retention::WorkQueue,
+            Duration::ZERO,
+            MAX_QUEUED,
+            "memories to extract claims from",
+        ),
+        stream(
+            CLAIMS,
+            any_version(subjects::CLAIMS),
+            Retention::WorkQueue,
+            Duration::ZERO,
+            MAX_QUEUED,
+            "claims to investigate",
+        ),
+        stream(
+            VERDICTS,
+            any_version(subjects::VERDICTS),
+            Retention::WorkQueue,
+            Duration::ZERO,
+            MAX_QUEUED,
+            "verdicts to score",
+        ),
+        stream(
+            SCORES,
+            format!("{}.>", any_version(subjects::SCORES)),
+            Retention::Limits,
+            SCORES_MAX_AGE,
+            SCORES_MAX,
+            "scores, per run",
+        ),
+        stream(
+            EVENTS,
+            any_version("memval.v1.events.>"),
+            Retention::WorkQueue,
+            Duration::ZERO,
+            MAX_QUEUED,
+            "memory-ingest events",
+        ),
+        stream(
+            DLQ,
+            format!("{}.>", any_version(subjects::DLQ)),
+            Retention::Limits,
+            DLQ_MAX_AGE,
+            DLQ_MAX,
+            "dead letters, per stage",
+        ),
+        stream(
+            PAIRS,
+            any_version(subjects::PAIRS),
+            Retention::WorkQueue,
+            PAIRS_MAX_AGE,
+            MAX_QUEUED,
+            "candidate pairs to judge",
+        ),
+        stream(
+            JUDGEMENTS,
+            format!("{}.>", any_version(subjects::JUDGEMENTS)),
+            Retention::Limits,
+            SCORES_MAX_AGE,
+            SCORES_MAX,
+            "pair judgements, per run",
+        ),
+        stream(
+            LEASES,
+            any_version("memval.v1.leases.>"),
+            Retention::Limits,
+            LEASES_MAX_AGE,
+            LEASES_MAX,
+            "one reconciler's claim per repo and period",
+        ),
     ]
 }
 

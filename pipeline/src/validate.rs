@@ -59,7 +59,10 @@ pub fn new_run_id() -> String {
 /// error, and nothing of it is recorded as complete.
 pub async fn validate(v: Validate, warn: &(dyn Fn(&str) + Sync)) -> Result<Validated, Error> {
     if !v.repo.is_dir() {
-        return Err(Error::Usage(format!("--repo {} is not a directory; point it at the repository the memories describe", v.repo.display())));
+        return Err(Error::Usage(format!(
+            "--repo {} is not a directory; point it at the repository the memories describe",
+            v.repo.display()
+        )));
     }
     if !v.memories.exists() {
         return Err(Error::Usage(format!("--memories {} does not exist", v.memories.display())));
@@ -79,7 +82,10 @@ pub async fn validate(v: Validate, warn: &(dyn Fn(&str) + Sync)) -> Result<Valid
         warn(&format!("note: {}", one_line(&link.to_string())));
     }
     if memories.is_empty() {
-        warn(&format!("warning: no memories found in {}; nothing was checked", one_line(&v.memories.display().to_string())));
+        warn(&format!(
+            "warning: no memories found in {}; nothing was checked",
+            one_line(&v.memories.display().to_string())
+        ));
     }
     let store_dir = v.store.clone().unwrap_or_else(|| memval_store::default_dir(&repo));
     // In a cluster the scorer service owns the store; this process submits and reads scores.

@@ -67,8 +67,13 @@ fn parse_date(value: &DateValue, field: &str, index: usize) -> Result<i64, Strin
 /// The run an event starts. Its id comes from the event (or the message), and the caller
 /// passes the time the message was published as its start, so a redelivered event
 /// republishes identical batches, which the stream de-duplicates.
-pub fn event_run(payload: &[u8], msg_id: Option<&str>, started_at: UnixSeconds) -> Result<(RunHeader, Vec<Memory>), String> {
-    let event: IngestEvent = serde_json::from_slice(payload).map_err(|e| format!("not a memory_ingested event: {e}"))?;
+pub fn event_run(
+    payload: &[u8],
+    msg_id: Option<&str>,
+    started_at: UnixSeconds,
+) -> Result<(RunHeader, Vec<Memory>), String> {
+    let event: IngestEvent =
+        serde_json::from_slice(payload).map_err(|e| format!("not a memory_ingested event: {e}"))?;
     if event.repo.trim().is_empty() {
         return Err("repo is empty; name the repo the memories describe".into());
     }
@@ -130,7 +135,10 @@ mod tests {
             ]}"#;
         let (header, memories) = event_run(event, Some("ignored"), 1_800_000_000).unwrap();
         assert_eq!(header.run_id, "ingest-e-1");
-        assert_eq!((header.repo.as_str(), header.commit.as_deref(), header.expected_memories), ("shop", Some("abc"), 2));
+        assert_eq!(
+            (header.repo.as_str(), header.commit.as_deref(), header.expected_memories),
+            ("shop", Some("abc"), 2)
+        );
         assert_eq!(header.started_at, 1_800_000_000);
         assert_eq!((memories[0].id.as_str(), memories[1].id.as_str()), ("7", "7~2"));
         assert_eq!((memories[0].tier, memories[0].kind.as_str()), (2, "feedback"));
@@ -149,8 +157,14 @@ mod tests {
         let cases: [(&[u8], &str); 5] = [
             (b"not json", "not a memory_ingested event"),
             (br#"{"repo": "", "memories": []}"#, "repo is empty"),
-            (br#"{"repo": "r", "memories": [{"id": 1, "agent": "a", "content": "c", "tier": 5}]}"#, "tiers are 0, 1 and 2"),
-            (br#"{"repo": "r", "memories": [{"id": 1, "agent": "a", "content": "c", "created_at": "yesterday"}]}"#, "memories[0].created_at"),
+            (
+                br#"{"repo": "r", "memories": [{"id": 1, "agent": "a", "content": "c", "tier": 5}]}"#,
+                "tiers are 0, 1 and 2",
+            ),
+            (
+                br#"{"repo": "r", "memories": [{"id": 1, "agent": "a", "content": "c", "created_at": "yesterday"}]}"#,
+                "memories[0].created_at",
+            ),
             (br#"{"repo": "r", "memories": [], "extra": 1}"#, "unknown field"),
         ];
         for (event, want) in cases {

@@ -6,21 +6,21 @@
 //!
 //! This crate must never do I/O, and must never depend on a transport.
 
+mod claim;
 pub mod codec;
 pub mod display;
 pub mod ingest;
-pub mod tools;
-mod claim;
 mod memory;
 mod messages;
 mod pairs;
+pub mod tools;
 mod verdict;
 
 pub use claim::{Assertion, Claim, ClaimType, CodeRef, Tier};
 pub use memory::{make_ids_unique, Memory, MemoryMeta, Source};
 pub use messages::{
-    CheckedMemory, ClaimBatch, ExtractedMemory, LeftOut, MemoryBatch, MemoryScore, Message, RunHeader,
-    ScoreBatch, VerdictBatch,
+    CheckedMemory, ClaimBatch, ExtractedMemory, LeftOut, MemoryBatch, MemoryScore, Message, RunHeader, ScoreBatch,
+    VerdictBatch,
 };
 pub use pairs::{Judgement, JudgementBatch, Pair, PairBatch, PairVerdict};
 pub use verdict::{Action, ClaimResult, Outcome, Verdict};
@@ -70,7 +70,11 @@ pub mod subjects {
             .chars()
             .map(|c| if c == '.' || c == '*' || c == '>' || c.is_whitespace() || c.is_control() { '_' } else { c })
             .collect();
-        if token.is_empty() { "_".to_owned() } else { token }
+        if token.is_empty() {
+            "_".to_owned()
+        } else {
+            token
+        }
     }
 
     /// `memval.v1.claims` → `memval.*.claims`: the family across wire versions, so a
@@ -167,7 +171,13 @@ mod tests {
     #[test]
     fn scores_go_to_a_subject_per_run_and_families_span_versions() {
         let mut batch = ScoreBatch {
-            run: RunHeader { run_id: "20260101T000000Z-ab.c*d>e f".into(), repo: ".".into(), commit: None, started_at: 0, expected_memories: 0 },
+            run: RunHeader {
+                run_id: "20260101T000000Z-ab.c*d>e f".into(),
+                repo: ".".into(),
+                commit: None,
+                started_at: 0,
+                expected_memories: 0,
+            },
             batch_id: "b".into(),
             items: Vec::new(),
         };
@@ -188,7 +198,15 @@ mod tests {
 
     #[test]
     fn action_thresholds_follow_spec() {
-        let cases = [(0, Action::Pass), (1, Action::FlagForUser), (39, Action::FlagForUser), (40, Action::FlagForReview), (80, Action::FlagForReview), (81, Action::SuggestArchive), (100, Action::SuggestArchive)];
+        let cases = [
+            (0, Action::Pass),
+            (1, Action::FlagForUser),
+            (39, Action::FlagForUser),
+            (40, Action::FlagForReview),
+            (80, Action::FlagForReview),
+            (81, Action::SuggestArchive),
+            (100, Action::SuggestArchive),
+        ];
         for (score, action) in cases {
             assert_eq!(Action::from_score(score), action, "score {score}");
         }

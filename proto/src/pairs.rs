@@ -167,14 +167,25 @@ mod tests {
 
     #[test]
     fn judgements_go_to_their_run_and_pairs_to_the_judges() {
-        let run = RunHeader { run_id: "rec.1".into(), repo: "r".into(), commit: None, started_at: 0, expected_memories: 0 };
-        let out = JudgementBatch { run: run.clone(), batch_id: "b".into(), judgements: Vec::new(), notes: Vec::new(), model: "m".into() };
+        let run =
+            RunHeader { run_id: "rec.1".into(), repo: "r".into(), commit: None, started_at: 0, expected_memories: 0 };
+        let out = JudgementBatch {
+            run: run.clone(),
+            batch_id: "b".into(),
+            judgements: Vec::new(),
+            notes: Vec::new(),
+            model: "m".into(),
+        };
         assert_eq!(out.subject(), "memval.v1.judgements.rec_1");
-        assert_eq!(PairBatch { run, batch_id: "b".into(), pairs: Vec::new(), expires_at: None }.subject(), "memval.v1.pairs");
+        assert_eq!(
+            PairBatch { run, batch_id: "b".into(), pairs: Vec::new(), expires_at: None }.subject(),
+            "memval.v1.pairs"
+        );
     }
 
     fn batch(expires_at: Option<UnixMillis>) -> PairBatch {
-        let run = RunHeader { run_id: "rec.1".into(), repo: "r".into(), commit: None, started_at: 0, expected_memories: 0 };
+        let run =
+            RunHeader { run_id: "rec.1".into(), repo: "r".into(), commit: None, started_at: 0, expected_memories: 0 };
         let pair = Pair {
             id_a: "1".into(),
             agent_a: "pm".into(),
@@ -219,7 +230,9 @@ mod tests {
             pairs: Vec<Pair>,
         }
         let b = batch(None);
-        let older = postcard::to_stdvec(&Older { run: b.run.clone(), batch_id: b.batch_id.clone(), pairs: b.pairs.clone() }).unwrap();
+        let older =
+            postcard::to_stdvec(&Older { run: b.run.clone(), batch_id: b.batch_id.clone(), pairs: b.pairs.clone() })
+                .unwrap();
         assert_eq!(codec::decode::<PairBatch>(&older).unwrap(), b);
         // An older judge reads a new batch too (the codec ignores the bytes after its fields),
         // and judges it whenever it arrives.

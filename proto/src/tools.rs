@@ -25,7 +25,8 @@ pub const TOOL_FILES: &[(&str, &str)] = &[
 
 /// Sub-folders of a tool folder whose markdown files are instructions (commands, sub-agents,
 /// rules, steering, workflows). `.github/workflows` holds CI, not instructions.
-pub const INSTRUCTION_DIRS: &[&str] = &["commands", "agents", "agent", "rules", "steering", "workflows", "microagents", "prompts"];
+pub const INSTRUCTION_DIRS: &[&str] =
+    &["commands", "agents", "agent", "rules", "steering", "workflows", "microagents", "prompts"];
 
 /// The agent whose instructions a notes file is, from its path's components (repo-relative
 /// where known): by name anywhere ([`TOOL_FILES`]), by place in a tool folder (a skill's
@@ -40,7 +41,9 @@ pub fn notes_agent(parts: &[&str]) -> Option<&'static str> {
         return Some(tool);
     }
     // The innermost tool folder decides (`.github/` of a package inside the repo too).
-    if let Some((i, tool)) = dirs.iter().enumerate().rev().find_map(|(i, d)| tool_agent(d).map(|agent| (i, (*d, agent)))) {
+    if let Some((i, tool)) =
+        dirs.iter().enumerate().rev().find_map(|(i, d)| tool_agent(d).map(|agent| (i, (*d, agent))))
+    {
         let (folder, agent) = tool;
         let sub = &dirs[i + 1..];
         let first = sub.first().copied();
@@ -58,7 +61,8 @@ pub fn notes_agent(parts: &[&str]) -> Option<&'static str> {
             ".roo" if first.is_some_and(|f| f.starts_with("rules")) => is_md,
             _ => {
                 (first == Some("skills") && name == "SKILL.md")
-                    || (first.is_some_and(|f| INSTRUCTION_DIRS.contains(&f)) && (is_md || (folder == ".cursor" && ext.as_deref() == Some("mdc"))))
+                    || (first.is_some_and(|f| INSTRUCTION_DIRS.contains(&f))
+                        && (is_md || (folder == ".cursor" && ext.as_deref() == Some("mdc"))))
             }
         };
         if found {
@@ -146,7 +150,6 @@ mod tests {
             assert_eq!(notes_agent(&path.split('/').collect::<Vec<_>>()), agent, "{path}");
         }
     }
-
 
     #[test]
     fn a_skill_folder_is_found_at_any_depth() {

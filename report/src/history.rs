@@ -63,7 +63,13 @@ pub fn to_table(points: &[HistoryPoint], filter: Option<&str>) -> String {
             (Some(a), Some(b)) if b < a => format!("  (-{})", a - b),
             _ => String::new(),
         };
-        let _ = writeln!(out, "    {}  {:>3}{change}  run {}", memval_proto::rfc3339(p.started_at), score, one_line(&p.run_id));
+        let _ = writeln!(
+            out,
+            "    {}  {:>3}{change}  run {}",
+            memval_proto::rfc3339(p.started_at),
+            score,
+            one_line(&p.run_id)
+        );
         previous = p.score;
     }
     memval_proto::display::terminal_safe(&out)

@@ -18,6 +18,8 @@ pub mod history;
 
 pub use json::to_json;
 pub use markdown::to_markdown;
-pub use model::{build, severity, ClaimReport, CodeRefReport, Inputs, MemoryReport, NotChecked, Problem, Report, RunInfo};
+pub use model::{
+    build, severity, ClaimReport, CodeRefReport, Inputs, MemoryReport, NotChecked, Problem, Report, RunInfo,
+};
 pub use sarif::to_sarif;
 pub use table::to_table;

@@ -17,13 +17,24 @@ pub fn to_markdown(report: &Report) -> String {
     let r = &report.run;
     let mut out = String::new();
     let _ = writeln!(out, "# memval report\n");
-    let _ = writeln!(out, "- repo: `{}`{}", md_escape(&r.repo), r.commit.as_deref().map(|c| format!(" at `{}`", md_escape(c))).unwrap_or_default());
+    let _ = writeln!(
+        out,
+        "- repo: `{}`{}",
+        md_escape(&r.repo),
+        r.commit.as_deref().map(|c| format!(" at `{}`", md_escape(c))).unwrap_or_default()
+    );
     let _ = writeln!(out, "- memories: `{}` ({})", md_escape(&r.memories_path), md_escape(&r.memories_format));
     let _ = writeln!(out, "- run: `{}`, {} → {}", md_escape(&r.id), r.started_at, r.finished_at);
     let _ = writeln!(
         out,
         "- {} memories, {} claims: **{} valid, {} stale, {} contradicted, {} ambiguous**, {} not checked\n",
-        r.memories, r.claims, r.verdicts["VALID"], r.verdicts["STALE"], r.verdicts["CONTRADICTED"], r.verdicts["AMBIGUOUS"], r.not_checked
+        r.memories,
+        r.claims,
+        r.verdicts["VALID"],
+        r.verdicts["STALE"],
+        r.verdicts["CONTRADICTED"],
+        r.verdicts["AMBIGUOUS"],
+        r.not_checked
     );
     if let Some(line) = llm_summary(report) {
         let _ = writeln!(out, "- {}\n", md_escape(&line));
@@ -44,8 +55,15 @@ pub fn to_markdown(report: &Report) -> String {
         );
     }
     for m in ranked.iter().filter(|m| !m.claims.is_empty()) {
-        let _ = writeln!(out, "\n### `{}` ({}, score {})\n", md_escape(&m.source), md_escape(&m.agent), m.score.map_or("-".into(), |s| s.to_string()));
-        let _ = writeln!(out, "| line | claim | verdict | confidence | evidence | successor |\n|---|---|---|---|---|---|");
+        let _ = writeln!(
+            out,
+            "\n### `{}` ({}, score {})\n",
+            md_escape(&m.source),
+            md_escape(&m.agent),
+            m.score.map_or("-".into(), |s| s.to_string())
+        );
+        let _ =
+            writeln!(out, "| line | claim | verdict | confidence | evidence | successor |\n|---|---|---|---|---|---|");
         for c in &m.claims {
             let _ = writeln!(
                 out,
@@ -63,7 +81,13 @@ pub fn to_markdown(report: &Report) -> String {
         let _ = writeln!(out, "\n## Not checked\n\nThese claims have no verdict; they are not counted in any score.\n");
         let _ = writeln!(out, "| memory | claim | reason |\n|---|---|---|");
         for n in &report.not_checked {
-            let _ = writeln!(out, "| `{}` | {} | {} |", md_escape(&n.source), md_escape(&n.claim_text), md_escape(&n.reason));
+            let _ = writeln!(
+                out,
+                "| `{}` | {} | {} |",
+                md_escape(&n.source),
+                md_escape(&n.claim_text),
+                md_escape(&n.reason)
+            );
         }
     }
     if !report.problems.is_empty() {
@@ -74,4 +98,3 @@ pub fn to_markdown(report: &Report) -> String {
     }
     memval_proto::display::terminal_safe(&out)
 }
-

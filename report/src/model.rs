@@ -285,4 +285,3 @@ pub(crate) fn llm_summary(report: &Report) -> Option<String> {
     }
     Some(line)
 }
-

@@ -24,7 +24,8 @@ pub fn to_sarif(report: &Report, relative: &dyn Fn(&str) -> String) -> String {
             let Some((id, _, level, _)) = rules.iter().find(|r| r.1 == c.verdict) else { continue };
             let successor = c.successor.as_deref().map(|s| format!(" Successor: {s}.")).unwrap_or_default();
             // A result at every line that makes the claim, so each shows in code review.
-            let at: Vec<u32> = if c.source_lines.is_empty() { vec![c.source_line.unwrap_or(1)] } else { c.source_lines.clone() };
+            let at: Vec<u32> =
+                if c.source_lines.is_empty() { vec![c.source_line.unwrap_or(1)] } else { c.source_lines.clone() };
             for (k, line) in at.into_iter().enumerate() {
                 // The first line keeps the fingerprint a claim has always had.
                 let print = if k == 0 {

@@ -21,7 +21,13 @@ pub fn to_table(report: &Report) -> String {
     let mut out = String::new();
     for m in &report.memories {
         let score = m.score.map_or("-".to_owned(), |s| s.to_string());
-        let _ = writeln!(out, "{}  [{}]  score {score}  {}", one_line(&m.source), one_line(&m.agent), m.action.unwrap_or("not scored"));
+        let _ = writeln!(
+            out,
+            "{}  [{}]  score {score}  {}",
+            one_line(&m.source),
+            one_line(&m.agent),
+            m.action.unwrap_or("not scored")
+        );
         if m.claims.is_empty() {
             let why = m.skip_reason.as_deref().unwrap_or("no claim could be checked without an LLM");
             let _ = writeln!(out, "    ({})", one_line(why));
@@ -70,4 +76,3 @@ pub fn to_table(report: &Report) -> String {
     }
     memval_proto::display::terminal_safe(&out)
 }
-

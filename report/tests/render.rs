@@ -13,7 +13,8 @@
 use std::path::PathBuf;
 
 use memval_proto::{
-    Action, Claim, ClaimResult, ClaimType, CodeRef, LeftOut, MemoryMeta, MemoryScore, Outcome, RunHeader, Source, Verdict,
+    Action, Claim, ClaimResult, ClaimType, CodeRef, LeftOut, MemoryMeta, MemoryScore, Outcome, RunHeader, Source,
+    Verdict,
 };
 use memval_report::dlq::DeadLetter;
 use memval_report::{build, Inputs, Problem, Report};
@@ -22,13 +23,33 @@ use memval_store::HistoryPoint;
 const HOSTILE: &str = "\u{1b}]0;pwned\u{7} \u{202e}evil";
 
 fn code_ref(path: &str, symbol: Option<&str>, written: Option<&str>) -> CodeRef {
-    CodeRef { path: path.into(), symbol: symbol.map(Into::into), line: None, written: written.map(Into::into), alt_paths: Vec::new() }
+    CodeRef {
+        path: path.into(),
+        symbol: symbol.map(Into::into),
+        line: None,
+        written: written.map(Into::into),
+        alt_paths: Vec::new(),
+    }
 }
 
-fn result(index: u32, claim_type: ClaimType, text: &str, lines: &[u32], refs: Vec<CodeRef>, outcome: Outcome) -> ClaimResult {
+fn result(
+    index: u32,
+    claim_type: ClaimType,
+    text: &str,
+    lines: &[u32],
+    refs: Vec<CodeRef>,
+    outcome: Outcome,
+) -> ClaimResult {
     ClaimResult {
         index,
-        claim: Claim { claim_type, claim_text: text.into(), line: lines[0], lines: lines.to_vec(), code_refs: refs, assertion: None },
+        claim: Claim {
+            claim_type,
+            claim_text: text.into(),
+            line: lines[0],
+            lines: lines.to_vec(),
+            code_refs: refs,
+            assertion: None,
+        },
         outcome,
     }
 }
@@ -63,16 +84,51 @@ fn fixture(fail_on: Option<Verdict>) -> Report {
         score: Some(41),
         action: Some(Action::FlagForReview),
         results: vec![
-            result(0, ClaimType::FileReference, "`src/cache/lru.go`", &[2, 9], vec![code_ref("src/cache/lru.go", None, None)],
-                checked(Verdict::Stale, 85, "src/cache/lru.go: moved to internal/cache/lru.go in abc1234", Some("internal/cache/lru.go"))),
-            result(1, ClaimType::SymbolReference, "`ShardedCache`", &[4], vec![code_ref("src/cache/lru.go", Some("ShardedCache"), None)],
-                checked(Verdict::Contradicted, 90, "src/cache/lru.go: ShardedCache removed in def5678", None)),
-            result(2, ClaimType::FileReference, "`api.md`", &[5], vec![code_ref("docs/api.md", None, Some("../api.md"))],
-                checked(Verdict::Valid, 100, "docs/api.md exists", None)),
-            result(3, ClaimType::FileReference, "`cfg` | pipes", &[6], vec![code_ref("cfg", None, None)],
-                checked(Verdict::Ambiguous, 40, "cfg: 2 places match\nconfig/cfg, tools/cfg", None)),
-            result(4, ClaimType::Behavioral, "retries three times", &[7], vec![code_ref("src/retry.rs", None, None)],
-                Outcome::NotChecked { reason: "behavioral claims need the LLM investigator (--llm-provider)".into() }),
+            result(
+                0,
+                ClaimType::FileReference,
+                "`src/cache/lru.go`",
+                &[2, 9],
+                vec![code_ref("src/cache/lru.go", None, None)],
+                checked(
+                    Verdict::Stale,
+                    85,
+                    "src/cache/lru.go: moved to internal/cache/lru.go in abc1234",
+                    Some("internal/cache/lru.go"),
+                ),
+            ),
+            result(
+                1,
+                ClaimType::SymbolReference,
+                "`ShardedCache`",
+                &[4],
+                vec![code_ref("src/cache/lru.go", Some("ShardedCache"), None)],
+                checked(Verdict::Contradicted, 90, "src/cache/lru.go: ShardedCache removed in def5678", None),
+            ),
+            result(
+                2,
+                ClaimType::FileReference,
+                "`api.md`",
+                &[5],
+                vec![code_ref("docs/api.md", None, Some("../api.md"))],
+                checked(Verdict::Valid, 100, "docs/api.md exists", None),
+            ),
+            result(
+                3,
+                ClaimType::FileReference,
+                "`cfg` | pipes",
+                &[6],
+                vec![code_ref("cfg", None, None)],
+                checked(Verdict::Ambiguous, 40, "cfg: 2 places match\nconfig/cfg, tools/cfg", None),
+            ),
+            result(
+                4,
+                ClaimType::Behavioral,
+                "retries three times",
+                &[7],
+                vec![code_ref("src/retry.rs", None, None)],
+                Outcome::NotChecked { reason: "behavioral claims need the LLM investigator (--llm-provider)".into() },
+            ),
         ],
         skip_reason: None,
         left_out: vec![LeftOut { line: 40, reason: "more than 4096 mentions: lines 40-52 not read".into() }],
@@ -81,8 +137,14 @@ fn fixture(fail_on: Option<Verdict>) -> Report {
         memory: meta("jsonl-7", &format!("agent{HOSTILE}"), "memories.jsonl", "jsonl", Some(7)),
         score: Some(100),
         action: Some(Action::Pass),
-        results: vec![result(0, ClaimType::FileReference, &format!("`README.md` {HOSTILE}"), &[1], vec![code_ref("README.md", None, None)],
-            checked(Verdict::Valid, 100, &format!("README.md exists {HOSTILE}"), None))],
+        results: vec![result(
+            0,
+            ClaimType::FileReference,
+            &format!("`README.md` {HOSTILE}"),
+            &[1],
+            vec![code_ref("README.md", None, None)],
+            checked(Verdict::Valid, 100, &format!("README.md exists {HOSTILE}"), None),
+        )],
         skip_reason: None,
         left_out: Vec::new(),
     };
@@ -103,7 +165,10 @@ fn fixture(fail_on: Option<Verdict>) -> Report {
             memories_format: "notes",
             store: "/repo/.memval/store".into(),
             fail_on,
-            fail_on_name: match fail_on { Some(_) => "stale".into(), None => "never".into() },
+            fail_on_name: match fail_on {
+                Some(_) => "stale".into(),
+                None => "never".into(),
+            },
             problems: vec![Problem { path: "broken.json".into(), reason: format!("not JSON {HOSTILE}") }],
         },
     )
@@ -208,7 +273,10 @@ fn no_view_carries_a_raw_control_character() {
         memval_report::dlq::to_table(&dead_letters()),
     ];
     for view in views {
-        assert!(!view.contains('\u{1b}') && !view.contains('\u{7}') && !view.contains('\u{202e}'), "raw control character in:\n{view}");
+        assert!(
+            !view.contains('\u{1b}') && !view.contains('\u{7}') && !view.contains('\u{202e}'),
+            "raw control character in:\n{view}"
+        );
     }
 }
 
@@ -226,16 +294,27 @@ fn counts_and_fail_on_follow_the_verdicts() {
 
 #[test]
 fn sarif_has_a_result_per_line_of_each_claim_that_is_not_valid() {
-    let sarif: serde_json::Value = serde_json::from_str(&memval_report::to_sarif(&fixture(None), &|p| p.to_owned())).unwrap();
+    let sarif: serde_json::Value =
+        serde_json::from_str(&memval_report::to_sarif(&fixture(None), &|p| p.to_owned())).unwrap();
     let results = sarif["runs"][0]["results"].as_array().unwrap();
     let at: Vec<(String, u64)> = results
         .iter()
-        .map(|r| (r["ruleId"].as_str().unwrap().to_owned(), r["locations"][0]["physicalLocation"]["region"]["startLine"].as_u64().unwrap()))
+        .map(|r| {
+            (
+                r["ruleId"].as_str().unwrap().to_owned(),
+                r["locations"][0]["physicalLocation"]["region"]["startLine"].as_u64().unwrap(),
+            )
+        })
         .collect();
     // The notes memory starts at line 3 of CLAUDE.md: text lines 2 and 9 are file lines 4 and 11.
     assert_eq!(
         at,
-        vec![("memval/stale".into(), 4), ("memval/stale".into(), 11), ("memval/contradicted".into(), 6), ("memval/ambiguous".into(), 8)]
+        vec![
+            ("memval/stale".into(), 4),
+            ("memval/stale".into(), 11),
+            ("memval/contradicted".into(), 6),
+            ("memval/ambiguous".into(), 8)
+        ]
     );
 }
 
@@ -245,15 +324,42 @@ const FORGED_ROWS: &str = "\nCLAUDE.md  [claude]  score 100  pass\r\n    VALID  
 
 /// A report whose every field from a memory, the repository or a model holds `text`.
 fn report_of(text: &str) -> Report {
-    let header = RunHeader { run_id: format!("run{text}"), repo: format!("/repo{text}"), commit: Some(format!("abc{text}")), started_at: 1_764_590_400, expected_memories: 2 };
+    let header = RunHeader {
+        run_id: format!("run{text}"),
+        repo: format!("/repo{text}"),
+        commit: Some(format!("abc{text}")),
+        started_at: 1_764_590_400,
+        expected_memories: 2,
+    };
     let checked_memory = MemoryScore {
         memory: meta(&format!("m{text}"), &format!("agent{text}"), &format!("CLAUDE{text}.md"), "notes", None),
         score: Some(50),
         action: Some(Action::FlagForReview),
         results: vec![
-            result(0, ClaimType::FileReference, &format!("`a.rs`{text}"), &[2], vec![code_ref("a.rs", None, None)], checked(Verdict::Stale, 85, &format!("moved{text}"), Some(&format!("b.rs{text}")))),
-            result(1, ClaimType::FileReference, &format!("`c.rs`{text}"), &[3], vec![code_ref("c.rs", None, None)], checked(Verdict::Valid, 100, &format!("exists{text}"), None)),
-            result(2, ClaimType::Behavioral, &format!("retries{text}"), &[4], vec![], Outcome::NotChecked { reason: format!("needs a model{text}") }),
+            result(
+                0,
+                ClaimType::FileReference,
+                &format!("`a.rs`{text}"),
+                &[2],
+                vec![code_ref("a.rs", None, None)],
+                checked(Verdict::Stale, 85, &format!("moved{text}"), Some(&format!("b.rs{text}"))),
+            ),
+            result(
+                1,
+                ClaimType::FileReference,
+                &format!("`c.rs`{text}"),
+                &[3],
+                vec![code_ref("c.rs", None, None)],
+                checked(Verdict::Valid, 100, &format!("exists{text}"), None),
+            ),
+            result(
+                2,
+                ClaimType::Behavioral,
+                &format!("retries{text}"),
+                &[4],
+                vec![],
+                Outcome::NotChecked { reason: format!("needs a model{text}") },
+            ),
         ],
         skip_reason: None,
         left_out: vec![LeftOut { line: 9, reason: format!("too long{text}") }],
@@ -287,8 +393,14 @@ fn same_lines(name: &str, view: impl Fn(&str) -> String) {
     let plain = view("");
     let forged = view(FORGED_ROWS);
     assert_eq!(forged.lines().count(), plain.lines().count(), "{name}: forged rows were printed as rows:\n{forged}");
-    assert!(!forged.chars().any(|c| matches!(c, '\r' | '\u{2028}' | '\u{2029}' | '\u{85}')), "{name}: a raw line break:\n{forged}");
-    assert!(forged.contains("\\nCLAUDE.md  [claude]  score 100  pass\\r\\n"), "{name}: the forged text is not shown escaped:\n{forged}");
+    assert!(
+        !forged.chars().any(|c| matches!(c, '\r' | '\u{2028}' | '\u{2029}' | '\u{85}')),
+        "{name}: a raw line break:\n{forged}"
+    );
+    assert!(
+        forged.contains("\\nCLAUDE.md  [claude]  score 100  pass\\r\\n"),
+        "{name}: the forged text is not shown escaped:\n{forged}"
+    );
 }
 
 #[test]

@@ -13,5 +13,5 @@ pub mod panics;
 mod stage;
 pub mod trace;
 
-pub use stage::{publish_confirmed, publish_stored, run_stage, Stage, StageConfig, StageError, StageStats};
 pub use memval_transport::{Inbox, Outbox};
+pub use stage::{publish_confirmed, publish_stored, run_stage, Stage, StageConfig, StageError, StageStats};

@@ -19,10 +19,7 @@ pub trait Stage: Send + Sync + 'static {
 
     /// Process one batch. Outputs must be a deterministic function of the input (and the
     /// stage's view of the repo), so a redelivered batch republishes identical messages.
-    fn process(
-        &self,
-        input: Self::In,
-    ) -> impl Future<Output = Result<Vec<Self::Out>, StageError>> + Send;
+    fn process(&self, input: Self::In) -> impl Future<Output = Result<Vec<Self::Out>, StageError>> + Send;
 }
 
 /// How a failed batch is handled.
@@ -158,7 +155,11 @@ async fn handle<S: Stage>(
     if delivery > config.max_deliveries.saturating_mul(2) {
         // Failures the stage reports are dead-lettered at `max_deliveries`; getting this far
         // means deliveries went unanswered, i.e. the instances holding them died.
-        let reason = format!("{} was delivered {delivery} times without an answer; an instance of {} probably crashes on it", subject, stage.name());
+        let reason = format!(
+            "{} was delivered {delivery} times without an answer; an instance of {} probably crashes on it",
+            subject,
+            stage.name()
+        );
         return dead_letter(acker, reason, payload, stats).await;
     }
     let input: S::In = match codec::decode(&payload) {
@@ -192,7 +193,13 @@ async fn handle<S: Stage>(
         // (which would surface as a cancellation somewhere downstream).
         let outputs = futures::FutureExt::catch_unwind(std::panic::AssertUnwindSafe(stage.process(input)))
             .await
-            .map_err(|p| StageError::Permanent(format!("{} panicked on batch {batch_id}: {}", stage.name(), crate::panics::message(&*p))))??;
+            .map_err(|p| {
+                StageError::Permanent(format!(
+                    "{} panicked on batch {batch_id}: {}",
+                    stage.name(),
+                    crate::panics::message(&*p)
+                ))
+            })??;
         tracing::Span::current().record("outputs", outputs.len());
         for (index, output) in outputs.iter().enumerate() {
             let bytes = codec::encode(output).map_err(|e| StageError::Fatal(e.to_string()))?;
@@ -239,7 +246,12 @@ async fn handle<S: Stage>(
     }
 }
 
-async fn dead_letter(acker: Box<dyn Acker>, reason: String, payload: Vec<u8>, stats: &StageStats) -> Result<(), StageError> {
+async fn dead_letter(
+    acker: Box<dyn Acker>,
+    reason: String,
+    payload: Vec<u8>,
+    stats: &StageStats,
+) -> Result<(), StageError> {
     answered(acker.dead_letter(reason, payload).await)?;
     stats.dead_lettered.fetch_add(1, Ordering::Relaxed);
     Ok(())
@@ -294,7 +306,11 @@ pub async fn publish_confirmed(outbox: &dyn Outbox, message: Outgoing, config: &
 
 /// [`publish_confirmed`], returning where the transport stored the message, when it says
 /// ([`Outbox::send_stored`]).
-pub async fn publish_stored(outbox: &dyn Outbox, message: Outgoing, config: &StageConfig) -> Result<Option<u64>, StageError> {
+pub async fn publish_stored(
+    outbox: &dyn Outbox,
+    message: Outgoing,
+    config: &StageConfig,
+) -> Result<Option<u64>, StageError> {
     let started = tokio::time::Instant::now();
     let mut attempt = 0u32;
     loop {

@@ -39,12 +39,21 @@ fn batch(id: &str) -> VerdictBatch {
     }
 }
 
-async fn drive(stage: Echo, inputs: Vec<(&'static str, Vec<u8>)>) -> (Vec<ScoreBatch>, Vec<memval_transport::DeadLetter>) {
+async fn drive(
+    stage: Echo,
+    inputs: Vec<(&'static str, Vec<u8>)>,
+) -> (Vec<ScoreBatch>, Vec<memval_transport::DeadLetter>) {
     let dead = DeadLetters::default();
     let (in_tx, in_rx) = channel(8, dead.clone());
     let (out_tx, out_rx) = channel(8, dead.clone());
-    let config = StageConfig { concurrency: 2, max_deliveries: 5, base_backoff: Duration::from_millis(1), ..StageConfig::default() };
-    let task = tokio::spawn(run_stage(Arc::new(stage), Arc::new(in_rx), Arc::new(out_tx), config, std::future::pending()));
+    let config = StageConfig {
+        concurrency: 2,
+        max_deliveries: 5,
+        base_backoff: Duration::from_millis(1),
+        ..StageConfig::default()
+    };
+    let task =
+        tokio::spawn(run_stage(Arc::new(stage), Arc::new(in_rx), Arc::new(out_tx), config, std::future::pending()));
     for (i, (subject, payload)) in inputs.into_iter().enumerate() {
         in_tx.publish(subject, format!("in:{i}"), payload).await.unwrap();
     }
@@ -82,10 +91,12 @@ async fn poison_messages_are_dead_lettered_and_the_stage_keeps_serving() {
 #[tokio::test]
 async fn retryable_failures_are_retried_then_dead_lettered() {
     let payload = codec::encode(&batch("flaky")).unwrap();
-    let (outputs, dead) = drive(Echo { fail_first: 2, calls: AtomicU32::new(0) }, vec![(VerdictBatch::SUBJECT, payload.clone())]).await;
+    let (outputs, dead) =
+        drive(Echo { fail_first: 2, calls: AtomicU32::new(0) }, vec![(VerdictBatch::SUBJECT, payload.clone())]).await;
     assert_eq!(outputs.len(), 1, "succeeds on the third delivery");
     assert!(dead.is_empty());
-    let (outputs, dead) = drive(Echo { fail_first: 100, calls: AtomicU32::new(0) }, vec![(VerdictBatch::SUBJECT, payload)]).await;
+    let (outputs, dead) =
+        drive(Echo { fail_first: 100, calls: AtomicU32::new(0) }, vec![(VerdictBatch::SUBJECT, payload)]).await;
     assert!(outputs.is_empty());
     assert_eq!(dead.len(), 1);
     assert!(dead[0].reason.contains("after 5 deliveries"), "{}", dead[0].reason);

@@ -45,7 +45,11 @@ impl Acker for CountingAcker {
     fn nak(self: Box<Self>, _delay: Duration) -> BoxFuture<'static, Result<(), TransportError>> {
         Box::pin(async { Ok(()) })
     }
-    fn dead_letter(self: Box<Self>, reason: String, _payload: Vec<u8>) -> BoxFuture<'static, Result<(), TransportError>> {
+    fn dead_letter(
+        self: Box<Self>,
+        reason: String,
+        _payload: Vec<u8>,
+    ) -> BoxFuture<'static, Result<(), TransportError>> {
         self.0.dead.lock().unwrap().push(reason);
         Box::pin(async { Ok(()) })
     }
@@ -92,7 +96,11 @@ async fn a_long_batch_reports_progress_and_its_outputs_carry_trace_context_and_r
     let (out_tx, out_rx) = channel(4, DeadLetters::default());
     let config = StageConfig { progress_every: Duration::from_millis(25), ..StageConfig::default() };
     run_stage(Arc::new(Slow), Arc::new(inbox), Arc::new(out_tx), config, std::future::pending()).await.unwrap();
-    assert!(answers.progress.load(Ordering::SeqCst) >= 2, "a 120 ms batch with 25 ms progress ticks reported {}", answers.progress.load(Ordering::SeqCst));
+    assert!(
+        answers.progress.load(Ordering::SeqCst) >= 2,
+        "a 120 ms batch with 25 ms progress ticks reported {}",
+        answers.progress.load(Ordering::SeqCst)
+    );
     assert_eq!(answers.acked.load(Ordering::SeqCst), 1);
     let out = out_rx.next().await.unwrap().unwrap();
     assert_eq!(out.subject, "memval.v1.scores.run-7", "scores go to their run's subject");
@@ -109,7 +117,9 @@ async fn a_message_that_keeps_coming_back_unanswered_is_dead_lettered() {
     // Delivery 11 with max_deliveries 5: ten deliveries went unanswered before.
     let inbox = Once(Mutex::new(vec![envelope(11, Headers::new(), &answers)]));
     let (out_tx, out_rx) = channel(4, DeadLetters::default());
-    run_stage(Arc::new(Slow), Arc::new(inbox), Arc::new(out_tx), StageConfig::default(), std::future::pending()).await.unwrap();
+    run_stage(Arc::new(Slow), Arc::new(inbox), Arc::new(out_tx), StageConfig::default(), std::future::pending())
+        .await
+        .unwrap();
     let dead = answers.dead.lock().unwrap().clone();
     assert_eq!(dead.len(), 1, "{dead:?}");
     assert!(dead[0].contains("delivered 11 times without an answer"), "{}", dead[0]);

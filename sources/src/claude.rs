@@ -10,8 +10,8 @@ use memval_proto::{Memory, Source};
 use regex::Regex;
 
 use crate::common::{inside, join_relative, rel_string, Ctx};
-use memval_git::GitDates;
 use crate::{dates, frontmatter, text, Format, SourceError};
+use memval_git::GitDates;
 
 pub(crate) const INDEX: &str = "MEMORY.md";
 const KINDS: [&str; 4] = ["feedback", "user", "project", "reference"];
@@ -40,17 +40,11 @@ pub(crate) fn load(dir: &Path, ctx: &mut Ctx) -> Result<Vec<Memory>, SourceError
                             files.entry(canon).or_insert((shown, Some(line)));
                         }
                     }
-                    Ok(_) => ctx.problem(
-                        &shown,
-                        format!("listed in {INDEX} line {line} but is not a file"),
-                    ),
-                    Err(why) if why.contains("does not exist") => ctx.problem(
-                        &shown,
-                        format!("listed in {INDEX} line {line} but the file does not exist"),
-                    ),
-                    Err(why) => {
-                        ctx.problem(&shown, format!("listed in {INDEX} line {line}: {why}"))
+                    Ok(_) => ctx.problem(&shown, format!("listed in {INDEX} line {line} but is not a file")),
+                    Err(why) if why.contains("does not exist") => {
+                        ctx.problem(&shown, format!("listed in {INDEX} line {line} but the file does not exist"))
                     }
+                    Err(why) => ctx.problem(&shown, format!("listed in {INDEX} line {line}: {why}")),
                 }
             }
         }
@@ -88,35 +82,15 @@ pub(crate) fn load(dir: &Path, ctx: &mut Ctx) -> Result<Vec<Memory>, SourceError
     Ok(out)
 }
 
-fn memory(
-    root: &Path,
-    canon: &Path,
-    shown: &Path,
-    git: &GitDates,
-    ctx: &Ctx,
-) -> Result<Memory, String> {
+fn memory(root: &Path, canon: &Path, shown: &Path, git: &GitDates, ctx: &Ctx) -> Result<Memory, String> {
     let text = text::read_text(canon)?;
     let fm = frontmatter::split(&text)?;
-    let stem = canon
-        .file_stem()
-        .unwrap_or_default()
-        .to_string_lossy()
-        .into_owned();
+    let stem = canon.file_stem().unwrap_or_default().to_string_lossy().into_owned();
     let kind = match fm.as_ref().and_then(|f| f.get(&["type"])) {
-        Some(t) if KINDS.contains(&t.trim().to_ascii_lowercase().as_str()) => {
-            t.trim().to_ascii_lowercase()
-        }
-        Some(t) => {
-            return Err(format!(
-                "front matter `type: {t}` is not one of feedback, user, project, reference"
-            ))
-        }
+        Some(t) if KINDS.contains(&t.trim().to_ascii_lowercase().as_str()) => t.trim().to_ascii_lowercase(),
+        Some(t) => return Err(format!("front matter `type: {t}` is not one of feedback, user, project, reference")),
         // No declared type: the file name prefix says it, as Claude Code names them.
-        None => KINDS
-            .iter()
-            .find(|k| stem.starts_with(&format!("{k}_")))
-            .map_or("memory", |k| k)
-            .to_string(),
+        None => KINDS.iter().find(|k| stem.starts_with(&format!("{k}_"))).map_or("memory", |k| k).to_string(),
     };
     let created_at = front_date(fm.as_ref(), CREATED_KEYS)?;
     let updated_at = front_date(fm.as_ref(), UPDATED_KEYS)?.or_else(|| git.get(canon));
@@ -151,19 +125,13 @@ fn memory(
 
 /// A date from the first of `keys` in the front matter; a value that is not a date is broken
 /// front matter.
-pub(crate) fn front_date(
-    fm: Option<&frontmatter::FrontMatter>,
-    keys: &[&str],
-) -> Result<Option<i64>, String> {
+pub(crate) fn front_date(fm: Option<&frontmatter::FrontMatter>, keys: &[&str]) -> Result<Option<i64>, String> {
     let Some(fm) = fm else { return Ok(None) };
     for key in keys {
         if let Some(v) = fm.get(&[key]) {
-            return dates::parse_date(v).map(Some).ok_or_else(|| {
-                format!(
-                    "front matter `{key}: {v}` is not a date ({})",
-                    dates::DATE_FORMATS
-                )
-            });
+            return dates::parse_date(v)
+                .map(Some)
+                .ok_or_else(|| format!("front matter `{key}: {v}` is not a date ({})", dates::DATE_FORMATS));
         }
     }
     Ok(None)
@@ -187,17 +155,11 @@ fn is_memory_file_name(name: &str) -> bool {
 /// `(line, target)` of each relative Markdown link to a `.md` file in the index.
 pub(crate) fn index_links(index: &str) -> Vec<(u32, String)> {
     static LINK: OnceLock<Regex> = OnceLock::new();
-    let link = LINK.get_or_init(|| {
-        Regex::new(r#"\]\(\s*<?([^)<>\s]+?)>?(?:\s+"[^"]*")?\s*\)"#).expect("valid regex")
-    });
+    let link = LINK.get_or_init(|| Regex::new(r#"\]\(\s*<?([^)<>\s]+?)>?(?:\s+"[^"]*")?\s*\)"#).expect("valid regex"));
     let mut out = Vec::new();
     for (i, line) in index.lines().enumerate() {
         for cap in link.captures_iter(line) {
-            let target = cap[1]
-                .split('#')
-                .next()
-                .unwrap_or_default()
-                .replace("%20", " ");
+            let target = cap[1].split('#').next().unwrap_or_default().replace("%20", " ");
             if target.to_ascii_lowercase().ends_with(".md") && !target.contains("://") {
                 out.push(((i + 1) as u32, target));
             }
@@ -214,13 +176,7 @@ mod tests {
     fn index_links_finds_relative_md_targets() {
         let index = "# Memory\n- [No force push](feedback_push.md) — never force\n\
                      - [Site](https://x.io/a.md) and [Who](user_me.md#top \"t\")\n- [Img](a.png)\n";
-        assert_eq!(
-            index_links(index),
-            vec![
-                (2, "feedback_push.md".to_string()),
-                (3, "user_me.md".to_string())
-            ]
-        );
+        assert_eq!(index_links(index), vec![(2, "feedback_push.md".to_string()), (3, "user_me.md".to_string())]);
     }
 
     #[test]

@@ -16,10 +16,7 @@ pub(crate) struct Ctx {
 
 impl Ctx {
     pub fn new(repo_root: PathBuf) -> Self {
-        Ctx {
-            repo_root,
-            problems: Vec::new(),
-        }
+        Ctx { repo_root, problems: Vec::new() }
     }
 
     pub fn problem(&mut self, path: impl Into<PathBuf>, reason: impl Into<String>) {
@@ -44,10 +41,7 @@ impl Ctx {
 /// `path` relative to `base`, with `/` separators; `None` when `path` is not below `base`.
 pub(crate) fn rel_string(base: &Path, path: &Path) -> Option<String> {
     let rel = path.strip_prefix(base).ok()?;
-    let parts: Vec<String> = rel
-        .components()
-        .map(|c| c.as_os_str().to_string_lossy().into_owned())
-        .collect();
+    let parts: Vec<String> = rel.components().map(|c| c.as_os_str().to_string_lossy().into_owned()).collect();
     Some(parts.join("/"))
 }
 
@@ -126,12 +120,7 @@ mod tests {
             kind: "memory".into(),
             created_at: None,
             updated_at: None,
-            source: Source {
-                path: "m.json".into(),
-                line: None,
-                row: None,
-                format: "json".into(),
-            },
+            source: Source { path: "m.json".into(), line: None, row: None, format: "json".into() },
             context_dir: None,
             first_line: 1,
         }
@@ -139,10 +128,7 @@ mod tests {
 
     #[test]
     fn duplicate_ids_get_a_suffix() {
-        let mut ms: Vec<Memory> = ["1", "2", "1", "1~2", "1"]
-            .iter()
-            .map(|i| memory(i))
-            .collect();
+        let mut ms: Vec<Memory> = ["1", "2", "1", "1~2", "1"].iter().map(|i| memory(i)).collect();
         dedupe_ids(&mut ms);
         let ids: Vec<&str> = ms.iter().map(|m| m.id.as_str()).collect();
         assert_eq!(ids, ["1", "2", "1~3", "1~2", "1~4"]);

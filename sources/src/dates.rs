@@ -4,8 +4,7 @@ use chrono::{DateTime, NaiveDate, NaiveDateTime};
 use memval_proto::UnixSeconds;
 
 /// What a bad date error tells the user to write instead.
-pub(crate) const DATE_FORMATS: &str =
-    "use RFC 3339, YYYY-MM-DD, YYYY-MM-DD HH:MM:SS or unix seconds";
+pub(crate) const DATE_FORMATS: &str = "use RFC 3339, YYYY-MM-DD, YYYY-MM-DD HH:MM:SS or unix seconds";
 
 /// Parses RFC 3339, `YYYY-MM-DD`, `YYYY-MM-DD HH:MM:SS` (SQLite's `CURRENT_TIMESTAMP`, also with
 /// a `T` and fractional seconds) and unix seconds. Dates without a zone are taken as UTC, the
@@ -27,12 +26,7 @@ pub(crate) fn parse_date(text: &str) -> Option<UnixSeconds> {
             return Some(dt.timestamp());
         }
     }
-    for fmt in [
-        "%Y-%m-%d %H:%M:%S%.f",
-        "%Y-%m-%dT%H:%M:%S%.f",
-        "%Y-%m-%d %H:%M",
-        "%Y-%m-%dT%H:%M",
-    ] {
+    for fmt in ["%Y-%m-%d %H:%M:%S%.f", "%Y-%m-%dT%H:%M:%S%.f", "%Y-%m-%d %H:%M", "%Y-%m-%dT%H:%M"] {
         if let Ok(dt) = NaiveDateTime::parse_from_str(s, fmt) {
             return Some(dt.and_utc().timestamp());
         }
@@ -59,17 +53,11 @@ pub(crate) fn from_json(value: &serde_json::Value) -> Result<Option<UnixSeconds>
         Value::Null => Ok(None),
         Value::Number(n) => n
             .as_i64()
-            .or_else(|| {
-                n.as_f64()
-                    .filter(|f| f.is_finite())
-                    .map(|f| f.floor() as i64)
-            })
+            .or_else(|| n.as_f64().filter(|f| f.is_finite()).map(|f| f.floor() as i64))
             .map(Some)
             .ok_or_else(|| format!("{n} is not a date ({DATE_FORMATS})")),
         Value::String(s) if s.trim().is_empty() => Ok(None),
-        Value::String(s) => parse_date(s)
-            .map(Some)
-            .ok_or_else(|| format!("{s:?} is not a date ({DATE_FORMATS})")),
+        Value::String(s) => parse_date(s).map(Some).ok_or_else(|| format!("{s:?} is not a date ({DATE_FORMATS})")),
         other => Err(format!("{other} is not a date ({DATE_FORMATS})")),
     }
 }

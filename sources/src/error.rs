@@ -2,8 +2,7 @@ use std::path::PathBuf;
 
 /// What memval accepts, quoted in every "not a recognised format" error so the user knows
 /// what to pass instead.
-pub(crate) const ACCEPTED: &str =
-    "a JSON file (.json), a JSONL file (.jsonl), a SQLite memory.db, \
+pub(crate) const ACCEPTED: &str = "a JSON file (.json), a JSONL file (.jsonl), a SQLite memory.db, \
 a Claude Code memory folder (with MEMORY.md), a GAAI folder (with contexts/memory/index.md), \
 or notes (CLAUDE.md, AGENTS.md, .cursorrules, a .md or .txt file, or a folder holding them)";
 
@@ -28,11 +27,7 @@ pub enum SourceError {
     },
 
     #[error("{} is not a valid {format} memory file: {reason}", path.display())]
-    Malformed {
-        path: PathBuf,
-        format: &'static str,
-        reason: String,
-    },
+    Malformed { path: PathBuf, format: &'static str, reason: String },
 
     #[error("cannot read sqlite database {}: {reason}", path.display())]
     Sqlite { path: PathBuf, reason: String },

@@ -17,10 +17,7 @@ impl FrontMatter {
     /// The value of the first of `keys` present (case-insensitive); empty values count as absent.
     pub fn get(&self, keys: &[&str]) -> Option<&str> {
         keys.iter().find_map(|key| {
-            self.fields
-                .iter()
-                .find(|(k, v)| k.eq_ignore_ascii_case(key) && !v.is_empty())
-                .map(|(_, v)| v.as_str())
+            self.fields.iter().find(|(k, v)| k.eq_ignore_ascii_case(key) && !v.is_empty()).map(|(_, v)| v.as_str())
         })
     }
 }
@@ -37,14 +34,9 @@ pub(crate) fn split(text: &str) -> Result<Option<FrontMatter>, String> {
     }
     // Without a closing line, every body line would read as bad front matter: say what is
     // actually missing instead.
-    let closed = LineIter::new(text)
-        .skip(1)
-        .any(|(_, l)| matches!(l.trim_end(), "---" | "..."));
+    let closed = LineIter::new(text).skip(1).any(|(_, l)| matches!(l.trim_end(), "---" | "..."));
     if !closed {
-        return Err(
-            "front matter opened with `---` on line 1 is never closed with a `---` line"
-                .to_string(),
-        );
+        return Err("front matter opened with `---` on line 1 is never closed with a `---` line".to_string());
     }
     let mut fields: Vec<(String, String)> = Vec::new();
     let mut block: Option<Block> = None;
@@ -55,11 +47,7 @@ pub(crate) fn split(text: &str) -> Result<Option<FrontMatter>, String> {
                 b.finish(&mut fields);
             }
             let body_offset = lines.offset;
-            return Ok(Some(FrontMatter {
-                fields,
-                body_offset,
-                body_line: line_no + 1,
-            }));
+            return Ok(Some(FrontMatter { fields, body_offset, body_line: line_no + 1 }));
         }
         if trimmed.trim_start().is_empty() || trimmed.trim_start().starts_with('#') {
             if let Some(b) = block.as_mut() {
@@ -80,9 +68,7 @@ pub(crate) fn split(text: &str) -> Result<Option<FrontMatter>, String> {
             continue;
         }
         let Some((key, value)) = split_key_value(trimmed) else {
-            return Err(format!(
-                "front matter line {line_no} is not `key: value`: {trimmed:?}"
-            ));
+            return Err(format!("front matter line {line_no} is not `key: value`: {trimmed:?}"));
         };
         if let Some(b) = block.take() {
             b.finish(&mut fields);
@@ -96,8 +82,7 @@ pub(crate) fn split(text: &str) -> Result<Option<FrontMatter>, String> {
         match style {
             Some(sep) => block = Some(Block::new(key, String::new(), sep)),
             None => {
-                let value =
-                    unquote(value).map_err(|e| format!("front matter line {line_no}: {e}"))?;
+                let value = unquote(value).map_err(|e| format!("front matter line {line_no}: {e}"))?;
                 block = Some(Block::new(key, value, ' '));
             }
         }
@@ -115,12 +100,7 @@ struct Block {
 
 impl Block {
     fn new(key: &str, head: String, sep: char) -> Self {
-        Block {
-            key: key.to_string(),
-            head,
-            lines: Vec::new(),
-            sep,
-        }
+        Block { key: key.to_string(), head, lines: Vec::new(), sep }
     }
 
     fn finish(mut self, fields: &mut Vec<(String, String)>) {
@@ -140,9 +120,8 @@ impl Block {
 
 fn split_key_value(line: &str) -> Option<(&str, &str)> {
     let bytes = line.as_bytes();
-    let colon = (0..bytes.len()).find(|&i| {
-        bytes[i] == b':' && (i + 1 == bytes.len() || bytes[i + 1] == b' ' || bytes[i + 1] == b'\t')
-    })?;
+    let colon = (0..bytes.len())
+        .find(|&i| bytes[i] == b':' && (i + 1 == bytes.len() || bytes[i + 1] == b' ' || bytes[i + 1] == b'\t'))?;
     let key = line[..colon].trim();
     let key = key
         .strip_prefix('"')
@@ -178,11 +157,7 @@ struct LineIter<'a> {
 
 impl<'a> LineIter<'a> {
     fn new(text: &'a str) -> Self {
-        LineIter {
-            text,
-            offset: 0,
-            line: 0,
-        }
+        LineIter { text, offset: 0, line: 0 }
     }
 }
 
@@ -229,8 +204,7 @@ mod tests {
 
     #[test]
     fn crlf_and_block_scalars() {
-        let text =
-            "---\r\ndescription: >\r\n  folded\r\n  text\r\ntags:\r\n  - a\r\n  - b\r\n---\r\nbody";
+        let text = "---\r\ndescription: >\r\n  folded\r\n  text\r\ntags:\r\n  - a\r\n  - b\r\n---\r\nbody";
         let fm = split(text).unwrap().unwrap();
         assert_eq!(fm.get(&["description"]), Some("folded text"));
         assert_eq!(fm.get(&["tags"]), Some("a b"));
@@ -243,10 +217,7 @@ mod tests {
         let unclosed = split("---\nname: x\nbody\n").unwrap_err();
         assert!(unclosed.contains("never closed"), "{unclosed}");
         let not_kv = split("---\nname: x\njust words\n---\n").unwrap_err();
-        assert!(
-            not_kv.contains("line 3") && not_kv.contains("key: value"),
-            "{not_kv}"
-        );
+        assert!(not_kv.contains("line 3") && not_kv.contains("key: value"), "{not_kv}");
         let quote = split("---\nname: \"open\n---\n").unwrap_err();
         assert!(quote.contains("never closed"), "{quote}");
     }

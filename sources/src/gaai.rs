@@ -15,18 +15,14 @@ use regex::Regex;
 
 use crate::claude::{front_date, front_tier, CREATED_KEYS, UPDATED_KEYS};
 use crate::common::{inside, join_relative, rel_string, Ctx};
-use memval_git::GitDates;
 use crate::{dates, frontmatter, text, Format, SourceError};
+use memval_git::GitDates;
 
 /// The memory folder of a GAAI project given as `path`: `path/contexts/memory`,
 /// `path/memory` when `path` is a `contexts` folder, or `path` itself when it holds
 /// `index.md` and either a `decisions/` folder or sits at `contexts/memory`.
 pub fn memory_dir(path: &Path) -> Option<PathBuf> {
-    let candidates = [
-        path.join("contexts").join("memory"),
-        path.join("memory"),
-        path.to_path_buf(),
-    ];
+    let candidates = [path.join("contexts").join("memory"), path.join("memory"), path.to_path_buf()];
     candidates.into_iter().enumerate().find_map(|(i, dir)| {
         let has_index = dir.join("index.md").is_file();
         let ok = match i {
@@ -97,11 +93,7 @@ pub(crate) fn load(given: &Path, ctx: &mut Ctx) -> Result<Vec<Memory>, SourceErr
                         }
                     }
                     Ok(canon) => {
-                        files.entry(canon).or_insert(Found {
-                            shown,
-                            entry: Some(entry),
-                            is_decision: false,
-                        });
+                        files.entry(canon).or_insert(Found { shown, entry: Some(entry), is_decision: false });
                     }
                     Err(why) if why.contains("does not exist") => ctx.problem(
                         &shown,
@@ -116,24 +108,17 @@ pub(crate) fn load(given: &Path, ctx: &mut Ctx) -> Result<Vec<Memory>, SourceErr
 
     let decisions = mem_dir.join("decisions");
     for file in md_files(&decisions) {
-        let name = file
-            .file_name()
-            .unwrap_or_default()
-            .to_string_lossy()
-            .into_owned();
+        let name = file.file_name().unwrap_or_default().to_string_lossy().into_owned();
         if !name.starts_with("DEC-") {
             continue;
         }
         match inside(&root, &file) {
             Ok(canon) => {
-                files
-                    .entry(canon)
-                    .and_modify(|f| f.is_decision = true)
-                    .or_insert(Found {
-                        shown: file,
-                        entry: None,
-                        is_decision: true,
-                    });
+                files.entry(canon).and_modify(|f| f.is_decision = true).or_insert(Found {
+                    shown: file,
+                    entry: None,
+                    is_decision: true,
+                });
             }
             Err(why) => ctx.problem(&file, why),
         }
@@ -154,13 +139,7 @@ pub(crate) fn load(given: &Path, ctx: &mut Ctx) -> Result<Vec<Memory>, SourceErr
     Ok(out)
 }
 
-fn memory(
-    id: String,
-    canon: &Path,
-    found: &Found,
-    git: &GitDates,
-    ctx: &Ctx,
-) -> Result<Memory, String> {
+fn memory(id: String, canon: &Path, found: &Found, git: &GitDates, ctx: &Ctx) -> Result<Memory, String> {
     let text = text::read_text(canon)?;
     let fm = frontmatter::split(&text)?;
     let entry = found.entry.as_ref();
@@ -178,8 +157,7 @@ fn memory(
     };
     let updated_at = match front_date(fm.as_ref(), UPDATED_KEYS)? {
         Some(d) => Some(d),
-        None => index_date(entry.and_then(|e| e.updated_at.as_ref()), "updated_at")?
-            .or_else(|| git.get(canon)),
+        None => index_date(entry.and_then(|e| e.updated_at.as_ref()), "updated_at")?.or_else(|| git.get(canon)),
     };
     let created_at = match front_date(fm.as_ref(), CREATED_KEYS)? {
         Some(d) => Some(d),
@@ -187,16 +165,9 @@ fn memory(
     };
     let kind = entry
         .and_then(|e| e.category.clone())
-        .or_else(|| {
-            fm.as_ref()
-                .and_then(|f| f.get(&["category"]))
-                .map(str::to_string)
-        })
+        .or_else(|| fm.as_ref().and_then(|f| f.get(&["category"])).map(str::to_string))
         .or_else(|| found.is_decision.then(|| "decision".to_string()))
-        .or_else(|| {
-            id.rsplit_once('/')
-                .map(|(dir, _)| dir.rsplit('/').next().unwrap_or(dir).to_string())
-        })
+        .or_else(|| id.rsplit_once('/').map(|(dir, _)| dir.rsplit('/').next().unwrap_or(dir).to_string()))
         .unwrap_or_else(|| "memory".to_string());
     let (content, first_line) = match &fm {
         Some(f) => (text[f.body_offset..].to_string(), f.body_line),
@@ -265,23 +236,16 @@ struct Patterns {
 fn patterns() -> &'static Patterns {
     static P: OnceLock<Patterns> = OnceLock::new();
     P.get_or_init(|| {
-        let date =
-            r"\d{4}-\d{2}-\d{2}(?:[T ]\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?(?:Z|[+-]\d{2}:?\d{2})?)?";
+        let date = r"\d{4}-\d{2}-\d{2}(?:[T ]\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?(?:Z|[+-]\d{2}:?\d{2})?)?";
         Patterns {
-            link: Regex::new(r"\]\(\s*<?([^)<>\s]+?\.md)>?(?:#[^)\s]*)?(?:\s+[^)]*)?\)")
-                .expect("valid regex"),
+            link: Regex::new(r"\]\(\s*<?([^)<>\s]+?\.md)>?(?:#[^)\s]*)?(?:\s+[^)]*)?\)").expect("valid regex"),
             backtick: Regex::new(r"`([^`\s]+\.md)`").expect("valid regex"),
             bare: Regex::new(r"(?:^|[\s(|])([\w./-]+\.md)\b").expect("valid regex"),
-            category: Regex::new(r"(?i)\bcategory\**\s*[:=]\s*\**\s*`?([\w-]+)")
+            category: Regex::new(r"(?i)\bcategory\**\s*[:=]\s*\**\s*`?([\w-]+)").expect("valid regex"),
+            updated: Regex::new(&format!(r"(?i)\b(?:updated_at|updated|last_updated)\**\s*[:=]\s*\**\s*`?({date})"))
                 .expect("valid regex"),
-            updated: Regex::new(&format!(
-                r"(?i)\b(?:updated_at|updated|last_updated)\**\s*[:=]\s*\**\s*`?({date})"
-            ))
-            .expect("valid regex"),
-            created: Regex::new(&format!(
-                r"(?i)\b(?:created_at|created)\**\s*[:=]\s*\**\s*`?({date})"
-            ))
-            .expect("valid regex"),
+            created: Regex::new(&format!(r"(?i)\b(?:created_at|created)\**\s*[:=]\s*\**\s*`?({date})"))
+                .expect("valid regex"),
             date: Regex::new(&format!(r"\b({date})\b")).expect("valid regex"),
         }
     })
@@ -292,11 +256,7 @@ fn md_path(text: &str) -> Option<String> {
     let p = patterns();
     [&p.link, &p.backtick, &p.bare]
         .iter()
-        .flat_map(|re| {
-            re.captures_iter(text)
-                .map(|c| c[1].to_string())
-                .collect::<Vec<_>>()
-        })
+        .flat_map(|re| re.captures_iter(text).map(|c| c[1].to_string()).collect::<Vec<_>>())
         .find(|t| !t.contains("://"))
 }
 
@@ -319,34 +279,22 @@ pub fn parse_index(text: &str) -> Vec<Entry> {
             continue;
         }
         if let Some(h) = line.strip_prefix("##") {
-            heading = Some(h.trim_start_matches('#').trim().to_ascii_lowercase())
-                .filter(|h| !h.is_empty());
+            heading = Some(h.trim_start_matches('#').trim().to_ascii_lowercase()).filter(|h| !h.is_empty());
             table = None;
             continue;
         }
         if line.starts_with('|') {
             let cells = table_cells(line);
-            if cells
-                .iter()
-                .all(|c| !c.is_empty() && c.chars().all(|ch| matches!(ch, '-' | ':' | ' ')))
-            {
+            if cells.iter().all(|c| !c.is_empty() && c.chars().all(|ch| matches!(ch, '-' | ':' | ' '))) {
                 continue; // separator row
             }
-            let next_is_separator = lines
-                .get(i + 1)
-                .map(|l| l.trim().starts_with('|') && l.contains("---"))
-                .unwrap_or(false);
+            let next_is_separator =
+                lines.get(i + 1).map(|l| l.trim().starts_with('|') && l.contains("---")).unwrap_or(false);
             if next_is_separator {
-                table = Some(
-                    cells
-                        .iter()
-                        .map(|c| c.trim_matches(['*', '`', '_']).to_ascii_lowercase())
-                        .collect(),
-                );
+                table = Some(cells.iter().map(|c| c.trim_matches(['*', '`', '_']).to_ascii_lowercase()).collect());
                 continue;
             }
-            if let Some(entry) = table_entry(line_no, &cells, table.as_deref(), heading.as_deref())
-            {
+            if let Some(entry) = table_entry(line_no, &cells, table.as_deref(), heading.as_deref()) {
                 out.push(entry);
             }
             continue;
@@ -356,24 +304,14 @@ pub fn parse_index(text: &str) -> Vec<Entry> {
         let updated = p.updated.captures(line).map(|c| c[1].to_string());
         let created = p.created.captures(line).map(|c| c[1].to_string());
         let lone_date = || {
-            let all: Vec<String> = p
-                .date
-                .captures_iter(line)
-                .map(|c| c[1].to_string())
-                .collect();
+            let all: Vec<String> = p.date.captures_iter(line).map(|c| c[1].to_string()).collect();
             (all.len() == 1).then(|| all[0].clone())
         };
         out.push(Entry {
             line: line_no,
             path,
-            category: p
-                .category
-                .captures(line)
-                .map(|c| c[1].to_ascii_lowercase())
-                .or_else(|| heading.clone()),
-            updated_at: updated
-                .clone()
-                .or_else(|| if created.is_none() { lone_date() } else { None }),
+            category: p.category.captures(line).map(|c| c[1].to_ascii_lowercase()).or_else(|| heading.clone()),
+            updated_at: updated.clone().or_else(|| if created.is_none() { lone_date() } else { None }),
             created_at: created,
         });
     }
@@ -386,51 +324,25 @@ fn table_cells(line: &str) -> Vec<String> {
     inner.split('|').map(|c| c.trim().to_string()).collect()
 }
 
-fn table_entry(
-    line: u32,
-    cells: &[String],
-    header: Option<&[String]>,
-    heading: Option<&str>,
-) -> Option<Entry> {
+fn table_entry(line: u32, cells: &[String], header: Option<&[String]>, heading: Option<&str>) -> Option<Entry> {
     let column = |names: &[&str]| -> Option<&String> {
         let header = header?;
         let i = header.iter().position(|h| names.contains(&h.as_str()))?;
         cells.get(i).filter(|c| !c.is_empty() && c.as_str() != "-")
     };
-    let path = column(&[
-        "path",
-        "file",
-        "file path",
-        "location",
-        "entry",
-        "document",
-        "doc",
-    ])
-    .and_then(|c| md_path(c))
-    .or_else(|| cells.iter().find_map(|c| md_path(c)))?;
+    let path = column(&["path", "file", "file path", "location", "entry", "document", "doc"])
+        .and_then(|c| md_path(c))
+        .or_else(|| cells.iter().find_map(|c| md_path(c)))?;
     let clean = |s: &String| s.trim_matches(['`', '*', ' ']).to_string();
-    let date_in = |s: &String| {
-        patterns()
-            .date
-            .captures(s)
-            .map(|c| c[1].to_string())
-            .or_else(|| Some(clean(s)))
-    };
+    let date_in = |s: &String| patterns().date.captures(s).map(|c| c[1].to_string()).or_else(|| Some(clean(s)));
     Some(Entry {
         line,
         path,
         category: column(&["category", "type", "kind"])
             .map(|c| clean(c).to_ascii_lowercase())
             .or_else(|| heading.map(str::to_string)),
-        updated_at: column(&[
-            "updated_at",
-            "updated at",
-            "updated",
-            "last updated",
-            "last_updated",
-            "modified",
-        ])
-        .and_then(date_in),
+        updated_at: column(&["updated_at", "updated at", "updated", "last updated", "last_updated", "modified"])
+            .and_then(date_in),
         created_at: column(&["created_at", "created at", "created"]).and_then(date_in),
     })
 }

@@ -24,8 +24,7 @@ pub(crate) fn load_json(path: &Path, ctx: &mut Ctx) -> Result<Vec<Memory>, Sourc
             "the file is empty; a JSON memory file holds an array of memory objects or an object with a `memories` array".into(),
         ));
     }
-    let doc: Value =
-        serde_json::from_str(&text).map_err(|e| malformed(path, "JSON", e.to_string()))?;
+    let doc: Value = serde_json::from_str(&text).map_err(|e| malformed(path, "JSON", e.to_string()))?;
     let (items, key) = match doc {
         Value::Array(items) => (items, None),
         Value::Object(mut obj) => match obj.remove("memories") {
@@ -38,8 +37,7 @@ pub(crate) fn load_json(path: &Path, ctx: &mut Ctx) -> Result<Vec<Memory>, Sourc
                 return Err(malformed(
                     path,
                     "JSON",
-                    "expected an array of memory objects or an object with a `memories` array"
-                        .into(),
+                    "expected an array of memory objects or an object with a `memories` array".into(),
                 ))
             }
         },
@@ -60,12 +58,7 @@ pub(crate) fn load_json(path: &Path, ctx: &mut Ctx) -> Result<Vec<Memory>, Sourc
             Some(l) => format!("line {l} (memory #{})", i + 1),
             None => format!("memory #{}", i + 1),
         };
-        let source = Source {
-            path: shown.clone(),
-            line,
-            row: None,
-            format: Format::Json.as_str().into(),
-        };
+        let source = Source { path: shown.clone(), line, row: None, format: Format::Json.as_str().into() };
         match record(item, source) {
             Ok(m) => out.push(m),
             Err(reason) => ctx.problem(path, format!("{whence}: {reason}")),
@@ -85,19 +78,13 @@ pub(crate) fn load_jsonl(path: &Path, ctx: &mut Ctx) -> Result<Vec<Memory>, Sour
     for (i, raw) in bytes.split(|&b| b == b'\n').enumerate() {
         let line_no = (i + 1) as u32;
         let raw = raw.strip_suffix(b"\r").unwrap_or(raw);
-        let raw = if i == 0 {
-            raw.strip_prefix(b"\xef\xbb\xbf").unwrap_or(raw)
-        } else {
-            raw
-        };
+        let raw = if i == 0 { raw.strip_prefix(b"\xef\xbb\xbf").unwrap_or(raw) } else { raw };
         if raw.iter().all(u8::is_ascii_whitespace) {
             continue;
         }
         let parsed = std::str::from_utf8(raw)
             .map_err(|e| format!("not valid UTF-8 (byte {} of the line)", e.valid_up_to() + 1))
-            .and_then(|line| {
-                serde_json::from_str::<Value>(line).map_err(|e| format!("not valid JSON: {e}"))
-            })
+            .and_then(|line| serde_json::from_str::<Value>(line).map_err(|e| format!("not valid JSON: {e}")))
             .and_then(|value| {
                 record(
                     value,
@@ -120,64 +107,42 @@ pub(crate) fn load_jsonl(path: &Path, ctx: &mut Ctx) -> Result<Vec<Memory>, Sour
 fn read_store(path: &Path) -> Result<Vec<u8>, SourceError> {
     let file = crate::text::open_regular(path).map_err(|e| SourceError::io(path, e))?;
     let mut bytes = Vec::new();
-    file.take(MAX_STORE_BYTES + 1)
-        .read_to_end(&mut bytes)
-        .map_err(|e| SourceError::io(path, e))?;
+    file.take(MAX_STORE_BYTES + 1).read_to_end(&mut bytes).map_err(|e| SourceError::io(path, e))?;
     if bytes.len() as u64 > MAX_STORE_BYTES {
         return Err(malformed(
             path,
             "JSON",
-            format!(
-                "larger than {} MiB; split it into several files",
-                MAX_STORE_BYTES >> 20
-            ),
+            format!("larger than {} MiB; split it into several files", MAX_STORE_BYTES >> 20),
         ));
     }
     Ok(bytes)
 }
 
 fn malformed(path: &Path, format: &'static str, reason: String) -> SourceError {
-    SourceError::Malformed {
-        path: path.to_path_buf(),
-        format,
-        reason,
-    }
+    SourceError::Malformed { path: path.to_path_buf(), format, reason }
 }
 
 /// One memory object. The error is a Problem reason naming the bad field.
 pub(crate) fn record(value: Value, source: Source) -> Result<Memory, String> {
     let Value::Object(mut obj) = value else {
-        return Err(format!(
-            "expected a memory object, found {}",
-            kind_of(&value)
-        ));
+        return Err(format!("expected a memory object, found {}", kind_of(&value)));
     };
     let id = match obj.remove("id") {
         Some(Value::Number(n)) if n.is_i64() || n.is_u64() => n.to_string(),
         Some(Value::String(s)) if !s.trim().is_empty() => s,
-        Some(other) => {
-            return Err(format!(
-                "`id` must be an integer or a non-empty string, found {other}"
-            ))
-        }
+        Some(other) => return Err(format!("`id` must be an integer or a non-empty string, found {other}")),
         None => return Err("missing `id`".into()),
     };
     let content = match obj.remove("content") {
         Some(Value::String(s)) => s,
-        Some(other) => {
-            return Err(format!(
-                "memory {id}: `content` must be a string, found {}",
-                kind_of(&other)
-            ))
-        }
+        Some(other) => return Err(format!("memory {id}: `content` must be a string, found {}", kind_of(&other))),
         None => return Err(format!("memory {id}: missing `content`")),
     };
     if content.len() as u64 > MAX_MEMORY_BYTES {
         return Err(format!("memory {id}: {}", too_large(content.len() as u64)));
     }
     let agent = optional_string(&mut obj, &["agent"]).map_err(|e| format!("memory {id}: {e}"))?;
-    let kind =
-        optional_string(&mut obj, &["type", "kind"]).map_err(|e| format!("memory {id}: {e}"))?;
+    let kind = optional_string(&mut obj, &["type", "kind"]).map_err(|e| format!("memory {id}: {e}"))?;
     let tier = match obj.remove("tier") {
         None | Some(Value::Null) => 0,
         Some(v) => tier(&v).map_err(|e| format!("memory {id}: {e}"))?,
@@ -217,12 +182,7 @@ fn optional_string(obj: &mut Map<String, Value>, keys: &[&str]) -> Result<Option
             None | Some(Value::Null) => continue,
             Some(Value::String(s)) if s.trim().is_empty() => continue,
             Some(Value::String(s)) => return Ok(Some(s)),
-            Some(other) => {
-                return Err(format!(
-                    "`{key}` must be a string, found {}",
-                    kind_of(&other)
-                ))
-            }
+            Some(other) => return Err(format!("`{key}` must be a string, found {}", kind_of(&other))),
         }
     }
     Ok(None)
@@ -340,34 +300,17 @@ mod tests {
     fn element_lines_under_the_memories_key() {
         let text = "{\n \"other\": [{\"x\": [1]}],\n \"nested\": {\"memories\": [9]},\n \"memories\": [\n\n  {\"id\": \"a\"},\n  {\"id\": \"b\"}\n ]\n}";
         assert_eq!(element_lines(text, Some("memories")), Some(vec![6, 7]));
-        assert_eq!(
-            element_lines("{\"memories\": []}", Some("memories")),
-            Some(vec![])
-        );
+        assert_eq!(element_lines("{\"memories\": []}", Some("memories")), Some(vec![]));
     }
 
     #[test]
     fn record_fields_and_defaults() {
-        let source = Source {
-            path: "m.json".into(),
-            line: Some(3),
-            row: None,
-            format: "json".into(),
-        };
-        let m = record(
-            serde_json::json!({"id": 7, "content": "c", "created_at": "2026-03-15"}),
-            source.clone(),
-        )
-        .unwrap();
-        assert_eq!(
-            (m.id.as_str(), m.agent.as_str(), m.kind.as_str(), m.tier),
-            ("7", "unknown", "memory", 0)
-        );
+        let source = Source { path: "m.json".into(), line: Some(3), row: None, format: "json".into() };
+        let m =
+            record(serde_json::json!({"id": 7, "content": "c", "created_at": "2026-03-15"}), source.clone()).unwrap();
+        assert_eq!((m.id.as_str(), m.agent.as_str(), m.kind.as_str(), m.tier), ("7", "unknown", "memory", 0));
         assert_eq!(m.created_at, Some(1_773_532_800));
-        let bad_tier = record(
-            serde_json::json!({"id": "x", "content": "c", "tier": 3}),
-            source.clone(),
-        );
+        let bad_tier = record(serde_json::json!({"id": "x", "content": "c", "tier": 3}), source.clone());
         assert!(bad_tier.unwrap_err().contains("tier"));
         let no_content = record(serde_json::json!({"id": 1}), source.clone());
         assert!(no_content.unwrap_err().contains("missing `content`"));

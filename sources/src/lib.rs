@@ -117,9 +117,8 @@ pub struct LoadReport {
 /// Ids are unique within the report: a repeated id gets a `~2`, `~3`, ... suffix (first
 /// come keeps the plain id), and the rename is logged.
 pub fn load(memories: &Path, repo_root: &Path) -> Result<LoadReport, SourceError> {
-    let repo = std::fs::canonicalize(repo_root).map_err(|_| SourceError::RepoRootNotFound {
-        path: repo_root.to_path_buf(),
-    })?;
+    let repo = std::fs::canonicalize(repo_root)
+        .map_err(|_| SourceError::RepoRootNotFound { path: repo_root.to_path_buf() })?;
     let plan = plan(memories)?;
     let mut ctx = common::Ctx::new(repo);
     let mut links = Vec::new();
@@ -141,12 +140,7 @@ pub fn load(memories: &Path, repo_root: &Path) -> Result<LoadReport, SourceError
         problems = ctx.problems.len(),
         "memories loaded"
     );
-    Ok(LoadReport {
-        format: plan.format,
-        memories: loaded,
-        problems: ctx.problems,
-        links,
-    })
+    Ok(LoadReport { format: plan.format, memories: loaded, problems: ctx.problems, links })
 }
 
 /// Detects the format of `memories` without loading it.
@@ -182,23 +176,12 @@ fn plan(memories: &Path) -> Result<Plan, SourceError> {
         } else {
             return Err(SourceError::Unrecognised {
                 path: memories.to_path_buf(),
-                why: "the folder has no MEMORY.md, no contexts/memory/index.md and no notes files"
-                    .into(),
+                why: "the folder has no MEMORY.md, no contexts/memory/index.md and no notes files".into(),
             });
         };
-        return Ok(Plan {
-            format,
-            path: memories.to_path_buf(),
-            is_dir: true,
-        });
+        return Ok(Plan { format, path: memories.to_path_buf(), is_dir: true });
     }
-    let file = |format| {
-        Ok(Plan {
-            format,
-            path: memories.to_path_buf(),
-            is_dir: false,
-        })
-    };
+    let file = |format| Ok(Plan { format, path: memories.to_path_buf(), is_dir: false });
     let mut head = Vec::new();
     text::open_regular(memories)
         .and_then(|f| f.take(SNIFF_BYTES).read_to_end(&mut head))
@@ -206,26 +189,11 @@ fn plan(memories: &Path) -> Result<Plan, SourceError> {
     if head.starts_with(sqlite::MAGIC) {
         return file(Format::Sqlite);
     }
-    let name = memories
-        .file_name()
-        .map(|n| n.to_string_lossy().into_owned())
-        .unwrap_or_default();
-    let parent = memories.parent().map(|p| {
-        if p.as_os_str().is_empty() {
-            Path::new(".")
-        } else {
-            p
-        }
-    });
+    let name = memories.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
+    let parent = memories.parent().map(|p| if p.as_os_str().is_empty() { Path::new(".") } else { p });
     // The index of a memory folder stands for the folder.
     if let Some(parent) = parent {
-        let folder = |format| {
-            Ok(Plan {
-                format,
-                path: parent.to_path_buf(),
-                is_dir: true,
-            })
-        };
+        let folder = |format| Ok(Plan { format, path: parent.to_path_buf(), is_dir: true });
         if name == claude::INDEX {
             return folder(Format::ClaudeCode);
         }
@@ -233,10 +201,7 @@ fn plan(memories: &Path) -> Result<Plan, SourceError> {
             return folder(Format::Gaai);
         }
     }
-    let ext = Path::new(&name)
-        .extension()
-        .map(|e| e.to_string_lossy().to_ascii_lowercase())
-        .unwrap_or_default();
+    let ext = Path::new(&name).extension().map(|e| e.to_string_lossy().to_ascii_lowercase()).unwrap_or_default();
     match ext.as_str() {
         "jsonl" | "ndjson" => return file(Format::Jsonl),
         "json" => return file(Format::Json),
@@ -249,10 +214,7 @@ fn plan(memories: &Path) -> Result<Plan, SourceError> {
         _ => {}
     }
     if let Err(why) = looks_like_text(&head) {
-        return Err(SourceError::Unrecognised {
-            path: memories.to_path_buf(),
-            why,
-        });
+        return Err(SourceError::Unrecognised { path: memories.to_path_buf(), why });
     }
     if matches!(ext.as_str(), "md" | "markdown" | "mdc" | "txt") || name == ".cursorrules" {
         return file(Format::Notes);
@@ -269,10 +231,7 @@ fn plan(memories: &Path) -> Result<Plan, SourceError> {
 /// `{` starts either one JSON document or JSONL: it is JSONL when the first line is a whole
 /// object on its own (and not a `{"memories": [...]}` wrapper).
 fn sniff_object_file(head: &str) -> Format {
-    let first = head
-        .lines()
-        .find(|l| !l.trim().is_empty())
-        .unwrap_or_default();
+    let first = head.lines().find(|l| !l.trim().is_empty()).unwrap_or_default();
     match serde_json::from_str::<serde_json::Value>(first) {
         Ok(serde_json::Value::Object(obj)) if !obj.contains_key("memories") => Format::Jsonl,
         _ => Format::Json,
@@ -298,15 +257,9 @@ mod tests {
 
     #[test]
     fn object_files_are_json_or_jsonl() {
-        assert_eq!(
-            sniff_object_file("{\"id\": 1, \"content\": \"a\"}\n{\"id\": 2}"),
-            Format::Jsonl
-        );
+        assert_eq!(sniff_object_file("{\"id\": 1, \"content\": \"a\"}\n{\"id\": 2}"), Format::Jsonl);
         assert_eq!(sniff_object_file("{\n  \"memories\": []\n}"), Format::Json);
-        assert_eq!(
-            sniff_object_file("{\"memories\": [{\"id\": 1}]}"),
-            Format::Json
-        );
+        assert_eq!(sniff_object_file("{\"memories\": [{\"id\": 1}]}"), Format::Json);
     }
 
     #[test]

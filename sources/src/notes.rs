@@ -13,22 +13,13 @@ use memval_proto::{Memory, Source};
 
 use crate::claude::{CREATED_KEYS, UPDATED_KEYS};
 use crate::common::{inside, rel_string, Ctx};
-use memval_git::GitDates;
 use crate::{dates, frontmatter, text, Format, Link, SourceError};
+use memval_git::GitDates;
 
 /// Vendored, generated and tool folders never scanned. Hidden folders are skipped too,
 /// except the agent tools' own (`memval_proto::tools::TOOL_DIRS`).
-const SKIPPED_DIRS: &[&str] = &[
-    "node_modules",
-    "target",
-    "dist",
-    "build",
-    "vendor",
-    "third_party",
-    "bower_components",
-    "venv",
-    "__pycache__",
-];
+const SKIPPED_DIRS: &[&str] =
+    &["node_modules", "target", "dist", "build", "vendor", "third_party", "bower_components", "venv", "__pycache__"];
 
 /// The agent whose instructions `parts` (a path's components, repo-relative where known)
 /// are, `docs` for a README or a file in a docs folder: `memval_proto::tools::notes_agent`.
@@ -40,11 +31,13 @@ pub(crate) fn notes_tool(parts: &[String]) -> Option<&'static str> {
 /// A path's components as [`notes_tool`] reads them: `path` (its folder canonical, its name as
 /// found) relative to the repo root when it is inside it, else `rel` below `base`'s name.
 fn tool_parts(path: &Path, ctx: &Ctx, base: &Path, rel: &Path) -> Vec<String> {
-    let components = |p: &Path| p.components().map(|c| c.as_os_str().to_string_lossy().into_owned()).collect::<Vec<_>>();
+    let components =
+        |p: &Path| p.components().map(|c| c.as_os_str().to_string_lossy().into_owned()).collect::<Vec<_>>();
     match ctx.repo_relative(path) {
         Some(r) => components(&r),
         None => {
-            let mut parts: Vec<String> = base.file_name().map(|n| vec![n.to_string_lossy().into_owned()]).unwrap_or_default();
+            let mut parts: Vec<String> =
+                base.file_name().map(|n| vec![n.to_string_lossy().into_owned()]).unwrap_or_default();
             parts.extend(components(rel));
             parts
         }
@@ -61,7 +54,12 @@ pub(crate) fn load_file(path: &Path, ctx: &mut Ctx) -> Result<Vec<Memory>, Sourc
         .map(|n| n.to_string_lossy().into_owned())
         .unwrap_or_else(|| path.to_string_lossy().into_owned());
     // The name given decides the agent, in the folder it was given in (a link's own folder).
-    let given_dir = path.parent().filter(|p| !p.as_os_str().is_empty()).unwrap_or(Path::new(".")).canonicalize().unwrap_or_else(|_| dir.clone());
+    let given_dir = path
+        .parent()
+        .filter(|p| !p.as_os_str().is_empty())
+        .unwrap_or(Path::new("."))
+        .canonicalize()
+        .unwrap_or_else(|_| dir.clone());
     let parts = tool_parts(&given_dir.join(&id), ctx, &given_dir, Path::new(&id));
     let agent = notes_tool(&parts).unwrap_or("notes");
     match memory(id, agent, &canon, path, &git, ctx) {
@@ -98,8 +96,7 @@ pub(crate) fn load_dir(dir: &Path, ctx: &mut Ctx, links: &mut Vec<Link>) -> Resu
     if files.is_empty() && ctx.problems.is_empty() {
         return Err(SourceError::Unrecognised {
             path: dir.to_path_buf(),
-            why: "the folder has no MEMORY.md, no contexts/memory/index.md and no notes files"
-                .into(),
+            why: "the folder has no MEMORY.md, no contexts/memory/index.md and no notes files".into(),
         });
     }
     // One memory per file: the name that is the file itself (not a link; the walk follows
@@ -172,8 +169,7 @@ fn walk(dir: &Path) -> impl Iterator<Item = PathBuf> + '_ {
 }
 
 fn skipped_dir(name: &str) -> bool {
-    SKIPPED_DIRS.contains(&name)
-        || (name.starts_with('.') && tool_agent(name).is_none())
+    SKIPPED_DIRS.contains(&name) || (name.starts_with('.') && tool_agent(name).is_none())
 }
 
 /// Whether `rel`, a path below the scanned folder `dir`, is one of the notes patterns (read
@@ -184,14 +180,7 @@ pub(crate) fn is_notes_file(dir: &Path, rel: &Path) -> bool {
     notes_tool(&parts).is_some()
 }
 
-fn memory(
-    id: String,
-    agent: &str,
-    canon: &Path,
-    shown: &Path,
-    git: &GitDates,
-    ctx: &Ctx,
-) -> Result<Memory, String> {
+fn memory(id: String, agent: &str, canon: &Path, shown: &Path, git: &GitDates, ctx: &Ctx) -> Result<Memory, String> {
     let text = text::read_text(canon)?;
     // Front matter in a notes file is someone else's: a malformed block or date is not a
     // reason to skip the file, only to fall back to the commit date.
@@ -280,4 +269,3 @@ mod tests {
         assert!(!skipped_dir("docs"));
     }
 }
-

@@ -44,19 +44,11 @@ pub fn sqlite_config(path: &Path) -> Result<SqliteConfig, SourceError> {
     if cols.is_empty() {
         return Ok(SqliteConfig::default());
     }
-    let find = |names: &[&str]| {
-        cols.iter()
-            .find(|c| names.iter().any(|n| c.eq_ignore_ascii_case(n)))
-            .cloned()
-    };
+    let find = |names: &[&str]| cols.iter().find(|c| names.iter().any(|n| c.eq_ignore_ascii_case(n))).cloned();
     const KEYS: [&str; 2] = ["reconcile_pair_cap", "validate_window_days"];
     let mut values: HashMap<String, Option<i64>> = HashMap::new();
     if let (Some(key_col), Some(value_col)) = (find(&["key", "name"]), find(&["value", "val"])) {
-        let sql = format!(
-            "SELECT {}, {} FROM config",
-            quote(&key_col),
-            quote(&value_col)
-        );
+        let sql = format!("SELECT {}, {} FROM config", quote(&key_col), quote(&value_col));
         let mut stmt = conn.prepare(&sql).map_err(|e| sql_error(path, e))?;
         let mut rows = stmt.query([]).map_err(|e| sql_error(path, e))?;
         while let Some(row) = rows.next().map_err(|e| sql_error(path, e))? {
@@ -110,12 +102,7 @@ pub fn reconcile_log(path: &Path) -> Result<Vec<ResolvedPair>, SourceError> {
     if cols.is_empty() {
         return Ok(Vec::new());
     }
-    let find = |names: &[&str]| {
-        names
-            .iter()
-            .find_map(|n| cols.iter().find(|c| c.eq_ignore_ascii_case(n)))
-            .cloned()
-    };
+    let find = |names: &[&str]| names.iter().find_map(|n| cols.iter().find(|c| c.eq_ignore_ascii_case(n))).cloned();
     let (Some(a), Some(b), Some(how)) = (
         find(&["id_a", "memory_a", "a_id", "memory_id_a"]),
         find(&["id_b", "memory_b", "b_id", "memory_id_b"]),
@@ -158,16 +145,7 @@ pub(crate) fn load(path: &Path, ctx: &mut Ctx) -> Result<Vec<Memory>, SourceErro
     let has = |name: &str| cols.iter().find(|c| c.eq_ignore_ascii_case(name)).cloned();
     let mut select: Vec<String> = Vec::new();
     let mut index: HashMap<&str, usize> = HashMap::new();
-    for name in [
-        "id",
-        "content",
-        "agent",
-        "type",
-        "tier",
-        "created_at",
-        "updated_at",
-        "archived",
-    ] {
+    for name in ["id", "content", "agent", "type", "tier", "created_at", "updated_at", "archived"] {
         match has(name) {
             Some(col) => {
                 index.insert(name, select.len());
@@ -182,11 +160,7 @@ pub(crate) fn load(path: &Path, ctx: &mut Ctx) -> Result<Vec<Memory>, SourceErro
             None => {}
         }
     }
-    let sql = format!(
-        "SELECT {} FROM memories ORDER BY {}",
-        select.join(", "),
-        select[0]
-    );
+    let sql = format!("SELECT {} FROM memories ORDER BY {}", select.join(", "), select[0]);
     let mut stmt = conn.prepare(&sql).map_err(|e| sql_error(path, e))?;
     let mut rows = stmt.query([]).map_err(|e| sql_error(path, e))?;
     let shown = path.to_string_lossy().into_owned();
@@ -222,24 +196,15 @@ pub(crate) fn load(path: &Path, ctx: &mut Ctx) -> Result<Vec<Memory>, SourceErro
             }
             let tier = match get("tier").map_err(|e| e.to_string())? {
                 ValueRef::Null => 0,
-                v => match text(v)
-                    .as_deref()
-                    .map(str::trim)
-                    .and_then(|t| t.parse::<i64>().ok())
-                {
+                v => match text(v).as_deref().map(str::trim).and_then(|t| t.parse::<i64>().ok()) {
                     Some(t @ 0..=2) => t as u8,
-                    _ => {
-                        return Err(format!(
-                            "`tier` must be 0, 1 or 2, found {:?}",
-                            text(v).unwrap_or_default()
-                        ))
-                    }
+                    _ => return Err(format!("`tier` must be 0, 1 or 2, found {:?}", text(v).unwrap_or_default())),
                 },
             };
-            let created_at = date(get("created_at").map_err(|e| e.to_string())?)
-                .map_err(|e| format!("`created_at`: {e}"))?;
-            let updated_at = date(get("updated_at").map_err(|e| e.to_string())?)
-                .map_err(|e| format!("`updated_at`: {e}"))?;
+            let created_at =
+                date(get("created_at").map_err(|e| e.to_string())?).map_err(|e| format!("`created_at`: {e}"))?;
+            let updated_at =
+                date(get("updated_at").map_err(|e| e.to_string())?).map_err(|e| format!("`updated_at`: {e}"))?;
             Ok(Memory {
                 id: id.clone(),
                 agent: text(get("agent").map_err(|e| e.to_string())?)
@@ -252,12 +217,7 @@ pub(crate) fn load(path: &Path, ctx: &mut Ctx) -> Result<Vec<Memory>, SourceErro
                     .unwrap_or_else(|| "memory".into()),
                 created_at,
                 updated_at,
-                source: Source {
-                    path: shown.clone(),
-                    line: None,
-                    row: row_id,
-                    format: Format::Sqlite.as_str().into(),
-                },
+                source: Source { path: shown.clone(), line: None, row: row_id, format: Format::Sqlite.as_str().into() },
                 context_dir: None,
                 first_line: 1,
             })
@@ -297,10 +257,7 @@ fn open(path: &Path) -> Result<Db, SourceError> {
     let mut file = crate::text::open_regular(&canon).map_err(|e| SourceError::io(path, e))?;
     let n = read_fully(&mut file, &mut header).map_err(|e| SourceError::io(path, e))?;
     if n < 16 || &header[..16] != MAGIC {
-        return Err(SourceError::Unrecognised {
-            path: path.to_path_buf(),
-            why: "it has no SQLite header".into(),
-        });
+        return Err(SourceError::Unrecognised { path: path.to_path_buf(), why: "it has no SQLite header".into() });
     }
     // Bytes 18 and 19 are the write and read format versions: 2 means WAL.
     let wal = n >= 20 && (header[18] == 2 || header[19] == 2);
@@ -316,12 +273,9 @@ fn open(path: &Path) -> Result<Db, SourceError> {
         (canon.clone(), "mode=ro", None)
     };
     let uri = format!("file://{}?{mode}", uri_path(&target));
-    let flags = OpenFlags::SQLITE_OPEN_READ_ONLY
-        | OpenFlags::SQLITE_OPEN_URI
-        | OpenFlags::SQLITE_OPEN_NO_MUTEX;
+    let flags = OpenFlags::SQLITE_OPEN_READ_ONLY | OpenFlags::SQLITE_OPEN_URI | OpenFlags::SQLITE_OPEN_NO_MUTEX;
     let mut conn = Connection::open_with_flags(&uri, flags).map_err(|e| sql_error(path, e))?;
-    conn.pragma_update(None, "query_only", true)
-        .map_err(|e| sql_error(path, e))?;
+    conn.pragma_update(None, "query_only", true).map_err(|e| sql_error(path, e))?;
     // Sorts and temporary tables in memory, bounded; and no query runs past QUERY_LIMIT.
     conn.pragma_update(None, "temp_store", "MEMORY").map_err(|e| sql_error(path, e))?;
     conn.pragma_update(None, "hard_heap_limit", 512i64 * 1024 * 1024).map_err(|e| sql_error(path, e))?;
@@ -426,10 +380,7 @@ fn truthy(v: ValueRef<'_>) -> bool {
         ValueRef::Text(t) | ValueRef::Blob(t) => {
             let t = String::from_utf8_lossy(t);
             let t = t.trim();
-            !(t.is_empty()
-                || t == "0"
-                || t.eq_ignore_ascii_case("false")
-                || t.eq_ignore_ascii_case("no"))
+            !(t.is_empty() || t == "0" || t.eq_ignore_ascii_case("false") || t.eq_ignore_ascii_case("no"))
         }
     }
 }
@@ -449,9 +400,7 @@ fn date(v: ValueRef<'_>) -> Result<Option<i64>, String> {
             if s.trim().is_empty() {
                 return Ok(None);
             }
-            dates::parse_date(&s)
-                .map(Some)
-                .ok_or_else(|| format!("{s:?} is not a date ({})", dates::DATE_FORMATS))
+            dates::parse_date(&s).map(Some).ok_or_else(|| format!("{s:?} is not a date ({})", dates::DATE_FORMATS))
         }
     }
 }
@@ -460,9 +409,7 @@ fn integer(path: &Path, key: &str, v: ValueRef<'_>) -> Result<Option<i64>, Sourc
     let bad = |shown: String| SourceError::Malformed {
         path: path.to_path_buf(),
         format: "sqlite",
-        reason: format!(
-            "config `{key}` is {shown}, expected an integer; fix the value in the `config` table"
-        ),
+        reason: format!("config `{key}` is {shown}, expected an integer; fix the value in the `config` table"),
     };
     match v {
         ValueRef::Null => Ok(None),
@@ -473,10 +420,7 @@ fn integer(path: &Path, key: &str, v: ValueRef<'_>) -> Result<Option<i64>, Sourc
             if s.trim().is_empty() {
                 return Ok(None);
             }
-            s.trim()
-                .parse()
-                .map(Some)
-                .map_err(|_| bad(format!("{s:?}")))
+            s.trim().parse().map(Some).map_err(|_| bad(format!("{s:?}")))
         }
     }
 }
@@ -494,10 +438,7 @@ mod tests {
     fn dates_in_every_storage_class() {
         assert_eq!(date(ValueRef::Integer(5)), Ok(Some(5)));
         assert_eq!(date(ValueRef::Real(2_440_588.5)), Ok(Some(86_400)));
-        assert_eq!(
-            date(ValueRef::Text(b"1970-01-02 00:00:00")),
-            Ok(Some(86_400))
-        );
+        assert_eq!(date(ValueRef::Text(b"1970-01-02 00:00:00")), Ok(Some(86_400)));
         assert_eq!(date(ValueRef::Null), Ok(None));
         assert!(date(ValueRef::Text(b"later")).is_err());
     }

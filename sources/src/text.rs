@@ -20,7 +20,10 @@ pub(crate) fn open_regular(path: &Path) -> std::io::Result<std::fs::File> {
     let file = std::fs::File::open(path)?;
     let meta = file.metadata()?;
     if !meta.is_file() {
-        return Err(std::io::Error::other(format!("not a regular file but {}; memval reads regular files only", kind_of(&meta))));
+        return Err(std::io::Error::other(format!(
+            "not a regular file but {}; memval reads regular files only",
+            kind_of(&meta)
+        )));
     }
     Ok(file)
 }
@@ -51,18 +54,13 @@ fn kind_of(meta: &std::fs::Metadata) -> &'static str {
 /// or the I/O error.
 pub(crate) fn read_text(path: &Path) -> Result<String, String> {
     let file = open_regular(path).map_err(|e| format!("cannot read: {e}"))?;
-    let len = file
-        .metadata()
-        .map_err(|e| format!("cannot read: {e}"))?
-        .len();
+    let len = file.metadata().map_err(|e| format!("cannot read: {e}"))?.len();
     if len > MAX_MEMORY_BYTES {
         return Err(too_large(len));
     }
     let mut bytes = Vec::with_capacity(len as usize);
     // Read one byte past the limit so a file that grew after `metadata` is still caught.
-    file.take(MAX_MEMORY_BYTES + 1)
-        .read_to_end(&mut bytes)
-        .map_err(|e| format!("cannot read: {e}"))?;
+    file.take(MAX_MEMORY_BYTES + 1).read_to_end(&mut bytes).map_err(|e| format!("cannot read: {e}"))?;
     if bytes.len() as u64 > MAX_MEMORY_BYTES {
         return Err(too_large(bytes.len() as u64));
     }
@@ -75,10 +73,7 @@ pub(crate) fn decode(bytes: Vec<u8>) -> Result<String, String> {
         return Err("binary file (contains NUL bytes), not text".to_string());
     }
     let mut text = String::from_utf8(bytes).map_err(|e| {
-        format!(
-            "not valid UTF-8 (first bad byte at offset {}); save it as UTF-8",
-            e.utf8_error().valid_up_to()
-        )
+        format!("not valid UTF-8 (first bad byte at offset {}); save it as UTF-8", e.utf8_error().valid_up_to())
     })?;
     if text.starts_with('\u{feff}') {
         text.drain(..3);

@@ -7,23 +7,11 @@ fn fixture() -> tempfile::TempDir {
     let repo = tempfile::tempdir().unwrap();
     let root = repo.path();
     git_init(root);
-    write(
-        root,
-        "CLAUDE.md",
-        "# Project\n\nBuild with `make build`.\nTests live in tests/.\n",
-    );
+    write(root, "CLAUDE.md", "# Project\n\nBuild with `make build`.\nTests live in tests/.\n");
     write(root, "AGENTS.md", "Use src/main.rs as the entry point.\n");
     write(root, ".cursorrules", "Prefer small functions.\n");
-    write(
-        root,
-        ".github/copilot-instructions.md",
-        "Format with rustfmt.\n",
-    );
-    write(
-        root,
-        "docs/guide/setup.md",
-        "---\ntitle: Setup\nupdated_at: 2025-11-02\n---\nRun ./setup.sh\n",
-    );
+    write(root, ".github/copilot-instructions.md", "Format with rustfmt.\n");
+    write(root, "docs/guide/setup.md", "---\ntitle: Setup\nupdated_at: 2025-11-02\n---\nRun ./setup.sh\n");
     write(root, "services/api/README.md", "The API lives here.\n");
     write(root, "src/notes.md", "not a notes pattern\n");
     write(root, "node_modules/pkg/README.md", "vendored\n");
@@ -63,54 +51,23 @@ fn notes_folder_one_memory_per_file_with_line_numbers_and_dates() {
     let by_id = |id: &str| report.memories.iter().find(|m| m.id == id).unwrap();
 
     let claude = by_id("CLAUDE.md");
-    assert_eq!(
-        (claude.agent.as_str(), claude.kind.as_str(), claude.tier),
-        ("claude-code", "notes", 0)
-    );
-    assert_eq!(
-        claude.content, "# Project\n\nBuild with `make build`.\nTests live in tests/.\n",
-        "the whole file"
-    );
+    assert_eq!((claude.agent.as_str(), claude.kind.as_str(), claude.tier), ("claude-code", "notes", 0));
+    assert_eq!(claude.content, "# Project\n\nBuild with `make build`.\nTests live in tests/.\n", "the whole file");
     assert_eq!(claude.first_line, 1);
-    assert_eq!(
-        claude.context_dir.as_deref(),
-        Some(""),
-        "the repo root itself"
-    );
+    assert_eq!(claude.context_dir.as_deref(), Some(""), "the repo root itself");
     assert_eq!(claude.updated_at, Some(ts("2026-02-14T08:00:00Z")));
-    assert_eq!(
-        by_id("AGENTS.md").updated_at,
-        Some(ts("2026-03-01T09:30:00Z")),
-        "the latest commit touching the file"
-    );
+    assert_eq!(by_id("AGENTS.md").updated_at, Some(ts("2026-03-01T09:30:00Z")), "the latest commit touching the file");
     assert_eq!(claude.source.format, "notes");
-    assert_eq!(
-        claude.source.path,
-        repo.path().join("CLAUDE.md").to_string_lossy()
-    );
+    assert_eq!(claude.source.path, repo.path().join("CLAUDE.md").to_string_lossy());
 
     let setup = by_id("docs/guide/setup.md");
-    assert!(
-        setup.content.starts_with("---\ntitle: Setup"),
-        "front matter is kept so lines stay true"
-    );
+    assert!(setup.content.starts_with("---\ntitle: Setup"), "front matter is kept so lines stay true");
     assert_eq!(setup.first_line, 1);
-    assert_eq!(
-        setup.updated_at,
-        Some(ts("2025-11-02T00:00:00Z")),
-        "front matter beats git"
-    );
+    assert_eq!(setup.updated_at, Some(ts("2025-11-02T00:00:00Z")), "front matter beats git");
     assert_eq!(setup.context_dir.as_deref(), Some("docs/guide"));
 
-    assert_eq!(
-        by_id("services/api/README.md").context_dir.as_deref(),
-        Some("services/api")
-    );
-    assert_eq!(
-        by_id("fresh/README.md").updated_at,
-        None,
-        "untracked file has no date"
-    );
+    assert_eq!(by_id("services/api/README.md").context_dir.as_deref(), Some("services/api"));
+    assert_eq!(by_id("fresh/README.md").updated_at, None, "untracked file has no date");
 }
 
 #[test]
@@ -119,10 +76,7 @@ fn notes_subfolder_ids_are_relative_to_the_folder_given() {
     let report = load(&repo.path().join("services"), repo.path()).unwrap();
     assert_eq!(report.memories.len(), 1);
     assert_eq!(report.memories[0].id, "api/README.md");
-    assert_eq!(
-        report.memories[0].context_dir.as_deref(),
-        Some("services/api")
-    );
+    assert_eq!(report.memories[0].context_dir.as_deref(), Some("services/api"));
 }
 
 #[test]
@@ -140,10 +94,7 @@ fn single_notes_file() {
     let rules = write(outside.path(), ".cursorrules", "rules\n");
     let report = load(&rules, repo.path()).unwrap();
     let m = &report.memories[0];
-    assert_eq!(
-        (m.id.as_str(), m.context_dir.as_deref(), m.updated_at),
-        (".cursorrules", None, None)
-    );
+    assert_eq!((m.id.as_str(), m.context_dir.as_deref(), m.updated_at), (".cursorrules", None, None));
 }
 
 #[test]
@@ -157,27 +108,13 @@ fn binary_non_utf8_and_huge_notes_are_problems() {
     let mut reasons: Vec<(String, &str)> = report
         .problems
         .iter()
-        .map(|p| {
-            (
-                p.path.file_name().unwrap().to_string_lossy().into_owned(),
-                p.reason.as_str(),
-            )
-        })
+        .map(|p| (p.path.file_name().unwrap().to_string_lossy().into_owned(), p.reason.as_str()))
         .collect();
     reasons.sort();
     assert_eq!(reasons.len(), 3, "{reasons:?}");
-    assert!(
-        reasons[0].0 == "huge.md" && reasons[0].1.contains("too large"),
-        "{reasons:?}"
-    );
-    assert!(
-        reasons[1].0 == "latin1.md" && reasons[1].1.contains("UTF-8"),
-        "{reasons:?}"
-    );
-    assert!(
-        reasons[2].0 == "logo.md" && reasons[2].1.contains("binary"),
-        "{reasons:?}"
-    );
+    assert!(reasons[0].0 == "huge.md" && reasons[0].1.contains("too large"), "{reasons:?}");
+    assert!(reasons[1].0 == "latin1.md" && reasons[1].1.contains("UTF-8"), "{reasons:?}");
+    assert!(reasons[2].0 == "logo.md" && reasons[2].1.contains("binary"), "{reasons:?}");
 }
 
 #[cfg(unix)]
@@ -195,9 +132,7 @@ fn notes_symlinks_out_of_the_folder_are_not_followed() {
     let ids: Vec<&str> = report.memories.iter().map(|m| m.id.as_str()).collect();
     assert_eq!(ids, ["CLAUDE.md"]);
     assert_eq!(report.problems.len(), 1, "{:?}", report.problems);
-    assert!(report.problems[0]
-        .reason
-        .contains("outside the memory folder"));
+    assert!(report.problems[0].reason.contains("outside the memory folder"));
 }
 
 #[test]
@@ -277,7 +212,10 @@ fn a_file_reached_by_several_names_is_one_memory_named_by_the_file_itself() {
 
     let report = load(root, root).unwrap();
     let got: Vec<(&str, &str)> = report.memories.iter().map(|m| (m.id.as_str(), m.agent.as_str())).collect();
-    assert_eq!(got, [(".agents/skills/x/SKILL.md", "agents"), ("AGENTS.md", "agents"), ("web/CLAUDE.md", "claude-code")]);
+    assert_eq!(
+        got,
+        [(".agents/skills/x/SKILL.md", "agents"), ("AGENTS.md", "agents"), ("web/CLAUDE.md", "claude-code")]
+    );
     let mut links: Vec<(String, &str)> = report
         .links
         .iter()

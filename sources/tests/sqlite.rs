@@ -13,11 +13,7 @@ const SCHEMA: &str = "CREATE TABLE memories (
 
 fn memory_db(path: &Path, journal_mode: &str) {
     let conn = Connection::open(path).unwrap();
-    let mode: String = conn
-        .query_row(&format!("PRAGMA journal_mode={journal_mode}"), [], |r| {
-            r.get(0)
-        })
-        .unwrap();
+    let mode: String = conn.query_row(&format!("PRAGMA journal_mode={journal_mode}"), [], |r| r.get(0)).unwrap();
     assert_eq!(mode.to_lowercase(), journal_mode.to_lowercase());
     conn.execute_batch(SCHEMA).unwrap();
     conn.execute_batch(
@@ -40,17 +36,10 @@ fn sqlite_rows_load_and_archived_rows_are_skipped() {
     let report = load(&db, dir.path()).unwrap();
     assert_eq!(report.format, Format::Sqlite);
     let ids: Vec<&str> = report.memories.iter().map(|m| m.id.as_str()).collect();
-    assert_eq!(
-        ids,
-        ["1", "3"],
-        "archived row 2 skipped, rows 4 and 5 are problems"
-    );
+    assert_eq!(ids, ["1", "3"], "archived row 2 skipped, rows 4 and 5 are problems");
 
     let m = &report.memories[0];
-    assert_eq!(
-        (m.agent.as_str(), m.kind.as_str(), m.tier),
-        ("tech-lead", "cortex", 2)
-    );
+    assert_eq!((m.agent.as_str(), m.kind.as_str(), m.tier), ("tech-lead", "cortex", 2));
     assert_eq!(m.content, "Cache lives in internal/cache/lru.go");
     assert_eq!(m.created_at, Some(ts("2026-03-15T10:00:00Z")));
     assert_eq!(m.source.row, Some(1));
@@ -67,16 +56,8 @@ fn sqlite_rows_load_and_archived_rows_are_skipped() {
 
     let reasons: Vec<&str> = report.problems.iter().map(|p| p.reason.as_str()).collect();
     assert_eq!(reasons.len(), 2, "{reasons:?}");
-    assert!(
-        reasons[0].starts_with("row 4") && reasons[0].contains("tier"),
-        "{}",
-        reasons[0]
-    );
-    assert!(
-        reasons[1].starts_with("row 5") && reasons[1].contains("created_at"),
-        "{}",
-        reasons[1]
-    );
+    assert!(reasons[0].starts_with("row 4") && reasons[0].contains("tier"), "{}", reasons[0]);
+    assert!(reasons[1].starts_with("row 5") && reasons[1].contains("created_at"), "{}", reasons[1]);
 }
 
 #[test]
@@ -86,21 +67,13 @@ fn sqlite_is_opened_read_only_and_leaves_nothing_behind() {
         let db = dir.path().join("memory.db");
         memory_db(&db, mode);
         let before = snapshot(dir.path());
-        assert_eq!(
-            before.len(),
-            1,
-            "{mode}: the fixture is a single file once closed"
-        );
+        assert_eq!(before.len(), 1, "{mode}: the fixture is a single file once closed");
 
         let report = load(&db, dir.path()).unwrap();
         assert_eq!(report.memories.len(), 2, "{mode}");
         sqlite_config(&db).unwrap();
 
-        assert_eq!(
-            snapshot(dir.path()),
-            before,
-            "{mode}: database bytes and folder unchanged"
-        );
+        assert_eq!(snapshot(dir.path()), before, "{mode}: database bytes and folder unchanged");
     }
 }
 
@@ -111,19 +84,14 @@ fn sqlite_wal_rows_not_yet_checkpointed_are_read() {
     memory_db(&db, "wal");
     // A writer that keeps its WAL: the newest row exists only in memory.db-wal.
     let writer = Connection::open(&db).unwrap();
-    writer
-        .execute_batch("PRAGMA wal_autocheckpoint=0;")
-        .unwrap();
+    writer.execute_batch("PRAGMA wal_autocheckpoint=0;").unwrap();
     writer
         .execute("INSERT INTO memories (id, agent, type, content, tier) VALUES (9, 'a', 'memory', 'fresh', 0)", [])
         .unwrap();
     assert!(dir.path().join("memory.db-wal").exists());
 
     let report = load(&db, dir.path()).unwrap();
-    assert!(report
-        .memories
-        .iter()
-        .any(|m| m.id == "9" && m.content == "fresh"));
+    assert!(report.memories.iter().any(|m| m.id == "9" && m.content == "fresh"));
     drop(writer);
 }
 
@@ -143,24 +111,14 @@ fn sqlite_config_reads_key_value_rows_and_tolerates_no_table() {
     drop(conn);
     assert_eq!(
         sqlite_config(&db).unwrap(),
-        SqliteConfig {
-            reconcile_pair_cap: Some(120),
-            validate_window_days: Some(14)
-        }
+        SqliteConfig { reconcile_pair_cap: Some(120), validate_window_days: Some(14) }
     );
 
     let conn = Connection::open(&db).unwrap();
-    conn.execute(
-        "UPDATE config SET value = 'lots' WHERE key = 'reconcile_pair_cap'",
-        [],
-    )
-    .unwrap();
+    conn.execute("UPDATE config SET value = 'lots' WHERE key = 'reconcile_pair_cap'", []).unwrap();
     drop(conn);
     let msg = sqlite_config(&db).unwrap_err().to_string();
-    assert!(
-        msg.contains("reconcile_pair_cap") && msg.contains("integer"),
-        "{msg}"
-    );
+    assert!(msg.contains("reconcile_pair_cap") && msg.contains("integer"), "{msg}");
 }
 
 #[test]
@@ -174,23 +132,14 @@ fn sqlite_config_reads_a_single_wide_row() {
     )
     .unwrap();
     drop(conn);
-    assert_eq!(
-        sqlite_config(&db).unwrap(),
-        SqliteConfig {
-            reconcile_pair_cap: None,
-            validate_window_days: Some(30)
-        }
-    );
+    assert_eq!(sqlite_config(&db).unwrap(), SqliteConfig { reconcile_pair_cap: None, validate_window_days: Some(30) });
 }
 
 #[test]
 fn sqlite_without_memories_table_is_fatal() {
     let dir = tempfile::tempdir().unwrap();
     let db = dir.path().join("other.sqlite");
-    Connection::open(&db)
-        .unwrap()
-        .execute_batch("CREATE TABLE t (x);")
-        .unwrap();
+    Connection::open(&db).unwrap().execute_batch("CREATE TABLE t (x);").unwrap();
     let msg = load(&db, dir.path()).unwrap_err().to_string();
     assert!(msg.contains("no `memories` table"), "{msg}");
 }

@@ -10,7 +10,9 @@ mod sled_store;
 
 use std::path::{Path, PathBuf};
 
-pub use sled_store::{memory_key, HistoryPoint, KvEntry, KvTable, RunRecord, ScoreStore, SledStore, StoreError, EMBEDDINGS_TABLE};
+pub use sled_store::{
+    memory_key, HistoryPoint, KvEntry, KvTable, RunRecord, ScoreStore, SledStore, StoreError, EMBEDDINGS_TABLE,
+};
 
 /// The store of a repository when no `--store` is given: `REPO/.memval/store`.
 pub fn default_dir(repo: &Path) -> PathBuf {
@@ -22,12 +24,16 @@ pub fn default_dir(repo: &Path) -> PathBuf {
 /// repository's `git status`.
 pub fn open(dir: &Path) -> Result<SledStore, StoreError> {
     if let Some(parent) = dir.parent() {
-        std::fs::create_dir_all(parent).map_err(|source| StoreError::Create { path: parent.display().to_string(), source })?;
+        std::fs::create_dir_all(parent)
+            .map_err(|source| StoreError::Create { path: parent.display().to_string(), source })?;
         if parent.file_name().is_some_and(|n| n == ".memval") {
             let ignore = parent.join(".gitignore");
             if !ignore.exists() {
-                std::fs::write(&ignore, "# memval's run store (memval validate --store); not part of the repository\n*\n")
-                    .map_err(|source| StoreError::Create { path: ignore.display().to_string(), source })?;
+                std::fs::write(
+                    &ignore,
+                    "# memval's run store (memval validate --store); not part of the repository\n*\n",
+                )
+                .map_err(|source| StoreError::Create { path: ignore.display().to_string(), source })?;
             }
         }
     }

@@ -132,25 +132,28 @@ fn sled_error(dir: &str, broken: &AtomicBool, source: sled::Error) -> StoreError
 impl SledStore {
     pub fn open(dir: &Path) -> Result<SledStore, StoreError> {
         let path = dir.display().to_string();
-        let db = sled::Config::new()
-            .path(dir)
-            .open()
-            .map_err(|source| {
-                let path = path.clone();
-                // sled takes an exclusive file lock; another process holding it is not a fault,
-                // and neither is a full disk (the store is fine, there is no room to grow it).
-                match source {
-                    sled::Error::Io(e) if e.kind() == std::io::ErrorKind::WouldBlock || e.to_string().contains("could not acquire lock") => StoreError::InUse { path },
-                    sled::Error::Io(e) if is_disk_full(&e) => StoreError::DiskFull { path, source: e },
-                    source => StoreError::Open { path, source },
+        let db = sled::Config::new().path(dir).open().map_err(|source| {
+            let path = path.clone();
+            // sled takes an exclusive file lock; another process holding it is not a fault,
+            // and neither is a full disk (the store is fine, there is no room to grow it).
+            match source {
+                sled::Error::Io(e)
+                    if e.kind() == std::io::ErrorKind::WouldBlock
+                        || e.to_string().contains("could not acquire lock") =>
+                {
+                    StoreError::InUse { path }
                 }
-            })?;
+                sled::Error::Io(e) if is_disk_full(&e) => StoreError::DiskFull { path, source: e },
+                source => StoreError::Open { path, source },
+            }
+        })?;
         let broken = Arc::new(AtomicBool::new(false));
         let tree = |name: &str| db.open_tree(name).map_err(|e| sled_error(&path, &broken, e));
         let (claims, scores, runs, history) = match (tree("claims"), tree("scores"), tree("runs"), tree("history")) {
             (Ok(c), Ok(s), Ok(r), Ok(h)) => (c, s, r, h),
             (c, s, r, h) => {
-                let err = [c.err(), s.err(), r.err(), h.err()].into_iter().flatten().next().expect("one of them failed");
+                let err =
+                    [c.err(), s.err(), r.err(), h.err()].into_iter().flatten().next().expect("one of them failed");
                 if broken.load(Ordering::SeqCst) {
                     std::mem::forget(db);
                 }
@@ -168,7 +171,11 @@ impl SledStore {
     /// A named key-value table beside the scores, for data whose lifetime is the store's
     /// (the LLM result cache).
     pub fn table(&self, name: &str) -> Result<KvTable, StoreError> {
-        Ok(KvTable { tree: self.db.open_tree(name).map_err(self.error())?, dir: self.dir.clone(), broken: self.broken.clone() })
+        Ok(KvTable {
+            tree: self.db.open_tree(name).map_err(self.error())?,
+            dir: self.dir.clone(),
+            broken: self.broken.clone(),
+        })
     }
 
     /// Content-addressed change-validation verdicts (`memval judge change --store`): the key
@@ -258,7 +265,10 @@ impl KvTable {
 
     /// Every record, in key order.
     pub fn entries(&self) -> Result<Vec<KvEntry>, StoreError> {
-        self.tree.iter().map(|kv| kv.map(|(k, v)| (k.to_vec(), v.to_vec())).map_err(|e| sled_error(&self.dir, &self.broken, e))).collect()
+        self.tree
+            .iter()
+            .map(|kv| kv.map(|(k, v)| (k.to_vec(), v.to_vec())).map_err(|e| sled_error(&self.dir, &self.broken, e)))
+            .collect()
     }
 
     pub fn len(&self) -> usize {
@@ -283,7 +293,9 @@ impl ScoreStore for SledStore {
     }
 
     fn put_score(&self, run: &RunHeader, score: &MemoryScore) -> Result<(), StoreError> {
-        self.scores.insert(key(&[run.run_id.as_bytes(), score.memory.id.as_bytes()]), enc(score)).map_err(self.error())?;
+        self.scores
+            .insert(key(&[run.run_id.as_bytes(), score.memory.id.as_bytes()]), enc(score))
+            .map_err(self.error())?;
         let (k, point) = history_entry(run, score);
         self.history.insert(k, point).map_err(self.error())?;
         Ok(())
@@ -327,7 +339,9 @@ impl ScoreStore for SledStore {
     }
 
     fn put_run(&self, record: &RunRecord) -> Result<(), StoreError> {
-        self.runs.insert(key(&[&record.header.started_at.to_be_bytes(), record.header.run_id.as_bytes()]), enc(record)).map_err(self.error())?;
+        self.runs
+            .insert(key(&[&record.header.started_at.to_be_bytes(), record.header.run_id.as_bytes()]), enc(record))
+            .map_err(self.error())?;
         Ok(())
     }
 
@@ -365,7 +379,9 @@ fn history_entry(run: &RunHeader, score: &MemoryScore) -> (Vec<u8>, Vec<u8>) {
             .results
             .iter()
             .filter_map(|r| match &r.outcome {
-                memval_proto::Outcome::Checked { verdict, confidence, .. } => Some((verdict.as_str().to_owned(), *confidence)),
+                memval_proto::Outcome::Checked { verdict, confidence, .. } => {
+                    Some((verdict.as_str().to_owned(), *confidence))
+                }
                 memval_proto::Outcome::NotChecked { .. } => None,
             })
             .collect(),

@@ -7,7 +7,8 @@ use memval_store::{SledStore, EMBEDDINGS_TABLE};
 fn put_all_survives_reopening_and_stays_in_its_table() {
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("store");
-    let records: Vec<(Vec<u8>, Vec<u8>)> = (0u32..500).map(|i| (format!("m\0{i}").into_bytes(), i.to_le_bytes().repeat(384))).collect();
+    let records: Vec<(Vec<u8>, Vec<u8>)> =
+        (0u32..500).map(|i| (format!("m\0{i}").into_bytes(), i.to_le_bytes().repeat(384))).collect();
     {
         let store = SledStore::open(&path).unwrap();
         let table = store.embeddings().unwrap();

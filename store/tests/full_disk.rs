@@ -15,15 +15,28 @@ struct Tmpfs(tempfile::TempDir);
 impl Tmpfs {
     fn mount(size: &str) -> Tmpfs {
         let dir = tempfile::tempdir().unwrap();
-        let out = Command::new("mount").args(["-t", "tmpfs", "-o", &format!("size={size}"), "tmpfs"]).arg(dir.path()).output().expect("mount runs");
-        assert!(out.status.success(), "this test mounts a tmpfs to fill it (it needs root, as CI has): {}", String::from_utf8_lossy(&out.stderr));
+        let out = Command::new("mount")
+            .args(["-t", "tmpfs", "-o", &format!("size={size}"), "tmpfs"])
+            .arg(dir.path())
+            .output()
+            .expect("mount runs");
+        assert!(
+            out.status.success(),
+            "this test mounts a tmpfs to fill it (it needs root, as CI has): {}",
+            String::from_utf8_lossy(&out.stderr)
+        );
         Tmpfs(dir)
     }
 }
 
 impl Drop for Tmpfs {
     fn drop(&mut self) {
-        if !Command::new("umount").arg(self.0.path()).stderr(std::process::Stdio::null()).status().is_ok_and(|s| s.success()) {
+        if !Command::new("umount")
+            .arg(self.0.path())
+            .stderr(std::process::Stdio::null())
+            .status()
+            .is_ok_and(|s| s.success())
+        {
             let _ = Command::new("umount").arg("-l").arg(self.0.path()).status();
         }
     }
@@ -79,7 +92,10 @@ fn a_full_disk_is_told_apart_and_the_store_still_closes() {
             drop(store);
             let _ = done.send(());
         });
-        assert!(dropped.recv_timeout(std::time::Duration::from_secs(20)).is_ok(), "dropping the store hung after the disk filled");
+        assert!(
+            dropped.recv_timeout(std::time::Duration::from_secs(20)).is_ok(),
+            "dropping the store hung after the disk filled"
+        );
         std::fs::remove_file(filler).unwrap();
     }
     // Opening it again with room, and finding the run stored before the disk filled, is in

@@ -35,12 +35,7 @@ pub fn run_json(repo: &Path, memories: &str, store: &Path) -> Value {
         "never",
         "-q",
     ]);
-    assert_eq!(
-        out.status.code(),
-        Some(0),
-        "memval failed on {memories}:\n{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    assert_eq!(out.status.code(), Some(0), "memval failed on {memories}:\n{}", String::from_utf8_lossy(&out.stderr));
     serde_json::from_slice(&out.stdout).expect("json report")
 }
 

@@ -283,11 +283,24 @@ impl Cluster {
         let logs = tempfile::tempdir().unwrap();
         let extractor = Service::start("extractor", url, common, logs.path());
         let mut investigator_args: Vec<String> = common.iter().map(|s| s.to_string()).collect();
-        investigator_args.extend(["--repo".to_owned(), repo.display().to_string(), "--concurrency".to_owned(), "2".to_owned()]);
+        investigator_args.extend([
+            "--repo".to_owned(),
+            repo.display().to_string(),
+            "--concurrency".to_owned(),
+            "2".to_owned(),
+        ]);
         let mut scorer_args: Vec<&str> = common.to_vec();
         scorer_args.extend(["--store", store.path().to_str().unwrap()]);
         let scorer = Service::start("scorer", url, &scorer_args, logs.path());
-        let mut cluster = Cluster { extractor, investigators: Vec::new(), scorer, store, logs, url: url.to_owned(), investigator_args };
+        let mut cluster = Cluster {
+            extractor,
+            investigators: Vec::new(),
+            scorer,
+            store,
+            logs,
+            url: url.to_owned(),
+            investigator_args,
+        };
         for _ in 0..investigators {
             cluster.add_investigator();
         }
@@ -303,7 +316,11 @@ impl Cluster {
     pub fn logs(&self) -> String {
         let mut text = String::new();
         for entry in std::fs::read_dir(self.logs.path()).unwrap().flatten() {
-            text.push_str(&format!("--- {}\n{}\n", entry.file_name().to_string_lossy(), std::fs::read_to_string(entry.path()).unwrap_or_default()));
+            text.push_str(&format!(
+                "--- {}\n{}\n",
+                entry.file_name().to_string_lossy(),
+                std::fs::read_to_string(entry.path()).unwrap_or_default()
+            ));
         }
         text
     }
@@ -317,9 +334,11 @@ impl Cluster {
             let role = service.role.clone();
             let (code, log) = service.terminate();
             assert_eq!(code, Some(0), "memval serve {role} did not exit cleanly on SIGTERM:\n{log}");
-            let stopped = log.lines().find(|l| l.contains(&format!("{role} stopped: "))).unwrap_or_else(|| panic!("{log}"));
+            let stopped =
+                log.lines().find(|l| l.contains(&format!("{role} stopped: "))).unwrap_or_else(|| panic!("{log}"));
             if role == "investigator" {
-                let n = stopped.split("stopped: ").nth(1).and_then(|r| r.split(' ').next()).and_then(|n| n.parse().ok());
+                let n =
+                    stopped.split("stopped: ").nth(1).and_then(|r| r.split(' ').next()).and_then(|n| n.parse().ok());
                 processed.push(n.unwrap());
             }
         }
@@ -377,7 +396,8 @@ pub fn history(store: &Path) -> Value {
 /// for a run to last while a test breaks things.
 pub fn many_memories(dir: &Path, n: usize) -> PathBuf {
     let examples = std::fs::read_to_string(super::workspace().join("examples/memories/memories.jsonl")).unwrap();
-    let templates: Vec<Value> = examples.lines().filter(|l| !l.trim().is_empty()).map(|l| serde_json::from_str(l).unwrap()).collect();
+    let templates: Vec<Value> =
+        examples.lines().filter(|l| !l.trim().is_empty()).map(|l| serde_json::from_str(l).unwrap()).collect();
     let mut out = String::new();
     for i in 0..n {
         let mut m = templates[i % templates.len()].clone();
@@ -443,6 +463,12 @@ pub fn stored_with_headers(url: &str, stream: &str, subject: &str) -> Vec<memval
     let runtime = tokio::runtime::Builder::new_current_thread().enable_all().build().unwrap();
     runtime.block_on(async {
         let js = JetStream::connect(&ConnectOptions::new(url, "memval-test"), Settings::default()).await.unwrap();
-        js.stored_messages(stream, 0, 10_000).await.unwrap().into_iter().filter(|m| m.subject == subject).map(|m| m.headers).collect()
+        js.stored_messages(stream, 0, 10_000)
+            .await
+            .unwrap()
+            .into_iter()
+            .filter(|m| m.subject == subject)
+            .map(|m| m.headers)
+            .collect()
     })
 }

@@ -37,11 +37,7 @@ impl DeadLetters {
 /// message comes back, so the inbox must not close under it).
 pub fn channel(capacity: usize, dead: DeadLetters) -> (ChannelOutbox, ChannelInbox) {
     let (tx, rx) = mpsc::channel(capacity.max(1));
-    let inbox = ChannelInbox {
-        rx: tokio::sync::Mutex::new(rx),
-        shared: Arc::new(Shared::default()),
-        dead,
-    };
+    let inbox = ChannelInbox { rx: tokio::sync::Mutex::new(rx), shared: Arc::new(Shared::default()), dead };
     (ChannelOutbox { tx }, inbox)
 }
 
@@ -55,10 +51,7 @@ impl Outbox for ChannelOutbox {
         let Outgoing { subject, msg_id, headers, payload } = message;
         let packet = Packet { subject, msg_id, headers, payload, delivery: 1 };
         Box::pin(async move {
-            self.tx
-                .send(packet)
-                .await
-                .map_err(|_| TransportError::Closed("in-process channel has no consumer".into()))
+            self.tx.send(packet).await.map_err(|_| TransportError::Closed("in-process channel has no consumer".into()))
         })
     }
 }
@@ -197,7 +190,13 @@ impl Acker for ChannelAcker {
     ) -> BoxFuture<'static, Result<(), TransportError>> {
         let (shared, packet, dead) = self.answer();
         tracing::warn!(subject = %packet.subject, msg_id = %packet.msg_id, reason = %reason, "dead-lettered");
-        dead.push(DeadLetter { subject: packet.subject, msg_id: Some(packet.msg_id), headers: packet.headers, reason, payload });
+        dead.push(DeadLetter {
+            subject: packet.subject,
+            msg_id: Some(packet.msg_id),
+            headers: packet.headers,
+            reason,
+            payload,
+        });
         shared.settle(None);
         Box::pin(async { Ok(()) })
     }

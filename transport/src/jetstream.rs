@@ -40,7 +40,10 @@ const MAX_REASON: usize = 4096;
 pub enum Auth {
     #[default]
     None,
-    UserPassword { user: String, password: String },
+    UserPassword {
+        user: String,
+        password: String,
+    },
     Token(String),
     /// An nkey seed (`SU...`).
     NKeySeed(String),
@@ -180,7 +183,9 @@ pub enum JetStreamError {
     NoJetStream { url: String, reason: String },
     #[error("stream {stream}: {reason}")]
     Stream { stream: String, reason: String },
-    #[error("stream {stream} exists with other settings ({differences}); delete it or run a memval whose topology matches")]
+    #[error(
+        "stream {stream} exists with other settings ({differences}); delete it or run a memval whose topology matches"
+    )]
     StreamMismatch { stream: String, differences: String },
     #[error("consumer {consumer} on stream {stream}: {reason}")]
     Consumer { stream: String, consumer: String, reason: String },
@@ -244,11 +249,8 @@ impl JetStream {
             ..Default::default()
         };
         let stream_err = |reason: String| JetStreamError::Stream { stream: spec.name.clone(), reason };
-        let mut stream = self
-            .context
-            .get_or_create_stream(config.clone())
-            .await
-            .map_err(|e| stream_err(error_chain(&e)))?;
+        let mut stream =
+            self.context.get_or_create_stream(config.clone()).await.map_err(|e| stream_err(error_chain(&e)))?;
         let info = stream.info().await.map_err(|e| stream_err(error_chain(&e)))?;
         let mut differences = Vec::new();
         let (mut have, mut want) = (info.config.subjects.clone(), config.subjects.clone());
@@ -361,7 +363,12 @@ impl JetStream {
     }
 
     /// Up to `limit` messages of `stream` from sequence `from` on, oldest first.
-    pub async fn stored_messages(&self, stream: &str, from: u64, limit: usize) -> Result<Vec<StoredMessage>, JetStreamError> {
+    pub async fn stored_messages(
+        &self,
+        stream: &str,
+        from: u64,
+        limit: usize,
+    ) -> Result<Vec<StoredMessage>, JetStreamError> {
         let stream_err = |reason: String| JetStreamError::Stream { stream: stream.into(), reason };
         let mut handle = self.context.get_stream(stream).await.map_err(|e| stream_err(error_chain(&e)))?;
         let state = handle.info().await.map_err(|e| stream_err(error_chain(&e)))?.state.clone();
@@ -394,7 +401,9 @@ impl JetStream {
         let handle = self.context.get_stream_no_info(stream).await.map_err(|e| stream_err(error_chain(&e)))?;
         match handle.delete_message(sequence).await {
             Ok(deleted) => Ok(deleted),
-            Err(e) if matches!(e.kind(), DeleteMessageErrorKind::JetStream(ref j) if j.error_code() == ErrorCode::NO_MESSAGE_FOUND) => Ok(false),
+            Err(e) if matches!(e.kind(), DeleteMessageErrorKind::JetStream(ref j) if j.error_code() == ErrorCode::NO_MESSAGE_FOUND) => {
+                Ok(false)
+            }
             Err(e) => Err(stream_err(error_chain(&e))),
         }
     }
@@ -408,7 +417,13 @@ impl JetStream {
     /// The claim is a running lease that promises a heartbeat at least every `ttl`: its
     /// holder keeps it alive and ends it with [`JetStream::publish_lease`]. The loser gets
     /// the lease as it is stored (who holds it, in what state, at which sequence).
-    pub async fn claim(&self, stream: &str, subject: &str, owner: &str, ttl: Duration) -> Result<Claim, JetStreamError> {
+    pub async fn claim(
+        &self,
+        stream: &str,
+        subject: &str,
+        owner: &str,
+        ttl: Duration,
+    ) -> Result<Claim, JetStreamError> {
         match self.publish_lease(stream, subject, owner, LeaseState::Running, ttl, 0).await? {
             Renewal::Stored { sequence } => Ok(Claim::Won { sequence }),
             Renewal::Refused => {
@@ -587,7 +602,10 @@ fn is_no_message(e: &RawMessageError) -> bool {
 /// A core NATS connection with `options` (name, auth, TLS, timeouts, connection events
 /// logged): what [`JetStream::connect`] builds on, and what request/reply ([`crate::reply`])
 /// uses alone, since it needs no JetStream.
-pub(crate) async fn core_client(options: &ConnectOptions, request_timeout: Duration) -> Result<async_nats::Client, JetStreamError> {
+pub(crate) async fn core_client(
+    options: &ConnectOptions,
+    request_timeout: Duration,
+) -> Result<async_nats::Client, JetStreamError> {
     install_crypto_provider();
     let url = options.url.clone();
     let mut opts = async_nats::ConnectOptions::new()
@@ -598,7 +616,9 @@ pub(crate) async fn core_client(options: &ConnectOptions, request_timeout: Durat
             match event {
                 async_nats::Event::Disconnected => tracing::warn!("disconnected from nats, reconnecting"),
                 async_nats::Event::Connected => tracing::info!("connected to nats"),
-                async_nats::Event::Closed | async_nats::Event::Draining => tracing::debug!(event = %event, "nats connection"),
+                async_nats::Event::Closed | async_nats::Event::Draining => {
+                    tracing::debug!(event = %event, "nats connection")
+                }
                 other => tracing::warn!(event = %other, "nats connection event"),
             }
         });
@@ -624,7 +644,9 @@ pub(crate) async fn core_client(options: &ConnectOptions, request_timeout: Durat
             opts = opts.add_client_certificate(cert.clone(), key.clone());
         }
         (Some(_), None) | (None, Some(_)) => {
-            return Err(JetStreamError::Config("a tls client certificate needs its key, and a key its certificate".into()))
+            return Err(JetStreamError::Config(
+                "a tls client certificate needs its key, and a key its certificate".into(),
+            ))
         }
         (None, None) => {}
     }
@@ -649,8 +671,11 @@ pub fn check_url(url: &str) -> Result<(), JetStreamError> {
         return Err(JetStreamError::Config("no nats server URL given".into()));
     }
     for addr in addrs {
-        addr.parse::<async_nats::ServerAddr>()
-            .map_err(|e| JetStreamError::Config(format!("{addr:?} is not a nats server URL (nats://host:4222, tls://host:4222): {e}")))?;
+        addr.parse::<async_nats::ServerAddr>().map_err(|e| {
+            JetStreamError::Config(format!(
+                "{addr:?} is not a nats server URL (nats://host:4222, tls://host:4222): {e}"
+            ))
+        })?;
     }
     Ok(())
 }
@@ -800,7 +825,15 @@ impl JetStreamInbox {
             delivery,
             stream_sequence,
         };
-        Envelope { subject, payload: message.payload.to_vec(), msg_id, delivery, published_at, headers, acker: Box::new(acker) }
+        Envelope {
+            subject,
+            payload: message.payload.to_vec(),
+            msg_id,
+            delivery,
+            published_at,
+            headers,
+            acker: Box::new(acker),
+        }
     }
 }
 
@@ -818,8 +851,12 @@ impl Inbox for JetStreamInbox {
                     let wanted = self.waiting.load(Ordering::SeqCst).clamp(1, self.max_batch);
                     let started = Instant::now();
                     match self.consumer.batch().max_messages(wanted).expires(self.expires).messages().await {
-                        Ok(batch) => *pull = Some(Pull { batch, ends: started + self.expires + Duration::from_secs(1) }),
-                        Err(e) => return Some(Err(TransportError::Unavailable(format!("pull request: {}", error_chain(&e))))),
+                        Ok(batch) => {
+                            *pull = Some(Pull { batch, ends: started + self.expires + Duration::from_secs(1) })
+                        }
+                        Err(e) => {
+                            return Some(Err(TransportError::Unavailable(format!("pull request: {}", error_chain(&e)))))
+                        }
                     }
                 }
                 let current = pull.as_mut().expect("a pull request is open");
@@ -872,7 +909,8 @@ impl JsAcker {
         let client = self.client.clone();
         let reply = self.reply.clone();
         Box::pin(async move {
-            let reply = reply.ok_or_else(|| TransportError::Closed("delivery has no reply subject to answer".into()))?;
+            let reply =
+                reply.ok_or_else(|| TransportError::Closed("delivery has no reply subject to answer".into()))?;
             client
                 .publish(reply, kind.into())
                 .await
@@ -890,7 +928,11 @@ impl Acker for JsAcker {
         self.answer(AckKind::Nak((!delay.is_zero()).then_some(delay)))
     }
 
-    fn dead_letter(self: Box<Self>, reason: String, payload: Vec<u8>) -> BoxFuture<'static, Result<(), TransportError>> {
+    fn dead_letter(
+        self: Box<Self>,
+        reason: String,
+        payload: Vec<u8>,
+    ) -> BoxFuture<'static, Result<(), TransportError>> {
         Box::pin(async move {
             let mut headers = self.headers.propagated();
             let mut reason = reason;
@@ -939,7 +981,8 @@ mod tests {
 
     #[test]
     fn a_lease_state_is_read_from_its_header_and_unknown_means_running() {
-        let check = |value: Option<&str>, want: LeaseState| assert_eq!(LeaseState::from_header(value), want, "{value:?}");
+        let check =
+            |value: Option<&str>, want: LeaseState| assert_eq!(LeaseState::from_header(value), want, "{value:?}");
         check(None, LeaseState::Running);
         check(Some("running"), LeaseState::Running);
         check(Some("done"), LeaseState::Done);

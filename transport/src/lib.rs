@@ -93,7 +93,13 @@ impl Headers {
 
     /// The headers of `self` that travel from an input to its outputs.
     pub fn propagated(&self) -> Headers {
-        Headers(self.0.iter().filter(|(n, _)| header::PROPAGATED.iter().any(|p| p.eq_ignore_ascii_case(n))).cloned().collect())
+        Headers(
+            self.0
+                .iter()
+                .filter(|(n, _)| header::PROPAGATED.iter().any(|p| p.eq_ignore_ascii_case(n)))
+                .cloned()
+                .collect(),
+        )
     }
 }
 
@@ -138,11 +144,8 @@ pub trait Acker: Send + Sync {
     fn nak(self: Box<Self>, delay: Duration) -> BoxFuture<'static, Result<(), TransportError>>;
     /// Failed for good: keep the payload and the reason on the dead-letter subject, then
     /// never deliver again.
-    fn dead_letter(
-        self: Box<Self>,
-        reason: String,
-        payload: Vec<u8>,
-    ) -> BoxFuture<'static, Result<(), TransportError>>;
+    fn dead_letter(self: Box<Self>, reason: String, payload: Vec<u8>)
+        -> BoxFuture<'static, Result<(), TransportError>>;
     /// Still working: keep the message from being redelivered while a long batch runs.
     fn progress(&self) -> BoxFuture<'static, Result<(), TransportError>>;
 }
@@ -183,12 +186,7 @@ pub trait Outbox: Send + Sync {
     }
 
     /// [`Outbox::send`] without headers.
-    fn publish(
-        &self,
-        subject: &str,
-        msg_id: String,
-        payload: Vec<u8>,
-    ) -> BoxFuture<'_, Result<(), TransportError>> {
+    fn publish(&self, subject: &str, msg_id: String, payload: Vec<u8>) -> BoxFuture<'_, Result<(), TransportError>> {
         self.send(Outgoing { subject: subject.to_owned(), msg_id, headers: Headers::new(), payload })
     }
 }

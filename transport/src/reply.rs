@@ -49,8 +49,12 @@ impl Requester {
         match self.client.send_request(subject.to_owned(), request).await {
             Ok(message) => Ok(message.payload.to_vec()),
             Err(e) => Err(match e.kind() {
-                async_nats::RequestErrorKind::NoResponders => TransportError::Unavailable(format!("nothing answers on {subject}")),
-                async_nats::RequestErrorKind::TimedOut => TransportError::Unavailable(format!("no answer on {subject} within {timeout:?}")),
+                async_nats::RequestErrorKind::NoResponders => {
+                    TransportError::Unavailable(format!("nothing answers on {subject}"))
+                }
+                async_nats::RequestErrorKind::TimedOut => {
+                    TransportError::Unavailable(format!("no answer on {subject} within {timeout:?}"))
+                }
                 _ => TransportError::Unavailable(format!("request on {subject} failed: {e}")),
             }),
         }
@@ -58,14 +62,22 @@ impl Requester {
 
     /// Subscribe to requests on `subject` in `queue_group`; once this returns, requests
     /// reach the responder (and wait in the subscription until [`Responder::run`] answers).
-    pub async fn subscribe(&self, subject: &str, queue_group: &str, concurrency: usize) -> Result<Responder, TransportError> {
+    pub async fn subscribe(
+        &self,
+        subject: &str,
+        queue_group: &str,
+        concurrency: usize,
+    ) -> Result<Responder, TransportError> {
         let subscription = self
             .client
             .queue_subscribe(subject.to_owned(), queue_group.to_owned())
             .await
             .map_err(|e| TransportError::Unavailable(format!("cannot subscribe to {subject}: {e}")))?;
         // The server knows of the subscription once the client has flushed it.
-        self.client.flush().await.map_err(|e| TransportError::Unavailable(format!("cannot subscribe to {subject}: {e}")))?;
+        self.client
+            .flush()
+            .await
+            .map_err(|e| TransportError::Unavailable(format!("cannot subscribe to {subject}: {e}")))?;
         Ok(Responder {
             client: self.client.clone(),
             subscription,
@@ -99,13 +111,25 @@ impl Listener {
     /// for good).
     pub async fn next(&mut self) -> Option<Request> {
         let message = self.subscription.next().await?;
-        let msg_id = message.headers.as_ref().and_then(|h| h.get(crate::jetstream::MSG_ID_HEADER)).map(|v| v.as_str().to_owned());
-        Some(Request { subject: message.subject.to_string(), payload: message.payload.to_vec(), reply: message.reply.map(|r| r.to_string()), msg_id })
+        let msg_id = message
+            .headers
+            .as_ref()
+            .and_then(|h| h.get(crate::jetstream::MSG_ID_HEADER))
+            .map(|v| v.as_str().to_owned());
+        Some(Request {
+            subject: message.subject.to_string(),
+            payload: message.payload.to_vec(),
+            reply: message.reply.map(|r| r.to_string()),
+            msg_id,
+        })
     }
 
     /// Stop receiving: messages the server already sent are still returned by `next`.
     pub async fn drain(&mut self) -> Result<(), TransportError> {
-        self.subscription.drain().await.map_err(|e| TransportError::Unavailable(format!("cannot drain a subscription: {e}")))
+        self.subscription
+            .drain()
+            .await
+            .map_err(|e| TransportError::Unavailable(format!("cannot drain a subscription: {e}")))
     }
 }
 
@@ -117,20 +141,30 @@ impl Requester {
             Some(group) => self.client.queue_subscribe(subject.to_owned(), group.to_owned()).await,
             None => self.client.subscribe(subject.to_owned()).await,
         };
-        let subscription = subscribed.map_err(|e| TransportError::Unavailable(format!("cannot subscribe to {subject}: {e}")))?;
-        self.client.flush().await.map_err(|e| TransportError::Unavailable(format!("cannot subscribe to {subject}: {e}")))?;
+        let subscription =
+            subscribed.map_err(|e| TransportError::Unavailable(format!("cannot subscribe to {subject}: {e}")))?;
+        self.client
+            .flush()
+            .await
+            .map_err(|e| TransportError::Unavailable(format!("cannot subscribe to {subject}: {e}")))?;
         Ok(Listener { subscription })
     }
 
     /// Publish `payload` to a request's reply subject and flush it.
     pub async fn answer(&self, reply: &str, payload: Vec<u8>) -> Result<(), TransportError> {
-        self.client.publish(reply.to_owned(), payload.into()).await.map_err(|e| TransportError::Unavailable(format!("cannot answer on {reply}: {e}")))?;
+        self.client
+            .publish(reply.to_owned(), payload.into())
+            .await
+            .map_err(|e| TransportError::Unavailable(format!("cannot answer on {reply}: {e}")))?;
         self.client.flush().await.map_err(|e| TransportError::Unavailable(format!("cannot answer on {reply}: {e}")))
     }
 
     /// Publish on core NATS (no stream, no acknowledgement), flushed.
     pub async fn publish(&self, subject: &str, payload: Vec<u8>) -> Result<(), TransportError> {
-        self.client.publish(subject.to_owned(), payload.into()).await.map_err(|e| TransportError::Unavailable(format!("cannot publish on {subject}: {e}")))?;
+        self.client
+            .publish(subject.to_owned(), payload.into())
+            .await
+            .map_err(|e| TransportError::Unavailable(format!("cannot publish on {subject}: {e}")))?;
         self.client.flush().await.map_err(|e| TransportError::Unavailable(format!("cannot publish on {subject}: {e}")))
     }
 }
@@ -198,7 +232,11 @@ impl Responder {
                 continue;
             };
             // Bounded: no new request is read while `concurrency` are being handled.
-            let permit = permits.clone().acquire_owned().await.map_err(|_| TransportError::Closed("responder semaphore closed".into()))?;
+            let permit = permits
+                .clone()
+                .acquire_owned()
+                .await
+                .map_err(|_| TransportError::Closed("responder semaphore closed".into()))?;
             let (handler, client, stats) = (handler.clone(), self.client.clone(), self.stats.clone());
             tasks.spawn(async move {
                 let answer = handler(message.payload.to_vec()).await;

@@ -85,7 +85,9 @@ async fn answers_are_bounded_and_shutdown_answers_what_was_delivered() {
     let asks: Vec<_> = (0..6)
         .map(|i| {
             let requester = requester.clone();
-            tokio::spawn(async move { requester.request("test.echo", format!("{i}").into_bytes(), Duration::from_secs(10)).await })
+            tokio::spawn(async move {
+                requester.request("test.echo", format!("{i}").into_bytes(), Duration::from_secs(10)).await
+            })
         })
         .collect();
     // Stop while most of them are still waiting for a handler: they were delivered, so they

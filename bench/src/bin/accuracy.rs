@@ -11,7 +11,10 @@
 use std::collections::{BTreeMap, HashMap};
 
 use anyhow::{bail, Result};
-use memval_bench::labelled::{parse_report, prepare, prf, ratio, report_of, score_tree, select_trees, Kind, Outcome, BASE_DATE, DEFAULT_SEED, MEMORY_DATE, V};
+use memval_bench::labelled::{
+    parse_report, prepare, prf, ratio, report_of, score_tree, select_trees, Kind, Outcome, BASE_DATE, DEFAULT_SEED,
+    MEMORY_DATE, V,
+};
 use memval_bench::{arg_value, memval_binary, run_memval};
 use serde_json::{json, Value};
 
@@ -49,7 +52,10 @@ fn run() -> Result<()> {
     let mut all: Vec<Outcome> = Vec::new();
     let mut total_claims_out = 0usize;
     let mut total_memories = 0usize;
-    println!("\n{:<14} {:>6} {:>7} {:>9} {:>7} {:>8} {:>7}  source", "tree", "files", "labels", "memories", "claims", "correct", "secs");
+    println!(
+        "\n{:<14} {:>6} {:>7} {:>9} {:>7} {:>8} {:>7}  source",
+        "tree", "files", "labels", "memories", "claims", "correct", "secs"
+    );
     for t in &trees {
         if only.as_deref().is_some_and(|o| o != t.name) {
             continue;
@@ -123,7 +129,10 @@ fn run() -> Result<()> {
             f1s.push(f1);
         }
         println!("  {:<18} {:>10.3} {:>8.3} {:>7.3} {:>9}", v.as_str(), p, r, f1, sup);
-        metrics.insert(v.as_str().into(), json!({"precision": p, "recall": r, "f1": f1, "support": sup, "predicted": pred}));
+        metrics.insert(
+            v.as_str().into(),
+            json!({"precision": p, "recall": r, "f1": f1, "support": sup, "predicted": pred}),
+        );
     }
     let macro_f1 = f1s.iter().sum::<f64>() / f1s.len() as f64;
     let stale: Vec<&Outcome> = all.iter().filter(|o| o.label.expected == V::Stale).collect();
@@ -133,8 +142,16 @@ fn run() -> Result<()> {
     let not_checked = all.iter().filter(|o| o.got == "NOT_CHECKED").count();
     println!("\nmacro-F1 over {} verdict classes:      {:.3}", present.len(), macro_f1);
     println!("accuracy:                              {:.3} ({correct}/{n})", correct as f64 / n as f64);
-    println!("STALE recall:                          {:.3} ({stale_hit}/{})", ratio(stale_hit, stale.len()), stale.len());
-    println!("STALE recall with correct successor:   {:.3} ({stale_succ}/{})", ratio(stale_succ, stale.len()), stale.len());
+    println!(
+        "STALE recall:                          {:.3} ({stale_hit}/{})",
+        ratio(stale_hit, stale.len()),
+        stale.len()
+    );
+    println!(
+        "STALE recall with correct successor:   {:.3} ({stale_succ}/{})",
+        ratio(stale_succ, stale.len()),
+        stale.len()
+    );
     println!("labels with no matching claim (MISSING): {missing}; not checked: {not_checked}");
 
     // Per kind and style.
@@ -155,11 +172,20 @@ fn run() -> Result<()> {
     }
 
     // Mismatch patterns and examples.
-    let wrong: Vec<&Outcome> = all.iter().filter(|o| o.got != o.label.expected.as_str() || (o.label.expected == V::Stale && !o.successor_ok)).collect();
+    let wrong: Vec<&Outcome> = all
+        .iter()
+        .filter(|o| o.got != o.label.expected.as_str() || (o.label.expected == V::Stale && !o.successor_ok))
+        .collect();
     let mut patterns: BTreeMap<(String, String, String), usize> = BTreeMap::new();
     for o in &wrong {
-        let got = if o.got == "STALE" && o.label.expected == V::Stale { "STALE (wrong successor)".to_owned() } else { o.got.clone() };
-        *patterns.entry((format!("{}/{}", o.label.kind.as_str(), o.label.style), o.label.expected.as_str().to_owned(), got)).or_default() += 1;
+        let got = if o.got == "STALE" && o.label.expected == V::Stale {
+            "STALE (wrong successor)".to_owned()
+        } else {
+            o.got.clone()
+        };
+        *patterns
+            .entry((format!("{}/{}", o.label.kind.as_str(), o.label.style), o.label.expected.as_str().to_owned(), got))
+            .or_default() += 1;
     }
     let mut pv: Vec<_> = patterns.into_iter().collect();
     pv.sort_by(|a, b| b.1.cmp(&a.1).then(a.0.cmp(&b.0)));
@@ -179,17 +205,31 @@ fn run() -> Result<()> {
         *c += 1;
         k += 1;
         let exp_s = o.label.successor.as_deref().map(|s| format!(" -> {s}")).unwrap_or_default();
-        println!("- [{}] {} ({}, {}): expected {}{exp_s}", o.label.mem, o.label.target(), o.label.kind.as_str(), o.label.style, o.label.expected.as_str());
+        println!(
+            "- [{}] {} ({}, {}): expected {}{exp_s}",
+            o.label.mem,
+            o.label.target(),
+            o.label.kind.as_str(),
+            o.label.style,
+            o.label.expected.as_str()
+        );
         println!("    done to the code: {}", o.label.why);
         let mem: String = o.memory_text.replace('\n', "\\n");
-        let mem = if mem.chars().count() > 260 { format!("{}…", mem.chars().take(260).collect::<String>()) } else { mem };
+        let mem =
+            if mem.chars().count() > 260 { format!("{}…", mem.chars().take(260).collect::<String>()) } else { mem };
         println!("    memory: {mem}");
         match &o.got_claim {
             Some(g) => {
                 let refs: Vec<String> = g
                     .refs
                     .iter()
-                    .map(|(p, s, l)| format!("{p}{}{}", s.as_deref().map(|s| format!("#{s}")).unwrap_or_default(), l.map(|l| format!(":{l}")).unwrap_or_default()))
+                    .map(|(p, s, l)| {
+                        format!(
+                            "{p}{}{}",
+                            s.as_deref().map(|s| format!("#{s}")).unwrap_or_default(),
+                            l.map(|l| format!(":{l}")).unwrap_or_default()
+                        )
+                    })
                     .collect();
                 println!(
                     "    got: {} {} conf {} successor {:?}; claim {:?} refs [{}]",

@@ -154,7 +154,10 @@ fn main() -> Result<()> {
 
     println!("draft judge latency over nats-server {} (loopback), memval {}", server.version, args.memval.display());
     println!("memory folder: {}", args.memory.display());
-    println!("{} requests each, in {} alternating rounds, one at a time, after 200 warm-up requests each", args.requests, args.rounds);
+    println!(
+        "{} requests each, in {} alternating rounds, one at a time, after 200 warm-up requests each",
+        args.requests, args.rounds
+    );
     println!();
     println!("{:<28} {:>9} {:>9} {:>9} {:>9}", "", "p50 ms", "p90 ms", "p99 ms", "max ms");
     for (name, xs) in [("raw request/reply (echo)", &echo_ms), ("draft judge (rules only)", &judge_ms)] {
@@ -193,7 +196,10 @@ async fn measure(url: &str, args: &Args) -> Result<(Vec<f64>, Vec<f64>)> {
         }
     });
     let client = async_nats::connect(url).await.context("requester connection")?;
-    let payloads: Vec<(Vec<u8>, bool)> = DRAFTS.iter().map(|(d, veto)| (serde_json::to_vec(&serde_json::json!({ "draft": d })).unwrap(), *veto)).collect();
+    let payloads: Vec<(Vec<u8>, bool)> = DRAFTS
+        .iter()
+        .map(|(d, veto)| (serde_json::to_vec(&serde_json::json!({ "draft": d })).unwrap(), *veto))
+        .collect();
 
     let ask = |subject: &'static str, payload: Vec<u8>| {
         let client = client.clone();

@@ -65,7 +65,13 @@ fn main() -> Result<()> {
     for _ in 0..runs.max(1) {
         let w = run(&memval, &memories, &store, &model)?;
         if w.embedded != 0 || w.pairs != cold.pairs {
-            bail!("the warm run embedded {} texts / gave {} pairs (cold {}): {}", w.embedded, w.pairs, cold.pairs, w.stderr);
+            bail!(
+                "the warm run embedded {} texts / gave {} pairs (cold {}): {}",
+                w.embedded,
+                w.pairs,
+                cold.pairs,
+                w.stderr
+            );
         }
         warm.push(w.secs);
     }
@@ -123,7 +129,20 @@ struct Run {
 fn run(memval: &Path, memories: &Path, store: &Path, model: &str) -> Result<Run> {
     let start = Instant::now();
     let out = Command::new(memval)
-        .args(["pairs", "--method", "embed", "--per-agent", "0", "--cap", "1000", "--format", "jsonl", "--embed-model", model, "--memories"])
+        .args([
+            "pairs",
+            "--method",
+            "embed",
+            "--per-agent",
+            "0",
+            "--cap",
+            "1000",
+            "--format",
+            "jsonl",
+            "--embed-model",
+            model,
+            "--memories",
+        ])
         .arg(memories)
         .arg("--store")
         .arg(store)
@@ -136,7 +155,10 @@ fn run(memval: &Path, memories: &Path, store: &Path, model: &str) -> Result<Run>
         bail!("memval pairs failed: {stderr}");
     }
     // "memval: embed: N texts embedded, M from the cache (...)"
-    let line = stderr.lines().find(|l| l.starts_with("memval: embed: ")).with_context(|| format!("no embed line in: {stderr}"))?;
+    let line = stderr
+        .lines()
+        .find(|l| l.starts_with("memval: embed: "))
+        .with_context(|| format!("no embed line in: {stderr}"))?;
     let nums: Vec<usize> = line.split(|c: char| !c.is_ascii_digit()).filter_map(|w| w.parse().ok()).take(2).collect();
     let [embedded, cached] = nums[..] else { bail!("cannot read {line}") };
     Ok(Run { secs, embedded, cached, pairs: out.stdout.iter().filter(|b| **b == b'\n').count(), stderr })

@@ -50,7 +50,10 @@ fn main() -> Result<()> {
     if which == "real" || which == "both" {
         let texts = real_text()?;
         if texts.len() < n {
-            println!("\nreal: only {} text blocks found in the cargo registry (need {n}); using all of them", texts.len());
+            println!(
+                "\nreal: only {} text blocks found in the cargo registry (need {n}); using all of them",
+                texts.len()
+            );
         }
         let texts: Vec<(String, String)> = texts.into_iter().take(n).collect();
         bench("real", &memval, dir.path(), &texts, runs)?;
@@ -65,7 +68,11 @@ fn main() -> Result<()> {
 fn bench(name: &str, memval: &Path, dir: &Path, texts: &[(String, String)], runs: usize) -> Result<()> {
     let agents: HashSet<&str> = texts.iter().map(|(a, _)| a.as_str()).collect();
     let mean_tokens = texts.iter().map(|(_, t)| tokens(t).len()).sum::<usize>() as f64 / texts.len() as f64;
-    println!("\n== {name}: {} memories, {} agents, {mean_tokens:.1} distinct tokens per memory", texts.len(), agents.len());
+    println!(
+        "\n== {name}: {} memories, {} agents, {mean_tokens:.1} distinct tokens per memory",
+        texts.len(),
+        agents.len()
+    );
     let all = write(dir, &format!("{name}-all.jsonl"), texts)?;
 
     // 1. Scale.
@@ -106,7 +113,12 @@ fn bench(name: &str, memval: &Path, dir: &Path, texts: &[(String, String)], runs
         mine.iter().filter(|p| exact_score.get(&(p.0, p.1)).is_none_or(|e| (e - p.2).abs() > 1e-12)).collect();
     let score_mismatch = mismatched.len();
     for p in mismatched.iter().take(3) {
-        println!("        score differs: {p:?} exact {:?}: {:?} | {:?}", exact_score.get(&(p.0, p.1)), sub[p.0].1, sub[p.1].1);
+        println!(
+            "        score differs: {p:?} exact {:?}: {:?} | {:?}",
+            exact_score.get(&(p.0, p.1)),
+            sub[p.0].1,
+            sub[p.1].1
+        );
     }
     println!(
         "recall: 5k subset, {} pairs >= 0.15 in all: top 500 of memval = top 500 of the exhaustive pass: {hit}/{} (recall {:.3}); scores differing from the exact Jaccard: {score_mismatch}",
@@ -136,7 +148,18 @@ fn bench(name: &str, memval: &Path, dir: &Path, texts: &[(String, String)], runs
 fn time_pairs(memval: &Path, memories: &Path, cap: usize) -> Result<(f64, Vec<u8>)> {
     let start = Instant::now();
     let out = Command::new(memval)
-        .args(["pairs", "--method", "keyword", "--per-agent", "0", "--format", "jsonl", "--cap", &cap.to_string(), "--memories"])
+        .args([
+            "pairs",
+            "--method",
+            "keyword",
+            "--per-agent",
+            "0",
+            "--format",
+            "jsonl",
+            "--cap",
+            &cap.to_string(),
+            "--memories",
+        ])
         .arg(memories)
         .stdin(Stdio::null())
         .output()
@@ -243,22 +266,125 @@ const COMMON: &[&str] = &[
     "last", "week", "next", "time", "work", "change", "changed", "code", "file", "test", "tests", "run", "runs",
 ];
 const COMPONENTS: &[&str] = &[
-    "cache", "database", "scheduler", "gateway", "billing", "checkout", "search", "indexer", "auth", "session",
-    "payments", "inventory", "notifications", "mailer", "uploader", "reports", "analytics", "webhooks", "queue",
-    "worker", "api", "frontend", "backend", "migrations", "logging", "metrics", "tracing", "exporter", "importer",
-    "catalog", "pricing", "shipping", "orders", "accounts", "profiles", "permissions", "audit", "storage", "cdn",
-    "router", "parser", "renderer", "compiler", "bundler", "linter", "formatter", "deployer", "backup", "restore",
+    "cache",
+    "database",
+    "scheduler",
+    "gateway",
+    "billing",
+    "checkout",
+    "search",
+    "indexer",
+    "auth",
+    "session",
+    "payments",
+    "inventory",
+    "notifications",
+    "mailer",
+    "uploader",
+    "reports",
+    "analytics",
+    "webhooks",
+    "queue",
+    "worker",
+    "api",
+    "frontend",
+    "backend",
+    "migrations",
+    "logging",
+    "metrics",
+    "tracing",
+    "exporter",
+    "importer",
+    "catalog",
+    "pricing",
+    "shipping",
+    "orders",
+    "accounts",
+    "profiles",
+    "permissions",
+    "audit",
+    "storage",
+    "cdn",
+    "router",
+    "parser",
+    "renderer",
+    "compiler",
+    "bundler",
+    "linter",
+    "formatter",
+    "deployer",
+    "backup",
+    "restore",
 ];
 const SETTINGS: &[&str] = &[
-    "timeout", "retries", "batch_size", "pool_size", "ttl", "max_connections", "port", "region", "replicas",
-    "log_level", "concurrency", "page_size", "rate_limit", "buffer", "shards", "threshold", "interval", "window",
+    "timeout",
+    "retries",
+    "batch_size",
+    "pool_size",
+    "ttl",
+    "max_connections",
+    "port",
+    "region",
+    "replicas",
+    "log_level",
+    "concurrency",
+    "page_size",
+    "rate_limit",
+    "buffer",
+    "shards",
+    "threshold",
+    "interval",
+    "window",
 ];
 const CHOICES: &[&str] = &[
-    "postgresql", "sqlite", "redis", "memcached", "kafka", "rabbitmq", "nats", "grpc", "graphql", "rest", "react",
-    "svelte", "vue", "tokio", "actix", "axum", "docker", "kubernetes", "terraform", "ansible", "jest", "vitest",
-    "pytest", "cargo", "bazel", "webpack", "vite", "esbuild", "nginx", "caddy", "stripe", "paypal", "sentry",
+    "postgresql",
+    "sqlite",
+    "redis",
+    "memcached",
+    "kafka",
+    "rabbitmq",
+    "nats",
+    "grpc",
+    "graphql",
+    "rest",
+    "react",
+    "svelte",
+    "vue",
+    "tokio",
+    "actix",
+    "axum",
+    "docker",
+    "kubernetes",
+    "terraform",
+    "ansible",
+    "jest",
+    "vitest",
+    "pytest",
+    "cargo",
+    "bazel",
+    "webpack",
+    "vite",
+    "esbuild",
+    "nginx",
+    "caddy",
+    "stripe",
+    "paypal",
+    "sentry",
 ];
-const VERBS: &[&str] = &["handles", "owns", "calls", "wraps", "validates", "retries", "batches", "caches", "logs", "emits", "reads", "writes"];
+const VERBS: &[&str] = &[
+    "handles",
+    "owns",
+    "calls",
+    "wraps",
+    "validates",
+    "retries",
+    "batches",
+    "caches",
+    "logs",
+    "emits",
+    "reads",
+    "writes",
+];
 
 /// One project fact, told in different words by different agents.
 struct Fact {
@@ -302,10 +428,19 @@ fn synthetic(n: usize) -> Vec<(String, String)> {
             let choice = if rng.chance(0.1) { rng.pick(CHOICES) } else { f.choice };
             let s = match rng.below(6) {
                 0 => format!("The {} {} the {} and its {} is {value}.", f.component, f.verb, f.other, f.setting),
-                1 => format!("We decided to use {choice} for the {} because it {} the {} requests.", f.component, f.verb, f.other),
-                2 => format!("Remember that {} in {} must stay at {value}; the {} service depends on it.", f.setting, f.file, f.component),
+                1 => format!(
+                    "We decided to use {choice} for the {} because it {} the {} requests.",
+                    f.component, f.verb, f.other
+                ),
+                2 => format!(
+                    "Remember that {} in {} must stay at {value}; the {} service depends on it.",
+                    f.setting, f.file, f.component
+                ),
                 3 => format!("{} {} {} with {choice}, see {}.", capital(f.component), f.verb, f.other, f.file),
-                4 => format!("Never change the {} {} without asking the team: {} breaks when it is not {value}.", f.component, f.setting, f.other),
+                4 => format!(
+                    "Never change the {} {} without asking the team: {} breaks when it is not {value}.",
+                    f.component, f.setting, f.other
+                ),
                 _ => format!("The team rejected {choice} for the {}; {} stays as it is.", f.component, f.other),
             };
             sentences.push(s);
@@ -373,7 +508,10 @@ fn walk(dir: &Path, out: &mut Vec<PathBuf>) {
 }
 
 fn md_blocks(text: &str) -> Vec<String> {
-    text.split("\n\n").map(|b| b.split_whitespace().collect::<Vec<_>>().join(" ")).filter(|b| !b.starts_with("```")).collect()
+    text.split("\n\n")
+        .map(|b| b.split_whitespace().collect::<Vec<_>>().join(" "))
+        .filter(|b| !b.starts_with("```"))
+        .collect()
 }
 
 fn doc_blocks(text: &str) -> Vec<String> {

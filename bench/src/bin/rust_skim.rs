@@ -42,11 +42,19 @@ struct One {
 
 fn main() -> Result<()> {
     let args: Vec<String> = std::env::args().skip(1).collect();
-    let show: usize = args.iter().position(|a| a == "--show").and_then(|i| args.get(i + 1)).map(|s| s.parse()).transpose()?.unwrap_or(20);
+    let show: usize = args
+        .iter()
+        .position(|a| a == "--show")
+        .and_then(|i| args.get(i + 1))
+        .map(|s| s.parse())
+        .transpose()?
+        .unwrap_or(20);
     let dir = match args.iter().find(|a| !a.starts_with("--") && a.parse::<usize>().is_err()) {
         Some(d) => PathBuf::from(d),
         None => {
-            let home = std::env::var("CARGO_HOME").map(PathBuf::from).or_else(|_| std::env::var("HOME").map(|h| PathBuf::from(h).join(".cargo")))?;
+            let home = std::env::var("CARGO_HOME")
+                .map(PathBuf::from)
+                .or_else(|_| std::env::var("HOME").map(|h| PathBuf::from(h).join(".cargo")))?;
             home.join("registry/src")
         }
     };
@@ -73,7 +81,15 @@ fn main() -> Result<()> {
             let skimmed_defs = definitions(Lang::Rust, &text);
             let skimmed_time = t.elapsed();
             let skimmed_bytes = skimmed(&text).map(|s| s.len());
-            Some(One { skimmed_bytes, path: path.clone(), bytes: text.len(), defs: whole.len(), same: whole == skimmed_defs, whole: whole_time, skimmed: skimmed_time })
+            Some(One {
+                skimmed_bytes,
+                path: path.clone(),
+                bytes: text.len(),
+                defs: whole.len(),
+                same: whole == skimmed_defs,
+                whole: whole_time,
+                skimmed: skimmed_time,
+            })
         })
         .collect();
     let differing: Vec<&One> = results.iter().filter(|r| !r.same).collect();
@@ -86,7 +102,12 @@ fn main() -> Result<()> {
         results.iter().map(|r| r.defs).sum::<usize>(),
         started.elapsed().as_secs_f64()
     );
-    println!("  parse time: whole text {:.1}s, skimmed {:.1}s (ratio {:.3})", sum(|r| r.whole), sum(|r| r.skimmed), sum(|r| r.skimmed) / sum(|r| r.whole));
+    println!(
+        "  parse time: whole text {:.1}s, skimmed {:.1}s (ratio {:.3})",
+        sum(|r| r.whole),
+        sum(|r| r.skimmed),
+        sum(|r| r.skimmed) / sum(|r| r.whole)
+    );
     let kept: Vec<&One> = results.iter().filter(|r| r.skimmed_bytes.is_none()).collect();
     println!(
         "  skimmed: {} files, {:.1} MB -> {:.1} MB; parsed as they are (the scan was unsure): {} files, {:.1} MB",

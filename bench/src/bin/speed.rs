@@ -52,7 +52,12 @@ fn base(p: &str) -> &str {
 /// Run a command with stdout drained through a pipe; seconds elapsed.
 fn time_piped(mut cmd: Command) -> Result<f64> {
     let start = Instant::now();
-    let mut child = cmd.stdin(Stdio::null()).stdout(Stdio::piped()).stderr(Stdio::null()).spawn().context("spawning baseline command")?;
+    let mut child = cmd
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .context("spawning baseline command")?;
     let mut sink = Vec::new();
     let mut out = child.stdout.take().unwrap();
     let mut buf = [0u8; 1 << 16];
@@ -93,7 +98,8 @@ fn run() -> Result<()> {
     // single registry index (the usual case) that folder itself is the repo root, so paths
     // read `tokio-1.54.1/src/lib.rs`; with several, their parent is.
     let src = registry_src()?;
-    let mut indexes: Vec<PathBuf> = std::fs::read_dir(&src)?.filter_map(|e| e.ok()).map(|e| e.path()).filter(|p| p.is_dir()).collect();
+    let mut indexes: Vec<PathBuf> =
+        std::fs::read_dir(&src)?.filter_map(|e| e.ok()).map(|e| e.path()).filter(|p| p.is_dir()).collect();
     indexes.sort();
     let root: PathBuf = if indexes.len() == 1 { indexes.remove(0) } else { src };
     let cores = std::thread::available_parallelism().map(|n| n.get()).unwrap_or(1);
@@ -107,7 +113,8 @@ fn run() -> Result<()> {
     // --- (a) the tree ----------------------------------------------------------------------
     let t0 = Instant::now();
     let tree = gen::scan(&root)?;
-    let (total_lines, total_bytes, text_files, rs_lines) = (tree.total_lines, tree.total_bytes, tree.text_files, tree.rs_lines);
+    let (total_lines, total_bytes, text_files, rs_lines) =
+        (tree.total_lines, tree.total_bytes, tree.text_files, tree.rs_lines);
     println!("\n(a) tree: {}", root.display());
     println!(
         "    {} files ({} text), {:.1} MB, {} lines of text ({} in .rs files); scanned in {:.1}s",
@@ -134,11 +141,19 @@ fn run() -> Result<()> {
     for r in memories.iter().flatten() {
         *kinds.entry(r.kind()).or_default() += 1;
     }
-    println!("\n(b) memories: {} memories x {REFS_PER_MEMORY} references = {total_refs} references ({:.1} MB of JSONL)", memories.len(), jsonl.len() as f64 / 1e6);
+    println!(
+        "\n(b) memories: {} memories x {REFS_PER_MEMORY} references = {total_refs} references ({:.1} MB of JSONL)",
+        memories.len(),
+        jsonl.len() as f64 / 1e6
+    );
     println!("    mix: {}", kinds.iter().map(|(k, v)| format!("{k} {v}")).collect::<Vec<_>>().join(", "));
 
     // --- (c) memval ------------------------------------------------------------------------
-    println!("\n(c) memval validate --repo {} --memories {} --format json --fail-on never --store TMP --quiet", root.display(), mem_path.display());
+    println!(
+        "\n(c) memval validate --repo {} --memories {} --format json --fail-on never --store TMP --quiet",
+        root.display(),
+        mem_path.display()
+    );
     let store0 = tmp.path().join("store-0");
     let first = run_memval(&memval, &root, &mem_path, &store0, false)?;
     if !matches!(first.status.code(), Some(0 | 1)) {
@@ -165,7 +180,11 @@ fn run() -> Result<()> {
         let store = tmp.path().join(format!("store-{i}"));
         let run = run_memval(&memval, &root, &mem_path, &store, true)?;
         if !matches!(run.status.code(), Some(0 | 1)) {
-            bail!("memval failed in run {i} ({}): {}", run.status, run.stderr.lines().take(10).collect::<Vec<_>>().join("\n"));
+            bail!(
+                "memval failed in run {i} ({}): {}",
+                run.status,
+                run.stderr.lines().take(10).collect::<Vec<_>>().join("\n")
+            );
         }
         println!("    run {i}: {:.2}s", run.elapsed.as_secs_f64());
         times.push(run.elapsed.as_secs_f64());
@@ -224,14 +243,26 @@ fn run() -> Result<()> {
         floor.push(time_piped(c)?);
     }
     let floor_s = median(floor.clone());
-    println!("\n(e) floor: grep -r -c {RARE} TREE: {:?} -> median {floor_s:.2}s", floor.iter().map(|x| format!("{x:.2}")).collect::<Vec<_>>());
+    println!(
+        "\n(e) floor: grep -r -c {RARE} TREE: {:?} -> median {floor_s:.2}s",
+        floor.iter().map(|x| format!("{x:.2}")).collect::<Vec<_>>()
+    );
 
     // --- summary ---------------------------------------------------------------------------
     println!("\nsummary ({cores} cores, {total_lines} lines; {total_refs} references written, {claims} claims in memval's report, {checked} of them checked)");
     println!("  memval end to end (median of {runs}):   {memval_s:>10.2} s");
-    println!("  grep per claim, extrapolated:           {baseline_s:>10.0} s   -> baseline/memval = {:.0}x (target >= 20x)", baseline_s / memval_s);
-    println!("  same, find for path claims:             {baseline_find_s:>10.0} s   -> {:.0}x", baseline_find_s / memval_s);
-    println!("  floor, one grep -r pass (median of 3):  {floor_s:>10.2} s   -> memval/floor = {:.1}", memval_s / floor_s);
+    println!(
+        "  grep per claim, extrapolated:           {baseline_s:>10.0} s   -> baseline/memval = {:.0}x (target >= 20x)",
+        baseline_s / memval_s
+    );
+    println!(
+        "  same, find for path claims:             {baseline_find_s:>10.0} s   -> {:.0}x",
+        baseline_find_s / memval_s
+    );
+    println!(
+        "  floor, one grep -r pass (median of 3):  {floor_s:>10.2} s   -> memval/floor = {:.1}",
+        memval_s / floor_s
+    );
     println!("  total benchmark time: {:.0}s", started.elapsed().as_secs_f64());
     if keep {
         let p = tmp.keep();

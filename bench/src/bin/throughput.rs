@@ -97,7 +97,12 @@ impl Service {
                 if !status.success() {
                     bail!("memval serve {} exited with {status}:\n{log}", self.role);
                 }
-                return Ok(log.lines().rfind(|l| l.contains(" stopped: ")).unwrap_or("").trim_start_matches("memval: ").to_owned());
+                return Ok(log
+                    .lines()
+                    .rfind(|l| l.contains(" stopped: "))
+                    .unwrap_or("")
+                    .trim_start_matches("memval: ")
+                    .to_owned());
             }
             if Instant::now() > deadline {
                 bail!("memval serve {} did not stop within 120s", self.role);
@@ -143,22 +148,43 @@ struct Timed {
 }
 
 /// `memval validate --nats`; with `report`, stdout is parsed as the JSON report.
-fn validate(memval: &Path, url: &str, repo: &Path, memories: &Path, batch_size: usize, report: bool) -> Result<(Timed, Option<Value>)> {
+fn validate(
+    memval: &Path,
+    url: &str,
+    repo: &Path,
+    memories: &Path,
+    batch_size: usize,
+    report: bool,
+) -> Result<(Timed, Option<Value>)> {
     let mut cmd = Command::new(memval);
-    cmd.args(["validate", "--nats", url, "--format", "json", "--fail-on", "never", "--batch-size", &batch_size.to_string()])
-        .arg("--repo")
-        .arg(repo)
-        .arg("--memories")
-        .arg(memories)
-        .stdin(Stdio::null())
-        .stderr(Stdio::piped())
-        .stdout(if report { Stdio::piped() } else { Stdio::null() });
+    cmd.args([
+        "validate",
+        "--nats",
+        url,
+        "--format",
+        "json",
+        "--fail-on",
+        "never",
+        "--batch-size",
+        &batch_size.to_string(),
+    ])
+    .arg("--repo")
+    .arg(repo)
+    .arg("--memories")
+    .arg(memories)
+    .stdin(Stdio::null())
+    .stderr(Stdio::piped())
+    .stdout(if report { Stdio::piped() } else { Stdio::null() });
     let started = Instant::now();
     let out = cmd.output().context("running memval validate")?;
     let wall = started.elapsed().as_secs_f64();
     let stderr = String::from_utf8_lossy(&out.stderr);
     if !matches!(out.status.code(), Some(0 | 1)) {
-        bail!("memval validate --nats failed ({}):\n{}", out.status, stderr.lines().rev().take(10).collect::<Vec<_>>().join("\n"));
+        bail!(
+            "memval validate --nats failed ({}):\n{}",
+            out.status,
+            stderr.lines().rev().take(10).collect::<Vec<_>>().join("\n")
+        );
     }
     // "memval: 6400/6400 memories checked in 3.2s"
     let pipeline = stderr
@@ -167,7 +193,8 @@ fn validate(memval: &Path, url: &str, repo: &Path, memories: &Path, batch_size: 
         .filter_map(|t| t.trim_end_matches('s').parse::<f64>().ok())
         .next_back()
         .unwrap_or(wall);
-    let parsed = if report { Some(serde_json::from_slice(&out.stdout).context("memval's report is not JSON")?) } else { None };
+    let parsed =
+        if report { Some(serde_json::from_slice(&out.stdout).context("memval's report is not JSON")?) } else { None };
     Ok((Timed { pipeline, wall }, parsed))
 }
 
@@ -310,7 +337,8 @@ async fn raw_round(url: &str, n: usize, rep: usize) -> Result<(f64, f64)> {
     let started = Instant::now();
     let mut pending = std::collections::VecDeque::with_capacity(1024);
     for _ in 0..n {
-        let ack = js.publish(subject.clone(), payload.clone().into()).await.map_err(|e| anyhow::anyhow!("publish: {e}"))?;
+        let ack =
+            js.publish(subject.clone(), payload.clone().into()).await.map_err(|e| anyhow::anyhow!("publish: {e}"))?;
         pending.push_back(ack);
         if pending.len() >= 1024 {
             pending.pop_front().unwrap().await.map_err(|e| anyhow::anyhow!("publish ack: {e}"))?;
@@ -332,7 +360,8 @@ async fn raw_round(url: &str, n: usize, rep: usize) -> Result<(f64, f64)> {
     let started = Instant::now();
     let mut got = 0usize;
     while got < n {
-        let mut batch = consumer.fetch().max_messages(1000).messages().await.map_err(|e| anyhow::anyhow!("fetch: {e}"))?;
+        let mut batch =
+            consumer.fetch().max_messages(1000).messages().await.map_err(|e| anyhow::anyhow!("fetch: {e}"))?;
         while let Some(message) = batch.next().await {
             let message = message.map_err(|e| anyhow::anyhow!("fetch: {e}"))?;
             message.ack().await.map_err(|e| anyhow::anyhow!("ack: {e}"))?;
@@ -379,8 +408,13 @@ fn run() -> Result<()> {
         Some(spec) => spec
             .split(',')
             .map(|pair| {
-                let (role, n) = pair.split_once('=').context("--serve-concurrency takes ROLE=N pairs, e.g. scorer=4,extractor=2")?;
-                Ok((role.trim().to_owned(), n.trim().parse::<usize>().context("--serve-concurrency: N must be a number")?))
+                let (role, n) = pair
+                    .split_once('=')
+                    .context("--serve-concurrency takes ROLE=N pairs, e.g. scorer=4,extractor=2")?;
+                Ok((
+                    role.trim().to_owned(),
+                    n.trim().parse::<usize>().context("--serve-concurrency: N must be a number")?,
+                ))
             })
             .collect::<Result<_>>()?,
     };
@@ -410,7 +444,13 @@ fn run() -> Result<()> {
         crates.iter().map(|c| c.file_name().unwrap().to_string_lossy().into_owned()).collect::<Vec<_>>().join(", "),
         tree.display()
     );
-    println!("    {} files, {:.1} MB, {} lines of text ({} in .rs files)", scanned.all_files, scanned.total_bytes as f64 / 1e6, scanned.total_lines, scanned.rs_lines);
+    println!(
+        "    {} files, {:.1} MB, {} lines of text ({} in .rs files)",
+        scanned.all_files,
+        scanned.total_bytes as f64 / 1e6,
+        scanned.total_lines,
+        scanned.rs_lines
+    );
 
     // --- (b) memories ------------------------------------------------------------------------
     let mut rng = Rng::new(seed);
@@ -435,14 +475,29 @@ fn run() -> Result<()> {
     let url = nats.url();
     println!("\n(c) pipeline: nats-server {} at {url}; memval serve extractor + N investigators + scorer; memval validate --nats", nats.version);
     if !concurrency.is_empty() {
-        println!("    serve --concurrency: {}", concurrency.iter().map(|(r, n)| format!("{r} {n}")).collect::<Vec<_>>().join(", "));
+        println!(
+            "    serve --concurrency: {}",
+            concurrency.iter().map(|(r, n)| format!("{r} {n}")).collect::<Vec<_>>().join(", ")
+        );
     }
     let runtime = tokio::runtime::Builder::new_multi_thread().enable_all().build()?;
     let mut raw_rep = 0usize;
     let mut configs = Vec::new();
     for &k in &counts {
         println!("  {k} investigator(s):");
-        let config = measure(&memval, &nats, &tree, &mem_path, work.path(), k, runs, batch_size, &concurrency, &runtime, &mut raw_rep)?;
+        let config = measure(
+            &memval,
+            &nats,
+            &tree,
+            &mem_path,
+            work.path(),
+            k,
+            runs,
+            batch_size,
+            &concurrency,
+            &runtime,
+            &mut raw_rep,
+        )?;
         for line in &config.stops {
             println!("    {line}");
         }

@@ -18,14 +18,18 @@ use std::path::PathBuf;
 use std::time::Instant;
 
 use anyhow::{bail, Context, Result};
-use memval_bench::labelled::{parse_report, prepare, prf, ratio, report_of, score_tree, select_trees, Outcome, BASE_DATE, DEFAULT_SEED, MEMORY_DATE, V};
+use memval_bench::labelled::{
+    parse_report, prepare, prf, ratio, report_of, score_tree, select_trees, Outcome, BASE_DATE, DEFAULT_SEED,
+    MEMORY_DATE, V,
+};
 use memval_bench::llama::{llama_paths, LlamaServer, LOCAL_MODEL_NAME};
 use memval_bench::{arg_value, memval_binary, run_memval_with};
 use serde_json::{json, Value};
 
 const DEFAULT_TIER_B: usize = 60;
 /// Flags of this harness that take a value (everything else starting `--llm-` goes to memval).
-const OWN_FLAGS: [&str; 8] = ["--memval", "--seed", "--tier-b", "--only", "--json", "--llama-threads", "--llama-ctx", "--local-max-tokens"];
+const OWN_FLAGS: [&str; 8] =
+    ["--memval", "--seed", "--tier-b", "--only", "--json", "--llama-threads", "--llama-ctx", "--local-max-tokens"];
 
 fn main() {
     if let Err(e) = run() {
@@ -136,7 +140,9 @@ fn run() -> Result<()> {
         println!("usage: tier_b [--memval PATH] [--seed N] [--tier-b N] [--only TREE] [--keep] [--json FILE]");
         println!("              [--llama-threads N] [--llama-ctx N] [--local-max-tokens N] [--llm-* ...]");
         println!("Every --llm-* flag (and --budget-usd, --max-llm-calls) goes to `memval validate` for the model run.");
-        println!("Without --llm-base-url/--llm-provider/--llm-config, a local llama-server (scripts/llama.sh) is started.");
+        println!(
+            "Without --llm-base-url/--llm-provider/--llm-config, a local llama-server (scripts/llama.sh) is started."
+        );
         return Ok(());
     }
     let memval = memval_binary(&args)?;
@@ -159,7 +165,9 @@ fn run() -> Result<()> {
 
     // --- The model -----------------------------------------------------------------------
     let mut llm = passthrough(&args)?;
-    let env_set = ["MEMVAL_LLM_BASE_URL", "MEMVAL_LLM_PROVIDER", "MEMVAL_LLM_CONFIG"].iter().any(|v| std::env::var_os(v).is_some());
+    let env_set = ["MEMVAL_LLM_BASE_URL", "MEMVAL_LLM_PROVIDER", "MEMVAL_LLM_CONFIG"]
+        .iter()
+        .any(|v| std::env::var_os(v).is_some());
     let external = env_set || ["--llm-base-url", "--llm-provider", "--llm-config"].iter().any(|f| has_flag(&llm, f));
     let mut server: Option<LlamaServer> = None;
     if !external {
@@ -167,7 +175,12 @@ fn run() -> Result<()> {
         let log = work.join("llama-server.log");
         let t0 = Instant::now();
         let s = LlamaServer::start(&bin, &model, threads, ctx, &log)?;
-        println!("llama-server ready on port {} in {:.1}s ({}, {threads} thread(s), context {ctx})", s.port, t0.elapsed().as_secs_f64(), model.display());
+        println!(
+            "llama-server ready on port {} in {:.1}s ({}, {threads} thread(s), context {ctx})",
+            s.port,
+            t0.elapsed().as_secs_f64(),
+            model.display()
+        );
         let config = work.join("llm-local.json");
         std::fs::write(&config, json!({ "max_output_tokens": max_tokens }).to_string())?;
         // The settings of tests/llm_local.rs (one request at a time for the one slot, long
@@ -242,7 +255,10 @@ fn run() -> Result<()> {
             mode.not_checked += report["run"]["not_checked"].as_u64().unwrap_or(0) as usize;
             mode.usage.add(&report);
             if keep {
-                std::fs::write(work.join(format!("report-{}-{}.json", t.name, if k == 0 { "rules" } else { "model" })), &run.stdout)?;
+                std::fs::write(
+                    work.join(format!("report-{}-{}.json", t.name, if k == 0 { "rules" } else { "model" })),
+                    &run.stdout,
+                )?;
             }
             let outcomes = score_tree(&prepared.memories, &parse_report(&report));
             line_ok[k] = outcomes.iter().filter(|o| o.got == o.label.expected.as_str()).count();
@@ -279,7 +295,11 @@ fn run() -> Result<()> {
 
 /// The model flags as a command line (file paths of the harness's own config shortened).
 fn shown(flags: &[String]) -> String {
-    flags.iter().map(|f| if f.ends_with("llm-local.json") { "<max_output_tokens config>".to_owned() } else { f.clone() }).collect::<Vec<_>>().join(" ")
+    flags
+        .iter()
+        .map(|f| if f.ends_with("llm-local.json") { "<max_output_tokens config>".to_owned() } else { f.clone() })
+        .collect::<Vec<_>>()
+        .join(" ")
 }
 
 /// Outcomes in one group of rows.
@@ -303,9 +323,9 @@ fn from_model(o: &Outcome) -> bool {
 
 /// The LLM investigator's fallback: AMBIGUOUS 0 with the reason the answer was discarded.
 fn fallback(o: &Outcome) -> bool {
-    o.got_claim
-        .as_ref()
-        .is_some_and(|g| g.verdict == "AMBIGUOUS" && g.confidence == 0 && !g.evidence.ends_with("[llm]") && g.evidence.contains("llm"))
+    o.got_claim.as_ref().is_some_and(|g| {
+        g.verdict == "AMBIGUOUS" && g.confidence == 0 && !g.evidence.ends_with("[llm]") && g.evidence.contains("llm")
+    })
 }
 
 /// Why a fallback happened, in a few words (from memval's evidence text).
@@ -415,14 +435,26 @@ fn report(rules: &Mode, model: &Mode, llm: &[String]) {
     for (title, pred) in [("Tier B set", &tier_b as &dyn Fn(&Outcome) -> bool), ("all labels", &any)] {
         let r = group(rules, pred);
         let m = group(model, pred);
-        println!("\nper verdict, {title}        rules only: P      R      F1  |  with model: P      R      F1   support");
+        println!(
+            "\nper verdict, {title}        rules only: P      R      F1  |  with model: P      R      F1   support"
+        );
         for v in V::ALL {
             let (rp, rr, rf, sup, _) = prf(r.iter().copied(), v);
             let (mp, mr, mf, _, _) = prf(m.iter().copied(), v);
             if sup == 0 && !m.iter().any(|o| o.got == v.as_str()) && !r.iter().any(|o| o.got == v.as_str()) {
                 continue;
             }
-            println!("  {:<32} {:>6.3} {:>6.3} {:>6.3}  |  {:>12.3} {:>6.3} {:>6.3} {:>8}", v.as_str(), rp, rr, rf, mp, mr, mf, sup);
+            println!(
+                "  {:<32} {:>6.3} {:>6.3} {:>6.3}  |  {:>12.3} {:>6.3} {:>6.3} {:>8}",
+                v.as_str(),
+                rp,
+                rr,
+                rf,
+                mp,
+                mr,
+                mf,
+                sup
+            );
         }
         println!("  {:<32} {:>20.3}  |  {:>26.3}", "macro-F1", macro_f1(&r), macro_f1(&m));
         println!("  {:<32} {:>20}  |  {:>26}", "accuracy", pct(correct(&r), r.len()), pct(correct(&m), m.len()));
@@ -496,19 +528,34 @@ fn report(rules: &Mode, model: &Mode, llm: &[String]) {
         rules.outcomes.iter().zip(model.outcomes.iter()).filter(|(r, m)| tier_a(r) && r.got != m.got).collect();
     println!("Tier A labels whose verdict differs between the runs: {}", moved.len());
     for (r, m) in moved.iter().take(10) {
-        println!("  - [{}] {} ({}): rules {} / model {}", r.label.mem, r.label.target(), r.label.kind.as_str(), r.got, m.got);
+        println!(
+            "  - [{}] {} ({}): rules {} / model {}",
+            r.label.mem,
+            r.label.target(),
+            r.label.kind.as_str(),
+            r.got,
+            m.got
+        );
     }
 
     // Cost.
     let u = &model.usage;
-    let per = |x: u64| if u.claims_sent == 0 { "-".to_owned() } else { format!("{:.2}", x as f64 / u.claims_sent as f64) };
-    println!("\nLLM investigator ({}; {})", if u.model.is_empty() { "no model section in the reports" } else { &u.model }, shown(llm));
+    let per =
+        |x: u64| if u.claims_sent == 0 { "-".to_owned() } else { format!("{:.2}", x as f64 / u.claims_sent as f64) };
+    println!(
+        "\nLLM investigator ({}; {})",
+        if u.model.is_empty() { "no model section in the reports" } else { &u.model },
+        shown(llm)
+    );
     let b_open = rules.outcomes.iter().filter(|o| tier_b(o) && o.got == "NOT_CHECKED").count();
     println!(
         "  claims sent to the model         {:>10}  ({b_open} of the {n_b} Tier B labels, the ones the rules left not checked; the rest: sentences of the Tier A memories)",
         u.claims_sent
     );
-    println!("  batches / model calls            {:>10}  / {} (+{} failed attempts)", u.batches, u.calls, u.failed_attempts);
+    println!(
+        "  batches / model calls            {:>10}  / {} (+{} failed attempts)",
+        u.batches, u.calls, u.failed_attempts
+    );
     println!("  tool calls (refused, errors)     {:>10}  ({}, {})", u.tool_calls, u.tool_refusals, u.tool_errors);
     println!("  input / output tokens            {:>10}  / {}", u.input_tokens, u.output_tokens);
     println!("  per claim sent: calls            {:>10}", per(u.calls));
@@ -516,15 +563,27 @@ fn report(rules: &Mode, model: &Mode, llm: &[String]) {
     println!("  per claim sent: output tokens    {:>10}", per(u.output_tokens));
     println!("  verdicts kept                    {:>10}", u.verdicts_kept);
     println!("  contract-violation fallbacks     {:>10}", u.contract_violations);
-    println!("  evidence downgrades              {:>10}  (cited place or quote not in the repo)", u.evidence_downgrades);
+    println!(
+        "  evidence downgrades              {:>10}  (cited place or quote not in the repo)",
+        u.evidence_downgrades
+    );
     println!("  batches with no answer           {:>10}", u.failed_batches);
     println!("  claims deferred (budget)         {:>10}", u.deferred_claims);
-    println!("  estimated cost                   {:>10}", u.cost_usd.map_or("n/a (unpriced)".to_owned(), |c| format!("${c:.4}")));
+    println!(
+        "  estimated cost                   {:>10}",
+        u.cost_usd.map_or("n/a (unpriced)".to_owned(), |c| format!("${c:.4}"))
+    );
     println!("  wall time, all trees: rules {:.1}s, with model {:.1}s", rules.secs, model.secs);
     if u.claims_sent > 0 {
-        println!("  model time per claim sent        {:>9.1}s  (model run minus rules run)", (model.secs - rules.secs) / u.claims_sent as f64);
+        println!(
+            "  model time per claim sent        {:>9.1}s  (model run minus rules run)",
+            (model.secs - rules.secs) / u.claims_sent as f64
+        );
     }
-    println!("  claims in memval's reports: rules {} ({} not checked), with model {} ({} not checked)", rules.claims, rules.not_checked, model.claims, model.not_checked);
+    println!(
+        "  claims in memval's reports: rules {} ({} not checked), with model {} ({} not checked)",
+        rules.claims, rules.not_checked, model.claims, model.not_checked
+    );
     if !u.notes.is_empty() {
         println!("  first notes of the investigator:");
         for n in u.notes.iter().take(6) {
@@ -535,8 +594,23 @@ fn report(rules: &Mode, model: &Mode, llm: &[String]) {
 
     // Tier B mismatches of the model run.
     println!("\nTier B labels the model run got wrong (up to 16):");
-    for (r, m) in rules.outcomes.iter().zip(model.outcomes.iter()).filter(|(r, m)| tier_b(r) && m.got != m.label.expected.as_str()).take(16) {
-        println!("- [{}] {} ({}/{}): expected {}, rules {}, model {}", m.label.mem, m.label.target(), m.label.kind.as_str(), m.label.style, m.label.expected.as_str(), r.got, m.got);
+    for (r, m) in rules
+        .outcomes
+        .iter()
+        .zip(model.outcomes.iter())
+        .filter(|(r, m)| tier_b(r) && m.got != m.label.expected.as_str())
+        .take(16)
+    {
+        println!(
+            "- [{}] {} ({}/{}): expected {}, rules {}, model {}",
+            m.label.mem,
+            m.label.target(),
+            m.label.kind.as_str(),
+            m.label.style,
+            m.label.expected.as_str(),
+            r.got,
+            m.got
+        );
         println!("    done to the code: {}", m.label.why);
         println!("    memory: {}", m.memory_text.replace('\n', "\\n"));
         if let Some(g) = &m.got_claim {

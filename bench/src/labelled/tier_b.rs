@@ -141,10 +141,13 @@ fn rust_const_re() -> &'static Regex {
 
 fn py_const_re() -> &'static Regex {
     static RE: std::sync::OnceLock<Regex> = std::sync::OnceLock::new();
-    RE.get_or_init(|| Regex::new(r"^([A-Z][A-Z0-9_]+)\s*(?::\s*[A-Za-z]+\s*)?=\s*([0-9]+|True|False)\s*(?:#.*)?$").unwrap())
+    RE.get_or_init(|| {
+        Regex::new(r"^([A-Z][A-Z0-9_]+)\s*(?::\s*[A-Za-z]+\s*)?=\s*([0-9]+|True|False)\s*(?:#.*)?$").unwrap()
+    })
 }
 
-const KEYWORDS: [&str; 12] = ["self", "super", "crate", "Self", "type", "match", "where", "async", "await", "yield", "return", "lambda"];
+const KEYWORDS: [&str; 12] =
+    ["self", "super", "crate", "Self", "type", "match", "where", "async", "await", "yield", "return", "lambda"];
 
 /// Add up to `inp.quota` Tier B labels; their edits are committed on 2026-03-15 15:00.
 pub(super) fn build(inp: &Input<'_>, rng: &mut Rng, notes: &mut Vec<String>) -> Result<Vec<Fragment>> {
@@ -243,7 +246,10 @@ impl<'a> State<'a> {
             }
         }
         match (d.indent, &d.container) {
-            (0, _) => self.top.get(d.name.as_str()).is_some_and(|v| v.len() == 1) && f.defs.iter().filter(|x| x.name == d.name).count() == 1,
+            (0, _) => {
+                self.top.get(d.name.as_str()).is_some_and(|v| v.len() == 1)
+                    && f.defs.iter().filter(|x| x.name == d.name).count() == 1
+            }
             (_, Some(_)) => f.defs.iter().filter(|x| x.name == d.name).count() == 1,
             _ => false,
         }
@@ -297,7 +303,9 @@ impl<'a> State<'a> {
         let (fi, di) = v[0];
         let f = &self.inp.files[fi];
         let d = &f.defs[di];
-        (d.kind == "fn" || d.kind == "def") && !self.inp.changed_files.contains(&f.path) && f.defs.iter().filter(|x| x.name == name).count() == 1
+        (d.kind == "fn" || d.kind == "def")
+            && !self.inp.changed_files.contains(&f.path)
+            && f.defs.iter().filter(|x| x.name == name).count() == 1
     }
 
     /// A name not used anywhere in the tree, made from `base`.
@@ -306,7 +314,10 @@ impl<'a> State<'a> {
         let opts: [&str; 4] = if camel { ["V2", "Next", "Inner", "Impl"] } else { ["_v2", "_next", "_inner", "_impl"] };
         for _ in 0..8 {
             let n = format!("{base}{}", rng.pick(&opts));
-            if !self.inp.wordstat.contains_key(&n) && !self.inp.busy_names.contains(&n) && !self.taken_names.contains(&n) {
+            if !self.inp.wordstat.contains_key(&n)
+                && !self.inp.busy_names.contains(&n)
+                && !self.taken_names.contains(&n)
+            {
                 return Some(n);
             }
         }
@@ -383,10 +394,14 @@ impl<'a> State<'a> {
                         }
                         let z = pool[rng.below(pool.len())].to_owned();
                         let (text, arch) = self.calls_text(&subject, &path, &z);
-                        let l = Label::new(Kind::Calls, V::Contradicted, format!("{} never names {z} (its body: {path}:{}-{})", d.name, start + 1, end + 1))
-                            .path(&path)
-                            .symbol(&subject)
-                            .key(&z);
+                        let l = Label::new(
+                            Kind::Calls,
+                            V::Contradicted,
+                            format!("{} never names {z} (its body: {path}:{}-{})", d.name, start + 1, end + 1),
+                        )
+                        .path(&path)
+                        .symbol(&subject)
+                        .key(&z);
                         self.push(text, l, arch, &path, &[&d.name, &z]);
                         return Ok(true);
                     }
@@ -398,10 +413,14 @@ impl<'a> State<'a> {
                         let (text, arch) = self.calls_text(&subject, &path, &y);
                         match c {
                             Construction::CallsValid => {
-                                let l = Label::new(Kind::Calls, V::Valid, format!("{} calls {y} in {path}:{}-{}", d.name, start + 1, end + 1))
-                                    .path(&path)
-                                    .symbol(&subject)
-                                    .key(&y);
+                                let l = Label::new(
+                                    Kind::Calls,
+                                    V::Valid,
+                                    format!("{} calls {y} in {path}:{}-{}", d.name, start + 1, end + 1),
+                                )
+                                .path(&path)
+                                .symbol(&subject)
+                                .key(&y);
                                 self.push(text, l, arch, &path, &[&d.name, &y]);
                             }
                             Construction::CallsStale => {
@@ -411,14 +430,24 @@ impl<'a> State<'a> {
                                 let ylines = self.inp.files[yfi].lines();
                                 let word = Regex::new(&format!(r"\b{}\b", regex::escape(&y)))?;
                                 let copy = word.replace_all(&ylines[ys..=ye].join("\n"), y2.as_str()).into_owned();
-                                self.edit(&path, Edit::RenameIn { start: start + 1, end, from: y.clone(), to: y2.clone() });
+                                self.edit(
+                                    &path,
+                                    Edit::RenameIn { start: start + 1, end, from: y.clone(), to: y2.clone() },
+                                );
                                 self.edit(&path, Edit::Append(copy));
-                                self.notes.push(format!("tier B: {} in {path} now calls {y2} (a copy of {y} appended to {path})", d.name));
-                                let l = Label::new(Kind::Calls, V::Stale, format!("{} called {y}; now calls {y2}, a copy appended to {path}", d.name))
-                                    .path(&path)
-                                    .symbol(&subject)
-                                    .key(&y)
-                                    .succ(y2.clone());
+                                self.notes.push(format!(
+                                    "tier B: {} in {path} now calls {y2} (a copy of {y} appended to {path})",
+                                    d.name
+                                ));
+                                let l = Label::new(
+                                    Kind::Calls,
+                                    V::Stale,
+                                    format!("{} called {y}; now calls {y2}, a copy appended to {path}", d.name),
+                                )
+                                .path(&path)
+                                .symbol(&subject)
+                                .key(&y)
+                                .succ(y2.clone());
                                 self.push(text, l, arch, &path, &[&d.name, &y, &y2]);
                             }
                             _ => {
@@ -428,15 +457,24 @@ impl<'a> State<'a> {
                                 if ws.count != inside {
                                     continue;
                                 }
-                                if self.inp.lang == Lang::Python && !python_cuts_ok(self.inp.root, &[(path.clone(), start, end)])?.first().copied().unwrap_or(false) {
+                                if self.inp.lang == Lang::Python
+                                    && !python_cuts_ok(self.inp.root, &[(path.clone(), start, end)])?
+                                        .first()
+                                        .copied()
+                                        .unwrap_or(false)
+                                {
                                     continue;
                                 }
                                 self.edit(&path, Edit::Delete { start, end });
                                 self.notes.push(format!("tier B: delete {} from {path}", d.name));
-                                let l = Label::new(Kind::Calls, V::Contradicted, format!("{} (which called {y}) deleted from {path}", d.name))
-                                    .path(&path)
-                                    .symbol(&subject)
-                                    .key(&y);
+                                let l = Label::new(
+                                    Kind::Calls,
+                                    V::Contradicted,
+                                    format!("{} (which called {y}) deleted from {path}", d.name),
+                                )
+                                .path(&path)
+                                .symbol(&subject)
+                                .key(&y);
                                 self.push(text, l, arch, &path, &[&d.name, &y]);
                             }
                         }
@@ -490,7 +528,10 @@ impl<'a> State<'a> {
             let mut types: Vec<usize> = (0..f.defs.len())
                 .filter(|&di| {
                     let d = &f.defs[di];
-                    (d.kind == "struct" || d.kind == "class") && d.indent == 0 && self.free_name(&d.name) && self.top.get(d.name.as_str()).is_some_and(|v| v.len() == 1)
+                    (d.kind == "struct" || d.kind == "class")
+                        && d.indent == 0
+                        && self.free_name(&d.name)
+                        && self.top.get(d.name.as_str()).is_some_and(|v| v.len() == 1)
                 })
                 .collect();
             rng.shuffle(&mut types);
@@ -522,7 +563,12 @@ impl<'a> State<'a> {
                         let in_type: HashSet<&str> = words(&type_text).collect();
                         let mut cands: Vec<String> = all_fields
                             .iter()
-                            .filter(|(o, n)| *o != di && !in_type.contains(n.as_str()) && n.len() >= 4 && !COMMON_NAMES.contains(&n.as_str()))
+                            .filter(|(o, n)| {
+                                *o != di
+                                    && !in_type.contains(n.as_str())
+                                    && n.len() >= 4
+                                    && !COMMON_NAMES.contains(&n.as_str())
+                            })
                             .map(|(_, n)| n.clone())
                             .collect();
                         if cands.is_empty() {
@@ -532,7 +578,12 @@ impl<'a> State<'a> {
                                 .iter()
                                 .filter(|x| x.kind == "fn" || x.kind == "def")
                                 .map(|x| x.name.clone())
-                                .filter(|n| !in_type.contains(n.as_str()) && n.len() >= 4 && !n.starts_with('_') && !COMMON_NAMES.contains(&n.as_str()))
+                                .filter(|n| {
+                                    !in_type.contains(n.as_str())
+                                        && n.len() >= 4
+                                        && !n.starts_with('_')
+                                        && !COMMON_NAMES.contains(&n.as_str())
+                                })
                                 .collect();
                         }
                         cands.dedup();
@@ -549,7 +600,10 @@ impl<'a> State<'a> {
                                     return true;
                                 }
                                 let ws = self.inp.wordstat.get(n.as_str()).copied().unwrap_or_default();
-                                n.len() >= 4 && !ws.multi_file && ws.count <= 30 && !self.inp.busy_names.contains(n.as_str())
+                                n.len() >= 4
+                                    && !ws.multi_file
+                                    && ws.count <= 30
+                                    && !self.inp.busy_names.contains(n.as_str())
                             })
                             .collect();
                         if ok.is_empty() {
@@ -565,13 +619,24 @@ impl<'a> State<'a> {
                 let base = Label::new(Kind::Field, V::Valid, "").path(&path).symbol(&d.name).key(&pick);
                 let name = d.name.clone();
                 let l = match c {
-                    Construction::FieldValid => Label { why: format!("{pick} is a field of {name} ({path}:{}-{})", s + 1, e + 1), ..base },
-                    Construction::FieldNever => Label { expected: V::Contradicted, why: format!("{pick} is not named in {name} ({path}:{}-{})", s + 1, e + 1), ..base },
+                    Construction::FieldValid => {
+                        Label { why: format!("{pick} is a field of {name} ({path}:{}-{})", s + 1, e + 1), ..base }
+                    }
+                    Construction::FieldNever => Label {
+                        expected: V::Contradicted,
+                        why: format!("{pick} is not named in {name} ({path}:{}-{})", s + 1, e + 1),
+                        ..base
+                    },
                     _ => {
                         let Some(new) = self.new_name(&pick, rng) else { continue };
                         self.edit(&path, Edit::Rename { from: pick.clone(), to: new.clone() });
                         self.notes.push(format!("tier B: rename field {pick} -> {new} in {path}"));
-                        Label { expected: V::Stale, why: format!("field {pick} of {name} renamed to {new}"), successor: Some(new), ..base }
+                        Label {
+                            expected: V::Stale,
+                            why: format!("field {pick} of {name} renamed to {new}"),
+                            successor: Some(new),
+                            ..base
+                        }
                     }
                 };
                 self.push(text, l, "field", &path, &[&name, &pick]);
@@ -619,10 +684,18 @@ impl<'a> State<'a> {
             _ => rng.chance(0.5),
         };
         for pass in 0..2 {
-            let want = if pass == 0 { want_async } else if c == Construction::SyncValid { !want_async } else { break };
+            let want = if pass == 0 {
+                want_async
+            } else if c == Construction::SyncValid {
+                !want_async
+            } else {
+                break;
+            };
             for fi in self.subject_files(rng) {
                 let f = &inp.files[fi];
-                let mut defs: Vec<usize> = (0..f.defs.len()).filter(|&di| self.subject_fn(fi, di) && self.is_async(fi, di) == Some(want)).collect();
+                let mut defs: Vec<usize> = (0..f.defs.len())
+                    .filter(|&di| self.subject_fn(fi, di) && self.is_async(fi, di) == Some(want))
+                    .collect();
                 if defs.is_empty() {
                     continue;
                 }
@@ -639,11 +712,13 @@ impl<'a> State<'a> {
                     ),
                     (Construction::SyncValid, false) => (
                         format!("`{subject}` in `{path}` is synchronous."),
-                        Label::new(Kind::Async, V::Valid, format!("plain {name} at {path}:{}", d.line)).key("synchronous"),
+                        Label::new(Kind::Async, V::Valid, format!("plain {name} at {path}:{}", d.line))
+                            .key("synchronous"),
                     ),
                     (Construction::AsyncNever, _) => (
                         format!("`{subject}` in `{path}` is async."),
-                        Label::new(Kind::Async, V::Contradicted, format!("{name} at {path}:{} is not async", d.line)).key("async"),
+                        Label::new(Kind::Async, V::Contradicted, format!("{name} at {path}:{} is not async", d.line))
+                            .key("async"),
                     ),
                     _ => {
                         let l0 = d.line as usize - 1;
@@ -656,7 +731,12 @@ impl<'a> State<'a> {
                         self.notes.push(format!("tier B: {name} in {path} is no longer async"));
                         (
                             format!("`{subject}` in `{path}` is async."),
-                            Label::new(Kind::Async, V::Stale, format!("async removed from {name} at {path}:{}", d.line)).key("async"),
+                            Label::new(
+                                Kind::Async,
+                                V::Stale,
+                                format!("async removed from {name} at {path}:{}", d.line),
+                            )
+                            .key("async"),
                         )
                     }
                 };
@@ -695,8 +775,14 @@ impl<'a> State<'a> {
         // "config key `features.default` is set in Cargo.toml", which drops what was said.
         let text = format!("`Cargo.toml` enables the `{f}` feature by default.");
         let l = match c {
-            Construction::FeatureValid => Label::new(Kind::Feature, V::Valid, format!("default features: {}", default.join(", "))),
-            Construction::FeatureNever => Label::new(Kind::Feature, V::Contradicted, format!("{f} is declared but not a default feature ({})", default.join(", "))),
+            Construction::FeatureValid => {
+                Label::new(Kind::Feature, V::Valid, format!("default features: {}", default.join(", ")))
+            }
+            Construction::FeatureNever => Label::new(
+                Kind::Feature,
+                V::Contradicted,
+                format!("{f} is declared but not a default feature ({})", default.join(", ")),
+            ),
             _ => {
                 let rest: Vec<String> = default.iter().filter(|x| **x != f).map(|x| format!("\"{x}\"")).collect();
                 let new_line = format!("default = [{}]", rest.join(", "));
@@ -806,7 +892,10 @@ impl<'a> State<'a> {
             }
             if let Some((start, end)) = delete {
                 let mut after = end + 1;
-                if after < lines.len() && lines[after].trim().is_empty() && (start == 0 || lines[start - 1].trim().is_empty()) {
+                if after < lines.len()
+                    && lines[after].trim().is_empty()
+                    && (start == 0 || lines[start - 1].trim().is_empty())
+                {
                     after += 1;
                 }
                 lines.drain(start..after);

@@ -34,12 +34,18 @@ pub struct HistoryArgs {
 pub fn run(args: HistoryArgs) -> anyhow::Result<ExitCode> {
     let dir = args.store.clone().unwrap_or_else(|| memval_store::default_dir(&args.repo));
     if !dir.exists() {
-        return Err(anyhow::anyhow!("no memval store at {}; run `memval validate` first or pass --store", dir.display()));
+        return Err(anyhow::anyhow!(
+            "no memval store at {}; run `memval validate` first or pass --store",
+            dir.display()
+        ));
     }
     let store = memval_store::open(&dir)?;
     let points = memval_scorer::ScoreStore::history(&store, args.filter.as_deref().unwrap_or(""))?;
     let text = match args.format {
-        HistoryFormat::Json => memval_report::history::to_json(&points, memval_judge::change::render::history_records(store.verdicts()?.entries()?)),
+        HistoryFormat::Json => memval_report::history::to_json(
+            &points,
+            memval_judge::change::render::history_records(store.verdicts()?.entries()?),
+        ),
         HistoryFormat::Table => {
             // Change-validation verdicts kept with `judge change --store` come first.
             let mut text = String::new();

@@ -32,7 +32,10 @@ pub async fn run(args: HookArgs) -> anyhow::Result<ExitCode> {
     match args.agent {
         HookAgent::Claude => {
             let mut payload = Vec::new();
-            std::io::stdin().take(hook::MAX_PAYLOAD_BYTES as u64 + 1).read_to_end(&mut payload).context("cannot read the hook event from stdin")?;
+            std::io::stdin()
+                .take(hook::MAX_PAYLOAD_BYTES as u64 + 1)
+                .read_to_end(&mut payload)
+                .context("cannot read the hook event from stdin")?;
             let answer = hook::claude(&payload, &HookEnv::from_env()).await;
             std::io::stdout().write_all(answer.stdout.as_bytes())?;
             std::io::stderr().write_all(answer.stderr.as_bytes())?;

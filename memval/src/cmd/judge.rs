@@ -10,8 +10,8 @@ use std::sync::Arc;
 
 use anyhow::Context;
 use clap::{Subcommand, ValueEnum};
-use memval_judge::plan::{self, Limits};
 use memval_judge::input;
+use memval_judge::plan::{self, Limits};
 use memval_pipeline::judging::{judge_pairs, JudgePairs};
 use memval_pipeline::models::StoreCache;
 
@@ -94,7 +94,8 @@ async fn pairs(args: JudgePairsArgs) -> anyhow::Result<ExitCode> {
     let input = if args.input.as_os_str() == "-" {
         input::read(std::io::stdin().lock())
     } else {
-        let file = std::fs::File::open(&args.input).with_context(|| format!("cannot read --input {}", args.input.display()))?;
+        let file = std::fs::File::open(&args.input)
+            .with_context(|| format!("cannot read --input {}", args.input.display()))?;
         input::read(std::io::BufReader::new(file))
     }
     .with_context(|| format!("cannot read --input {}", args.input.display()))?;
@@ -103,7 +104,11 @@ async fn pairs(args: JudgePairsArgs) -> anyhow::Result<ExitCode> {
     }
     let pair_cap = plan::clamp_pair_cap(args.pair_cap);
     if i64::from(pair_cap) != args.pair_cap {
-        eprintln!("memval: warning: --pair-cap {} clamped to {pair_cap} (allowed 1-{})", args.pair_cap, plan::MAX_PAIR_CAP);
+        eprintln!(
+            "memval: warning: --pair-cap {} clamped to {pair_cap} (allowed 1-{})",
+            args.pair_cap,
+            plan::MAX_PAIR_CAP
+        );
     }
     let cache: Option<Arc<dyn memval_llm::ResultCache>> = match &args.store {
         Some(dir) => Some(Arc::new(StoreCache::new(&memval_store::open(dir)?)?)),

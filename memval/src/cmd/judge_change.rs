@@ -134,19 +134,23 @@ pub async fn run(args: JudgeChangeArgs) -> anyhow::Result<ExitCode> {
         return Ok(ExitCode::SUCCESS);
     }
     let missing = |what: &str| anyhow!("--{what} is required");
-    let reviewers = Reviewers::choose(reviewer(&args.llm)?, args.cross_model, || -> anyhow::Result<Option<Reviewer>> {
-        if args.cross_provider.is_none() && args.cross_model_name.is_none() {
-            return Ok(None);
-        }
-        let cross = LlmArgs {
-            provider: args.cross_provider.clone(),
-            model: args.cross_model_name.clone(),
-            base_url: args.cross_base_url.clone(),
-            api_key_env: args.cross_api_key_env.clone(),
-            ..(*args.llm).clone()
-        };
-        Ok(Some(reviewer(&cross)?.ok_or_else(|| anyhow!("--cross-model: set --cross-provider and --cross-model-name"))?))
-    })?;
+    let reviewers =
+        Reviewers::choose(reviewer(&args.llm)?, args.cross_model, || -> anyhow::Result<Option<Reviewer>> {
+            if args.cross_provider.is_none() && args.cross_model_name.is_none() {
+                return Ok(None);
+            }
+            let cross = LlmArgs {
+                provider: args.cross_provider.clone(),
+                model: args.cross_model_name.clone(),
+                base_url: args.cross_base_url.clone(),
+                api_key_env: args.cross_api_key_env.clone(),
+                ..(*args.llm).clone()
+            };
+            Ok(Some(
+                reviewer(&cross)?
+                    .ok_or_else(|| anyhow!("--cross-model: set --cross-provider and --cross-model-name"))?,
+            ))
+        })?;
     let request = Request {
         root: args.root.clone().ok_or_else(|| missing("root"))?,
         acceptance: args.acceptance.clone().ok_or_else(|| missing("acceptance"))?,
@@ -175,11 +179,18 @@ pub async fn run(args: JudgeChangeArgs) -> anyhow::Result<ExitCode> {
         let dir = dir.clone();
         tokio::task::spawn_blocking(move || -> anyhow::Result<()> {
             let store = SledStore::open(&dir).map_err(|e| anyhow!("{e}"))?;
-            store.verdicts()?.put_new(key.as_bytes(), value.as_bytes()).with_context(|| format!("cannot store the verdict in {}", dir.display()))?;
+            store
+                .verdicts()?
+                .put_new(key.as_bytes(), value.as_bytes())
+                .with_context(|| format!("cannot store the verdict in {}", dir.display()))?;
             Ok(())
         })
         .await??;
-        eprintln!("memval: verdict {} stored in {}", change::verdict_digest(&verdict), memval_proto::display::one_line(&args.store.as_ref().map(|d| d.display().to_string()).unwrap_or_default()));
+        eprintln!(
+            "memval: verdict {} stored in {}",
+            change::verdict_digest(&verdict),
+            memval_proto::display::one_line(&args.store.as_ref().map(|d| d.display().to_string()).unwrap_or_default())
+        );
     }
     println!("{text}");
     Ok(ExitCode::from(verdict.result.exit_code()))

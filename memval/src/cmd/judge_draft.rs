@@ -61,10 +61,16 @@ async fn judge(args: &JudgeDraftArgs) -> anyhow::Result<ExitCode> {
     let model: Option<Arc<dyn ChatModel>> = args.llm.client()?.map(|c| Arc::new(c) as Arc<dyn ChatModel>);
     let mut bytes = Vec::new();
     if args.draft.as_os_str() == "-" {
-        std::io::stdin().take(draft::MAX_DRAFT_BYTES as u64 + 1).read_to_end(&mut bytes).context("cannot read the draft from stdin")?;
+        std::io::stdin()
+            .take(draft::MAX_DRAFT_BYTES as u64 + 1)
+            .read_to_end(&mut bytes)
+            .context("cannot read the draft from stdin")?;
     } else {
-        let file = std::fs::File::open(&args.draft).with_context(|| format!("cannot read --draft {}", args.draft.display()))?;
-        file.take(draft::MAX_DRAFT_BYTES as u64 + 1).read_to_end(&mut bytes).with_context(|| format!("cannot read --draft {}", args.draft.display()))?;
+        let file = std::fs::File::open(&args.draft)
+            .with_context(|| format!("cannot read --draft {}", args.draft.display()))?;
+        file.take(draft::MAX_DRAFT_BYTES as u64 + 1)
+            .read_to_end(&mut bytes)
+            .with_context(|| format!("cannot read --draft {}", args.draft.display()))?;
     }
     let text = draft::draft_text(bytes)?;
     let dir = args.memory.clone();

@@ -19,6 +19,12 @@ pub async fn run(_args: McpArgs) -> anyhow::Result<ExitCode> {
             _ = term.recv() => {}
         }
     };
-    memval_integrations::mcp::serve(tokio::io::stdin(), tokio::io::stdout(), memval_integrations::confine::claude_home(), shutdown).await?;
+    memval_integrations::mcp::serve(
+        tokio::io::stdin(),
+        tokio::io::stdout(),
+        memval_integrations::confine::claude_home(),
+        shutdown,
+    )
+    .await?;
     Ok(ExitCode::SUCCESS)
 }

@@ -97,12 +97,16 @@ pub async fn run(args: PairsArgs) -> anyhow::Result<ExitCode> {
     for link in &result.links {
         eprintln!("memval: note: {}", one_line(&link.to_string()));
     }
-    let format = args.format.unwrap_or(if std::io::stdout().is_terminal() { PairsFormat::Table } else { PairsFormat::Jsonl });
+    let format =
+        args.format.unwrap_or(if std::io::stdout().is_terminal() { PairsFormat::Table } else { PairsFormat::Jsonl });
     let mut out = std::io::stdout().lock();
     match format {
         PairsFormat::Jsonl => {
             out.write_all(pairs::to_jsonl(&result.candidates.pairs).as_bytes())?;
-            eprint!("{}", terminal_safe(&format!("memval: {}; {}", result.cap_note, pairs::summary(&result.candidates))));
+            eprint!(
+                "{}",
+                terminal_safe(&format!("memval: {}; {}", result.cap_note, pairs::summary(&result.candidates)))
+            );
         }
         PairsFormat::Table => {
             out.write_all(pairs::to_table(&result.candidates).as_bytes())?;

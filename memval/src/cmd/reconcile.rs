@@ -110,7 +110,8 @@ pub async fn run(args: ReconcileArgs) -> anyhow::Result<ExitCode> {
         per_agent: args.per_agent,
         method: args.method.method(Some(args.store.clone().unwrap_or_else(|| memval_store::default_dir(&args.repo)))),
     };
-    let (mut report, default_dir) = tokio::task::spawn_blocking(move || reconcile(&inputs)).await?.context("memval reconcile")?;
+    let (mut report, default_dir) =
+        tokio::task::spawn_blocking(move || reconcile(&inputs)).await?.context("memval reconcile")?;
     if let Some(model) = model {
         let limits = Limits { pair_cap: memval_judge::plan::MAX_PAIR_CAP, ..Limits::default() };
         judging::judge(&mut report.contradictions, model, limits, &format!("reconcile-{}", std::process::id())).await;
@@ -121,7 +122,12 @@ pub async fn run(args: ReconcileArgs) -> anyhow::Result<ExitCode> {
     report.report_path = Some(path.display().to_string());
     let mut out = std::io::stdout().lock();
     match args.format {
-        ReconcileFormat::Md => writeln!(out, "report written: {} ({} findings)", one_line(&path.display().to_string()), report.front.findings_count)?,
+        ReconcileFormat::Md => writeln!(
+            out,
+            "report written: {} ({} findings)",
+            one_line(&path.display().to_string()),
+            report.front.findings_count
+        )?,
         ReconcileFormat::Json => out.write_all(report::to_json(&report).as_bytes())?,
     }
     out.flush()?;

@@ -180,13 +180,17 @@ pub async fn serve(args: ServeArgs) -> anyhow::Result<ExitCode> {
         _ => None,
     };
     let stop = shutdown_signal()?;
-    let js = memval_pipeline::topology::connect(&args.nats, &format!("memval-{}", role.as_str()), &args.conn.options()?).await?;
+    let js =
+        memval_pipeline::topology::connect(&args.nats, &format!("memval-{}", role.as_str()), &args.conn.options()?)
+            .await?;
     let concurrency = config::concurrency(args.concurrency, role.kind());
     let models = model_stages(&args)?;
     let model = models.as_ref().map(|m| m.model.clone());
     let service = match role {
         Role::Extractor => service::Role::Extractor { models },
-        Role::Investigator => service::Role::Investigator { router: investigator(&args)?.with_tier_b(models.and_then(|m| m.tier_b)) },
+        Role::Investigator => {
+            service::Role::Investigator { router: investigator(&args)?.with_tier_b(models.and_then(|m| m.tier_b)) }
+        }
         Role::Scorer => {
             let dir = args.store.clone().unwrap_or_else(|| PathBuf::from(".memval").join("store"));
             service::Role::Scorer { store: Arc::new(memval_store::open(&dir)?) }
@@ -239,7 +243,12 @@ fn model_stages(args: &ServeArgs) -> anyhow::Result<Option<ModelStages>> {
         }
         _ => {}
     }
-    eprintln!("memval: {} calls model {} (result cache: {})", args.role.as_str(), run.model.name(), llm_cache_setting(args));
+    eprintln!(
+        "memval: {} calls model {} (result cache: {})",
+        args.role.as_str(),
+        run.model.name(),
+        llm_cache_setting(args)
+    );
     Ok(Some(run))
 }
 
@@ -257,7 +266,10 @@ fn investigator(args: &ServeArgs) -> anyhow::Result<RepoRouter> {
     if named.is_empty() && args.repo.is_none() {
         return Err(anyhow!("the investigator needs a checkout: pass --repo PATH and/or --repo-map NAME=PATH (MEMVAL_REPO, MEMVAL_REPO_MAP)"));
     }
-    let named = named.into_iter().map(|(name, path)| Ok((name, checkout(path, "--repo-map")?))).collect::<anyhow::Result<Vec<_>>>()?;
+    let named = named
+        .into_iter()
+        .map(|(name, path)| Ok((name, checkout(path, "--repo-map")?)))
+        .collect::<anyhow::Result<Vec<_>>>()?;
     let default = args.repo.clone().map(|p| checkout(p, "--repo")).transpose()?;
     Ok(RepoRouter::new(named, default))
 }
@@ -277,10 +289,16 @@ fn judge(args: &ServeArgs) -> anyhow::Result<service::Role> {
     let pairs = match &model {
         Some(model) => {
             let cache = match &args.llm_cache {
-                Some(dir) if !args.llm.no_cache => Some(Arc::new(StoreCache::new(&memval_store::open(dir)?)?) as Arc<dyn memval_llm::ResultCache>),
+                Some(dir) if !args.llm.no_cache => {
+                    Some(Arc::new(StoreCache::new(&memval_store::open(dir)?)?) as Arc<dyn memval_llm::ResultCache>)
+                }
                 _ => None,
             };
-            eprintln!("memval: judge calls model {} for pair batches (result cache: {})", model.name(), llm_cache_setting(args));
+            eprintln!(
+                "memval: judge calls model {} for pair batches (result cache: {})",
+                model.name(),
+                llm_cache_setting(args)
+            );
             Some(memval_judge::JudgeStage::new(model.clone()).with_cache(cache))
         }
         None => None,
@@ -289,18 +307,32 @@ fn judge(args: &ServeArgs) -> anyhow::Result<service::Role> {
 }
 
 /// The reconciler: its repos, schedule and triggers; pair judges over `js` with --pair-judges.
-fn reconciler(args: &ServeArgs, schedule: memval_reconciler::Schedule, js: &JetStream) -> anyhow::Result<service::Role> {
+fn reconciler(
+    args: &ServeArgs,
+    schedule: memval_reconciler::Schedule,
+    js: &JetStream,
+) -> anyhow::Result<service::Role> {
     let named = config::repo_map(&args.repo_map).map_err(|e| anyhow!(e))?;
     if named.is_empty() {
         return Err(anyhow!("the reconciler needs --repo-map NAME=PATH (MEMVAL_REPO_MAP): the repos it reconciles"));
     }
-    let named = named.into_iter().map(|(name, path)| Ok((name, checkout(path, "--repo-map")?))).collect::<anyhow::Result<Vec<_>>>()?;
+    let named = named
+        .into_iter()
+        .map(|(name, path)| Ok((name, checkout(path, "--repo-map")?)))
+        .collect::<anyhow::Result<Vec<_>>>()?;
     let targets = reconciling::targets(named, &args.memories, args.out_dir.clone());
-    let judges = args
-        .pair_judges
-        .then(|| Arc::new(reconciling::JetStreamJudges::new(js.clone(), Duration::from_secs(args.judge_timeout))) as Arc<dyn memval_reconciler::PairJudges>);
+    let judges = args.pair_judges.then(|| {
+        Arc::new(reconciling::JetStreamJudges::new(js.clone(), Duration::from_secs(args.judge_timeout)))
+            as Arc<dyn memval_reconciler::PairJudges>
+    });
     let method = args.pair_method.method(args.store.clone());
-    let reconciler = memval_reconciler::Reconciler::new(targets, judges, Cap::Default, memval_reconciler::pairs::DEFAULT_PER_AGENT, method)?;
+    let reconciler = memval_reconciler::Reconciler::new(
+        targets,
+        judges,
+        Cap::Default,
+        memval_reconciler::pairs::DEFAULT_PER_AGENT,
+        method,
+    )?;
     let triggers = reconciling::Triggers {
         schedule,
         debounce_events: args.debounce_events,
@@ -354,7 +386,10 @@ fn check_config(args: &ServeArgs) -> anyhow::Result<ExitCode> {
         store: args.store.clone(),
         memory: args.memory.clone(),
         batch_size: args.batch_size,
-        model: llm.service_config().map(|m| m.map(|m| format!("{}/{} at {}", m.provider.as_str(), m.model, m.base_url))).map_err(|e| e.to_string()),
+        model: llm
+            .service_config()
+            .map(|m| m.map(|m| format!("{}/{} at {}", m.provider.as_str(), m.model, m.base_url)))
+            .map_err(|e| e.to_string()),
         llm_given: llm.provider.is_some() || llm.model.is_some() || llm.config.is_some(),
         llm_cache: llm_cache_setting(args),
         llm_cache_given: args.llm_cache.is_some(),
@@ -400,7 +435,9 @@ mod tests {
     #[test]
     fn every_flag_environment_variable_is_known() {
         let known = known_env();
-        for name in ["MEMVAL_REPO_MAP", "MEMVAL_LOG", "MEMVAL_SCHEDULE", "MEMVAL_MEMORIES", "OTEL_EXPORTER_OTLP_ENDPOINT"] {
+        for name in
+            ["MEMVAL_REPO_MAP", "MEMVAL_LOG", "MEMVAL_SCHEDULE", "MEMVAL_MEMORIES", "OTEL_EXPORTER_OTLP_ENDPOINT"]
+        {
             assert!(known.contains(name), "{name}");
         }
         assert_eq!(memval_pipeline::config::closest("MEMVAL_REPOMAP", &known), Some("MEMVAL_REPO_MAP"));

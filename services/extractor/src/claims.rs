@@ -40,14 +40,8 @@ pub(crate) fn build(doc: &Doc) -> Vec<Claim> {
                 if sym.free {
                     return None;
                 }
-                let lent = sym
-                    .line
-                    .and(near_file[si])
-                    .map(|(k, i)| &doc.sentences[k].files[i]);
-                sym.file
-                    .map(|i| &s.files[i])
-                    .or(lent)
-                    .or_else(|| s.anchor.map(|a| &doc.anchors[a]))
+                let lent = sym.line.and(near_file[si]).map(|(k, i)| &doc.sentences[k].files[i]);
+                sym.file.map(|i| &s.files[i]).or(lent).or_else(|| s.anchor.map(|a| &doc.anchors[a]))
             })
             .collect();
         for (sym, target) in s.symbols.iter().zip(&targets) {
@@ -58,20 +52,12 @@ pub(crate) fn build(doc: &Doc) -> Vec<Claim> {
                 .file
                 .map(|i| &s.files[i])
                 .or_else(|| near_config[si].map(|(k, i)| &doc.sentences[k].files[i]))
-                .or_else(|| {
-                    s.anchor
-                        .map(|a| &doc.anchors[a])
-                        .filter(|f| f.tok.has_config_ext())
-                });
+                .or_else(|| s.anchor.map(|a| &doc.anchors[a]).filter(|f| f.tok.has_config_ext()));
             out.push(config_claim(s, c, target));
         }
         if let Some(claim_type) = s.behaviour {
-            let refs = s.files.iter().map(file_ref).chain(
-                s.symbols
-                    .iter()
-                    .zip(&targets)
-                    .map(|(sym, t)| symbol_ref(sym, *t)),
-            );
+            let refs =
+                s.files.iter().map(file_ref).chain(s.symbols.iter().zip(&targets).map(|(sym, t)| symbol_ref(sym, *t)));
             out.push(sentence_claim(s, claim_type, refs));
         }
     }
@@ -83,10 +69,7 @@ pub(crate) fn build(doc: &Doc) -> Vec<Claim> {
 /// symbol's line is counted in some file), "`max_connections = 100` in\n`config/app.toml`"
 /// (a sentence wrapped over two lines). Later sentences are not looked at: "Use `foo()`.
 /// Never edit `gen.rs`." does not put `foo` in `gen.rs`.
-fn paragraph_fallback(
-    doc: &Doc,
-    want: impl Fn(&FileMention) -> bool,
-) -> Vec<Option<(usize, usize)>> {
+fn paragraph_fallback(doc: &Doc, want: impl Fn(&FileMention) -> bool) -> Vec<Option<(usize, usize)>> {
     let mut out = vec![None; doc.sentences.len()];
     let mut last: Option<(u32, usize, usize)> = None;
     for (si, s) in doc.sentences.iter().enumerate() {
@@ -111,9 +94,7 @@ fn paragraph_config(doc: &Doc) -> Vec<Option<(usize, usize)>> {
     for si in (0..doc.sentences.len()).rev() {
         let s = &doc.sentences[si];
         if out[si].is_none() {
-            out[si] = next
-                .filter(|(p, _, _)| *p == s.paragraph)
-                .map(|(_, k, i)| (k, i));
+            out[si] = next.filter(|(p, _, _)| *p == s.paragraph).map(|(_, k, i)| (k, i));
         }
         if let Some(i) = s.files.iter().position(want) {
             next = Some((s.paragraph, si, i));
@@ -142,32 +123,18 @@ fn symbol_ref(sym: &SymbolMention, target: Option<&FileMention>) -> CodeRef {
         Some(f) => (f.readings[0].clone(), f.readings[1..].to_vec()),
         None => (ANYWHERE.to_string(), Vec::new()),
     };
-    CodeRef {
-        path,
-        symbol: Some(sym.name.clone()),
-        line: sym.line,
-        written: target.and_then(written),
-        alt_paths,
-    }
+    CodeRef { path, symbol: Some(sym.name.clone()), line: sym.line, written: target.and_then(written), alt_paths }
 }
 
 fn file_claim(s: &Sentence, f: &FileMention) -> Claim {
-    let shown = if f.tok.dir {
-        format!("{}/", f.raw)
-    } else {
-        f.raw.clone()
-    };
+    let shown = if f.tok.dir { format!("{}/", f.raw) } else { f.raw.clone() };
     let path = &f.readings[0];
     let kind = if f.tok.dir { "directory " } else { "" };
     let whole = match f.tok.line {
         Some(n) => format!("line {n} of {kind}`{shown}`"),
         None => format!("{kind}`{shown}`"),
     };
-    let claim_text = if f.raw == *path {
-        format!("{whole} exists")
-    } else {
-        format!("{whole} exists at {path}")
-    };
+    let claim_text = if f.raw == *path { format!("{whole} exists") } else { format!("{whole} exists at {path}") };
     Claim {
         claim_type: ClaimType::FileReference,
         claim_text,
@@ -180,20 +147,14 @@ fn file_claim(s: &Sentence, f: &FileMention) -> Claim {
 
 fn line_claim(s: &Sentence, f: &FileMention, text: &str) -> Claim {
     let r = file_ref(f);
-    let claim_text = format!(
-        "line {} of {} contains `{text}`",
-        r.line.unwrap_or_default(),
-        r.path
-    );
+    let claim_text = format!("line {} of {} contains `{text}`", r.line.unwrap_or_default(), r.path);
     Claim {
         claim_type: ClaimType::LineContent,
         claim_text,
         line: s.line,
         lines: Vec::new(),
         code_refs: vec![r],
-        assertion: Some(Assertion::LineText {
-            text: text.to_string(),
-        }),
+        assertion: Some(Assertion::LineText { text: text.to_string() }),
     }
 }
 
@@ -233,29 +194,15 @@ fn config_claim(s: &Sentence, c: &ConfigMention, target: Option<&FileMention>) -
         None => (ANYWHERE.to_string(), Vec::new()),
     };
     let written = target.and_then(written);
-    let place = if path == ANYWHERE {
-        String::new()
-    } else {
-        format!(" in {path}")
-    };
+    let place = if path == ANYWHERE { String::new() } else { format!(" in {path}") };
     let (claim_text, assertion) = match &c.value {
-        Some(v) => (
-            format!("`{}` = {v}{place}", c.key),
-            Some(Assertion::ConfigValue {
-                key: c.key.clone(),
-                value: v.clone(),
-            }),
-        ),
+        Some(v) => {
+            (format!("`{}` = {v}{place}", c.key), Some(Assertion::ConfigValue { key: c.key.clone(), value: v.clone() }))
+        }
         None if path == ANYWHERE => (format!("config key `{}` is used in the repo", c.key), None),
         None => (format!("config key `{}` is set{place}", c.key), None),
     };
-    let code_ref = CodeRef {
-        path,
-        symbol: Some(c.key.clone()),
-        line: None,
-        written,
-        alt_paths,
-    };
+    let code_ref = CodeRef { path, symbol: Some(c.key.clone()), line: None, written, alt_paths };
     Claim {
         claim_type: ClaimType::Configuration,
         claim_text,
@@ -266,30 +213,16 @@ fn config_claim(s: &Sentence, c: &ConfigMention, target: Option<&FileMention>) -
     }
 }
 
-fn sentence_claim(
-    s: &Sentence,
-    claim_type: ClaimType,
-    refs: impl Iterator<Item = CodeRef>,
-) -> Claim {
+fn sentence_claim(s: &Sentence, claim_type: ClaimType, refs: impl Iterator<Item = CodeRef>) -> Claim {
     // Every reference the sentence makes is kept: the investigator checks each one, so a
     // cap here would drop references silently.
     let mut code_refs: Vec<CodeRef> = Vec::new();
     for r in refs {
-        if !code_refs
-            .iter()
-            .any(|c| c.path == r.path && c.symbol == r.symbol && c.line == r.line)
-        {
+        if !code_refs.iter().any(|c| c.path == r.path && c.symbol == r.symbol && c.line == r.line) {
             code_refs.push(r);
         }
     }
-    Claim {
-        claim_type,
-        claim_text: s.text.clone(),
-        line: s.line,
-        lines: Vec::new(),
-        code_refs,
-        assertion: None,
-    }
+    Claim { claim_type, claim_text: s.text.clone(), line: s.line, lines: Vec::new(), code_refs, assertion: None }
 }
 
 /// Each claim once, in the memory's order; a claim made again on another line keeps its
@@ -323,15 +256,7 @@ type RefKey = (String, Option<String>, Option<u32>);
 /// What makes two claims the same: type, anchors (paths, symbols, lines) and assertion; for
 /// sentence claims also the sentence.
 fn identity(c: &Claim) -> (ClaimType, Vec<RefKey>, Option<Assertion>, Option<String>) {
-    let refs = c
-        .code_refs
-        .iter()
-        .map(|r| (r.path.clone(), r.symbol.clone(), r.line))
-        .collect();
-    let text = matches!(
-        c.claim_type,
-        ClaimType::Behavioral | ClaimType::Architectural
-    )
-    .then(|| c.claim_text.clone());
+    let refs = c.code_refs.iter().map(|r| (r.path.clone(), r.symbol.clone(), r.line)).collect();
+    let text = matches!(c.claim_type, ClaimType::Behavioral | ClaimType::Architectural).then(|| c.claim_text.clone());
     (c.claim_type, refs, c.assertion.clone(), text)
 }

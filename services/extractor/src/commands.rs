@@ -24,34 +24,13 @@ const PROSE_TOOLS: &[(&str, &[&str])] = &[
     (
         "cargo",
         &[
-            "build", "test", "run", "check", "clippy", "fmt", "add", "install", "bench", "doc",
-            "publish", "update", "clean", "nextest", "tree",
+            "build", "test", "run", "check", "clippy", "fmt", "add", "install", "bench", "doc", "publish", "update",
+            "clean", "nextest", "tree",
         ],
     ),
-    (
-        "npm",
-        &[
-            "install",
-            "i",
-            "ci",
-            "run",
-            "test",
-            "start",
-            "exec",
-            "add",
-            "build",
-            "publish",
-            "uninstall",
-        ],
-    ),
-    (
-        "pnpm",
-        &["install", "i", "run", "test", "add", "exec", "build", "dev"],
-    ),
-    (
-        "yarn",
-        &["install", "add", "run", "test", "build", "dev", "start"],
-    ),
+    ("npm", &["install", "i", "ci", "run", "test", "start", "exec", "add", "build", "publish", "uninstall"]),
+    ("pnpm", &["install", "i", "run", "test", "add", "exec", "build", "dev"]),
+    ("yarn", &["install", "add", "run", "test", "build", "dev", "start"]),
     (
         "git",
         &[
@@ -84,24 +63,9 @@ const PROSE_TOOLS: &[(&str, &[&str])] = &[
     ),
     ("pip", &["install", "uninstall", "freeze"]),
     ("pip3", &["install", "uninstall", "freeze"]),
-    (
-        "docker",
-        &[
-            "build", "run", "compose", "exec", "push", "pull", "ps", "logs",
-        ],
-    ),
-    (
-        "go",
-        &[
-            "build", "test", "run", "get", "mod", "install", "vet", "generate", "fmt", "work",
-        ],
-    ),
-    (
-        "kubectl",
-        &[
-            "apply", "get", "describe", "delete", "logs", "exec", "rollout",
-        ],
-    ),
+    ("docker", &["build", "run", "compose", "exec", "push", "pull", "ps", "logs"]),
+    ("go", &["build", "test", "run", "get", "mod", "install", "vet", "generate", "fmt", "work"]),
+    ("kubectl", &["apply", "get", "describe", "delete", "logs", "exec", "rollout"]),
     ("npx", &[]),
     ("sudo", &[]),
     ("uvx", &[]),
@@ -119,15 +83,9 @@ const INTERPRETERS: &[&str] = &[
 pub(crate) fn program(text: &str) -> Option<&str> {
     let t = text.trim_start();
     let t = t.strip_prefix("$ ").unwrap_or(t);
-    let mut words = t
-        .split_whitespace()
-        .skip_while(|w| w.contains('=') || *w == "sudo" || *w == "exec");
+    let mut words = t.split_whitespace().skip_while(|w| w.contains('=') || *w == "sudo" || *w == "exec");
     let first = words.next()?;
-    let program = if INTERPRETERS.contains(&first) {
-        words.find(|w| !w.starts_with('-'))?
-    } else {
-        first
-    };
+    let program = if INTERPRETERS.contains(&first) { words.find(|w| !w.starts_with('-'))? } else { first };
     (program.contains('/') || program.contains('.')).then_some(program)
 }
 
@@ -192,32 +150,18 @@ mod tests {
         ] {
             assert!(is_command(cmd), "{cmd}");
         }
-        for not_cmd in [
-            "src/main.rs",
-            "ShardedCache::get",
-            "cargo",
-            "make",
-            "max_connections = 100",
-            "./scripts/setup.sh",
-        ] {
+        for not_cmd in
+            ["src/main.rs", "ShardedCache::get", "cargo", "make", "max_connections = 100", "./scripts/setup.sh"]
+        {
             assert!(!is_command(not_cmd), "{not_cmd}");
         }
     }
 
     #[test]
     fn a_command_names_its_own_script() {
-        assert_eq!(
-            program("./scripts/deploy.sh staging"),
-            Some("./scripts/deploy.sh")
-        );
-        assert_eq!(
-            program("scripts/deploy.sh production"),
-            Some("scripts/deploy.sh")
-        );
-        assert_eq!(
-            program("$ FOO=1 bash -x tools/run.sh now"),
-            Some("tools/run.sh")
-        );
+        assert_eq!(program("./scripts/deploy.sh staging"), Some("./scripts/deploy.sh"));
+        assert_eq!(program("scripts/deploy.sh production"), Some("scripts/deploy.sh"));
+        assert_eq!(program("$ FOO=1 bash -x tools/run.sh now"), Some("tools/run.sh"));
         assert_eq!(program("python3 manage.py migrate"), Some("manage.py"));
         assert_eq!(program("cargo run -- src/main.rs"), None);
         assert_eq!(program("npm install lodash"), None);
@@ -246,11 +190,35 @@ const NO_PATH_ARGS: &[&str] = &[
 
 /// Subcommands of package managers whose arguments are package names.
 const PACKAGE_SUBCOMMANDS: &[&str] = &[
-    "add", "install", "i", "remove", "rm", "uninstall", "get", "publish", "login", "update", "upgrade", "dlx", "create",
+    "add",
+    "install",
+    "i",
+    "remove",
+    "rm",
+    "uninstall",
+    "get",
+    "publish",
+    "login",
+    "update",
+    "upgrade",
+    "dlx",
+    "create",
 ];
 
 /// Flags whose value is a path that must exist (`make -C dir`, `-f docker-compose.yml`).
-const PATH_FLAGS: &[&str] = &["-C", "-f", "--file", "--manifest-path", "--config", "--config-file", "--rcfile", "--project", "--cwd", "--dir", "--directory"];
+const PATH_FLAGS: &[&str] = &[
+    "-C",
+    "-f",
+    "--file",
+    "--manifest-path",
+    "--config",
+    "--config-file",
+    "--rcfile",
+    "--project",
+    "--cwd",
+    "--dir",
+    "--directory",
+];
 
 /// Flags whose value is a module name for one program and a file for another: `python -m
 /// pkg.tool` names a module, `maturin develop -m python/Cargo.toml` a manifest. Module names
@@ -292,8 +260,10 @@ pub(crate) fn path_args(text: &str) -> Vec<(&str, bool)> {
         // hands that path to the command.
         for w in segment.split_whitespace().take_while(|w| w.contains('=')) {
             if let Some((name, value)) = w.split_once('=') {
-                let name_ok = !name.is_empty() && name.chars().all(|c| c.is_ascii_uppercase() || c.is_ascii_digit() || c == '_');
-                let plain = !value.contains(['*', '?', '$', '{', '}', '(', ')', '<', '>', '"', '\'', '`', '@', '=', ':', ',']);
+                let name_ok =
+                    !name.is_empty() && name.chars().all(|c| c.is_ascii_uppercase() || c.is_ascii_digit() || c == '_');
+                let plain =
+                    !value.contains(['*', '?', '$', '{', '}', '(', ')', '<', '>', '"', '\'', '`', '@', '=', ':', ',']);
                 if name_ok && plain && value.contains('/') && !value.starts_with('/') && !value.starts_with('-') {
                     out.push((value, false));
                 }
@@ -348,9 +318,13 @@ pub(crate) fn path_args(text: &str) -> Vec<(&str, bool)> {
             }
             if let Some(flag) = w.strip_prefix('-').map(|_| w) {
                 match flag.split_once('=') {
-                    Some((f, v)) if PATH_FLAGS.contains(&f) => out.push((v, matches!(f, "-C" | "--cwd" | "--dir" | "--directory"))),
+                    Some((f, v)) if PATH_FLAGS.contains(&f) => {
+                        out.push((v, matches!(f, "-C" | "--cwd" | "--dir" | "--directory")))
+                    }
                     Some(_) => {}
-                    None if PATH_FLAGS.contains(&flag) => path_next = Some(matches!(flag, "-C" | "--cwd" | "--dir" | "--directory")),
+                    None if PATH_FLAGS.contains(&flag) => {
+                        path_next = Some(matches!(flag, "-C" | "--cwd" | "--dir" | "--directory"))
+                    }
                     None if MODULE_OR_PATH_FLAGS.contains(&flag) => slashed_path_next = true,
                     None if VALUE_FLAGS.contains(&flag) => skip_next = true,
                     None => {}
@@ -381,9 +355,8 @@ pub(crate) fn repo_program_files(text: &str) -> Vec<&str> {
     let t = t.strip_prefix("$ ").unwrap_or(t);
     let mut out = Vec::new();
     for segment in t.split(['&', ';', '|']) {
-        let mut words = segment
-            .split_whitespace()
-            .skip_while(|w| w.contains('=') || *w == "sudo" || *w == "exec" || *w == "time");
+        let mut words =
+            segment.split_whitespace().skip_while(|w| w.contains('=') || *w == "sudo" || *w == "exec" || *w == "time");
         let Some(program) = words.next() else { continue };
         let of_repo = program.contains('/') && !program.starts_with(['/', '~', '$']) && !program.contains("://");
         if !of_repo {
@@ -404,7 +377,10 @@ pub(crate) fn repo_program_files(text: &str) -> Vec<&str> {
 /// `name.ext` or `dir/name.ext`: path characters only, a stem with a letter, an extension of
 /// 1-10 letters or digits starting with a letter (not `v1.2`, `3.14`, `..`).
 fn file_shaped(w: &str) -> bool {
-    if w.starts_with('-') || w.contains("://") || !w.chars().all(|c| c.is_ascii_alphanumeric() || matches!(c, '.' | '_' | '-' | '/')) {
+    if w.starts_with('-')
+        || w.contains("://")
+        || !w.chars().all(|c| c.is_ascii_alphanumeric() || matches!(c, '.' | '_' | '-' | '/'))
+    {
         return false;
     }
     let name = w.rsplit('/').next().unwrap_or(w);

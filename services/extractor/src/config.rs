@@ -17,20 +17,17 @@ const MAX_VALUE: usize = 200;
 const LOOKAHEAD: usize = 256;
 
 static ASSIGN: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(r#"^\$?["']?([A-Za-z_][A-Za-z0-9_.\-]*)["']?\s*(:=|=|:)\s*(.+?)\s*[;,]?$"#)
-        .expect("valid regex")
+    Regex::new(r#"^\$?["']?([A-Za-z_][A-Za-z0-9_.\-]*)["']?\s*(:=|=|:)\s*(.+?)\s*[;,]?$"#).expect("valid regex")
 });
 
-static KEY: LazyLock<Regex> =
-    LazyLock::new(|| Regex::new(r"^\$?([A-Za-z_][A-Za-z0-9_.\-]*)$").expect("valid regex"));
+static KEY: LazyLock<Regex> = LazyLock::new(|| Regex::new(r"^\$?([A-Za-z_][A-Za-z0-9_.\-]*)$").expect("valid regex"));
 
 static CUE: LazyLock<Regex> = LazyLock::new(|| {
     Regex::new(r"(?i)\b(?:config(?:uration|s)?|settings?|options?|keys?|env|environment|variables?|vars?|defaults?|flags?|parameters?|params?)\b")
         .expect("valid regex")
 });
 
-static ENV_CUE: LazyLock<Regex> =
-    LazyLock::new(|| Regex::new(r"(?i)\b(?:env|environment)\b").expect("valid regex"));
+static ENV_CUE: LazyLock<Regex> = LazyLock::new(|| Regex::new(r"(?i)\b(?:env|environment)\b").expect("valid regex"));
 
 static CONNECTOR: LazyLock<Regex> = LazyLock::new(|| {
     Regex::new(
@@ -41,21 +38,17 @@ static CONNECTOR: LazyLock<Regex> = LazyLock::new(|| {
 
 /// "... defaults to", anywhere after the key in the same sentence.
 pub(crate) static PHRASE: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(r"(?i)\b(?:defaults?\s+(?:to|is)|default\s+value\s+(?:is|of)|is\s+set\s+to)\s*")
-        .expect("valid regex")
+    Regex::new(r"(?i)\b(?:defaults?\s+(?:to|is)|default\s+value\s+(?:is|of)|is\s+set\s+to)\s*").expect("valid regex")
 });
 
 /// `max_connections = 100` written without backticks.
 pub(crate) static PROSE_ASSIGN: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(r"(?:^|[\s(])([A-Za-z_][A-Za-z0-9_]*(?:[._-][A-Za-z0-9_]+)+)\s*(?:=|:=)\s*")
-        .expect("valid regex")
+    Regex::new(r"(?:^|[\s(])([A-Za-z_][A-Za-z0-9_]*(?:[._-][A-Za-z0-9_]+)+)\s*(?:=|:=)\s*").expect("valid regex")
 });
 
 static PLAIN_VALUE: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(
-        r"(?i)^-?\d[\d_.,]*[a-z%]{0,3}$|^(?:true|false|on|off|yes|no|none|null|enabled|disabled)$",
-    )
-    .expect("valid regex")
+    Regex::new(r"(?i)^-?\d[\d_.,]*[a-z%]{0,3}$|^(?:true|false|on|off|yes|no|none|null|enabled|disabled)$")
+        .expect("valid regex")
 });
 
 /// Type annotations, not values (`max_conns: usize`).
@@ -107,8 +100,7 @@ pub(crate) fn has_dependency_cue(sentence: &str) -> bool {
 /// `max_connections`, `server.port`, `max-conns`, `maxConns`, `DATABASE_URL`; not `tokio`.
 pub(crate) fn config_like(key: &str) -> bool {
     let alpha = key.bytes().any(|c| c.is_ascii_alphabetic());
-    let separated =
-        key.contains(['_', '.', '-']) && !key.starts_with(['.', '-']) && !key.ends_with(['.', '-']);
+    let separated = key.contains(['_', '.', '-']) && !key.starts_with(['.', '-']) && !key.ends_with(['.', '-']);
     let lower_camel = key.starts_with(|c: char| c.is_ascii_lowercase()) && symbols::is_camel(key);
     alpha && (separated || lower_camel)
 }
@@ -117,9 +109,7 @@ pub(crate) fn config_like(key: &str) -> bool {
 pub(crate) fn is_env_name(key: &str) -> bool {
     key.len() >= 2
         && key.starts_with(|c: char| c.is_ascii_uppercase())
-        && key
-            .bytes()
-            .all(|c| c.is_ascii_uppercase() || c.is_ascii_digit() || c == b'_')
+        && key.bytes().all(|c| c.is_ascii_uppercase() || c.is_ascii_digit() || c == b'_')
 }
 
 /// The key named by a code span (`retries`, `$DATABASE_URL`), if it is shaped like one.
@@ -160,11 +150,7 @@ impl Assignment {
 
 pub(crate) fn assignment(span: &str) -> Option<Assignment> {
     let c = ASSIGN.captures(span.trim())?;
-    let (key, sep, raw) = (
-        c.get(1)?.as_str(),
-        c.get(2)?.as_str(),
-        c.get(3)?.as_str().trim(),
-    );
+    let (key, sep, raw) = (c.get(1)?.as_str(), c.get(2)?.as_str(), c.get(3)?.as_str().trim());
     if raw.starts_with(['=', '>', ':']) || key.starts_with("self.") || key.starts_with("this.") {
         return None; // `a == b`, `x => y`, `Type::method`
     }
@@ -179,16 +165,12 @@ pub(crate) fn assignment(span: &str) -> Option<Assignment> {
     if value.is_empty() || value.len() > MAX_VALUE || (sep == ":" && is_type(value)) || is_expression(value) {
         return None;
     }
-    Some(Assignment {
-        key: key.to_string(),
-        value: value.to_string(),
-    })
+    Some(Assignment { key: key.to_string(), value: value.to_string() })
 }
 
 /// `timeout_ms: 500` written without backticks, in a sentence naming a config file.
-pub(crate) static PROSE_COLON: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(r"(?:^|[\s(,;])([a-z][a-z0-9_]*(?:[._-][a-z0-9_]+)*)\s*:\s+").expect("valid regex")
-});
+pub(crate) static PROSE_COLON: LazyLock<Regex> =
+    LazyLock::new(|| Regex::new(r"(?:^|[\s(,;])([a-z][a-z0-9_]*(?:[._-][a-z0-9_]+)*)\s*:\s+").expect("valid regex"));
 
 /// Words that end in a colon as labels of running text ("default: 3", "note: ...").
 #[rustfmt::skip]
@@ -228,23 +210,15 @@ pub(crate) fn value_at(text: &str) -> Option<Value> {
         if let Some(rest) = t.strip_prefix(q) {
             let end = rest.find(q)?;
             let v = unquote(rest[..end].trim());
-            return (!v.is_empty() && v.len() <= MAX_VALUE).then(|| Value {
-                text: v.to_string(),
-                quoted: true,
-            });
+            return (!v.is_empty() && v.len() <= MAX_VALUE).then(|| Value { text: v.to_string(), quoted: true });
         }
     }
-    let token = t
-        .split(|c: char| c.is_whitespace() || matches!(c, ',' | ';' | ')' | ']' | '`'))
-        .next()?;
+    let token = t.split(|c: char| c.is_whitespace() || matches!(c, ',' | ';' | ')' | ']' | '`')).next()?;
     let token = token.trim_end_matches(['.', ':']);
     if token.is_empty() || token.len() > MAX_VALUE || token.starts_with(['=', '>', '(', '[', '{']) {
         return None;
     }
-    Some(Value {
-        text: token.to_string(),
-        quoted: false,
-    })
+    Some(Value { text: token.to_string(), quoted: false })
 }
 
 /// Whether `key <connector> value` is a configuration claim.
@@ -307,24 +281,9 @@ mod tests {
         type Case<'a> = (&'a str, bool, bool, Option<(&'a str, &'a str)>);
         let cases: &[Case<'_>] = &[
             ("timeout_ms: 250", false, false, Some(("timeout_ms", "250"))),
-            (
-                "max_connections = 100",
-                false,
-                false,
-                Some(("max_connections", "100")),
-            ),
-            (
-                "DATABASE_URL=postgres://db/x",
-                false,
-                false,
-                Some(("DATABASE_URL", "postgres://db/x")),
-            ),
-            (
-                "log_level = \"debug\"",
-                false,
-                false,
-                Some(("log_level", "debug")),
-            ),
+            ("max_connections = 100", false, false, Some(("max_connections", "100"))),
+            ("DATABASE_URL=postgres://db/x", false, false, Some(("DATABASE_URL", "postgres://db/x"))),
+            ("log_level = \"debug\"", false, false, Some(("log_level", "debug"))),
             ("\"maxConns\": 10", false, false, Some(("maxConns", "10"))),
             ("retries = 3", true, false, Some(("retries", "3"))),
             ("edition = \"2021\"", false, true, Some(("edition", "2021"))),
@@ -353,9 +312,7 @@ mod tests {
             ("client = NewClient(cfg)", true, false, None),
         ];
         for (span, cue, config_file, expected) in cases {
-            let got = assignment(span)
-                .filter(|a| a.accept(*cue, *config_file))
-                .map(|a| (a.key, a.value));
+            let got = assignment(span).filter(|a| a.accept(*cue, *config_file)).map(|a| (a.key, a.value));
             let expected = expected.map(|(k, v)| (k.to_string(), v.to_string()));
             assert_eq!(got, expected, "{span}");
         }
@@ -368,35 +325,18 @@ mod tests {
             Some((kind, value_at(&after[len..])?.text))
         };
         assert_eq!(read(" = 100 in x"), Some((Connector::Strong, "100".into())));
-        assert_eq!(
-            read(" defaults to 3."),
-            Some((Connector::Strong, "3".into()))
-        );
-        assert_eq!(
-            read(" (default: 30s)"),
-            Some((Connector::Strong, "30s".into()))
-        );
-        assert_eq!(
-            read(" is set to `info`"),
-            Some((Connector::Strong, "info".into()))
-        );
+        assert_eq!(read(" defaults to 3."), Some((Connector::Strong, "3".into())));
+        assert_eq!(read(" (default: 30s)"), Some((Connector::Strong, "30s".into())));
+        assert_eq!(read(" is set to `info`"), Some((Connector::Strong, "info".into())));
         assert_eq!(read(": 250"), Some((Connector::Colon, "250".into())));
         assert_eq!(read(" is 3"), Some((Connector::Weak, "3".into())));
         assert_eq!(read(" holds the routes"), None);
-        let v = |t: &str, quoted| Value {
-            text: t.into(),
-            quoted,
-        };
+        let v = |t: &str, quoted| Value { text: t.into(), quoted };
         assert!(accept(Connector::Weak, "retries", &v("3", false), true));
         assert!(!accept(Connector::Weak, "retries", &v("3", false), false));
         assert!(!accept(Connector::Weak, "Cache", &v("the", false), true));
         assert!(!accept(Connector::Colon, "name", &v("10", false), false));
-        assert!(accept(
-            Connector::Colon,
-            "max_conns",
-            &v("10", false),
-            false
-        ));
+        assert!(accept(Connector::Colon, "max_conns", &v("10", false), false));
     }
 
     #[test]

@@ -33,9 +33,9 @@ mod claims;
 mod commands;
 mod config;
 mod lines;
-pub mod model;
 mod markdown;
 mod mentions;
+pub mod model;
 mod paths;
 mod scan;
 mod stage;
@@ -47,8 +47,7 @@ pub use stage::ExtractorStage;
 use memval_proto::{ExtractedMemory, LeftOut, Memory};
 
 /// Why a memory without claims was skipped (SPEC §2 rule 4).
-pub const NO_CLAIMS_REASON: &str =
-    "no checkable code reference (no file path, symbol or config key)";
+pub const NO_CLAIMS_REASON: &str = "no checkable code reference (no file path, symbol or config key)";
 
 /// Why an empty memory (an empty CLAUDE.md, a blank `content`) has no claims.
 pub const EMPTY_REASON: &str = "empty: the memory has no text to check";
@@ -76,9 +75,9 @@ fn extract_rules(memory: &Memory) -> ExtractedMemory {
     let context = memory.context_dir.as_deref().and_then(context_dir);
     let doc = scan::scan(&memory.content, context.as_deref());
     let claims = claims::build(&doc);
-    let skip_reason = claims.is_empty().then(|| {
-        if memory.content.trim().is_empty() { EMPTY_REASON } else { NO_CLAIMS_REASON }.to_string()
-    });
+    let skip_reason = claims
+        .is_empty()
+        .then(|| if memory.content.trim().is_empty() { EMPTY_REASON } else { NO_CLAIMS_REASON }.to_string());
     let left_out = doc
         .unread
         .map(|(from, to)| LeftOut {
@@ -90,12 +89,7 @@ fn extract_rules(memory: &Memory) -> ExtractedMemory {
         })
         .into_iter()
         .collect();
-    ExtractedMemory {
-        memory: memory.meta(),
-        claims,
-        skip_reason,
-        left_out,
-    }
+    ExtractedMemory { memory: memory.meta(), claims, skip_reason, left_out }
 }
 
 /// The notes file's folder, normalised; `None` for the repo root or a folder that is not

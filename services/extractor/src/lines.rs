@@ -37,8 +37,7 @@ static BEFORE_FILE: LazyLock<Regex> = LazyLock::new(|| {
 
 /// Between a file with a line and the text it is said to hold.
 static LINE_TEXT_VERB: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(r"(?i)^\s*\)?\s*,?\s*(?:contains|reads|says|shows|has|holds|is|=|:|->|→)\s*:?\s*$")
-        .expect("valid regex")
+    Regex::new(r"(?i)^\s*\)?\s*,?\s*(?:contains|reads|says|shows|has|holds|is|=|:|->|→)\s*:?\s*$").expect("valid regex")
 });
 
 /// "`let y = 2` is on line 45 of X".
@@ -64,10 +63,7 @@ static FILE_THEN_SYMBOL: LazyLock<Regex> = LazyLock::new(|| {
 });
 
 fn first_number(c: &regex::Captures<'_>) -> Option<u32> {
-    (1..=5)
-        .find_map(|i| c.get(i))
-        .and_then(|m| m.as_str().parse().ok())
-        .filter(|&n| n > 0)
+    (1..=5).find_map(|i| c.get(i)).and_then(|m| m.as_str().parse().ok()).filter(|&n| n > 0)
 }
 
 /// A line reference right after a file mention, and how many bytes it spans.
@@ -175,10 +171,7 @@ mod tests {
         assert_eq!(after_symbol(" struct (L45) has"), Some((45, 13)));
         assert_eq!(after_symbol(" at line 45 of `x.rs`").map(|x| x.0), Some(45));
         assert_eq!(after_symbol(" is used"), None);
-        assert_eq!(
-            after_symbol(" is defined on line 9 of").map(|x| x.0),
-            Some(9)
-        );
+        assert_eq!(after_symbol(" is defined on line 9 of").map(|x| x.0), Some(9));
         assert_eq!(after_symbol(" starts at line 3").map(|x| x.0), Some(3));
         assert!(symbol_then_file(" starts at "));
         assert!(symbol_then_file(" is defined on line 9 of "));
@@ -200,10 +193,7 @@ mod tests {
         assert!(is_line_text_gap(" reads: "));
         assert!(!is_line_text_gap(" calls "));
         assert!(is_reverse_gap(" is on line 45 of "));
-        assert_eq!(
-            quoted_after(r#" reads "let y = 2" now"#).as_deref(),
-            Some("let y = 2")
-        );
+        assert_eq!(quoted_after(r#" reads "let y = 2" now"#).as_deref(), Some("let y = 2"));
         assert_eq!(quoted_after(r#" calls "x""#), None);
     }
 }

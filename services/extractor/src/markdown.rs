@@ -104,10 +104,7 @@ pub(crate) fn strip_blockquote(line: &str) -> &str {
 
 /// Columns of leading whitespace, a tab counting as four.
 pub(crate) fn indent_width(line: &str) -> usize {
-    line.chars()
-        .take_while(|c| c.is_whitespace())
-        .map(|c| if c == '\t' { 4 } else { 1 })
-        .sum()
+    line.chars().take_while(|c| c.is_whitespace()).map(|c| if c == '\t' { 4 } else { 1 }).sum()
 }
 
 pub(crate) struct ListItem<'a> {
@@ -119,8 +116,7 @@ pub(crate) struct ListItem<'a> {
 }
 
 static LIST_ITEM: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(r"^([ \t]*)(?:[-*+]|\d{1,9}[.)])(?:[ \t]+|$)(?:\[[ xX]\][ \t]+)?")
-        .expect("valid regex")
+    Regex::new(r"^([ \t]*)(?:[-*+]|\d{1,9}[.)])(?:[ \t]+|$)(?:\[[ xX]\][ \t]+)?").expect("valid regex")
 });
 
 pub(crate) fn list_item(line: &str) -> Option<ListItem<'_>> {
@@ -128,11 +124,7 @@ pub(crate) fn list_item(line: &str) -> Option<ListItem<'_>> {
     let whole = caps.get(0)?;
     let ws = caps.get(1)?.as_str();
     let marker_col = indent_width(ws);
-    Some(ListItem {
-        marker_col,
-        content_col: marker_col + (whole.end() - ws.len()),
-        content: &line[whole.end()..],
-    })
+    Some(ListItem { marker_col, content_col: marker_col + (whole.end() - ws.len()), content: &line[whole.end()..] })
 }
 
 /// A backtick code span: `start..end` includes the backticks, `inner` excludes them.
@@ -172,11 +164,7 @@ pub(crate) fn code_spans(line: &str) -> Vec<CodeSpan> {
             Some(j) => {
                 let (start, n) = runs[k];
                 let (close, m) = runs[j];
-                spans.push(CodeSpan {
-                    start,
-                    end: close + m,
-                    inner: start + n..close,
-                });
+                spans.push(CodeSpan { start, end: close + m, inner: start + n..close });
                 k = j + 1;
             }
             None => k += 1,
@@ -213,8 +201,7 @@ pub(crate) struct Link {
 }
 
 static LINK: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(r#"\[([^\[\]]*)\]\(\s*<?([^()\s<>]+)>?(?:\s+(?:"[^"]*"|'[^']*'))?\s*\)"#)
-        .expect("valid regex")
+    Regex::new(r#"\[([^\[\]]*)\]\(\s*<?([^()\s<>]+)>?(?:\s+(?:"[^"]*"|'[^']*'))?\s*\)"#).expect("valid regex")
 });
 
 /// Links of a line whose target survived URL masking (a masked target is all spaces and
@@ -226,12 +213,7 @@ pub(crate) fn links(masked: &str) -> Vec<Link> {
     LINK.captures_iter(masked)
         .filter_map(|c| {
             let whole = c.get(0)?;
-            Some(Link {
-                start: whole.start(),
-                end: whole.end(),
-                text: c.get(1)?.range(),
-                target: c.get(2)?.range(),
-            })
+            Some(Link { start: whole.start(), end: whole.end(), text: c.get(1)?.range(), target: c.get(2)?.range() })
         })
         .collect()
 }
@@ -315,10 +297,7 @@ pub(crate) fn tree_entry(line: &str) -> Option<(usize, &str)> {
     for (i, c) in line.char_indices() {
         let skip = c.is_whitespace()
             || TREE_GLYPHS.contains(&c)
-            || matches!(
-                c,
-                '─' | '━' | '┬' | '┼' | '┴' | '|' | '`' | '+' | '\\' | '-'
-            );
+            || matches!(c, '─' | '━' | '┬' | '┼' | '┴' | '|' | '`' | '+' | '\\' | '-');
         if !skip {
             start = i;
             break;
@@ -348,11 +327,7 @@ pub(crate) fn tree_entry_is_phrase(line: &str, name: &str) -> bool {
 /// holds more than a name and a trailing comment.
 pub(crate) fn single_token(line: &str) -> Option<&str> {
     let t = line.trim();
-    let t = t
-        .strip_prefix("- ")
-        .or_else(|| t.strip_prefix("* "))
-        .unwrap_or(t)
-        .trim_start();
+    let t = t.strip_prefix("- ").or_else(|| t.strip_prefix("* ")).unwrap_or(t).trim_start();
     let mut end = t.len();
     for marker in [" #", "\t#", " //", " <-", " ←", " —", " --"] {
         if let Some(i) = t.find(marker) {
@@ -374,7 +349,13 @@ pub(crate) fn code_comment(line: &str) -> Option<&str> {
         if !word_start {
             continue;
         }
-        let marker = if line[i..].starts_with("//") { 2 } else if bytes[i] == b'#' { 1 } else { continue };
+        let marker = if line[i..].starts_with("//") {
+            2
+        } else if bytes[i] == b'#' {
+            1
+        } else {
+            continue;
+        };
         let after = &line[i + marker..];
         if after.starts_with(' ') || after.starts_with('\t') {
             let text = after.trim();
@@ -391,8 +372,14 @@ mod tests {
     #[test]
     fn a_code_line_comment_is_found_and_other_hashes_are_not() {
         let cases: &[(&str, Option<&str>)] = &[
-            ("# Update dependencies (after editing pyproject.toml)", Some("Update dependencies (after editing pyproject.toml)")),
-            ("frontend/         # React frontend - see frontend/AGENTS.md", Some("React frontend - see frontend/AGENTS.md")),
+            (
+                "# Update dependencies (after editing pyproject.toml)",
+                Some("Update dependencies (after editing pyproject.toml)"),
+            ),
+            (
+                "frontend/         # React frontend - see frontend/AGENTS.md",
+                Some("React frontend - see frontend/AGENTS.md"),
+            ),
             ("uv sync  // then src/x.ts", Some("then src/x.ts")),
             ("#[derive(Debug)]", None),
             ("#!/usr/bin/env bash", None),
@@ -409,10 +396,7 @@ mod tests {
     #[test]
     fn code_spans_pair_runs_of_equal_length() {
         let inner = |line: &str| -> Vec<String> {
-            code_spans(line)
-                .iter()
-                .map(|s| line[s.inner.clone()].to_string())
-                .collect()
+            code_spans(line).iter().map(|s| line[s.inner.clone()].to_string()).collect()
         };
         assert_eq!(inner("a `b` c `d`"), ["b", "d"]);
         assert_eq!(inner("``a ` b`` c"), ["a ` b"]);
@@ -424,14 +408,8 @@ mod tests {
     #[test]
     fn sentences_split_outside_code_and_abbreviations() {
         let text = "Cache in `a.b. c`. It locks, e.g. per shard; done!";
-        let got: Vec<&str> = sentences(text, &code_spans(text))
-            .into_iter()
-            .map(|r| &text[r])
-            .collect();
-        assert_eq!(
-            got,
-            ["Cache in `a.b. c`.", "It locks, e.g. per shard;", "done!"]
-        );
+        let got: Vec<&str> = sentences(text, &code_spans(text)).into_iter().map(|r| &text[r]).collect();
+        assert_eq!(got, ["Cache in `a.b. c`.", "It locks, e.g. per shard;", "done!"]);
     }
 
     #[test]
@@ -451,10 +429,7 @@ mod tests {
         assert_eq!(heading("#hashtag"), None);
         assert_eq!(heading("    # code"), None);
         let item = list_item("  - [x] `src/` holds code").unwrap();
-        assert_eq!(
-            (item.marker_col, item.content_col, item.content),
-            (2, 8, "`src/` holds code")
-        );
+        assert_eq!((item.marker_col, item.content_col, item.content), (2, 8, "`src/` holds code"));
         assert!(list_item("---").is_none());
         assert!(list_item("**bold**").is_none());
         let f = fence_open("```bash").unwrap();
@@ -467,10 +442,7 @@ mod tests {
     #[test]
     fn tree_entries_have_a_column_and_a_name() {
         assert_eq!(tree_entry("├── cache/"), Some((4, "cache/")));
-        assert_eq!(
-            tree_entry("│   └── lru.go   # the LRU"),
-            Some((8, "lru.go"))
-        );
+        assert_eq!(tree_entry("│   └── lru.go   # the LRU"), Some((8, "lru.go")));
         assert_eq!(tree_entry("|   `-- lru.go"), Some((8, "lru.go")));
         assert_eq!(tree_entry("│"), None);
         assert!(is_tree_line("|-- src") && is_tree_line("└── a"));

@@ -200,10 +200,7 @@ pub(crate) fn line_contents(
         let k = cands.partition_point(|c| c.start < f.after);
         if let Some(c) = cands.get_mut(k) {
             if !c.used && lines::is_line_text_gap(gap(orig, f.after, c.start)) {
-                out.push(LineTextMention {
-                    file: fi,
-                    text: c.text.to_string(),
-                });
+                out.push(LineTextMention { file: fi, text: c.text.to_string() });
                 c.used = true;
                 continue;
             }
@@ -216,10 +213,7 @@ pub(crate) fn line_contents(
         let k = files.partition_point(|f| f.start < c.end);
         let Some(f) = files.get(k) else { continue };
         if !f.tok.dir && f.tok.line.is_some() && lines::is_reverse_gap(gap(orig, c.end, f.start)) {
-            out.push(LineTextMention {
-                file: k,
-                text: c.text.to_string(),
-            });
+            out.push(LineTextMention { file: k, text: c.text.to_string() });
             c.used = true;
         }
     }
@@ -244,24 +238,13 @@ pub(crate) fn symbol_mentions(
             // and "`read` (L25)" are definitions, whatever the word.
             let sym = symbols::from_code_span(c.text).or_else(|| {
                 let line = lines::after_symbol(gap(orig, c.end, range.end)).is_some();
-                let placed =
-                    file_follows(orig, files, c.end) || file_precedes(orig, files, c.start);
+                let placed = file_follows(orig, files, c.end) || file_precedes(orig, files, c.start);
                 (line || placed)
-                    .then(|| {
-                        symbols::from_placed_span(
-                            c.text,
-                            &last_word(gap(orig, range.start, c.start)),
-                            line,
-                        )
-                    })
+                    .then(|| symbols::from_placed_span(c.text, &last_word(gap(orig, range.start, c.start)), line))
                     .flatten()
             })?;
             // "packages `serde_json` and `tokio`": a package name, not a symbol
-            if dependencies
-                && !sym.shape.call
-                && !sym.shape.declared
-                && !sym.name.contains([':', '.'])
-            {
+            if dependencies && !sym.shape.call && !sym.shape.declared && !sym.name.contains([':', '.']) {
                 return None;
             }
             Some(SymbolMention {
@@ -278,15 +261,8 @@ pub(crate) fn symbol_mentions(
 
     // Bare names: outside code spans, links and paths.
     let mut bare = line.open.as_bytes()[range.clone()].to_vec();
-    for (start, end) in files
-        .iter()
-        .map(|f| (f.start, f.end))
-        .chain(taken.iter().copied())
-    {
-        let (s, e) = (
-            start.max(range.start) - range.start,
-            end.min(range.end).saturating_sub(range.start),
-        );
+    for (start, end) in files.iter().map(|f| (f.start, f.end)).chain(taken.iter().copied()) {
+        let (s, e) = (start.max(range.start) - range.start, end.min(range.end).saturating_sub(range.start));
         if s < e {
             bare[s..e].fill(b' ');
         }
@@ -304,10 +280,9 @@ pub(crate) fn symbol_mentions(
         }
         let before = bare[..m.start()].chars().next_back();
         let after = bare[m.end()..].chars().next();
-        if before.is_some_and(|c| {
-            c.is_alphanumeric() || matches!(c, '_' | '/' | '.' | '-' | '@' | '$' | '#' | '\\' | '~')
-        }) || after
-            .is_some_and(|c| c.is_alphanumeric() || matches!(c, '_' | '/' | '-' | '(' | '@'))
+        if before
+            .is_some_and(|c| c.is_alphanumeric() || matches!(c, '_' | '/' | '.' | '-' | '@' | '$' | '#' | '\\' | '~'))
+            || after.is_some_and(|c| c.is_alphanumeric() || matches!(c, '_' | '/' | '-' | '(' | '@'))
         {
             continue;
         }
@@ -348,9 +323,7 @@ pub(crate) fn file_follows(orig: &str, files: &[FileMention], end: usize) -> boo
     let next = files.partition_point(|f| f.start < end);
     files.get(next).is_some_and(|f| {
         let g = gap(orig, end, f.start);
-        g.contains(|c: char| c.is_ascii_alphabetic())
-            && symbol_in_file(g)
-            && !f.tok.has_config_ext()
+        g.contains(|c: char| c.is_ascii_alphabetic()) && symbol_in_file(g) && !f.tok.has_config_ext()
     })
 }
 
@@ -359,22 +332,17 @@ pub(crate) fn file_follows(orig: &str, files: &[FileMention], end: usize) -> boo
 fn symbol_in_file(gap: &str) -> bool {
     lines::symbol_then_file(gap)
         || lines::after_symbol(gap).is_some_and(|(_, len)| {
-            gap.get(len..)
-                .is_some_and(|rest| !rest.trim().is_empty() && lines::symbol_then_file(rest))
+            gap.get(len..).is_some_and(|rest| !rest.trim().is_empty() && lines::symbol_then_file(rest))
         })
 }
 
 /// The file before `start` defines the name after it ("`x.py` defines `greet`").
 pub(crate) fn file_precedes(orig: &str, files: &[FileMention], start: usize) -> bool {
     let prev = files.partition_point(|f| f.end <= start);
-    prev.checked_sub(1)
-        .and_then(|i| files.get(i))
-        .is_some_and(|f| {
-            let g = gap(orig, f.after, start);
-            g.contains(|c: char| c.is_ascii_alphabetic())
-                && lines::file_then_symbol(g)
-                && !f.tok.has_config_ext()
-        })
+    prev.checked_sub(1).and_then(|i| files.get(i)).is_some_and(|f| {
+        let g = gap(orig, f.after, start);
+        g.contains(|c: char| c.is_ascii_alphabetic()) && lines::file_then_symbol(g) && !f.tok.has_config_ext()
+    })
 }
 
 /// The last word of `text`, lowercased (looked for in its last few bytes only).
@@ -388,24 +356,14 @@ pub(crate) fn keyword_near(text: &str, start: usize, end: usize) -> bool {
     let prev = text[..start].trim_end();
     let prev = &prev[lines::after_last(prev, |c| !c.is_ascii_alphabetic())..];
     let next = text[end..].trim_start();
-    let next = &next[..next
-        .find(|c: char| !c.is_ascii_alphabetic())
-        .unwrap_or(next.len())];
-    [prev, next]
-        .iter()
-        .any(|w| symbols::KEYWORDS.contains(&w.to_ascii_lowercase().as_str()))
+    let next = &next[..next.find(|c: char| !c.is_ascii_alphabetic()).unwrap_or(next.len())];
+    [prev, next].iter().any(|w| symbols::KEYWORDS.contains(&w.to_ascii_lowercase().as_str()))
 }
 
 /// Ties a symbol to a file of its sentence: a file right next to it ("`Foo` in `a.rs`",
 /// "`a.rs` defines `Foo`"), else the nearest one, unless a relation verb stands between
 /// them ("`a.rs` calls `Foo`"): then the symbol is left `free`, to be looked for anywhere.
-pub(crate) fn bind(
-    orig: &str,
-    files: &[FileMention],
-    plain: &[usize],
-    folders: &[usize],
-    s: &mut SymbolMention,
-) {
+pub(crate) fn bind(orig: &str, files: &[FileMention], plain: &[usize], folders: &[usize], s: &mut SymbolMention) {
     let next = files.partition_point(|f| f.start < s.end);
     let adjacent = files
         .get(next)
@@ -428,17 +386,13 @@ pub(crate) fn bind(
         }
         return;
     }
-    let Some(fi) = nearest(orig, files, plain, s.start, s.end)
-        .or_else(|| nearest(orig, files, folders, s.start, s.end))
+    let Some(fi) =
+        nearest(orig, files, plain, s.start, s.end).or_else(|| nearest(orig, files, folders, s.start, s.end))
     else {
         return;
     };
     let f = &files[fi];
-    let between = if f.start >= s.end {
-        gap(orig, s.end, f.start)
-    } else {
-        gap(orig, f.after, s.start)
-    };
+    let between = if f.start >= s.end { gap(orig, s.end, f.start) } else { gap(orig, f.after, s.start) };
     if behaviour::relates(between) {
         s.free = true;
     } else {
@@ -462,11 +416,7 @@ pub(crate) fn nearest(
     let mut best: Option<((bool, usize), usize)> = None;
     for &i in window {
         let f = &files[i];
-        let between = if f.end <= start {
-            gap(orig, f.end, start)
-        } else {
-            gap(orig, end, f.start)
-        };
+        let between = if f.end <= start { gap(orig, f.end, start) } else { gap(orig, end, f.start) };
         let key = (crosses_clause(between), between.len());
         let better = match best {
             None => true,
@@ -483,9 +433,8 @@ pub(crate) fn crosses_clause(gap: &str) -> bool {
     gap.contains([',', ';']) || CLAUSE.is_match(gap)
 }
 
-static CLAUSE: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(r"(?i)\b(?:and|but|or|while|whereas|then)\b").expect("valid regex")
-});
+static CLAUSE: LazyLock<Regex> =
+    LazyLock::new(|| Regex::new(r"(?i)\b(?:and|but|or|while|whereas|then)\b").expect("valid regex"));
 
 /// The sentence with code spans, paths and symbols replaced by `X`, so verbs inside code
 /// (`src/handles.rs`, `` `calls()` ``) are not read as prose.
@@ -534,11 +483,7 @@ pub(crate) fn clean_text(text: &str) -> String {
     if text.len() <= MAX_TEXT && !text.chars().any(char::is_control) {
         return text.trim().to_owned();
     }
-    let mut out: String = text
-        .chars()
-        .take(MAX_TEXT)
-        .map(|c| if c.is_control() { ' ' } else { c })
-        .collect();
+    let mut out: String = text.chars().take(MAX_TEXT).map(|c| if c.is_control() { ' ' } else { c }).collect();
     if text.chars().nth(MAX_TEXT).is_some() {
         out.push('…');
     }
@@ -561,10 +506,7 @@ impl<'a> Line<'a> {
     pub(crate) fn new(orig: &'a str) -> Self {
         let masked = markdown::mask_urls(orig).into_owned();
         let spans = markdown::code_spans(&masked);
-        let links: Vec<Link> = markdown::links(&masked)
-            .into_iter()
-            .filter(|l| !in_spans(&spans, l.start))
-            .collect();
+        let links: Vec<Link> = markdown::links(&masked).into_iter().filter(|l| !in_spans(&spans, l.start)).collect();
         let mut open = masked.clone().into_bytes();
         for s in &spans {
             open[s.start..s.end].fill(b' ');
@@ -577,13 +519,7 @@ impl<'a> Line<'a> {
         }
         // Blanked ranges start and end on char boundaries, so this cannot fail.
         let open = String::from_utf8(open).unwrap_or_else(|_| masked.clone());
-        Line {
-            orig,
-            masked,
-            open,
-            spans,
-            links,
-        }
+        Line { orig, masked, open, spans, links }
     }
 
     pub(crate) fn spans_in(&self, range: &Range<usize>) -> &[CodeSpan] {

@@ -55,9 +55,8 @@ pub(crate) fn has_config_ext(path: &str) -> bool {
     if name.starts_with(".env") {
         return true;
     }
-    name.rsplit_once('.').is_some_and(|(stem, ext)| {
-        !stem.is_empty() && CONFIG_EXTS.contains(&ext.to_ascii_lowercase().as_str())
-    })
+    name.rsplit_once('.')
+        .is_some_and(|(stem, ext)| !stem.is_empty() && CONFIG_EXTS.contains(&ext.to_ascii_lowercase().as_str()))
 }
 
 /// Extensions of source, config and doc files. Deliberately missing: TLDs (`com`, `io`,
@@ -180,8 +179,7 @@ const CONFIG_EXTS: &[&str] = &[
 
 /// `:45`, `:45:7`, `:45-60`, `#L45`, `#L45-L60`.
 static LINE_SUFFIX: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(r"^(.+?)(?::(\d{1,9})(?:[-:]\d{1,9})?|#L(\d{1,9})(?:-L?\d{1,9})?)$")
-        .expect("valid regex")
+    Regex::new(r"^(.+?)(?::(\d{1,9})(?:[-:]\d{1,9})?|#L(\d{1,9})(?:-L?\d{1,9})?)$").expect("valid regex")
 });
 
 /// Normalises `token` and checks it is made of path characters, without judging whether it
@@ -190,17 +188,13 @@ pub(crate) fn parse(token: &str) -> Option<PathToken> {
     if token.len() > MAX_PATH_LEN * 2 {
         return None;
     }
-    let t = token
-        .trim_matches(|c: char| matches!(c, '"' | '\'' | '`' | '(' | ')' | '[' | ']' | '<' | '>'));
+    let t = token.trim_matches(|c: char| matches!(c, '"' | '\'' | '`' | '(' | ')' | '[' | ']' | '<' | '>'));
     let t = strip_emphasis(t);
     let t = t.trim_end_matches(['.', ',', ';', '!', '?', ':', ')']);
     let suffix = if t.contains([':', '#']) { LINE_SUFFIX.captures(t) } else { None };
     let (t, line) = match suffix {
         Some(c) => {
-            let line = c
-                .get(2)
-                .or_else(|| c.get(3))
-                .and_then(|m| m.as_str().parse::<u32>().ok());
+            let line = c.get(2).or_else(|| c.get(3)).and_then(|m| m.as_str().parse::<u32>().ok());
             (c.get(1).map_or(t, |m| m.as_str()), line.filter(|&n| n > 0))
         }
         // A heading anchor (`guide.md#setup`) names the file, not a line.
@@ -212,7 +206,13 @@ pub(crate) fn parse(token: &str) -> Option<PathToken> {
     // `@docs/guide.md`: a Claude Code memory file imports another file this way. Only a name
     // with a file extension is taken (`@types/node` is an npm scope, `@user` a mention).
     let t = match t.strip_prefix('@') {
-        Some(rest) if rest.rsplit('/').next().and_then(|n| n.rsplit_once('.')).is_some_and(|(stem, ext)| !stem.is_empty() && EXTENSIONS.contains(&ext.to_ascii_lowercase().as_str())) => rest,
+        Some(rest)
+            if rest.rsplit('/').next().and_then(|n| n.rsplit_once('.')).is_some_and(|(stem, ext)| {
+                !stem.is_empty() && EXTENSIONS.contains(&ext.to_ascii_lowercase().as_str())
+            }) =>
+        {
+            rest
+        }
         _ => t,
     };
     let forbidden = |c: char| {
@@ -252,10 +252,7 @@ pub(crate) fn parse(token: &str) -> Option<PathToken> {
     }
     let absolute = t.starts_with('/');
     let dir = t.ends_with('/');
-    let segments: Vec<&str> = t
-        .split('/')
-        .filter(|s| !s.is_empty() && *s != ".")
-        .collect();
+    let segments: Vec<&str> = t.split('/').filter(|s| !s.is_empty() && *s != ".").collect();
     if segments.is_empty() {
         return None;
     }
@@ -287,8 +284,10 @@ pub(crate) fn is_common_dir(path: &str) -> bool {
 }
 
 static NAME_IN_FOLDER: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(r"(?i)^\s*\(?\s*(?:in|under|inside|within|from)\s+(?:the\s+)?(?:(?:folder|directory|dir|package|module)\s+)?$")
-        .expect("valid regex")
+    Regex::new(
+        r"(?i)^\s*\(?\s*(?:in|under|inside|within|from)\s+(?:the\s+)?(?:(?:folder|directory|dir|package|module)\s+)?$",
+    )
+    .expect("valid regex")
 });
 
 /// The gap between a bare file name and the folder after it places the file there
@@ -324,10 +323,16 @@ pub(crate) fn pattern_folder(token: &str) -> Option<PathToken> {
     let t = token.trim();
     let segments: Vec<&str> = t.trim_end_matches('/').split('/').collect();
     let placeholder = |s: &str| {
-        (s.starts_with('<') && s.ends_with('>')) || (s.starts_with('{') && s.ends_with('}')) || (s.starts_with('[') && s.ends_with(']'))
+        (s.starts_with('<') && s.ends_with('>'))
+            || (s.starts_with('{') && s.ends_with('}'))
+            || (s.starts_with('[') && s.ends_with(']'))
     };
     let cut = match segments.iter().position(|s| s.contains(['*', '<', '>', '{', '}', '[', ']', '?'])) {
-        Some(i) if segments[i..].iter().all(|s| *s == "*" || *s == "**" || placeholder(s) || !s.contains(['*', '?'])) => i,
+        Some(i)
+            if segments[i..].iter().all(|s| *s == "*" || *s == "**" || placeholder(s) || !s.contains(['*', '?'])) =>
+        {
+            i
+        }
         _ => return None,
     };
     // `dir/*`, `dir/**`: only whole-segment wildcards after the folder, and no file pattern.
@@ -352,14 +357,13 @@ fn looks_like_path(tok: &PathToken, strength: Strength) -> bool {
         return false; // a command-line flag
     }
     // Dates (2024/01/02), fractions (1/2), versions (1.2.3).
-    if segments.iter().all(|s| {
-        s.chars()
-            .all(|c| c.is_ascii_digit() || c == '.' || c == '-')
-    }) {
+    if segments.iter().all(|s| s.chars().all(|c| c.is_ascii_digit() || c == '.' || c == '-')) {
         return false;
     }
     let named = !tok.dir
-        && (has_known_ext(last) || BARE_NAMES.contains(&last) || (strength >= Strength::Backtick && CODE_BARE_NAMES.contains(&last)));
+        && (has_known_ext(last)
+            || BARE_NAMES.contains(&last)
+            || (strength >= Strength::Backtick && CODE_BARE_NAMES.contains(&last)));
     if absolute {
         return named || (segments.len() >= 2 && SYSTEM_ROOTS.contains(&segments[0]));
     }
@@ -369,16 +373,11 @@ fn looks_like_path(tok: &PathToken, strength: Strength) -> bool {
     // A trailing slash marks a folder even in running text ("everything under shard/").
     let plain_segments = segments.iter().all(|s| {
         s.len() >= 2
-            && s.bytes().all(|c| {
-                c.is_ascii_lowercase() || c.is_ascii_digit() || matches!(c, b'_' | b'-' | b'.')
-            })
+            && s.bytes().all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || matches!(c, b'_' | b'-' | b'.'))
     });
     if segments.len() == 1 {
         if tok.dir {
-            return last != ".."
-                && (strength >= Strength::Backtick
-                    || COMMON_DIRS.contains(&last)
-                    || plain_segments);
+            return last != ".." && (strength >= Strength::Backtick || COMMON_DIRS.contains(&last) || plain_segments);
         }
         let member_like = last.rsplit_once('.').is_some_and(|(stem, ext)| {
             !stem.is_empty() && MEMBER_LIKE_EXTS.contains(&ext.to_ascii_lowercase().as_str())
@@ -396,9 +395,7 @@ fn looks_like_path(tok: &PathToken, strength: Strength) -> bool {
     let common = COMMON_DIRS.contains(&segments[0]);
     match strength {
         // ...but not `TODO/FIXME` on a line of its own.
-        Strength::Standalone => segments
-            .iter()
-            .any(|s| s.bytes().any(|c| c.is_ascii_lowercase())),
+        Strength::Standalone => segments.iter().any(|s| s.bytes().any(|c| c.is_ascii_lowercase())),
         Strength::Backtick => tok.dir || common || segments.len() >= 3,
         Strength::Prose => PROSE_ROOTS.contains(&segments[0]) || (tok.dir && plain_segments),
     }
@@ -510,7 +507,9 @@ pub(crate) fn readings(tok: &PathToken, folders: &[Folder<'_>]) -> Vec<String> {
         // file's folder, allowed while it stays inside the repo. Anything else (absolute,
         // `~`, climbing above the root) is kept as written, for the investigator to refuse.
         if p.starts_with("..") {
-            if let Some(inside) = folders.iter().filter(|f| f.own).find_map(|f| f.readings.first().and_then(|b| climb(b, p))) {
+            if let Some(inside) =
+                folders.iter().filter(|f| f.own).find_map(|f| f.readings.first().and_then(|b| climb(b, p)))
+            {
                 return vec![inside];
             }
         }
@@ -528,11 +527,7 @@ pub(crate) fn readings(tok: &PathToken, folders: &[Folder<'_>]) -> Vec<String> {
             front.extend(folder.readings.iter().cloned());
             continue;
         }
-        if folder
-            .readings
-            .iter()
-            .any(|b| p.starts_with(b.as_str()) && p.as_bytes().get(b.len()) == Some(&b'/'))
-        {
+        if folder.readings.iter().any(|b| p.starts_with(b.as_str()) && p.as_bytes().get(b.len()) == Some(&b'/')) {
             front.push(p.to_string());
             continue;
         }
@@ -623,11 +618,7 @@ mod tests {
         type Case<'a> = (&'a str, Strength, Option<(&'a str, bool, Option<u32>)>);
         let cases: &[Case<'_>] = &[
             ("src/foo.rs", Prose, Some(("src/foo.rs", false, None))),
-            (
-                "internal/cache/lru.go",
-                Prose,
-                Some(("internal/cache/lru.go", false, None)),
-            ),
+            ("internal/cache/lru.go", Prose, Some(("internal/cache/lru.go", false, None))),
             ("./src/foo.rs", Prose, Some(("src/foo.rs", false, None))),
             ("././src//foo.rs", Prose, Some(("src/foo.rs", false, None))),
             ("lru.go", Prose, Some(("lru.go", false, None))),
@@ -637,18 +628,10 @@ mod tests {
             ("src/", Prose, Some(("src", true, None))),
             ("shard/", Prose, Some(("shard", true, None))),
             ("lib/tombstone/", Prose, Some(("lib/tombstone", true, None))),
-            (
-                "internal/cache",
-                Prose,
-                Some(("internal/cache", false, None)),
-            ),
+            ("internal/cache", Prose, Some(("internal/cache", false, None))),
             ("weird/thing/", Backtick, Some(("weird/thing", true, None))),
             ("a/b/c", Backtick, Some(("a/b/c", false, None))),
-            (
-                "services/api",
-                Standalone,
-                Some(("services/api", false, None)),
-            ),
+            ("services/api", Standalone, Some(("services/api", false, None))),
             ("file.rs:45", Prose, Some(("file.rs", false, Some(45)))),
             ("file.rs:45:7", Prose, Some(("file.rs", false, Some(45)))),
             ("src/a.rs:10-20", Prose, Some(("src/a.rs", false, Some(10)))),
@@ -658,18 +641,10 @@ mod tests {
             ("Makefile", Prose, Some(("Makefile", false, None))),
             ("go.mod", Prose, Some(("go.mod", false, None))),
             (".env", Prose, Some((".env", false, None))),
-            (
-                ".github/workflows/ci.yml",
-                Prose,
-                Some((".github/workflows/ci.yml", false, None)),
-            ),
+            (".github/workflows/ci.yml", Prose, Some((".github/workflows/ci.yml", false, None))),
             (".rustfmt.toml", Prose, Some((".rustfmt.toml", false, None))),
             ("**src/a.rs**", Prose, Some(("src/a.rs", false, None))),
-            (
-                "../../etc/passwd",
-                Prose,
-                Some(("../../etc/passwd", false, None)),
-            ),
+            ("../../etc/passwd", Prose, Some(("../../etc/passwd", false, None))),
             ("/etc/passwd", Prose, Some(("/etc/passwd", false, None))),
             ("~/.bashrc", Prose, Some(("~/.bashrc", false, None))),
             ("Cargo.lock", Prose, Some(("Cargo.lock", false, None))),
@@ -733,13 +708,7 @@ mod tests {
     }
 
     fn folder(readings: &[String], bare_only: bool) -> Folder<'_> {
-        Folder {
-            readings,
-            bare_only,
-            fallback: false,
-            demote: Demote::No,
-            own: false,
-        }
+        Folder { readings, bare_only, fallback: false, demote: Demote::No, own: false }
     }
 
     #[test]
@@ -749,10 +718,7 @@ mod tests {
         let tok = |p: &str| parse(p).unwrap();
 
         // bare name under a section folder
-        assert_eq!(
-            readings(&tok("handlers.go"), &[folder(&api, false)]),
-            ["services/api/handlers.go", "handlers.go"]
-        );
+        assert_eq!(readings(&tok("handlers.go"), &[folder(&api, false)]), ["services/api/handlers.go", "handlers.go"]);
         // relative to the notes file's folder
         assert_eq!(
             readings(&tok("guide/setup.md"), &[folder(&docs, false)]),
@@ -760,21 +726,11 @@ mod tests {
         );
         // both: section folder, then context folder, then as written
         assert_eq!(
-            readings(
-                &tok("handlers.go"),
-                &[folder(&api, false), folder(&docs, false)]
-            ),
-            [
-                "services/api/handlers.go",
-                "docs/handlers.go",
-                "handlers.go"
-            ]
+            readings(&tok("handlers.go"), &[folder(&api, false), folder(&docs, false)]),
+            ["services/api/handlers.go", "docs/handlers.go", "handlers.go"]
         );
         // already under the folder: no join
-        assert_eq!(
-            readings(&tok("services/api/x.go"), &[folder(&api, false)]),
-            ["services/api/x.go"]
-        );
+        assert_eq!(readings(&tok("services/api/x.go"), &[folder(&api, false)]), ["services/api/x.go"]);
         // same top segment as the folder: as written first, join as the fallback
         assert_eq!(
             readings(&tok("services/web/x.go"), &[folder(&api, false)]),
@@ -783,25 +739,10 @@ mod tests {
         // a bare-only folder does not apply to a path with a slash
         assert_eq!(readings(&tok("a/b.go"), &[folder(&api, true)]), ["a/b.go"]);
         // a fallback folder comes after the path as written
-        let weak = Folder {
-            readings: &api,
-            bare_only: true,
-            fallback: true,
-            demote: Demote::No,
-            own: false,
-        };
-        assert_eq!(
-            readings(&tok("x.go"), &[weak]),
-            ["x.go", "services/api/x.go"]
-        );
+        let weak = Folder { readings: &api, bare_only: true, fallback: true, demote: Demote::No, own: false };
+        assert_eq!(readings(&tok("x.go"), &[weak]), ["x.go", "services/api/x.go"]);
         // `..` and absolute paths are never joined
-        assert_eq!(
-            readings(&tok("../../etc/passwd"), &[folder(&docs, false)]),
-            ["../../etc/passwd"]
-        );
-        assert_eq!(
-            readings(&tok("/etc/passwd"), &[folder(&docs, false)]),
-            ["/etc/passwd"]
-        );
+        assert_eq!(readings(&tok("../../etc/passwd"), &[folder(&docs, false)]), ["../../etc/passwd"]);
+        assert_eq!(readings(&tok("/etc/passwd"), &[folder(&docs, false)]), ["/etc/passwd"]);
     }
 }

@@ -18,8 +18,8 @@ use regex::Regex;
 
 use crate::markdown::{self, Fence};
 use crate::mentions::{
-    bind, clean_text, config_mentions, gap, line_contents, nearest, placeholders, symbol_mentions,
-    Cand, ConfigMention, FileMention, Line, LineTextMention, SymbolMention,
+    bind, clean_text, config_mentions, gap, line_contents, nearest, placeholders, symbol_mentions, Cand, ConfigMention,
+    FileMention, Line, LineTextMention, SymbolMention,
 };
 use crate::paths::{self, Demote, Folder, PathToken, Strength};
 use crate::{behaviour, commands, config, lines, symbols};
@@ -82,14 +82,24 @@ fn row_symbols(row: &str, name: &str) -> Vec<SymbolMention> {
             let word = word.trim_end_matches(['.', ':', '!', '?', ')']).trim_start_matches('(');
             found.extend(symbols::parse(word).filter(|s| {
                 let sh = s.shape;
-                (sh.camel || sh.snake || sh.path_sep || sh.call) && !symbols::blocked(&s.name) && !word.contains(['/', '.'])
+                (sh.camel || sh.snake || sh.path_sep || sh.call)
+                    && !symbols::blocked(&s.name)
+                    && !word.contains(['/', '.'])
             }));
         }
     }
     let mut out: Vec<SymbolMention> = Vec::new();
     for sym in found {
         if !out.iter().any(|m| m.name == sym.name) {
-            out.push(SymbolMention { name: sym.name, shape: sym.shape, line: None, file: Some(0), free: false, start: 0, end: 0 });
+            out.push(SymbolMention {
+                name: sym.name,
+                shape: sym.shape,
+                line: None,
+                file: Some(0),
+                free: false,
+                start: 0,
+                end: 0,
+            });
         }
     }
     out
@@ -142,15 +152,7 @@ fn dependency_cue(orig: &str, range: &std::ops::Range<usize>, files: &[FileMenti
 /// may call (`tools: [playwright-test/browser_click]`), its MCP servers and model. Their values
 /// name no file of the repo. (`globs`, `applyTo`, `description` are read, and so is
 /// `allowed-tools`, whose `Bash(./scripts/release.sh:*)` names a script of the repo.)
-const TOOL_KEYS: &[&str] = &[
-    "tools",
-    "mcp-servers",
-    "mcpServers",
-    "mcp_servers",
-    "model",
-    "color",
-    "argument-hint",
-];
+const TOOL_KEYS: &[&str] = &["tools", "mcp-servers", "mcpServers", "mcp_servers", "model", "color", "argument-hint"];
 
 /// The YAML front matter at the top of a notes file (`---` to `---`), line by line: which
 /// lines belong to one of the [`TOOL_KEYS`] (the key's line and its indented continuation).
@@ -221,7 +223,9 @@ pub(crate) fn scan(content: &str, file_dir: Option<&str>) -> Doc {
             (None, Some(c)) if paths::is_docs_dir(c) => Demote::Roots,
             _ => Demote::No,
         },
-        skill_bundle: skill.map(|skill| SKILL_BUNDLE_DIRS.iter().map(|d| format!("{skill}/{d}")).collect()).unwrap_or_default(),
+        skill_bundle: skill
+            .map(|skill| SKILL_BUNDLE_DIRS.iter().map(|d| format!("{skill}/{d}")).collect())
+            .unwrap_or_default(),
         context,
         file_dir: file_dir.map(str::to_string),
         doc: Doc::default(),
@@ -351,15 +355,13 @@ fn root_candidate(token: &str) -> Option<String> {
     if t == "." || t == "./" {
         return Some(".".to_string());
     }
-    paths::parse(t)
-        .filter(|p| !p.unresolvable() && p.line.is_none())
-        .map(|p| {
-            if p.dir {
-                format!("{}/", p.path)
-            } else {
-                p.path
-            }
-        })
+    paths::parse(t).filter(|p| !p.unresolvable() && p.line.is_none()).map(|p| {
+        if p.dir {
+            format!("{}/", p.path)
+        } else {
+            p.path
+        }
+    })
 }
 
 impl Walker {
@@ -430,13 +432,11 @@ impl Walker {
         if markdown::is_tree_line(line) && self.tree_line(line, line_no) {
             return true;
         }
-        self.pending_root = markdown::single_token(line)
-            .and_then(root_candidate)
-            .map(|name| PendingRoot {
-                line: line_no,
-                name,
-                emitted: false,
-            });
+        self.pending_root = markdown::single_token(line).and_then(root_candidate).map(|name| PendingRoot {
+            line: line_no,
+            name,
+            emitted: false,
+        });
         if fence.is_shell() || line.trim().is_empty() || commands::is_command(line) {
             self.command_program(line, line_no);
             return true;
@@ -478,18 +478,10 @@ impl Walker {
             return false;
         }
         // The line above a tree's first entry is its root (`src`, `.`, `myproject/`).
-        if let Some(root) = self
-            .pending_root
-            .take()
-            .filter(|r| self.nest.is_empty() && r.line + 1 == line_no)
-        {
+        if let Some(root) = self.pending_root.take().filter(|r| self.nest.is_empty() && r.line + 1 == line_no) {
             if root.emitted {
                 let label = !paths::is_common_dir(&root.name);
-                self.nest.push(NestEntry {
-                    col: 0,
-                    name: root.name,
-                    label,
-                });
+                self.nest.push(NestEntry { col: 0, name: root.name, label });
             } else {
                 self.nest_entry(0, &root.name, root.line, &root.name, true);
             }
@@ -504,13 +496,8 @@ impl Walker {
     /// Folders a path in running text may be written against, most specific first.
     fn folders<'a>(&'a self, near: Option<&'a [String]>) -> Vec<Folder<'a>> {
         let mut v = Vec::with_capacity(5);
-        let folder = |readings, bare_only, fallback| Folder {
-            readings,
-            bare_only,
-            fallback,
-            demote: Demote::No,
-            own: false,
-        };
+        let folder =
+            |readings, bare_only, fallback| Folder { readings, bare_only, fallback, demote: Demote::No, own: false };
         if let Some(r) = near {
             v.push(folder(r, true, false));
         }
@@ -549,13 +536,7 @@ impl Walker {
     fn structure_folders(&self) -> Vec<Folder<'_>> {
         let mut v = Vec::with_capacity(2);
         if let Some(r) = &self.section_dir {
-            v.push(Folder {
-                readings: r,
-                bare_only: false,
-                fallback: false,
-                demote: Demote::No,
-                own: false,
-            });
+            v.push(Folder { readings: r, bare_only: false, fallback: false, demote: Demote::No, own: false });
         }
         if let Some(c) = self.context_folder() {
             v.push(c);
@@ -600,10 +581,7 @@ impl Walker {
             sentence.behaviour = None;
             sentence.files.truncate(self.budget);
         }
-        let n = sentence.files.len()
-            + sentence.symbols.len()
-            + sentence.configs.len()
-            + sentence.line_texts.len();
+        let n = sentence.files.len() + sentence.symbols.len() + sentence.configs.len() + sentence.line_texts.len();
         if n > 0 {
             self.budget = self.budget.saturating_sub(n);
             self.doc.sentences.push(sentence);
@@ -634,23 +612,13 @@ impl Walker {
         let Some(c) = INTRO.captures(&line.masked) else {
             return false;
         };
-        let Some(tok) = c
-            .get(1)
-            .and_then(|m| paths::classify(m.as_str(), Strength::Backtick))
-        else {
+        let Some(tok) = c.get(1).and_then(|m| paths::classify(m.as_str(), Strength::Backtick)) else {
             return false;
         };
         let folders = self.folders(None);
         let readings = paths::readings(&tok, &folders);
         drop(folders);
-        let file = FileMention {
-            raw: tok.path.clone(),
-            tok,
-            readings,
-            start: 0,
-            end: 0,
-            after: 0,
-        };
+        let file = FileMention { raw: tok.path.clone(), tok, readings, start: 0, end: 0, after: 0 };
         let scope = self.scope_of(file);
         match (item_col, scope) {
             (Some(col), scope) => self.list.push(ListScope { col, scope }),
@@ -673,11 +641,8 @@ impl Walker {
     ) {
         self.nest.clear();
         if single {
-            self.pending_root = root_candidate(content).map(|name| PendingRoot {
-                line: self.line_no,
-                name,
-                emitted: false,
-            });
+            self.pending_root =
+                root_candidate(content).map(|name| PendingRoot { line: self.line_no, name, emitted: false });
         }
         let new = &self.doc.sentences[first..];
         let count: usize = new.iter().map(|s| s.files.len()).sum();
@@ -687,16 +652,10 @@ impl Walker {
         if opened {
             return;
         }
-        let intro = kind == Kind::Heading
-            || content
-                .trim_end()
-                .trim_end_matches(['*', '_'])
-                .ends_with(':');
+        let intro = kind == Kind::Heading || content.trim_end().trim_end_matches(['*', '_']).ends_with(':');
         if let Some(col) = item_col {
             let before = content.get(..lead.start).unwrap_or("");
-            let at_start = before
-                .trim_matches(|c: char| c.is_whitespace() || matches!(c, '*' | '_' | '['))
-                .is_empty();
+            let at_start = before.trim_matches(|c: char| c.is_whitespace() || matches!(c, '*' | '_' | '[')).is_empty();
             if at_start || (intro && count == 1) {
                 let scope = self.scope_of(lead.clone());
                 self.list.push(ListScope { col, scope });
@@ -708,22 +667,11 @@ impl Walker {
             }
         }
         if single && count == 1 && paths::folder_like(&lead.tok) {
-            self.pending_root = Some(PendingRoot {
-                line: self.line_no,
-                name: lead.tok.path,
-                emitted: true,
-            });
+            self.pending_root = Some(PendingRoot { line: self.line_no, name: lead.tok.path, emitted: true });
         }
     }
 
-    fn sentence(
-        &mut self,
-        line: &Line<'_>,
-        range: Range<usize>,
-        line_no: u32,
-        kind: Kind,
-        single: bool,
-    ) {
+    fn sentence(&mut self, line: &Line<'_>, range: Range<usize>, line_no: u32, kind: Kind, single: bool) {
         let orig = line.orig;
         let text = &orig[range.clone()];
         let cue = config::has_cue(text);
@@ -733,7 +681,9 @@ impl Walker {
         // names each as a path as deliberately as a line of its own would.
         let spans_heading = kind == Kind::Heading
             && !spans.is_empty()
-            && line.open[range.clone()].split(|c: char| c.is_whitespace() || c == ',' || c == '&').all(|w| w.is_empty() || w == "and");
+            && line.open[range.clone()]
+                .split(|c: char| c.is_whitespace() || c == ',' || c == '&')
+                .all(|w| w.is_empty() || w == "and");
         let span_strength = if spans_heading { Strength::Standalone } else { Strength::Backtick };
 
         // Code spans: a command, an assignment, a path, or a candidate symbol / key / line text.
@@ -771,11 +721,10 @@ impl Walker {
             if commands::is_command(inner) {
                 continue;
             }
-            if let Some(tok) =
-                paths::classify(line.masked[sp.inner.clone()].trim(), span_strength)
-                    .or_else(|| paths::pattern_folder(line.masked[sp.inner.clone()].trim()))
-                    .or_else(|| program_token(line.masked[sp.inner.clone()].trim()).filter(|_| inner.starts_with("./")))
-                    .or_else(|| paths::under_named_root(line.masked[sp.inner.clone()].trim(), &self.roots))
+            if let Some(tok) = paths::classify(line.masked[sp.inner.clone()].trim(), span_strength)
+                .or_else(|| paths::pattern_folder(line.masked[sp.inner.clone()].trim()))
+                .or_else(|| program_token(line.masked[sp.inner.clone()].trim()).filter(|_| inner.starts_with("./")))
+                .or_else(|| paths::under_named_root(line.masked[sp.inner.clone()].trim(), &self.roots))
             {
                 raw.push((tok, sp.start, sp.end));
                 continue;
@@ -784,12 +733,7 @@ impl Walker {
                 assignments.push((a, sp.start, sp.end));
                 continue;
             }
-            cands.push(Cand {
-                start: sp.start,
-                end: sp.end,
-                text: inner,
-                used: false,
-            });
+            cands.push(Cand { start: sp.start, end: sp.end, text: inner, used: false });
         }
         // A link written `./x` or `../x` is relative to the notes file, as a markdown
         // renderer reads it, whatever section folder the text is under.
@@ -803,11 +747,7 @@ impl Walker {
                 raw.push((tok, link.start, link.end));
             }
         }
-        let strength = if single {
-            Strength::Standalone
-        } else {
-            Strength::Prose
-        };
+        let strength = if single { Strength::Standalone } else { Strength::Prose };
         for m in TOKEN.find_iter(&line.open[range.clone()]) {
             // Bold two-segment words (`**internal-packages/redis**`) are paths on the same
             // terms as code spans: under a folder the memory names as a path elsewhere, which
@@ -823,14 +763,7 @@ impl Walker {
         let config_file = raw.iter().any(|r| r.0.has_config_ext());
         for (a, start, end) in assignments {
             if a.accept(cue, config_file) {
-                configs.push(ConfigMention {
-                    key: a.key,
-                    value: Some(a.value),
-                    file: None,
-                    start,
-                    end,
-                    prose: false,
-                });
+                configs.push(ConfigMention { key: a.key, value: Some(a.value), file: None, start, end, prose: false });
             }
         }
         // A code span inside a link (`` [`a.rs`](a.rs) ``) is the same mention as the link.
@@ -847,7 +780,13 @@ impl Walker {
         cands.truncate(self.budget);
         let mut files = self.resolve(orig, raw);
         if let Some(own) = self.file_dir.as_ref().filter(|_| !own_relative.is_empty()) {
-            let own = [Folder { readings: std::slice::from_ref(own), bare_only: false, fallback: false, demote: Demote::No, own: true }];
+            let own = [Folder {
+                readings: std::slice::from_ref(own),
+                bare_only: false,
+                fallback: false,
+                demote: Demote::No,
+                own: true,
+            }];
             for f in files.iter_mut().filter(|f| own_relative.contains(&(f.start, f.end))) {
                 f.readings = paths::readings(&f.tok, &own);
             }
@@ -869,55 +808,26 @@ impl Walker {
         let mut line_texts = Vec::new();
         if text_kind {
             line_texts = line_contents(orig, &range, &files, &mut cands);
-            config_mentions(
-                line,
-                &range,
-                cue,
-                env_cue,
-                config_file,
-                &mut cands,
-                &mut configs,
-            );
+            config_mentions(line, &range, cue, env_cue, config_file, &mut cands, &mut configs);
         }
 
         let mut syms = Vec::new();
         if text_kind {
-            let taken: Vec<(usize, usize)> = configs
-                .iter()
-                .filter(|c| c.prose)
-                .map(|c| (c.start, c.end))
-                .collect();
-            syms = symbol_mentions(
-                line,
-                &range,
-                &files,
-                &cands,
-                &taken,
-                dependency_cue(orig, &range, &files),
-            );
+            let taken: Vec<(usize, usize)> = configs.iter().filter(|c| c.prose).map(|c| (c.start, c.end)).collect();
+            syms = symbol_mentions(line, &range, &files, &cands, &taken, dependency_cue(orig, &range, &files));
         }
 
         // Tie symbols and keys to the nearest file of the sentence.
-        let plain: Vec<usize> = (0..files.len())
-            .filter(|&i| !paths::folder_like(&files[i].tok))
-            .collect();
-        let folders: Vec<usize> = (0..files.len())
-            .filter(|&i| paths::folder_like(&files[i].tok))
-            .collect();
-        let conf: Vec<usize> = plain
-            .iter()
-            .copied()
-            .filter(|&i| files[i].tok.has_config_ext())
-            .collect();
+        let plain: Vec<usize> = (0..files.len()).filter(|&i| !paths::folder_like(&files[i].tok)).collect();
+        let folders: Vec<usize> = (0..files.len()).filter(|&i| paths::folder_like(&files[i].tok)).collect();
+        let conf: Vec<usize> = plain.iter().copied().filter(|&i| files[i].tok.has_config_ext()).collect();
         for s in syms.iter_mut() {
             bind(orig, &files, &plain, &folders, s);
         }
         // "line 12 of `src/main.rs` holds `fn main`": the declared name sits on that line.
         for lt in &line_texts {
             let f = &files[lt.file];
-            if let Some(sym) =
-                symbols::parse(&lt.text).filter(|s| s.shape.is_code() && !symbols::blocked(&s.name))
-            {
+            if let Some(sym) = symbols::parse(&lt.text).filter(|s| s.shape.is_code() && !symbols::blocked(&s.name)) {
                 syms.push(SymbolMention {
                     name: sym.name,
                     shape: sym.shape,
@@ -939,10 +849,7 @@ impl Walker {
             let mut distinct: Vec<&str> = files
                 .iter()
                 .map(|f| f.readings[0].as_str())
-                .chain(syms.iter().map(|s| {
-                    s.file
-                        .map_or(s.name.as_str(), |i| files[i].readings[0].as_str())
-                }))
+                .chain(syms.iter().map(|s| s.file.map_or(s.name.as_str(), |i| files[i].readings[0].as_str())))
                 .collect();
             distinct.sort_unstable();
             distinct.dedup();
@@ -958,11 +865,7 @@ impl Walker {
         let has_mentions = !(files.is_empty() && syms.is_empty() && configs.is_empty());
         let sentence = Sentence {
             line: line_no,
-            text: if has_mentions {
-                clean_text(text)
-            } else {
-                String::new()
-            },
+            text: if has_mentions { clean_text(text) } else { String::new() },
             paragraph: self.paragraph,
             anchor: self.anchor(),
             files,
@@ -994,12 +897,13 @@ impl Walker {
             if f.tok.path.contains('/') || f.tok.dir || f.tok.unresolvable() {
                 continue;
             }
-            let next = files.get(i + 1).filter(|d| {
-                paths::folder_like(&d.tok) && paths::name_in_folder(gap(orig, f.end, d.start))
-            });
-            let prev = i.checked_sub(1).and_then(|j| files.get(j)).filter(|d| {
-                paths::folder_like(&d.tok) && paths::folder_then_name(gap(orig, d.end, f.start))
-            });
+            let next = files
+                .get(i + 1)
+                .filter(|d| paths::folder_like(&d.tok) && paths::name_in_folder(gap(orig, f.end, d.start)));
+            let prev = i
+                .checked_sub(1)
+                .and_then(|j| files.get(j))
+                .filter(|d| paths::folder_like(&d.tok) && paths::folder_then_name(gap(orig, d.end, f.start)));
             if let Some(dir) = next.or(prev).map(|d| d.readings.clone()) {
                 files[i].readings = paths::readings(&files[i].tok, &self.folders(Some(&dir)));
             }
@@ -1016,11 +920,7 @@ impl Walker {
         }
         if name == "." || name == "./" {
             self.nest.clear();
-            self.nest.push(NestEntry {
-                col,
-                name: String::new(),
-                label: false,
-            });
+            self.nest.push(NestEntry { col, name: String::new(), label: false });
             return true;
         }
         let Some(tok) = paths::parse(name) else {
@@ -1029,49 +929,25 @@ impl Walker {
         if tok.unresolvable() || self.nest.len() >= MAX_NEST {
             return false;
         }
-        let parents: Vec<&str> = self
-            .nest
-            .iter()
-            .map(|e| e.name.as_str())
-            .filter(|n| !n.is_empty())
-            .collect();
-        let full = if parents.is_empty() {
-            tok.path.clone()
-        } else {
-            format!("{}/{}", parents.join("/"), tok.path)
-        };
+        let parents: Vec<&str> = self.nest.iter().map(|e| e.name.as_str()).filter(|n| !n.is_empty()).collect();
+        let full = if parents.is_empty() { tok.path.clone() } else { format!("{}/{}", parents.join("/"), tok.path) };
         if full.len() > paths::MAX_PATH_LEN {
             return false;
         }
         let without_root = match self.nest.first() {
-            Some(root) if root.label && !parents.is_empty() => full
-                .strip_prefix(root.name.as_str())
-                .map(|s| s.trim_start_matches('/').to_string()),
+            Some(root) if root.label && !parents.is_empty() => {
+                full.strip_prefix(root.name.as_str()).map(|s| s.trim_start_matches('/').to_string())
+            }
             _ => None,
         };
-        let label = root
-            && self.nest.is_empty()
-            && paths::folder_like(&tok)
-            && !paths::is_common_dir(&tok.path);
-        self.nest.push(NestEntry {
-            col,
-            name: tok.path.clone(),
-            label,
-        });
+        let label = root && self.nest.is_empty() && paths::folder_like(&tok) && !paths::is_common_dir(&tok.path);
+        self.nest.push(NestEntry { col, name: tok.path.clone(), label });
 
-        let full_tok = PathToken {
-            path: full,
-            dir: tok.dir,
-            line: None,
-        };
+        let full_tok = PathToken { path: full, dir: tok.dir, line: None };
         let folders = self.structure_folders();
         let mut readings = paths::readings(&full_tok, &folders);
         if let Some(short) = without_root.filter(|s| !s.is_empty()) {
-            let short_tok = PathToken {
-                path: short,
-                dir: tok.dir,
-                line: None,
-            };
+            let short_tok = PathToken { path: short, dir: tok.dir, line: None };
             for r in paths::readings(&short_tok, &folders) {
                 if !readings.contains(&r) && readings.len() < 5 {
                     readings.push(r);
@@ -1079,14 +955,7 @@ impl Walker {
             }
         }
         let symbols = if tok.dir { Vec::new() } else { row_symbols(text, name) };
-        let file = FileMention {
-            raw: tok.path,
-            tok: full_tok,
-            readings,
-            start: 0,
-            end: 0,
-            after: 0,
-        };
+        let file = FileMention { raw: tok.path, tok: full_tok, readings, start: 0, end: 0, after: 0 };
         self.push(Sentence {
             line: line_no,
             text: clean_text(text.trim()),
@@ -1142,7 +1011,8 @@ impl Walker {
         let files: Vec<FileMention> = TOKEN
             .find_iter(&masked)
             .filter_map(|m| {
-                let tok = paths::classify(m.as_str(), Strength::Prose).or_else(|| code_literal(&masked, m.start(), m.end()))?;
+                let tok = paths::classify(m.as_str(), Strength::Prose)
+                    .or_else(|| code_literal(&masked, m.start(), m.end()))?;
                 let readings = paths::readings(&tok, &folders);
                 Some(FileMention {
                     raw: tok.path.clone(),
@@ -1193,8 +1063,6 @@ static EXCLUDES: LazyLock<Regex> = LazyLock::new(|| {
 
 /// "In `services/api/`:" / "**Under** `src/`:" at the start of a line.
 static INTRO: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(
-        r"(?i)^\s*[*_]{0,2}(?:in|under|inside|within|for)\s+`?([^\s`:]+)`?\s*[*_]{0,2}\s*:(?:\s|$)",
-    )
-    .expect("valid regex")
+    Regex::new(r"(?i)^\s*[*_]{0,2}(?:in|under|inside|within|for)\s+`?([^\s`:]+)`?\s*[*_]{0,2}\s*:(?:\s|$)")
+        .expect("valid regex")
 });

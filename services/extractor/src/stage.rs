@@ -52,10 +52,8 @@ impl Stage for LlmExtractorStage {
                 None => todo.push(i),
             }
         }
-        let chunks: Vec<Vec<usize>> = todo
-            .chunks(self.inner.config.memories_per_batch)
-            .map(<[usize]>::to_vec)
-            .collect();
+        let chunks: Vec<Vec<usize>> =
+            todo.chunks(self.inner.config.memories_per_batch).map(<[usize]>::to_vec).collect();
         let mut granted = Vec::new();
         for chunk in chunks {
             if self.reserve(&batch.run.run_id) {

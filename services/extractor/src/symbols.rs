@@ -42,10 +42,7 @@ impl Shape {
 
     /// Could name a config key rather than a definition.
     pub(crate) fn key_like(self) -> bool {
-        !self.declared
-            && !self.call
-            && !self.path_sep
-            && (self.snake || self.screaming || self.camel || self.dotted)
+        !self.declared && !self.call && !self.path_sep && (self.snake || self.screaming || self.camel || self.dotted)
     }
 }
 
@@ -62,14 +59,12 @@ static DECL: LazyLock<Regex> = LazyLock::new(|| {
     .expect("valid regex")
 });
 
-static IDENT_PATH: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(r"^[A-Za-z_][A-Za-z0-9_]*(?:(?:::|\.)[A-Za-z_][A-Za-z0-9_]*)*").expect("valid regex")
-});
+static IDENT_PATH: LazyLock<Regex> =
+    LazyLock::new(|| Regex::new(r"^[A-Za-z_][A-Za-z0-9_]*(?:(?:::|\.)[A-Za-z_][A-Za-z0-9_]*)*").expect("valid regex"));
 
 /// Identifier-shaped tokens in running text, for unbackticked symbols.
 pub(crate) static PROSE_SYMBOL: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(r"[A-Za-z_][A-Za-z0-9_]*(?:(?:::|\.)[A-Za-z_][A-Za-z0-9_]*)*(?:\(\))?")
-        .expect("valid regex")
+    Regex::new(r"[A-Za-z_][A-Za-z0-9_]*(?:(?:::|\.)[A-Za-z_][A-Za-z0-9_]*)*(?:\(\))?").expect("valid regex")
 });
 
 /// Words that, right before or after a name, say it is a definition (`the ShardedCache struct`).
@@ -192,19 +187,13 @@ fn finish(name: &str, mut shape: Shape) -> Option<Symbol> {
     shape.snake = segments.iter().any(|s| is_snake(s));
     shape.screaming = segments.len() == 1 && is_screaming(name);
     shape.capital = segments.len() == 1 && is_capital(name);
-    Some(Symbol {
-        name: name.to_string(),
-        shape,
-    })
+    Some(Symbol { name: name.to_string(), shape })
 }
 
 /// `ShardedCache`, `HTTPServer`, `getUser`; not `Cache`, `JSON`, `iphone`.
 pub(crate) fn is_camel(s: &str) -> bool {
     let b = s.as_bytes();
-    if b.is_empty()
-        || !b.iter().all(u8::is_ascii_alphanumeric)
-        || !b.iter().any(u8::is_ascii_lowercase)
-    {
+    if b.is_empty() || !b.iter().all(u8::is_ascii_alphanumeric) || !b.iter().any(u8::is_ascii_lowercase) {
         return false;
     }
     if b[0].is_ascii_uppercase() {
@@ -225,8 +214,7 @@ pub(crate) fn is_screaming(s: &str) -> bool {
     s.len() >= 3
         && s.contains('_')
         && !s.starts_with('_')
-        && s.bytes()
-            .all(|c| c.is_ascii_uppercase() || c.is_ascii_digit() || c == b'_')
+        && s.bytes().all(|c| c.is_ascii_uppercase() || c.is_ascii_digit() || c == b'_')
 }
 
 /// Cheap test that a word of running text could have a code shape (separator, call, inner
@@ -257,9 +245,7 @@ pub(crate) fn is_capital(s: &str) -> bool {
     let b = s.as_bytes();
     b.len() >= 3
         && b[0].is_ascii_uppercase()
-        && b[1..]
-            .iter()
-            .all(|c| c.is_ascii_lowercase() || c.is_ascii_digit())
+        && b[1..].iter().all(|c| c.is_ascii_lowercase() || c.is_ascii_digit())
         && !NOT_SYMBOLS.contains(&s)
 }
 
@@ -300,20 +286,9 @@ pub(crate) fn from_placed_span(text: &str, word_before: &str, line: bool) -> Opt
     let sym = parse(text)?;
     let object = matches!(
         word_before,
-        "use"
-            | "uses"
-            | "using"
-            | "used"
-            | "import"
-            | "imports"
-            | "with"
-            | "via"
-            | "crate"
-            | "package"
-            | "library"
+        "use" | "uses" | "using" | "used" | "import" | "imports" | "with" | "via" | "crate" | "package" | "library"
     );
-    let keyword = !sym.name.contains([':', '.'])
-        && NOT_NAMES.contains(&sym.name.to_ascii_lowercase().as_str());
+    let keyword = !sym.name.contains([':', '.']) && NOT_NAMES.contains(&sym.name.to_ascii_lowercase().as_str());
     let library = !sym.name.starts_with("__") && blocked(&sym.name);
     (sym.name.len() >= 2 && !keyword && !library && (line || !object)).then_some(sym)
 }
@@ -351,10 +326,8 @@ pub(crate) fn accept_prose(sym: &Symbol, cx: ProseContext) -> bool {
         return true;
     }
     let first = sym.name.split('.').next().unwrap_or("");
-    let dotted_ok = !s.dotted
-        || is_camel(first)
-        || first.contains('_')
-        || first.starts_with(|c: char| c.is_ascii_uppercase());
+    let dotted_ok =
+        !s.dotted || is_camel(first) || first.contains('_') || first.starts_with(|c: char| c.is_ascii_uppercase());
     (s.camel || s.snake) && dotted_ok && (cx.keyword || cx.file_in_sentence || cx.line_after)
 }
 
@@ -438,16 +411,11 @@ mod tests {
 
     #[test]
     fn any_name_placed_in_a_file_or_given_a_line() {
-        let placed =
-            |t: &str, before: &str, line: bool| from_placed_span(t, before, line).map(|s| s.name);
-        for name in [
-            "spawn", "read", "Error", "Windows", "__init__", "main", "new", "Redis",
-        ] {
+        let placed = |t: &str, before: &str, line: bool| from_placed_span(t, before, line).map(|s| s.name);
+        for name in ["spawn", "read", "Error", "Windows", "__init__", "main", "new", "Redis"] {
             assert_eq!(placed(name, "the", false).as_deref(), Some(name), "{name}");
         }
-        for name in [
-            "true", "None", "self", "fn", "TODO", "HashMap", "println!", "os.path", "x",
-        ] {
+        for name in ["true", "None", "self", "fn", "TODO", "HashMap", "println!", "os.path", "x"] {
             assert_eq!(placed(name, "the", true), None, "{name}");
         }
         // "we use `serde` in `src/lib.rs`": a package, unless a line points at a definition
@@ -462,47 +430,11 @@ mod tests {
         assert!(accept_prose(&sym("Cache::get"), none));
         assert!(accept_prose(&sym("init()"), none));
         assert!(!accept_prose(&sym("ShardedCache"), none));
-        assert!(accept_prose(
-            &sym("ShardedCache"),
-            ProseContext {
-                keyword: true,
-                ..none
-            }
-        ));
-        assert!(accept_prose(
-            &sym("ShardedCache"),
-            ProseContext {
-                file_in_sentence: true,
-                ..none
-            }
-        ));
-        assert!(accept_prose(
-            &sym("ShardedCache"),
-            ProseContext {
-                line_after: true,
-                ..none
-            }
-        ));
-        assert!(!accept_prose(
-            &sym("GitHub"),
-            ProseContext {
-                file_in_sentence: true,
-                ..none
-            }
-        ));
-        assert!(!accept_prose(
-            &sym("os.path"),
-            ProseContext {
-                file_in_sentence: true,
-                ..none
-            }
-        ));
-        assert!(!accept_prose(
-            &sym("Cache"),
-            ProseContext {
-                keyword: true,
-                ..none
-            }
-        ));
+        assert!(accept_prose(&sym("ShardedCache"), ProseContext { keyword: true, ..none }));
+        assert!(accept_prose(&sym("ShardedCache"), ProseContext { file_in_sentence: true, ..none }));
+        assert!(accept_prose(&sym("ShardedCache"), ProseContext { line_after: true, ..none }));
+        assert!(!accept_prose(&sym("GitHub"), ProseContext { file_in_sentence: true, ..none }));
+        assert!(!accept_prose(&sym("os.path"), ProseContext { file_in_sentence: true, ..none }));
+        assert!(!accept_prose(&sym("Cache"), ProseContext { keyword: true, ..none }));
     }
 }

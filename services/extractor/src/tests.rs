@@ -13,12 +13,7 @@ fn memory(content: &str, context_dir: Option<&str>) -> Memory {
         kind: "memory".into(),
         created_at: None,
         updated_at: None,
-        source: Source {
-            path: "memories.jsonl".into(),
-            line: Some(1),
-            row: None,
-            format: "jsonl".into(),
-        },
+        source: Source { path: "memories.jsonl".into(), line: Some(1), row: None, format: "jsonl".into() },
         context_dir: context_dir.map(str::to_string),
         first_line: 1,
     }
@@ -53,11 +48,7 @@ fn render(c: &Claim) -> String {
 }
 
 fn run(content: &str, context_dir: Option<&str>) -> Vec<String> {
-    extract(&memory(content, context_dir))
-        .claims
-        .iter()
-        .map(render)
-        .collect()
+    extract(&memory(content, context_dir)).claims.iter().map(render).collect()
 }
 
 fn check(content: &str, expected: &[&str]) {
@@ -66,12 +57,7 @@ fn check(content: &str, expected: &[&str]) {
 
 fn check_in(context_dir: Option<&str>, content: &str, expected: &[&str]) {
     let got = run(content, context_dir);
-    assert_eq!(
-        got,
-        expected,
-        "\ncontent: {content:?}\ngot:\n{}\n",
-        got.join("\n")
-    );
+    assert_eq!(got, expected, "\ncontent: {content:?}\ngot:\n{}\n", got.join("\n"));
 }
 
 fn skip_reason(content: &str) -> Option<String> {
@@ -93,43 +79,22 @@ fn seed_example_yields_file_symbol_and_behaviour() {
 
 #[test]
 fn paths_inline_backticked_fenced_and_linked() {
-    check(
-        "Cache in internal/cache/lru.go",
-        &["L1 file_reference internal/cache/lru.go"],
-    );
-    check(
-        "Cache in `internal/cache/lru.go`",
-        &["L1 file_reference internal/cache/lru.go"],
-    );
-    check(
-        "Entry point: src/main.rs.",
-        &["L1 file_reference src/main.rs"],
-    );
+    check("Cache in internal/cache/lru.go", &["L1 file_reference internal/cache/lru.go"]);
+    check("Cache in `internal/cache/lru.go`", &["L1 file_reference internal/cache/lru.go"]);
+    check("Entry point: src/main.rs.", &["L1 file_reference src/main.rs"]);
     check(
         "Build with `./scripts/build.sh` or the Makefile",
-        &[
-            "L1 file_reference scripts/build.sh",
-            "L1 file_reference Makefile",
-        ],
+        &["L1 file_reference scripts/build.sh", "L1 file_reference Makefile"],
     );
     check(
         "Settings in `.env` and `.github/workflows/ci.yml`",
-        &[
-            "L1 file_reference .env",
-            "L1 file_reference .github/workflows/ci.yml",
-        ],
+        &["L1 file_reference .env", "L1 file_reference .github/workflows/ci.yml"],
     );
     check(
         "Layout:\n\n```\nsrc/lib.rs\nsrc/cache/lru.go\n```",
-        &[
-            "L4 file_reference src/lib.rs",
-            "L5 file_reference src/cache/lru.go",
-        ],
+        &["L4 file_reference src/lib.rs", "L5 file_reference src/cache/lru.go"],
     );
-    check(
-        "```rust\ninclude!(\"src/gen.rs\");\nlet x = y.len();\n```",
-        &["L2 file_reference src/gen.rs"],
-    );
+    check("```rust\ninclude!(\"src/gen.rs\");\nlet x = y.len();\n```", &["L2 file_reference src/gen.rs"]);
     // Quoted literals in code read as code spans do, and a folder glob names its folder;
     // a file pattern, a media type and a quoted word are not paths.
     check(
@@ -148,79 +113,38 @@ fn paths_inline_backticked_fenced_and_linked() {
         "See [foo](src/foo.rs), [bar](./src/bar.rs#L10), [top](#usage) and [web](https://x.io/a.rs).",
         &["L1 file_reference src/foo.rs", "L1 file_reference src/bar.rs:10"],
     );
-    check(
-        "[`src/a.rs`](src/a.rs) is the entry",
-        &["L1 file_reference src/a.rs"],
-    );
-    check(
-        "Intro\n\nsecond paragraph names **src/bold.rs**",
-        &["L3 file_reference src/bold.rs"],
-    );
-    check(
-        "| file | role |\n|---|---|\n| `src/a.rs` | entry |",
-        &["L3 file_reference src/a.rs"],
-    );
-    check(
-        "> Quoted: see `src/quote.rs`",
-        &["L1 file_reference src/quote.rs"],
-    );
+    check("[`src/a.rs`](src/a.rs) is the entry", &["L1 file_reference src/a.rs"]);
+    check("Intro\n\nsecond paragraph names **src/bold.rs**", &["L3 file_reference src/bold.rs"]);
+    check("| file | role |\n|---|---|\n| `src/a.rs` | entry |", &["L3 file_reference src/a.rs"]);
+    check("> Quoted: see `src/quote.rs`", &["L1 file_reference src/quote.rs"]);
 }
 
 #[test]
 fn claim_text_is_traceable() {
     let texts = |content: &str, ctx: Option<&str>| -> Vec<String> {
-        extract(&memory(content, ctx))
-            .claims
-            .into_iter()
-            .map(|c| c.claim_text)
-            .collect()
+        extract(&memory(content, ctx)).claims.into_iter().map(|c| c.claim_text).collect()
     };
-    assert_eq!(
-        texts("Cache in `internal/cache/lru.go`", None),
-        ["`internal/cache/lru.go` exists"]
-    );
-    assert_eq!(
-        texts("In `internal/cache/`: `lru.go`", None)[1],
-        "`lru.go` exists at internal/cache/lru.go"
-    );
-    assert_eq!(
-        texts("Sources in `src/cache/`", None),
-        ["directory `src/cache/` exists"]
-    );
-    assert_eq!(
-        texts("`src/a.rs:45` is hot", None),
-        ["line 45 of `src/a.rs` exists"]
-    );
+    assert_eq!(texts("Cache in `internal/cache/lru.go`", None), ["`internal/cache/lru.go` exists"]);
+    assert_eq!(texts("In `internal/cache/`: `lru.go`", None)[1], "`lru.go` exists at internal/cache/lru.go");
+    assert_eq!(texts("Sources in `src/cache/`", None), ["directory `src/cache/` exists"]);
+    assert_eq!(texts("`src/a.rs:45` is hot", None), ["line 45 of `src/a.rs` exists"]);
     assert_eq!(
         texts("`ShardedCache` in `lru.go` has a mutex per shard", None),
-        [
-            "`lru.go` exists",
-            "`ShardedCache` is defined in lru.go",
-            "`ShardedCache` in `lru.go` has a mutex per shard"
-        ]
+        ["`lru.go` exists", "`ShardedCache` is defined in lru.go", "`ShardedCache` in `lru.go` has a mutex per shard"]
     );
-    assert_eq!(
-        texts("`ParseConfig` (L9) is fine", None),
-        ["`ParseConfig` (line 9) is defined in the repo"]
-    );
+    assert_eq!(texts("`ParseConfig` (L9) is fine", None), ["`ParseConfig` (line 9) is defined in the repo"]);
     assert_eq!(
         texts("`max_connections` = 100 in `config/app.toml`", None)[1],
         "`max_connections` = 100 in config/app.toml"
     );
-    assert_eq!(
-        texts("config key `retries` defaults to 3", None),
-        ["`retries` = 3"]
-    );
+    assert_eq!(texts("config key `retries` defaults to 3", None), ["`retries` = 3"]);
     assert_eq!(
         texts("line 45 of `src/a.rs` contains `let x = 1`", None)[1],
         "line 45 of src/a.rs contains `let x = 1`"
     );
     let long = format!("`src/a.rs` validates {}", "input ".repeat(100));
     let behaviour = &texts(&long, None)[1];
-    assert!(
-        behaviour.starts_with("`src/a.rs` validates input") && behaviour.ends_with('…'),
-        "{behaviour}"
-    );
+    assert!(behaviour.starts_with("`src/a.rs` validates input") && behaviour.ends_with('…'), "{behaviour}");
     assert_eq!(behaviour.chars().count(), 241);
 }
 
@@ -249,10 +173,7 @@ fn section_and_context_relative_paths() {
     // a new heading closes the section
     check(
         "## services/api\n\nok\n\n## Other\n\n`handlers.go` exists",
-        &[
-            "L1 file_reference services/api",
-            "L7 file_reference handlers.go",
-        ],
+        &["L1 file_reference services/api", "L7 file_reference handlers.go"],
     );
     // the notes file's own folder
     check_in(
@@ -260,16 +181,8 @@ fn section_and_context_relative_paths() {
         "See `guide/setup.md` for setup.",
         &["L1 file_reference docs/guide/setup.md[guide/setup.md]"],
     );
-    check_in(
-        Some("./docs/"),
-        "See `docs/guide/setup.md`.",
-        &["L1 file_reference docs/guide/setup.md"],
-    );
-    check_in(
-        Some("."),
-        "See `guide/setup.md`.",
-        &["L1 file_reference guide/setup.md"],
-    );
+    check_in(Some("./docs/"), "See `docs/guide/setup.md`.", &["L1 file_reference docs/guide/setup.md"]);
+    check_in(Some("."), "See `guide/setup.md`.", &["L1 file_reference guide/setup.md"]);
     // notes in an agent tool's folder speak from the repo root; their links from the file
     check_in(
         Some(".github"),
@@ -346,10 +259,7 @@ fn section_and_context_relative_paths() {
     // a folder mentioned earlier in the section is only a fallback reading
     check(
         "Code lives in `src/cache/`. `lru.go` is the LRU.",
-        &[
-            "L1 file_reference src/cache",
-            "L1 file_reference lru.go[src/cache/lru.go]",
-        ],
+        &["L1 file_reference src/cache", "L1 file_reference lru.go[src/cache/lru.go]"],
     );
     // nested list items under a folder item
     check(
@@ -365,17 +275,9 @@ fn section_and_context_relative_paths() {
     check_in(
         Some("docs"),
         "`../../etc/passwd` and `/etc/shadow` and `~/.ssh/id_rsa.pub`",
-        &[
-            "L1 file_reference ../../etc/passwd",
-            "L1 file_reference /etc/shadow",
-            "L1 file_reference ~/.ssh/id_rsa.pub",
-        ],
+        &["L1 file_reference ../../etc/passwd", "L1 file_reference /etc/shadow", "L1 file_reference ~/.ssh/id_rsa.pub"],
     );
-    check_in(
-        Some("../outside"),
-        "See `guide.md`",
-        &["L1 file_reference guide.md"],
-    );
+    check_in(Some("../outside"), "See `guide.md`", &["L1 file_reference guide.md"]);
 }
 
 #[test]
@@ -412,10 +314,7 @@ fn tree_diagrams_and_listings() {
         ],
     );
     // a label above a tree is not its root
-    check(
-        "Layout:\n├── a.rs\n└── b.rs",
-        &["L2 file_reference a.rs", "L3 file_reference b.rs"],
-    );
+    check("Layout:\n├── a.rs\n└── b.rs", &["L2 file_reference a.rs", "L3 file_reference b.rs"]);
     // a project-named root also gets readings without it
     check(
         "```text\nmyproject/\n  src/\n    main.rs\n  Cargo.toml\n```",
@@ -460,10 +359,7 @@ fn symbols_and_where_they_live() {
     // nearest file of the sentence
     check(
         "`ShardedCache` in `internal/cache/lru.go`",
-        &[
-            "L1 file_reference internal/cache/lru.go",
-            "L1 symbol_reference internal/cache/lru.go#ShardedCache",
-        ],
+        &["L1 file_reference internal/cache/lru.go", "L1 symbol_reference internal/cache/lru.go#ShardedCache"],
     );
     check(
         "`LruCache` lives in `lru.rs`, `ShardMap` in `shard.rs`.",
@@ -510,11 +406,7 @@ fn symbols_and_where_they_live() {
     );
     check(
         "- `src/lib.rs` is the entry point.\n  - `Router` dispatches requests.",
-        &[
-            "L1 file_reference src/lib.rs",
-            "L2 symbol_reference src/lib.rs#Router",
-            "L2 behavioral src/lib.rs#Router",
-        ],
+        &["L1 file_reference src/lib.rs", "L2 symbol_reference src/lib.rs#Router", "L2 behavioral src/lib.rs#Router"],
     );
     // only a line number, which counts in some file, takes the file named just before
     check(
@@ -528,10 +420,7 @@ fn symbols_and_where_they_live() {
     // a later sentence does not lend its file
     check(
         "Use `parse_date()` for dates. Never edit `gen.rs`.",
-        &[
-            "L1 symbol_reference .#parse_date",
-            "L1 file_reference gen.rs",
-        ],
+        &["L1 symbol_reference .#parse_date", "L1 file_reference gen.rs"],
     );
     // a symbol related to a file is not inside it
     check(
@@ -552,57 +441,30 @@ fn symbols_and_where_they_live() {
         "`true` `and` `the` `TODO` `Error` `Redis` `serde` `lodash` `std::sync::Arc` `HashMap` `console.log` `println!` `iOS` `self.lock`",
         &[],
     );
-    check(
-        "Packages: `tokio`, `serde_json`, `@scope/pkg`, `left_pad`.",
-        &[],
-    );
+    check("Packages: `tokio`, `serde_json`, `@scope/pkg`, `left_pad`.", &[]);
 }
 
 #[test]
 fn line_references() {
-    check(
-        "Hot path at `file.rs:45`",
-        &["L1 file_reference file.rs:45"],
-    );
-    check(
-        "Hot path at src/file.rs#L45",
-        &["L1 file_reference src/file.rs:45"],
-    );
+    check("Hot path at `file.rs:45`", &["L1 file_reference file.rs:45"]);
+    check("Hot path at src/file.rs#L45", &["L1 file_reference src/file.rs:45"]);
     check("See `lru.go` (L45)", &["L1 file_reference lru.go:45"]);
     check("See `lru.go`:45", &["L1 file_reference lru.go:45"]);
-    check(
-        "see line 45 of `src/a.rs`",
-        &["L1 file_reference src/a.rs:45"],
-    );
-    check(
-        "the bug is at line 45 in src/a.rs",
-        &["L1 file_reference src/a.rs:45"],
-    );
-    check(
-        "lines 10-20 of `src/a.rs`",
-        &["L1 file_reference src/a.rs:10"],
-    );
+    check("see line 45 of `src/a.rs`", &["L1 file_reference src/a.rs:45"]);
+    check("the bug is at line 45 in src/a.rs", &["L1 file_reference src/a.rs:45"]);
+    check("lines 10-20 of `src/a.rs`", &["L1 file_reference src/a.rs:10"]);
     // a symbol with a line
     check(
         "`ShardedCache` (L45) in `internal/cache/lru.go`",
-        &[
-            "L1 file_reference internal/cache/lru.go",
-            "L1 symbol_reference internal/cache/lru.go#ShardedCache:45",
-        ],
+        &["L1 file_reference internal/cache/lru.go", "L1 symbol_reference internal/cache/lru.go#ShardedCache:45"],
     );
     check(
         "`parse_config()` at `src/config.rs:12`",
-        &[
-            "L1 file_reference src/config.rs:12",
-            "L1 symbol_reference src/config.rs#parse_config:12",
-        ],
+        &["L1 file_reference src/config.rs:12", "L1 symbol_reference src/config.rs#parse_config:12"],
     );
     check(
         "`ParseConfig` at line 45 of `x.rs`",
-        &[
-            "L1 file_reference x.rs:45",
-            "L1 symbol_reference x.rs#ParseConfig:45",
-        ],
+        &["L1 file_reference x.rs:45", "L1 symbol_reference x.rs#ParseConfig:45"],
     );
     // a line of a file that merely calls the symbol is not the symbol's line
     check(
@@ -616,38 +478,23 @@ fn line_references() {
     // line content
     check(
         "line 45 of `src/a.rs` contains `let x = 1`",
-        &[
-            "L1 file_reference src/a.rs:45",
-            r#"L1 line_content src/a.rs:45 {"let x = 1"}"#,
-        ],
+        &["L1 file_reference src/a.rs:45", r#"L1 line_content src/a.rs:45 {"let x = 1"}"#],
     );
     check(
         "`src/a.rs:45` reads `let y = 2`",
-        &[
-            "L1 file_reference src/a.rs:45",
-            r#"L1 line_content src/a.rs:45 {"let y = 2"}"#,
-        ],
+        &["L1 file_reference src/a.rs:45", r#"L1 line_content src/a.rs:45 {"let y = 2"}"#],
     );
     check(
         "src/a.rs:45 reads `let y = 2`",
-        &[
-            "L1 file_reference src/a.rs:45",
-            r#"L1 line_content src/a.rs:45 {"let y = 2"}"#,
-        ],
+        &["L1 file_reference src/a.rs:45", r#"L1 line_content src/a.rs:45 {"let y = 2"}"#],
     );
     check(
         r#"Line 12 of README.md says "hello""#,
-        &[
-            "L1 file_reference README.md:12",
-            r#"L1 line_content README.md:12 {"hello"}"#,
-        ],
+        &["L1 file_reference README.md:12", r#"L1 line_content README.md:12 {"hello"}"#],
     );
     check(
         "`return None` is on line 7 of `src/b.rs`",
-        &[
-            "L1 file_reference src/b.rs:7",
-            r#"L1 line_content src/b.rs:7 {"return None"}"#,
-        ],
+        &["L1 file_reference src/b.rs:7", r#"L1 line_content src/b.rs:7 {"return None"}"#],
     );
 }
 
@@ -662,32 +509,17 @@ fn configuration() {
     );
     check(
         "`timeout_ms: 250` in config.yaml",
-        &[
-            "L1 file_reference config.yaml",
-            "L1 configuration config.yaml#timeout_ms {timeout_ms=250}",
-        ],
+        &["L1 file_reference config.yaml", "L1 configuration config.yaml#timeout_ms {timeout_ms=250}"],
     );
-    check(
-        "config key `retries` defaults to 3",
-        &["L1 configuration .#retries {retries=3}"],
-    );
-    check(
-        "`log_level` is set to `\"debug\"`.",
-        &["L1 configuration .#log_level {log_level=debug}"],
-    );
+    check("config key `retries` defaults to 3", &["L1 configuration .#retries {retries=3}"]);
+    check("`log_level` is set to `\"debug\"`.", &["L1 configuration .#log_level {log_level=debug}"]);
     check(
         "`retries` (default: 3) in `app.yaml`",
-        &[
-            "L1 file_reference app.yaml",
-            "L1 configuration app.yaml#retries {retries=3}",
-        ],
+        &["L1 file_reference app.yaml", "L1 configuration app.yaml#retries {retries=3}"],
     );
     check(
         "`cache_ttl` in `config/app.toml` defaults to '30s'.",
-        &[
-            "L1 file_reference config/app.toml",
-            "L1 configuration config/app.toml#cache_ttl {cache_ttl=30s}",
-        ],
+        &["L1 file_reference config/app.toml", "L1 configuration config/app.toml#cache_ttl {cache_ttl=30s}"],
     );
     check(
         "Set max_connections = 100 in config/app.toml.",
@@ -696,14 +528,8 @@ fn configuration() {
             "L1 configuration config/app.toml#max_connections {max_connections=100}",
         ],
     );
-    check(
-        "env var `DATABASE_URL` must point at postgres",
-        &["L1 configuration .#DATABASE_URL"],
-    );
-    check(
-        "The `PORT` environment variable defaults to 8080.",
-        &["L1 configuration .#PORT {PORT=8080}"],
-    );
+    check("env var `DATABASE_URL` must point at postgres", &["L1 configuration .#DATABASE_URL"]);
+    check("The `PORT` environment variable defaults to 8080.", &["L1 configuration .#PORT {PORT=8080}"]);
     check(
         "`DATABASE_URL=postgres://localhost/db` is required",
         &["L1 configuration .#DATABASE_URL {DATABASE_URL=postgres://localhost/db}"],
@@ -720,24 +546,12 @@ fn configuration() {
     // a key-shaped name tied to a config file, without a value
     check(
         "`pool_size` is tuned in `config/app.toml`",
-        &[
-            "L1 file_reference config/app.toml",
-            "L1 configuration config/app.toml#pool_size",
-        ],
+        &["L1 file_reference config/app.toml", "L1 configuration config/app.toml#pool_size"],
     );
     // not configuration: dependency lines, type annotations, prose after "is"
-    check(
-        "Add `tokio = \"1\"` to Cargo.toml",
-        &["L1 file_reference Cargo.toml"],
-    );
-    check(
-        "The field `max_conns: usize` in `src/pool.rs`",
-        &["L1 file_reference src/pool.rs"],
-    );
-    check(
-        "`ShardedCache` is the main type",
-        &["L1 symbol_reference .#ShardedCache"],
-    );
+    check("Add `tokio = \"1\"` to Cargo.toml", &["L1 file_reference Cargo.toml"]);
+    check("The field `max_conns: usize` in `src/pool.rs`", &["L1 file_reference src/pool.rs"]);
+    check("`ShardedCache` is the main type", &["L1 symbol_reference .#ShardedCache"]);
 }
 
 #[test]
@@ -752,45 +566,22 @@ fn behavioral_and_architectural_sentences() {
     );
     check(
         "`src/api.rs` depends on `src/db.rs` for storage.",
-        &[
-            "L1 file_reference src/api.rs",
-            "L1 file_reference src/db.rs",
-            "L1 architectural src/api.rs + src/db.rs",
-        ],
+        &["L1 file_reference src/api.rs", "L1 file_reference src/db.rs", "L1 architectural src/api.rs + src/db.rs"],
     );
     check(
         "`validate_token()` validates the JWT signature.",
-        &[
-            "L1 symbol_reference .#validate_token",
-            "L1 behavioral .#validate_token",
-        ],
+        &["L1 symbol_reference .#validate_token", "L1 behavioral .#validate_token"],
     );
     check(
         "`src/main.rs` imports `src/cli.rs`",
-        &[
-            "L1 file_reference src/main.rs",
-            "L1 file_reference src/cli.rs",
-            "L1 architectural src/main.rs + src/cli.rs",
-        ],
+        &["L1 file_reference src/main.rs", "L1 file_reference src/cli.rs", "L1 architectural src/main.rs + src/cli.rs"],
     );
     // locations, instructions, questions and history are not behaviour
     check("`lru.go` exists in the repo", &["L1 file_reference lru.go"]);
-    check(
-        "Use `parse_date()` to parse dates.",
-        &["L1 symbol_reference .#parse_date"],
-    );
-    check(
-        "Never edit `src/gen.rs`, it has generated code.",
-        &["L1 file_reference src/gen.rs"],
-    );
-    check(
-        "Does `src/auth.rs` validate tokens?",
-        &["L1 file_reference src/auth.rs"],
-    );
-    check(
-        "`src/old.rs` has been removed.",
-        &["L1 file_reference src/old.rs"],
-    );
+    check("Use `parse_date()` to parse dates.", &["L1 symbol_reference .#parse_date"]);
+    check("Never edit `src/gen.rs`, it has generated code.", &["L1 file_reference src/gen.rs"]);
+    check("Does `src/auth.rs` validate tokens?", &["L1 file_reference src/auth.rs"]);
+    check("`src/old.rs` has been removed.", &["L1 file_reference src/old.rs"]);
 }
 
 #[test]
@@ -880,10 +671,7 @@ fn every_claim_is_kept_in_the_memory_order() {
         ]
     );
     // identical code refs once
-    check(
-        "`lru.go` here, `lru.go` there.\nAnd `./lru.go` again.",
-        &["L1 file_reference lru.go"],
-    );
+    check("`lru.go` here, `lru.go` there.\nAnd `./lru.go` again.", &["L1 file_reference lru.go"]);
 }
 
 #[test]
@@ -901,17 +689,9 @@ fn hostile_text_cannot_panic_or_blow_up() {
         "> ".repeat(mb / 8),
         format!("https://{}", "a".repeat(mb / 4)),
         "│   ".repeat(mb / 16) + "└── deep.rs",
-        (0..300)
-            .map(|d| format!("{}└── d{d}/", "    ".repeat(d)))
-            .collect::<Vec<_>>()
-            .join("\n"),
-        (0..300)
-            .map(|d| format!("{}- `d{d}/`", "  ".repeat(d)))
-            .collect::<Vec<_>>()
-            .join("\n"),
-        (0..(mb / 4))
-            .map(|i| char::from_u32((i * 7919 % 0x2FFF) as u32).unwrap_or('x'))
-            .collect(),
+        (0..300).map(|d| format!("{}└── d{d}/", "    ".repeat(d))).collect::<Vec<_>>().join("\n"),
+        (0..300).map(|d| format!("{}- `d{d}/`", "  ".repeat(d))).collect::<Vec<_>>().join("\n"),
+        (0..(mb / 4)).map(|i| char::from_u32((i * 7919 % 0x2FFF) as u32).unwrap_or('x')).collect(),
         "src/a.rs\0`Foo\0Bar` \0\0 `x.rs` \u{202e}`evil.rs`\u{feff}".repeat(100),
         "```\n".repeat(1000),
         "`ShardedCache` in `internal/cache/lru.go` has a mutex\n".repeat(5000),
@@ -921,12 +701,7 @@ fn hostile_text_cannot_panic_or_blow_up() {
         assert!(out.claims.len() <= crate::scan::MAX_MENTIONS);
         assert_eq!(out.claims.is_empty(), out.skip_reason.is_some());
         for c in &out.claims {
-            assert!(
-                !c.code_refs.is_empty()
-                    && c.code_refs
-                        .iter()
-                        .all(|r| !r.path.is_empty() && r.path.len() <= 1024)
-            );
+            assert!(!c.code_refs.is_empty() && c.code_refs.iter().all(|r| !r.path.is_empty() && r.path.len() <= 1024));
             assert!(c.claim_text.chars().count() <= 1200 && !c.claim_text.contains('\0'));
             assert!(c.line >= 1);
         }
@@ -935,26 +710,14 @@ fn hostile_text_cannot_panic_or_blow_up() {
     let huge = format!("{} `src/a.rs` {}", "x ".repeat(mb / 4), "y ".repeat(mb / 4));
     check(&huge, &["L1 file_reference src/a.rs"]);
     // deep trees nest as deep as they go, up to a bound
-    let deep = (0..100)
-        .map(|d| format!("{}└── d{d}/", "    ".repeat(d)))
-        .collect::<Vec<_>>()
-        .join("\n");
+    let deep = (0..100).map(|d| format!("{}└── d{d}/", "    ".repeat(d))).collect::<Vec<_>>().join("\n");
     let got = extract(&memory(&deep, None));
-    assert!(got
-        .claims
-        .iter()
-        .all(|c| c.code_refs[0].path.starts_with("d0")));
+    assert!(got.claims.iter().all(|c| c.code_refs[0].path.starts_with("d0")));
     assert_eq!(got.claims[1].code_refs[0].path, "d0/d1");
     // NUL bytes split tokens instead of becoming part of a path
-    check(
-        "`src/a.rs`\0`b.rs`",
-        &["L1 file_reference src/a.rs", "L1 file_reference b.rs"],
-    );
+    check("`src/a.rs`\0`b.rs`", &["L1 file_reference src/a.rs", "L1 file_reference b.rs"]);
     // unbalanced backticks degrade to plain text
-    check(
-        "the `src/a.rs file and `b.rs",
-        &["L1 file_reference src/a.rs", "L1 file_reference b.rs"],
-    );
+    check("the `src/a.rs file and `b.rs", &["L1 file_reference src/a.rs", "L1 file_reference b.rs"]);
     check("`src/a.rs` and ``` stray", &["L1 file_reference src/a.rs"]);
 }
 
@@ -967,26 +730,14 @@ fn claim_lines_count_from_the_memory_text() {
 
 #[test]
 fn commands_name_only_their_own_script() {
-    check(
-        "Deploy with:\n\n```bash\n./scripts/deploy.sh staging\n```",
-        &["L4 file_reference scripts/deploy.sh"],
-    );
+    check("Deploy with:\n\n```bash\n./scripts/deploy.sh staging\n```", &["L4 file_reference scripts/deploy.sh"]);
     check(
         "Deploy with `scripts/deploy.sh staging`, then `bash tools/notify.sh --all`.",
-        &[
-            "L1 file_reference scripts/deploy.sh",
-            "L1 file_reference tools/notify.sh",
-        ],
+        &["L1 file_reference scripts/deploy.sh", "L1 file_reference tools/notify.sh"],
     );
-    check(
-        "$ ./scripts/setup.sh --force",
-        &["L1 file_reference scripts/setup.sh"],
-    );
+    check("$ ./scripts/setup.sh --force", &["L1 file_reference scripts/setup.sh"]);
     // a file given to a command must exist for the command to work
-    check(
-        "`cargo run --bin x -- src/main.rs` and `npm run build`",
-        &["L1 file_reference src/main.rs"],
-    );
+    check("`cargo run --bin x -- src/main.rs` and `npm run build`", &["L1 file_reference src/main.rs"]);
 }
 
 #[test]
@@ -1007,10 +758,7 @@ fn intro_at_the_start_of_a_line_scopes_the_rest_of_it() {
 #[test]
 fn names_placed_in_a_file() {
     // a capitalised word is a symbol in backticks, or right before "in <file>"
-    check(
-        "`Healthcheck` is the liveness handler.",
-        &["L1 symbol_reference .#Healthcheck"],
-    );
+    check("`Healthcheck` is the liveness handler.", &["L1 symbol_reference .#Healthcheck"]);
     check(
         "Integration tests call Healthcheck in services/admin/handlers.go and expect 204.",
         &[
@@ -1032,19 +780,13 @@ fn names_placed_in_a_file() {
             "L1 behavioral worker/strings_fr.py + worker/strings_fr.py#greet",
         ],
     );
-    check(
-        "We use `serde` in `src/lib.rs`.",
-        &["L1 file_reference src/lib.rs", "L1 behavioral src/lib.rs"],
-    );
+    check("We use `serde` in `src/lib.rs`.", &["L1 file_reference src/lib.rs", "L1 behavioral src/lib.rs"]);
     check("`tokio` in `Cargo.toml`", &["L1 file_reference Cargo.toml"]);
     // any word is a symbol when tied to a file of its clause or given a line: common words,
     // capitalised type names, dunders
     check(
         "`Error` (L16) in `src/error.rs` is the first place to look.",
-        &[
-            "L1 file_reference src/error.rs",
-            "L1 symbol_reference src/error.rs#Error:16",
-        ],
+        &["L1 file_reference src/error.rs", "L1 symbol_reference src/error.rs#Error:16"],
     );
     check(
         "`spawn` (L198) in `src/threadpool.rs` was reviewed. `read` (L25) in `tests/io_read.rs` too.",
@@ -1057,17 +799,11 @@ fn names_placed_in_a_file() {
     );
     check(
         "`__init__` (L80) in `pip/_vendor/heuristics.py` is safe to change.",
-        &[
-            "L1 file_reference pip/_vendor/heuristics.py",
-            "L1 symbol_reference pip/_vendor/heuristics.py#__init__:80",
-        ],
+        &["L1 file_reference pip/_vendor/heuristics.py", "L1 symbol_reference pip/_vendor/heuristics.py#__init__:80"],
     );
     check(
         "`src/slice/windows.rs` defines `Windows`, which needs a second reviewer.",
-        &[
-            "L1 file_reference src/slice/windows.rs",
-            "L1 symbol_reference src/slice/windows.rs#Windows",
-        ],
+        &["L1 file_reference src/slice/windows.rs", "L1 symbol_reference src/slice/windows.rs#Windows"],
     );
     check(
         "`main` in `src/main.rs` and `Error` in `src/error.rs:12`.",
@@ -1080,20 +816,13 @@ fn names_placed_in_a_file() {
     );
     check(
         "`spawn` (L198) was reviewed; `new`:30 too.",
-        &[
-            "L1 symbol_reference .#spawn:198",
-            "L1 symbol_reference .#new:30",
-        ],
+        &["L1 symbol_reference .#spawn:198", "L1 symbol_reference .#new:30"],
     );
     // not: a word alone, keywords and literals, std names, a package that is used
     check("`spawn` was reviewed; `Error` matters.", &[]);
     check(
         "`true` in `src/a.rs`, `None` (L3) in `src/b.rs`, `HashMap` in `src/c.rs`.",
-        &[
-            "L1 file_reference src/a.rs",
-            "L1 file_reference src/b.rs",
-            "L1 file_reference src/c.rs",
-        ],
+        &["L1 file_reference src/a.rs", "L1 file_reference src/b.rs", "L1 file_reference src/c.rs"],
     );
     // a declaration or a name as line content is also the symbol at that line
     check(
@@ -1128,10 +857,7 @@ fn names_placed_in_a_file() {
     );
     check(
         "`enqueue_job` is defined on line 9 of `worker/jobs.py`.",
-        &[
-            "L1 file_reference worker/jobs.py:9",
-            "L1 symbol_reference worker/jobs.py#enqueue_job:9",
-        ],
+        &["L1 file_reference worker/jobs.py:9", "L1 symbol_reference worker/jobs.py#enqueue_job:9"],
     );
 }
 
@@ -1149,10 +875,7 @@ fn configuration_in_running_text_and_manifests() {
     check("Note: 4 things. Step: 2.", &[]);
     check(
         "The manifest sets `edition = \"2021\"` in `Cargo.toml`.",
-        &[
-            "L1 file_reference Cargo.toml",
-            "L1 configuration Cargo.toml#edition {edition=2021}",
-        ],
+        &["L1 file_reference Cargo.toml", "L1 configuration Cargo.toml#edition {edition=2021}"],
     );
     // a sentence wrapped over two lines still finds its config file
     check(
@@ -1168,10 +891,7 @@ fn configuration_in_running_text_and_manifests() {
 fn nouns_that_look_like_verbs_are_not_behaviour() {
     check(
         "Job retries: `retry_job` in `worker/jobs.py`.",
-        &[
-            "L1 file_reference worker/jobs.py",
-            "L1 symbol_reference worker/jobs.py#retry_job",
-        ],
+        &["L1 file_reference worker/jobs.py", "L1 symbol_reference worker/jobs.py#retry_job"],
     );
     check(
         "Sessions are cached in-process by `ShardedCache` in `internal/cache/lru.go`.",
@@ -1196,11 +916,7 @@ fn docs_folders_describe_the_whole_repo() {
         ],
     );
     // a package folder's notes are about the package
-    check_in(
-        Some("crates/core"),
-        "See `src/lib.rs`.",
-        &["L1 file_reference crates/core/src/lib.rs[src/lib.rs]"],
-    );
+    check_in(Some("crates/core"), "See `src/lib.rs`.", &["L1 file_reference crates/core/src/lib.rs[src/lib.rs]"]);
 }
 
 #[test]
@@ -1211,11 +927,8 @@ fn a_notes_file_with_sixty_references_gives_sixty_claims() {
         text.push_str(&format!("- `crates/c{i}/src/lib.rs` holds `Thing{i}`.\n"));
     }
     let out = extract(&memory(&text, None));
-    let refs: std::collections::BTreeSet<(String, Option<String>)> = out
-        .claims
-        .iter()
-        .flat_map(|c| c.code_refs.iter().map(|r| (r.path.clone(), r.symbol.clone())))
-        .collect();
+    let refs: std::collections::BTreeSet<(String, Option<String>)> =
+        out.claims.iter().flat_map(|c| c.code_refs.iter().map(|r| (r.path.clone(), r.symbol.clone()))).collect();
     assert_eq!(refs.len(), 60, "{refs:?}");
     assert!(out.left_out.is_empty());
 }
@@ -1288,10 +1001,7 @@ fn paths_given_to_shell_commands_are_claims() {
             "L4 file_reference deploy/docker-compose.yml",
         ],
     );
-    check(
-        "Run `pytest tests/unit/test_cache.py` before pushing.",
-        &["L1 file_reference tests/unit/test_cache.py"],
-    );
+    check("Run `pytest tests/unit/test_cache.py` before pushing.", &["L1 file_reference tests/unit/test_cache.py"]);
     check("Install with `npm install @scope/pkg`.", &[]);
 }
 
@@ -1368,11 +1078,7 @@ fn parent_links_resolve_against_the_notes_folder_while_inside_the_repo() {
     check_in(
         Some("docs/guide"),
         "See [the API](../api.md), `../../src/main.rs` and [out](../../../etc/passwd).",
-        &[
-            "L1 file_reference docs/api.md",
-            "L1 file_reference src/main.rs",
-            "L1 file_reference ../../../etc/passwd",
-        ],
+        &["L1 file_reference docs/api.md", "L1 file_reference src/main.rs", "L1 file_reference ../../../etc/passwd"],
     );
     // without a folder (a memory outside the repo) `..` stays as written, to be refused
     check("See `../api.md`.", &["L1 file_reference ../api.md"]);
@@ -1382,7 +1088,10 @@ fn parent_links_resolve_against_the_notes_folder_while_inside_the_repo() {
 fn claude_imports_and_less_common_extensions_are_paths() {
     // (memory, expected claims)
     let cases: &[(&str, &[&str])] = &[
-        ("See @README.md and @docs/contributing.md for the rules.", &["L1 file_reference README.md", "L1 file_reference docs/contributing.md"]),
+        (
+            "See @README.md and @docs/contributing.md for the rules.",
+            &["L1 file_reference README.md", "L1 file_reference docs/contributing.md"],
+        ),
         ("- @develop-docs/README.md", &["L1 file_reference develop-docs/README.md"]),
         // an npm scope and a mention are not imports
         ("Install `@types/node`; ask @maintainer.", &[]),
@@ -1438,7 +1147,10 @@ fn two_segment_spans_under_a_folder_the_memory_names_are_paths() {
 #[test]
 fn a_repo_programs_own_files_are_claims_whatever_their_extension() {
     let cases: &[(&str, &[&str])] = &[
-        ("```sh\n./build/alloy run example-config.alloy\n```", &["L2 file_reference build/alloy", "L2 file_reference example-config.alloy"]),
+        (
+            "```sh\n./build/alloy run example-config.alloy\n```",
+            &["L2 file_reference build/alloy", "L2 file_reference example-config.alloy"],
+        ),
         // another program's word with an unknown extension is not a file
         ("```sh\nnpm run lint.fix\n```", &[]),
         ("```sh\nmake app.o\n```", &[]),

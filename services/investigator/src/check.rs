@@ -9,11 +9,11 @@ use std::sync::Arc;
 use memval_proto::{Assertion, Claim, ClaimType, CodeRef, MemoryMeta, Outcome, UnixSeconds, Verdict};
 
 use crate::confine::{Refusal, RepoRoot};
-use memval_git::GitRepo;
 use crate::index::{basename, FileInfo, FileKind, RepoIndex, Unique};
 use crate::similar::{body_similarity, name_similarity, shared_dirs};
 use crate::symbols::{definitions, Def, Lang};
 use crate::usage;
+use memval_git::GitRepo;
 
 /// Largest number of candidates quoted in an AMBIGUOUS verdict's evidence.
 const MAX_LISTED: usize = 4;
@@ -199,17 +199,35 @@ impl MemoryContext {
 #[derive(Debug, Clone, PartialEq)]
 pub(crate) enum Located {
     /// Exists now at `path`; `note` says how it was found when not verbatim.
-    Here { path: String, dir: bool, confidence: u8, note: Option<String> },
+    Here {
+        path: String,
+        dir: bool,
+        confidence: u8,
+        note: Option<String>,
+    },
     /// Gone from the named place; its successor exists at `to`.
-    Moved { to: String, dir: bool, confidence: u8, evidence: String },
+    Moved {
+        to: String,
+        dir: bool,
+        confidence: u8,
+        evidence: String,
+    },
     /// Gone, and nothing took its place.
-    Gone { confidence: u8, evidence: String },
+    Gone {
+        confidence: u8,
+        evidence: String,
+    },
     /// Several places could be meant.
-    Unclear { candidates: Vec<String> },
+    Unclear {
+        candidates: Vec<String>,
+    },
     /// A folder whose files history shows going to several places with no majority, and not
     /// gone (mostly deleted with no folder taking a quarter): no one successor. `candidates`:
     /// the folders its files went to, most first.
-    Split { candidates: Vec<String>, evidence: String },
+    Split {
+        candidates: Vec<String>,
+        evidence: String,
+    },
     Refused(Refusal),
     /// Nothing of that name is or was in the repo, and the path says why it never was one of
     /// its files: an example (`path/to/file.ts`) or what git ignores (`dist/`). Not checked.
@@ -219,7 +237,8 @@ pub(crate) enum Located {
 /// Folders that conventionally sit at a repository's root: a path written starting with one
 /// is written from the root.
 const ROOT_FOLDERS: &[&str] = &[
-    "src", "lib", "libs", "pkg", "cmd", "internal", "app", "apps", "packages", "crates", "proto", "tests", "test", "docs", "scripts", "bin",
+    "src", "lib", "libs", "pkg", "cmd", "internal", "app", "apps", "packages", "crates", "proto", "tests", "test",
+    "docs", "scripts", "bin",
 ];
 
 fn checked(verdict: Verdict, confidence: u8, evidence: String, successor: Option<String>) -> Outcome {
@@ -382,7 +401,8 @@ impl Checker<'_> {
         }
         // Other readings of the path (e.g. relative to the repo root instead of the notes
         // file's folder), confined like the first.
-        let alts: Vec<String> = alts.iter().filter_map(|a| RepoRoot::normalise(a).ok()).filter(|a| *a != path).collect();
+        let alts: Vec<String> =
+            alts.iter().filter_map(|a| RepoRoot::normalise(a).ok()).filter(|a| *a != path).collect();
         for alt in &alts {
             if self.index.resolve_existing(alt).is_err() {
                 continue;
@@ -457,11 +477,8 @@ impl Checker<'_> {
     fn follow_history(&self, git: &GitRepo, path: &str, since: Option<UnixSeconds>, penalty: u8) -> Option<Located> {
         let trace = git.follow(path, since);
         if let Some(last) = trace.renames.last().map(|r| r.2.clone()) {
-            let chain: Vec<String> = trace
-                .renames
-                .iter()
-                .map(|(commit, from, to)| format!("{from} → {to} in {}", short(commit)))
-                .collect();
+            let chain: Vec<String> =
+                trace.renames.iter().map(|(commit, from, to)| format!("{from} → {to} in {}", short(commit))).collect();
             if trace.deleted_in.is_none() {
                 if let Some(Located::Here { dir, .. }) = self.exists(&last, 100, None) {
                     return Some(Located::Moved {
@@ -475,7 +492,8 @@ impl Checker<'_> {
             let deleted = trace.deleted_in.as_deref().map(short).unwrap_or("a later commit");
             return Some(Located::Gone {
                 confidence: 90 - penalty,
-                evidence: self.with_history_note(git, format!("git: renamed {}, then deleted in {deleted}", chain.join(", "))),
+                evidence: self
+                    .with_history_note(git, format!("git: renamed {}, then deleted in {deleted}", chain.join(", "))),
             });
         }
         // A folder: where most of its files went; gone when most were deleted and no folder
@@ -489,7 +507,10 @@ impl Checker<'_> {
                     to: dir.clone(),
                     dir: true,
                     confidence: 90 - penalty,
-                    evidence: self.with_history_note(git, format!("git: {c} of the {n} files of {path}/ that changed were moved into it")),
+                    evidence: self.with_history_note(
+                        git,
+                        format!("git: {c} of the {n} files of {path}/ that changed were moved into it"),
+                    ),
                 });
             }
             if fate.deleted * 2 > n && top * 4 < n {
@@ -497,7 +518,10 @@ impl Checker<'_> {
                 let (confidence, evidence) = self.history_confidence(
                     git,
                     90 - penalty,
-                    format!("git: {} of the {n} files of {path}/ that changed were deleted (the last in {last})", fate.deleted),
+                    format!(
+                        "git: {} of the {n} files of {path}/ that changed were deleted (the last in {last})",
+                        fate.deleted
+                    ),
                 );
                 return Some(Located::Gone { confidence, evidence });
             }
@@ -535,7 +559,9 @@ impl Checker<'_> {
             // the one that took its name now; an empty file resembles nothing. When history
             // no longer has the old text (a partial clone), the name is all there is to go on.
             if let Some(old) = git.show(&format!("{commit}^"), &trace.last) {
-                readded.retain(|(p, _)| self.index.read_text(p).is_some_and(|now| body_similarity(&old, &now, &[]) >= 0.5));
+                readded.retain(|(p, _)| {
+                    self.index.read_text(p).is_some_and(|now| body_similarity(&old, &now, &[]) >= 0.5)
+                });
             }
             // A common name (`index.ts`, `base.ts`) is added all over a busy repo: with
             // several, only those added by the deleting commit, else those in a folder of
@@ -543,7 +569,8 @@ impl Checker<'_> {
             if readded.len() > 1 {
                 let same_commit: Vec<_> = readded.iter().filter(|(_, c)| *c == commit).cloned().collect();
                 let parent = |p: &str| p.rsplit('/').nth(1).map(str::to_owned);
-                let same_parent: Vec<_> = readded.iter().filter(|(p, _)| parent(p) == parent(&trace.last)).cloned().collect();
+                let same_parent: Vec<_> =
+                    readded.iter().filter(|(p, _)| parent(p) == parent(&trace.last)).cloned().collect();
                 readded = if !same_commit.is_empty() { same_commit } else { same_parent };
             }
             match readded.as_slice() {
@@ -552,17 +579,26 @@ impl Checker<'_> {
                         to: to.clone(),
                         dir: false,
                         confidence: 80 - penalty,
-                        evidence: self.with_history_note(git, format!(
-                            "git: deleted in {}; the same file name was added as {to} in {}",
-                            short(&commit),
-                            short(added_in)
-                        )),
+                        evidence: self.with_history_note(
+                            git,
+                            format!(
+                                "git: deleted in {}; the same file name was added as {to} in {}",
+                                short(&commit),
+                                short(added_in)
+                            ),
+                        ),
                     })
                 }
                 [] => {}
-                several => return Some(Located::Unclear { candidates: several.iter().map(|(p, _)| p.clone()).collect() }),
+                several => {
+                    return Some(Located::Unclear { candidates: several.iter().map(|(p, _)| p.clone()).collect() })
+                }
             }
-            let (confidence, evidence) = self.history_confidence(git, 95 - penalty, format!("git: deleted in {} and nothing took its place", short(&commit)));
+            let (confidence, evidence) = self.history_confidence(
+                git,
+                95 - penalty,
+                format!("git: deleted in {} and nothing took its place", short(&commit)),
+            );
             return Some(Located::Gone { confidence, evidence });
         }
         None
@@ -612,7 +648,8 @@ impl Checker<'_> {
                 // The path as written was a real path once: the memory meant it, and it moved.
                 if let Some(git) = self.git.filter(|g| g.follow(path, None).known) {
                     return Located::Moved {
-                        evidence: self.with_history_note(git, format!("git: {path} existed; today only {found} ends with it")),
+                        evidence: self
+                            .with_history_note(git, format!("git: {path} existed; today only {found} ends with it")),
                         to: found,
                         dir,
                         confidence: 80,
@@ -622,7 +659,10 @@ impl Checker<'_> {
                 // (`src/`, `packages/`, ...) was written from the root; found only deeper,
                 // the tree moved under a new folder (a monorepo move), it is not an
                 // abbreviation.
-                if self.git.is_none() && ROOT_FOLDERS.contains(&path.split('/').next().unwrap_or("")) && !self.index.is_dir(path.split('/').next().unwrap_or("")) {
+                if self.git.is_none()
+                    && ROOT_FOLDERS.contains(&path.split('/').next().unwrap_or(""))
+                    && !self.index.is_dir(path.split('/').next().unwrap_or(""))
+                {
                     let prefix = found.strip_suffix(&suffix).unwrap_or("");
                     return Located::Moved {
                         evidence: format!("no history; {path} starts at a top-level folder that is gone from the root, and only {found} ends with it (moved under {prefix}/)"),
@@ -634,7 +674,12 @@ impl Checker<'_> {
                 if self.git.is_none() {
                     return self.prefix_reading(path, &found, dir, 1);
                 }
-                return Located::Here { note: Some(format!("{path} is written relative to a folder; full path {found}")), path: found, dir, confidence: 85 };
+                return Located::Here {
+                    note: Some(format!("{path} is written relative to a folder; full path {found}")),
+                    path: found,
+                    dir,
+                    confidence: 85,
+                };
             }
             n if n > 1 && self.git.is_none() => {
                 // Without history: the place under which the memory's other references are
@@ -689,16 +734,21 @@ impl Checker<'_> {
         // or one git ignores was never meant as a file of this checkout, whatever else shares
         // its name.
         if let Some(why) = placeholder_path(path) {
-            return Located::NotInRepo(format!("{path} reads as an example, not a path of the repo ({why}); no path of the tree ends with it"));
+            return Located::NotInRepo(format!(
+                "{path} reads as an example, not a path of the repo ({why}); no path of the tree ends with it"
+            ));
         }
         // Only with history: without it, a tracked path that moved away and is ignored now
         // (`.cursor/` moved to `.agents/`, then ignored) looks the same as a build output.
-        if let Some((file, pattern)) = self.git.and_then(|_| self.index.ignored_by(path, false).or_else(|| self.index.ignored_by(path, true))) {
+        if let Some((file, pattern)) =
+            self.git.and_then(|_| self.index.ignored_by(path, false).or_else(|| self.index.ignored_by(path, true)))
+        {
             return Located::NotInRepo(format!(
                 "{path} is not in the tree and git ignores it ({file}: `{pattern}`): a build output or local file, which a checkout does not have"
             ));
         }
-        let same_name: Vec<String> = self.index.files_named(name).iter().map(|&i| self.index.file_at(i).path.clone()).collect();
+        let same_name: Vec<String> =
+            self.index.files_named(name).iter().map(|&i| self.index.file_at(i).path.clone()).collect();
         let same_dir_name: Vec<String> = self.index.dirs_named(name).into_iter().map(str::to_owned).collect();
         let mut candidates = if same_name.is_empty() { same_dir_name } else { same_name };
         if self.git.is_none() {
@@ -790,30 +840,40 @@ impl Checker<'_> {
     fn prefix_reading(&self, path: &str, found: &str, dir: bool, places: usize) -> Located {
         let prefix = found.strip_suffix(&format!("/{path}")).unwrap_or("");
         let first = path.split('/').next().unwrap_or(path);
-        let relative = |note: String| Located::Here { note: Some(note), path: found.to_owned(), dir, confidence: if places > 1 { 70 } else { 85 } };
+        let relative = |note: String| Located::Here {
+            note: Some(note),
+            path: found.to_owned(),
+            dir,
+            confidence: if places > 1 { 70 } else { 85 },
+        };
         if let Some(named) = self.context.names_under(self.index, prefix) {
-            return relative(format!("{path} is written relative to {prefix}/, a folder the memory names ({named}); full path {found}"));
+            return relative(format!(
+                "{path} is written relative to {prefix}/, a folder the memory names ({named}); full path {found}"
+            ));
         }
         if (!path.contains('/') && !dir) || self.index.is_dir(first) || self.index.file(first).is_some() {
             return relative(format!("{path} is written relative to a folder; full path {found}"));
         }
         // What the memory names inside it is not in the place found: not the same folder.
         let inside = self.context.inside(self.index, path);
-        if dir && !inside.is_empty() && !inside.iter().any(|p| {
-            let there = format!("{prefix}/{p}");
-            self.index.file(&there).is_some() || self.index.is_dir(&there)
-        }) {
+        if dir
+            && !inside.is_empty()
+            && !inside.iter().any(|p| {
+                let there = format!("{prefix}/{p}");
+                self.index.file(&there).is_some() || self.index.is_dir(&there)
+            })
+        {
             return Located::Gone {
                 confidence: 50,
-                evidence: format!("no history; nothing at {path}, and {found} holds none of what the memory names in it ({})", list(&inside)),
+                evidence: format!(
+                    "no history; nothing at {path}, and {found} holds none of what the memory names in it ({})",
+                    list(&inside)
+                ),
             };
         }
         let siblings = self.context.found_under(self.index, prefix, path);
-        let why = if siblings > 0 {
-            format!(", as are {siblings} other paths the memory names")
-        } else {
-            String::new()
-        };
+        let why =
+            if siblings > 0 { format!(", as are {siblings} other paths the memory names") } else { String::new() };
         Located::Moved {
             to: found.to_owned(),
             dir,
@@ -865,12 +925,22 @@ impl Checker<'_> {
         // Its folder still there, a name many files share inside a subfolder of it is that
         // subfolder's own file (`skills/x/README.md` is not `skills/README.md` moved).
         let old_folder = path.rsplit_once('/').map_or("", |(d, _)| d);
-        if same_named >= 3 && !old_folder.is_empty() && self.index.is_dir(old_folder) && candidate.starts_with(&format!("{old_folder}/")) {
-            return Some(format!("{old_folder} is still there, {same_named} files are named {}, and {candidate} is a subfolder's own", basename(path)));
+        if same_named >= 3
+            && !old_folder.is_empty()
+            && self.index.is_dir(old_folder)
+            && candidate.starts_with(&format!("{old_folder}/"))
+        {
+            return Some(format!(
+                "{old_folder} is still there, {same_named} files are named {}, and {candidate} is a subfolder's own",
+                basename(path)
+            ));
         }
         if let Some(old_parent) = parent(path).filter(|_| same_named >= 3) {
             if !candidate.split('/').any(|seg| seg == old_parent) {
-                return Some(format!("{same_named} files are named {}, and {candidate} is not in a folder named {old_parent}", basename(path)));
+                return Some(format!(
+                    "{same_named} files are named {}, and {candidate} is not in a folder named {old_parent}",
+                    basename(path)
+                ));
             }
         }
         let folder = candidate.rsplit_once('/').map_or("", |(d, _)| d);
@@ -892,7 +962,10 @@ impl Checker<'_> {
         if self.context.found_under(self.index, folder, path) > 0 {
             return None;
         }
-        if !old_folder.is_empty() && !folder.is_empty() && self.context.moved_along(self.index, old_folder, folder, path) {
+        if !old_folder.is_empty()
+            && !folder.is_empty()
+            && self.context.moved_along(self.index, old_folder, folder, path)
+        {
             return None;
         }
         let mut why = format!("its folder is {}", parent(candidate).unwrap_or_else(|| "the root".into()));
@@ -933,7 +1006,12 @@ impl Checker<'_> {
             Located::NotInRepo(reason) => Outcome::NotChecked { reason },
             Located::Here { path, dir, confidence, note } => {
                 if self.index.file(&path).is_some_and(|f| f.kind == FileKind::BrokenSymlink) {
-                    return checked(Verdict::Contradicted, confidence.min(70), format!("{path} — a symlink whose target does not exist"), None);
+                    return checked(
+                        Verdict::Contradicted,
+                        confidence.min(70),
+                        format!("{path} — a symlink whose target does not exist"),
+                        None,
+                    );
                 }
                 if let (Some(line), false) = (r.line, dir) {
                     return self.check_line_number(&path, written, line, since, confidence);
@@ -957,7 +1035,9 @@ impl Checker<'_> {
                 let shown = if dir { format!("{to}/") } else { to.clone() };
                 checked(Verdict::Stale, confidence, format!("{raw} — now at {shown}; {evidence}"), Some(to))
             }
-            Located::Gone { confidence, evidence } => checked(Verdict::Contradicted, confidence, format!("{raw} — {evidence}"), None),
+            Located::Gone { confidence, evidence } => {
+                checked(Verdict::Contradicted, confidence, format!("{raw} — {evidence}"), None)
+            }
             Located::Unclear { candidates } => checked(
                 Verdict::Ambiguous,
                 40,
@@ -973,7 +1053,9 @@ impl Checker<'_> {
         let Some(current) = self.index.read_text(path) else {
             // The file is there but its lines cannot be read: the claim is about a line.
             let kind = self.index.file(path).map_or(FileKind::Huge, |f| f.kind);
-            return Outcome::NotChecked { reason: format!("{path} is a {}; its line {line} cannot be read", kind_name(kind)) };
+            return Outcome::NotChecked {
+                reason: format!("{path} is a {}; its line {line} cannot be read", kind_name(kind)),
+            };
         };
         let old_line = self
             .old_text(raw, since)
@@ -982,18 +1064,31 @@ impl Checker<'_> {
         match old_line {
             Some(old) if old.len() >= 4 => {
                 if line_now.map(str::trim) == Some(old.as_str()) {
-                    return checked(Verdict::Valid, base.min(95), format!("{path}:{line} — still reads `{}`", clip(&old)), None);
+                    return checked(
+                        Verdict::Valid,
+                        base.min(95),
+                        format!("{path}:{line} — still reads `{}`", clip(&old)),
+                        None,
+                    );
                 }
                 let now: Vec<&str> = current.lines().collect();
                 if let Some(found) = nearest_line(&now, &old, line) {
                     return checked(
                         Verdict::Stale,
                         base.min(90),
-                        format!("{path}:{found} — the line the memory cited at {line} (`{}`) is now at {found}", clip(&old)),
+                        format!(
+                            "{path}:{found} — the line the memory cited at {line} (`{}`) is now at {found}",
+                            clip(&old)
+                        ),
                         Some(format!("{path}:{found}")),
                     );
                 }
-                checked(Verdict::Stale, base.min(60), format!("{path}:{line} — line {line} changed since the memory (`{}` is gone)", clip(&old)), None)
+                checked(
+                    Verdict::Stale,
+                    base.min(60),
+                    format!("{path}:{line} — line {line} changed since the memory (`{}` is gone)", clip(&old)),
+                    None,
+                )
             }
             _ if line_now.is_none() => {
                 let lines = current.lines().count();
@@ -1004,7 +1099,12 @@ impl Checker<'_> {
                     None,
                 )
             }
-            _ => checked(Verdict::Valid, base.min(80), format!("{path}:{line} — file exists and has that line (no earlier version to compare)"), None),
+            _ => checked(
+                Verdict::Valid,
+                base.min(80),
+                format!("{path}:{line} — file exists and has that line (no earlier version to compare)"),
+                None,
+            ),
         }
     }
 
@@ -1022,7 +1122,8 @@ impl Checker<'_> {
     /// slowly. This is the common case of a symbol that never existed in an unchanged file.
     fn changed_old_text(&self, raw: &str, path: &str, since: Option<UnixSeconds>) -> Option<Arc<str>> {
         let old = self.old_text(raw, since)?;
-        let unchanged = Lang::of(raw) == Lang::of(path) && self.index.read_text(path).is_some_and(|now| Arc::ptr_eq(&now, &old) || now == old);
+        let unchanged = Lang::of(raw) == Lang::of(path)
+            && self.index.read_text(path).is_some_and(|now| Arc::ptr_eq(&now, &old) || now == old);
         (!unchanged).then_some(old)
     }
 
@@ -1030,7 +1131,13 @@ impl Checker<'_> {
     /// version has the definition; otherwise (a memory without a date, or one written after
     /// the change) the version just before the last commit that changed how often the name
     /// occurs in the file (`git log -S`), which is the commit that removed or renamed it.
-    fn old_text_defining(&self, sym: &SymbolName, raw: &str, path: &str, since: Option<UnixSeconds>) -> Option<Arc<str>> {
+    fn old_text_defining(
+        &self,
+        sym: &SymbolName,
+        raw: &str,
+        path: &str,
+        since: Option<UnixSeconds>,
+    ) -> Option<Arc<str>> {
         let defines = |text: &str| definitions(Lang::of(raw), text).iter().any(|d| sym.matches(raw, d));
         if let Some(old) = self.changed_old_text(raw, path, since).filter(|t| defines(t)) {
             return Some(old);
@@ -1057,7 +1164,9 @@ impl Checker<'_> {
         let out = self.check_symbol_named(r, symbol, since);
         // Only a verdict resting on absence gives way: a STALE found the name's successor.
         match out {
-            Outcome::Checked { verdict: Verdict::Contradicted | Verdict::Ambiguous, .. } => self.naming_pattern(symbol).unwrap_or(out),
+            Outcome::Checked { verdict: Verdict::Contradicted | Verdict::Ambiguous, .. } => {
+                self.naming_pattern(symbol).unwrap_or(out)
+            }
             _ => out,
         }
     }
@@ -1084,7 +1193,10 @@ impl Checker<'_> {
         Some(checked(
             Verdict::Valid,
             65,
-            format!(". — `{w}` is a naming pattern, not a name: {n} names in the repo carry it ({}{more})", shown.join(", ")),
+            format!(
+                ". — `{w}` is a naming pattern, not a name: {n} names in the repo carry it ({}{more})",
+                shown.join(", ")
+            ),
             None,
         ))
     }
@@ -1102,7 +1214,9 @@ impl Checker<'_> {
             Located::Refused(refusal) => Outcome::NotChecked { reason: refusal.to_string() },
             Located::NotInRepo(reason) => Outcome::NotChecked { reason },
             Located::Here { path, dir: true, .. } => self.check_symbol_in_dir(&sym, &path),
-            Located::Here { path, confidence, .. } => self.check_symbol_in_file(&sym, raw, &path, None, r.line, since, confidence),
+            Located::Here { path, confidence, .. } => {
+                self.check_symbol_in_file(&sym, raw, &path, None, r.line, since, confidence)
+            }
             Located::Moved { to, dir: true, .. } => self.check_symbol_in_dir(&sym, &to),
             Located::Moved { to, confidence, evidence, .. } => {
                 self.check_symbol_in_file(&sym, raw, &to, Some(evidence), r.line, since, confidence)
@@ -1122,10 +1236,8 @@ impl Checker<'_> {
                 ),
             },
             Located::Unclear { candidates } | Located::Split { candidates, .. } => {
-                let defining: Vec<&String> = candidates
-                    .iter()
-                    .filter(|c| self.defs_in(c).iter().any(|d| sym.matches(c, d)))
-                    .collect();
+                let defining: Vec<&String> =
+                    candidates.iter().filter(|c| self.defs_in(c).iter().any(|d| sym.matches(c, d))).collect();
                 match defining.as_slice() {
                     [only] => self.check_symbol_in_file(&sym, raw, only, None, r.line, since, 80),
                     _ => checked(
@@ -1165,7 +1277,9 @@ impl Checker<'_> {
             }
         }
         match found.as_slice() {
-            [(path, line)] => checked(Verdict::Valid, 95, format!("{path}:{line} — {} is defined here", sym.display()), None),
+            [(path, line)] => {
+                checked(Verdict::Valid, 95, format!("{path}:{line} — {} is defined here", sym.display()), None)
+            }
             [(path, line), ..] => checked(
                 Verdict::Valid,
                 80,
@@ -1223,7 +1337,9 @@ impl Checker<'_> {
                                     continue;
                                 }
                                 for file in files.iter().filter(|f| self.index.file(f).is_some()) {
-                                    if let Some(found @ Outcome::Checked { verdict: Verdict::Stale, .. }) = self.find_rename(sym, file, file, Some(*before)) {
+                                    if let Some(found @ Outcome::Checked { verdict: Verdict::Stale, .. }) =
+                                        self.find_rename(sym, file, file, Some(*before))
+                                    {
                                         return found;
                                     }
                                 }
@@ -1289,7 +1405,12 @@ impl Checker<'_> {
                         None,
                     )
                 } else {
-                    checked(Verdict::Contradicted, 75, format!(". — {} is neither defined nor mentioned anywhere in the repo", sym.display()), None)
+                    checked(
+                        Verdict::Contradicted,
+                        75,
+                        format!(". — {} is neither defined nor mentioned anywhere in the repo", sym.display()),
+                        None,
+                    )
                 }
             }
         }
@@ -1304,7 +1425,9 @@ impl Checker<'_> {
             .map(|(f, d)| (f.path.clone(), d.line))
             .collect();
         match found.first() {
-            Some((path, line)) => checked(Verdict::Valid, 90, format!("{path}:{line} — {} is defined under {dir}/", sym.display()), None),
+            Some((path, line)) => {
+                checked(Verdict::Valid, 90, format!("{path}:{line} — {} is defined under {dir}/", sym.display()), None)
+            }
             None => self.check_symbol_anywhere(sym, None, None),
         }
     }
@@ -1331,8 +1454,12 @@ impl Checker<'_> {
     /// a definition decides, so a common name does not parse every file that mentions it;
     /// within that level a second definition ends the search (smaller files first).
     fn nearest_unique_def(&self, sym: &SymbolName, near: &str) -> Option<(String, u32)> {
-        let mut files: Vec<(usize, &FileInfo)> =
-            self.index.files_with_token(&sym.name).filter(|f| f.path != near).map(|f| (shared_dirs(&f.path, near), f)).collect();
+        let mut files: Vec<(usize, &FileInfo)> = self
+            .index
+            .files_with_token(&sym.name)
+            .filter(|f| f.path != near)
+            .map(|f| (shared_dirs(&f.path, near), f))
+            .collect();
         files.sort_by_key(|(level, f)| (std::cmp::Reverse(*level), f.lines));
         for group in files.chunk_by(|a, b| a.0 == b.0) {
             match self.index.unique_def(group.iter().map(|(_, f)| *f), &sym.name, |f, d| sym.matches(&f.path, d)) {
@@ -1393,8 +1520,15 @@ impl Checker<'_> {
         if let Some(why) = old.is_none().then(|| self.never_defined_in(sym, raw, path)).flatten() {
             let defined_elsewhere = || self.index.defs_named(&sym.name).any(|(f, d)| sym.matches(&f.path, d));
             if Lang::of(path) == Lang::Doc || defined_elsewhere() {
-                if let Outcome::Checked { verdict: Verdict::Valid, confidence, evidence, .. } = self.check_symbol_anywhere(sym, None, since) {
-                    return checked(Verdict::Valid, confidence.min(base).min(80), format!("{evidence}; {path} {why}"), None);
+                if let Outcome::Checked { verdict: Verdict::Valid, confidence, evidence, .. } =
+                    self.check_symbol_anywhere(sym, None, since)
+                {
+                    return checked(
+                        Verdict::Valid,
+                        confidence.min(base).min(80),
+                        format!("{evidence}; {path} {why}"),
+                        None,
+                    );
                 }
             }
         }
@@ -1453,12 +1587,21 @@ impl Checker<'_> {
             return Some("is prose or data, which defines nothing (it only names it)");
         }
         let file = RepoRoot::normalise(raw).ok()?;
-        self.git?.last_change_of(&file, &sym.name).ok().map(|_| "does not define it, and git shows no version of it that did")
+        self.git?
+            .last_change_of(&file, &sym.name)
+            .ok()
+            .map(|_| "does not define it, and git shows no version of it that did")
     }
 
     /// The definition of `sym` in the file the memory named, as it was at the memory's date,
     /// with its text.
-    fn old_definition(&self, sym: &SymbolName, raw: &str, path: &str, since: Option<UnixSeconds>) -> Option<(Def, String)> {
+    fn old_definition(
+        &self,
+        sym: &SymbolName,
+        raw: &str,
+        path: &str,
+        since: Option<UnixSeconds>,
+    ) -> Option<(Def, String)> {
         let text = self.old_text_defining(sym, raw, path, since)?;
         let def = definitions(Lang::of(raw), &text).into_iter().find(|d| sym.matches(raw, d))?;
         let body = slice_lines(&text, def.line, def.end_line);
@@ -1476,7 +1619,8 @@ impl Checker<'_> {
             .defs_named(&sym.name)
             .filter(|(f, d)| f.path != path && sym.matches(&f.path, d) && d.kind == old_def.kind)
             .map(|(f, d)| {
-                let body = self.index.read_text(&f.path).map(|t| slice_lines(&t, d.line, d.end_line)).unwrap_or_default();
+                let body =
+                    self.index.read_text(&f.path).map(|t| slice_lines(&t, d.line, d.end_line)).unwrap_or_default();
                 (body_similarity(old_body, &body, &[&sym.name]), f.path.clone(), d.line)
             })
             .collect();
@@ -1540,7 +1684,12 @@ impl Checker<'_> {
         Some(checked(
             Verdict::Stale,
             50,
-            format!("{path}:{} — no {} here; {} has a close name (no history to confirm a rename)", best.1.line, sym.display(), best.1.name),
+            format!(
+                "{path}:{} — no {} here; {} has a close name (no history to confirm a rename)",
+                best.1.line,
+                sym.display(),
+                best.1.name
+            ),
             Some(best.1.name.to_string()),
         ))
     }
@@ -1561,7 +1710,8 @@ impl Checker<'_> {
                 Located::Moved { to, dir: false, evidence, .. } => (vec![to], Some(evidence)),
                 Located::Here { path: dir, dir: true, .. } | Located::Moved { to: dir, dir: true, .. } => {
                     let prefix = format!("{dir}/");
-                    let files = self.config_files_defining(leaf).into_iter().filter(|f| f.starts_with(&prefix)).collect();
+                    let files =
+                        self.config_files_defining(leaf).into_iter().filter(|f| f.starts_with(&prefix)).collect();
                     (files, None)
                 }
                 Located::Gone { confidence, evidence } => {
@@ -1592,8 +1742,12 @@ impl Checker<'_> {
                 Some(found.clone()),
             ),
             None if raw == "." => self.config_key_elsewhere(key, leaf, value, &files),
-            None if files.is_empty() => checked(Verdict::Contradicted, 70, format!("{raw} — no config file sets {key}"), None),
-            None => checked(Verdict::Contradicted, 75, format!("{} — {key} is not set there any more", list(&files)), None),
+            None if files.is_empty() => {
+                checked(Verdict::Contradicted, 70, format!("{raw} — no config file sets {key}"), None)
+            }
+            None => {
+                checked(Verdict::Contradicted, 75, format!("{} — {key} is not set there any more", list(&files)), None)
+            }
         }
     }
 
@@ -1620,7 +1774,9 @@ impl Checker<'_> {
         for path in &candidates {
             let Some(text) = self.index.read_text(path) else { continue };
             if !affix {
-                if let Some((line, found)) = config_assignments(&text, leaf).into_iter().find(|(_, f)| same_value(f, value)) {
+                if let Some((line, found)) =
+                    config_assignments(&text, leaf).into_iter().find(|(_, f)| same_value(f, value))
+                {
                     return checked(Verdict::Valid, 85, format!("{path}:{line} — {key} = {found}"), None);
                 }
             }
@@ -1653,7 +1809,8 @@ impl Checker<'_> {
 
     /// Text files that could set `leaf`: config files, plus files defining it as a constant.
     fn config_files_defining(&self, leaf: &str) -> Vec<String> {
-        const CONFIG_EXT: [&str; 11] = ["toml", "yaml", "yml", "json", "ini", "cfg", "conf", "env", "properties", "config", "editorconfig"];
+        const CONFIG_EXT: [&str; 11] =
+            ["toml", "yaml", "yml", "json", "ini", "cfg", "conf", "env", "properties", "config", "editorconfig"];
         let mut files: Vec<String> = self
             .index
             .files()
@@ -1679,8 +1836,12 @@ impl Checker<'_> {
             Located::Refused(refusal) => return Outcome::NotChecked { reason: refusal.to_string() },
             Located::NotInRepo(reason) => return Outcome::NotChecked { reason },
             Located::Here { path, dir: false, .. } | Located::Moved { to: path, dir: false, .. } => path,
-            Located::Gone { confidence, evidence } => return checked(Verdict::Contradicted, confidence, format!("{raw} — {evidence}"), None),
-            _ => return Outcome::NotChecked { reason: format!("{raw} is not a single file; cannot check a line of it") },
+            Located::Gone { confidence, evidence } => {
+                return checked(Verdict::Contradicted, confidence, format!("{raw} — {evidence}"), None)
+            }
+            _ => {
+                return Outcome::NotChecked { reason: format!("{raw} is not a single file; cannot check a line of it") }
+            }
         };
         let Some(content) = self.index.read_text(&path) else {
             return Outcome::NotChecked { reason: format!("{path} is binary, too large or unreadable") };
@@ -1729,12 +1890,16 @@ impl Checker<'_> {
             Outcome::Checked { verdict: Verdict::Stale, confidence, evidence, successor } => checked(
                 Verdict::Stale,
                 confidence.min(60),
-                format!("{evidence} — the code this {claim_type} claim describes has moved; its behaviour is unchecked"),
+                format!(
+                    "{evidence} — the code this {claim_type} claim describes has moved; its behaviour is unchecked"
+                ),
                 successor,
             ),
             // Every anchor is there (or undecided): what the claim says of them needs judgement.
             Outcome::Checked { evidence, .. } => Outcome::NotChecked {
-                reason: format!("{claim_type} claim needs an LLM investigator (none configured); its anchors: {evidence}"),
+                reason: format!(
+                    "{claim_type} claim needs an LLM investigator (none configured); its anchors: {evidence}"
+                ),
             },
             not_checked @ Outcome::NotChecked { .. } => not_checked,
         }
@@ -1748,7 +1913,11 @@ impl Checker<'_> {
 /// proves a defect, the claim is not checked (it cannot be VALID with a part unproven).
 fn combine(outcomes: Vec<(&CodeRef, Outcome)>) -> Outcome {
     if outcomes.len() == 1 {
-        return outcomes.into_iter().next().map(|(_, o)| o).unwrap_or(Outcome::NotChecked { reason: "claim has no code reference with a path".into() });
+        return outcomes
+            .into_iter()
+            .next()
+            .map(|(_, o)| o)
+            .unwrap_or(Outcome::NotChecked { reason: "claim has no code reference with a path".into() });
     }
     let name = |r: &CodeRef| match &r.symbol {
         Some(s) => format!("{}#{s}", r.path),
@@ -1770,11 +1939,13 @@ fn combine(outcomes: Vec<(&CodeRef, Outcome)>) -> Outcome {
         Some(rank) if rank > 0 || not_checked_note.is_none() => {
             // The deciding references first (the most severe, least confident one leads, so
             // the claim claims no more certainty than its weakest deciding reference).
-            let mut lead: Vec<&(Verdict, u8, String, Option<String>)> = decided.iter().filter(|d| verdict_rank(d.0) == rank).collect();
+            let mut lead: Vec<&(Verdict, u8, String, Option<String>)> =
+                decided.iter().filter(|d| verdict_rank(d.0) == rank).collect();
             lead.sort_by_key(|d| d.1);
             let (verdict, confidence, _, successor) = lead[0].clone();
             let mut parts: Vec<String> = lead.iter().map(|d| d.2.clone()).collect();
-            let others: Vec<String> = decided.iter().filter(|d| verdict_rank(d.0) != rank).map(|d| format!("{}: {}", d.0, d.2)).collect();
+            let others: Vec<String> =
+                decided.iter().filter(|d| verdict_rank(d.0) != rank).map(|d| format!("{}: {}", d.0, d.2)).collect();
             if !others.is_empty() {
                 parts.push(format!("other references: {}", others.join("; ")));
             }
@@ -1842,7 +2013,13 @@ pub fn config_assignments(text: &str, key: &str) -> Vec<(u32, String)> {
                 v
             } else if let Some(v) = after.strip_prefix(':') {
                 match v.find('=') {
-                    Some(eq) if !v[..eq].contains(['"', '\'']) && v[..eq].trim().chars().all(|c| c.is_alphanumeric() || "_<>&[]; ".contains(c)) && !v[..eq].trim().is_empty() => &v[eq + 1..],
+                    Some(eq)
+                        if !v[..eq].contains(['"', '\''])
+                            && v[..eq].trim().chars().all(|c| c.is_alphanumeric() || "_<>&[]; ".contains(c))
+                            && !v[..eq].trim().is_empty() =>
+                    {
+                        &v[eq + 1..]
+                    }
                     _ => v,
                 }
             } else {
@@ -1881,7 +2058,8 @@ fn clean_value(raw: &str) -> String {
 }
 
 fn same_value(found: &str, claimed: &str) -> bool {
-    let norm = |s: &str| s.trim().trim_matches(|c| c == '"' || c == '\'' || c == '`').trim().to_lowercase().replace('_', "");
+    let norm =
+        |s: &str| s.trim().trim_matches(|c| c == '"' || c == '\'' || c == '`').trim().to_lowercase().replace('_', "");
     norm(found) == norm(claimed)
 }
 
@@ -1925,7 +2103,11 @@ fn best_candidate(path: &str, candidates: &[String]) -> Option<String> {
     let best = candidates.iter().map(|c| score(c)).max()?;
     let mut top = candidates.iter().filter(|c| score(c) == best);
     let first = top.next()?;
-    if top.next().is_none() { Some(first.clone()) } else { None }
+    if top.next().is_none() {
+        Some(first.clone())
+    } else {
+        None
+    }
 }
 
 #[cfg(test)]

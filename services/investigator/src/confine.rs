@@ -43,7 +43,9 @@ impl RepoRoot {
         let mut parts = Vec::new();
         for component in Path::new(&trimmed.replace('\\', "/")).components() {
             match component {
-                Component::Normal(part) => parts.push(part.to_str().ok_or_else(|| Refusal::Malformed(raw.to_owned()))?.to_owned()),
+                Component::Normal(part) => {
+                    parts.push(part.to_str().ok_or_else(|| Refusal::Malformed(raw.to_owned()))?.to_owned())
+                }
                 Component::CurDir => {}
                 Component::ParentDir => return Err(Refusal::ParentDir(raw.to_owned())),
                 Component::RootDir | Component::Prefix(_) => return Err(Refusal::Absolute(raw.to_owned())),
@@ -79,7 +81,8 @@ mod tests {
 
     #[test]
     fn normalise_cases() {
-        let ok = [("src/lib.rs", "src/lib.rs"), ("./src//lib.rs", "src/lib.rs"), ("src/cache/", "src/cache"), (".", ".")];
+        let ok =
+            [("src/lib.rs", "src/lib.rs"), ("./src//lib.rs", "src/lib.rs"), ("src/cache/", "src/cache"), (".", ".")];
         for (raw, want) in ok {
             assert_eq!(RepoRoot::normalise(raw).unwrap(), want, "{raw}");
         }

@@ -143,10 +143,8 @@ impl RepoIndex {
             entries.push((rel.replace('\\', "/"), kind));
         }
         entries.sort_by(|a, b| a.0.cmp(&b.0));
-        let scanned: Vec<(FileInfo, Vec<Box<str>>)> = entries
-            .into_par_iter()
-            .map(|(rel, kind)| index_file(root.path(), rel, kind))
-            .collect();
+        let scanned: Vec<(FileInfo, Vec<Box<str>>)> =
+            entries.into_par_iter().map(|(rel, kind)| index_file(root.path(), rel, kind)).collect();
         let mut index = RepoIndex {
             root,
             by_path: HashMap::with_capacity(scanned.len()),
@@ -210,7 +208,11 @@ impl RepoIndex {
     }
 
     pub fn dir_file_count(&self, path: &str) -> u32 {
-        if path == "." { self.files.len() as u32 } else { self.dirs.get(path).copied().unwrap_or(0) }
+        if path == "." {
+            self.files.len() as u32
+        } else {
+            self.dirs.get(path).copied().unwrap_or(0)
+        }
     }
 
     pub fn files_named(&self, basename: &str) -> &[u32] {

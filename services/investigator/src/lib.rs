@@ -13,13 +13,13 @@
 mod check;
 pub mod confine;
 pub mod index;
+pub mod model;
 mod repos;
 mod similar;
 mod skim;
+mod stage;
 pub mod symbols;
 mod tree_only;
-pub mod model;
-mod stage;
 mod usage;
 
 use std::path::Path;
@@ -27,10 +27,10 @@ use std::path::Path;
 use memval_proto::{CheckedMemory, ClaimBatch, ClaimResult, Outcome, VerdictBatch};
 
 pub use check::{config_assignments, Checker, MemoryContext};
-pub use memval_git::GitRepo;
 pub use index::RepoIndex;
-pub use repos::RepoRouter;
+pub use memval_git::GitRepo;
 pub use model::{TierB, TierBConfig, TierBStats};
+pub use repos::RepoRouter;
 pub use stage::InvestigatorStage;
 
 /// Everything a run checks claims against.
@@ -83,4 +83,5 @@ impl Evidence {
 
 /// How the reason of a claim the investigator failed on begins (a bug in memval, kept to
 /// that one claim).
-pub const INTERNAL_ERROR_REASON: &str = "not checked: memval's investigator failed on this claim (a bug; please report it)";
+pub const INTERNAL_ERROR_REASON: &str =
+    "not checked: memval's investigator failed on this claim (a bug; please report it)";

@@ -68,7 +68,14 @@ mod tests {
         let other = "fn render(out: &mut String) { out.push_str(\"x\") }";
         assert!(body_similarity(old, other, &["parse_header", "render"]) < 0.2);
         assert_eq!(body_similarity("a", "b", &[]), 0.0);
-        assert_eq!(body_similarity("struct MaxTermWidth(usize);", "struct BaseMaxTermWidth(usize);", &["MaxTermWidth", "BaseMaxTermWidth"]), 1.0);
+        assert_eq!(
+            body_similarity(
+                "struct MaxTermWidth(usize);",
+                "struct BaseMaxTermWidth(usize);",
+                &["MaxTermWidth", "BaseMaxTermWidth"]
+            ),
+            1.0
+        );
     }
 
     #[test]

@@ -211,7 +211,9 @@ pub fn without_fn_bodies(src: &str) -> Option<String> {
         None => true,
         Some((_, Tok::Semi | Tok::Open(b'{') | Tok::Close(b'}' | b']'))) => true,
         Some((p, Tok::Ident)) => text(p) == b"pub",
-        Some((p, Tok::Close(b')'))) => partner[p].checked_sub(1).is_some_and(|q| kind_at(q) == Some(Tok::Ident) && text(q) == b"pub"),
+        Some((p, Tok::Close(b')'))) => {
+            partner[p].checked_sub(1).is_some_and(|q| kind_at(q) == Some(Tok::Ident) && text(q) == b"pub")
+        }
         Some(_) => false,
     };
     // Byte ranges to empty: the inside of each body's braces and of each table's brackets,
@@ -331,7 +333,8 @@ mod tests {
 
     #[test]
     fn bodies_are_emptied_and_lines_kept() {
-        let src = "fn a() {\n    let x = 1;\n}\nstruct S { f: fn(u8) -> u8 }\nimpl S {\n    pub fn b(&self) -> u8 { 2 }\n}\n";
+        let src =
+            "fn a() {\n    let x = 1;\n}\nstruct S { f: fn(u8) -> u8 }\nimpl S {\n    pub fn b(&self) -> u8 { 2 }\n}\n";
         let out = without_fn_bodies(src).expect("skimmed");
         assert_eq!(out, "fn a() {\n\n}\nstruct S { f: fn(u8) -> u8 }\nimpl S {\n    pub fn b(&self) -> u8 { }\n}\n");
     }

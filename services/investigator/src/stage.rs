@@ -66,9 +66,9 @@ impl InvestigatorStage {
             Ok::<_, std::io::Error>(evidence)
         })
         .await
-            .map_err(|e| StageError::Fatal(format!("indexing panicked: {e}")))?
-            .map(Arc::new)
-            .map_err(|e| StageError::Fatal(format!("cannot index repo {}: {e}", self.repo.display())))
+        .map_err(|e| StageError::Fatal(format!("indexing panicked: {e}")))?
+        .map(Arc::new)
+        .map_err(|e| StageError::Fatal(format!("cannot index repo {}: {e}", self.repo.display())))
     }
 
     /// The evidence for a run that checks `wanted`. Checking other code than the run names

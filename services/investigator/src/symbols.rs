@@ -42,8 +42,8 @@ impl Lang {
             "ts" | "mts" | "cts" => Lang::TypeScript,
             "tsx" => Lang::Tsx,
             "js" | "jsx" | "mjs" | "cjs" => Lang::JavaScript,
-            "md" | "markdown" | "mdx" | "txt" | "rst" | "adoc" | "html" | "htm" | "json" | "yaml" | "yml"
-            | "toml" | "lock" | "csv" | "svg" | "xml" | "ini" | "cfg" | "orig" => Lang::Doc,
+            "md" | "markdown" | "mdx" | "txt" | "rst" | "adoc" | "html" | "htm" | "json" | "yaml" | "yml" | "toml"
+            | "lock" | "csv" | "svg" | "xml" | "ini" | "cfg" | "orig" => Lang::Doc,
             _ => Lang::Other,
         }
     }
@@ -136,9 +136,7 @@ fn push(defs: &mut Vec<Def>, name: &str, container: Option<&str>, node: Node<'_>
 fn type_name(node: Node<'_>, src: &[u8]) -> Option<String> {
     let text = text_of(node, src);
     let base = text.split('<').next().unwrap_or(text);
-    let ident = base
-        .rsplit(|c: char| !(c.is_alphanumeric() || c == '_'))
-        .find(|s| !s.is_empty())?;
+    let ident = base.rsplit(|c: char| !(c.is_alphanumeric() || c == '_')).find(|s| !s.is_empty())?;
     Some(ident.to_owned())
 }
 
@@ -288,8 +286,12 @@ fn collect(lang: Lang, node: Node<'_>, src: &[u8], container: Option<&str>, defs
         }
         (
             Lang::JavaScript | Lang::TypeScript | Lang::Tsx,
-            "method_definition" | "method_signature" | "abstract_method_signature" | "public_field_definition"
-            | "field_definition" | "property_signature",
+            "method_definition"
+            | "method_signature"
+            | "abstract_method_signature"
+            | "public_field_definition"
+            | "field_definition"
+            | "property_signature",
         ) => {
             let name = node.child_by_field_name("name").or_else(|| node.child_by_field_name("property"));
             if let Some(n) = name {
@@ -335,7 +337,8 @@ static C_TYPE: LazyLock<Regex> = LazyLock::new(|| {
     Regex::new(r"^\s*(?:typedef\s+)?(?:struct|union|enum|class)\s+([A-Za-z_][A-Za-z0-9_]*)").expect("c type regex")
 });
 
-static DEFINE: LazyLock<Regex> = LazyLock::new(|| Regex::new(r"^\s*#\s*define\s+([A-Za-z_][A-Za-z0-9_]*)").expect("define regex"));
+static DEFINE: LazyLock<Regex> =
+    LazyLock::new(|| Regex::new(r"^\s*#\s*define\s+([A-Za-z_][A-Za-z0-9_]*)").expect("define regex"));
 
 /// Line-based definitions for languages without a grammar here.
 pub fn fallback_definitions(text: &str) -> Vec<Def> {
@@ -351,14 +354,22 @@ pub fn fallback_definitions(text: &str) -> Vec<Def> {
             .or_else(|| DEFINE.captures(line))
             .or_else(|| {
                 let trimmed = line.trim_start();
-                let keyword = ["if", "while", "for", "switch", "return", "else"]
-                    .iter()
-                    .any(|k| trimmed.starts_with(k));
-                if keyword || line.starts_with([' ', '\t']) { None } else { C_FUNCTION.captures(line) }
+                let keyword = ["if", "while", "for", "switch", "return", "else"].iter().any(|k| trimmed.starts_with(k));
+                if keyword || line.starts_with([' ', '\t']) {
+                    None
+                } else {
+                    C_FUNCTION.captures(line)
+                }
             })
             .and_then(|c| c.get(1));
         if let Some(name) = name {
-            defs.push(Def { name: name.as_str().into(), container: None, line: line_no, end_line: line_no, kind: "text" });
+            defs.push(Def {
+                name: name.as_str().into(),
+                container: None,
+                line: line_no,
+                end_line: line_no,
+                kind: "text",
+            });
         }
     }
     defs
@@ -396,7 +407,13 @@ mod tests {
 
     #[test]
     fn python_go_and_typescript() {
-        has(Lang::Python, "class TokenBucket:\n    def take(self):\n        pass\nRATE = 3\n", "take", Some("TokenBucket"), 2);
+        has(
+            Lang::Python,
+            "class TokenBucket:\n    def take(self):\n        pass\nRATE = 3\n",
+            "take",
+            Some("TokenBucket"),
+            2,
+        );
         has(Lang::Python, "class TokenBucket:\n    def take(self):\n        pass\nRATE = 3\n", "RATE", None, 4);
         let go = "package x\n\ntype Cache struct {\n\tmu sync.Mutex\n}\n\nfunc (c *Cache) Get(k string) {}\nfunc New() *Cache { return nil }\n";
         has(Lang::Go, go, "Cache", None, 3);

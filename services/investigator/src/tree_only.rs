@@ -48,7 +48,8 @@ fn singular(w: &str) -> String {
 /// prefixes and case set aside (`client` → `clients`, `example` → `3-examples`): a plural names
 /// the folder of many such things, not the one the memory named, so it needs other support.
 pub(crate) fn pluralised_name(path: &str, candidate: &str) -> bool {
-    let bare = |p: &str| basename(p).trim_start_matches(|c: char| c.is_ascii_digit() || c == '-' || c == '_').to_lowercase();
+    let bare =
+        |p: &str| basename(p).trim_start_matches(|c: char| c.is_ascii_digit() || c == '-' || c == '_').to_lowercase();
     let (old, new) = (bare(path), bare(candidate));
     let one_word = !old.is_empty() && old.chars().all(|c| c.is_ascii_alphanumeric());
     one_word && old != new && singular(&new) == old
@@ -60,7 +61,9 @@ pub(crate) fn pluralised_name(path: &str, candidate: &str) -> bool {
 /// moves the folder, not what it is, so this needs no other support.
 pub(crate) fn renumbered(path: &str, candidate: &str) -> bool {
     let parent = |p: &str| p.rsplit_once('/').map_or("", |(up, _)| up).to_owned();
-    let unnumbered = |name: &str| name.trim_start_matches(|c: char| c.is_ascii_digit()).trim_start_matches(['-', '_', '.', ' ']).to_lowercase();
+    let unnumbered = |name: &str| {
+        name.trim_start_matches(|c: char| c.is_ascii_digit()).trim_start_matches(['-', '_', '.', ' ']).to_lowercase()
+    };
     let (old, new) = (basename(path), basename(candidate));
     let numbered = |name: &str| name.starts_with(|c: char| c.is_ascii_digit());
     parent(path) == parent(candidate)
@@ -156,7 +159,11 @@ pub(crate) fn project_words(names: &[String]) -> BTreeSet<String> {
 pub(crate) fn name_key(name: &str, project: &BTreeSet<String>) -> BTreeSet<String> {
     let all = words(name);
     let own: BTreeSet<String> = all.difference(project).cloned().collect();
-    if own.is_empty() { all } else { own }
+    if own.is_empty() {
+        all
+    } else {
+        own
+    }
 }
 
 /// Manifest and lock files a package manager reads at a project's root. Named bare by a
@@ -164,10 +171,36 @@ pub(crate) fn name_key(name: &str, project: &BTreeSet<String>) -> BTreeSet<Strin
 /// the same name in a sub-project.
 pub(crate) fn is_project_file(name: &str) -> bool {
     const NAMES: &[&str] = &[
-        "package.json", "package-lock.json", "pnpm-lock.yaml", "pnpm-workspace.yaml", "yarn.lock", "bun.lock", "bun.lockb",
-        "Cargo.toml", "Cargo.lock", "go.mod", "go.sum", "go.work", "pyproject.toml", "uv.lock", "poetry.lock", "Pipfile",
-        "Pipfile.lock", "setup.py", "setup.cfg", "Gemfile", "Gemfile.lock", "composer.json", "composer.lock", "pom.xml",
-        "build.gradle", "build.gradle.kts", "settings.gradle", "settings.gradle.kts", "deno.json", "deno.lock",
+        "package.json",
+        "package-lock.json",
+        "pnpm-lock.yaml",
+        "pnpm-workspace.yaml",
+        "yarn.lock",
+        "bun.lock",
+        "bun.lockb",
+        "Cargo.toml",
+        "Cargo.lock",
+        "go.mod",
+        "go.sum",
+        "go.work",
+        "pyproject.toml",
+        "uv.lock",
+        "poetry.lock",
+        "Pipfile",
+        "Pipfile.lock",
+        "setup.py",
+        "setup.cfg",
+        "Gemfile",
+        "Gemfile.lock",
+        "composer.json",
+        "composer.lock",
+        "pom.xml",
+        "build.gradle",
+        "build.gradle.kts",
+        "settings.gradle",
+        "settings.gradle.kts",
+        "deno.json",
+        "deno.lock",
     ];
     NAMES.contains(&name) || (name.starts_with("requirements") && name.ends_with(".txt"))
 }
@@ -191,7 +224,8 @@ pub(crate) fn module_file(path: &str) -> Option<(&str, &str)> {
 }
 
 /// The file that answers to a folder's name as a module, by language.
-const ENTRY_FILES: &[&str] = &["mod.rs", "__init__.py", "index.ts", "index.tsx", "index.mts", "index.js", "index.jsx", "index.mjs", "index.cjs"];
+const ENTRY_FILES: &[&str] =
+    &["mod.rs", "__init__.py", "index.ts", "index.tsx", "index.mts", "index.js", "index.jsx", "index.mjs", "index.cjs"];
 
 /// How alike two entry names are for a reorganised folder (`validation` and `validators`):
 /// the length of their common lowercase prefix over the longer name's length. 0 for names
@@ -260,7 +294,8 @@ impl Checker<'_> {
     /// root: the project's own is gone, whatever sub-projects deeper hold one of that name.
     pub(crate) fn bare_project_file(&self, readings: &[&str]) -> Option<Located> {
         let bare = readings.iter().find(|r| !r.contains('/') && is_project_file(r))?;
-        let deeper: Vec<String> = self.index.files_named(bare).iter().map(|&i| self.index.file_at(i).path.clone()).collect();
+        let deeper: Vec<String> =
+            self.index.files_named(bare).iter().map(|&i| self.index.file_at(i).path.clone()).collect();
         let elsewhere = if deeper.is_empty() {
             "no other file has its name".to_owned()
         } else {
@@ -344,7 +379,9 @@ impl Checker<'_> {
                 to: (*dir).to_owned(),
                 dir: true,
                 confidence: 55,
-                evidence: format!("no history; {dir} has the same words as {path} (reordered, numbered or plural; unconfirmed)"),
+                evidence: format!(
+                    "no history; {dir} has the same words as {path} (reordered, numbered or plural; unconfirmed)"
+                ),
             });
         }
         let by_name: Vec<&(String, String)> = tree
@@ -361,7 +398,9 @@ impl Checker<'_> {
                 to: dir.clone(),
                 dir: true,
                 confidence: 55,
-                evidence: format!("no history; the package in {dir} is named {package}, as the memory named {name} (unconfirmed)"),
+                evidence: format!(
+                    "no history; the package in {dir} is named {package}, as the memory named {name} (unconfirmed)"
+                ),
             });
         }
         None
@@ -466,7 +505,10 @@ impl Checker<'_> {
         if !self.index.files().any(|(_, f)| f.path.starts_with(&prefix) && same_language(&f.path)) {
             return None;
         }
-        let entry = ENTRY_FILES.iter().map(|e| format!("{folder}/{e}")).find(|e| same_language(e) && self.index.file(e).is_some());
+        let entry = ENTRY_FILES
+            .iter()
+            .map(|e| format!("{folder}/{e}"))
+            .find(|e| same_language(e) && self.index.file(e).is_some());
         let (to, dir) = match entry {
             Some(entry) => (entry, false),
             None => (folder.clone(), true),
@@ -504,7 +546,11 @@ impl Checker<'_> {
                     .collect();
                 entries.sort();
                 entries.dedup();
-                let scored: Vec<(f64, &str)> = entries.iter().map(|e| (prefix_likeness(name, basename(e)), *e)).filter(|(s, _)| *s >= 0.6).collect();
+                let scored: Vec<(f64, &str)> = entries
+                    .iter()
+                    .map(|e| (prefix_likeness(name, basename(e)), *e))
+                    .filter(|(s, _)| *s >= 0.6)
+                    .collect();
                 let best = scored.iter().map(|s| s.0).fold(0.0, f64::max);
                 let top: Vec<&str> = scored.iter().filter(|s| s.0 == best).map(|s| s.1).collect();
                 if let [to] = top.as_slice() {
@@ -608,7 +654,11 @@ mod tests {
     #[test]
     fn manifest_names_come_from_the_package_section() {
         let cases: &[(&str, &str, Option<&str>)] = &[
-            ("package.json", "{\n  \"name\": \"@langchain/standard-tests\",\n  \"version\": \"1\"}", Some("@langchain/standard-tests")),
+            (
+                "package.json",
+                "{\n  \"name\": \"@langchain/standard-tests\",\n  \"version\": \"1\"}",
+                Some("@langchain/standard-tests"),
+            ),
             ("package.json", "{ \"private\": true }", None),
             ("Cargo.toml", "[workspace]\nmembers = []\n[package]\nname = \"turso_parser\"\n", Some("turso_parser")),
             ("Cargo.toml", "[workspace]\nname = \"x\"\n[dependencies]\nname = \"y\"\n", None),
@@ -624,8 +674,17 @@ mod tests {
     #[test]
     fn a_package_key_drops_the_words_the_project_shares() {
         let names: Vec<String> = [
-            "turso_parser", "turso_pg_parser", "turso_core", "limbo_sim", "limbo_cli", "core_tester", "bench", "sqlite3", "x-tool",
-            "y-tool", "z",
+            "turso_parser",
+            "turso_pg_parser",
+            "turso_core",
+            "limbo_sim",
+            "limbo_cli",
+            "core_tester",
+            "bench",
+            "sqlite3",
+            "x-tool",
+            "y-tool",
+            "z",
         ]
         .iter()
         .map(|s| s.to_string())

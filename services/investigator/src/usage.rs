@@ -78,7 +78,6 @@ pub(crate) enum Syntax {
     Hash,
 }
 
-
 impl Syntax {
     /// The syntax of a code file, or `None` for what is not code (docs, data, config, files
     /// without an extension we know).
@@ -104,7 +103,9 @@ pub(crate) fn is_test_path(path: &str) -> bool {
     let lower = path.to_ascii_lowercase();
     let mut segments = lower.split('/');
     let name = segments.next_back().unwrap_or("");
-    if segments.any(|s| matches!(s, "test" | "tests" | "__tests__" | "__mocks__" | "spec" | "specs" | "testdata" | "fixtures" | "e2e")) {
+    if segments.any(|s| {
+        matches!(s, "test" | "tests" | "__tests__" | "__mocks__" | "spec" | "specs" | "testdata" | "fixtures" | "e2e")
+    }) {
         return true;
     }
     let stem = name.split('.').next().unwrap_or(name);

@@ -111,7 +111,8 @@ fn run(root: &Path, cases: Vec<(&str, Claim, Want)>) {
 
 #[test]
 fn words_and_conventions_are_not_read_as_missing_code() {
-    let mut files: Vec<(String, String)> = (0..8).map(|i| (format!(".github/workflows/w{i}.yml"), "on: push\n".to_string())).collect();
+    let mut files: Vec<(String, String)> =
+        (0..8).map(|i| (format!(".github/workflows/w{i}.yml"), "on: push\n".to_string())).collect();
     files.extend(
         [
             (".gitignore", "dist/\n/target\n*.log\n"),
@@ -273,7 +274,10 @@ fn past_the_history_search_budget_a_term_is_reported_not_contradicted() {
     match got {
         Outcome::Checked { verdict, evidence, .. } => {
             assert_eq!(verdict, Verdict::Ambiguous, "{evidence}");
-            assert!(evidence.contains("history not searched for it") && evidence.contains("is not known"), "{evidence}");
+            assert!(
+                evidence.contains("history not searched for it") && evidence.contains("is not known"),
+                "{evidence}"
+            );
         }
         other => panic!("{other:?}"),
     }

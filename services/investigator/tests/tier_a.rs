@@ -49,7 +49,11 @@ enum Want {
 
 #[test]
 fn every_reference_of_a_claim_is_checked() {
-    let dir = tree(&[("cache/lru.go", LRU), ("main.go", "package main\n\nfunc main() {}\n"), ("config.toml", "max_shards = 16\n")]);
+    let dir = tree(&[
+        ("cache/lru.go", LRU),
+        ("main.go", "package main\n\nfunc main() {}\n"),
+        ("config.toml", "max_shards = 16\n"),
+    ]);
     let evidence = Evidence::open(dir.path()).unwrap();
     let checker = evidence.checker();
     let cases: Vec<(&str, Claim, Want)> = vec![
@@ -65,7 +69,11 @@ fn every_reference_of_a_claim_is_checked() {
         ),
         (
             "a symbol claim whose second symbol is not defined",
-            claim(ClaimType::SymbolReference, vec![symbol("cache/lru.go", "ShardedCache"), symbol("cache/lru.go", "NoSuchThing")], None),
+            claim(
+                ClaimType::SymbolReference,
+                vec![symbol("cache/lru.go", "ShardedCache"), symbol("cache/lru.go", "NoSuchThing")],
+                None,
+            ),
             Want::Verdict(Verdict::Contradicted, &["NoSuchThing"]),
         ),
         (
@@ -130,9 +138,20 @@ fn check_memory(files: &[(&str, &str)], refs: &[CodeRef]) -> Vec<Outcome> {
         })
         .collect();
     let batch = memval_proto::ClaimBatch {
-        run: memval_proto::RunHeader { run_id: "r".into(), repo: "repo".into(), commit: None, started_at: 0, expected_memories: 1 },
+        run: memval_proto::RunHeader {
+            run_id: "r".into(),
+            repo: "repo".into(),
+            commit: None,
+            started_at: 0,
+            expected_memories: 1,
+        },
         batch_id: "b".into(),
-        items: vec![memval_proto::ExtractedMemory { memory: memory(), claims, skip_reason: None, left_out: Vec::new() }],
+        items: vec![memval_proto::ExtractedMemory {
+            memory: memory(),
+            claims,
+            skip_reason: None,
+            left_out: Vec::new(),
+        }],
     };
     evidence.check_batch(batch).items.remove(0).results.into_iter().map(|r| r.outcome).collect()
 }
@@ -142,7 +161,14 @@ fn without_history_a_reading_needs_the_memory_to_back_it() {
     const TS: &str = "export function parse(input: string) { return input; }\n";
     // (name, files now, the memory's references, the first reference's verdict, its
     // successor, words its evidence holds)
-    type Case = (&'static str, Vec<(&'static str, &'static str)>, Vec<CodeRef>, Verdict, Option<&'static str>, &'static [&'static str]);
+    type Case = (
+        &'static str,
+        Vec<(&'static str, &'static str)>,
+        Vec<CodeRef>,
+        Verdict,
+        Option<&'static str>,
+        &'static [&'static str],
+    );
     let cases: Vec<Case> = vec![
         (
             "a path whose first folder left the root, found only under a prefix the memory never names: moved",
@@ -170,7 +196,11 @@ fn without_history_a_reading_needs_the_memory_to_back_it() {
         ),
         (
             "a bare folder in several places, one of which holds the memory's other (moved) paths",
-            vec![("apps/vscode/src/core/api.ts", TS), ("apps/vscode/src/shared/tools.ts", TS), ("docs/src/intro.md", "x\n")],
+            vec![
+                ("apps/vscode/src/core/api.ts", TS),
+                ("apps/vscode/src/shared/tools.ts", TS),
+                ("docs/src/intro.md", "x\n"),
+            ],
             vec![path("src"), path("src/core/api.ts"), path("src/shared/tools.ts")],
             Verdict::Stale,
             Some("apps/vscode/src"),
@@ -182,7 +212,10 @@ fn without_history_a_reading_needs_the_memory_to_back_it() {
             vec![path("parser")],
             Verdict::Contradicted,
             None,
-            &["no history", "nothing the memory names ties it to the 2 folders of that name deeper (a/parser, b/parser)"],
+            &[
+                "no history",
+                "nothing the memory names ties it to the 2 folders of that name deeper (a/parser, b/parser)",
+            ],
         ),
         (
             "a bare folder in several places, one holding the package named like it (less the project's prefix): moved",
@@ -211,7 +244,10 @@ fn without_history_a_reading_needs_the_memory_to_back_it() {
         ),
         (
             "a folder whose words are now reordered, numbered and plural: moved",
-            vec![("packages/3-targets/6-adapters/postgres/index.ts", TS), ("packages/3-targets/3-targets/postgres/index.ts", TS)],
+            vec![
+                ("packages/3-targets/6-adapters/postgres/index.ts", TS),
+                ("packages/3-targets/3-targets/postgres/index.ts", TS),
+            ],
             vec![path("packages/targets/postgres-adapter")],
             Verdict::Stale,
             Some("packages/3-targets/6-adapters/postgres"),
@@ -281,7 +317,12 @@ fn without_history_a_reading_needs_the_memory_to_back_it() {
         ),
         (
             "a file of a common name elsewhere, not in a folder of its old folder's name: gone",
-            vec![("internal/tests/src/base.ts", TS), ("a/base.ts", TS), ("b/base.ts", TS), ("internal/tests/package.json", "{}\n")],
+            vec![
+                ("internal/tests/src/base.ts", TS),
+                ("a/base.ts", TS),
+                ("b/base.ts", TS),
+                ("internal/tests/package.json", "{}\n"),
+            ],
             vec![path("internal/eslint/src/configs/base.ts"), path("internal/tests/package.json")],
             Verdict::Contradicted,
             None,

@@ -79,16 +79,19 @@ mod tests {
     #[test]
     fn each_line_is_a_pair_or_a_problem() {
         let text = concat!(
-            r#"{"id_a": 1, "agent_a": "x", "content_a": "a", "id_b": "m-2", "agent_b": "y", "content_b": "b", "score": 0.4, "method": "keyword"}"#, "\n",
+            r#"{"id_a": 1, "agent_a": "x", "content_a": "a", "id_b": "m-2", "agent_b": "y", "content_b": "b", "score": 0.4, "method": "keyword"}"#,
+            "\n",
             "\n",
             "not json\n",
-            r#"{"id_a": 1, "agent_a": "x", "content_a": "a", "id_b": 2, "agent_b": "y"}"#, "\n",
+            r#"{"id_a": 1, "agent_a": "x", "content_a": "a", "id_b": 2, "agent_b": "y"}"#,
+            "\n",
         );
         let input = read(text.as_bytes()).unwrap();
         assert_eq!(input.pairs.len(), 1);
         assert_eq!((input.pairs[0].id_a.as_str(), input.pairs[0].id_b.as_str()), ("1", "m-2"));
         assert!(input.text_ids.contains("m-2") && !input.text_ids.contains("1"));
-        let problems: Vec<(usize, bool)> = input.problems.iter().map(|p| (p.line, p.reason.contains("content_b"))).collect();
+        let problems: Vec<(usize, bool)> =
+            input.problems.iter().map(|p| (p.line, p.reason.contains("content_b"))).collect();
         assert_eq!(problems, vec![(3, false), (4, true)]);
     }
 }

@@ -58,7 +58,10 @@ pub fn normalise(mut pair: Pair) -> Result<Pair, String> {
         return Err("id_a and id_b must be non-empty".into());
     }
     if pair.agent_a.trim() == pair.agent_b.trim() {
-        return Err(format!("both memories are from agent {:?}; the judge compares memories of different agents", pair.agent_a));
+        return Err(format!(
+            "both memories are from agent {:?}; the judge compares memories of different agents",
+            pair.agent_a
+        ));
     }
     if pair.content_a.trim().is_empty() || pair.content_b.trim().is_empty() {
         return Err("content_a and content_b must be non-empty".into());
@@ -133,7 +136,8 @@ mod tests {
 
     #[test]
     fn best_pairs_first_each_once_capped_then_batched() {
-        let mut pairs: Vec<Pair> = (0..30).map(|i| pair(&i.to_string(), &(100 + i).to_string(), f64::from(i) / 100.0)).collect();
+        let mut pairs: Vec<Pair> =
+            (0..30).map(|i| pair(&i.to_string(), &(100 + i).to_string(), f64::from(i) / 100.0)).collect();
         pairs.push(pair("29", "129", 0.01)); // a lower-scored duplicate of the best pair
         pairs.push(pair("x", "y", f64::NAN));
         let plan = plan(pairs, Limits { pair_cap: 25, batch_size: 10, max_batches: 2 });

@@ -6,8 +6,8 @@
 use std::collections::{BTreeMap, HashSet};
 
 use memval_llm::UsageReport;
-use memval_proto::{Judgement, Pair, PairVerdict, RunHeader};
 use memval_proto::display::{json_safe, one_line, terminal_safe};
+use memval_proto::{Judgement, Pair, PairVerdict, RunHeader};
 use serde_json::{json, Value};
 
 use crate::input::Problem;
@@ -44,7 +44,10 @@ impl PairsResult {
     }
 
     fn judgements(&self) -> Vec<(&Pair, &Judgement)> {
-        self.selected.iter().filter_map(|p| self.judged.get(&(p.id_a.clone(), p.id_b.clone())).map(|j| (p, j))).collect()
+        self.selected
+            .iter()
+            .filter_map(|p| self.judged.get(&(p.id_a.clone(), p.id_b.clone())).map(|j| (p, j)))
+            .collect()
     }
 
     /// Selected pairs with no judgement (their batch got no answer).
@@ -60,7 +63,8 @@ impl PairsResult {
             *verdicts.entry(j.verdict.as_str()).or_default() += 1;
         }
         let fallbacks = judgements.iter().filter(|(_, j)| j.fallback.is_some()).count();
-        let pair_ref = |p: &Pair, reason: &str| json!({"id_a": self.id(&p.id_a), "id_b": self.id(&p.id_b), "reason": reason});
+        let pair_ref =
+            |p: &Pair, reason: &str| json!({"id_a": self.id(&p.id_a), "id_b": self.id(&p.id_b), "reason": reason});
         let mut not_judged: Vec<Value> = self
             .not_judged()
             .into_iter()
@@ -69,7 +73,8 @@ impl PairsResult {
                 pair_ref(p, reason.unwrap_or("the model gave no answer for its batch (see detail)"))
             })
             .collect();
-        not_judged.extend(self.plan_deferred.iter().map(|p| pair_ref(p, "deferred: beyond --max-batches batches this run")));
+        not_judged
+            .extend(self.plan_deferred.iter().map(|p| pair_ref(p, "deferred: beyond --max-batches batches this run")));
         not_judged.extend(self.plan_over_cap.iter().map(|p| pair_ref(p, "over the pair cap")));
         json!({
             "run": {
@@ -153,7 +158,11 @@ impl PairsResult {
             }
         }
         for p in self.not_judged() {
-            out.push_str(&format!("not judged     {} <> {}: the model gave no answer for its batch\n", one_line(&p.id_a), one_line(&p.id_b)));
+            out.push_str(&format!(
+                "not judged     {} <> {}: the model gave no answer for its batch\n",
+                one_line(&p.id_a),
+                one_line(&p.id_b)
+            ));
         }
         if !self.plan_deferred.is_empty() {
             out.push_str(&format!("{} pairs deferred (beyond --max-batches)\n", self.plan_deferred.len()));

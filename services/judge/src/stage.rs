@@ -59,11 +59,10 @@ impl JudgeStage {
     /// rest (one call). Cached judgements carry a note in the run detail.
     pub async fn judge_cached(&self, batch_id: &str, pairs: &[Pair]) -> Result<Checked, LlmError> {
         let Some(cache) = &self.cache else { return self.judge(batch_id, pairs).await };
-        let cached: Vec<Option<memval_proto::Judgement>> = pairs
-            .iter()
-            .map(|p| cache.get(&self.cache_key(p)).and_then(|b| serde_json::from_slice(&b).ok()))
-            .collect();
-        let missing: Vec<Pair> = pairs.iter().zip(&cached).filter(|(_, c)| c.is_none()).map(|(p, _)| p.clone()).collect();
+        let cached: Vec<Option<memval_proto::Judgement>> =
+            pairs.iter().map(|p| cache.get(&self.cache_key(p)).and_then(|b| serde_json::from_slice(&b).ok())).collect();
+        let missing: Vec<Pair> =
+            pairs.iter().zip(&cached).filter(|(_, c)| c.is_none()).map(|(p, _)| p.clone()).collect();
         let mut fresh = self.judge(batch_id, &missing).await?;
         for (p, j) in missing.iter().zip(&fresh.judgements) {
             if let Ok(bytes) = serde_json::to_vec(j) {
@@ -72,7 +71,8 @@ impl JudgeStage {
         }
         let hits = pairs.len() - missing.len();
         let mut answered = fresh.judgements.drain(..);
-        let judgements = cached.into_iter().map(|c| c.or_else(|| answered.next())).collect::<Option<Vec<_>>>().unwrap_or_default();
+        let judgements =
+            cached.into_iter().map(|c| c.or_else(|| answered.next())).collect::<Option<Vec<_>>>().unwrap_or_default();
         if hits > 0 {
             fresh.notes.push(format!("batch {batch_id}: {hits} of {} pairs answered from the cache", pairs.len()));
         }
@@ -91,11 +91,18 @@ impl JudgeStage {
             Ok(answer) => {
                 let checked = contract::enforce(batch_id, pairs, &answer.text);
                 if checked.fallbacks() > 0 {
-                    tracing::info!(batch_id, fallbacks = checked.fallbacks(), pairs = pairs.len(), "judge answer broke the contract");
+                    tracing::info!(
+                        batch_id,
+                        fallbacks = checked.fallbacks(),
+                        pairs = pairs.len(),
+                        "judge answer broke the contract"
+                    );
                 }
                 Ok(checked)
             }
-            Err(LlmError::Malformed(reason)) => Ok(contract::all_fallback(batch_id, pairs, &format!("malformed model output ({reason})"))),
+            Err(LlmError::Malformed(reason)) => {
+                Ok(contract::all_fallback(batch_id, pairs, &format!("malformed model output ({reason})")))
+            }
             Err(e) => Err(e),
         }
     }
@@ -123,7 +130,11 @@ impl Stage for JudgeStage {
             return Ok(Vec::new());
         }
         let calls = batch.pairs.chunks(self.batch_size).enumerate().map(|(i, chunk)| {
-            let id = if batch.pairs.len() > self.batch_size { format!("{}#{i}", batch.batch_id) } else { batch.batch_id.clone() };
+            let id = if batch.pairs.len() > self.batch_size {
+                format!("{}#{i}", batch.batch_id)
+            } else {
+                batch.batch_id.clone()
+            };
             async move { self.judge_cached(&id, chunk).await }
         });
         let mut judgements = Vec::with_capacity(batch.pairs.len());
@@ -138,7 +149,13 @@ impl Stage for JudgeStage {
                 Err(e) => return Err(StageError::Permanent(e.to_string())),
             }
         }
-        Ok(vec![JudgementBatch { batch_id: format!("{}.j", batch.batch_id), run: batch.run, judgements, notes, model: self.model.name() }])
+        Ok(vec![JudgementBatch {
+            batch_id: format!("{}.j", batch.batch_id),
+            run: batch.run,
+            judgements,
+            notes,
+            model: self.model.name(),
+        }])
     }
 }
 
@@ -161,10 +178,21 @@ mod tests {
             "test/counting".into()
         }
 
-        fn chat<'a>(&'a self, _stage: &'a str, _request: &'a ChatRequest) -> BoxFuture<'a, Result<ChatResponse, LlmError>> {
+        fn chat<'a>(
+            &'a self,
+            _stage: &'a str,
+            _request: &'a ChatRequest,
+        ) -> BoxFuture<'a, Result<ChatResponse, LlmError>> {
             self.0.fetch_add(1, Ordering::SeqCst);
             let text = r#"{"judgements": [{"id_a": "1", "id_b": "2", "verdict": "consistent", "claim_a": "", "claim_b": "", "confidence": 70, "rationale": "same"}]}"#;
-            Box::pin(async move { Ok(ChatResponse { text: text.into(), tool_calls: Vec::new(), usage: TokenUsage::default(), stop: StopReason::EndTurn }) })
+            Box::pin(async move {
+                Ok(ChatResponse {
+                    text: text.into(),
+                    tool_calls: Vec::new(),
+                    usage: TokenUsage::default(),
+                    stop: StopReason::EndTurn,
+                })
+            })
         }
 
         fn usage(&self) -> UsageReport {
@@ -185,14 +213,26 @@ mod tests {
             score: 0.9,
             method: "keyword".into(),
         };
-        let run = RunHeader { run_id: "reconcile-shop-1".into(), repo: "shop".into(), commit: None, started_at: 0, expected_memories: 0 };
+        let run = RunHeader {
+            run_id: "reconcile-shop-1".into(),
+            repo: "shop".into(),
+            commit: None,
+            started_at: 0,
+            expected_memories: 0,
+        };
         PairBatch { run, batch_id: "reconcile-shop-1.p0".into(), pairs: vec![pair], expires_at }
     }
 
     #[tokio::test]
     async fn a_batch_past_its_deadline_is_answered_with_nothing_and_no_model_call() {
         // (deadline, model calls, judgements published)
-        let cases = [(Some(NOW - 1), 0, 0), (Some(NOW - 3_600_000), 0, 0), (Some(NOW), 1, 1), (Some(NOW + 1), 1, 1), (None, 1, 1)];
+        let cases = [
+            (Some(NOW - 1), 0, 0),
+            (Some(NOW - 3_600_000), 0, 0),
+            (Some(NOW), 1, 1),
+            (Some(NOW + 1), 1, 1),
+            (None, 1, 1),
+        ];
         for (expires_at, calls, outputs) in cases {
             let model = Arc::new(Counting::default());
             let stage = JudgeStage::new(model.clone()).with_clock(|| NOW);

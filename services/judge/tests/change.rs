@@ -8,13 +8,24 @@ use std::process::Command;
 use std::sync::Arc;
 use std::time::Duration;
 
-use memval_judge::change::{self, CriterionOutcome, Freshness, FreshnessSource, Outcome, Request, Reviewer, Reviewers, Validation};
+use memval_judge::change::{
+    self, CriterionOutcome, Freshness, FreshnessSource, Outcome, Request, Reviewer, Reviewers, Validation,
+};
 use memval_llm::testing::{answers, Recorded, Reply, ScriptedServer};
 use memval_llm::{LlmClient, LlmConfig, Provider};
 
 fn git(dir: &Path, args: &[&str]) {
     let out = Command::new("git")
-        .args(["-c", "user.name=t", "-c", "user.email=t@example.com", "-c", "commit.gpgsign=false", "-c", "init.defaultBranch=main"])
+        .args([
+            "-c",
+            "user.name=t",
+            "-c",
+            "user.email=t@example.com",
+            "-c",
+            "commit.gpgsign=false",
+            "-c",
+            "init.defaultBranch=main",
+        ])
         .args(args)
         .current_dir(dir)
         .output()
@@ -63,11 +74,16 @@ fn classes(v: &Validation) -> Vec<&'static str> {
     v.findings.iter().map(|f| f.class.as_str()).collect()
 }
 
-const ACCEPT_ALL: &str = r#"{"criteria": [{"id": "AC1", "text": "the code is there", "check": "test -f src/num.py", "scope": ["**"]}]}"#;
+const ACCEPT_ALL: &str =
+    r#"{"criteria": [{"id": "AC1", "text": "the code is there", "check": "test -f src/num.py", "scope": ["**"]}]}"#;
 
 #[test]
 fn a_widened_tolerance_and_a_rewritten_golden_file_are_fail() {
-    let (dir, root) = repo(&[("src/num.py", "x = 1\n"), ("tests/test_num.py", "assert abs(f() - 1.0) < 1e-9  # tolerance\n"), ("testdata/out.golden", "1.0\n")]);
+    let (dir, root) = repo(&[
+        ("src/num.py", "x = 1\n"),
+        ("tests/test_num.py", "assert abs(f() - 1.0) < 1e-9  # tolerance\n"),
+        ("testdata/out.golden", "1.0\n"),
+    ]);
     let acc = dir.path().join("acc.json");
     std::fs::write(&acc, ACCEPT_ALL).unwrap();
     write(&root, "tests/test_num.py", "assert abs(f() - 1.0) < 1e-2  # tolerance\n");
@@ -75,7 +91,11 @@ fn a_widened_tolerance_and_a_rewritten_golden_file_are_fail() {
     let v = validate(request(&root, &acc, Some("HEAD")));
     assert_eq!(v.result, Outcome::Fail, "{v:#?}");
     assert_eq!(classes(&v), vec!["golden_rewritten", "tolerance_widened"]);
-    assert!(v.findings[1].summary.contains("1e-9") || v.findings[1].summary.contains("0.000000001"), "{:?}", v.findings[1]);
+    assert!(
+        v.findings[1].summary.contains("1e-9") || v.findings[1].summary.contains("0.000000001"),
+        "{:?}",
+        v.findings[1]
+    );
 }
 
 #[test]
@@ -110,7 +130,8 @@ fn a_markdown_checklist_is_acceptance_and_a_renamed_file_is_judged_at_both_paths
 fn a_check_past_its_timeout_is_missing_judgement_not_failure() {
     let (dir, root) = repo(&[("a.txt", "a\n")]);
     let acc = dir.path().join("acc.json");
-    std::fs::write(&acc, r#"{"criteria": [{"id": "AC1", "text": "slow", "check": "sleep 30", "timeout_secs": 1}]}"#).unwrap();
+    std::fs::write(&acc, r#"{"criteria": [{"id": "AC1", "text": "slow", "check": "sleep 30", "timeout_secs": 1}]}"#)
+        .unwrap();
     let v = validate(request(&root, &acc, None));
     assert_eq!(v.result, Outcome::NotProven, "{v:#?}");
     assert_eq!(v.criteria[0].result, CriterionOutcome::NotChecked);
@@ -123,7 +144,8 @@ fn scope_that_cannot_be_adjudicated_is_not_checked() {
     let (dir, root) = repo(&[("a.txt", "a\n")]);
     let acc = dir.path().join("acc.json");
     // Scope declared, no base: the changed paths were never derived.
-    std::fs::write(&acc, r#"{"criteria": [{"id": "AC1", "text": "a", "check": "test -f a.txt", "scope": ["*.txt"]}]}"#).unwrap();
+    std::fs::write(&acc, r#"{"criteria": [{"id": "AC1", "text": "a", "check": "test -f a.txt", "scope": ["*.txt"]}]}"#)
+        .unwrap();
     let v = validate(request(&root, &acc, None));
     assert_eq!(v.result, Outcome::NotProven);
     assert_eq!(v.not_checked[0].id, "change_scope");
@@ -146,7 +168,11 @@ fn a_subject_below_the_repository_top_sees_only_its_own_changes_relative_to_itse
     write(&top, "outside.txt", "changed\n");
     write(&top, "pkg/new.txt", "new\n");
     let acc = dir.path().join("acc.json");
-    std::fs::write(&acc, r#"{"criteria": [{"id": "AC1", "text": "a", "check": "test -f inner/a.txt", "scope": ["inner/**"]}]}"#).unwrap();
+    std::fs::write(
+        &acc,
+        r#"{"criteria": [{"id": "AC1", "text": "a", "check": "test -f inner/a.txt", "scope": ["inner/**"]}]}"#,
+    )
+    .unwrap();
     let v = validate(request(&top.join("pkg"), &acc, Some("HEAD")));
     assert_eq!(v.result, Outcome::Fail, "{v:#?}");
     let scope = &v.evidence.iter().find(|e| e.id == "scope").unwrap().detail;
@@ -178,7 +204,8 @@ fn review_through_the_real_client_is_fenced_and_checked() {
     let server = ScriptedServer::start(move |_: &Recorded| Reply::json(answers::anthropic_text(answer)));
     let client = LlmClient::new(LlmConfig::new(Provider::Anthropic, &server.url(), "claude-scripted")).unwrap();
     let mut req = request(&root, &acc, Some("HEAD"));
-    req.reviewers = Some(Reviewers { primary: Reviewer { model: Arc::new(client), family: Provider::Anthropic }, cross: None });
+    req.reviewers =
+        Some(Reviewers { primary: Reviewer { model: Arc::new(client), family: Provider::Anthropic }, cross: None });
     let v = validate(req);
     assert_eq!(v.result, Outcome::Pass, "{v:#?}");
     assert_eq!(v.criteria[0].evidence_refs, vec!["review:anthropic/claude-scripted:AC1"]);

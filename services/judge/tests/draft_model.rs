@@ -50,7 +50,8 @@ async fn judge_with(server: &ScriptedServer, draft: &str) -> Judgement {
     DraftJudge::new(Some(model(server))).judge(&fixture(), draft).await
 }
 
-const DRAFT_EN: &str = "Sure! A commit is a snapshot of your files. Let me explain from the very beginning, in English.";
+const DRAFT_EN: &str =
+    "Sure! A commit is a snapshot of your files. Let me explain from the very beginning, in English.";
 
 #[tokio::test]
 async fn a_verbatim_user_memory_contradiction_vetoes() {
@@ -143,7 +144,10 @@ async fn missing_duplicated_and_unknown_entries() {
     assert!(!j.veto && j.evidence.is_empty(), "{j:?}");
     let reason = |name: &str| j.not_judged.iter().find(|n| n.memory_file == name).map(|n| n.reason.clone());
     assert_eq!(reason("user_role.md").as_deref(), Some("the model's answer has no entry for it"));
-    assert!(asked(&s.requests()[0]).contains(&"feedback_never_skip_hooks.md".to_owned()), "a commit is the hooks memory's domain");
+    assert!(
+        asked(&s.requests()[0]).contains(&"feedback_never_skip_hooks.md".to_owned()),
+        "a commit is the hooks memory's domain"
+    );
     assert_eq!(reason("feedback_never_skip_hooks.md").as_deref(), Some("the model's answer has 2 entries for it"));
     assert!(j.detail.iter().any(|d| d.contains("../../etc/passwd") && d.contains("dropped")), "{:?}", j.detail);
 }

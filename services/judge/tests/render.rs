@@ -15,7 +15,10 @@ use std::path::PathBuf;
 
 use memval_judge::change::manifest::{Entry, Kind, Manifest};
 use memval_judge::change::verdict::NotChecked;
-use memval_judge::change::{render, Class, CriterionOutcome, CriterionResult, Evidence, Finding, Freshness, FreshnessSource, Outcome, Validation};
+use memval_judge::change::{
+    render, Class, CriterionOutcome, CriterionResult, Evidence, Finding, Freshness, FreshnessSource, Outcome,
+    Validation,
+};
 use memval_judge::draft;
 use memval_judge::input::Problem;
 use memval_judge::result::PairsResult;
@@ -89,11 +92,18 @@ fn pairs_result() -> PairsResult {
     );
     let mut unanswered = BTreeMap::new();
     unanswered.insert(("3".to_owned(), "4".to_owned()), "the model was unreachable after 3 attempts".to_owned());
-    let total = StageUsage { calls: 2, failed_attempts: 1, input_tokens: 1200, output_tokens: 300, cost_usd: Some(0.0123) };
+    let total =
+        StageUsage { calls: 2, failed_attempts: 1, input_tokens: 1200, output_tokens: 300, cost_usd: Some(0.0123) };
     let mut stages = BTreeMap::new();
     stages.insert("judge".to_owned(), total.clone());
     PairsResult {
-        header: RunHeader { run_id: "20261201T120000000000Z-0002".into(), repo: "/repo".into(), commit: None, started_at: 1_764_590_400, expected_memories: 0 },
+        header: RunHeader {
+            run_id: "20261201T120000000000Z-0002".into(),
+            repo: "/repo".into(),
+            commit: None,
+            started_at: 1_764_590_400,
+            expected_memories: 0,
+        },
         finished_at: 1_764_590_412,
         input: "pairs.jsonl".into(),
         model: "openai/scripted".into(),
@@ -106,7 +116,14 @@ fn pairs_result() -> PairsResult {
         duplicates: 1,
         pair_cap: 4,
         detail: vec![format!("batch 2: answer without a judgements list {HOSTILE}")],
-        usage: UsageReport { provider: "openai".into(), model: "scripted".into(), priced: true, stages, total, budget: None },
+        usage: UsageReport {
+            provider: "openai".into(),
+            model: "scripted".into(),
+            priced: true,
+            stages,
+            total,
+            budget: None,
+        },
         text_ids: HashSet::from(["m-7".to_owned()]),
         unanswered,
     }
@@ -124,7 +141,10 @@ fn draft_judgement() -> draft::Judgement {
             draft_match: "git commit --no-verify".into(),
         }],
         reason: format!("the draft skips hooks a feedback memory forbids {}", long_line()),
-        not_judged: vec![draft::NotJudged { memory_file: format!("user_{HOSTILE}.md"), reason: "no model configured".into() }],
+        not_judged: vec![draft::NotJudged {
+            memory_file: format!("user_{HOSTILE}.md"),
+            reason: "no model configured".into(),
+        }],
         detail: vec![format!("model entry dropped: {HOSTILE}")],
     }
 }
@@ -133,13 +153,36 @@ fn validation(result: Outcome, stored: &str) -> Validation {
     Validation {
         result,
         criteria: vec![
-            CriterionResult { id: "AC|1".into(), result: CriterionOutcome::Pass, reason: "check exited 0".into(), evidence_refs: vec!["check:AC|1".into()] },
-            CriterionResult { id: "AC-2".into(), result: CriterionOutcome::Fail, reason: format!("exit 1\n{HOSTILE}"), evidence_refs: vec!["check:AC-2".into()] },
-            CriterionResult { id: "AC-3".into(), result: CriterionOutcome::NotChecked, reason: long_line(), evidence_refs: vec![] },
+            CriterionResult {
+                id: "AC|1".into(),
+                result: CriterionOutcome::Pass,
+                reason: "check exited 0".into(),
+                evidence_refs: vec!["check:AC|1".into()],
+            },
+            CriterionResult {
+                id: "AC-2".into(),
+                result: CriterionOutcome::Fail,
+                reason: format!("exit 1\n{HOSTILE}"),
+                evidence_refs: vec!["check:AC-2".into()],
+            },
+            CriterionResult {
+                id: "AC-3".into(),
+                result: CriterionOutcome::NotChecked,
+                reason: long_line(),
+                evidence_refs: vec![],
+            },
         ],
         findings: vec![
-            Finding { class: Class::CheckFailed, summary: format!("AC-2 failed: {HOSTILE}"), evidence: vec!["check:AC-2".into()] },
-            Finding { class: Class::TestSkipped, summary: "1 skip marker(s) added: `#[ignore]`".into(), evidence: vec![] },
+            Finding {
+                class: Class::CheckFailed,
+                summary: format!("AC-2 failed: {HOSTILE}"),
+                evidence: vec!["check:AC-2".into()],
+            },
+            Finding {
+                class: Class::TestSkipped,
+                summary: "1 skip marker(s) added: `#[ignore]`".into(),
+                evidence: vec![],
+            },
         ],
         checked: vec!["AC|1".into(), "AC-2".into()],
         not_checked: vec![NotChecked { id: "AC-3".into(), reason: format!("no check and no model {HOSTILE}") }],
@@ -150,7 +193,11 @@ fn validation(result: Outcome, stored: &str) -> Validation {
         freshness: Some(Freshness { source: FreshnessSource::Runtime, attester: format!("ci{HOSTILE}") }),
         evidence: vec![
             Evidence { id: "check:AC|1".into(), kind: "check", detail: serde_json::json!({"exit": 0, "tail": "ok"}) },
-            Evidence { id: "check:AC-2".into(), kind: "check", detail: serde_json::json!({"exit": 1, "tail": HOSTILE}) },
+            Evidence {
+                id: "check:AC-2".into(),
+                kind: "check",
+                detail: serde_json::json!({"exit": 1, "tail": HOSTILE}),
+            },
         ],
     }
 }
@@ -173,7 +220,11 @@ fn history_entries() -> Vec<(Vec<u8>, Vec<u8>)> {
     // Stored newest first, so the oldest-first order is the view's doing; one record unreadable.
     let (k2, v2) = render::stored_record(&validation(Outcome::Fail, "b"), "2026-12-02T00:00:00Z");
     let (k1, v1) = render::stored_record(&validation(Outcome::Pass, "a"), "2026-12-01T00:00:00Z");
-    vec![(k2.into_bytes(), v2.into_bytes()), (k1.into_bytes(), v1.into_bytes()), (format!("bad{HOSTILE}").into_bytes(), b"{not json".to_vec())]
+    vec![
+        (k2.into_bytes(), v2.into_bytes()),
+        (k1.into_bytes(), v1.into_bytes()),
+        (format!("bad{HOSTILE}").into_bytes(), b"{not json".to_vec()),
+    ]
 }
 
 #[test]
@@ -249,8 +300,14 @@ fn same_lines(name: &str, view: impl Fn(&str) -> String) {
     let plain = view("");
     let forged = view(FORGED_LINES);
     assert_eq!(forged.lines().count(), plain.lines().count(), "{name}: forged lines were printed as lines:\n{forged}");
-    assert!(!forged.chars().any(|c| matches!(c, '\r' | '\u{2028}' | '\u{2029}' | '\u{85}')), "{name}: a raw line break:\n{forged}");
-    assert!(forged.contains("\\nCONTRADICTORY  99  1 (claude) <> 2 (codex)\\r\\n"), "{name}: the forged text is not shown escaped:\n{forged}");
+    assert!(
+        !forged.chars().any(|c| matches!(c, '\r' | '\u{2028}' | '\u{2029}' | '\u{85}')),
+        "{name}: a raw line break:\n{forged}"
+    );
+    assert!(
+        forged.contains("\\nCONTRADICTORY  99  1 (claude) <> 2 (codex)\\r\\n"),
+        "{name}: the forged text is not shown escaped:\n{forged}"
+    );
 }
 
 #[test]

@@ -43,8 +43,14 @@ impl Method {
             Method::Keyword => "keyword (shared words; --method embed|both adds the embedding model)".to_owned(),
             Method::Embed(setup) | Method::Both(setup) => {
                 let name = if matches!(self, Method::Embed(_)) { "embed" } else { "both (keyword and embed, merged)" };
-                let model = setup.model_dir.as_ref().map_or(format!("from ${} (unset)", memval_embed::MODEL_ENV), |d| d.display().to_string());
-                let cache = setup.store_dir.as_ref().map_or("each repo's REPO/.memval/store".to_owned(), |d| d.display().to_string());
+                let model = setup
+                    .model_dir
+                    .as_ref()
+                    .map_or(format!("from ${} (unset)", memval_embed::MODEL_ENV), |d| d.display().to_string());
+                let cache = setup
+                    .store_dir
+                    .as_ref()
+                    .map_or("each repo's REPO/.memval/store".to_owned(), |d| d.display().to_string());
                 memval_proto::display::one_line(&format!("{name}, model {model}, embeddings cached in {cache}"))
             }
         }
@@ -55,7 +61,9 @@ impl Method {
     pub fn find_model(&self) -> Result<(), ReconcileError> {
         match self {
             Method::Keyword => Ok(()),
-            Method::Embed(setup) | Method::Both(setup) => ModelFiles::from_flag_or_env(setup.model_dir.as_deref()).map(|_| ()).map_err(ReconcileError::Embed),
+            Method::Embed(setup) | Method::Both(setup) => {
+                ModelFiles::from_flag_or_env(setup.model_dir.as_deref()).map(|_| ()).map_err(ReconcileError::Embed)
+            }
         }
     }
 }
@@ -94,7 +102,8 @@ pub fn resolve_cap(cap: Cap, config_cap: Option<i64>) -> (Option<usize>, String)
         (Cap::Given(n), _) => (Some(n as usize), format!("cap {n} (--cap)")),
         (Cap::Default, Some(v)) => {
             let c = clamp_pair_cap(v);
-            let clamped = if i64::from(c) != v { format!(", clamped from {v} to 1-{MAX_PAIR_CAP}") } else { String::new() };
+            let clamped =
+                if i64::from(c) != v { format!(", clamped from {v} to 1-{MAX_PAIR_CAP}") } else { String::new() };
             (Some(c as usize), format!("cap {c} (reconcile_pair_cap in memory.db{clamped})"))
         }
         (Cap::Default, None) => (Some(DEFAULT_PAIR_CAP as usize), format!("cap {DEFAULT_PAIR_CAP} (default)")),
@@ -118,7 +127,8 @@ impl Pairer {
             Method::Keyword => None,
             Method::Embed(setup) | Method::Both(setup) => {
                 let model = ModelFiles::from_flag_or_env(setup.model_dir.as_deref()).map_err(ReconcileError::Embed)?;
-                let store = setup.store_dir.as_deref().map(memval_store::open).transpose().map_err(ReconcileError::Store)?;
+                let store =
+                    setup.store_dir.as_deref().map(memval_store::open).transpose().map_err(ReconcileError::Store)?;
                 Some((model, store))
             }
         };
@@ -127,21 +137,36 @@ impl Pairer {
 
     /// The candidates of `memories` under `options`, and what embedding did (`None` for
     /// keyword).
-    pub fn pairs(&self, memories: &[Memory], options: &Options, progress: &mut dyn FnMut(Progress)) -> Result<(Candidates, Option<EmbedStats>), ReconcileError> {
+    pub fn pairs(
+        &self,
+        memories: &[Memory],
+        options: &Options,
+        progress: &mut dyn FnMut(Progress),
+    ) -> Result<(Candidates, Option<EmbedStats>), ReconcileError> {
         let Some((model, store)) = &self.embed else {
             return Ok((pairs::keyword_pairs(memories, options), None));
         };
         let table = store.as_ref().map(|s| s.embeddings()).transpose().map_err(ReconcileError::Store)?;
         let (found, stats) = embed_pairs::embed_pairs(memories, options, model, table.as_ref(), progress)?;
-        let candidates = if matches!(self.method, Method::Both(_)) { embed_pairs::merge(pairs::keyword_pairs(memories, options), found, options.cap) } else { found };
+        let candidates = if matches!(self.method, Method::Both(_)) {
+            embed_pairs::merge(pairs::keyword_pairs(memories, options), found, options.cap)
+        } else {
+            found
+        };
         Ok((candidates, Some(stats)))
     }
 }
 
 /// What the embedding step did, as one line for the user (stderr, or a report's notes).
 pub fn embed_note(e: &EmbedStats) -> String {
-    let corrupt = if e.corrupt > 0 { format!(", {} unreadable cache records embedded again", e.corrupt) } else { String::new() };
-    format!("embed: {} texts embedded, {} from the cache ({}){corrupt}", e.embedded, e.cached, memval_proto::display::one_line(&e.model_id))
+    let corrupt =
+        if e.corrupt > 0 { format!(", {} unreadable cache records embedded again", e.corrupt) } else { String::new() };
+    format!(
+        "embed: {} texts embedded, {} from the cache ({}){corrupt}",
+        e.embedded,
+        e.cached,
+        memval_proto::display::one_line(&e.model_id)
+    )
 }
 
 /// Loads `memories` (with `repo` as the repository they describe) and pairs them by
@@ -169,7 +194,15 @@ pub fn run(
     let options = Options { cap, per_agent: (per_agent > 0).then_some(per_agent), resolved };
     let resolved_read = options.resolved.len();
     let (candidates, stats) = pairer.pairs(&loaded.memories, &options, progress)?;
-    Ok(PairsRun { candidates, format: loaded.format, problems: loaded.problems, links: loaded.links, cap_note, resolved_read, embed: stats })
+    Ok(PairsRun {
+        candidates,
+        format: loaded.format,
+        problems: loaded.problems,
+        links: loaded.links,
+        cap_note,
+        resolved_read,
+        embed: stats,
+    })
 }
 
 #[cfg(test)]

@@ -69,7 +69,10 @@ fn config_re() -> &'static Regex {
 
 /// File names are not configuration keys (`lru.rs: 45` says where, not what).
 fn looks_like_file(key: &str) -> bool {
-    const EXT: &[&str] = &["rs", "py", "md", "ts", "js", "go", "json", "yaml", "yml", "toml", "txt", "sh", "java", "c", "h", "cpp", "rb", "tsx", "jsx", "lock", "cfg", "ini"];
+    const EXT: &[&str] = &[
+        "rs", "py", "md", "ts", "js", "go", "json", "yaml", "yml", "toml", "txt", "sh", "java", "c", "h", "cpp", "rb",
+        "tsx", "jsx", "lock", "cfg", "ini",
+    ];
     key.rsplit_once('.').is_some_and(|(_, ext)| EXT.contains(&ext.to_ascii_lowercase().as_str()))
 }
 
@@ -83,7 +86,11 @@ pub fn config_values(text: &str) -> Vec<(String, String, String)> {
             if looks_like_file(key) || value.is_empty() {
                 return None;
             }
-            Some((key.to_ascii_lowercase(), value.to_ascii_lowercase(), c.get(0)?.as_str().trim_end_matches(['.', ':']).to_owned()))
+            Some((
+                key.to_ascii_lowercase(),
+                value.to_ascii_lowercase(),
+                c.get(0)?.as_str().trim_end_matches(['.', ':']).to_owned(),
+            ))
         })
         .collect()
 }
@@ -103,8 +110,9 @@ fn choice_re() -> &'static Regex {
 
 /// Words after a verb that are not names.
 const NOT_NAMES: &[&str] = &[
-    "the", "a", "an", "it", "this", "that", "these", "those", "our", "their", "its", "them", "any", "all", "some", "one",
-    "to", "of", "for", "in", "on", "with", "and", "or", "as", "is", "be", "case", "cases", "instead", "only", "same", "new", "old",
+    "the", "a", "an", "it", "this", "that", "these", "those", "our", "their", "its", "them", "any", "all", "some",
+    "one", "to", "of", "for", "in", "on", "with", "and", "or", "as", "is", "be", "case", "cases", "instead", "only",
+    "same", "new", "old",
 ];
 
 /// `(name, taken, quote)` choices of `text`: `taken` false for a rejection.
@@ -117,11 +125,21 @@ pub fn choices(text: &str) -> Vec<(String, bool, String)> {
             continue;
         }
         let v = verb.as_str().to_ascii_lowercase();
-        let mut taken = !(v.contains("not") || v.contains("n't") || v.starts_with("never") || ["rejected", "dropped", "abandoned", "avoid"].contains(&v.as_str()) || v.starts_with("ruled"));
+        let mut taken = !(v.contains("not")
+            || v.contains("n't")
+            || v.starts_with("never")
+            || ["rejected", "dropped", "abandoned", "avoid"].contains(&v.as_str())
+            || v.starts_with("ruled"));
         // "we will not use X", "no longer using X": a negation just before the verb.
         let before = text[..all.start()].to_ascii_lowercase();
         let before = before.trim_end();
-        if taken && (before.ends_with("not") || before.ends_with("n't") || before.ends_with("never") || before.ends_with("no longer") || before.ends_with("stop")) {
+        if taken
+            && (before.ends_with("not")
+                || before.ends_with("n't")
+                || before.ends_with("never")
+                || before.ends_with("no longer")
+                || before.ends_with("stop"))
+        {
             taken = false;
             let start = before.rfind(|ch: char| ch.is_whitespace()).map_or(0, |i| i + 1);
             out.push((name_l, taken, text[start..all.end()].trim().to_owned()));
@@ -156,8 +174,16 @@ pub fn prove(memories: &[Text<'_>]) -> Vec<Proven> {
     for (key, list) in &by_key {
         for (x, (i, vi, qi)) in list.iter().enumerate() {
             for (j, vj, qj) in &list[x + 1..] {
-                if memories[*i].agent != memories[*j].agent && vi != vj && seen.insert((0, key.clone(), *i.min(j), *i.max(j))) {
-                    out.push(Proven { kind: Kind::ConfigValue, subject: key.clone(), a: side(*i, qi), b: side(*j, qj) });
+                if memories[*i].agent != memories[*j].agent
+                    && vi != vj
+                    && seen.insert((0, key.clone(), *i.min(j), *i.max(j)))
+                {
+                    out.push(Proven {
+                        kind: Kind::ConfigValue,
+                        subject: key.clone(),
+                        a: side(*i, qi),
+                        b: side(*j, qj),
+                    });
                 }
             }
         }
@@ -193,7 +219,8 @@ mod tests {
 
     #[test]
     fn choices_taken_and_rejected() {
-        let got = choices("We decided to use PostgreSQL. We rejected MongoDB; we will not use Redis here. Use the cache.");
+        let got =
+            choices("We decided to use PostgreSQL. We rejected MongoDB; we will not use Redis here. Use the cache.");
         let c: Vec<(&str, bool)> = got.iter().map(|(n, t, _)| (n.as_str(), *t)).collect();
         assert_eq!(c, [("postgresql", true), ("mongodb", false), ("redis", false)]);
         assert_eq!(got[2].2, "not use Redis");
@@ -208,7 +235,8 @@ mod tests {
             t("4", "qa", "cache_ttl = 300 everywhere"),
         ];
         let p = prove(&ms);
-        let got: Vec<(Kind, &str, &str, &str)> = p.iter().map(|x| (x.kind.clone(), x.subject.as_str(), x.a.id.as_str(), x.b.id.as_str())).collect();
+        let got: Vec<(Kind, &str, &str, &str)> =
+            p.iter().map(|x| (x.kind.clone(), x.subject.as_str(), x.a.id.as_str(), x.b.id.as_str())).collect();
         assert_eq!(
             got,
             [

@@ -75,7 +75,9 @@ pub fn references(text: &str, defining: &[(u32, String)]) -> Vec<Reference> {
 pub fn marker_of(line: &str) -> Option<String> {
     let stripped = line.trim().trim_start_matches(['>', '#', '*', '-', '_', ' ', '\t', '[', '(']).trim_start();
     let lower = stripped.to_ascii_lowercase();
-    let status = lower.strip_prefix("status").map(|r| r.trim_start_matches(['*', '_', ' ', ':', '=']).trim_start_matches(['*', '_', ' ']));
+    let status = lower
+        .strip_prefix("status")
+        .map(|r| r.trim_start_matches(['*', '_', ' ', ':', '=']).trim_start_matches(['*', '_', ' ']));
     for m in MARKERS {
         let word = m.to_ascii_lowercase();
         if lower.starts_with(&word) || status.is_some_and(|s| s.starts_with(&word)) {
@@ -225,8 +227,10 @@ mod tests {
 ### DEC-2026-03-01-01 — Store on PostgreSQL\n\n**Status:** Active\n\nSupersedes DEC-2026-02-12-03.\n```\n> OBSOLETE in a code block\n```\n\n\
 ### DEC-9 — Old flag\n\nOBSOLETE: the flag is gone.\n\n## Appendix\n\n> RETRACTED is not about DEC-9 here\n";
         let ds = from_log(log);
-        let got: Vec<(&str, u32, Option<&str>, Option<&str>)> =
-            ds.iter().map(|d| (d.id.as_str(), d.line, d.marker.as_ref().map(|m| m.0.as_str()), d.date.as_deref())).collect();
+        let got: Vec<(&str, u32, Option<&str>, Option<&str>)> = ds
+            .iter()
+            .map(|d| (d.id.as_str(), d.line, d.marker.as_ref().map(|m| m.0.as_str()), d.date.as_deref()))
+            .collect();
         assert_eq!(
             got,
             [

@@ -57,7 +57,8 @@ pub fn embed_pairs(
     progress: &mut dyn FnMut(Progress),
 ) -> Result<(Candidates, EmbedStats), ReconcileError> {
     let (keep, sampled) = sample(memories, options.per_agent);
-    let (mut kept, without_text): (Vec<usize>, Vec<usize>) = keep.into_iter().partition(|&i| !memories[i].content.trim().is_empty());
+    let (mut kept, without_text): (Vec<usize>, Vec<usize>) =
+        keep.into_iter().partition(|&i| !memories[i].content.trim().is_empty());
     // Index order is id order, so the search's tie-break (lower index first) is the ids'.
     kept.sort_by(|&x, &y| id_order(&memories[x].id, &memories[y].id));
     let texts: Vec<&str> = kept.iter().map(|&i| memories[i].content.as_str()).collect();
@@ -72,10 +73,14 @@ pub fn embed_pairs(
         .collect();
     let skip = |a: u32, b: u32| {
         !options.resolved.is_empty()
-            && options.resolved.contains(&normalised_ids(&memories[kept[a as usize]].id, &memories[kept[b as usize]].id))
+            && options
+                .resolved
+                .contains(&normalised_ids(&memories[kept[a as usize]].id, &memories[kept[b as usize]].id))
     };
-    let search = similar::top_pairs(&vectors, &groups, EMBED_THRESHOLD, options.cap, skip, |done, all| progress(Progress::Comparing(done, all)))
-        .map_err(ReconcileError::Embed)?;
+    let search = similar::top_pairs(&vectors, &groups, EMBED_THRESHOLD, options.cap, skip, |done, all| {
+        progress(Progress::Comparing(done, all))
+    })
+    .map_err(ReconcileError::Embed)?;
     let pairs = search
         .pairs
         .iter()
@@ -129,9 +134,12 @@ fn vectors_of(
     if !missing.is_empty() {
         let embedder = Embedder::load(model).map_err(ReconcileError::Embed)?;
         let todo: Vec<&str> = missing.iter().map(|(_, t)| *t).collect();
-        let vectors = embedder.embed(&todo, |done, all| progress(Progress::Embedding(done, all))).map_err(ReconcileError::Embed)?;
+        let vectors = embedder
+            .embed(&todo, |done, all| progress(Progress::Embedding(done, all)))
+            .map_err(ReconcileError::Embed)?;
         stats.embedded = vectors.len();
-        let records: Vec<(Vec<u8>, Vec<u8>)> = missing.iter().zip(&vectors).map(|((k, _), v)| (k.clone(), to_bytes(v))).collect();
+        let records: Vec<(Vec<u8>, Vec<u8>)> =
+            missing.iter().zip(&vectors).map(|((k, _), v)| (k.clone(), to_bytes(v))).collect();
         if let Some(cache) = cache {
             cache.put_all(&records).map_err(ReconcileError::Store)?;
         }
@@ -159,7 +167,9 @@ pub fn merge(keyword: Candidates, embed: Candidates, cap: Option<usize>) -> Cand
         }
     }
     let mut pairs: Vec<Pair> = best.into_values().collect();
-    pairs.sort_by(|x, y| y.score.total_cmp(&x.score).then_with(|| id_order(&x.id_a, &y.id_a)).then_with(|| id_order(&x.id_b, &y.id_b)));
+    pairs.sort_by(|x, y| {
+        y.score.total_cmp(&x.score).then_with(|| id_order(&x.id_a, &y.id_a)).then_with(|| id_order(&x.id_b, &y.id_b))
+    });
     let capped_here = cap.is_some_and(|k| pairs.len() > k.max(1));
     if let Some(k) = cap {
         pairs.truncate(k.max(1));
@@ -201,9 +211,13 @@ mod tests {
     #[test]
     fn merge_keeps_the_higher_score_and_its_method() {
         let k = cands("keyword", vec![pair("1", "2", 0.4, "keyword"), pair("3", "4", 0.9, "keyword")]);
-        let e = cands("embed", vec![pair("1", "2", 0.7, "embed"), pair("3", "4", 0.6, "embed"), pair("5", "6", 0.58, "embed")]);
+        let e = cands(
+            "embed",
+            vec![pair("1", "2", 0.7, "embed"), pair("3", "4", 0.6, "embed"), pair("5", "6", 0.58, "embed")],
+        );
         let m = merge(k, e, None);
-        let got: Vec<(&str, f64, &str)> = m.pairs.iter().map(|p| (p.id_a.as_str(), p.score, p.method.as_str())).collect();
+        let got: Vec<(&str, f64, &str)> =
+            m.pairs.iter().map(|p| (p.id_a.as_str(), p.score, p.method.as_str())).collect();
         assert_eq!(got, vec![("3", 0.9, "keyword"), ("1", 0.7, "embed"), ("5", 0.58, "embed")]);
         assert_eq!(m.method, BOTH);
         assert!(!m.capped);

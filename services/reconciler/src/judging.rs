@@ -94,7 +94,10 @@ pub async fn judge(c: &mut Contradictions, model: Arc<dyn ChatModel>, limits: Li
     let answers = futures::future::join_all(calls)
         .await
         .into_iter()
-        .map(|r| r.map(|checked| (checked.judgements, checked.notes)).map_err(|e| format!("not judged: the model gave no answer ({e})")))
+        .map(|r| {
+            r.map(|checked| (checked.judgements, checked.notes))
+                .map_err(|e| format!("not judged: the model gave no answer ({e})"))
+        })
         .collect();
     file(c, asked, answers, model.name(), run_id);
 }
@@ -144,7 +147,11 @@ mod tests {
         let mut c = candidates(9);
         let limits = Limits { pair_cap: 8, batch_size: 3, max_batches: 2 };
         let asked = ask(&c, limits);
-        assert_eq!(asked.batches.iter().map(Vec::len).collect::<Vec<_>>(), [3, 3], "two calls of three; two deferred, one over the cap");
+        assert_eq!(
+            asked.batches.iter().map(Vec::len).collect::<Vec<_>>(),
+            [3, 3],
+            "two calls of three; two deferred, one over the cap"
+        );
         let answers = vec![
             Ok((asked.batches[0].iter().map(judgement).collect(), vec!["batch run-7.p0: a note".into()])),
             Err("not judged: no judgement within 5s".into()),

@@ -14,13 +14,13 @@ pub mod embed_pairs;
 pub mod error;
 pub mod judging;
 pub mod naming;
-pub mod scan;
-pub mod stage;
-pub mod triggers;
 pub mod pairs;
 pub mod reconcile;
 pub mod report;
+pub mod scan;
+pub mod stage;
 pub mod tokens;
+pub mod triggers;
 
 pub use error::ReconcileError;
 pub use pairs::{keyword_pairs, Candidates, Options};

@@ -26,14 +26,19 @@ pub fn write_new(dir: &Path, date: &str, text: &str) -> Result<PathBuf, Reconcil
         let path = dir.join(report_name(date, n));
         match std::fs::OpenOptions::new().write(true).create_new(true).open(&path) {
             Ok(mut f) => {
-                f.write_all(text.as_bytes()).and_then(|()| f.sync_all()).map_err(|source| ReconcileError::Write { path: path.clone(), source })?;
+                f.write_all(text.as_bytes())
+                    .and_then(|()| f.sync_all())
+                    .map_err(|source| ReconcileError::Write { path: path.clone(), source })?;
                 return Ok(path);
             }
             Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => continue,
             Err(source) => return Err(ReconcileError::Write { path, source }),
         }
     }
-    Err(ReconcileError::Write { path: dir.to_path_buf(), source: std::io::Error::other(format!("9999 reports already exist for {date}")) })
+    Err(ReconcileError::Write {
+        path: dir.to_path_buf(),
+        source: std::io::Error::other(format!("9999 reports already exist for {date}")),
+    })
 }
 
 #[cfg(test)]

@@ -48,7 +48,11 @@ pub struct Options {
 
 impl Default for Options {
     fn default() -> Self {
-        Options { cap: Some(memval_judge::plan::DEFAULT_PAIR_CAP as usize), per_agent: Some(DEFAULT_PER_AGENT), resolved: HashSet::new() }
+        Options {
+            cap: Some(memval_judge::plan::DEFAULT_PAIR_CAP as usize),
+            per_agent: Some(DEFAULT_PER_AGENT),
+            resolved: HashSet::new(),
+        }
     }
 }
 
@@ -463,7 +467,11 @@ pub fn to_table(c: &Candidates) -> String {
     let short = |s: &str| {
         let one: String = s.split_whitespace().collect::<Vec<_>>().join(" ");
         let one = memval_proto::display::one_line(&one);
-        if one.chars().count() > 60 { format!("{}…", one.chars().take(59).collect::<String>()) } else { one }
+        if one.chars().count() > 60 {
+            format!("{}…", one.chars().take(59).collect::<String>())
+        } else {
+            one
+        }
     };
     // An agent or id with a newline must not start a pair row of its own.
     let side = |agent: &str, id: &str| memval_proto::display::one_line(&format!("{agent}:{id}"));
@@ -498,7 +506,13 @@ pub fn summary(c: &Candidates) -> String {
     };
     let _ = writeln!(out, "{} pairs from {} memories ({how})", c.pairs.len(), c.memories);
     for s in &c.sampled {
-        let _ = writeln!(out, "agent {}: {} of {} memories compared (per-agent sample; --per-agent 0 compares all)", memval_proto::display::one_line(&s.agent), s.kept, s.total);
+        let _ = writeln!(
+            out,
+            "agent {}: {} of {} memories compared (per-agent sample; --per-agent 0 compares all)",
+            memval_proto::display::one_line(&s.agent),
+            s.kept,
+            s.total
+        );
     }
     for (ids, why) in [
         (&c.without_tokens, "by keyword: no word of 4 or more letters or digits"),
@@ -522,7 +536,11 @@ pub fn summary(c: &Candidates) -> String {
     }
     if c.capped {
         let last = c.pairs.last().map_or(0.0, |p| p.score);
-        let _ = writeln!(out, "capped at {} pairs: pairs scoring {last:.3} or less may be left out (raise --cap, or --cap 0 for all)", c.pairs.len());
+        let _ = writeln!(
+            out,
+            "capped at {} pairs: pairs scoring {last:.3} or less may be left out (raise --cap, or --cap 0 for all)",
+            c.pairs.len()
+        );
     }
     out
 }
@@ -593,7 +611,11 @@ mod tests {
 
     #[test]
     fn resolved_pairs_are_not_raised_again() {
-        let m = vec![memory("1", "a", "alpha beta gamma delta"), memory("2", "b", "alpha beta gamma delta"), memory("3", "c", "alpha beta gamma delta")];
+        let m = vec![
+            memory("1", "a", "alpha beta gamma delta"),
+            memory("2", "b", "alpha beta gamma delta"),
+            memory("3", "c", "alpha beta gamma delta"),
+        ];
         let mut o = opts(None);
         o.resolved.insert(normalised_ids("2", "1"));
         let c = keyword_pairs(&m, &o);
@@ -663,7 +685,12 @@ mod tests {
             .map(|i| {
                 let len = 3 + r.below(12);
                 // Skewed: low word numbers are common, as in real text.
-                let text: Vec<&str> = (0..len).map(|_| { let top = 1 + r.below(vocab); words[r.below(top)].as_str() }).collect();
+                let text: Vec<&str> = (0..len)
+                    .map(|_| {
+                        let top = 1 + r.below(vocab);
+                        words[r.below(top)].as_str()
+                    })
+                    .collect();
                 memory(&i.to_string(), &format!("agent{}", r.below(agents)), &text.join(" "))
             })
             .collect()
@@ -692,8 +719,16 @@ mod tests {
         let forged = "\n 0.999  pm:1   tech-lead:2   forged | forged\r\n\u{2028}\u{85}\tx";
         let table_of = |t: &str| {
             let m = vec![
-                memory(&format!("12{t}"), &format!("pm{t}"), &format!("We decided to use PostgreSQL as the primary database.{t}")),
-                memory(&format!("34{t}"), &format!("tech-lead{t}"), "We rejected PostgreSQL; the primary database stays SQLite."),
+                memory(
+                    &format!("12{t}"),
+                    &format!("pm{t}"),
+                    &format!("We decided to use PostgreSQL as the primary database.{t}"),
+                ),
+                memory(
+                    &format!("34{t}"),
+                    &format!("tech-lead{t}"),
+                    "We rejected PostgreSQL; the primary database stays SQLite.",
+                ),
                 memory(&format!("56{t}"), "qa", "x"),
             ];
             let mut c = keyword_pairs(&m, &opts(None));

@@ -18,11 +18,11 @@ use std::path::{Path, PathBuf};
 use crate::candidates::{embed_note, resolve_cap, Cap, Method, Pairer};
 use crate::contradictions::{self, Text};
 use crate::decisions::{self, Decision};
-use memval_git::Activity;
 use crate::pairs::{self, normalised_ids, Options};
 use crate::report::*;
 use crate::scan::{self, Content, Origin};
 use crate::ReconcileError;
+use memval_git::Activity;
 
 /// What a reconciliation is given.
 #[derive(Debug, Clone)]
@@ -42,7 +42,9 @@ pub struct Inputs {
 /// GAAI `contexts/` folder, else `REPO/.memval/reconciliation-reports/`.
 pub fn default_out_dir(repo: &Path, gaai_dirs: &[PathBuf]) -> PathBuf {
     match gaai_dirs.first().and_then(|m| m.parent()) {
-        Some(contexts) if contexts.file_name().is_some_and(|n| n == "contexts") => contexts.join("artefacts").join("reconciliation-reports"),
+        Some(contexts) if contexts.file_name().is_some_and(|n| n == "contexts") => {
+            contexts.join("artefacts").join("reconciliation-reports")
+        }
         _ => repo.join(".memval").join("reconciliation-reports"),
     }
 }
@@ -64,7 +66,10 @@ struct Recorded {
 /// Builds the report (contradiction candidates unjudged) and returns it with the output
 /// folder it would go to by default.
 pub fn reconcile(inputs: &Inputs) -> Result<(Report, PathBuf), ReconcileError> {
-    let repo = inputs.repo.canonicalize().map_err(|e| ReconcileError::Input { path: inputs.repo.clone(), reason: format!("not a readable folder: {e}") })?;
+    let repo = inputs.repo.canonicalize().map_err(|e| ReconcileError::Input {
+        path: inputs.repo.clone(),
+        reason: format!("not a readable folder: {e}"),
+    })?;
     // A missing embed model is an error before the scan, not after it.
     let pairer = Pairer::new(&inputs.method)?;
     let mut manifest = scan::manifest(&repo, &inputs.memories)?;
@@ -81,7 +86,8 @@ pub fn reconcile(inputs: &Inputs) -> Result<(Report, PathBuf), ReconcileError> {
     for (k, e) in entries.iter().enumerate() {
         let (Content::Text(text), Some(file)) = (&e.content, &e.file) else { continue };
         let stem = file.file_stem().map(|s| s.to_string_lossy().into_owned()).unwrap_or_default();
-        let in_decisions = file.parent().and_then(Path::file_name).is_some_and(|n| n == "decisions") || e.category.as_deref() == Some("decisions");
+        let in_decisions = file.parent().and_then(Path::file_name).is_some_and(|n| n == "decisions")
+            || e.category.as_deref() == Some("decisions");
         let found: Vec<Decision> = match decisions::from_file(&stem, text) {
             Some(d) => vec![d],
             None if in_decisions => decisions::from_log(text),
@@ -122,17 +128,34 @@ pub fn reconcile(inputs: &Inputs) -> Result<(Report, PathBuf), ReconcileError> {
                         newest.insert(r.id.clone(), t);
                     }
                     match &rec.decision.marker {
-                        Some((m, line)) => (DecStatus::Superseded, Some(m.clone()), Some(line.clone()), Some(rec.at.clone())),
+                        Some((m, line)) => {
+                            (DecStatus::Superseded, Some(m.clone()), Some(line.clone()), Some(rec.at.clone()))
+                        }
                         None => (DecStatus::Active, None, None, Some(rec.at.clone())),
                     }
                 }
             };
-            refs.push(DecReference { file: e.path.clone(), line: r.line, dec: r.id, status, marker, marker_text, decision, from_decision: is_decision });
+            refs.push(DecReference {
+                file: e.path.clone(),
+                line: r.line,
+                dec: r.id,
+                status,
+                marker,
+                marker_text,
+                decision,
+                from_decision: is_decision,
+            });
         }
         if let (Some(updated), false) = (e.updated_at, is_decision) {
             for (dec, t) in newest {
                 if t > updated {
-                    stale.push(StaleEntry { file: e.path.clone(), dec, file_updated_at: day(updated), dec_updated_at: day(t), delta_days: days_between(updated, t) });
+                    stale.push(StaleEntry {
+                        file: e.path.clone(),
+                        dec,
+                        file_updated_at: day(updated),
+                        dec_updated_at: day(t),
+                        delta_days: days_between(updated, t),
+                    });
                 }
             }
         }
@@ -150,18 +173,41 @@ pub fn reconcile(inputs: &Inputs) -> Result<(Report, PathBuf), ReconcileError> {
     }
     let mut new_knowledge: Vec<NewKnowledge> = missing_decs
         .into_iter()
-        .map(|(dec, sources)| NewKnowledge { description: format!("{dec} is referenced but no decision record holds it"), category: "decisions".into(), sources })
+        .map(|(dec, sources)| NewKnowledge {
+            description: format!("{dec} is referenced but no decision record holds it"),
+            category: "decisions".into(),
+            sources,
+        })
         .collect();
     for path in &manifest.unregistered {
-        let category = Path::new(path).parent().and_then(Path::file_name).map(|n| n.to_string_lossy().into_owned()).filter(|n| n != "memory").unwrap_or_else(|| "memory".into());
-        new_knowledge.push(NewKnowledge { description: "memory file not registered in index.md".into(), category, sources: vec![path.clone()] });
+        let category = Path::new(path)
+            .parent()
+            .and_then(Path::file_name)
+            .map(|n| n.to_string_lossy().into_owned())
+            .filter(|n| n != "memory")
+            .unwrap_or_else(|| "memory".into());
+        new_knowledge.push(NewKnowledge {
+            description: "memory file not registered in index.md".into(),
+            category,
+            sources: vec![path.clone()],
+        });
     }
 
     let missing_files: Vec<MissingFile> = entries
         .iter()
         .filter_map(|e| match &e.content {
-            Content::Missing => Some(MissingFile { path: e.path.clone(), class: "MISSING_FILE".into(), reason: "not on disk".into(), index_line: e.index_line }),
-            Content::Unreadable(why) => Some(MissingFile { path: e.path.clone(), class: "UNREADABLE".into(), reason: why.clone(), index_line: e.index_line }),
+            Content::Missing => Some(MissingFile {
+                path: e.path.clone(),
+                class: "MISSING_FILE".into(),
+                reason: "not on disk".into(),
+                index_line: e.index_line,
+            }),
+            Content::Unreadable(why) => Some(MissingFile {
+                path: e.path.clone(),
+                class: "UNREADABLE".into(),
+                reason: why.clone(),
+                index_line: e.index_line,
+            }),
             Content::Text(_) => None,
         })
         .collect();
@@ -236,7 +282,12 @@ fn proximity(repo: &Path, doc: &Path, readme: bool) -> Option<String> {
     }
 }
 
-fn staleness(repo: &Path, manifest: &scan::Manifest, git: Result<&Activity, &String>, now: i64) -> (GitSection<CodePathFinding>, GitSection<DocFinding>) {
+fn staleness(
+    repo: &Path,
+    manifest: &scan::Manifest,
+    git: Result<&Activity, &String>,
+    now: i64,
+) -> (GitSection<CodePathFinding>, GitSection<DocFinding>) {
     let mut code = GitSection::default();
     let mut docs = GitSection::default();
     let git = match git {
@@ -266,8 +317,17 @@ fn staleness(repo: &Path, manifest: &scan::Manifest, git: Result<&Activity, &Str
                     };
                     match git.commits_since(&in_git(repo, git, p), updated, None) {
                         Ok(0) => {}
-                        Ok(n) => code.findings.push(CodePathFinding { file: e.path.clone(), code_path: p.clone(), commits: n, days_stale: days_between(updated, now) }),
-                        Err(err) => code.not_checked.push(NotChecked { file: e.path.clone(), what: p.clone(), reason: err.to_string() }),
+                        Ok(n) => code.findings.push(CodePathFinding {
+                            file: e.path.clone(),
+                            code_path: p.clone(),
+                            commits: n,
+                            days_stale: days_between(updated, now),
+                        }),
+                        Err(err) => code.not_checked.push(NotChecked {
+                            file: e.path.clone(),
+                            what: p.clone(),
+                            reason: err.to_string(),
+                        }),
                     }
                 }
             }
@@ -278,7 +338,11 @@ fn staleness(repo: &Path, manifest: &scan::Manifest, git: Result<&Activity, &Str
                     match proximity(repo, file, readme) {
                         Some(dir) => ("proximity", vec![dir]),
                         None => {
-                            docs.not_checked.push(NotChecked { file: e.path.clone(), what: "proximity".into(), reason: "no depends_on and no src/, lib/ or api/ folder near it".into() });
+                            docs.not_checked.push(NotChecked {
+                                file: e.path.clone(),
+                                what: "proximity".into(),
+                                reason: "no depends_on and no src/, lib/ or api/ folder near it".into(),
+                            });
                             continue;
                         }
                     }
@@ -294,8 +358,16 @@ fn staleness(repo: &Path, manifest: &scan::Manifest, git: Result<&Activity, &Str
                     let own = file.strip_prefix(repo).ok().map(|p| in_git(repo, git, &p.to_string_lossy()));
                     match git.commits_since(&in_git(repo, git, &r), updated, own.as_deref()) {
                         Ok(0) => {}
-                        Ok(n) => docs.findings.push(DocFinding { file: e.path.clone(), source: source.into(), reference: r, commits: n, days_stale: days_between(updated, now) }),
-                        Err(err) => docs.not_checked.push(NotChecked { file: e.path.clone(), what: r, reason: err.to_string() }),
+                        Ok(n) => docs.findings.push(DocFinding {
+                            file: e.path.clone(),
+                            source: source.into(),
+                            reference: r,
+                            commits: n,
+                            days_stale: days_between(updated, now),
+                        }),
+                        Err(err) => {
+                            docs.not_checked.push(NotChecked { file: e.path.clone(), what: r, reason: err.to_string() })
+                        }
                     }
                 }
             }
@@ -320,7 +392,10 @@ fn candidates(repo: &Path, inputs: &Inputs, pairer: &Pairer) -> Result<Contradic
     }
     // Ids key pairs: unique across every memories path.
     memval_proto::make_ids_unique(&mut memories);
-    let texts: Vec<Text<'_>> = memories.iter().map(|m| Text { id: &m.id, agent: &m.agent, source: m.source.to_string(), content: &m.content }).collect();
+    let texts: Vec<Text<'_>> = memories
+        .iter()
+        .map(|m| Text { id: &m.id, agent: &m.agent, source: m.source.to_string(), content: &m.content })
+        .collect();
     let proven = contradictions::prove(&texts);
     let (cap, cap_note) = resolve_cap(inputs.pair_cap, config_cap);
     let options = Options { cap, per_agent: (inputs.per_agent > 0).then_some(inputs.per_agent), resolved };
@@ -330,7 +405,15 @@ fn candidates(repo: &Path, inputs: &Inputs, pairer: &Pairer) -> Result<Contradic
     notes.extend(embedded.as_ref().map(embed_note));
     Ok(Contradictions {
         proven,
-        candidates: found.pairs.into_iter().map(|pair| CandidatePair { pair, judgement: None, not_judged: Some("not judged: no model configured".into()) }).collect(),
+        candidates: found
+            .pairs
+            .into_iter()
+            .map(|pair| CandidatePair {
+                pair,
+                judgement: None,
+                not_judged: Some("not judged: no model configured".into()),
+            })
+            .collect(),
         judged_by: None,
         candidate_notes: notes,
         judge_notes: Vec::new(),
@@ -356,7 +439,9 @@ pub fn fails(report: &Report, fail_on: &[FailOn]) -> bool {
         FailOn::Any => report.front.findings_count > 0,
         FailOn::Stale => !report.stale_entries.is_empty(),
         FailOn::Superseded => report.superseded().next().is_some(),
-        FailOn::Contradictions => !report.contradictions.proven.is_empty() || report.contradictions.judged_contradictory().next().is_some(),
+        FailOn::Contradictions => {
+            !report.contradictions.proven.is_empty() || report.contradictions.judged_contradictory().next().is_some()
+        }
         FailOn::NewKnowledge => !report.new_knowledge.is_empty(),
         FailOn::Missing => !report.missing_files.is_empty(),
         FailOn::CodePath => !report.code_paths.findings.is_empty(),

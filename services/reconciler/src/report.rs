@@ -90,7 +90,9 @@ pub struct Contradictions {
 impl Contradictions {
     /// Judged contradictory by the model.
     pub fn judged_contradictory(&self) -> impl Iterator<Item = &CandidatePair> {
-        self.candidates.iter().filter(|c| c.judgement.as_ref().is_some_and(|j| j.verdict == memval_proto::PairVerdict::Contradictory))
+        self.candidates
+            .iter()
+            .filter(|c| c.judgement.as_ref().is_some_and(|j| j.verdict == memval_proto::PairVerdict::Contradictory))
     }
 }
 
@@ -243,7 +245,15 @@ pub fn to_markdown(r: &Report) -> String {
     } else {
         let _ = writeln!(o, "| File | DEC | File updated_at | DEC updated_at | Delta (days) |\n|---|---|---|---|---|");
         for s in &r.stale_entries {
-            let _ = writeln!(o, "| {} | {} | {} | {} | {} |", cell(&s.file), cell(&s.dec), s.file_updated_at, s.dec_updated_at, s.delta_days);
+            let _ = writeln!(
+                o,
+                "| {} | {} | {} | {} | {} |",
+                cell(&s.file),
+                cell(&s.dec),
+                s.file_updated_at,
+                s.dec_updated_at,
+                s.delta_days
+            );
         }
         o.push('\n');
     }
@@ -265,7 +275,8 @@ pub fn to_markdown(r: &Report) -> String {
         }
     );
     if r.superseded().next().is_some() {
-        let _ = writeln!(o, "| Source file | Line | DEC | Marker | Marker text | Decision |\n|---|---|---|---|---|---|");
+        let _ =
+            writeln!(o, "| Source file | Line | DEC | Marker | Marker text | Decision |\n|---|---|---|---|---|---|");
         for s in r.superseded() {
             let _ = writeln!(
                 o,
@@ -287,7 +298,10 @@ pub fn to_markdown(r: &Report) -> String {
         let _ = writeln!(o, "Proven without a model: none.\n");
     } else {
         let _ = writeln!(o, "Proven without a model ({}):\n", c.proven.len());
-        let _ = writeln!(o, "| Kind | Subject | File A (agent) | Quote A | File B (agent) | Quote B |\n|---|---|---|---|---|---|");
+        let _ = writeln!(
+            o,
+            "| Kind | Subject | File A (agent) | Quote A | File B (agent) | Quote B |\n|---|---|---|---|---|---|"
+        );
         for p in &c.proven {
             let kind = match p.kind {
                 Kind::ConfigValue => "config value",
@@ -312,14 +326,24 @@ pub fn to_markdown(r: &Report) -> String {
             let _ = writeln!(o, "Candidate pairs ({}), judged by {}:\n", c.candidates.len(), cell(model));
         }
         None => {
-            let _ = writeln!(o, "Candidate pairs ({}), not judged: no model configured (pass --llm-* to judge them):\n", c.candidates.len());
+            let _ = writeln!(
+                o,
+                "Candidate pairs ({}), not judged: no model configured (pass --llm-* to judge them):\n",
+                c.candidates.len()
+            );
         }
     }
     if !c.candidates.is_empty() {
         let _ = writeln!(o, "| Score | A (agent:id) | B (agent:id) | Verdict | Confidence | Claim A | Claim B | Rationale |\n|---|---|---|---|---|---|---|---|");
         for p in &c.candidates {
             let (verdict, conf, ca, cb, why) = match (&p.judgement, &p.not_judged) {
-                (Some(j), _) => (j.verdict.as_str().to_owned(), j.confidence.to_string(), quote(&j.claim_a), quote(&j.claim_b), cell(&j.rationale)),
+                (Some(j), _) => (
+                    j.verdict.as_str().to_owned(),
+                    j.confidence.to_string(),
+                    quote(&j.claim_a),
+                    quote(&j.claim_b),
+                    cell(&j.rationale),
+                ),
                 (None, Some(reason)) => (cell(reason), String::new(), String::new(), String::new(), String::new()),
                 (None, None) => ("not judged".to_owned(), String::new(), String::new(), String::new(), String::new()),
             };
@@ -348,7 +372,8 @@ pub fn to_markdown(r: &Report) -> String {
     } else {
         let _ = writeln!(o, "| Candidate | Suggested category | Source |\n|---|---|---|");
         for k in &r.new_knowledge {
-            let _ = writeln!(o, "| {} | {} | {} |", cell(&k.description), cell(&k.category), cell(&k.sources.join(", ")));
+            let _ =
+                writeln!(o, "| {} | {} | {} |", cell(&k.description), cell(&k.category), cell(&k.sources.join(", ")));
         }
         o.push('\n');
     }
@@ -374,22 +399,51 @@ pub fn to_markdown(r: &Report) -> String {
     }
 
     let _ = writeln!(o, "## 6. Code-Path Staleness\n");
-    git_section(&mut o, &r.code_paths, "Code-path freshness check skipped", "No declared code path changed since its file's updated_at.", |o, x| {
-        let _ = writeln!(o, "| {} | {} | {} | {} |", cell(&x.file), cell(&x.code_path), x.commits, x.days_stale);
-    }, "| File | code_path | Commits since updated_at | Days stale |\n|---|---|---|---|");
+    git_section(
+        &mut o,
+        &r.code_paths,
+        "Code-path freshness check skipped",
+        "No declared code path changed since its file's updated_at.",
+        |o, x| {
+            let _ = writeln!(o, "| {} | {} | {} | {} |", cell(&x.file), cell(&x.code_path), x.commits, x.days_stale);
+        },
+        "| File | code_path | Commits since updated_at | Days stale |\n|---|---|---|---|",
+    );
 
     let _ = writeln!(o, "## 7. Documentation & README Staleness\n");
     if r.front.doc_files_scanned == 0 && r.docs.findings.is_empty() {
         let _ = writeln!(o, "No documentation or README files found in project.\n");
     } else {
-        git_section(&mut o, &r.docs, "Documentation staleness check skipped", "No documentation file is older than the code near it.", |o, x| {
-            let _ = writeln!(o, "| {} | {} | {} | {} | {} |", cell(&x.file), x.source, cell(&x.reference), x.commits, x.days_stale);
-        }, "| File | Source | Reference | Commits since updated_at | Days stale |\n|---|---|---|---|---|");
+        git_section(
+            &mut o,
+            &r.docs,
+            "Documentation staleness check skipped",
+            "No documentation file is older than the code near it.",
+            |o, x| {
+                let _ = writeln!(
+                    o,
+                    "| {} | {} | {} | {} | {} |",
+                    cell(&x.file),
+                    x.source,
+                    cell(&x.reference),
+                    x.commits,
+                    x.days_stale
+                );
+            },
+            "| File | Source | Reference | Commits since updated_at | Days stale |\n|---|---|---|---|---|",
+        );
     }
     o
 }
 
-fn git_section<T>(o: &mut String, s: &GitSection<T>, skipped: &str, none: &str, row: impl Fn(&mut String, &T), header: &str) {
+fn git_section<T>(
+    o: &mut String,
+    s: &GitSection<T>,
+    skipped: &str,
+    none: &str,
+    row: impl Fn(&mut String, &T),
+    header: &str,
+) {
     if let Some(why) = &s.skipped {
         let _ = writeln!(o, "{skipped}: {}.\n", cell(why));
         return;
@@ -460,7 +514,13 @@ mod tests {
                 code_path_findings_count: 0,
                 doc_staleness_findings_count: 0,
             },
-            stale_entries: vec![StaleEntry { file: f("a.md"), dec: f("DEC-1"), file_updated_at: "2026-01-01".into(), dec_updated_at: "2026-02-01".into(), delta_days: 31 }],
+            stale_entries: vec![StaleEntry {
+                file: f("a.md"),
+                dec: f("DEC-1"),
+                file_updated_at: "2026-01-01".into(),
+                dec_updated_at: "2026-02-01".into(),
+                delta_days: 31,
+            }],
             dec_references: vec![DecReference {
                 file: f("a.md"),
                 line: 3,
@@ -481,10 +541,33 @@ mod tests {
                 candidate_notes: vec![f("capped at 1 pair")],
                 judge_notes: vec![f("batch 1 fell back")],
             },
-            new_knowledge: vec![NewKnowledge { description: f("DEC-9 is referenced"), category: f("decision"), sources: vec![f("a.md:4"), f("b.md")] }],
-            missing_files: vec![MissingFile { path: f("gone.md"), class: "MISSING_FILE".into(), reason: f("not on disk"), index_line: Some(4) }],
-            code_paths: GitSection { skipped: None, findings: vec![CodePathFinding { file: f("a.md"), code_path: f("src/"), commits: 2, days_stale: 5 }], not_checked: not_checked.clone() },
-            docs: GitSection { skipped: None, findings: vec![DocFinding { file: f("README.md"), source: "proximity".into(), reference: f("src/a.rs"), commits: 1, days_stale: 2 }], not_checked },
+            new_knowledge: vec![NewKnowledge {
+                description: f("DEC-9 is referenced"),
+                category: f("decision"),
+                sources: vec![f("a.md:4"), f("b.md")],
+            }],
+            missing_files: vec![MissingFile {
+                path: f("gone.md"),
+                class: "MISSING_FILE".into(),
+                reason: f("not on disk"),
+                index_line: Some(4),
+            }],
+            code_paths: GitSection {
+                skipped: None,
+                findings: vec![CodePathFinding { file: f("a.md"), code_path: f("src/"), commits: 2, days_stale: 5 }],
+                not_checked: not_checked.clone(),
+            },
+            docs: GitSection {
+                skipped: None,
+                findings: vec![DocFinding {
+                    file: f("README.md"),
+                    source: "proximity".into(),
+                    reference: f("src/a.rs"),
+                    commits: 1,
+                    days_stale: 2,
+                }],
+                not_checked,
+            },
             not_loaded: vec![f("memory.db row 3: bad json")],
             manifest: Vec::new(),
             report_path: None,

@@ -19,8 +19,25 @@ use crate::ReconcileError;
 
 /// Folders never scanned for documentation: vendored, generated, tool state.
 pub const EXCLUDED_DIRS: &[&str] = &[
-    ".git", "node_modules", "dist", "build", "target", "vendor", "third_party", "bower_components", ".venv", "venv",
-    "__pycache__", ".next", ".nuxt", "out", "coverage", ".memval", ".cache", ".tox", "site-packages",
+    ".git",
+    "node_modules",
+    "dist",
+    "build",
+    "target",
+    "vendor",
+    "third_party",
+    "bower_components",
+    ".venv",
+    "venv",
+    "__pycache__",
+    ".next",
+    ".nuxt",
+    "out",
+    "coverage",
+    ".memval",
+    ".cache",
+    ".tox",
+    "site-packages",
 ];
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
@@ -89,7 +106,10 @@ pub fn parse_date(s: &str) -> Option<i64> {
         return Some(t.and_utc().timestamp());
     }
     let day = s.get(..10)?;
-    chrono::NaiveDate::parse_from_str(day, "%Y-%m-%d").ok().and_then(|d| d.and_hms_opt(0, 0, 0)).map(|t| t.and_utc().timestamp())
+    chrono::NaiveDate::parse_from_str(day, "%Y-%m-%d")
+        .ok()
+        .and_then(|d| d.and_hms_opt(0, 0, 0))
+        .map(|t| t.and_utc().timestamp())
 }
 
 /// Front matter fields reconciliation uses: `updated_at` and `depends_on.code_paths`.
@@ -104,7 +124,9 @@ pub struct Front {
 /// file is still scanned; its dates then come from git).
 pub fn front(text: &str) -> Front {
     let text = text.strip_prefix('\u{feff}').unwrap_or(text);
-    let Some(rest) = text.strip_prefix("---\n").or_else(|| text.strip_prefix("---\r\n")) else { return Front::default() };
+    let Some(rest) = text.strip_prefix("---\n").or_else(|| text.strip_prefix("---\r\n")) else {
+        return Front::default();
+    };
     let Some(end) = rest.find("\n---").map(|i| i + 1) else { return Front::default() };
     let Ok(v) = serde_yaml_ng::from_str::<serde_yaml_ng::Value>(&rest[..end]) else { return Front::default() };
     let get = |k: &str| v.get(k);
@@ -116,7 +138,9 @@ pub fn front(text: &str) -> Front {
     let code_paths = get("depends_on")
         .and_then(|d| d.get("code_paths"))
         .map(|c| match c {
-            serde_yaml_ng::Value::Sequence(items) => items.iter().filter_map(|i| i.as_str().map(str::to_owned)).collect(),
+            serde_yaml_ng::Value::Sequence(items) => {
+                items.iter().filter_map(|i| i.as_str().map(str::to_owned)).collect()
+            }
             serde_yaml_ng::Value::String(s) => vec![s.clone()],
             _ => Vec::new(),
         })
@@ -130,7 +154,9 @@ pub fn read(path: &Path) -> Content {
     match std::fs::symlink_metadata(path) {
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => Content::Missing,
         Err(e) => Content::Unreadable(e.to_string()),
-        Ok(m) if !m.is_file() => Content::Unreadable(if m.is_dir() { "a folder, not a file".into() } else { "not a regular file".into() }),
+        Ok(m) if !m.is_file() => {
+            Content::Unreadable(if m.is_dir() { "a folder, not a file".into() } else { "not a regular file".into() })
+        }
         Ok(_) => match std::fs::read(path) {
             Err(e) => Content::Unreadable(e.to_string()),
             Ok(bytes) => match String::from_utf8(bytes) {
@@ -146,7 +172,14 @@ fn shown(repo: &Path, p: &Path) -> String {
 }
 
 /// A file entry with its front matter and text read.
-fn file_entry(repo: &Path, file: PathBuf, origin: Origin, category: Option<String>, index_date: Option<i64>, index_line: Option<u32>) -> Entry {
+fn file_entry(
+    repo: &Path,
+    file: PathBuf,
+    origin: Origin,
+    category: Option<String>,
+    index_date: Option<i64>,
+    index_line: Option<u32>,
+) -> Entry {
     let content = read(&file);
     let f = match &content {
         Content::Text(t) => front(t),
@@ -157,7 +190,18 @@ fn file_entry(repo: &Path, file: PathBuf, origin: Origin, category: Option<Strin
         (None, Some(d)) => (Some(d), Some("index.md")),
         _ => (None, None),
     };
-    Entry { path: shown(repo, &file), file: Some(file), origin, category, content, updated_at, updated_from, code_paths: f.code_paths, index_line, date_problem: None }
+    Entry {
+        path: shown(repo, &file),
+        file: Some(file),
+        origin,
+        category,
+        content,
+        updated_at,
+        updated_from,
+        code_paths: f.code_paths,
+        index_line,
+        date_problem: None,
+    }
 }
 
 /// Builds the manifest for `memories` (each a path memval reads) in `repo` (canonical).
@@ -273,7 +317,11 @@ fn walk_md(root: &Path) -> Vec<PathBuf> {
     let walker = ignore::WalkBuilder::new(root)
         .standard_filters(false)
         .follow_links(false)
-        .filter_entry(|e| e.depth() == 0 || !e.file_type().is_some_and(|t| t.is_dir()) || !EXCLUDED_DIRS.contains(&e.file_name().to_string_lossy().as_ref()))
+        .filter_entry(|e| {
+            e.depth() == 0
+                || !e.file_type().is_some_and(|t| t.is_dir())
+                || !EXCLUDED_DIRS.contains(&e.file_name().to_string_lossy().as_ref())
+        })
         .build();
     let mut out: Vec<PathBuf> = walker
         .flatten()
@@ -336,7 +384,9 @@ mod tests {
 
     #[test]
     fn front_matter_fields() {
-        let f = front("---\nupdated_at: 2026-02-01\ndepends_on:\n  code_paths:\n    - src/api.rs\n    - lib/\n---\n# Body\n");
+        let f = front(
+            "---\nupdated_at: 2026-02-01\ndepends_on:\n  code_paths:\n    - src/api.rs\n    - lib/\n---\n# Body\n",
+        );
         assert_eq!(f.updated_at, parse_date("2026-02-01"));
         assert_eq!(f.code_paths, ["src/api.rs", "lib/"]);
         let f = front("---\ndepends_on: {code_paths: [a.rs]}\nstatus: superseded\n---\n");

@@ -24,7 +24,11 @@ use crate::{judging, naming, reconcile, report, Inputs, ReconcileError};
 /// Where candidate pairs are judged: the caller sends each batch to the judges and gives
 /// back, per batch and in order, the judges' answer or the whole `not judged: …` reason.
 pub trait PairJudges: Send + Sync {
-    fn judge<'a>(&'a self, run: &'a RunHeader, batches: Vec<PairBatch>) -> BoxFuture<'a, Vec<Result<JudgementBatch, String>>>;
+    fn judge<'a>(
+        &'a self,
+        run: &'a RunHeader,
+        batches: Vec<PairBatch>,
+    ) -> BoxFuture<'a, Vec<Result<JudgementBatch, String>>>;
 }
 
 /// One repo a reconciler serves.
@@ -131,24 +135,49 @@ impl Reconciler {
     /// candidate pairs as `memval reconcile --method` does; its embed model is found here, so a
     /// missing one stops the service at start-up too. An embed setup without a store caches
     /// embeddings in each repo's default store (REPO/.memval/store), as `memval reconcile` does.
-    pub fn new(repos: Vec<RepoTarget>, judges: Option<Arc<dyn PairJudges>>, pair_cap: Cap, per_agent: usize, method: Method) -> Result<Reconciler, ReconcileError> {
+    pub fn new(
+        repos: Vec<RepoTarget>,
+        judges: Option<Arc<dyn PairJudges>>,
+        pair_cap: Cap,
+        per_agent: usize,
+        method: Method,
+    ) -> Result<Reconciler, ReconcileError> {
         if repos.is_empty() {
-            return Err(ReconcileError::Input { path: PathBuf::new(), reason: "no repo to reconcile (--repo-map NAME=PATH)".into() });
+            return Err(ReconcileError::Input {
+                path: PathBuf::new(),
+                reason: "no repo to reconcile (--repo-map NAME=PATH)".into(),
+            });
         }
         let mut subjects = std::collections::BTreeSet::new();
         for r in &repos {
             if !subjects.insert(r.request_subject()) {
-                return Err(ReconcileError::Input { path: r.repo.clone(), reason: format!("repo name {:?} is served twice (or as another name with the same subject {})", r.name, r.request_subject()) });
+                return Err(ReconcileError::Input {
+                    path: r.repo.clone(),
+                    reason: format!(
+                        "repo name {:?} is served twice (or as another name with the same subject {})",
+                        r.name,
+                        r.request_subject()
+                    ),
+                });
             }
             if !r.repo.is_dir() {
-                return Err(ReconcileError::Input { path: r.repo.clone(), reason: format!("repo {:?} is not a directory", r.name) });
+                return Err(ReconcileError::Input {
+                    path: r.repo.clone(),
+                    reason: format!("repo {:?} is not a directory", r.name),
+                });
             }
             if r.memories.is_empty() {
-                return Err(ReconcileError::Input { path: r.repo.clone(), reason: format!("repo {:?} has no memories to reconcile", r.name) });
+                return Err(ReconcileError::Input {
+                    path: r.repo.clone(),
+                    reason: format!("repo {:?} has no memories to reconcile", r.name),
+                });
             }
             for m in &r.memories {
                 if !m.exists() {
-                    return Err(ReconcileError::Input { path: m.clone(), reason: format!("memories of repo {:?} do not exist", r.name) });
+                    return Err(ReconcileError::Input {
+                        path: m.clone(),
+                        reason: format!("memories of repo {:?} do not exist", r.name),
+                    });
                 }
             }
         }
@@ -177,7 +206,12 @@ impl Reconciler {
 
     /// Reconcile `target` now (its date is today's), judge its candidate pairs when judges are
     /// configured, and write the report under a new dated name.
-    pub async fn reconcile(&self, target: &RepoTarget, trigger: Trigger, run_id: &str) -> Result<Outcome, ReconcileError> {
+    pub async fn reconcile(
+        &self,
+        target: &RepoTarget,
+        trigger: Trigger,
+        run_id: &str,
+    ) -> Result<Outcome, ReconcileError> {
         let now = chrono::Utc::now().timestamp();
         let inputs = Inputs {
             repo: target.repo.clone(),
@@ -187,25 +221,39 @@ impl Reconciler {
             per_agent: self.per_agent,
             method: method_for(&self.method, &target.repo),
         };
-        let (mut report, default_dir) = tokio::task::spawn_blocking(move || reconcile(&inputs))
-            .await
-            .map_err(|e| ReconcileError::Input { path: target.repo.clone(), reason: format!("the reconciliation failed: {e}") })??;
+        let (mut report, default_dir) =
+            tokio::task::spawn_blocking(move || reconcile(&inputs)).await.map_err(|e| ReconcileError::Input {
+                path: target.repo.clone(),
+                reason: format!("the reconciliation failed: {e}"),
+            })??;
         if let Some(judges) = &self.judges {
             // The same plan as `memval reconcile` with a model (every batch of 10, at most 5).
             let limits = Limits { pair_cap: memval_judge::plan::MAX_PAIR_CAP, ..Limits::default() };
             let asked = judging::ask(&report.contradictions, limits);
-            let header = RunHeader { run_id: run_id.to_owned(), repo: target.name.clone(), commit: None, started_at: now, expected_memories: 0 };
+            let header = RunHeader {
+                run_id: run_id.to_owned(),
+                repo: target.name.clone(),
+                commit: None,
+                started_at: now,
+                expected_memories: 0,
+            };
             // No deadline here: `PairJudges` sets the one it waits until when it sends them.
             let batches: Vec<PairBatch> = asked
                 .batches
                 .iter()
                 .enumerate()
-                .map(|(i, pairs)| PairBatch { run: header.clone(), batch_id: format!("{run_id}.p{i}"), pairs: pairs.clone(), expires_at: None })
+                .map(|(i, pairs)| PairBatch {
+                    run: header.clone(),
+                    batch_id: format!("{run_id}.p{i}"),
+                    pairs: pairs.clone(),
+                    expires_at: None,
+                })
                 .collect();
             let asked_any = !batches.is_empty();
             let answers = if asked_any { judges.judge(&header, batches).await } else { Vec::new() };
             let model = answers.iter().find_map(|a| a.as_ref().ok().map(|b| b.model.clone())).unwrap_or_else(|| {
-                if asked_any { "the pair judges (no batch was answered)" } else { "the pair judges (no pair to judge)" }.to_owned()
+                if asked_any { "the pair judges (no batch was answered)" } else { "the pair judges (no pair to judge)" }
+                    .to_owned()
             });
             let answers = answers.into_iter().map(|a| a.map(|b| (b.judgements, b.notes))).collect();
             judging::file(&mut report.contradictions, asked, answers, model, run_id);

@@ -32,13 +32,19 @@ impl Schedule {
             n => {
                 return Err(ReconcileError::Schedule {
                     expression: expression.to_owned(),
-                    reason: format!("{n} fields; expected 5 (minute hour day month weekday) or 6-7 (seconds first, optional year)"),
+                    reason: format!(
+                        "{n} fields; expected 5 (minute hour day month weekday) or 6-7 (seconds first, optional year)"
+                    ),
                 })
             }
         };
-        let cron = cron::Schedule::from_str(&full).map_err(|e| ReconcileError::Schedule { expression: expression.to_owned(), reason: e.to_string() })?;
+        let cron = cron::Schedule::from_str(&full)
+            .map_err(|e| ReconcileError::Schedule { expression: expression.to_owned(), reason: e.to_string() })?;
         if cron.upcoming(Utc).next().is_none() {
-            return Err(ReconcileError::Schedule { expression: expression.to_owned(), reason: "it never fires again".into() });
+            return Err(ReconcileError::Schedule {
+                expression: expression.to_owned(),
+                reason: "it never fires again".into(),
+            });
         }
         Ok(Schedule { expression: expression.to_owned(), cron })
     }

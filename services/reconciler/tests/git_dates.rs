@@ -24,7 +24,14 @@ fn write(dir: &Path, rel: &str, text: &str) {
 }
 
 fn inputs(repo: &Path) -> Inputs {
-    Inputs { repo: repo.to_path_buf(), memories: vec![repo.join("CLAUDE.md")], now: 1_800_000_000, pair_cap: memval_reconciler::candidates::Cap::Default, per_agent: 200, method: memval_reconciler::candidates::Method::Keyword }
+    Inputs {
+        repo: repo.to_path_buf(),
+        memories: vec![repo.join("CLAUDE.md")],
+        now: 1_800_000_000,
+        pair_cap: memval_reconciler::candidates::Cap::Default,
+        per_agent: 200,
+        method: memval_reconciler::candidates::Method::Keyword,
+    }
 }
 
 fn guide_reason(repo: &Path) -> String {

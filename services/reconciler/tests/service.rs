@@ -17,7 +17,11 @@ struct FirstBatchOnly {
 }
 
 impl PairJudges for FirstBatchOnly {
-    fn judge<'a>(&'a self, _run: &'a RunHeader, batches: Vec<PairBatch>) -> BoxFuture<'a, Vec<Result<JudgementBatch, String>>> {
+    fn judge<'a>(
+        &'a self,
+        _run: &'a RunHeader,
+        batches: Vec<PairBatch>,
+    ) -> BoxFuture<'a, Vec<Result<JudgementBatch, String>>> {
         Box::pin(async move {
             self.asked.lock().unwrap().extend(batches.iter().cloned());
             batches
@@ -41,7 +45,13 @@ impl PairJudges for FirstBatchOnly {
                             fallback: None,
                         })
                         .collect();
-                    Ok(JudgementBatch { run: b.run, batch_id: format!("{}.j", b.batch_id), judgements, notes: Vec::new(), model: "fake/judge".into() })
+                    Ok(JudgementBatch {
+                        run: b.run,
+                        batch_id: format!("{}.j", b.batch_id),
+                        judgements,
+                        notes: Vec::new(),
+                        model: "fake/judge".into(),
+                    })
                 })
                 .collect()
         })
@@ -66,28 +76,41 @@ fn memories(dir: &Path) -> std::path::PathBuf {
 }
 
 fn target(dir: &Path, name: &str) -> RepoTarget {
-    RepoTarget { name: name.into(), repo: dir.to_path_buf(), memories: vec![memories(dir)], out_dir: Some(dir.join("reports")) }
+    RepoTarget {
+        name: name.into(),
+        repo: dir.to_path_buf(),
+        memories: vec![memories(dir)],
+        out_dir: Some(dir.join("reports")),
+    }
 }
 
 #[tokio::test]
 async fn answers_and_silences_of_the_judges_end_up_on_every_pair() {
     let dir = tempfile::tempdir().unwrap();
     let judges = std::sync::Arc::new(FirstBatchOnly::default());
-    let reconciler = Reconciler::new(vec![target(dir.path(), "shop")], Some(judges.clone()), Cap::Default, 200, Method::Keyword).unwrap();
+    let reconciler =
+        Reconciler::new(vec![target(dir.path(), "shop")], Some(judges.clone()), Cap::Default, 200, Method::Keyword)
+            .unwrap();
     let shop = reconciler.find("shop").unwrap().clone();
     let notes = std::fs::read(dir.path().join("notes.jsonl")).unwrap();
 
     let first = reconciler.reconcile(&shop, Trigger::Request, "rec-1").await.unwrap();
     assert_eq!((first.candidates, first.judged, first.not_judged), (50, 10, 40));
     let asked = judges.asked.lock().unwrap().clone();
-    assert_eq!(asked.iter().map(|b| b.batch_id.as_str()).collect::<Vec<_>>(), ["rec-1.p0", "rec-1.p1", "rec-1.p2", "rec-1.p3", "rec-1.p4"]);
+    assert_eq!(
+        asked.iter().map(|b| b.batch_id.as_str()).collect::<Vec<_>>(),
+        ["rec-1.p0", "rec-1.p1", "rec-1.p2", "rec-1.p3", "rec-1.p4"]
+    );
     assert!(asked.iter().all(|b| b.pairs.len() == 10 && b.run.run_id == "rec-1" && b.run.repo == "shop"));
     let md = std::fs::read_to_string(&first.report).unwrap();
     assert!(md.contains("Candidate pairs (50), judged by fake/judge:"), "{md}");
     assert_eq!(md.matches("| consistent | 77 |").count(), 10, "{md}");
     assert_eq!(md.matches("not judged: the test judge only answers the first batch").count(), 40, "{md}");
     let reply: serde_json::Value = serde_json::from_str(&first.to_json()).unwrap();
-    assert_eq!((reply["trigger"].as_str(), reply["judged"].as_u64(), reply["report"].as_str()), (Some("request"), Some(10), first.report.to_str()));
+    assert_eq!(
+        (reply["trigger"].as_str(), reply["judged"].as_u64(), reply["report"].as_str()),
+        (Some("request"), Some(10), first.report.to_str())
+    );
 
     // A second run the same day: a new name, the first report untouched.
     let before = std::fs::read(&first.report).unwrap();
@@ -101,7 +124,8 @@ async fn answers_and_silences_of_the_judges_end_up_on_every_pair() {
 #[tokio::test]
 async fn without_judges_candidates_say_no_model_is_configured() {
     let dir = tempfile::tempdir().unwrap();
-    let reconciler = Reconciler::new(vec![target(dir.path(), "shop")], None, Cap::Given(5), 200, Method::Keyword).unwrap();
+    let reconciler =
+        Reconciler::new(vec![target(dir.path(), "shop")], None, Cap::Given(5), 200, Method::Keyword).unwrap();
     let out = reconciler.reconcile(&reconciler.repos()[0], Trigger::Ingest(3), "rec-1").await.unwrap();
     assert_eq!((out.candidates, out.judged), (5, 0));
     assert_eq!(out.trigger.to_string(), "3 ingest event(s)");
@@ -113,7 +137,9 @@ async fn without_judges_candidates_say_no_model_is_configured() {
 fn repos_are_checked_at_start_up_and_found_by_name_or_path() {
     let dir = tempfile::tempdir().unwrap();
     let ok = target(dir.path(), "shop");
-    let err = |repos: Vec<RepoTarget>| Reconciler::new(repos, None, Cap::Default, 200, Method::Keyword).err().expect("refused").to_string();
+    let err = |repos: Vec<RepoTarget>| {
+        Reconciler::new(repos, None, Cap::Default, 200, Method::Keyword).err().expect("refused").to_string()
+    };
     assert!(err(Vec::new()).contains("no repo to reconcile"));
     let mut gone = ok.clone();
     gone.repo = dir.path().join("nope");
@@ -127,7 +153,10 @@ fn repos_are_checked_at_start_up_and_found_by_name_or_path() {
     assert!(err(vec![a, b]).contains("memval.v1.reconcile.web_app"), "two names, one request subject");
     // The embed method's model is looked for at start-up, not at the first reconciliation.
     let no_model = Method::Embed(EmbedSetup { model_dir: Some(dir.path().join("no-model")), store_dir: None });
-    let refused = Reconciler::new(vec![ok.clone()], None, Cap::Default, 200, no_model).err().expect("refused without a model").to_string();
+    let refused = Reconciler::new(vec![ok.clone()], None, Cap::Default, 200, no_model)
+        .err()
+        .expect("refused without a model")
+        .to_string();
     assert!(refused.contains("no-model"), "{refused}");
 
     let reconciler = Reconciler::new(vec![ok], None, Cap::Default, 200, Method::Keyword).unwrap();
@@ -148,7 +177,12 @@ async fn the_service_proposes_pairs_by_its_method_and_caches_in_the_repos_store(
          {\"id\": 2, \"agent\": \"frontend\", \"content\": \"Our HTTP backend accepts connections on 8080.\"}\n",
     )
     .unwrap();
-    let shop = RepoTarget { name: "shop".into(), repo: dir.path().to_path_buf(), memories: vec![memories], out_dir: Some(dir.path().join("reports")) };
+    let shop = RepoTarget {
+        name: "shop".into(),
+        repo: dir.path().to_path_buf(),
+        memories: vec![memories],
+        out_dir: Some(dir.path().join("reports")),
+    };
     let report = |out: &memval_reconciler::stage::Outcome| std::fs::read_to_string(&out.report).unwrap();
 
     let keyword = Reconciler::new(vec![shop.clone()], None, Cap::Default, 200, Method::Keyword).unwrap();

@@ -21,7 +21,8 @@ pub fn score(verdicts: &[(u32, u8)], tier: u8, age_days: Option<f64>) -> Option<
     if verdicts.is_empty() {
         return None;
     }
-    let weighted: f64 = verdicts.iter().map(|&(points, conf)| f64::from(points) * f64::from(conf.min(100)) / 100.0).sum();
+    let weighted: f64 =
+        verdicts.iter().map(|&(points, conf)| f64::from(points) * f64::from(conf.min(100)) / 100.0).sum();
     let raw = weighted / verdicts.len() as f64;
     let age_mod = age_days.map_or(0.0, age_modifier);
     let tier_mod = if tier == 2 { -5.0 } else { 0.0 };

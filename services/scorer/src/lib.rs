@@ -95,7 +95,13 @@ fn is_complete(item: &CheckedMemory) -> bool {
     })
 }
 
-fn score_memory(run: &RunHeader, memory: MemoryMeta, results: Vec<ClaimResult>, skip_reason: Option<String>, left_out: Vec<memval_proto::LeftOut>) -> MemoryScore {
+fn score_memory(
+    run: &RunHeader,
+    memory: MemoryMeta,
+    results: Vec<ClaimResult>,
+    skip_reason: Option<String>,
+    left_out: Vec<memval_proto::LeftOut>,
+) -> MemoryScore {
     let age = formula::age_days(memory.asserted_at(), run.started_at);
     let (score, action) = formula::score_results(&results, memory.tier, age);
     MemoryScore { memory, score, action, results, skip_reason, left_out }
@@ -117,7 +123,14 @@ mod tests {
             source: Source { path: "m.jsonl".into(), line: Some(1), row: None, format: "jsonl".into() },
             first_line: 1,
         };
-        let claim = Claim { claim_type: ClaimType::FileReference, claim_text: "x".into(), line: 1, lines: Vec::new(), code_refs: vec![CodeRef::path("x")], assertion: None };
+        let claim = Claim {
+            claim_type: ClaimType::FileReference,
+            claim_text: "x".into(),
+            line: 1,
+            lines: Vec::new(),
+            code_refs: vec![CodeRef::path("x")],
+            assertion: None,
+        };
         VerdictBatch {
             run: RunHeader { run_id: "r".into(), repo: ".".into(), commit: None, started_at: 0, expected_memories: 1 },
             batch_id: "b".into(),
@@ -160,7 +173,8 @@ mod tests {
     fn a_memory_complete_in_one_batch_is_scored_at_once_and_its_first_score_stands() {
         let dir = tempfile::tempdir().unwrap();
         let store = SledStore::open(dir.path()).unwrap();
-        let first = ScorerStage::record(&store, batch(vec![(1, Verdict::Valid), (0, Verdict::Contradicted)], 2)).unwrap();
+        let first =
+            ScorerStage::record(&store, batch(vec![(1, Verdict::Valid), (0, Verdict::Contradicted)], 2)).unwrap();
         assert_eq!(first.items.len(), 1);
         assert_eq!(first.items[0].score, Some(20));
         let indices: Vec<u32> = first.items[0].results.iter().map(|r| r.index).collect();
@@ -198,7 +212,10 @@ mod tests {
         }
         let store = SledStore::open(dir.path()).unwrap();
         let entries = store.verdicts().unwrap().entries().unwrap();
-        assert_eq!(entries, vec![(b"digest-a".to_vec(), b"first".to_vec()), (b"digest-b".to_vec(), b"second".to_vec())]);
+        assert_eq!(
+            entries,
+            vec![(b"digest-a".to_vec(), b"first".to_vec()), (b"digest-b".to_vec(), b"second".to_vec())]
+        );
         assert!(store.history("").unwrap().is_empty(), "verdicts are not memory history");
     }
 }

@@ -18,11 +18,15 @@ impl Stage for ScorerStage {
         let store = self.store.clone();
         let flush = self.flush_every_batch;
         let scored = tokio::task::spawn_blocking(move || {
-            if flush { ScorerStage::record(&*store, batch) } else { ScorerStage::record_unflushed(&*store, batch) }
+            if flush {
+                ScorerStage::record(&*store, batch)
+            } else {
+                ScorerStage::record_unflushed(&*store, batch)
+            }
         })
-            .await
-            .map_err(|e| StageError::Permanent(format!("scoring panicked: {e}")))?
-            .map_err(|e| StageError::Retryable(e.to_string()))?;
+        .await
+        .map_err(|e| StageError::Permanent(format!("scoring panicked: {e}")))?
+        .map_err(|e| StageError::Retryable(e.to_string()))?;
         Ok(if scored.items.is_empty() { Vec::new() } else { vec![scored] })
     }
 }

@@ -28,11 +28,7 @@ pub fn git(dir: &Path, args: &[&str], date: &str) {
         .env("GIT_COMMITTER_DATE", date)
         .output()
         .expect("git is installed");
-    assert!(
-        out.status.success(),
-        "git {args:?}: {}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    assert!(out.status.success(), "git {args:?}: {}", String::from_utf8_lossy(&out.stderr));
 }
 
 pub fn git_init(dir: &Path) {
@@ -49,9 +45,7 @@ pub fn commit(dir: &Path, paths: &[&str], date: &str) {
 
 /// Unix seconds of an RFC 3339 date.
 pub fn ts(rfc3339: &str) -> i64 {
-    chrono::DateTime::parse_from_rfc3339(rfc3339)
-        .unwrap()
-        .timestamp()
+    chrono::DateTime::parse_from_rfc3339(rfc3339).unwrap().timestamp()
 }
 
 /// File names, sizes and a content hash in `dir`, sorted, to prove a load changed nothing
@@ -65,11 +59,7 @@ pub fn snapshot(dir: &Path) -> Vec<(String, u64, u64)> {
             let bytes = std::fs::read(e.path()).unwrap_or_default();
             let mut h = std::collections::hash_map::DefaultHasher::new();
             bytes.hash(&mut h);
-            (
-                e.file_name().to_string_lossy().into_owned(),
-                bytes.len() as u64,
-                h.finish(),
-            )
+            (e.file_name().to_string_lossy().into_owned(), bytes.len() as u64, h.finish())
         })
         .collect();
     out.sort();

@@ -62,14 +62,21 @@ pub fn enforce(batch_id: &str, memories: &[&Memory], answer: &str) -> Result<Ext
             }
             [one] => *one,
             many => {
-                out.notes.push(format!("batch {batch_id}: memory {}: {} extractions, exactly one allowed; rules only", memory.id, many.len()));
+                out.notes.push(format!(
+                    "batch {batch_id}: memory {}: {} extractions, exactly one allowed; rules only",
+                    memory.id,
+                    many.len()
+                ));
                 continue;
             }
         };
         let raw = obj.get("claims").and_then(Value::as_array).cloned().unwrap_or_default();
         let skip = obj.get("skip_reason").and_then(Value::as_str).map(str::trim).filter(|s| !s.is_empty());
         if raw.is_empty() && skip.is_none() {
-            out.notes.push(format!("batch {batch_id}: memory {}: no claims and no skip_reason (SPEC §2 rule 4); rules only", memory.id));
+            out.notes.push(format!(
+                "batch {batch_id}: memory {}: no claims and no skip_reason (SPEC §2 rule 4); rules only",
+                memory.id
+            ));
             continue;
         }
         let mut claims = Vec::new();
@@ -84,7 +91,11 @@ pub fn enforce(batch_id: &str, memories: &[&Memory], answer: &str) -> Result<Ext
         }
         if claims.len() > MAX_CLAIMS {
             out.dropped += claims.len() - MAX_CLAIMS;
-            out.notes.push(format!("batch {batch_id}: memory {}: {} claims, at most {MAX_CLAIMS} kept", memory.id, claims.len()));
+            out.notes.push(format!(
+                "batch {batch_id}: memory {}: {} claims, at most {MAX_CLAIMS} kept",
+                memory.id,
+                claims.len()
+            ));
             claims.truncate(MAX_CLAIMS);
         }
         out.kept += claims.len();
@@ -99,11 +110,18 @@ fn check_claim(memory: &Memory, value: &Value) -> Result<Claim, String> {
         Some(t) => ClaimType::parse(t.trim()).ok_or_else(|| format!("claim_type {t:?} is not one of the six"))?,
         None => return Err("no claim_type".into()),
     };
-    let claim_text = obj.get("claim_text").and_then(Value::as_str).map(str::trim).filter(|t| !t.is_empty()).ok_or("no claim_text")?;
+    let claim_text = obj
+        .get("claim_text")
+        .and_then(Value::as_str)
+        .map(str::trim)
+        .filter(|t| !t.is_empty())
+        .ok_or("no claim_text")?;
     let refs = obj.get("code_refs").and_then(Value::as_array).ok_or("no code_refs list")?;
     let mut code_refs = Vec::new();
     for r in refs {
-        let Some(path) = r.get("path").and_then(Value::as_str).map(str::trim).filter(|p| !p.is_empty()) else { continue };
+        let Some(path) = r.get("path").and_then(Value::as_str).map(str::trim).filter(|p| !p.is_empty()) else {
+            continue;
+        };
         if !traceable_path(&memory.content, path) {
             return Err(format!("path {path:?} does not occur in the memory text"));
         }
@@ -114,7 +132,13 @@ fn check_claim(memory: &Memory, value: &Value) -> Result<Claim, String> {
             }
         }
         let line = r.get("line").and_then(Value::as_u64).filter(|l| (1..=10_000_000).contains(l)).map(|l| l as u32);
-        code_refs.push(CodeRef { path: path.to_owned(), symbol: symbol.map(str::to_owned), line, written: None, alt_paths: Vec::new() });
+        code_refs.push(CodeRef {
+            path: path.to_owned(),
+            symbol: symbol.map(str::to_owned),
+            line,
+            written: None,
+            alt_paths: Vec::new(),
+        });
     }
     if code_refs.is_empty() {
         return Err(format!("{claim_text:?} has no code ref with a path"));
@@ -219,15 +243,45 @@ mod tests {
     fn every_rule_is_enforced() {
         let m = memory("42", CACHE);
         let cases: Vec<(&str, Value, Option<usize>, &str)> = vec![
-            ("bad type", json!([{"memory_id": 42, "claims": [claim("opinion", "x", "internal/cache/lru.go", None)]}]), Some(0), "not one of the six"),
-            ("no path", json!([{"memory_id": 42, "claims": [json!({"claim_type": "behavioral", "claim_text": "x", "code_refs": [{"path": ""}]})]}]), Some(0), "no code ref with a path"),
-            ("invented path", json!([{"memory_id": 42, "claims": [claim("file_reference", "x", "src/other.go", None)]}]), Some(0), "does not occur in the memory text"),
-            ("invented symbol", json!([{"memory_id": 42, "claims": [claim("symbol_reference", "x", "internal/cache/lru.go", Some("Evict"))]}]), Some(0), "symbol \"Evict\""),
+            (
+                "bad type",
+                json!([{"memory_id": 42, "claims": [claim("opinion", "x", "internal/cache/lru.go", None)]}]),
+                Some(0),
+                "not one of the six",
+            ),
+            (
+                "no path",
+                json!([{"memory_id": 42, "claims": [json!({"claim_type": "behavioral", "claim_text": "x", "code_refs": [{"path": ""}]})]}]),
+                Some(0),
+                "no code ref with a path",
+            ),
+            (
+                "invented path",
+                json!([{"memory_id": 42, "claims": [claim("file_reference", "x", "src/other.go", None)]}]),
+                Some(0),
+                "does not occur in the memory text",
+            ),
+            (
+                "invented symbol",
+                json!([{"memory_id": 42, "claims": [claim("symbol_reference", "x", "internal/cache/lru.go", Some("Evict"))]}]),
+                Some(0),
+                "symbol \"Evict\"",
+            ),
             ("no claims, no reason", json!([{"memory_id": 42, "claims": []}]), None, "rule 4"),
             ("empty with reason", json!([{"memory_id": 42, "claims": [], "skip_reason": "process note"}]), Some(0), ""),
             ("unknown memory", json!([{"memory_id": 7, "claims": []}]), None, "memory 7, which is not in this batch"),
-            ("duplicate entries", json!([{"memory_id": 42, "claims": []}, {"memory_id": "42", "claims": []}]), None, "2 extractions"),
-            ("nine claims", json!([{"memory_id": 42, "claims": (0..9).map(|i| claim("behavioral", &format!("c{i}"), "lru.go", None)).collect::<Vec<_>>()}]), Some(8), "at most 8 kept"),
+            (
+                "duplicate entries",
+                json!([{"memory_id": 42, "claims": []}, {"memory_id": "42", "claims": []}]),
+                None,
+                "2 extractions",
+            ),
+            (
+                "nine claims",
+                json!([{"memory_id": 42, "claims": (0..9).map(|i| claim("behavioral", &format!("c{i}"), "lru.go", None)).collect::<Vec<_>>()}]),
+                Some(8),
+                "at most 8 kept",
+            ),
         ];
         for (name, answer, kept, note) in cases {
             let out = enforce("b", &[&m], &answer.to_string()).unwrap();
@@ -246,7 +300,14 @@ mod tests {
 
     #[test]
     fn merge_keeps_rules_first_drops_duplicates_and_caps() {
-        let c = |t: ClaimType, text: &str, path: &str| Claim { claim_type: t, claim_text: text.into(), line: 1, lines: Vec::new(), code_refs: vec![CodeRef::path(path)], assertion: None };
+        let c = |t: ClaimType, text: &str, path: &str| Claim {
+            claim_type: t,
+            claim_text: text.into(),
+            line: 1,
+            lines: Vec::new(),
+            code_refs: vec![CodeRef::path(path)],
+            assertion: None,
+        };
         let rules = vec![c(ClaimType::FileReference, "`a.rs` exists", "a.rs")];
         let model = vec![
             c(ClaimType::FileReference, "a.rs is there", "./a.rs"),
@@ -256,10 +317,12 @@ mod tests {
         let (merged, dups) = merge(rules, model);
         assert_eq!(dups, 2);
         assert_eq!(merged.iter().map(|c| c.claim_text.as_str()).collect::<Vec<_>>(), ["`a.rs` exists", "a.rs retries"]);
-        let many: Vec<Claim> = (0..10).map(|i| c(ClaimType::Behavioral, &format!("b{i}"), &format!("f{i}.rs"))).collect();
+        let many: Vec<Claim> =
+            (0..10).map(|i| c(ClaimType::Behavioral, &format!("b{i}"), &format!("f{i}.rs"))).collect();
         assert_eq!(merge(Vec::new(), many.clone()).0.len(), MAX_CLAIMS);
         // the rules' claims are never cut, and do not crowd out the model's
-        let rules: Vec<Claim> = (0..20).map(|i| c(ClaimType::FileReference, &format!("r{i}"), &format!("r{i}.rs"))).collect();
+        let rules: Vec<Claim> =
+            (0..20).map(|i| c(ClaimType::FileReference, &format!("r{i}"), &format!("r{i}.rs"))).collect();
         assert_eq!(merge(rules, many).0.len(), 20 + MAX_CLAIMS);
     }
 }

@@ -103,7 +103,14 @@ pub struct LlmExtractorStage {
 impl LlmExtractorStage {
     pub fn new(model: Arc<dyn ChatModel>, config: LlmExtractorConfig) -> LlmExtractorStage {
         let config = LlmExtractorConfig { memories_per_batch: config.memories_per_batch.max(1), ..config };
-        LlmExtractorStage { inner: Arc::new(Inner { model, config, runs: Mutex::new(HashMap::new()), cache: std::sync::OnceLock::new() }) }
+        LlmExtractorStage {
+            inner: Arc::new(Inner {
+                model,
+                config,
+                runs: Mutex::new(HashMap::new()),
+                cache: std::sync::OnceLock::new(),
+            }),
+        }
     }
 
     /// Keep the model's checked claims per memory text in `cache`, and use them instead of a
@@ -130,7 +137,12 @@ impl LlmExtractorStage {
     }
 
     /// The model's claims for `memories` (`None` per memory without usable ones).
-    pub(crate) async fn ask(&self, batch_id: &str, memories: &[&Memory], stats: &mut ExtractionStats) -> Vec<Option<Vec<memval_proto::Claim>>> {
+    pub(crate) async fn ask(
+        &self,
+        batch_id: &str,
+        memories: &[&Memory],
+        stats: &mut ExtractionStats,
+    ) -> Vec<Option<Vec<memval_proto::Claim>>> {
         stats.batches += 1;
         stats.memories_sent += memories.len();
         let request = prompt::request(memories);
@@ -140,7 +152,10 @@ impl LlmExtractorStage {
                 Err(LlmError::Malformed(e)) => format!("(malformed envelope: {e})"),
                 Err(e @ LlmError::Budget(_)) => {
                     stats.deferred_memories += memories.len();
-                    stats.note(format!("batch {batch_id}: {e}; {} memories deferred to the next run (rules only)", memories.len()));
+                    stats.note(format!(
+                        "batch {batch_id}: {e}; {} memories deferred to the next run (rules only)",
+                        memories.len()
+                    ));
                     return vec![None; memories.len()];
                 }
                 Err(e) => {
@@ -173,7 +188,11 @@ impl LlmExtractorStage {
     }
 }
 
-pub(crate) fn merge_into(item: &mut ExtractedMemory, model_claims: Vec<memval_proto::Claim>, stats: &mut ExtractionStats) {
+pub(crate) fn merge_into(
+    item: &mut ExtractedMemory,
+    model_claims: Vec<memval_proto::Claim>,
+    stats: &mut ExtractionStats,
+) {
     let before = item.claims.len();
     let (merged, duplicates) = contract::merge(std::mem::take(&mut item.claims), model_claims);
     stats.duplicates += duplicates;

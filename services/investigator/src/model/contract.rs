@@ -42,13 +42,21 @@ enum Rejection {
 /// first path, as every evidence does).
 pub fn ambiguous(claim: &Claim, reason: &str) -> Outcome {
     let path = claim.code_refs.iter().map(|r| r.path.trim()).find(|p| !p.is_empty()).unwrap_or(".");
-    Outcome::Checked { verdict: Verdict::Ambiguous, confidence: 0, evidence: format!("{path} — {reason}"), successor: None }
+    Outcome::Checked {
+        verdict: Verdict::Ambiguous,
+        confidence: 0,
+        evidence: format!("{path} — {reason}"),
+        successor: None,
+    }
 }
 
 /// Every claim of the batch falls back, for one reason (no usable answer at all).
 pub fn all_ambiguous(batch_id: &str, claims: &[(String, Claim)], reason: &str) -> Enforced {
     Enforced {
-        outcomes: claims.iter().map(|(_, c)| ambiguous(c, &format!("llm investigator: {reason}; AMBIGUOUS with confidence 0"))).collect(),
+        outcomes: claims
+            .iter()
+            .map(|(_, c)| ambiguous(c, &format!("llm investigator: {reason}; AMBIGUOUS with confidence 0")))
+            .collect(),
         notes: vec![format!("batch {batch_id}: {reason}; all {} claims AMBIGUOUS with confidence 0", claims.len())],
         violations: claims.len(),
         downgrades: 0,
@@ -94,7 +102,10 @@ pub fn enforce(index: &RepoIndex, batch_id: &str, claims: &[(String, Claim)], an
         let checked = match entries.as_slice() {
             [] => Err(Rejection::Contract("the model gave no verdict for this claim".into())),
             [one] => check_one(index, one),
-            many => Err(Rejection::Contract(format!("the model gave {} verdicts for this claim; exactly one is allowed", many.len()))),
+            many => Err(Rejection::Contract(format!(
+                "the model gave {} verdicts for this claim; exactly one is allowed",
+                many.len()
+            ))),
         };
         match checked {
             Ok(outcome) => outcomes.push(outcome),
@@ -119,13 +130,21 @@ pub fn enforce(index: &RepoIndex, batch_id: &str, claims: &[(String, Claim)], an
 
 fn check_one(index: &RepoIndex, obj: &serde_json::Map<String, Value>) -> Result<Outcome, Rejection> {
     let verdict = match obj.get("verdict") {
-        Some(Value::String(s)) => Verdict::parse(s.trim())
-            .ok_or_else(|| Rejection::Contract(format!("verdict {s:?} is not VALID, STALE, CONTRADICTED or AMBIGUOUS")))?,
-        other => return Err(Rejection::Contract(format!("verdict {} is not VALID, STALE, CONTRADICTED or AMBIGUOUS", shown(other)))),
+        Some(Value::String(s)) => Verdict::parse(s.trim()).ok_or_else(|| {
+            Rejection::Contract(format!("verdict {s:?} is not VALID, STALE, CONTRADICTED or AMBIGUOUS"))
+        })?,
+        other => {
+            return Err(Rejection::Contract(format!(
+                "verdict {} is not VALID, STALE, CONTRADICTED or AMBIGUOUS",
+                shown(other)
+            )))
+        }
     };
     let confidence = match obj.get("confidence") {
         Some(Value::Number(n)) if n.as_u64().is_some_and(|c| c <= 100) => n.as_u64().unwrap_or(0) as u8,
-        other => return Err(Rejection::Contract(format!("confidence {} is not an integer from 0 to 100", shown(other)))),
+        other => {
+            return Err(Rejection::Contract(format!("confidence {} is not an integer from 0 to 100", shown(other))))
+        }
     };
     let evidence = match obj.get("evidence") {
         Some(Value::String(s)) if !s.trim().is_empty() => s.trim().replace(['\n', '\r'], " "),
@@ -139,7 +158,8 @@ fn check_one(index: &RepoIndex, obj: &serde_json::Map<String, Value>) -> Result<
 fn citation_re() -> &'static Regex {
     static RE: OnceLock<Regex> = OnceLock::new();
     RE.get_or_init(|| {
-        Regex::new(r"(?:^|[\s(\[`'\x22,;])([A-Za-z0-9_@.+~\-][A-Za-z0-9_@.+~\-/\\]*):(\d{1,7})(?:-(\d{1,7}))?").expect("citation regex")
+        Regex::new(r"(?:^|[\s(\[`'\x22,;])([A-Za-z0-9_@.+~\-][A-Za-z0-9_@.+~\-/\\]*):(\d{1,7})(?:-(\d{1,7}))?")
+            .expect("citation regex")
     })
 }
 
@@ -179,13 +199,19 @@ fn verify_evidence(index: &RepoIndex, evidence: &str) -> Result<(), Rejection> {
     }
     let mut places = Vec::new();
     for (raw, first, last) in cited {
-        let path = RepoRoot::normalise(&raw).map_err(|_| Rejection::Evidence(format!("evidence cites {raw}:{first}, outside the repo")))?;
+        let path = RepoRoot::normalise(&raw)
+            .map_err(|_| Rejection::Evidence(format!("evidence cites {raw}:{first}, outside the repo")))?;
         let Some(text) = index.read_text(&path) else {
-            return Err(Rejection::Evidence(format!("evidence cites {raw}:{first}, but {path} is not a readable file of the repo")));
+            return Err(Rejection::Evidence(format!(
+                "evidence cites {raw}:{first}, but {path} is not a readable file of the repo"
+            )));
         };
         let lines: Vec<&str> = text.lines().collect();
         if first == 0 || last as usize > lines.len() {
-            return Err(Rejection::Evidence(format!("evidence cites {raw}:{first}, but {path} has {} lines", lines.len())));
+            return Err(Rejection::Evidence(format!(
+                "evidence cites {raw}:{first}, but {path} has {} lines",
+                lines.len()
+            )));
         }
         places.push((Citation { path, first, last }, lines.iter().map(|l| (*l).to_owned()).collect::<Vec<_>>()));
     }
@@ -293,26 +319,100 @@ mod tests {
         let ok2 = verdict("c2", "STALE", json!(70), "src/lru.go:8-10 `type ShardedCache struct` moved");
         let cases: Vec<(&str, Value, Option<&str>, bool)> = vec![
             ("missing verdict", json!([ok2.clone()]), Some("no verdict for this claim"), true),
-            ("duplicate verdict", json!([verdict("c1", "VALID", json!(90), GOOD), verdict("c1", "STALE", json!(90), GOOD), ok2.clone()]), Some("2 verdicts"), true),
-            ("extra verdict is dropped", json!([verdict("c1", "VALID", json!(90), GOOD), ok2.clone(), verdict("c9", "VALID", json!(90), GOOD)]), None, true),
-            ("out-of-enum verdict", json!([verdict("c1", "TRUE", json!(90), GOOD), ok2.clone()]), Some("\"TRUE\" is not VALID"), true),
-            ("confidence out of range", json!([verdict("c1", "VALID", json!(250), GOOD), ok2.clone()]), Some("confidence 250"), true),
-            ("fractional confidence", json!([verdict("c1", "VALID", json!(0.95), GOOD), ok2.clone()]), Some("confidence 0.95"), true),
+            (
+                "duplicate verdict",
+                json!([verdict("c1", "VALID", json!(90), GOOD), verdict("c1", "STALE", json!(90), GOOD), ok2.clone()]),
+                Some("2 verdicts"),
+                true,
+            ),
+            (
+                "extra verdict is dropped",
+                json!([verdict("c1", "VALID", json!(90), GOOD), ok2.clone(), verdict("c9", "VALID", json!(90), GOOD)]),
+                None,
+                true,
+            ),
+            (
+                "out-of-enum verdict",
+                json!([verdict("c1", "TRUE", json!(90), GOOD), ok2.clone()]),
+                Some("\"TRUE\" is not VALID"),
+                true,
+            ),
+            (
+                "confidence out of range",
+                json!([verdict("c1", "VALID", json!(250), GOOD), ok2.clone()]),
+                Some("confidence 250"),
+                true,
+            ),
+            (
+                "fractional confidence",
+                json!([verdict("c1", "VALID", json!(0.95), GOOD), ok2.clone()]),
+                Some("confidence 0.95"),
+                true,
+            ),
             ("empty evidence", json!([verdict("c1", "VALID", json!(90), "  "), ok2.clone()]), Some("evidence"), true),
-            ("no citation", json!([verdict("c1", "VALID", json!(90), "the cache has a mutex per shard"), ok2.clone()]), Some("cites no path:line"), true),
-            ("cited line past the end", json!([verdict("c1", "VALID", json!(90), "src/lru.go:48 `mu sync.Mutex`"), ok2.clone()]), Some("src/lru.go has 10 lines"), false),
-            ("cited file does not exist", json!([verdict("c1", "VALID", json!(90), "internal/cache/lru.go:4 found it"), ok2.clone()]), Some("not a readable file"), false),
-            ("cited path outside the repo", json!([verdict("c1", "VALID", json!(90), "../etc/passwd:1 root"), ok2.clone()]), Some("outside the repo"), false),
-            ("quote not near the line", json!([verdict("c1", "VALID", json!(90), "src/lru.go:9 `mu sync.Mutex`"), ok2.clone()]), Some("not at or near src/lru.go:9"), false),
-            ("quote a line off", json!([verdict("c1", "VALID", json!(90), "src/lru.go:5 `mu sync.Mutex`"), ok2.clone()]), None, false),
-            ("quote that is nowhere", json!([verdict("c1", "VALID", json!(90), "src/lru.go:4 `mu sync.RWMutex`"), ok2.clone()]), Some("quotes `mu sync.RWMutex`"), false),
-            ("quote far from the line", json!([verdict("c1", "VALID", json!(90), "src/lru.go:10 `package cache`"), ok2.clone()]), Some("not at or near src/lru.go:10"), false),
-            ("file without extension", json!([verdict("c1", "VALID", json!(90), "Makefile:2 `go build`"), ok2.clone()]), None, false),
+            (
+                "no citation",
+                json!([verdict("c1", "VALID", json!(90), "the cache has a mutex per shard"), ok2.clone()]),
+                Some("cites no path:line"),
+                true,
+            ),
+            (
+                "cited line past the end",
+                json!([verdict("c1", "VALID", json!(90), "src/lru.go:48 `mu sync.Mutex`"), ok2.clone()]),
+                Some("src/lru.go has 10 lines"),
+                false,
+            ),
+            (
+                "cited file does not exist",
+                json!([verdict("c1", "VALID", json!(90), "internal/cache/lru.go:4 found it"), ok2.clone()]),
+                Some("not a readable file"),
+                false,
+            ),
+            (
+                "cited path outside the repo",
+                json!([verdict("c1", "VALID", json!(90), "../etc/passwd:1 root"), ok2.clone()]),
+                Some("outside the repo"),
+                false,
+            ),
+            (
+                "quote not near the line",
+                json!([verdict("c1", "VALID", json!(90), "src/lru.go:9 `mu sync.Mutex`"), ok2.clone()]),
+                Some("not at or near src/lru.go:9"),
+                false,
+            ),
+            (
+                "quote a line off",
+                json!([verdict("c1", "VALID", json!(90), "src/lru.go:5 `mu sync.Mutex`"), ok2.clone()]),
+                None,
+                false,
+            ),
+            (
+                "quote that is nowhere",
+                json!([verdict("c1", "VALID", json!(90), "src/lru.go:4 `mu sync.RWMutex`"), ok2.clone()]),
+                Some("quotes `mu sync.RWMutex`"),
+                false,
+            ),
+            (
+                "quote far from the line",
+                json!([verdict("c1", "VALID", json!(90), "src/lru.go:10 `package cache`"), ok2.clone()]),
+                Some("not at or near src/lru.go:10"),
+                false,
+            ),
+            (
+                "file without extension",
+                json!([verdict("c1", "VALID", json!(90), "Makefile:2 `go build`"), ok2.clone()]),
+                None,
+                false,
+            ),
         ];
         for (name, entries, want, violation) in cases {
             let e = enforce(&index, "b", &claims(2), &json!({"verdicts": entries}).to_string());
             assert_eq!(e.outcomes.len(), 2, "{name}: one outcome per claim");
-            assert!(matches!(&e.outcomes[1], Outcome::Checked { verdict: Verdict::Stale, confidence: 70, .. }), "{name}: c2 {:?}", e.outcomes[1]);
+            assert!(
+                matches!(&e.outcomes[1], Outcome::Checked { verdict: Verdict::Stale, confidence: 70, .. }),
+                "{name}: c2 {:?}",
+                e.outcomes[1]
+            );
             match (want, &e.outcomes[0]) {
                 (None, Outcome::Checked { confidence, .. }) => assert!(*confidence > 0, "{name}: {:?}", e.notes),
                 (Some(reason), Outcome::Checked { verdict: Verdict::Ambiguous, confidence: 0, evidence, .. }) => {
@@ -331,7 +431,10 @@ mod tests {
         for answer in ["", "All claims are VALID.", "{\"verdicts\": [", "{\"results\": []}"] {
             let e = enforce(&index, "b7", &claims(3), answer);
             assert_eq!(e.violations, 3, "{answer:?}");
-            assert!(e.outcomes.iter().all(|o| matches!(o, Outcome::Checked { verdict: Verdict::Ambiguous, confidence: 0, .. })));
+            assert!(e
+                .outcomes
+                .iter()
+                .all(|o| matches!(o, Outcome::Checked { verdict: Verdict::Ambiguous, confidence: 0, .. })));
             assert!(e.notes[0].starts_with("batch b7: malformed model output"), "{:?}", e.notes);
         }
     }

@@ -248,8 +248,11 @@ impl TierB {
             ));
         }
         let calls = granted.iter().enumerate().map(|(n, chunk)| {
-            let claims: Vec<(String, Claim)> =
-                chunk.iter().enumerate().map(|(i, &(mi, ri))| (format!("c{}", i + 1), batch.items[mi].results[ri].claim.clone())).collect();
+            let claims: Vec<(String, Claim)> = chunk
+                .iter()
+                .enumerate()
+                .map(|(i, &(mi, ri))| (format!("c{}", i + 1), batch.items[mi].results[ri].claim.clone()))
+                .collect();
             let id = format!("{}#t{n}", batch.batch_id);
             let evidence = evidence.clone();
             async move { self.investigate(evidence, &id, claims).await }
@@ -262,7 +265,8 @@ impl TierB {
             for (&(mi, ri), outcome) in chunk.iter().zip(outcomes) {
                 let claim = &batch.items[mi].results[ri].claim;
                 if self.cache.get().is_some() && matches!(outcome, Outcome::Checked { .. }) {
-                    let mut deps: Vec<String> = claim.code_refs.iter().filter_map(|r| RepoRoot::normalise(&r.path).ok()).collect();
+                    let mut deps: Vec<String> =
+                        claim.code_refs.iter().filter_map(|r| RepoRoot::normalise(&r.path).ok()).collect();
                     deps.extend(read.iter().cloned());
                     deps.sort();
                     deps.dedup();
@@ -295,7 +299,12 @@ impl TierB {
     /// spent), then the answer checked against the contract and the repo.
     /// Returns the outcomes, what happened, and the files the model read (what its verdicts
     /// depend on, for the cache).
-    pub async fn investigate(&self, evidence: Arc<Evidence>, batch_id: &str, claims: Vec<(String, Claim)>) -> (Vec<Outcome>, TierBStats, Vec<String>) {
+    pub async fn investigate(
+        &self,
+        evidence: Arc<Evidence>,
+        batch_id: &str,
+        claims: Vec<(String, Claim)>,
+    ) -> (Vec<Outcome>, TierBStats, Vec<String>) {
         let mut read: Vec<String> = Vec::new();
         let mut stats = TierBStats { batches: 1, claims_sent: claims.len(), ..TierBStats::default() };
         let budget = self.config.tool_budget;
@@ -310,13 +319,24 @@ impl TierB {
                     stats.deferred_claims += claims.len();
                     stats.note(format!("batch {batch_id}: {e}; {} claims deferred to the next run", claims.len()));
                     let reason = format!("deferred to the next run: {e}");
-                    return (claims.iter().map(|_| Outcome::NotChecked { reason: reason.clone() }).collect(), stats, read);
+                    return (
+                        claims.iter().map(|_| Outcome::NotChecked { reason: reason.clone() }).collect(),
+                        stats,
+                        read,
+                    );
                 }
                 Err(e) => {
                     stats.failed_batches += 1;
-                    stats.note(format!("batch {batch_id}: the model gave no answer: {e}; {} claims not checked", claims.len()));
+                    stats.note(format!(
+                        "batch {batch_id}: the model gave no answer: {e}; {} claims not checked",
+                        claims.len()
+                    ));
                     let reason = format!("llm investigator failed: {e}");
-                    return (claims.iter().map(|_| Outcome::NotChecked { reason: reason.clone() }).collect(), stats, read);
+                    return (
+                        claims.iter().map(|_| Outcome::NotChecked { reason: reason.clone() }).collect(),
+                        stats,
+                        read,
+                    );
                 }
             };
             if response.tool_calls.is_empty() {
@@ -334,14 +354,18 @@ impl TierB {
             let index_holder = evidence.clone();
             let (run, refused): (Vec<crate::model::tools::ToolOutput>, Vec<ToolResult>) = {
                 let to_run = calls[..grant].to_vec();
-                let outputs = tokio::task::spawn_blocking(move || to_run.iter().map(|c| crate::model::tools::call(&index_holder.index, c)).collect::<Vec<_>>())
-                    .await
-                    .unwrap_or_default();
+                let outputs = tokio::task::spawn_blocking(move || {
+                    to_run.iter().map(|c| crate::model::tools::call(&index_holder.index, c)).collect::<Vec<_>>()
+                })
+                .await
+                .unwrap_or_default();
                 let refused = calls[grant..]
                     .iter()
                     .map(|c| ToolResult {
                         call_id: c.id.clone(),
-                        content: format!("error: the budget of {budget} tool calls is used up; reply now with your verdicts as JSON"),
+                        content: format!(
+                            "error: the budget of {budget} tool calls is used up; reply now with your verdicts as JSON"
+                        ),
                         is_error: true,
                     })
                     .collect();
@@ -352,34 +376,51 @@ impl TierB {
             for (call, output) in calls.iter().zip(run.iter()) {
                 if output.refused {
                     stats.tool_refusals += 1;
-                    stats.note(format!("batch {batch_id}: refused {}({}): {}", call.name, call.arguments, output.content));
+                    stats.note(format!(
+                        "batch {batch_id}: refused {}({}): {}",
+                        call.name, call.arguments, output.content
+                    ));
                 } else if output.is_error {
                     stats.tool_errors += 1;
                 } else if call.name == "read_file" {
-                    if let Some(path) = call.arguments.get("path").and_then(|p| p.as_str()).and_then(|p| RepoRoot::normalise(p).ok()) {
+                    if let Some(path) =
+                        call.arguments.get("path").and_then(|p| p.as_str()).and_then(|p| RepoRoot::normalise(p).ok())
+                    {
                         read.push(path);
                     }
                 }
-                results.push(ToolResult { call_id: call.id.clone(), content: output.content.clone(), is_error: output.is_error });
+                results.push(ToolResult {
+                    call_id: call.id.clone(),
+                    content: output.content.clone(),
+                    is_error: output.is_error,
+                });
             }
             results.extend(refused);
             if used >= budget && grant == calls.len() {
                 if let Some(last) = results.last_mut() {
-                    last.content.push_str(&format!("\n[that was the last of your {budget} tool calls; reply now with your verdicts as JSON]"));
+                    last.content.push_str(&format!(
+                        "\n[that was the last of your {budget} tool calls; reply now with your verdicts as JSON]"
+                    ));
                 }
             }
             request.messages.push(Message::Assistant { text: response.text, tool_calls: calls });
             request.messages.push(Message::ToolResults(results));
         };
         let enforced = match answer {
-            None => contract::all_ambiguous(batch_id, &claims, &format!("the model kept calling tools after its budget of {budget} was spent and gave no verdicts")),
+            None => contract::all_ambiguous(
+                batch_id,
+                &claims,
+                &format!("the model kept calling tools after its budget of {budget} was spent and gave no verdicts"),
+            ),
             Some(text) => {
                 let holder = evidence.clone();
                 let id = batch_id.to_owned();
                 let claims_for_check = claims.clone();
                 tokio::task::spawn_blocking(move || contract::enforce(&holder.index, &id, &claims_for_check, &text))
                     .await
-                    .unwrap_or_else(|e| contract::all_ambiguous(batch_id, &claims, &format!("checking the answer panicked: {e}")))
+                    .unwrap_or_else(|e| {
+                        contract::all_ambiguous(batch_id, &claims, &format!("checking the answer panicked: {e}"))
+                    })
             }
         };
         stats.contract_violations += enforced.violations;

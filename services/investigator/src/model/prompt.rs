@@ -60,5 +60,10 @@ pub fn request(claims: &[(String, Claim)], tool_budget: usize) -> ChatRequest {
         claims.len(),
         fence("CLAIMS", &payload)
     );
-    ChatRequest { system: system(tool_budget), messages: vec![Message::User(user)], tools: crate::model::tools::specs(), max_tokens: None }
+    ChatRequest {
+        system: system(tool_budget),
+        messages: vec![Message::User(user)],
+        tools: crate::model::tools::specs(),
+        max_tokens: None,
+    }
 }

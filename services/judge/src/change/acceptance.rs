@@ -70,8 +70,10 @@ impl Criterion {
 
 /// Read and parse an acceptance file.
 pub fn load(path: &Path) -> Result<Acceptance, ChangeError> {
-    let bytes = std::fs::read(path).map_err(|e| ChangeError::Input(format!("cannot read the acceptance file {}: {e}", path.display())))?;
-    let text = String::from_utf8(bytes.clone()).map_err(|_| ChangeError::Input(format!("the acceptance file {} is not UTF-8", path.display())))?;
+    let bytes = std::fs::read(path)
+        .map_err(|e| ChangeError::Input(format!("cannot read the acceptance file {}: {e}", path.display())))?;
+    let text = String::from_utf8(bytes.clone())
+        .map_err(|_| ChangeError::Input(format!("the acceptance file {} is not UTF-8", path.display())))?;
     let ext = path.extension().and_then(|e| e.to_str()).unwrap_or("").to_ascii_lowercase();
     let criteria = match ext.as_str() {
         "json" => parse_json(&text)?,
@@ -90,7 +92,8 @@ pub fn parse_json(text: &str) -> Result<Vec<Criterion>, ChangeError> {
 }
 
 pub fn parse_yaml(text: &str) -> Result<Vec<Criterion>, ChangeError> {
-    let file: JsonFile = serde_yaml_ng::from_str(text).map_err(|e| ChangeError::Input(format!("acceptance YAML: {e}")))?;
+    let file: JsonFile =
+        serde_yaml_ng::from_str(text).map_err(|e| ChangeError::Input(format!("acceptance YAML: {e}")))?;
     Ok(file.criteria)
 }
 
@@ -108,7 +111,9 @@ pub fn parse_markdown(text: &str) -> Result<Vec<Criterion>, ChangeError> {
         let item = trimmed.strip_prefix("- ").or_else(|| trimmed.strip_prefix("* "));
         let Some(item) = item else { continue };
         if !indented {
-            let Some(rest) = item.strip_prefix("[ ]").or_else(|| item.strip_prefix("[x]")).or_else(|| item.strip_prefix("[X]")) else {
+            let Some(rest) =
+                item.strip_prefix("[ ]").or_else(|| item.strip_prefix("[x]")).or_else(|| item.strip_prefix("[X]"))
+            else {
                 continue;
             };
             let Some((id, text)) = rest.trim().split_once(':') else {
@@ -126,22 +131,34 @@ pub fn parse_markdown(text: &str) -> Result<Vec<Criterion>, ChangeError> {
         }
         let Some(current) = criteria.last_mut() else { continue };
         let Some((key, value)) = item.split_once(':') else {
-            return Err(ChangeError::Input(format!("acceptance line {n}: a criterion's detail is `- check|scope|allows|timeout: value`")));
+            return Err(ChangeError::Input(format!(
+                "acceptance line {n}: a criterion's detail is `- check|scope|allows|timeout: value`"
+            )));
         };
         match key.trim() {
             "check" => {
                 if current.check.is_some() {
-                    return Err(ChangeError::Input(format!("acceptance line {n}: criterion {} has a second check", current.id)));
+                    return Err(ChangeError::Input(format!(
+                        "acceptance line {n}: criterion {} has a second check",
+                        current.id
+                    )));
                 }
                 current.check = Some(unquote(value));
             }
             "scope" => current.scope.extend(value.split(',').map(unquote).filter(|s| !s.is_empty())),
             "allows" => current.allows.extend(value.split(',').map(unquote).filter(|s| !s.is_empty())),
             "timeout" => {
-                let secs = value.trim().trim_end_matches('s').parse().map_err(|_| ChangeError::Input(format!("acceptance line {n}: timeout is a number of seconds")))?;
+                let secs =
+                    value.trim().trim_end_matches('s').parse().map_err(|_| {
+                        ChangeError::Input(format!("acceptance line {n}: timeout is a number of seconds"))
+                    })?;
                 current.timeout_secs = Some(secs);
             }
-            other => return Err(ChangeError::Input(format!("acceptance line {n}: unknown criterion detail {other:?} (check, scope, allows, timeout)"))),
+            other => {
+                return Err(ChangeError::Input(format!(
+                    "acceptance line {n}: unknown criterion detail {other:?} (check, scope, allows, timeout)"
+                )))
+            }
         }
     }
     Ok(criteria)

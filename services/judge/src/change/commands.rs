@@ -32,15 +32,51 @@ fn mutating(reason: impl Into<String>) -> Class {
 }
 
 /// Flags that ask a tool to write: `--force`, `--write`, `--fix` (and their `=`/`-…` forms).
-const WRITE_FLAGS: [&str; 10] = ["--force", "--write", "--fix", "--in-place", "--overwrite", "--bless", "--update-snapshots", "--regen", "--apply", "--output"];
+const WRITE_FLAGS: [&str; 10] = [
+    "--force",
+    "--write",
+    "--fix",
+    "--in-place",
+    "--overwrite",
+    "--bless",
+    "--update-snapshots",
+    "--regen",
+    "--apply",
+    "--output",
+];
 
 /// Words in a program or script name that mean it writes the tree.
-const WRITER_NAMES: [&str; 9] = ["regen", "generate", "gen-", "sync", "update", "format", "fmt", "bootstrap", "install"];
+const WRITER_NAMES: [&str; 9] =
+    ["regen", "generate", "gen-", "sync", "update", "format", "fmt", "bootstrap", "install"];
 
 /// Programs that only read, whatever their (non-writing) arguments.
 const READ_ONLY_PROGRAMS: [&str; 26] = [
-    "true", "false", "test", "[", "echo", "printf", "cat", "head", "tail", "wc", "grep", "egrep", "fgrep", "rg", "diff", "cmp",
-    "ls", "stat", "file", "sha256sum", "sha1sum", "md5sum", "uniq", "cut", "sleep", "pwd",
+    "true",
+    "false",
+    "test",
+    "[",
+    "echo",
+    "printf",
+    "cat",
+    "head",
+    "tail",
+    "wc",
+    "grep",
+    "egrep",
+    "fgrep",
+    "rg",
+    "diff",
+    "cmp",
+    "ls",
+    "stat",
+    "file",
+    "sha256sum",
+    "sha1sum",
+    "md5sum",
+    "uniq",
+    "cut",
+    "sleep",
+    "pwd",
 ];
 
 /// Classify one shell command line (as `sh -c` would run it).
@@ -204,12 +240,20 @@ fn classify_segment(words: &[String]) -> Class {
     let read_only = |why: &str| Class { mutating: false, reason: format!("{program}: {why}") };
     match program.as_str() {
         "cd" => return read_only("changes the shell's directory only"),
-        "sed" if !words.iter().any(|w| w.starts_with("-i") || w.starts_with("--in-place")) => return read_only("sed without -i prints"),
+        "sed" if !words.iter().any(|w| w.starts_with("-i") || w.starts_with("--in-place")) => {
+            return read_only("sed without -i prints")
+        }
         "sed" => return mutating("sed -i edits files in place"),
-        "find" if !words.iter().any(|w| matches!(w.as_str(), "-delete" | "-exec" | "-execdir" | "-ok" | "-fprint" | "-fprintf" | "-fls")) => {
+        "find"
+            if !words.iter().any(|w| {
+                matches!(w.as_str(), "-delete" | "-exec" | "-execdir" | "-ok" | "-fprint" | "-fprintf" | "-fls")
+            }) =>
+        {
             return read_only("find without -delete/-exec lists")
         }
-        "sort" if !words.iter().any(|w| w.starts_with("-o") || w.starts_with("--output")) => return read_only("sort prints"),
+        "sort" if !words.iter().any(|w| w.starts_with("-o") || w.starts_with("--output")) => {
+            return read_only("sort prints")
+        }
         "cargo" => {
             return match sub {
                 "test" | "check" | "build" | "bench" | "doc" | "tree" | "metadata" | "nextest" => {
@@ -226,8 +270,12 @@ fn classify_segment(words: &[String]) -> Class {
                 _ => mutating(format!("go {sub} is not known to be read-only")),
             }
         }
-        "gofmt" if !has(&words, "-w") && (has(&words, "-l") || has(&words, "-d")) => return read_only("gofmt -l/-d only lists"),
-        "rustfmt" | "black" | "prettier" | "shfmt" | "clang-format" | "ruff" if has(&words, "--check") || has(&words, "--dry-run") => {
+        "gofmt" if !has(&words, "-w") && (has(&words, "-l") || has(&words, "-d")) => {
+            return read_only("gofmt -l/-d only lists")
+        }
+        "rustfmt" | "black" | "prettier" | "shfmt" | "clang-format" | "ruff"
+            if has(&words, "--check") || has(&words, "--dry-run") =>
+        {
             return read_only("formatter in check mode")
         }
         "ruff" if sub == "check" => return read_only("ruff check without --fix lints"),
@@ -238,7 +286,9 @@ fn classify_segment(words: &[String]) -> Class {
                 _ => mutating("a python program is not known to be read-only"),
             };
         }
-        "pytest" | "mypy" | "eslint" | "tsc" | "jest" | "vitest" | "shellcheck" => return read_only("a test runner or linter"),
+        "pytest" | "mypy" | "eslint" | "tsc" | "jest" | "vitest" | "shellcheck" => {
+            return read_only("a test runner or linter")
+        }
         "npm" | "yarn" | "pnpm" => {
             let script = if sub == "run" { words.get(2).map(String::as_str).unwrap_or("") } else { sub };
             return match script {
@@ -254,7 +304,8 @@ fn classify_segment(words: &[String]) -> Class {
         }
         "git" => {
             return match sub {
-                "diff" | "status" | "log" | "show" | "ls-files" | "rev-parse" | "grep" | "cat-file" | "blame" | "ls-tree" => read_only("git reads"),
+                "diff" | "status" | "log" | "show" | "ls-files" | "rev-parse" | "grep" | "cat-file" | "blame"
+                | "ls-tree" => read_only("git reads"),
                 _ => mutating(format!("git {sub} is not known to be read-only")),
             }
         }
@@ -380,7 +431,11 @@ fn execute(command: &str, dir: &Path, timeout: Duration, run: &mut CheckRun) -> 
 fn kill_group(pgid: u32) {
     // `kill` the binary, so this crate needs no libc binding; "no such process" is expected
     // when the group already ended.
-    let _ = Command::new("kill").args(["-KILL", "--", &format!("-{pgid}")]).stdout(Stdio::null()).stderr(Stdio::null()).status();
+    let _ = Command::new("kill")
+        .args(["-KILL", "--", &format!("-{pgid}")])
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .status();
 }
 
 /// Directories not worth copying: build output is rebuilt by the check that needs it.

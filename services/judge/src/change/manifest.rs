@@ -23,7 +23,8 @@ pub const SCHEMA: &str = "subject-manifest.v1";
 /// Directory names never observed, wherever they occur: version control, build output and
 /// tool caches (their contents are produced by the judging itself, e.g. a test run's
 /// `target/` or `.pytest_cache/`), and memval's own store.
-pub const EXCLUSIONS: [&str; 8] = [".git", "target", "node_modules", "__pycache__", ".pytest_cache", ".mypy_cache", ".ruff_cache", ".memval"];
+pub const EXCLUSIONS: [&str; 8] =
+    [".git", "target", "node_modules", "__pycache__", ".pytest_cache", ".mypy_cache", ".ruff_cache", ".memval"];
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
@@ -79,7 +80,8 @@ fn file_sha256(path: &Path) -> std::io::Result<String> {
 
 /// Derive the manifest of everything under `root`.
 pub fn derive(root: &Path) -> Result<Manifest, ChangeError> {
-    let meta = std::fs::metadata(root).map_err(|e| ChangeError::Input(format!("cannot read the subject root {}: {e}", root.display())))?;
+    let meta = std::fs::metadata(root)
+        .map_err(|e| ChangeError::Input(format!("cannot read the subject root {}: {e}", root.display())))?;
     if !meta.is_dir() {
         return Err(ChangeError::Input(format!("the subject root {} is not a directory", root.display())));
     }
@@ -127,7 +129,8 @@ fn walk(dir: &Path, prefix: &str, out: &mut Vec<Entry>) -> Result<(), ChangeErro
         };
         let rel = if prefix.is_empty() { name.to_owned() } else { format!("{prefix}/{name}") };
         let path = entry.path();
-        let meta = std::fs::symlink_metadata(&path).map_err(|e| ChangeError::Input(format!("cannot stat {rel}: {e}")))?;
+        let meta =
+            std::fs::symlink_metadata(&path).map_err(|e| ChangeError::Input(format!("cannot stat {rel}: {e}")))?;
         let ft = meta.file_type();
         if ft.is_dir() {
             if EXCLUSIONS.contains(&name) {
@@ -135,8 +138,14 @@ fn walk(dir: &Path, prefix: &str, out: &mut Vec<Entry>) -> Result<(), ChangeErro
             }
             walk(&path, &rel, out)?;
         } else if ft.is_symlink() {
-            let target = std::fs::read_link(&path).map_err(|e| ChangeError::Input(format!("cannot read the link {rel}: {e}")))?;
-            out.push(Entry { path: rel, kind: Kind::Symlink, executable: false, sha256: sha256_hex(target.as_os_str().as_encoded_bytes()) });
+            let target = std::fs::read_link(&path)
+                .map_err(|e| ChangeError::Input(format!("cannot read the link {rel}: {e}")))?;
+            out.push(Entry {
+                path: rel,
+                kind: Kind::Symlink,
+                executable: false,
+                sha256: sha256_hex(target.as_os_str().as_encoded_bytes()),
+            });
         } else if ft.is_file() {
             let sha256 = file_sha256(&path).map_err(|e| ChangeError::Input(format!("cannot read {rel}: {e}")))?;
             out.push(Entry { path: rel, kind: Kind::File, executable: meta.permissions().mode() & 0o111 != 0, sha256 });

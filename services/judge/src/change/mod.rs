@@ -30,7 +30,10 @@ use crate::model::change as review;
 pub use acceptance::{Acceptance, Criterion};
 pub use manifest::Manifest;
 pub use review::{Reviewer, Reviewers};
-pub use verdict::{Class, CriterionOutcome, CriterionResult, Evidence, Finding, Freshness, FreshnessSource, NotChecked, Outcome, Validation};
+pub use verdict::{
+    Class, CriterionOutcome, CriterionResult, Evidence, Finding, Freshness, FreshnessSource, NotChecked, Outcome,
+    Validation,
+};
 
 #[derive(Debug, thiserror::Error)]
 pub enum ChangeError {
@@ -71,13 +74,18 @@ struct Observed {
     checks: BTreeMap<String, commands::CheckRun>,
 }
 
-async fn blocking<T: Send + 'static>(f: impl FnOnce() -> Result<T, ChangeError> + Send + 'static) -> Result<T, ChangeError> {
+async fn blocking<T: Send + 'static>(
+    f: impl FnOnce() -> Result<T, ChangeError> + Send + 'static,
+) -> Result<T, ChangeError> {
     tokio::task::spawn_blocking(f).await.map_err(|e| ChangeError::Internal(format!("a validation task failed: {e}")))?
 }
 
 /// Judge the change at `req.root` against `req.acceptance`.
 pub async fn validate(req: Request) -> Result<Validation, ChangeError> {
-    let root = req.root.canonicalize().map_err(|e| ChangeError::Input(format!("cannot read the subject root {}: {e}", req.root.display())))?;
+    let root = req
+        .root
+        .canonicalize()
+        .map_err(|e| ChangeError::Input(format!("cannot read the subject root {}: {e}", req.root.display())))?;
     let want_diff = req.reviewers.is_some();
     let observed = {
         let (root, req) = (root.clone(), req.clone());
@@ -122,17 +130,25 @@ fn observe(root: &Path, req: &Request, want_diff: bool) -> Result<Observed, Chan
     Ok(Observed { start, acceptance, scope, diff, checks })
 }
 
-async fn run_review(root: &Path, observed: &Observed, criteria: &[&Criterion], reviewers: &Reviewers) -> review::Combined {
-    let changed: Option<Vec<String>> = observed.scope.as_ref().map(|s| s.changed.iter().map(|c| c.path.clone()).collect());
+async fn run_review(
+    root: &Path,
+    observed: &Observed,
+    criteria: &[&Criterion],
+    reviewers: &Reviewers,
+) -> review::Combined {
+    let changed: Option<Vec<String>> =
+        observed.scope.as_ref().map(|s| s.changed.iter().map(|c| c.path.clone()).collect());
     let material = review::gather(root, &observed.start, criteria, changed.as_deref(), observed.diff.clone());
     let ids: Vec<&str> = criteria.iter().map(|c| c.id.as_str()).collect();
     let primary = &reviewers.primary;
     let second_reviewer: Option<Result<&Reviewer, String>> = match &reviewers.cross {
         None => None,
         Some(None) => Some(Err("no second reviewer is configured (--cross-provider/--cross-model-name)".into())),
-        Some(Some(r)) if r.family == primary.family => {
-            Some(Err(format!("the second reviewer {} is of the same family ({}) as the first; that is not cross-family diversity", r.model.name(), r.family.as_str())))
-        }
+        Some(Some(r)) if r.family == primary.family => Some(Err(format!(
+            "the second reviewer {} is of the same family ({}) as the first; that is not cross-family diversity",
+            r.model.name(),
+            r.family.as_str()
+        ))),
         Some(Some(r)) => Some(Ok(r)),
     };
     let first_fut = review::ask(primary, root, &observed.start, criteria, &material);
@@ -172,25 +188,53 @@ fn assemble(req: &Request, observed: Observed, reviewed: Option<review::Combined
     // Identity and freshness: declared trust facts, checked before anything else counts.
     let (author, validator) = (req.author_context.trim(), req.validator_context.trim());
     if author.is_empty() || validator.is_empty() {
-        findings.push(finding(Class::ContextMissing, "the author and validator context ids must both be given".into(), vec![]));
+        findings.push(finding(
+            Class::ContextMissing,
+            "the author and validator context ids must both be given".into(),
+            vec![],
+        ));
     } else if author == validator {
-        findings.push(finding(Class::ContextCollision, format!("author and validator share the context {author:?}: this is not a fresh validation"), vec![]));
+        findings.push(finding(
+            Class::ContextCollision,
+            format!("author and validator share the context {author:?}: this is not a fresh validation"),
+            vec![],
+        ));
     }
     let freshness = req.freshness.clone().filter(|f| !f.attester.trim().is_empty());
     if freshness.is_none() {
-        findings.push(finding(Class::FreshnessUnattested, "freshness was not attested (--freshness runtime|caller --attester NAME)".into(), vec![]));
+        findings.push(finding(
+            Class::FreshnessUnattested,
+            "freshness was not attested (--freshness runtime|caller --attester NAME)".into(),
+            vec![],
+        ));
     }
 
-    evidence.push(Evidence { id: "manifest:start".into(), kind: "manifest", detail: json!({"digest": start.digest, "files": start.files.len()}) });
-    evidence.push(Evidence { id: "manifest:end".into(), kind: "manifest", detail: json!({"digest": end.digest, "files": end.files.len()}) });
+    evidence.push(Evidence {
+        id: "manifest:start".into(),
+        kind: "manifest",
+        detail: json!({"digest": start.digest, "files": start.files.len()}),
+    });
+    evidence.push(Evidence {
+        id: "manifest:end".into(),
+        kind: "manifest",
+        detail: json!({"digest": end.digest, "files": end.files.len()}),
+    });
     if start.files.is_empty() {
-        findings.push(finding(Class::EmptySubject, "the subject manifest lists no file".into(), vec!["manifest:start".into()]));
+        findings.push(finding(
+            Class::EmptySubject,
+            "the subject manifest lists no file".into(),
+            vec!["manifest:start".into()],
+        ));
     }
     let mutated = manifest::changed_paths(&start, &end);
     if mutated.is_empty() {
         checked.push("subject_manifest".into());
     } else {
-        findings.push(finding(Class::SubjectMutated, format!("the subject changed while it was judged ({} paths)", mutated.len()), mutated));
+        findings.push(finding(
+            Class::SubjectMutated,
+            format!("the subject changed while it was judged ({} paths)", mutated.len()),
+            mutated,
+        ));
     }
 
     // The change as a whole: scope and weakening.
@@ -209,23 +253,35 @@ fn assemble(req: &Request, observed: Observed, reviewed: Option<review::Combined
             if s.scope_declared {
                 checked.push("change_scope".into());
                 for p in &s.out_of_scope {
-                    findings.push(finding(Class::OutOfScopeChange, format!("{p} changed but is outside every criterion's scope"), vec!["scope".into(), p.clone()]));
+                    findings.push(finding(
+                        Class::OutOfScopeChange,
+                        format!("{p} changed but is outside every criterion's scope"),
+                        vec!["scope".into(), p.clone()],
+                    ));
                 }
             } else {
                 not_checked.push(NotChecked {
                     id: "change_scope".into(),
-                    reason: format!("no criterion declares scope globs, so the {} changed paths cannot be adjudicated", s.changed.len()),
+                    reason: format!(
+                        "no criterion declares scope globs, so the {} changed paths cannot be adjudicated",
+                        s.changed.len()
+                    ),
                 });
             }
             checked.push("weakening".into());
             for w in &s.weakenings {
                 let class = Class::weakening(w.class).unwrap_or(Class::TestDeleted);
-                findings.push(finding(class, format!("{}: {}", w.path, w.detail), vec!["scope".into(), w.path.clone()]));
+                findings.push(finding(
+                    class,
+                    format!("{}: {}", w.path, w.detail),
+                    vec!["scope".into(), w.path.clone()],
+                ));
             }
         }
         None if declares_scope => not_checked.push(NotChecked {
             id: "change_scope".into(),
-            reason: "criteria declare scope globs but no --base was given, so the changed paths were not derived".into(),
+            reason: "criteria declare scope globs but no --base was given, so the changed paths were not derived"
+                .into(),
         }),
         None => {}
     }
@@ -235,36 +291,72 @@ fn assemble(req: &Request, observed: Observed, reviewed: Option<review::Combined
     for c in &acceptance.criteria {
         let (result, reason, refs) = if let Some(run) = checks.get(&c.id) {
             let id = format!("check:{}", c.id);
-            evidence.push(Evidence { id: id.clone(), kind: "check", detail: serde_json::to_value(run).unwrap_or_default() });
+            evidence.push(Evidence {
+                id: id.clone(),
+                kind: "check",
+                detail: serde_json::to_value(run).unwrap_or_default(),
+            });
             let place = match run.ran_in {
                 commands::RanIn::Subject => "in the subject",
                 commands::RanIn::DisposableCopy => "in a disposable copy (classified mutating)",
             };
             match (run.exit_code, run.timed_out, &run.error) {
-                (Some(0), _, _) => (CriterionOutcome::Pass, format!("`{}` exited 0 in {} ms, {place}", run.command, run.duration_ms), vec![id]),
+                (Some(0), _, _) => (
+                    CriterionOutcome::Pass,
+                    format!("`{}` exited 0 in {} ms, {place}", run.command, run.duration_ms),
+                    vec![id],
+                ),
                 (Some(code), _, _) => {
-                    findings.push(finding(Class::CheckFailed, format!("{}: `{}` exited {code}", c.id, run.command), vec![id.clone(), tail_lines(&run.output_tail, 5)]));
-                    (CriterionOutcome::Fail, format!("`{}` exited {code} in {} ms, {place}", run.command, run.duration_ms), vec![id])
+                    findings.push(finding(
+                        Class::CheckFailed,
+                        format!("{}: `{}` exited {code}", c.id, run.command),
+                        vec![id.clone(), tail_lines(&run.output_tail, 5)],
+                    ));
+                    (
+                        CriterionOutcome::Fail,
+                        format!("`{}` exited {code} in {} ms, {place}", run.command, run.duration_ms),
+                        vec![id],
+                    )
                 }
                 (None, true, _) => {
-                    findings.push(finding(Class::CheckTimedOut, format!("{}: `{}` did not finish in {} ms", c.id, run.command, run.duration_ms), vec![id.clone()]));
-                    (CriterionOutcome::NotChecked, "the check timed out: missing judgement, not a failure".into(), vec![id])
+                    findings.push(finding(
+                        Class::CheckTimedOut,
+                        format!("{}: `{}` did not finish in {} ms", c.id, run.command, run.duration_ms),
+                        vec![id.clone()],
+                    ));
+                    (
+                        CriterionOutcome::NotChecked,
+                        "the check timed out: missing judgement, not a failure".into(),
+                        vec![id],
+                    )
                 }
                 (None, false, error) => {
                     let why = error.clone().unwrap_or_else(|| "no exit status".into());
-                    findings.push(finding(Class::CheckNotRun, format!("{}: `{}` could not be run: {why}", c.id, run.command), vec![id.clone()]));
+                    findings.push(finding(
+                        Class::CheckNotRun,
+                        format!("{}: `{}` could not be run: {why}", c.id, run.command),
+                        vec![id.clone()],
+                    ));
                     (CriterionOutcome::NotChecked, format!("the check could not be run: {why}"), vec![id])
                 }
             }
         } else if let Some(r) = reviewed.as_mut().and_then(|r| r.results.remove(&c.id)) {
             r
         } else {
-            let why = if req.reviewers.is_some() { "the model review did not answer it" } else { "no model review was configured (--llm-*)" };
+            let why = if req.reviewers.is_some() {
+                "the model review did not answer it"
+            } else {
+                "no model review was configured (--llm-*)"
+            };
             (CriterionOutcome::NotChecked, format!("no check and no verified evidence: {why}"), vec![])
         };
         if result == CriterionOutcome::NotChecked {
             if c.check.is_none() {
-                findings.push(finding(Class::UnverifiedCriterion, format!("{} has no proof of its own: {reason}", c.id), vec![]));
+                findings.push(finding(
+                    Class::UnverifiedCriterion,
+                    format!("{} has no proof of its own: {reason}", c.id),
+                    vec![],
+                ));
             }
             not_checked.push(NotChecked { id: c.id.clone(), reason: reason.clone() });
         } else {

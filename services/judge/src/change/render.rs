@@ -31,15 +31,30 @@ pub fn markdown(v: &Validation) -> String {
     let mut out = String::new();
     out.push_str(&format!("# Change validation: {}\n\n", v.result.as_str()));
     out.push_str(&format!("- subject: {}\n- acceptance: {}\n", code(&v.subject_digest), code(&v.acceptance_digest)));
-    out.push_str(&format!("- author context: {}; validator context: {}\n", code(&v.author_context), code(&v.validator_context)));
+    out.push_str(&format!(
+        "- author context: {}; validator context: {}\n",
+        code(&v.author_context),
+        code(&v.validator_context)
+    ));
     match &v.freshness {
-        Some(f) => out.push_str(&format!("- freshness: {} attested by {}\n", serde_json::to_value(f.source).ok().and_then(|s| s.as_str().map(str::to_owned)).unwrap_or_default(), code(&f.attester))),
+        Some(f) => out.push_str(&format!(
+            "- freshness: {} attested by {}\n",
+            serde_json::to_value(f.source).ok().and_then(|s| s.as_str().map(str::to_owned)).unwrap_or_default(),
+            code(&f.attester)
+        )),
         None => out.push_str("- freshness: not attested\n"),
     }
     out.push_str("\n## Criteria\n\n| id | result | reason | evidence |\n|---|---|---|---|\n");
     for c in &v.criteria {
-        let result = serde_json::to_value(c.result).ok().and_then(|s| s.as_str().map(str::to_owned)).unwrap_or_default();
-        out.push_str(&format!("| {} | {} | {} | {} |\n", cell(&c.id), result, cell(&c.reason), c.evidence_refs.iter().map(|r| code(r)).collect::<Vec<_>>().join(", ")));
+        let result =
+            serde_json::to_value(c.result).ok().and_then(|s| s.as_str().map(str::to_owned)).unwrap_or_default();
+        out.push_str(&format!(
+            "| {} | {} | {} | {} |\n",
+            cell(&c.id),
+            result,
+            cell(&c.reason),
+            c.evidence_refs.iter().map(|r| code(r)).collect::<Vec<_>>().join(", ")
+        ));
     }
     out.push_str("\n## Findings\n\n");
     if v.findings.is_empty() {
@@ -52,7 +67,14 @@ pub fn markdown(v: &Validation) -> String {
         }
         out.push('\n');
     }
-    out.push_str(&format!("\n## Checked\n\n{}\n", if v.checked.is_empty() { "Nothing.".to_owned() } else { v.checked.iter().map(|c| code(c)).collect::<Vec<_>>().join(", ") }));
+    out.push_str(&format!(
+        "\n## Checked\n\n{}\n",
+        if v.checked.is_empty() {
+            "Nothing.".to_owned()
+        } else {
+            v.checked.iter().map(|c| code(c)).collect::<Vec<_>>().join(", ")
+        }
+    ));
     out.push_str("\n## Not checked\n\n");
     if v.not_checked.is_empty() {
         out.push_str("Nothing.\n");
@@ -93,7 +115,12 @@ pub fn history_lines(entries: Vec<(Vec<u8>, Vec<u8>)>) -> Vec<String> {
 
 /// The stored records by `stored_at`, oldest first (an unreadable record sorts first).
 fn oldest_first(mut entries: Vec<(Vec<u8>, Vec<u8>)>) -> Vec<(Vec<u8>, Vec<u8>)> {
-    entries.sort_by_key(|(_, v)| serde_json::from_slice::<serde_json::Value>(v).ok().and_then(|r| r["stored_at"].as_str().map(str::to_owned)).unwrap_or_default());
+    entries.sort_by_key(|(_, v)| {
+        serde_json::from_slice::<serde_json::Value>(v)
+            .ok()
+            .and_then(|r| r["stored_at"].as_str().map(str::to_owned))
+            .unwrap_or_default()
+    });
     entries
 }
 
@@ -167,7 +194,12 @@ mod tests {
     fn untrusted_text_is_inert_in_both_formats() {
         let v = Validation {
             result: Outcome::Fail,
-            criteria: vec![CriterionResult { id: "AC|1".into(), result: CriterionOutcome::Fail, reason: "exit 1\n\u{1b}]0;owned\u{7}".into(), evidence_refs: vec!["check:AC|1".into()] }],
+            criteria: vec![CriterionResult {
+                id: "AC|1".into(),
+                result: CriterionOutcome::Fail,
+                reason: "exit 1\n\u{1b}]0;owned\u{7}".into(),
+                evidence_refs: vec!["check:AC|1".into()],
+            }],
             findings: vec![Finding { class: Class::CheckFailed, summary: "\u{202e}gnp.exe".into(), evidence: vec![] }],
             checked: vec!["AC|1".into()],
             not_checked: vec![],

@@ -20,7 +20,8 @@ use super::ChangeError;
 pub use memval_git::diff::{ChangedPath, FileDiff};
 
 /// The weakening classes, word for word the finding classes they produce.
-pub const WEAKENING_CLASSES: [&str; 5] = ["test_deleted", "test_skipped", "tolerance_widened", "golden_rewritten", "acceptance_rewritten"];
+pub const WEAKENING_CLASSES: [&str; 5] =
+    ["test_deleted", "test_skipped", "tolerance_widened", "golden_rewritten", "acceptance_rewritten"];
 
 /// A change that weakens acceptance.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
@@ -80,7 +81,10 @@ fn re(cell: &'static OnceLock<Regex>, pattern: &str) -> &'static Regex {
 
 fn skip_marker() -> &'static Regex {
     static R: OnceLock<Regex> = OnceLock::new();
-    re(&R, r"#\[ignore\b|@pytest\.mark\.(skip|xfail)|@unittest\.(skip|expectedFailure)|\.skipTest\(|\bt\.Skip(Now|f)?\(|\.skip\(|\bxit\(|\bxdescribe\(|\bxtest\(")
+    re(
+        &R,
+        r"#\[ignore\b|@pytest\.mark\.(skip|xfail)|@unittest\.(skip|expectedFailure)|\.skipTest\(|\bt\.Skip(Now|f)?\(|\.skip\(|\bxit\(|\bxdescribe\(|\bxtest\(",
+    )
 }
 
 fn test_definition() -> &'static Regex {
@@ -92,7 +96,10 @@ fn tolerance_word() -> &'static Regex {
     static R: OnceLock<Regex> = OnceLock::new();
     // Words whose number only loosens a check as it grows. `threshold` is not one of them: a
     // raised coverage threshold is stricter.
-    re(&R, r"(?i)toleran|epsilon|\beps\b|atol|rtol|\bdelta\b|margin|abs_tol|rel_tol|approx|max_?diff|allowed_?(error|diff)")
+    re(
+        &R,
+        r"(?i)toleran|epsilon|\beps\b|atol|rtol|\bdelta\b|margin|abs_tol|rel_tol|approx|max_?diff|allowed_?(error|diff)",
+    )
 }
 
 fn number() -> &'static Regex {
@@ -131,23 +138,44 @@ fn widened(removed: &str, added: &str) -> Option<String> {
     }
     let nums = |s: &str| number().find_iter(s).filter_map(|m| m.as_str().parse::<f64>().ok()).collect::<Vec<_>>();
     let (before, after) = (nums(removed), nums(added));
-    before.iter().zip(&after).find(|(b, a)| a > b).map(|(b, a)| format!("{b} became {a}: `{}` → `{}`", removed.trim(), added.trim()))
+    before
+        .iter()
+        .zip(&after)
+        .find(|(b, a)| a > b)
+        .map(|(b, a)| format!("{b} became {a}: `{}` → `{}`", removed.trim(), added.trim()))
 }
 
 /// Weakenings in a change: from the changed paths, the line changes of files that existed at
 /// the base, and the acceptance file's own path. A file the change adds weakens nothing that
 /// was there: its skip markers (often test data, as in this module's own tests) are not read.
-pub fn weakenings(changed: &[ChangedPath], diffs: &BTreeMap<String, FileDiff>, acceptance_rel: Option<&str>) -> Vec<Weakening> {
+pub fn weakenings(
+    changed: &[ChangedPath],
+    diffs: &BTreeMap<String, FileDiff>,
+    acceptance_rel: Option<&str>,
+) -> Vec<Weakening> {
     let mut out = Vec::new();
     for c in changed {
         if c.status == 'D' && is_test_path(&c.path) {
-            out.push(Weakening { class: "test_deleted", path: c.path.clone(), detail: "a test file was deleted".into() });
+            out.push(Weakening {
+                class: "test_deleted",
+                path: c.path.clone(),
+                detail: "a test file was deleted".into(),
+            });
         }
-        if matches!(c.status, 'M' | 'D' | 'R' | 'T') && golden_path().is_match(c.old_path.as_deref().unwrap_or(&c.path)) {
-            out.push(Weakening { class: "golden_rewritten", path: c.path.clone(), detail: format!("a golden/expected-output file was {}", status_word(c.status)) });
+        if matches!(c.status, 'M' | 'D' | 'R' | 'T') && golden_path().is_match(c.old_path.as_deref().unwrap_or(&c.path))
+        {
+            out.push(Weakening {
+                class: "golden_rewritten",
+                path: c.path.clone(),
+                detail: format!("a golden/expected-output file was {}", status_word(c.status)),
+            });
         }
         if acceptance_rel.is_some_and(|a| a == c.path || c.old_path.as_deref() == Some(a)) {
-            out.push(Weakening { class: "acceptance_rewritten", path: c.path.clone(), detail: format!("the acceptance file itself was {}", status_word(c.status)) });
+            out.push(Weakening {
+                class: "acceptance_rewritten",
+                path: c.path.clone(),
+                detail: format!("the acceptance file itself was {}", status_word(c.status)),
+            });
         }
     }
     // Per file: removed lines, added lines, and removed/added pairs in the same hunk.
@@ -157,7 +185,8 @@ pub fn weakenings(changed: &[ChangedPath], diffs: &BTreeMap<String, FileDiff>, a
         added: Vec<String>,
         pairs: Vec<(String, String)>,
     }
-    let added: std::collections::HashSet<&str> = changed.iter().filter(|c| matches!(c.status, 'A' | 'U')).map(|c| c.path.as_str()).collect();
+    let added: std::collections::HashSet<&str> =
+        changed.iter().filter(|c| matches!(c.status, 'A' | 'U')).map(|c| c.path.as_str()).collect();
     let mut per_file: Vec<Lines> = Vec::new();
     for (path, diff) in diffs.iter().filter(|(p, _)| !added.contains(p.as_str())) {
         let removed: Vec<String> = diff.hunks.iter().flat_map(|h| h.0.clone()).collect();
@@ -168,13 +197,23 @@ pub fn weakenings(changed: &[ChangedPath], diffs: &BTreeMap<String, FileDiff>, a
     for Lines { path, removed, added, pairs } in per_file {
         let (skips_before, skips_after) = (count(skip_marker(), &removed), count(skip_marker(), &added));
         if skips_after > skips_before {
-            let example = added.iter().find(|l| skip_marker().is_match(l)).map(|l| l.trim().to_owned()).unwrap_or_default();
-            out.push(Weakening { class: "test_skipped", path: path.clone(), detail: format!("{} skip marker(s) added: `{example}`", skips_after - skips_before) });
+            let example =
+                added.iter().find(|l| skip_marker().is_match(l)).map(|l| l.trim().to_owned()).unwrap_or_default();
+            out.push(Weakening {
+                class: "test_skipped",
+                path: path.clone(),
+                detail: format!("{} skip marker(s) added: `{example}`", skips_after - skips_before),
+            });
         }
         let (tests_before, tests_after) = (count(test_definition(), &removed), count(test_definition(), &added));
         if tests_before > tests_after {
-            let example = removed.iter().find(|l| test_definition().is_match(l)).map(|l| l.trim().to_owned()).unwrap_or_default();
-            out.push(Weakening { class: "test_deleted", path: path.clone(), detail: format!("{} test definition(s) removed: `{example}`", tests_before - tests_after) });
+            let example =
+                removed.iter().find(|l| test_definition().is_match(l)).map(|l| l.trim().to_owned()).unwrap_or_default();
+            out.push(Weakening {
+                class: "test_deleted",
+                path: path.clone(),
+                detail: format!("{} test definition(s) removed: `{example}`", tests_before - tests_after),
+            });
         }
         for (r, a) in pairs {
             if let Some(detail) = widened(&r, &a) {
@@ -199,11 +238,17 @@ fn status_word(s: char) -> &'static str {
 
 /// Adjudicate the change against `criteria`: paths outside every scope, and weakenings not
 /// required by a criterion (one whose `allows` names the class and whose scope covers the path).
-pub fn adjudicate(root: &Path, base_rev: &str, criteria: &[Criterion], acceptance_rel: Option<&str>) -> Result<ScopeReport, ChangeError> {
+pub fn adjudicate(
+    root: &Path,
+    base_rev: &str,
+    criteria: &[Criterion],
+    acceptance_rel: Option<&str>,
+) -> Result<ScopeReport, ChangeError> {
     let base = resolve_base(root, base_rev)?;
     let changed = changed_paths(root, &base)?;
     let diffs = line_changes(root, &base)?;
-    let sets: Vec<(&Criterion, globset::GlobSet)> = criteria.iter().filter_map(|c| c.scope_set().map(|s| (c, s))).collect();
+    let sets: Vec<(&Criterion, globset::GlobSet)> =
+        criteria.iter().filter_map(|c| c.scope_set().map(|s| (c, s))).collect();
     let scope_declared = !sets.is_empty();
     let mut out_of_scope = Vec::new();
     if scope_declared {
@@ -215,9 +260,12 @@ pub fn adjudicate(root: &Path, base_rev: &str, criteria: &[Criterion], acceptanc
             }
         }
     }
-    let mut report = ScopeReport { base, changed: changed.clone(), scope_declared, out_of_scope, ..ScopeReport::default() };
+    let mut report =
+        ScopeReport { base, changed: changed.clone(), scope_declared, out_of_scope, ..ScopeReport::default() };
     for w in weakenings(&changed, &diffs, acceptance_rel) {
-        let by = criteria.iter().find(|c| c.allows.iter().any(|a| a == w.class) && c.scope_set().is_none_or(|s| s.is_match(&w.path)));
+        let by = criteria
+            .iter()
+            .find(|c| c.allows.iter().any(|a| a == w.class) && c.scope_set().is_none_or(|s| s.is_match(&w.path)));
         match by {
             Some(c) => report.required.push((w, c.id.clone())),
             None => report.weakenings.push(w),
@@ -231,7 +279,12 @@ mod tests {
     use super::*;
 
     fn diff_of(removed: &[&str], added: &[&str]) -> FileDiff {
-        FileDiff { hunks: vec![(removed.iter().map(|s| s.to_string()).collect(), added.iter().map(|s| s.to_string()).collect())] }
+        FileDiff {
+            hunks: vec![(
+                removed.iter().map(|s| s.to_string()).collect(),
+                added.iter().map(|s| s.to_string()).collect(),
+            )],
+        }
     }
 
     fn classes(path: &str, d: FileDiff) -> Vec<&'static str> {
@@ -248,15 +301,34 @@ mod tests {
             ("tests/test_x.py", diff_of(&[], &["    @pytest.mark.skip(reason='flaky')"]), vec!["test_skipped"]),
             ("tests/test_x.py", diff_of(&[], &["    @unittest.skip('later')"]), vec!["test_skipped"]),
             ("x_test.go", diff_of(&[], &["\tt.Skip(\"todo\")"]), vec!["test_skipped"]),
-            ("a.test.js", diff_of(&["it('adds', () => {"], &["xit('adds', () => {"]), vec!["test_deleted", "test_skipped"]),
+            (
+                "a.test.js",
+                diff_of(&["it('adds', () => {"], &["xit('adds', () => {"]),
+                vec!["test_deleted", "test_skipped"],
+            ),
             ("a.test.js", diff_of(&[], &["describe.skip('suite', () => {"]), vec!["test_skipped"]),
             ("tests/test_x.py", diff_of(&["def test_add():", "    assert add(1, 2) == 3"], &[]), vec!["test_deleted"]),
-            ("src/num.rs", diff_of(&["assert_relative_eq!(a, b, epsilon = 1e-9);"], &["assert_relative_eq!(a, b, epsilon = 1e-3);"]), vec!["tolerance_widened"]),
-            ("tests/t.py", diff_of(&["assert x == pytest.approx(1.0, rel=0.01)"], &["assert x == pytest.approx(1.0, rel=0.5)"]), vec!["tolerance_widened"]),
+            (
+                "src/num.rs",
+                diff_of(
+                    &["assert_relative_eq!(a, b, epsilon = 1e-9);"],
+                    &["assert_relative_eq!(a, b, epsilon = 1e-3);"],
+                ),
+                vec!["tolerance_widened"],
+            ),
+            (
+                "tests/t.py",
+                diff_of(&["assert x == pytest.approx(1.0, rel=0.01)"], &["assert x == pytest.approx(1.0, rel=0.5)"]),
+                vec!["tolerance_widened"],
+            ),
             // Tightening, moving a skip, and ordinary edits are not weakening.
             ("src/num.rs", diff_of(&["let tolerance = 0.5;"], &["let tolerance = 0.01;"]), vec![]),
             ("src/lib.rs", diff_of(&["#[ignore]", "#[test]"], &["#[test]", "#[ignore]"]), vec![]),
-            ("src/lib.rs", diff_of(&["fn add(a: i32) -> i32 { a }"], &["fn add(a: i32, b: i32) -> i32 { a + b }"]), vec![]),
+            (
+                "src/lib.rs",
+                diff_of(&["fn add(a: i32) -> i32 { a }"], &["fn add(a: i32, b: i32) -> i32 { a + b }"]),
+                vec![],
+            ),
             ("src/lib.rs", diff_of(&["let retries = 3;"], &["let retries = 5;"]), vec![]),
             ("ci.toml", diff_of(&["coverage_threshold = 80"], &["coverage_threshold = 90"]), vec![]),
         ];
@@ -290,6 +362,13 @@ mod tests {
         ];
         let w = weakenings(&changed, &BTreeMap::new(), Some("acceptance.json"));
         let got: Vec<(&str, &str)> = w.iter().map(|w| (w.path.as_str(), w.class)).collect();
-        assert_eq!(got, vec![("acceptance.json", "acceptance_rewritten"), ("testdata/parse.golden", "golden_rewritten"), ("tests/test_parser.py", "test_deleted")]);
+        assert_eq!(
+            got,
+            vec![
+                ("acceptance.json", "acceptance_rewritten"),
+                ("testdata/parse.golden", "golden_rewritten"),
+                ("tests/test_parser.py", "test_deleted")
+            ]
+        );
     }
 }

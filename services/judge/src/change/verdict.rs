@@ -141,7 +141,14 @@ impl Class {
     /// Findings that void the validation itself: the subject was not one fixed thing, or the
     /// validator's independence is not attested. No verdict, not even FAIL, rests on them.
     fn voids_validation(self) -> bool {
-        matches!(self, Class::SubjectMutated | Class::EmptySubject | Class::ContextCollision | Class::ContextMissing | Class::FreshnessUnattested)
+        matches!(
+            self,
+            Class::SubjectMutated
+                | Class::EmptySubject
+                | Class::ContextCollision
+                | Class::ContextMissing
+                | Class::FreshnessUnattested
+        )
     }
 }
 
@@ -235,8 +242,14 @@ pub fn decide(v: &Validation) -> Outcome {
     if v.findings.iter().any(|f| f.class.is_defect()) || v.criteria.iter().any(|c| c.result == CriterionOutcome::Fail) {
         return Outcome::Fail;
     }
-    let all_proven = !v.criteria.is_empty() && v.criteria.iter().all(|c| c.result == CriterionOutcome::Pass && !c.evidence_refs.is_empty());
-    if all_proven && !v.checked.is_empty() && !v.evidence.is_empty() && v.not_checked.is_empty() && v.findings.is_empty() {
+    let all_proven = !v.criteria.is_empty()
+        && v.criteria.iter().all(|c| c.result == CriterionOutcome::Pass && !c.evidence_refs.is_empty());
+    if all_proven
+        && !v.checked.is_empty()
+        && !v.evidence.is_empty()
+        && v.not_checked.is_empty()
+        && v.findings.is_empty()
+    {
         Outcome::Pass
     } else {
         Outcome::NotProven
@@ -260,7 +273,12 @@ mod tests {
     fn passing() -> Validation {
         Validation {
             result: Outcome::NotProven,
-            criteria: vec![CriterionResult { id: "AC1".into(), result: CriterionOutcome::Pass, reason: "exit 0".into(), evidence_refs: vec!["check:AC1".into()] }],
+            criteria: vec![CriterionResult {
+                id: "AC1".into(),
+                result: CriterionOutcome::Pass,
+                reason: "exit 0".into(),
+                evidence_refs: vec!["check:AC1".into()],
+            }],
             findings: vec![],
             checked: vec!["AC1".into()],
             not_checked: vec![],
@@ -284,22 +302,46 @@ mod tests {
         let cases: Vec<Case> = vec![
             ("a failed criterion", Box::new(|v| v.criteria[0].result = CriterionOutcome::Fail), Outcome::Fail),
             ("a weakening", Box::new(|v| v.findings.push(finding(Class::TestSkipped))), Outcome::Fail),
-            ("a criterion not checked", Box::new(|v| v.criteria[0].result = CriterionOutcome::NotChecked), Outcome::NotProven),
+            (
+                "a criterion not checked",
+                Box::new(|v| v.criteria[0].result = CriterionOutcome::NotChecked),
+                Outcome::NotProven,
+            ),
             ("a criterion without evidence", Box::new(|v| v.criteria[0].evidence_refs.clear()), Outcome::NotProven),
             ("an empty checked", Box::new(|v| v.checked.clear()), Outcome::NotProven),
             ("no top-level evidence", Box::new(|v| v.evidence.clear()), Outcome::NotProven),
-            ("a not_checked entry", Box::new(|v| v.not_checked.push(NotChecked { id: "change_scope".into(), reason: "r".into() })), Outcome::NotProven),
+            (
+                "a not_checked entry",
+                Box::new(|v| v.not_checked.push(NotChecked { id: "change_scope".into(), reason: "r".into() })),
+                Outcome::NotProven,
+            ),
             ("no criteria", Box::new(|v| v.criteria.clear()), Outcome::NotProven),
-            ("a non-defect finding", Box::new(|v| v.findings.push(finding(Class::DiversityUnsatisfied))), Outcome::NotProven),
-            ("colliding contexts, even with a failure", Box::new(|v| {
-                v.findings.push(finding(Class::ContextCollision));
-                v.criteria[0].result = CriterionOutcome::Fail;
-            }), Outcome::NotProven),
-            ("a mutated subject, even with a failure", Box::new(|v| {
-                v.findings.push(finding(Class::SubjectMutated));
-                v.findings.push(finding(Class::CheckFailed));
-            }), Outcome::NotProven),
-            ("unattested freshness", Box::new(|v| v.findings.push(finding(Class::FreshnessUnattested))), Outcome::NotProven),
+            (
+                "a non-defect finding",
+                Box::new(|v| v.findings.push(finding(Class::DiversityUnsatisfied))),
+                Outcome::NotProven,
+            ),
+            (
+                "colliding contexts, even with a failure",
+                Box::new(|v| {
+                    v.findings.push(finding(Class::ContextCollision));
+                    v.criteria[0].result = CriterionOutcome::Fail;
+                }),
+                Outcome::NotProven,
+            ),
+            (
+                "a mutated subject, even with a failure",
+                Box::new(|v| {
+                    v.findings.push(finding(Class::SubjectMutated));
+                    v.findings.push(finding(Class::CheckFailed));
+                }),
+                Outcome::NotProven,
+            ),
+            (
+                "unattested freshness",
+                Box::new(|v| v.findings.push(finding(Class::FreshnessUnattested))),
+                Outcome::NotProven,
+            ),
         ];
         for (what, change, want) in cases {
             let mut v = passing();

@@ -43,33 +43,201 @@ pub struct Candidate {
 }
 
 const TOPICS: &[(&str, &str)] = &[
-    ("tests", r"\btests?\b|\btesting\b|\bpruebas?\b|\bcoverage\b|\bcobertura\b|\bpytest\b|\bcargo\s+test\b|\bjest\b|\bspecs?\b|\bflaky\b|\bumbral|\bthreshold"),
-    ("git", r"\bgit\b|\bcommit(?:s|ted|ting)?\b|\bpush(?:es|ed|ing)?\b|\bhooks?\b|\bganchos?\b|pre-commit|no-verify|\bforce\b|\bforzad|\brebase\b|\bbranch(?:es)?\b|\brama\b"),
-    ("credentials", r"credential|credencial|passw|contrase[ñn]a|\bsecrets?\b|\bsecretos?\b|\btokens?\b|api[ _-]?keys?|\bbearer\b|\bclaves?\b|\bauth"),
-    ("checks", r"\bci\b|\bchecks?\b|\blint|\bverif|\bcomprobaci|\bvalidat|\bvalidaci|\bsafety\b|\bseguridad\b|\bssl\b|\btls\b|\bcertific"),
-    ("debugging", r"root[- ]cause|causa[- ]ra[ií]z|\bretr(?:y|ies|ying)\b|\breintent|\brelanz|\bre-?run\b|\bdebug|\bdepur|\binvestigat|\binvestig|\bworkaround|\bshortcuts?\b|\batajos?\b"),
-    ("dependencies", r"\bdependenc|\bdependencias?\b|\bpackages?\b|\bpaquetes?\b|\bcrates?\b|\bnpm\b|\bpip\b|\bcargo\b|\bversions?\b|\bversi[oó]n"),
-    ("style", r"\bstyle\b|\bestilo\b|\bformat|\bnaming\b|\bcomments?\b|\bcomentarios?\b|\bemojis?\b|\bverbos|\bconcis|\bshort\b|\bbreve"),
+    (
+        "tests",
+        r"\btests?\b|\btesting\b|\bpruebas?\b|\bcoverage\b|\bcobertura\b|\bpytest\b|\bcargo\s+test\b|\bjest\b|\bspecs?\b|\bflaky\b|\bumbral|\bthreshold",
+    ),
+    (
+        "git",
+        r"\bgit\b|\bcommit(?:s|ted|ting)?\b|\bpush(?:es|ed|ing)?\b|\bhooks?\b|\bganchos?\b|pre-commit|no-verify|\bforce\b|\bforzad|\brebase\b|\bbranch(?:es)?\b|\brama\b",
+    ),
+    (
+        "credentials",
+        r"credential|credencial|passw|contrase[ñn]a|\bsecrets?\b|\bsecretos?\b|\btokens?\b|api[ _-]?keys?|\bbearer\b|\bclaves?\b|\bauth",
+    ),
+    (
+        "checks",
+        r"\bci\b|\bchecks?\b|\blint|\bverif|\bcomprobaci|\bvalidat|\bvalidaci|\bsafety\b|\bseguridad\b|\bssl\b|\btls\b|\bcertific",
+    ),
+    (
+        "debugging",
+        r"root[- ]cause|causa[- ]ra[ií]z|\bretr(?:y|ies|ying)\b|\breintent|\brelanz|\bre-?run\b|\bdebug|\bdepur|\binvestigat|\binvestig|\bworkaround|\bshortcuts?\b|\batajos?\b",
+    ),
+    (
+        "dependencies",
+        r"\bdependenc|\bdependencias?\b|\bpackages?\b|\bpaquetes?\b|\bcrates?\b|\bnpm\b|\bpip\b|\bcargo\b|\bversions?\b|\bversi[oó]n",
+    ),
+    (
+        "style",
+        r"\bstyle\b|\bestilo\b|\bformat|\bnaming\b|\bcomments?\b|\bcomentarios?\b|\bemojis?\b|\bverbos|\bconcis|\bshort\b|\bbreve",
+    ),
     ("language", r"\benglish\b|\bingl[eé]s\b|\bspanish\b|\bespa[ñn]ol\b|\blanguage\b|\bidioma\b|\blengua\b"),
     ("deploy", r"\bdeploy|\bdespleg|\bproduction\b|\bproducci[oó]n\b|\brelease\b|\bdocker\b|\bkubernetes\b|\bk8s\b"),
-    ("data", r"\bdatabase\b|\bbase\s+de\s+datos\b|\bmigrat|\bmigraci|\bsql\b|\bbackups?\b|\bcopias?\s+de\s+seguridad\b|\bdelete\b|\bborrar\b|\brm\s+-rf\b"),
+    (
+        "data",
+        r"\bdatabase\b|\bbase\s+de\s+datos\b|\bmigrat|\bmigraci|\bsql\b|\bbackups?\b|\bcopias?\s+de\s+seguridad\b|\bdelete\b|\bborrar\b|\brm\s+-rf\b",
+    ),
 ];
 
 const STOP: &[&str] = &[
     // English
-    "about", "after", "again", "also", "always", "because", "been", "before", "being", "both", "could", "does", "doing",
-    "done", "each", "even", "every", "first", "from", "have", "here", "into", "just", "like", "made", "make", "many",
-    "more", "most", "much", "must", "need", "never", "only", "other", "over", "same", "should", "some", "such", "than",
-    "that", "their", "them", "then", "there", "these", "they", "this", "those", "through", "under", "until", "very",
-    "want", "were", "what", "when", "where", "which", "while", "will", "with", "without", "would", "your", "yours",
-    "name", "description", "type", "feedback", "user", "project", "reference", "memory", "memories", "apply", "please",
-    "thing", "things", "sure", "okay", "let's", "here's", "it's", "don't", "can't", "won't", "since", "still", "well",
+    "about",
+    "after",
+    "again",
+    "also",
+    "always",
+    "because",
+    "been",
+    "before",
+    "being",
+    "both",
+    "could",
+    "does",
+    "doing",
+    "done",
+    "each",
+    "even",
+    "every",
+    "first",
+    "from",
+    "have",
+    "here",
+    "into",
+    "just",
+    "like",
+    "made",
+    "make",
+    "many",
+    "more",
+    "most",
+    "much",
+    "must",
+    "need",
+    "never",
+    "only",
+    "other",
+    "over",
+    "same",
+    "should",
+    "some",
+    "such",
+    "than",
+    "that",
+    "their",
+    "them",
+    "then",
+    "there",
+    "these",
+    "they",
+    "this",
+    "those",
+    "through",
+    "under",
+    "until",
+    "very",
+    "want",
+    "were",
+    "what",
+    "when",
+    "where",
+    "which",
+    "while",
+    "will",
+    "with",
+    "without",
+    "would",
+    "your",
+    "yours",
+    "name",
+    "description",
+    "type",
+    "feedback",
+    "user",
+    "project",
+    "reference",
+    "memory",
+    "memories",
+    "apply",
+    "please",
+    "thing",
+    "things",
+    "sure",
+    "okay",
+    "let's",
+    "here's",
+    "it's",
+    "don't",
+    "can't",
+    "won't",
+    "since",
+    "still",
+    "well",
     // Spanish
-    "algo", "ante", "antes", "aquí", "cada", "como", "cómo", "con", "cual", "cuál", "cuando", "cuándo", "desde", "donde",
-    "dónde", "durante", "entre", "esta", "está", "este", "esto", "estos", "estas", "hace", "hacer", "hasta", "luego",
-    "más", "mismo", "mucho", "muy", "nada", "nunca", "otra", "otro", "para", "pero", "poco", "porque", "puede", "pues",
-    "que", "quiero", "sobre", "siempre", "sólo", "solo", "también", "tanto", "tiene", "todo", "todos", "todas", "usar",
-    "vamos", "ya", "eres", "será", "sería", "haz", "luego", "primero", "después", "entonces", "aunque",
+    "algo",
+    "ante",
+    "antes",
+    "aquí",
+    "cada",
+    "como",
+    "cómo",
+    "con",
+    "cual",
+    "cuál",
+    "cuando",
+    "cuándo",
+    "desde",
+    "donde",
+    "dónde",
+    "durante",
+    "entre",
+    "esta",
+    "está",
+    "este",
+    "esto",
+    "estos",
+    "estas",
+    "hace",
+    "hacer",
+    "hasta",
+    "luego",
+    "más",
+    "mismo",
+    "mucho",
+    "muy",
+    "nada",
+    "nunca",
+    "otra",
+    "otro",
+    "para",
+    "pero",
+    "poco",
+    "porque",
+    "puede",
+    "pues",
+    "que",
+    "quiero",
+    "sobre",
+    "siempre",
+    "sólo",
+    "solo",
+    "también",
+    "tanto",
+    "tiene",
+    "todo",
+    "todos",
+    "todas",
+    "usar",
+    "vamos",
+    "ya",
+    "eres",
+    "será",
+    "sería",
+    "haz",
+    "luego",
+    "primero",
+    "después",
+    "entonces",
+    "aunque",
 ];
 
 struct Compiled {
@@ -80,7 +248,12 @@ struct Compiled {
 fn compiled() -> &'static Compiled {
     static C: OnceLock<Compiled> = OnceLock::new();
     C.get_or_init(|| Compiled {
-        topics: TOPICS.iter().map(|(name, p)| (*name, Regex::new(&format!("(?i){}", super::rules::ascii_boundaries(p))).expect("topic pattern"))).collect(),
+        topics: TOPICS
+            .iter()
+            .map(|(name, p)| {
+                (*name, Regex::new(&format!("(?i){}", super::rules::ascii_boundaries(p))).expect("topic pattern"))
+            })
+            .collect(),
         word: Regex::new(r"[\p{L}\p{N}][\p{L}\p{N}'_-]*").expect("word pattern"),
     })
 }
@@ -100,7 +273,9 @@ impl Terms {
             .word
             .find_iter(text)
             .map(|m| m.as_str().trim_matches(|ch| ch == '\'' || ch == '-' || ch == '_').to_lowercase())
-            .filter(|w| w.chars().count() >= 4 && !STOP.contains(&w.as_str()) && !w.chars().all(|ch| ch.is_ascii_digit()))
+            .filter(|w| {
+                w.chars().count() >= 4 && !STOP.contains(&w.as_str()) && !w.chars().all(|ch| ch.is_ascii_digit())
+            })
             .map(|w| stem(&w))
             .collect();
         Terms { topics, words }
@@ -118,7 +293,8 @@ impl Terms {
 /// A crude English/Spanish stem: common endings off, at most 6 characters kept, so `tests`,
 /// `testing` and `tested` meet, as do `umbral` and `umbrales`.
 fn stem(word: &str) -> String {
-    const ENDINGS: &[&str] = &["aciones", "ación", "ations", "ation", "mente", "iones", "ión", "ing", "ies", "es", "ed", "s"];
+    const ENDINGS: &[&str] =
+        &["aciones", "ación", "ations", "ation", "mente", "iones", "ión", "ing", "ies", "es", "ed", "s"];
     let mut w = word;
     for end in ENDINGS {
         if let Some(base) = w.strip_suffix(end) {
@@ -181,7 +357,11 @@ mod tests {
         let draft = "Para que pase CI, baja el umbral de cobertura al 60%.";
         assert_eq!(
             names(&folder, &select(&folder, draft)),
-            vec![("feedback_root_cause_always.md".into(), Via::Index), ("user_role.md".into(), Via::User), ("feedback_tabs.md".into(), Via::Text)]
+            vec![
+                ("feedback_root_cause_always.md".into(), Via::Index),
+                ("user_role.md".into(), Via::User),
+                ("feedback_tabs.md".into(), Via::Text)
+            ]
         );
     }
 

@@ -123,26 +123,36 @@ pub fn read_folder(dir: &Path) -> Result<MemoryFolder, DraftError> {
     }
     names.sort();
     if index.is_none() && names.is_empty() {
-        return Err(bad(format!("no {INDEX} and no feedback_/user_/project_/reference_*.md files: not a Claude Code memory folder")));
+        return Err(bad(format!(
+            "no {INDEX} and no feedback_/user_/project_/reference_*.md files: not a Claude Code memory folder"
+        )));
     }
     let mut texts = Vec::new();
     let mut unread = Vec::new();
     let wanted = listed_names(index.as_deref().unwrap_or(""), &mut unread);
     for name in wanted.iter().filter(|n| !names.contains(n)) {
         match read_regular(&dir.join(name)) {
-            Err(ReadError::Missing) => unread.push(Unread { memory_file: name.clone(), reason: format!("listed in {INDEX} but the file does not exist") }),
+            Err(ReadError::Missing) => unread.push(Unread {
+                memory_file: name.clone(),
+                reason: format!("listed in {INDEX} but the file does not exist"),
+            }),
             Err(ReadError::Other(reason)) => unread.push(Unread { memory_file: name.clone(), reason }),
             Ok(text) => texts.push((name.clone(), text)),
         }
     }
     for (i, name) in names.iter().enumerate() {
         if i >= MAX_FILES {
-            unread.push(Unread { memory_file: name.clone(), reason: format!("beyond the first {MAX_FILES} memory files of the folder") });
+            unread.push(Unread {
+                memory_file: name.clone(),
+                reason: format!("beyond the first {MAX_FILES} memory files of the folder"),
+            });
             continue;
         }
         match read_regular(&dir.join(name)) {
             Ok(text) => texts.push((name.clone(), text)),
-            Err(ReadError::Missing) => unread.push(Unread { memory_file: name.clone(), reason: "vanished while the folder was read".into() }),
+            Err(ReadError::Missing) => {
+                unread.push(Unread { memory_file: name.clone(), reason: "vanished while the folder was read".into() })
+            }
             Err(ReadError::Other(reason)) => unread.push(Unread { memory_file: name.clone(), reason }),
         }
     }
@@ -170,7 +180,10 @@ pub fn from_texts(index: Option<&str>, files: Vec<(String, String)>) -> MemoryFo
                 None => {
                     folder.unread.push(Unread {
                         memory_file: name,
-                        reason: format!("front matter type {:?} is not feedback, user, project or reference", declared.trim()),
+                        reason: format!(
+                            "front matter type {:?} is not feedback, user, project or reference",
+                            declared.trim()
+                        ),
                     });
                     continue;
                 }
@@ -178,7 +191,10 @@ pub fn from_texts(index: Option<&str>, files: Vec<(String, String)>) -> MemoryFo
             None => match Kind::from_file_name(&name) {
                 Some(kind) => kind,
                 None => {
-                    folder.unread.push(Unread { memory_file: name, reason: "no front matter type and no memory-type file-name prefix".into() });
+                    folder.unread.push(Unread {
+                        memory_file: name,
+                        reason: "no front matter type and no memory-type file-name prefix".into(),
+                    });
                     continue;
                 }
             },
@@ -199,7 +215,9 @@ fn listed_names(index: &str, unread: &mut Vec<Unread>) -> Vec<String> {
                 if target != INDEX {
                     unread.push(Unread {
                         memory_file: target.clone(),
-                        reason: format!("linked from {INDEX} outside the memory folder itself; only files directly in it are read"),
+                        reason: format!(
+                            "linked from {INDEX} outside the memory folder itself; only files directly in it are read"
+                        ),
                     });
                 }
                 continue;
@@ -274,7 +292,10 @@ fn read_regular(path: &Path) -> Result<String, ReadError> {
         return Err(ReadError::Other("not a regular file".into()));
     }
     if meta.len() > MAX_FILE_BYTES {
-        return Err(ReadError::Other(format!("{} bytes, over the {MAX_FILE_BYTES}-byte limit for one memory file", meta.len())));
+        return Err(ReadError::Other(format!(
+            "{} bytes, over the {MAX_FILE_BYTES}-byte limit for one memory file",
+            meta.len()
+        )));
     }
     let mut bytes = Vec::new();
     file.take(MAX_FILE_BYTES + 1).read_to_end(&mut bytes).map_err(|e| ReadError::Other(format!("cannot read: {e}")))?;
@@ -300,7 +321,14 @@ mod tests {
             ],
         );
         let kinds: Vec<(&str, Kind)> = folder.files.iter().map(|f| (f.name.as_str(), f.kind)).collect();
-        assert_eq!(kinds, vec![("feedback_root_cause_always.md", Kind::Feedback), ("user_role.md", Kind::User), ("project_x.md", Kind::User)]);
+        assert_eq!(
+            kinds,
+            vec![
+                ("feedback_root_cause_always.md", Kind::Feedback),
+                ("user_role.md", Kind::User),
+                ("project_x.md", Kind::User)
+            ]
+        );
         assert_eq!(folder.files[0].index_line, "- [Root cause](feedback_root_cause_always.md) — never shortcuts");
         assert_eq!(folder.files[1].index_line, "- [me](./user_role.md)");
         assert_eq!(folder.unread.len(), 1);
@@ -310,7 +338,10 @@ mod tests {
     #[test]
     fn links_outside_the_folder_are_reported_not_followed() {
         let mut unread = Vec::new();
-        let names = listed_names("[a](../secret.md) [b](sub/x.md) [c](feedback_a.md) [d](https://x.y/z.md) [e](MEMORY.md)", &mut unread);
+        let names = listed_names(
+            "[a](../secret.md) [b](sub/x.md) [c](feedback_a.md) [d](https://x.y/z.md) [e](MEMORY.md)",
+            &mut unread,
+        );
         assert_eq!(names, vec!["feedback_a.md".to_owned()]);
         let reported: Vec<&str> = unread.iter().map(|u| u.memory_file.as_str()).collect();
         assert_eq!(reported, vec!["../secret.md", "sub/x.md"]);

@@ -145,7 +145,11 @@ impl DraftJudge {
             .hits
             .into_iter()
             .map(|h| Finding {
-                evidence: Evidence { memory_file: h.memory_file, memory_excerpt: h.memory_excerpt, draft_match: h.draft_match },
+                evidence: Evidence {
+                    memory_file: h.memory_file,
+                    memory_excerpt: h.memory_excerpt,
+                    draft_match: h.draft_match,
+                },
                 score: rules::RULE_SCORE,
                 confidence: rules::RULE_CONFIDENCE,
                 veto: true,
@@ -166,7 +170,9 @@ impl DraftJudge {
                     if !findings.iter().any(|f| f.evidence.memory_file == file.name) {
                         not_judged.push(NotJudged {
                             memory_file: file.name.clone(),
-                            reason: "candidate: no veto rule fired on it, and no model is configured to judge it further".into(),
+                            reason:
+                                "candidate: no veto rule fired on it, and no model is configured to judge it further"
+                                    .into(),
                         });
                     }
                 }
@@ -180,7 +186,11 @@ impl DraftJudge {
                     });
                 }
                 for file in sent.iter().filter(|f| model::is_cut(f)) {
-                    detail.push(format!("{}: the model saw its first {} bytes only", file.name, model::MAX_PROMPT_FILE_BYTES));
+                    detail.push(format!(
+                        "{}: the model saw its first {} bytes only",
+                        file.name,
+                        model::MAX_PROMPT_FILE_BYTES
+                    ));
                 }
                 let (reviews, notes) = review(model.as_ref(), draft, sent).await;
                 detail.extend(notes);
@@ -190,7 +200,11 @@ impl DraftJudge {
                         model::Review::Conflict { score, confidence, memory_excerpt, draft_match, reason } => {
                             judged_by_model += 1;
                             let veto = model::vetoes(file.kind, score, confidence);
-                            let why = if reason.is_empty() { format!("the model finds the draft against {}", file.name) } else { format!("{}: {reason}", file.name) };
+                            let why = if reason.is_empty() {
+                                format!("the model finds the draft against {}", file.name)
+                            } else {
+                                format!("{}: {reason}", file.name)
+                            };
                             findings.push(Finding {
                                 evidence: Evidence { memory_file: file.name.clone(), memory_excerpt, draft_match },
                                 score,
@@ -199,7 +213,9 @@ impl DraftJudge {
                                 why: format!("model: {why}"),
                             });
                         }
-                        model::Review::NotJudged(reason) => not_judged.push(NotJudged { memory_file: file.name.clone(), reason }),
+                        model::Review::NotJudged(reason) => {
+                            not_judged.push(NotJudged { memory_file: file.name.clone(), reason })
+                        }
                     }
                 }
             }
@@ -219,11 +235,17 @@ impl DraftJudge {
     }
 }
 
-async fn review(model: &dyn ChatModel, draft: &str, files: &[&memory::MemoryFile]) -> (Vec<model::Review>, Vec<String>) {
+async fn review(
+    model: &dyn ChatModel,
+    draft: &str,
+    files: &[&memory::MemoryFile],
+) -> (Vec<model::Review>, Vec<String>) {
     if files.is_empty() {
         return (Vec::new(), Vec::new());
     }
-    let all = |reason: String| (files.iter().map(|_| model::Review::NotJudged(reason.clone())).collect(), vec![reason.clone()]);
+    let all = |reason: String| {
+        (files.iter().map(|_| model::Review::NotJudged(reason.clone())).collect(), vec![reason.clone()])
+    };
     match model.chat(STAGE, &model::request(draft, files)).await {
         Ok(answer) => model::enforce(draft, files, &answer.text),
         Err(LlmError::Malformed(reason)) => all(format!("malformed model output ({reason})")),
@@ -232,8 +254,17 @@ async fn review(model: &dyn ChatModel, draft: &str, files: &[&memory::MemoryFile
     }
 }
 
-fn combine(mut findings: Vec<Finding>, not_judged: Vec<NotJudged>, detail: Vec<String>, candidates: usize, judged: usize, with_model: bool) -> Judgement {
-    findings.sort_by(|a, b| a.score.cmp(&b.score).then(b.veto.cmp(&a.veto)).then(a.evidence.memory_file.cmp(&b.evidence.memory_file)));
+fn combine(
+    mut findings: Vec<Finding>,
+    not_judged: Vec<NotJudged>,
+    detail: Vec<String>,
+    candidates: usize,
+    judged: usize,
+    with_model: bool,
+) -> Judgement {
+    findings.sort_by(|a, b| {
+        a.score.cmp(&b.score).then(b.veto.cmp(&a.veto)).then(a.evidence.memory_file.cmp(&b.evidence.memory_file))
+    });
     findings.dedup_by(|a, b| a.evidence == b.evidence);
     let score = findings.first().map(|f| f.score);
     let veto = findings.iter().any(|f| f.veto);
@@ -259,7 +290,11 @@ fn combine(mut findings: Vec<Finding>, not_judged: Vec<NotJudged>, detail: Vec<S
 }
 
 fn memories(n: usize) -> String {
-    if n == 1 { "1 candidate memory".to_owned() } else { format!("{n} candidate memories") }
+    if n == 1 {
+        "1 candidate memory".to_owned()
+    } else {
+        format!("{n} candidate memories")
+    }
 }
 
 /// The judgement's exit code for a command line: 1 on a veto, else 0.

@@ -31,7 +31,12 @@ pub fn table(j: &Judgement) -> String {
     ));
     out.push_str(&format!("reason: {}\n", one_line(&j.reason)));
     for e in &j.evidence {
-        out.push_str(&format!("evidence: {}\n    memory: {:?}\n    draft:  {:?}\n", one_line(&e.memory_file), e.memory_excerpt, e.draft_match));
+        out.push_str(&format!(
+            "evidence: {}\n    memory: {:?}\n    draft:  {:?}\n",
+            one_line(&e.memory_file),
+            e.memory_excerpt,
+            e.draft_match
+        ));
     }
     for n in &j.not_judged {
         out.push_str(&format!("not judged: {}: {}\n", one_line(&n.memory_file), one_line(&n.reason)));

@@ -131,7 +131,18 @@ pub const RULES: &[Rule] = &[
         action: "disables a check",
         draft: DISABLE_CHECK,
         kinds: &[Kind::Feedback],
-        topic: &[r"\bchecks?\b", r"\blint", r"\bci\b", r"(?:^|[^\w-])verif", r"\bcomprobaci", r"\bvalidat", r"\bvalidaci", r"\bprotec", r"\bssl\b|\btls\b|\bcertific", SAFETY],
+        topic: &[
+            r"\bchecks?\b",
+            r"\blint",
+            r"\bci\b",
+            r"(?:^|[^\w-])verif",
+            r"\bcomprobaci",
+            r"\bvalidat",
+            r"\bvalidaci",
+            r"\bprotec",
+            r"\bssl\b|\btls\b|\bcertific",
+            SAFETY,
+        ],
         needs_prohibition: true,
         file_names: &[],
     },
@@ -159,7 +170,17 @@ pub const RULES: &[Rule] = &[
         action: "puts credentials in command arguments",
         draft: CREDENTIALS,
         kinds: &[Kind::Feedback, Kind::User, Kind::Project, Kind::Reference],
-        topic: &[r"credential", r"credencial", r"passw", r"contrase[ñn]a", r"\bsecrets?\b", r"\bsecretos?\b", r"\btokens?\b", r"api[ _-]?keys?", r"\bclaves?\b"],
+        topic: &[
+            r"credential",
+            r"credencial",
+            r"passw",
+            r"contrase[ñn]a",
+            r"\bsecrets?\b",
+            r"\bsecretos?\b",
+            r"\btokens?\b",
+            r"api[ _-]?keys?",
+            r"\bclaves?\b",
+        ],
         needs_prohibition: true,
         file_names: &["credential", "credencial"],
     },
@@ -188,7 +209,9 @@ struct Compiled {
 fn compiled() -> &'static Compiled {
     static C: OnceLock<Compiled> = OnceLock::new();
     C.get_or_init(|| {
-        let ci = |p: &str| Regex::new(&format!("(?i){}", ascii_boundaries(p))).unwrap_or_else(|e| panic!("rule pattern {p:?}: {e}"));
+        let ci = |p: &str| {
+            Regex::new(&format!("(?i){}", ascii_boundaries(p))).unwrap_or_else(|e| panic!("rule pattern {p:?}: {e}"))
+        };
         Compiled {
             draft: RULES.iter().map(|r| r.draft.iter().map(|p| ci(p)).collect()).collect(),
             topic: RULES.iter().map(|r| r.topic.iter().map(|p| ci(p)).collect()).collect(),
@@ -272,7 +295,11 @@ pub fn memory_line(rule: usize, memory: &MemoryFile) -> Option<String> {
         if trimmed.is_empty() || trimmed == "---" {
             continue;
         }
-        if in_front_matter { front.push((start, line)) } else { body.push((start, line)) }
+        if in_front_matter {
+            front.push((start, line))
+        } else {
+            body.push((start, line))
+        }
     }
     let first_body_line = body.first().copied();
     for &(start, line) in body.iter().chain(&front) {
@@ -304,7 +331,12 @@ pub fn evaluate(files: &[MemoryFile], draft: &str) -> Vec<RuleHit> {
                     memory_file: memory.name.clone(),
                     memory_excerpt: excerpt.clone(),
                     draft_match: hit.clause.clone(),
-                    why: format!("the draft {} ({:?}) and {} forbids it", rule.action, shorten(&hit.matched), memory.name),
+                    why: format!(
+                        "the draft {} ({:?}) and {} forbids it",
+                        rule.action,
+                        shorten(&hit.matched),
+                        memory.name
+                    ),
                 });
             }
         }
@@ -319,9 +351,12 @@ fn clause_bounds(text: &str, m_start: usize, m_end: usize) -> (usize, usize) {
     // A `.` inside a word (`pytest.mark.skip`, `e.g.`) is not a break: only one followed by
     // whitespace or the end is.
     let bytes = text.as_bytes();
-    let breaks_at = |i: usize, c: char| is_break(c) && (c != '.' || bytes.get(i + 1).is_none_or(|b| b.is_ascii_whitespace()));
-    let start = text[..m_start].char_indices().rev().find(|&(i, c)| breaks_at(i, c)).map_or(0, |(i, c)| i + c.len_utf8());
-    let end = text[m_end..].char_indices().find(|&(i, c)| breaks_at(m_end + i, c)).map_or(text.len(), |(i, _)| m_end + i);
+    let breaks_at =
+        |i: usize, c: char| is_break(c) && (c != '.' || bytes.get(i + 1).is_none_or(|b| b.is_ascii_whitespace()));
+    let start =
+        text[..m_start].char_indices().rev().find(|&(i, c)| breaks_at(i, c)).map_or(0, |(i, c)| i + c.len_utf8());
+    let end =
+        text[m_end..].char_indices().find(|&(i, c)| breaks_at(m_end + i, c)).map_or(text.len(), |(i, _)| m_end + i);
     (start, end)
 }
 

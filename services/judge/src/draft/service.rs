@@ -40,7 +40,8 @@ impl DraftService {
     }
 
     async fn try_answer(&self, request: Vec<u8>) -> Result<Vec<u8>, DraftError> {
-        let value: Value = serde_json::from_slice(&request).map_err(|e| DraftError::Draft(format!("the request is not JSON: {e}")))?;
+        let value: Value =
+            serde_json::from_slice(&request).map_err(|e| DraftError::Draft(format!("the request is not JSON: {e}")))?;
         let draft = match value.get("draft") {
             Some(Value::String(s)) => draft_text(s.clone().into_bytes())?,
             _ => return Err(DraftError::Draft("the request must be a JSON object with a \"draft\" string".into())),

@@ -64,7 +64,10 @@ impl Reviewers {
         second: impl FnOnce() -> Result<Option<Reviewer>, E>,
     ) -> Result<Option<Reviewers>, E> {
         match (primary, cross_model) {
-            (None, true) => Err(crate::change::ChangeError::Input("--cross-model needs a first reviewer: set --llm-provider and --llm-model".into()).into()),
+            (None, true) => Err(crate::change::ChangeError::Input(
+                "--cross-model needs a first reviewer: set --llm-provider and --llm-model".into(),
+            )
+            .into()),
             (None, false) => Ok(None),
             (Some(primary), false) => Ok(Some(Reviewers { primary, cross: None })),
             (Some(primary), true) => Ok(Some(Reviewers { primary, cross: Some(second()?) })),
@@ -73,7 +76,9 @@ impl Reviewers {
 
     /// Every model that reviews, first reviewer first (for their usage once the run ends).
     pub fn models(&self) -> Vec<Arc<dyn ChatModel>> {
-        std::iter::once(self.primary.model.clone()).chain(self.cross.iter().flatten().map(|c| c.model.clone())).collect()
+        std::iter::once(self.primary.model.clone())
+            .chain(self.cross.iter().flatten().map(|c| c.model.clone()))
+            .collect()
     }
 }
 
@@ -88,12 +93,22 @@ pub struct Material {
 
 /// The files in scope of the reviewed criteria: their scope globs; a criterion without scope
 /// covers the changed paths (with a base) or the whole subject.
-pub fn gather(root: &Path, manifest: &Manifest, criteria: &[&Criterion], changed: Option<&[String]>, diff: Option<String>) -> Material {
+pub fn gather(
+    root: &Path,
+    manifest: &Manifest,
+    criteria: &[&Criterion],
+    changed: Option<&[String]>,
+    diff: Option<String>,
+) -> Material {
     let mut wanted: BTreeSet<&str> = BTreeSet::new();
     for c in criteria {
         match (c.scope_set(), changed) {
-            (Some(set), _) => wanted.extend(manifest.files.iter().filter(|f| set.is_match(&f.path)).map(|f| f.path.as_str())),
-            (None, Some(changed)) => wanted.extend(manifest.files.iter().filter(|f| changed.contains(&f.path)).map(|f| f.path.as_str())),
+            (Some(set), _) => {
+                wanted.extend(manifest.files.iter().filter(|f| set.is_match(&f.path)).map(|f| f.path.as_str()))
+            }
+            (None, Some(changed)) => {
+                wanted.extend(manifest.files.iter().filter(|f| changed.contains(&f.path)).map(|f| f.path.as_str()))
+            }
             (None, None) => wanted.extend(manifest.files.iter().map(|f| f.path.as_str())),
         }
     }
@@ -157,7 +172,10 @@ pub fn request(criteria: &[&Criterion], material: &Material) -> ChatRequest {
     let crit: Vec<Value> = criteria.iter().map(|c| json!({"id": c.id, "text": c.text, "scope": c.scope})).collect();
     let mut user = format!("Criteria to review:\n{}\n", fence("CRITERIA", &Value::Array(crit).to_string()));
     match &material.diff {
-        Some(d) => user.push_str(&format!("\nThe change (git diff against the base):\n{}\n", fence("DIFF", &Value::String(d.clone()).to_string()))),
+        Some(d) => user.push_str(&format!(
+            "\nThe change (git diff against the base):\n{}\n",
+            fence("DIFF", &Value::String(d.clone()).to_string())
+        )),
         None => user.push_str("\nNo base revision was given: judge the files as they are.\n"),
     }
     let files: Vec<Value> = material
@@ -189,7 +207,10 @@ pub enum Opinion {
 pub enum Answer {
     Opinions(BTreeMap<String, Opinion>),
     /// No usable answer at all (the call failed, or the answer had no criteria list).
-    Missing { class: Class, reason: String },
+    Missing {
+        class: Class,
+        reason: String,
+    },
 }
 
 fn citation() -> &'static Regex {
@@ -204,7 +225,8 @@ pub fn check_citation(root: &Path, manifest: &Manifest, cite: &str) -> Result<()
     if path.starts_with('/') || path.split('/').any(|c| c == ".." || c.is_empty()) {
         return Err(format!("{cite:?} is outside the subject"));
     }
-    let entry = manifest.files.iter().find(|f| f.path == path).ok_or_else(|| format!("{path} is not a file of the subject"))?;
+    let entry =
+        manifest.files.iter().find(|f| f.path == path).ok_or_else(|| format!("{path} is not a file of the subject"))?;
     if entry.kind != Kind::File {
         return Err(format!("{path} is a symlink"));
     }
@@ -226,7 +248,9 @@ pub fn enforce(root: &Path, manifest: &Manifest, ids: &[&str], text: &str) -> An
     };
     let list = match value.get("criteria").and_then(Value::as_array).or_else(|| value.as_array()) {
         Some(l) => l.clone(),
-        None => return Answer::Missing { class: Class::ReviewMalformed, reason: "the answer has no criteria list".into() },
+        None => {
+            return Answer::Missing { class: Class::ReviewMalformed, reason: "the answer has no criteria list".into() }
+        }
     };
     let mut out: BTreeMap<String, Opinion> = BTreeMap::new();
     for item in &list {
@@ -234,7 +258,13 @@ pub fn enforce(root: &Path, manifest: &Manifest, ids: &[&str], text: &str) -> An
         let opinion = judge_item(root, manifest, item);
         // A second answer for the same criterion is contradictory; neither is kept.
         if out.contains_key(id) {
-            out.insert(id.to_owned(), Opinion::Discarded { class: Class::ReviewMalformed, reason: "the reviewer answered this criterion twice".into() });
+            out.insert(
+                id.to_owned(),
+                Opinion::Discarded {
+                    class: Class::ReviewMalformed,
+                    reason: "the reviewer answered this criterion twice".into(),
+                },
+            );
         } else {
             out.insert(id.to_owned(), opinion);
         }
@@ -246,7 +276,12 @@ fn judge_item(root: &Path, manifest: &Manifest, item: &Value) -> Opinion {
     let outcome = match item.get("result").and_then(Value::as_str).map(|s| s.trim().to_ascii_lowercase()) {
         Some(r) if r == "pass" => CriterionOutcome::Pass,
         Some(r) if r == "fail" => CriterionOutcome::Fail,
-        other => return Opinion::Discarded { class: Class::ReviewMalformed, reason: format!("result {other:?} is not pass or fail") },
+        other => {
+            return Opinion::Discarded {
+                class: Class::ReviewMalformed,
+                reason: format!("result {other:?} is not pass or fail"),
+            }
+        }
     };
     let reason = item.get("reason").and_then(Value::as_str).unwrap_or("").trim().to_owned();
     let cites: Vec<String> = match item.get("evidence") {
@@ -259,18 +294,29 @@ fn judge_item(root: &Path, manifest: &Manifest, item: &Value) -> Opinion {
     }
     let bad: Vec<String> = cites.iter().filter_map(|c| check_citation(root, manifest, c).err()).collect();
     if !bad.is_empty() {
-        return Opinion::Discarded { class: Class::FabricatedCitation, reason: format!("cited lines that do not exist: {}", bad.join("; ")) };
+        return Opinion::Discarded {
+            class: Class::FabricatedCitation,
+            reason: format!("cited lines that do not exist: {}", bad.join("; ")),
+        };
     }
     Opinion::Delivered { outcome, reason, citations: cites }
 }
 
 /// Ask one reviewer.
-pub async fn ask(reviewer: &Reviewer, root: &Path, manifest: &Manifest, criteria: &[&Criterion], material: &Material) -> Answer {
+pub async fn ask(
+    reviewer: &Reviewer,
+    root: &Path,
+    manifest: &Manifest,
+    criteria: &[&Criterion],
+    material: &Material,
+) -> Answer {
     let ids: Vec<&str> = criteria.iter().map(|c| c.id.as_str()).collect();
     let req = request(criteria, material);
     match reviewer.model.chat(STAGE, &req).await {
         Ok(answer) => enforce(root, manifest, &ids, &answer.text),
-        Err(LlmError::Malformed(reason)) => Answer::Missing { class: Class::ReviewMalformed, reason: format!("malformed model output ({reason})") },
+        Err(LlmError::Malformed(reason)) => {
+            Answer::Missing { class: Class::ReviewMalformed, reason: format!("malformed model output ({reason})") }
+        }
         Err(e) => Answer::Missing { class: Class::ReviewUnavailable, reason: e.to_string() },
     }
 }
@@ -292,12 +338,22 @@ pub struct Opinions<'a> {
 
 /// Combine the primary's answer with the cross reviewer's (when one was required). `second`
 /// is `Err(reason)` when cross review was required and no second reviewer could answer.
-pub fn combine(ids: &[&str], first: &Opinions, second: Option<Result<&Opinions, String>>, not_shown: &[String]) -> Combined {
+pub fn combine(
+    ids: &[&str],
+    first: &Opinions,
+    second: Option<Result<&Opinions, String>>,
+    not_shown: &[String],
+) -> Combined {
     let mut c = Combined::default();
-    let reviewers: Vec<&Opinions> = std::iter::once(first).chain(second.as_ref().and_then(|s| s.as_ref().ok().copied())).collect();
+    let reviewers: Vec<&Opinions> =
+        std::iter::once(first).chain(second.as_ref().and_then(|s| s.as_ref().ok().copied())).collect();
     for r in &reviewers {
         if let Answer::Missing { class, reason } = r.answer {
-            c.findings.push(Finding { class: *class, summary: format!("reviewer {} gave no usable answer: {reason}", r.name), evidence: vec![] });
+            c.findings.push(Finding {
+                class: *class,
+                summary: format!("reviewer {} gave no usable answer: {reason}", r.name),
+                evidence: vec![],
+            });
         }
     }
     let mut diversity_missing: Vec<String> = Vec::new();
@@ -322,41 +378,67 @@ pub fn combine(ids: &[&str], first: &Opinions, second: Option<Result<&Opinions, 
                     delivered.push((r.name.as_str(), outcome, reason));
                 }
                 Some(Opinion::Discarded { class, reason }) => {
-                    c.findings.push(Finding { class, summary: format!("reviewer {} on {id}: {reason}", r.name), evidence: vec![format!("criterion {id}")] });
+                    c.findings.push(Finding {
+                        class,
+                        summary: format!("reviewer {} on {id}: {reason}", r.name),
+                        evidence: vec![format!("criterion {id}")],
+                    });
                     discarded.push(format!("{}: {reason}", r.name));
                 }
                 None => discarded.push(format!("{}: no opinion", r.name)),
             }
         }
-        let fails: Vec<&(&str, CriterionOutcome, String)> = delivered.iter().filter(|d| d.1 == CriterionOutcome::Fail).collect();
+        let fails: Vec<&(&str, CriterionOutcome, String)> =
+            delivered.iter().filter(|d| d.1 == CriterionOutcome::Fail).collect();
         let passes = delivered.iter().filter(|d| d.1 == CriterionOutcome::Pass).count();
         let required = if second.is_some() { 2 } else { 1 };
         let (outcome, reason) = if !fails.is_empty() {
             for (name, _, reason) in &fails {
-                c.findings.push(Finding { class: Class::ReviewFailed, summary: format!("reviewer {name} found {id} not met: {reason}"), evidence: refs.clone() });
+                c.findings.push(Finding {
+                    class: Class::ReviewFailed,
+                    summary: format!("reviewer {name} found {id} not met: {reason}"),
+                    evidence: refs.clone(),
+                });
             }
             if passes > 0 {
                 c.findings.push(Finding {
                     class: Class::ReviewerSplit,
-                    summary: format!("reviewers disagree on {id}; both verdicts are kept and the delivered FAIL stands"),
+                    summary: format!(
+                        "reviewers disagree on {id}; both verdicts are kept and the delivered FAIL stands"
+                    ),
                     evidence: refs.clone(),
                 });
             }
-            (CriterionOutcome::Fail, delivered.iter().map(|(n, o, r)| format!("{n}: {} ({r})", outcome_word(*o))).collect::<Vec<_>>().join("; "))
+            (
+                CriterionOutcome::Fail,
+                delivered
+                    .iter()
+                    .map(|(n, o, r)| format!("{n}: {} ({r})", outcome_word(*o)))
+                    .collect::<Vec<_>>()
+                    .join("; "),
+            )
         } else if passes >= required {
-            (CriterionOutcome::Pass, delivered.iter().map(|(n, _, r)| format!("{n}: pass ({r})")).collect::<Vec<_>>().join("; "))
+            (
+                CriterionOutcome::Pass,
+                delivered.iter().map(|(n, _, r)| format!("{n}: pass ({r})")).collect::<Vec<_>>().join("; "),
+            )
         } else {
             if second.is_some() && passes == 1 {
                 diversity_missing.push(id.to_string());
             }
-            let mut why: Vec<String> = delivered.iter().map(|(n, o, r)| format!("{n}: {} ({r})", outcome_word(*o))).collect();
+            let mut why: Vec<String> =
+                delivered.iter().map(|(n, o, r)| format!("{n}: {} ({r})", outcome_word(*o))).collect();
             why.extend(discarded);
             (CriterionOutcome::NotChecked, format!("review did not prove it: {}", why.join("; ")))
         };
         c.results.insert(id.to_string(), (outcome, reason, refs));
     }
     if let Some(Err(reason)) = &second {
-        c.findings.push(Finding { class: Class::DiversityUnsatisfied, summary: format!("cross-model review was required but no second verdict was delivered: {reason}"), evidence: ids.iter().map(|s| s.to_string()).collect() });
+        c.findings.push(Finding {
+            class: Class::DiversityUnsatisfied,
+            summary: format!("cross-model review was required but no second verdict was delivered: {reason}"),
+            evidence: ids.iter().map(|s| s.to_string()).collect(),
+        });
     } else if !diversity_missing.is_empty() {
         c.findings.push(Finding {
             class: Class::DiversityUnsatisfied,
@@ -414,10 +496,18 @@ mod tests {
         assert_eq!(asked.get(), 0, "nor without --cross-model");
         let missing = Reviewers::choose(Some(reviewer(Provider::Openai, "a")), true, second(None)).unwrap().unwrap();
         assert!(matches!(missing.cross, Some(None)), "a required but missing second reviewer is kept as missing");
-        let both = Reviewers::choose(Some(reviewer(Provider::Openai, "a")), true, second(Some(reviewer(Provider::Anthropic, "b")))).unwrap().unwrap();
+        let both = Reviewers::choose(
+            Some(reviewer(Provider::Openai, "a")),
+            true,
+            second(Some(reviewer(Provider::Anthropic, "b"))),
+        )
+        .unwrap()
+        .unwrap();
         assert_eq!(both.models().iter().map(|m| m.name()).collect::<Vec<_>>().len(), 2);
         assert_eq!(both.cross.as_ref().and_then(|c| c.as_ref()).map(|r| r.family), Some(Provider::Anthropic));
-        let failing = Reviewers::choose(Some(reviewer(Provider::Openai, "a")), true, || Err(crate::change::ChangeError::Input("bad second".into())));
+        let failing = Reviewers::choose(Some(reviewer(Provider::Openai, "a")), true, || {
+            Err(crate::change::ChangeError::Input("bad second".into()))
+        });
         assert_eq!(failing.err().unwrap().to_string(), "bad second");
     }
 
@@ -440,7 +530,12 @@ mod tests {
             ("see the code", false),
         ];
         for (cite, ok) in cases {
-            assert_eq!(check_citation(dir.path(), &m, cite).is_ok(), ok, "{cite}: {:?}", check_citation(dir.path(), &m, cite));
+            assert_eq!(
+                check_citation(dir.path(), &m, cite).is_ok(),
+                ok,
+                "{cite}: {:?}",
+                check_citation(dir.path(), &m, cite)
+            );
         }
     }
 
@@ -453,12 +548,24 @@ mod tests {
         std::fs::write(dir.path().join("src/blob.bin"), [0u8, 1, 2]).unwrap();
         std::fs::write(dir.path().join("docs.md"), "out of scope\n").unwrap();
         let m = manifest::derive(dir.path()).unwrap();
-        let c = Criterion { id: "AC1".into(), text: "t".into(), check: None, scope: vec!["src/**".into()], allows: vec![], timeout_secs: None };
+        let c = Criterion {
+            id: "AC1".into(),
+            text: "t".into(),
+            check: None,
+            scope: vec!["src/**".into()],
+            allows: vec![],
+            timeout_secs: None,
+        };
         let material = gather(dir.path(), &m, &[&c], None, Some("d".repeat(DIFF_BYTES + 10)));
         let shown: Vec<&str> = material.files.iter().map(|(p, _)| p.as_str()).collect();
         assert_eq!(shown, vec!["src/small.rs"]);
         assert_eq!(material.not_shown.len(), 3, "{:?}", material.not_shown);
-        assert!(material.not_shown[0].starts_with("src/big.rs") && material.not_shown[1].starts_with("src/blob.bin: binary"), "{:?}", material.not_shown);
+        assert!(
+            material.not_shown[0].starts_with("src/big.rs")
+                && material.not_shown[1].starts_with("src/blob.bin: binary"),
+            "{:?}",
+            material.not_shown
+        );
         assert!(material.not_shown[2].starts_with("the diff"));
         assert_eq!(material.diff.unwrap().len(), DIFF_BYTES);
         let prompt = request(&[&c], &gather(dir.path(), &m, &[&c], None, None));
@@ -482,12 +589,18 @@ mod tests {
         assert!(matches!(&map["AC3"], Opinion::Discarded { class: Class::FabricatedCitation, .. }));
         assert!(matches!(&map["AC4"], Opinion::Discarded { class: Class::ReviewMalformed, .. }));
         assert!(!map.contains_key("AC9"));
-        assert!(matches!(enforce(dir.path(), &m, &ids, "I think it is fine."), Answer::Missing { class: Class::ReviewMalformed, .. }));
+        assert!(matches!(
+            enforce(dir.path(), &m, &ids, "I think it is fine."),
+            Answer::Missing { class: Class::ReviewMalformed, .. }
+        ));
     }
 
     fn delivered(o: CriterionOutcome) -> Answer {
         let mut map = BTreeMap::new();
-        map.insert("AC1".to_string(), Opinion::Delivered { outcome: o, reason: "r".into(), citations: vec!["src/lib.rs:2".into()] });
+        map.insert(
+            "AC1".to_string(),
+            Opinion::Delivered { outcome: o, reason: "r".into(), citations: vec!["src/lib.rs:2".into()] },
+        );
         Answer::Opinions(map)
     }
 

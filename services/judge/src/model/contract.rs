@@ -42,7 +42,10 @@ pub fn fallback(pair: &Pair, reason: String) -> Judgement {
 pub fn all_fallback(batch_id: &str, pairs: &[Pair], reason: &str) -> Checked {
     Checked {
         judgements: pairs.iter().map(|p| fallback(p, reason.to_owned())).collect(),
-        notes: vec![format!("batch {batch_id}: {reason}; all {} pairs judged unrelated with confidence 0", pairs.len())],
+        notes: vec![format!(
+            "batch {batch_id}: {reason}; all {} pairs judged unrelated with confidence 0",
+            pairs.len()
+        )],
     }
 }
 
@@ -98,7 +101,10 @@ pub fn enforce(batch_id: &str, pairs: &[Pair], answer: &str) -> Checked {
         match judged {
             Ok(j) => judgements.push(j),
             Err(reason) => {
-                notes.push(format!("batch {batch_id}: pair ({}, {}): {reason}; judged unrelated with confidence 0", pair.id_a, pair.id_b));
+                notes.push(format!(
+                    "batch {batch_id}: pair ({}, {}): {reason}; judged unrelated with confidence 0",
+                    pair.id_a, pair.id_b
+                ));
                 judgements.push(fallback(pair, reason));
             }
         }
@@ -108,7 +114,8 @@ pub fn enforce(batch_id: &str, pairs: &[Pair], answer: &str) -> Checked {
 
 fn check_one(pair: &Pair, obj: &serde_json::Map<String, Value>) -> Result<Judgement, String> {
     let verdict = match obj.get("verdict") {
-        Some(Value::String(s)) => PairVerdict::parse(s).ok_or_else(|| format!("verdict {s:?} is not contradictory, consistent or unrelated"))?,
+        Some(Value::String(s)) => PairVerdict::parse(s)
+            .ok_or_else(|| format!("verdict {s:?} is not contradictory, consistent or unrelated"))?,
         other => return Err(format!("verdict {} is not contradictory, consistent or unrelated", shown(other))),
     };
     let confidence = match obj.get("confidence") {
@@ -145,7 +152,16 @@ fn check_one(pair: &Pair, obj: &serde_json::Map<String, Value>) -> Result<Judgem
         Some(Value::String(s)) => s.trim().chars().take(MAX_RATIONALE).collect(),
         _ => String::new(),
     };
-    Ok(Judgement { id_a: pair.id_a.clone(), id_b: pair.id_b.clone(), verdict, claim_a, claim_b, confidence, rationale, fallback: None })
+    Ok(Judgement {
+        id_a: pair.id_a.clone(),
+        id_b: pair.id_b.clone(),
+        verdict,
+        claim_a,
+        claim_b,
+        confidence,
+        rationale,
+        fallback: None,
+    })
 }
 
 fn shown(v: Option<&Value>) -> String {
@@ -209,18 +225,58 @@ mod tests {
         let pairs = [pair("1", "2"), pair("3", "4")];
         let cases: Vec<(&str, Value, [Option<&str>; 2])> = vec![
             ("missing judgement", json!({"judgements": [good(1, 2)]}), [None, Some("no judgement")]),
-            ("duplicate judgement", json!({"judgements": [good(1, 2), good(1, 2), good(3, 4)]}), [Some("2 judgements"), None]),
+            (
+                "duplicate judgement",
+                json!({"judgements": [good(1, 2), good(1, 2), good(3, 4)]}),
+                [Some("2 judgements"), None],
+            ),
             ("extra judgement is dropped", json!({"judgements": [good(1, 2), good(3, 4), good(5, 6)]}), [None, None]),
-            ("out-of-enum verdict", json!([with(good(1, 2), "verdict", json!("conflicting")), good(3, 4)]), [Some("is not contradictory"), None]),
-            ("missing verdict", json!([with(good(1, 2), "verdict", Value::Null), good(3, 4)]), [Some("is not contradictory"), None]),
-            ("confidence out of range", json!([with(good(1, 2), "confidence", json!(101)), good(3, 4)]), [Some("confidence 101"), None]),
-            ("fractional confidence", json!([with(good(1, 2), "confidence", json!(0.9)), good(3, 4)]), [Some("confidence 0.9"), None]),
-            ("confidence as text", json!([with(good(1, 2), "confidence", json!("90")), good(3, 4)]), [Some("not an integer"), None]),
-            ("paraphrased quote", json!([with(good(1, 2), "claim_a", json!("PostgreSQL is the main database")), good(3, 4)]), [Some("not a verbatim quote of content_a"), None]),
-            ("quote from the other side", json!([with(good(1, 2), "claim_b", json!("use PostgreSQL")), good(3, 4)]), [Some("content_b"), None]),
+            (
+                "out-of-enum verdict",
+                json!([with(good(1, 2), "verdict", json!("conflicting")), good(3, 4)]),
+                [Some("is not contradictory"), None],
+            ),
+            (
+                "missing verdict",
+                json!([with(good(1, 2), "verdict", Value::Null), good(3, 4)]),
+                [Some("is not contradictory"), None],
+            ),
+            (
+                "confidence out of range",
+                json!([with(good(1, 2), "confidence", json!(101)), good(3, 4)]),
+                [Some("confidence 101"), None],
+            ),
+            (
+                "fractional confidence",
+                json!([with(good(1, 2), "confidence", json!(0.9)), good(3, 4)]),
+                [Some("confidence 0.9"), None],
+            ),
+            (
+                "confidence as text",
+                json!([with(good(1, 2), "confidence", json!("90")), good(3, 4)]),
+                [Some("not an integer"), None],
+            ),
+            (
+                "paraphrased quote",
+                json!([with(good(1, 2), "claim_a", json!("PostgreSQL is the main database")), good(3, 4)]),
+                [Some("not a verbatim quote of content_a"), None],
+            ),
+            (
+                "quote from the other side",
+                json!([with(good(1, 2), "claim_b", json!("use PostgreSQL")), good(3, 4)]),
+                [Some("content_b"), None],
+            ),
             ("empty quote", json!([with(good(1, 2), "claim_a", json!("")), good(3, 4)]), [Some("is empty"), None]),
-            ("ids as strings", json!([with(with(good(1, 2), "id_a", json!("1")), "id_b", json!(" 2 ")), good(3, 4)]), [None, None]),
-            ("swapped ids do not match", json!([with(with(good(1, 2), "id_a", json!(2)), "id_b", json!(1)), good(3, 4)]), [Some("no judgement"), None]),
+            (
+                "ids as strings",
+                json!([with(with(good(1, 2), "id_a", json!("1")), "id_b", json!(" 2 ")), good(3, 4)]),
+                [None, None],
+            ),
+            (
+                "swapped ids do not match",
+                json!([with(with(good(1, 2), "id_a", json!(2)), "id_b", json!(1)), good(3, 4)]),
+                [Some("no judgement"), None],
+            ),
         ];
         for (name, answer, want) in cases {
             let checked = enforce("b", &pairs, &answer.to_string());
@@ -231,7 +287,11 @@ mod tests {
                     Some(reason) => {
                         let got = j.fallback.as_deref().unwrap_or_else(|| panic!("{name}: expected a fallback"));
                         assert!(got.contains(reason), "{name}: {got}");
-                        assert_eq!((j.verdict, j.confidence, j.claim_a.as_str()), (PairVerdict::Unrelated, 0, ""), "{name}");
+                        assert_eq!(
+                            (j.verdict, j.confidence, j.claim_a.as_str()),
+                            (PairVerdict::Unrelated, 0, ""),
+                            "{name}"
+                        );
                     }
                 }
             }

@@ -121,7 +121,8 @@ pub fn enforce(draft: &str, files: &[&MemoryFile], answer: &str) -> (Vec<Review>
         let name = obj.get("memory_file").and_then(Value::as_str).unwrap_or("");
         match files.iter().position(|f| f.name == name) {
             Some(k) => entries[k].push(obj),
-            None => notes.push(format!("model entry {i} names {:?}, not a candidate sent to it; dropped", shorten(name, 80))),
+            None => notes
+                .push(format!("model entry {i} names {:?}, not a candidate sent to it; dropped", shorten(name, 80))),
         }
     }
     let reviews = files
@@ -137,7 +138,10 @@ pub fn enforce(draft: &str, files: &[&MemoryFile], answer: &str) -> (Vec<Review>
 }
 
 fn all_not_judged(files: &[&MemoryFile], reason: &str) -> (Vec<Review>, Vec<String>) {
-    (files.iter().map(|_| Review::NotJudged(reason.to_owned())).collect(), vec![format!("{reason}; {} candidates not judged", files.len())])
+    (
+        files.iter().map(|_| Review::NotJudged(reason.to_owned())).collect(),
+        vec![format!("{reason}; {} candidates not judged", files.len())],
+    )
 }
 
 fn check(draft: &str, file: &MemoryFile, obj: &serde_json::Map<String, Value>) -> Review {
