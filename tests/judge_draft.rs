@@ -1,5 +1,5 @@
 //! `memval judge draft` end to end: the real binary on a real memory folder — exit codes,
-//! the SPEC §7 document, bad input, hostile text, a symlink out of the folder, and a scripted
+//! the docs/contracts.md §7 document, bad input, hostile text, a symlink out of the folder, and a scripted
 //! model through the real HTTP client.
 
 #![allow(dead_code)]

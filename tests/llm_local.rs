@@ -165,7 +165,7 @@ fn the_pipeline_round_trips_through_a_local_model_and_keeps_only_what_passes_the
     let failed_claims =
         if inv["failed_batches"].as_u64().unwrap() > 0 { inv["claims_sent"].as_u64().unwrap() - accounted } else { 0 };
     assert_eq!(accounted + failed_claims, inv["claims_sent"].as_u64().unwrap(), "{inv:#}");
-    // What memval kept satisfies SPEC §3: the enum, 0-100, evidence citing an existing file:line.
+    // What memval kept satisfies docs/contracts.md §3: the enum, 0-100, evidence citing an existing file:line.
     for m in report["memories"].as_array().unwrap() {
         for c in m["claims"].as_array().unwrap() {
             assert!(["VALID", "STALE", "CONTRADICTED", "AMBIGUOUS"].contains(&c["verdict"].as_str().unwrap()), "{c}");

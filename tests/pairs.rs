@@ -1,4 +1,4 @@
-//! `memval pairs` end to end: JSONL in the SPEC §5 shape, the cap and resolved pairs of a
+//! `memval pairs` end to end: JSONL in the docs/contracts.md §5 shape, the cap and resolved pairs of a
 //! `memory.db` (opened read-only, left byte-identical), `--cap`, `--per-agent`.
 
 // The shared support module has helpers this test does not use.

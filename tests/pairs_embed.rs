@@ -45,7 +45,7 @@ fn pairs(out: &Output) -> Vec<(u64, u64, f64, String)> {
         .lines()
         .map(|l| {
             let v: Value = serde_json::from_str(l).unwrap();
-            assert_eq!(v.as_object().unwrap().len(), 8, "SPEC §5 shape: {l}");
+            assert_eq!(v.as_object().unwrap().len(), 8, "docs/contracts.md §5 shape: {l}");
             (
                 v["id_a"].as_u64().unwrap(),
                 v["id_b"].as_u64().unwrap(),

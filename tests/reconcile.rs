@@ -129,7 +129,7 @@ fn every_section_of_a_gaai_project_with_git_history() {
     assert!(String::from_utf8_lossy(&out.stdout).contains(first.to_str().unwrap()), "stdout names the report");
     let md = std::fs::read_to_string(&first).unwrap();
 
-    // Front matter: the SPEC §6 keys, in order, with true counts.
+    // Front matter: the docs/contracts.md §6 keys, in order, with true counts.
     let front: Vec<&str> = md.lines().skip(1).take_while(|l| *l != "---").collect();
     let keys: Vec<&str> = front.iter().map(|l| l.split(':').next().unwrap()).collect();
     assert_eq!(

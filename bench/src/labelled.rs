@@ -108,7 +108,7 @@ impl Kind {
         matches!(self, Kind::Calls | Kind::Field | Kind::Async | Kind::Feature | Kind::Const)
     }
 
-    /// The SPEC §2 claim type the construction writes (a line reference is a file or symbol
+    /// The docs/contracts.md §2 claim type the construction writes (a line reference is a file or symbol
     /// reference with a line).
     pub fn claim_type(self) -> &'static str {
         match self {

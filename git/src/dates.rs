@@ -1,4 +1,4 @@
-//! Last-commit dates from the `git` binary, the SPEC §6 fallback when a file's front matter
+//! Last-commit dates from the `git` binary, the docs/contracts.md §6 fallback when a file's front matter
 //! has no `updated_at`.
 //!
 //! One `git log` walk per repository answers every file of a load, and stops as soon as each

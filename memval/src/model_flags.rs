@@ -126,7 +126,7 @@ const SERVICE_RUN_TIMEOUT_SECS: f64 = 10.0 * 365.0 * 24.0 * 3600.0;
 pub struct ValidateLlmArgs {
     #[command(flatten)]
     pub llm: LlmArgs,
-    /// Memories per extraction call (SPEC §4).
+    /// Memories per extraction call (docs/contracts.md §4).
     #[arg(help_heading = "LLM", long = "llm-memories-per-batch", env = "MEMVAL_LLM_MEMORIES_PER_BATCH", value_name = "N", default_value_t = 10,
           value_parser = clap::value_parser!(u32).range(1..=100))]
     pub memories_per_batch: u32,
@@ -135,7 +135,7 @@ pub struct ValidateLlmArgs {
     #[arg(help_heading = "LLM", long = "llm-extract-batches", env = "MEMVAL_LLM_EXTRACT_BATCHES", value_name = "N", default_value_t = 10,
           value_parser = clap::value_parser!(u32).range(0..=10_000))]
     pub extract_batches: u32,
-    /// Claims per investigator call (SPEC §4).
+    /// Claims per investigator call (docs/contracts.md §4).
     #[arg(help_heading = "LLM", long = "llm-claims-per-batch", env = "MEMVAL_LLM_CLAIMS_PER_BATCH", value_name = "N", default_value_t = 15,
           value_parser = clap::value_parser!(u32).range(1..=100))]
     pub claims_per_batch: u32,

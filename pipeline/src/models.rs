@@ -1,5 +1,5 @@
 //! The model stages of a run (model extraction, the Tier B investigator) from a configured
-//! model, their result cache in the store, and the SPEC §4 order that decides what a model
+//! model, their result cache in the store, and the docs/contracts.md §4 order that decides what a model
 //! budget defers.
 
 use std::collections::HashMap;
@@ -11,7 +11,7 @@ use memval_store::{KvTable, ScoreStore, SledStore, StoreError};
 
 use crate::Error;
 
-/// Per-stage limits of model work (SPEC §4).
+/// Per-stage limits of model work (docs/contracts.md §4).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct StageLimits {
     /// Memories per extraction call.
@@ -113,7 +113,7 @@ impl ResultCache for StoreCache {
     }
 }
 
-/// SPEC §4 order for work a budget may defer: memories this store never validated first, then
+/// docs/contracts.md §4 order for work a budget may defer: memories this store never validated first, then
 /// the longest since validated. A stable sort, so ties keep the input's order. With batches
 /// running in parallel the cut-off is approximate, one batch either way.
 pub fn prioritise(memories: &mut [Memory], store: &dyn ScoreStore) -> Result<(), StoreError> {

@@ -103,7 +103,7 @@ pub async fn validate(v: Validate, warn: &(dyn Fn(&str) + Sync)) -> Result<Valid
     };
     let order: HashMap<String, usize> = memories.iter().enumerate().map(|(i, m)| (m.id.clone(), i)).collect();
     if let (Some(models), Some(store)) = (&v.models, &store) {
-        // What a model budget defers is what is submitted last (SPEC §4 order).
+        // What a model budget defers is what is submitted last (docs/contracts.md §4 order).
         prioritise(&mut memories, &**store)?;
         if v.model_cache {
             models.use_cache(Arc::new(StoreCache::new(store)?));

@@ -1,6 +1,6 @@
 use serde::{Deserialize, Serialize};
 
-/// The six claim types of SPEC §2.
+/// The six claim types of docs/contracts.md §2.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum ClaimType {
@@ -93,7 +93,7 @@ pub enum Assertion {
     LineText { text: String },
 }
 
-/// One checkable assertion extracted from a memory (SPEC §2).
+/// One checkable assertion extracted from a memory (docs/contracts.md §2).
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub struct Claim {
     pub claim_type: ClaimType,

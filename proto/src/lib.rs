@@ -56,7 +56,7 @@ pub mod subjects {
     /// every later one refused, so of two reconcilers fired by the same schedule or event
     /// one writes the report.
     pub const RECONCILE_LEASES: &str = "memval.v1.leases.reconcile";
-    /// Request/reply: `{"draft": "..."}` in, the memory-conflict judgement (SPEC §7) out.
+    /// Request/reply: `{"draft": "..."}` in, the memory-conflict judgement (docs/contracts.md §7) out.
     pub const JUDGE_DRAFT: &str = "memval.v1.judge.draft";
 
     /// `family.<token>`, with `token` made safe as one subject token (no `.`, `*`, `>`,

@@ -25,7 +25,7 @@ impl std::fmt::Display for Source {
     }
 }
 
-/// A memory as SPEC §1 defines it: `{id, agent, content, tier, type, created_at, updated_at, source}`.
+/// A memory as docs/contracts.md §1 defines it: `{id, agent, content, tier, type, created_at, updated_at, source}`.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Memory {
     /// Unique within a run. Integer ids are kept as their decimal text.
@@ -33,7 +33,7 @@ pub struct Memory {
     pub agent: String,
     /// Untrusted text. Never interpreted as instructions.
     pub content: String,
-    /// 0-2; tier 2 memories get the SPEC §3 tier modifier.
+    /// 0-2; tier 2 memories get the docs/contracts.md §3 tier modifier.
     pub tier: u8,
     /// The memory's `type` (`memory`, `feedback`, `decision`, `notes`, ...).
     pub kind: String,

@@ -45,7 +45,7 @@ pub struct MemoryBatch {
 pub struct ExtractedMemory {
     pub memory: MemoryMeta,
     pub claims: Vec<Claim>,
-    /// Set when `claims` is empty (SPEC §2 rule 4).
+    /// Set when `claims` is empty (docs/contracts.md §2 rule 4).
     pub skip_reason: Option<String>,
     /// What of the memory was not turned into claims, and why (a limit reached): reported
     /// under `not_checked`, never dropped silently.
@@ -89,7 +89,7 @@ pub struct VerdictBatch {
     pub items: Vec<CheckedMemory>,
 }
 
-/// A fully checked memory with its SPEC §3 score.
+/// A fully checked memory with its docs/contracts.md §3 score.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct MemoryScore {
     pub memory: MemoryMeta,

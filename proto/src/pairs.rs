@@ -6,7 +6,7 @@ use serde::{Deserialize, Deserializer, Serialize};
 use crate::messages::{Message, RunHeader};
 use crate::{subjects, UnixMillis};
 
-/// A candidate pair of memories of two different agents (SPEC §5), `id_a < id_b`.
+/// A candidate pair of memories of two different agents (docs/contracts.md §5), `id_a < id_b`.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Pair {
     pub id_a: String,
@@ -22,7 +22,7 @@ pub struct Pair {
     pub method: String,
 }
 
-/// SPEC §5 judgement verdicts.
+/// docs/contracts.md §5 judgement verdicts.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum PairVerdict {

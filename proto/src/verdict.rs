@@ -2,7 +2,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::Claim;
 
-/// SPEC §3 verdicts.
+/// docs/contracts.md §3 verdicts.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
 #[serde(rename_all = "SCREAMING_SNAKE_CASE")]
 pub enum Verdict {
@@ -15,7 +15,7 @@ pub enum Verdict {
 impl Verdict {
     pub const ALL: [Verdict; 4] = [Verdict::Valid, Verdict::Stale, Verdict::Contradicted, Verdict::Ambiguous];
 
-    /// SPEC §3 points.
+    /// docs/contracts.md §3 points.
     pub fn points(self) -> u32 {
         match self {
             Verdict::Valid => 0,
@@ -70,7 +70,7 @@ pub struct ClaimResult {
     pub outcome: Outcome,
 }
 
-/// SPEC §3 suggested action.
+/// docs/contracts.md §3 suggested action.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum Action {

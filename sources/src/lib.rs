@@ -1,4 +1,4 @@
-//! Loads AI agents' memories from every SPEC §1 format into [`memval_proto::Memory`] values,
+//! Loads AI agents' memories from every docs/contracts.md §1 format into [`memval_proto::Memory`] values,
 //! detecting the format itself: JSON, JSONL, validate-memory's SQLite `memory.db`, a Claude
 //! Code memory folder, a GAAI memory registry, and notes files (CLAUDE.md, AGENTS.md,
 //! `.cursorrules`, Copilot instructions, docs and READMEs).
@@ -12,7 +12,7 @@
 //! else is opened for writing. It must never follow a symlink out of the folder it was given,
 //! and never treat memory content as anything but untrusted text.
 //!
-//! Dates follow SPEC §6: a file's `updated_at` comes from its front matter, else from its
+//! Dates follow docs/contracts.md §6: a file's `updated_at` comes from its front matter, else from its
 //! last commit date (`git log`), else it has none.
 
 mod claude;

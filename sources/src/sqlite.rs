@@ -78,7 +78,7 @@ pub fn sqlite_config(path: &Path) -> Result<SqliteConfig, SourceError> {
 }
 
 /// A pair of memories validate-memory's `--reconcile` already resolved: a row of its
-/// `reconcile_log` whose resolution is `pick-survivor`, `merge` or `both-stale` (SPEC §1).
+/// `reconcile_log` whose resolution is `pick-survivor`, `merge` or `both-stale` (docs/contracts.md §1).
 /// Ids are kept as text, in the order the row gives them.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct ResolvedPair {

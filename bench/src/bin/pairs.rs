@@ -1,4 +1,4 @@
-//! Candidate-pair benchmark (`memval pairs --method keyword`, SPEC §5), on two corpora of
+//! Candidate-pair benchmark (`memval pairs --method keyword`, docs/contracts.md §5), on two corpora of
 //! 100,000 memories across 60 agents:
 //!
 //! - `synthetic`: sentences of common English words around shared project facts (components,
@@ -194,7 +194,7 @@ fn write(dir: &Path, name: &str, texts: &[(String, String)]) -> Result<PathBuf> 
     Ok(path)
 }
 
-/// The benchmark's own tokeniser (SPEC §5): lowercase alphanumeric runs of 4+ characters.
+/// The benchmark's own tokeniser (docs/contracts.md §5): lowercase alphanumeric runs of 4+ characters.
 fn tokens(text: &str) -> Vec<String> {
     let mut t: Vec<String> =
         text.split(|c: char| !c.is_alphanumeric()).filter(|w| w.chars().count() >= 4).map(str::to_lowercase).collect();

@@ -1,4 +1,4 @@
-//! `memval judge`: the judges. `judge pairs` runs the pair judge (SPEC §5) on a JSONL file of
+//! `memval judge`: the judges. `judge pairs` runs the pair judge (docs/contracts.md §5) on a JSONL file of
 //! candidate pairs: [`memval_judge::input`] reads it, [`memval_judge::plan`] selects,
 //! [`memval_pipeline::judging`] runs the judge stage over its batches in this process (one
 //! worker per batch, at most `--max-batches`), and [`memval_judge::result`] renders.
@@ -29,7 +29,7 @@ pub enum JudgeCommand {
     /// Judge candidate pairs of memories of different agents: contradictory, consistent or
     /// unrelated, with verbatim quotes for contradictions.
     #[command(
-        long_about = "Judge candidate pairs of memories of two different agents (SPEC §5) with an LLM. The input is \
+        long_about = "Judge candidate pairs of memories of two different agents (docs/contracts.md §5) with an LLM. The input is \
 JSONL, one candidate per line: {id_a, agent_a, content_a, id_b, agent_b, content_b, score, method}. Pairs are \
 sorted by score, de-duplicated and capped at --pair-cap, then judged in batches of --batch-size, at most \
 --max-batches batches, in parallel.\n\n\

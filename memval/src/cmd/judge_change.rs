@@ -1,4 +1,4 @@
-//! `memval judge change`: is a finished change proven against its acceptance? (SPEC §8)
+//! `memval judge change`: is a finished change proven against its acceptance? (docs/contracts.md §8)
 //!
 //! Parses flags, builds the reviewers' clients, calls `memval_judge::change::validate`,
 //! prints the result, stores it when asked, and exits 0 PASS, 1 FAIL, 3 NOT_PROVEN, 2 bad
@@ -18,7 +18,7 @@ use memval_scorer::SledStore;
 
 use crate::model_flags::LlmArgs;
 
-const LONG_ABOUT: &str = "Judge one finished change against its acceptance, freshly, and stop: PASS, FAIL or NOT_PROVEN (SPEC §8).\n\n\
+const LONG_ABOUT: &str = "Judge one finished change against its acceptance, freshly, and stop: PASS, FAIL or NOT_PROVEN (docs/contracts.md §8).\n\n\
 The subject is every file under --root except .git and build output (target/, node_modules/, __pycache__/, .pytest_cache/, .mypy_cache/, .ruff_cache/, .memval/); its \
 manifest (subject-manifest.v1: path, kind, executable bit and sha256 per file) is derived at the start and again at the end, \
 and any difference is NOT_PROVEN (subject_mutated).\n\n\
@@ -43,7 +43,7 @@ Exit codes: 0 PASS, 1 FAIL, 3 NOT_PROVEN, 2 bad usage or input (including a git 
 #[command(
     args_conflicts_with_subcommands = true,
     subcommand_negates_reqs = true,
-    about = "Judge a finished change against its acceptance: PASS, FAIL or NOT_PROVEN (SPEC §8)",
+    about = "Judge a finished change against its acceptance: PASS, FAIL or NOT_PROVEN (docs/contracts.md §8)",
     long_about = LONG_ABOUT,
     after_help = "Examples:\n  memval judge change --root . --acceptance acceptance.json --author-context ctx-a --validator-context ctx-b \\\n      --base main --freshness runtime --attester ci --format md\n  memval judge change manifest --root ."
 )]
@@ -166,7 +166,7 @@ pub async fn run(args: JudgeChangeArgs) -> anyhow::Result<ExitCode> {
     };
     let models = request.reviewers.as_ref().map(Reviewers::models).unwrap_or_default();
     let verdict = change::validate(request).await?;
-    // What the review cost, on stderr: the result document is SPEC §8's and nothing else.
+    // What the review cost, on stderr: the result document is docs/contracts.md §8's and nothing else.
     for m in &models {
         eprintln!("{}", render::review_usage(&m.name(), &m.usage().total));
     }

@@ -1,4 +1,4 @@
-//! `memval judge draft`: the memory-conflict judge (SPEC §7) on one draft and one Claude
+//! `memval judge draft`: the memory-conflict judge (docs/contracts.md §7) on one draft and one Claude
 //! Code memory folder. Parses, calls `memval_judge::draft`, prints, sets the exit code.
 
 use std::io::{IsTerminal, Read};
@@ -21,9 +21,9 @@ pub enum Format {
 
 #[derive(Debug, clap::Args)]
 #[command(
-    about = "Judge whether a draft recommendation contradicts the user's saved Claude Code memory (SPEC §7); exit 1 on a veto",
+    about = "Judge whether a draft recommendation contradicts the user's saved Claude Code memory (docs/contracts.md §7); exit 1 on a veto",
     long_about = "Judge whether a draft recommendation contradicts what the user saved in a Claude Code memory \
-folder (SPEC §7). Output: {judge, score, veto, confidence, evidence: [{memory_file, memory_excerpt, draft_match}], \
+folder (docs/contracts.md §7). Output: {judge, score, veto, confidence, evidence: [{memory_file, memory_excerpt, draft_match}], \
 reason}, plus not_judged (memories no rule cited and no model judged, or that could not be read) and detail.\n\n\
 Veto rules decided without a model (English and Spanish): a draft that bypasses a safety mechanism (--no-verify, \
 skipping hooks, force-push, disabling a check) against a feedback memory forbidding it; a shortcut (lowering a \

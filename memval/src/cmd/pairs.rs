@@ -1,4 +1,4 @@
-//! `memval pairs`: candidate pairs of memories of different agents (SPEC §5), by keyword (no
+//! `memval pairs`: candidate pairs of memories of different agents (docs/contracts.md §5), by keyword (no
 //! model) or sentence embeddings. The work is `memval_reconciler::candidates`; this file
 //! parses and prints.
 
@@ -24,7 +24,7 @@ pub enum PairsFormat {
 #[derive(Debug, clap::Args)]
 #[command(
     about = "Candidate pairs of memories of different agents that may contradict each other",
-    long_about = "Candidate pairs of memories of two different agents that may contradict each other (SPEC §5), \
+    long_about = "Candidate pairs of memories of two different agents that may contradict each other (docs/contracts.md §5), \
 best first, one JSON object per line: {id_a, agent_a, content_a, id_b, agent_b, content_b, score, method}, with \
 id_a < id_b. The output is `memval judge pairs --input`'s input.\n\n\
 keyword: Jaccard >= 0.15 over lowercase alphanumeric tokens of 4 or more characters, computed exactly for every \

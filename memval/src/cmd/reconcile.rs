@@ -1,4 +1,4 @@
-//! `memval reconcile`: the dated reconciliation report (SPEC §6), in one process. The work is
+//! `memval reconcile`: the dated reconciliation report (docs/contracts.md §6), in one process. The work is
 //! `memval_reconciler`; this file parses, calls it, judges candidates when a model is
 //! configured (the existing pair judge), writes the report and sets the exit code.
 
@@ -42,7 +42,7 @@ pub enum FailOnArg {
 #[derive(Debug, clap::Args)]
 #[command(
     about = "Reconcile memories with decisions, docs and code: a dated drift report",
-    long_about = "Reconcile memories with decision records, docs and code (SPEC §6) and write a dated report: \
+    long_about = "Reconcile memories with decision records, docs and code (docs/contracts.md §6) and write a dated report: \
 {out-dir}/{YYYY-MM-DD}.reconciliation-report.md, then -02, -03, ... the same day (never overwritten). Sections: \
 stale entries, superseded references (every DEC-... reference classified ACTIVE, SUPERSEDED or MISSING), \
 contradictions (proven without a model, plus candidate pairs judged by the pair judge when --llm-* is set), new \

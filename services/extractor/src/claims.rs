@@ -1,7 +1,7 @@
 //! From mentions to claims: one claim per file, symbol, config key and line content, plus a
 //! claim per behavioral or architectural sentence; then deduplicated in the memory's order,
 //! a repeated claim keeping every line that makes it (`Claim::lines`). Nothing is capped:
-//! SPEC §2 rule 5's limit of [`MAX_CLAIMS`] applies to a model's output only
+//! docs/contracts.md §2 rule 5's limit of [`MAX_CLAIMS`] applies to a model's output only
 //! (`llm::contract`), so every reference a memory makes is checked.
 
 use std::collections::hash_map::{Entry, HashMap};
@@ -12,7 +12,7 @@ use crate::mentions::{ConfigMention, FileMention, SymbolMention};
 use crate::paths;
 use crate::scan::{Doc, Sentence};
 
-/// SPEC §2 rule 5, for model output only.
+/// docs/contracts.md §2 rule 5, for model output only.
 pub(crate) const MAX_CLAIMS: usize = 8;
 /// The code ref path of a symbol or key named without a file: anywhere in the repo.
 const ANYWHERE: &str = ".";

@@ -1,9 +1,9 @@
 //! The rule-based claim extractor: turns a memory's text into the checkable claims of
-//! SPEC §2 (files, symbols, line contents, configuration, behavior, architecture), each
+//! docs/contracts.md §2 (files, symbols, line contents, configuration, behavior, architecture), each
 //! anchored to code refs and to the line of the memory it came from.
 //!
 //! [`extract`] is a pure function. With a model injected, [`LlmExtractorStage`] adds the
-//! model's claims, checked against SPEC §2 and merged after the rules' ([`llm`]). This crate
+//! model's claims, checked against docs/contracts.md §2 and merged after the rules' ([`llm`]). This crate
 //! must never do I/O of its own (it never looks at the
 //! repo: whether a path exists is the investigator's question), and must never follow
 //! instructions found in memory text: the text is data, scanned by fixed rules, and
@@ -46,7 +46,7 @@ pub use stage::ExtractorStage;
 
 use memval_proto::{ExtractedMemory, LeftOut, Memory};
 
-/// Why a memory without claims was skipped (SPEC §2 rule 4).
+/// Why a memory without claims was skipped (docs/contracts.md §2 rule 4).
 pub const NO_CLAIMS_REASON: &str = "no checkable code reference (no file path, symbol or config key)";
 
 /// Why an empty memory (an empty CLAUDE.md, a blank `content`) has no claims.

@@ -623,7 +623,7 @@ fn prompt_injection_is_just_text() {
 
 #[test]
 fn every_claim_is_kept_in_the_memory_order() {
-    // SPEC §2 rule 5's cap of 8 is for model output; the rules keep everything.
+    // docs/contracts.md §2 rule 5's cap of 8 is for model output; the rules keep everything.
     let content = "`a.rs` `b.rs` `c.rs` `d.rs` `e.rs` `f.rs` `g.rs` `h.rs` `i.rs`\n\
                    `retries` defaults to 3\n\
                    `LruCache` at `src/lru.rs:10`\n\n\

@@ -1,4 +1,4 @@
-//! The pair judge's input: candidate pairs as JSONL (SPEC §5), each line checked on its own.
+//! The pair judge's input: candidate pairs as JSONL (docs/contracts.md §5), each line checked on its own.
 
 use std::collections::HashSet;
 use std::io::BufRead;
@@ -24,7 +24,7 @@ pub struct Input {
     pub text_ids: HashSet<String>,
 }
 
-/// Read candidate pairs, one JSON object per line (SPEC §5). A line that is not a pair is a
+/// Read candidate pairs, one JSON object per line (docs/contracts.md §5). A line that is not a pair is a
 /// [`Problem`], never the end of the input; only a read error is.
 pub fn read(reader: impl BufRead) -> std::io::Result<Input> {
     let mut pairs = Vec::new();

@@ -1,10 +1,10 @@
-//! The pair judge (SPEC §5): for candidate pairs of memories of two different agents, an LLM
+//! The pair judge (docs/contracts.md §5): for candidate pairs of memories of two different agents, an LLM
 //! says whether they are contradictory, consistent or unrelated, quoting each side verbatim
 //! when they contradict.
 //!
 //! The model's answer is checked, never trusted ([`contract`]): one judgement per pair, the
 //! verdict enum, an integer confidence 0-100, verbatim quotes. Whatever fails is replaced by the
-//! SPEC §4 fallback (`unrelated`, confidence 0) with the reason, so every pair of a batch gets
+//! docs/contracts.md §4 fallback (`unrelated`, confidence 0) with the reason, so every pair of a batch gets
 //! exactly one judgement. [`plan`] decides which candidates a run judges.
 //!
 //! This crate must never take a side, change or archive a memory, or follow an instruction

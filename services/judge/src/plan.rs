@@ -1,4 +1,4 @@
-//! Which candidate pairs a run judges (SPEC §4, §5): valid pairs of two different agents with
+//! Which candidate pairs a run judges (docs/contracts.md §4, §5): valid pairs of two different agents with
 //! `id_a < id_b`, highest score first, each pair once, at most `pair_cap` of them, in batches
 //! of `batch_size`, at most `max_batches` batches; the rest is reported, not judged.
 
@@ -7,10 +7,10 @@ use std::collections::HashSet;
 
 use memval_proto::Pair;
 
-/// SPEC §5: `reconcile_pair_cap` defaults to 50 and is clamped to 1-500.
+/// docs/contracts.md §5: `reconcile_pair_cap` defaults to 50 and is clamped to 1-500.
 pub const DEFAULT_PAIR_CAP: u32 = 50;
 pub const MAX_PAIR_CAP: u32 = 500;
-/// SPEC §4: 10 pairs per model call, 5 calls per run.
+/// docs/contracts.md §4: 10 pairs per model call, 5 calls per run.
 pub const DEFAULT_BATCH_SIZE: usize = 10;
 pub const DEFAULT_MAX_BATCHES: usize = 5;
 

@@ -1,4 +1,4 @@
-//! The veto rules of SPEC §7, table-driven, in English and Spanish, against a real memory
+//! The veto rules of docs/contracts.md §7, table-driven, in English and Spanish, against a real memory
 //! folder (`tests/fixtures/memory`): which drafts are vetoed, by which memory, and which must
 //! not be. Every citation is checked to be verbatim.
 
@@ -141,7 +141,7 @@ async fn the_action_alone_is_no_veto_without_a_memory_forbidding_it() {
     );
     let j = judge(&folder, "Commit with `git commit --no-verify`.").await;
     assert!(!j.veto, "{j:?}");
-    // Only feedback memories forbid bypassing a mechanism (SPEC §7).
+    // Only feedback memories forbid bypassing a mechanism (docs/contracts.md §7).
     let folder = from_texts(
         None,
         vec![("project_hooks.md".into(), "---\ntype: project\n---\nNever use --no-verify here.\n".into())],

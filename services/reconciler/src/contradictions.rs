@@ -1,4 +1,4 @@
-//! Contradictions memval can prove without a model (SPEC §6 section 3): two memories of
+//! Contradictions memval can prove without a model (docs/contracts.md §6 section 3): two memories of
 //! different agents that
 //!
 //! - give the same configuration key different values (`cache_ttl = 300` vs `cache_ttl: 60`),

@@ -1,4 +1,4 @@
-//! Decision records (SPEC §6) and the `DEC-…` references that point at them.
+//! Decision records (docs/contracts.md §6) and the `DEC-…` references that point at them.
 //!
 //! Decisions come in two real shapes, both read: one file per decision
 //! (`decisions/DEC-12.md`, the id from the file name) and a decisions log with one heading per
@@ -13,7 +13,7 @@ use std::sync::OnceLock;
 
 use regex::Regex;
 
-/// The supersession markers (SPEC §6), as they are quoted in the report.
+/// The supersession markers (docs/contracts.md §6), as they are quoted in the report.
 pub const MARKERS: [&str; 3] = ["SUPERSEDED", "RETRACTED", "OBSOLETE"];
 
 /// A decision record found in a file.

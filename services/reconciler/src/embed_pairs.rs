@@ -1,4 +1,4 @@
-//! Candidate pairs for the pair judge (SPEC §5), embed method: memories of two different
+//! Candidate pairs for the pair judge (docs/contracts.md §5), embed method: memories of two different
 //! agents whose all-MiniLM-L6-v2 sentence embeddings have a cosine of at least 0.55, best
 //! first, capped; and `both`, the keyword and embed candidates merged.
 //!
@@ -20,7 +20,7 @@ use memval_store::KvTable;
 use crate::pairs::{id_order, normalised_ids, pair, sample, Candidates, Options};
 use crate::ReconcileError;
 
-/// SPEC §5: the embed method's cosine floor.
+/// docs/contracts.md §5: the embed method's cosine floor.
 pub const EMBED_THRESHOLD: f64 = 0.55;
 /// The name an embed pair's `method` carries.
 pub const EMBED: &str = "embed";

@@ -1,4 +1,4 @@
-//! Reconciliation (SPEC §5, §6): the second third of memval's job. [`pairs`] finds candidate
+//! Reconciliation (docs/contracts.md §5, §6): the second third of memval's job. [`pairs`] finds candidate
 //! pairs of memories of different agents that may contradict each other (for the pair
 //! judge); the report modules find memory that drifted from decision records, docs and code.
 //!

@@ -1,4 +1,4 @@
-//! The report's dated file name (SPEC §6): `{YYYY-MM-DD}.reconciliation-report.md`, then
+//! The report's dated file name (docs/contracts.md §6): `{YYYY-MM-DD}.reconciliation-report.md`, then
 //! `{YYYY-MM-DD}-02.reconciliation-report.md`, `-03`, … for later runs the same day.
 //!
 //! A report is never overwritten: the file is created with `create_new`, so two runs racing

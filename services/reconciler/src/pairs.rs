@@ -1,4 +1,4 @@
-//! Candidate pairs for the pair judge (SPEC §5), keyword method: memories of two different
+//! Candidate pairs for the pair judge (docs/contracts.md §5), keyword method: memories of two different
 //! agents whose token sets have a Jaccard of at least 0.15, best first, capped.
 //!
 //! An all-pairs scan is quadratic and, because common words are kept, hundreds of millions
@@ -28,9 +28,9 @@ use memval_proto::{Memory, Pair};
 
 use crate::tokens::{jaccard_of, tokens};
 
-/// SPEC §5: the keyword method's Jaccard floor.
+/// docs/contracts.md §5: the keyword method's Jaccard floor.
 pub const KEYWORD_THRESHOLD: f64 = 0.15;
-/// SPEC §5: memories sampled per agent.
+/// docs/contracts.md §5: memories sampled per agent.
 pub const DEFAULT_PER_AGENT: usize = 200;
 /// The name a keyword pair's `method` carries.
 pub const KEYWORD: &str = "keyword";
@@ -104,7 +104,7 @@ pub fn normalised_ids(a: &str, b: &str) -> (String, String) {
     }
 }
 
-/// The memories each agent contributes (SPEC §5): up to `per_agent`, highest tier first,
+/// The memories each agent contributes (docs/contracts.md §5): up to `per_agent`, highest tier first,
 /// then newest (`updated_at`, else `created_at`; undated last), then id. Returns indices
 /// into `memories` in input order, and the agents that were cut.
 pub fn sample(memories: &[Memory], per_agent: Option<usize>) -> (Vec<usize>, Vec<Sampled>) {
@@ -394,7 +394,7 @@ fn pair_of(memories: &[Memory], records: &[Record], s: &Scored) -> Pair {
     pair(&memories[records[s.a as usize].memory], &memories[records[s.b as usize].memory], s.score, KEYWORD)
 }
 
-/// The SPEC §5 candidate of `a` and `b` (already in `id_a < id_b` order), found by `method`.
+/// The docs/contracts.md §5 candidate of `a` and `b` (already in `id_a < id_b` order), found by `method`.
 pub(crate) fn pair(a: &Memory, b: &Memory, score: f64, method: &str) -> Pair {
     Pair {
         id_a: a.id.clone(),
@@ -438,7 +438,7 @@ pub fn exhaustive(memories: &[Memory], options: &Options) -> Vec<Pair> {
     found.iter().map(|s| pair_of(memories, &records, s)).collect()
 }
 
-/// One candidate as SPEC §5's JSON line: `{id_a, agent_a, content_a, id_b, agent_b,
+/// One candidate as docs/contracts.md §5's JSON line: `{id_a, agent_a, content_a, id_b, agent_b,
 /// content_b, score, method}`, integer ids as numbers. Escaped for a terminal.
 pub fn to_jsonl_line(p: &Pair) -> String {
     use memval_judge::prompt::id_value;

@@ -1,4 +1,4 @@
-//! One reconciliation, in one process (SPEC §6): manifest, decisions and their references,
+//! One reconciliation, in one process (docs/contracts.md §6): manifest, decisions and their references,
 //! stale entries, code-path and documentation staleness through git, missing files, new
 //! knowledge candidates, and contradictions (proven ones, plus candidate pairs for the pair
 //! judge). [`reconcile`] builds the [`Report`]; [`crate::judging`] adds the judge's answers

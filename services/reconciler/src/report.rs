@@ -1,4 +1,4 @@
-//! The reconciliation report (SPEC §6): the model every finding goes into, and its two
+//! The reconciliation report (docs/contracts.md §6): the model every finding goes into, and its two
 //! renderings, Markdown (the dated file, front matter first) and JSON (`--format json`).
 //!
 //! Rendering never decides anything: counts in the front matter are computed from the lists
@@ -221,7 +221,7 @@ fn yaml_str(s: &str) -> String {
     serde_json::to_string(s).unwrap_or_default().replace('\u{2028}', "\\u2028").replace('\u{2029}', "\\u2029")
 }
 
-/// The report file: SPEC §6 front matter, then the seven sections in order.
+/// The report file: docs/contracts.md §6 front matter, then the seven sections in order.
 pub fn to_markdown(r: &Report) -> String {
     let mut o = String::new();
     let f = &r.front;

@@ -1,4 +1,4 @@
-//! The scan manifest (SPEC §6): the memory files, then every `**/docs/**/*.md` and
+//! The scan manifest (docs/contracts.md §6): the memory files, then every `**/docs/**/*.md` and
 //! `**/README.md` of the repo, each with its `updated_at`, its `depends_on.code_paths`, and
 //! its text or why it could not be read.
 //!

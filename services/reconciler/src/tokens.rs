@@ -1,10 +1,10 @@
-//! The keyword method's tokens and similarity (SPEC §5): lowercase alphanumeric runs of at
+//! The keyword method's tokens and similarity (docs/contracts.md §5): lowercase alphanumeric runs of at
 //! least four characters, compared as sets with Jaccard.
 //!
 //! Common words (`with`, `that`, `this`) are kept on purpose: the seed keeps them, and
 //! dropping them would change which pairs pass 0.15. Scores are exact, never estimated.
 
-/// Shortest token the keyword method keeps (SPEC §5).
+/// Shortest token the keyword method keeps (docs/contracts.md §5).
 pub const MIN_TOKEN_CHARS: usize = 4;
 
 /// The distinct tokens of `text`, sorted: runs of alphanumeric characters (Unicode letters

@@ -1,4 +1,4 @@
-//! SPEC §3: the composite score of a memory and its suggested action.
+//! docs/contracts.md §3: the composite score of a memory and its suggested action.
 
 use memval_proto::{Action, ClaimResult, Outcome, UnixSeconds};
 
@@ -74,7 +74,7 @@ mod tests {
         check(&[(Ambiguous, 100)], 0, None, Some(10));
         // Confidence weights the points: 25 * 0.5 = 12.5 → 12.
         check(&[(Stale, 50)], 0, None, Some(12));
-        // The SPEC's own example: 5 VALID + 1 STALE averages to ~4.
+        // The contract's own example (docs/contracts.md §3): 5 VALID + 1 STALE averages to ~4.
         check(&[(Valid, 100), (Valid, 100), (Valid, 100), (Valid, 100), (Valid, 100), (Stale, 100)], 0, None, Some(4));
         // Floor, not round: 40*0.99 = 39.6 → 39.
         check(&[(Contradicted, 99)], 0, None, Some(39));

@@ -1,4 +1,4 @@
-//! The scorer stage: collects verdicts per memory, applies the SPEC §3 formula once every
+//! The scorer stage: collects verdicts per memory, applies the docs/contracts.md §3 formula once every
 //! claim of a memory has its outcome, and persists verdicts and scores in a sled store.
 //!
 //! Scoring is idempotent: a verdict delivered twice is stored once, keyed by run, memory

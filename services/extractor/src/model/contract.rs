@@ -1,4 +1,4 @@
-//! SPEC §2 enforced on the model's extraction, and the merge with the rules' claims.
+//! docs/contracts.md §2 enforced on the model's extraction, and the merge with the rules' claims.
 //!
 //! Per claim: the type is one of the six, at least one code ref has a non-empty path, and the
 //! claim is traceable to the memory text — every path it names (or that path's file name)
@@ -74,7 +74,7 @@ pub fn enforce(batch_id: &str, memories: &[&Memory], answer: &str) -> Result<Ext
         let skip = obj.get("skip_reason").and_then(Value::as_str).map(str::trim).filter(|s| !s.is_empty());
         if raw.is_empty() && skip.is_none() {
             out.notes.push(format!(
-                "batch {batch_id}: memory {}: no claims and no skip_reason (SPEC §2 rule 4); rules only",
+                "batch {batch_id}: memory {}: no claims and no skip_reason (docs/contracts.md §2 rule 4); rules only",
                 memory.id
             ));
             continue;
@@ -178,7 +178,7 @@ fn identity(c: &Claim) -> (ClaimType, Vec<(String, Option<String>)>) {
 }
 
 /// The rules' claims (all of them), then the model's that say something new, at most
-/// [`MAX_CLAIMS`] of those (SPEC §2 rule 5 caps model output only). A model
+/// [`MAX_CLAIMS`] of those (docs/contracts.md §2 rule 5 caps model output only). A model
 /// claim is the same as another when its text is (ignoring case and spacing), or when its
 /// type and anchors are. Returns the merged list and how many model claims were duplicates.
 pub fn merge(rules: Vec<Claim>, model: Vec<Claim>) -> (Vec<Claim>, usize) {

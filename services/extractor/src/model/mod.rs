@@ -1,4 +1,4 @@
-//! Claim extraction with a model as well as the rules (SPEC §2, §4).
+//! Claim extraction with a model as well as the rules (docs/contracts.md §2, §4).
 //!
 //! [`LlmExtractorStage`] runs the rule extractor on every memory, and asks the model for the
 //! claims of up to 10 memories per call, at most 10 calls per run; memories beyond that keep
@@ -31,7 +31,7 @@ pub struct LlmExtractorConfig {
 }
 
 impl Default for LlmExtractorConfig {
-    /// SPEC §4: 10 memories per call, 10 calls per run.
+    /// docs/contracts.md §4: 10 memories per call, 10 calls per run.
     fn default() -> Self {
         LlmExtractorConfig { memories_per_batch: 10, batches_per_run: 10 }
     }

@@ -1,5 +1,5 @@
 //! memval's claim-extraction prompt. Written for this project; the contract it asks for is
-//! SPEC §2.
+//! docs/contracts.md §2.
 
 use memval_llm::prompt::fence;
 use memval_llm::{ChatRequest, Message};

@@ -1,4 +1,4 @@
-//! SPEC §3 enforced on the investigator model's answer, and its evidence verified against the
+//! docs/contracts.md §3 enforced on the investigator model's answer, and its evidence verified against the
 //! repo. A claim keeps the model's verdict only when: exactly one entry names its claim_id,
 //! the verdict is in the enum, the confidence an integer 0-100, the evidence cites at least one
 //! `path:line` that exists in the repo, and every backticked quote occurs at or near a cited

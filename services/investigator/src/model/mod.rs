@@ -35,7 +35,7 @@ pub struct TierBConfig {
 }
 
 impl Default for TierBConfig {
-    /// SPEC §3, §4: 15 claims per call, 5 calls per run, 25 tool calls per batch.
+    /// docs/contracts.md §3, §4: 15 claims per call, 5 calls per run, 25 tool calls per batch.
     fn default() -> Self {
         TierBConfig { claims_per_batch: 15, batches_per_run: 5, tool_budget: 25 }
     }

@@ -1,5 +1,5 @@
 //! memval's investigator prompt. Written for this project; the contract it asks for is
-//! SPEC §3 (one verdict per claim, the verdict enum, confidence 0-100, `file:line` evidence).
+//! docs/contracts.md §3 (one verdict per claim, the verdict enum, confidence 0-100, `file:line` evidence).
 
 use memval_llm::prompt::fence;
 use memval_llm::{ChatRequest, Message};

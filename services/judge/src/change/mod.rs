@@ -1,4 +1,4 @@
-//! Change validation (SPEC §8): is one exact, finished change proven against its acceptance?
+//! Change validation (docs/contracts.md §8): is one exact, finished change proven against its acceptance?
 //! PASS, FAIL or NOT_PROVEN, judged freshly, and then it stops.
 //!
 //! [`validate`] derives the subject manifest ([`manifest`]), reads the acceptance

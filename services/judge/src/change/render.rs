@@ -150,7 +150,7 @@ pub fn history_records(entries: Vec<(Vec<u8>, Vec<u8>)>) -> Vec<serde_json::Valu
         .collect()
 }
 
-/// What one reviewer's model calls cost, for stderr (the result document is SPEC §8's and
+/// What one reviewer's model calls cost, for stderr (the result document is docs/contracts.md §8's and
 /// nothing else).
 pub fn review_usage(name: &str, u: &memval_llm::StageUsage) -> String {
     let cost = u.cost_usd.map_or("unpriced".to_owned(), |c| format!("${c:.4}"));

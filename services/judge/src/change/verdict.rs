@@ -1,4 +1,4 @@
-//! The validation result (SPEC §8) and the one function that chooses PASS, FAIL or
+//! The validation result (docs/contracts.md §8) and the one function that chooses PASS, FAIL or
 //! NOT_PROVEN from it.
 //!
 //! Every finding has a class from [`Class`], a closed list, so the same kind of defect is
@@ -211,7 +211,7 @@ pub struct Evidence {
     pub detail: Value,
 }
 
-/// SPEC §8's result, plus `evidence` (what `evidence_refs` point at).
+/// docs/contracts.md §8's result, plus `evidence` (what `evidence_refs` point at).
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct Validation {
     pub result: Outcome,
@@ -227,7 +227,7 @@ pub struct Validation {
     pub evidence: Vec<Evidence>,
 }
 
-/// PASS, FAIL or NOT_PROVEN, exactly as SPEC §8 and the seed order them:
+/// PASS, FAIL or NOT_PROVEN, exactly as docs/contracts.md §8 and the seed order them:
 /// 1. a voided validation (mutated or empty subject, colliding or missing contexts,
 ///    unattested freshness) is NOT_PROVEN, whatever else was seen;
 /// 2. a proven defect (a failed check, a delivered FAIL, an out-of-scope path, weakened

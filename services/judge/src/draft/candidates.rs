@@ -1,7 +1,7 @@
 //! Which memories a draft may contradict, chosen greedily: a memory whose index line touches
 //! the draft's domain is a candidate; a memory the index does not make one is then read whole
 //! and becomes one if its text does. A false candidate costs a few prompt tokens; a missed one
-//! is a conflict nobody looks at (SPEC §7).
+//! is a conflict nobody looks at (docs/contracts.md §7).
 //!
 //! "Touches" means a shared topic (a small English/Spanish lexicon of the domains agents'
 //! feedback is about: tests and coverage, git hooks and pushes, credentials, CI and checks,
@@ -9,7 +9,7 @@
 //! words dropped, plural/verb endings stripped). The index line needs one shared topic or word;
 //! the whole text, longer and so matching by chance more often, a topic or two words.
 //! Every `user_*` memory is a candidate: who the user is and how they want answers applies
-//! to any draft, and contradicting it is a veto (SPEC §7).
+//! to any draft, and contradicting it is a veto (docs/contracts.md §7).
 //! Candidates are for the model and for the report; the veto rules read every memory anyway.
 
 use std::collections::BTreeSet;

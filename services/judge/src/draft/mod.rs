@@ -1,4 +1,4 @@
-//! The memory-conflict judge (SPEC §7): does a draft recommendation contradict what the user
+//! The memory-conflict judge (docs/contracts.md §7): does a draft recommendation contradict what the user
 //! saved in their Claude Code memory folder?
 //!
 //! How it decides, in order:
@@ -9,7 +9,7 @@
 //!    memory, English and Spanish;
 //! 4. with a model, [`crate::model::draft`] asks it about the candidates under a contract (verbatim quotes,
 //!    one entry per candidate); without one, the output lists the candidates not judged;
-//! 5. the findings become one SPEC §7 [`Judgement`]; [`render`] prints it.
+//! 5. the findings become one docs/contracts.md §7 [`Judgement`]; [`render`] prints it.
 //!
 //! Every cited `memory_excerpt` is checked to be a verbatim substring of its memory file and
 //! every `draft_match` of the draft before it is output, whoever produced it. No citation, no
@@ -80,7 +80,7 @@ pub struct NotJudged {
     pub reason: String,
 }
 
-/// The SPEC §7 output, plus what was not judged and notes on the model's answer.
+/// The docs/contracts.md §7 output, plus what was not judged and notes on the model's answer.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct Judgement {
     pub judge: &'static str,

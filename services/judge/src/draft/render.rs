@@ -1,4 +1,4 @@
-//! The draft judgement as text: the SPEC §7 JSON document (what the CLI prints and the NATS
+//! The draft judgement as text: the docs/contracts.md §7 JSON document (what the CLI prints and the NATS
 //! service replies) and a table for a terminal. Both escape what would act on a terminal;
 //! neither changes a quote's printable text. The table shows every field from a memory, the
 //! draft or the model on its own line through [`one_line`] (quotes as Rust string literals):

@@ -1,4 +1,4 @@
-//! The veto rules of SPEC §7 that need no model, as a table: what in a draft counts as the
+//! The veto rules of docs/contracts.md §7 that need no model, as a table: what in a draft counts as the
 //! action (bypassing a safety mechanism, taking a shortcut, putting credentials in command
 //! arguments), and what kind of saved memory forbids it. A rule fires when both are found;
 //! its evidence is the memory line that forbids the action and the draft clause that takes it,
@@ -19,7 +19,7 @@ use super::memory::{Kind, MemoryFile};
 /// The confidence of a rule hit: below 1 because a pattern sees words, not intent (a quoted
 /// counter-example can fire it).
 pub const RULE_CONFIDENCE: f64 = 0.9;
-/// The SPEC §7 score of a rule hit: a direct contradiction.
+/// The docs/contracts.md §7 score of a rule hit: a direct contradiction.
 pub const RULE_SCORE: u8 = 10;
 /// Longest excerpt or draft match cited (cut at a character boundary, so still verbatim).
 pub const MAX_QUOTE: usize = 300;
@@ -155,7 +155,7 @@ pub const RULES: &[Rule] = &[
         needs_prohibition: false,
         file_names: &["root_cause"],
     },
-    // Hook-skip flags are a shortcut too (SPEC §7), judged against the root-cause memory.
+    // Hook-skip flags are a shortcut too (docs/contracts.md §7), judged against the root-cause memory.
     Rule {
         id: "shortcut-hooks",
         action: "skips hooks as a shortcut",

@@ -1,7 +1,7 @@
-//! SPEC §5 enforced on the model's answer. Nothing the model says is kept unless it passes:
+//! docs/contracts.md §5 enforced on the model's answer. Nothing the model says is kept unless it passes:
 //! exactly one judgement per pair (matched by id_a/id_b), a verdict in the enum, an integer
 //! confidence 0-100, and — for a contradiction — quotes that occur verbatim in each side's
-//! content. A pair whose judgement fails any rule gets the SPEC §4 fallback (`unrelated`,
+//! content. A pair whose judgement fails any rule gets the docs/contracts.md §4 fallback (`unrelated`,
 //! confidence 0) with the reason; an answer with no judgements list at all gives every pair
 //! of the batch the fallback.
 

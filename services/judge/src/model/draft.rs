@@ -178,7 +178,7 @@ fn check(draft: &str, file: &MemoryFile, obj: &serde_json::Map<String, Value>) -
     }
 }
 
-/// Whether a model conflict vetoes the draft (SPEC §7): a contradiction (score below 50) of
+/// Whether a model conflict vetoes the draft (docs/contracts.md §7): a contradiction (score below 50) of
 /// a `user_*` memory, or one held with confidence 0.8 or more.
 pub fn vetoes(kind: Kind, score: u8, confidence: f64) -> bool {
     score < 50 && (kind == Kind::User || confidence >= 0.8)

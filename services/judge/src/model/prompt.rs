@@ -1,4 +1,4 @@
-//! memval's pair-judge prompt. Written for this project; the contract it asks for is SPEC §5.
+//! memval's pair-judge prompt. Written for this project; the contract it asks for is docs/contracts.md §5.
 
 use memval_llm::prompt::fence;
 use memval_llm::{ChatRequest, Message};
