@@ -18,7 +18,9 @@ use std::sync::{Arc, Mutex, OnceLock};
 use rayon::prelude::*;
 
 use crate::confine::{Refusal, RepoRoot};
+pub use crate::names::{basename, identifiers};
 use crate::symbols::{definitions, Def, Lang};
+use crate::tree_words::{manifest_name, TreeWords, MANIFESTS};
 
 /// Files larger than this are indexed by name only: no symbols, no content checks.
 pub const MAX_PARSE_BYTES: u64 = 2 * 1024 * 1024;
@@ -103,8 +105,8 @@ pub struct RepoIndex {
     /// asked (one entry per distinct symbol name of the run's claims).
     pub(crate) used: Mutex<HashMap<Box<str>, bool>>,
     /// Folders by their words and package names by their keys, made on first need (only the
-    /// search without history asks; [`crate::tree_only::TreeWords`]).
-    pub(crate) tree_words: OnceLock<crate::tree_only::TreeWords>,
+    /// search without history asks; [`TreeWords`]).
+    pub(crate) tree_words: OnceLock<TreeWords>,
     /// Each folder's `.gitignore` as read on first need (`None`: the folder has none, or it
     /// could not be read), for [`RepoIndex::ignored_by`].
     ignores: Mutex<HashMap<String, Option<Arc<ignore::gitignore::Gitignore>>>>,
@@ -420,14 +422,23 @@ impl RepoIndex {
     }
 }
 
-pub fn basename(path: &str) -> &str {
-    path.rsplit('/').next().unwrap_or(path)
-}
-
-/// Identifier-like tokens of a text.
-pub fn identifiers(text: &str) -> impl Iterator<Item = &str> {
-    text.split(|c: char| !(c.is_alphanumeric() || c == '_'))
-        .filter(|t| !t.is_empty() && !t.as_bytes()[0].is_ascii_digit())
+/// What the second look without history asks of the whole tree ([`TreeWords`]), computed on
+/// first use: every folder's words, and every package's (folder, name) from its manifest.
+impl RepoIndex {
+    pub(crate) fn tree_words(&self) -> &TreeWords {
+        self.tree_words.get_or_init(|| {
+            let mut packages = Vec::new();
+            for manifest in MANIFESTS {
+                for &i in self.files_named(manifest) {
+                    let path = &self.file_at(i).path;
+                    if let Some(name) = self.read_text(path).and_then(|text| manifest_name(manifest, &text)) {
+                        packages.push((path.rsplit_once('/').map_or("", |(d, _)| d).to_owned(), name));
+                    }
+                }
+            }
+            TreeWords::new(self.dirs(), packages)
+        })
+    }
 }
 
 /// Identifiers longer than this are not worth indexing (generated data, hashes).

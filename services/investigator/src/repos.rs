@@ -5,9 +5,11 @@ use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
-use memval_runtime::StageError;
+use memval_proto::{ClaimBatch, VerdictBatch};
+use memval_runtime::{Stage, StageError};
 
-use crate::{InvestigatorStage, TierB};
+use crate::model::TierB;
+use crate::stage::InvestigatorStage;
 
 /// Investigators for several repos, picked by the run's repo name: an exact name first,
 /// then the last component of a path-like name (a run submitted as `/home/me/src/shop`
@@ -47,6 +49,28 @@ impl RepoRouter {
         }
         let last = Path::new(repo.trim_end_matches(['/', '\\'])).file_name().and_then(|n| n.to_str());
         last.and_then(|name| self.named.get(name)).or(self.default.as_ref())
+    }
+}
+
+impl Stage for RepoRouter {
+    type In = ClaimBatch;
+    type Out = VerdictBatch;
+
+    fn name(&self) -> &'static str {
+        "investigator"
+    }
+
+    async fn process(&self, batch: ClaimBatch) -> Result<Vec<VerdictBatch>, StageError> {
+        match self.pick(&batch.run.repo) {
+            Some(stage) => stage.process(batch).await,
+            // Retryable for the same reason as a commit mismatch: another replica may
+            // serve this repo; if none does, the batch is dead-lettered with this reason.
+            None => Err(StageError::Retryable(format!(
+                "no checkout of repo {:?} on this investigator; start it with --repo-map {}=PATH",
+                batch.run.repo,
+                Path::new(&batch.run.repo).file_name().and_then(|n| n.to_str()).unwrap_or(&batch.run.repo)
+            ))),
+        }
     }
 }
 

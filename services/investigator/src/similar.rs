@@ -2,7 +2,7 @@
 
 use std::collections::HashSet;
 
-use crate::index::identifiers;
+use crate::names::identifiers;
 
 /// Jaccard similarity of the identifier sets of two code fragments, ignoring `skip`
 /// (the definition's own name, which a rename changes by design).

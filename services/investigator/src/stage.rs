@@ -1,5 +1,5 @@
-//! The investigator's pipeline stages: one checkout ([`InvestigatorStage`]), and a cluster
-//! investigator's several checkouts picked by the run's repo ([`RepoRouter`]).
+//! The investigator's pipeline stage for one checkout ([`InvestigatorStage`]); a cluster
+//! investigator's several checkouts are picked by [`crate::RepoRouter`].
 
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
@@ -7,7 +7,10 @@ use std::sync::Arc;
 use memval_proto::{ClaimBatch, VerdictBatch};
 use memval_runtime::{Stage, StageError};
 
-use crate::{Evidence, GitRepo, RepoRouter, TierB};
+use memval_git::GitRepo;
+
+use crate::evidence::Evidence;
+use crate::model::TierB;
 
 /// The Tier A investigator as a pipeline stage.
 pub struct InvestigatorStage {
@@ -130,27 +133,5 @@ impl Stage for InvestigatorStage {
             None => verdicts,
         };
         Ok(vec![verdicts])
-    }
-}
-
-impl Stage for RepoRouter {
-    type In = ClaimBatch;
-    type Out = VerdictBatch;
-
-    fn name(&self) -> &'static str {
-        "investigator"
-    }
-
-    async fn process(&self, batch: ClaimBatch) -> Result<Vec<VerdictBatch>, StageError> {
-        match self.pick(&batch.run.repo) {
-            Some(stage) => stage.process(batch).await,
-            // Retryable for the same reason as a commit mismatch: another replica may
-            // serve this repo; if none does, the batch is dead-lettered with this reason.
-            None => Err(StageError::Retryable(format!(
-                "no checkout of repo {:?} on this investigator; start it with --repo-map {}=PATH",
-                batch.run.repo,
-                Path::new(&batch.run.repo).file_name().and_then(|n| n.to_str()).unwrap_or(&batch.run.repo)
-            ))),
-        }
     }
 }

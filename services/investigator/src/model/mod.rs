@@ -20,7 +20,7 @@ use memval_proto::{Claim, Outcome, VerdictBatch};
 use serde::Serialize;
 
 use crate::confine::RepoRoot;
-use crate::Evidence;
+use crate::evidence::Evidence;
 
 /// Name the investigator's model usage is counted under.
 pub const STAGE: &str = "investigator";
@@ -443,7 +443,7 @@ fn eligible(evidence: &Evidence, claim: &Claim) -> bool {
 
 /// The git blob id (`git hash-object`) of a repo file's current content; `-` when it is not
 /// a readable file inside the repo. What a cached verdict's freshness is checked against.
-pub fn blob_id(index: &crate::RepoIndex, path: &str) -> String {
+pub fn blob_id(index: &crate::index::RepoIndex, path: &str) -> String {
     use sha1::{Digest, Sha1};
     let Ok(Some(real)) = index.root.resolve_existing(path) else { return "-".into() };
     let Ok(bytes) = std::fs::read(real) else { return "-".into() };

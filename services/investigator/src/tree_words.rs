@@ -21,8 +21,7 @@
 
 use std::collections::{BTreeSet, HashMap};
 
-use crate::check::{list, same_kind_of_file, Checker, Located};
-use crate::index::{basename, RepoIndex};
+use crate::names::basename;
 
 /// The words of a path: split on `/ - _ .` and spaces, lowercase, numeric tokens (ordering
 /// prefixes such as `3-` in `3-targets`) dropped, plurals made singular (`adapters` →
@@ -224,7 +223,7 @@ pub(crate) fn module_file(path: &str) -> Option<(&str, &str)> {
 }
 
 /// The file that answers to a folder's name as a module, by language.
-const ENTRY_FILES: &[&str] =
+pub(crate) const ENTRY_FILES: &[&str] =
     &["mod.rs", "__init__.py", "index.ts", "index.tsx", "index.mts", "index.js", "index.jsx", "index.mjs", "index.cjs"];
 
 /// How alike two entry names are for a reorganised folder (`validation` and `validators`):
@@ -249,17 +248,9 @@ pub(crate) struct TreeWords {
 }
 
 impl TreeWords {
-    fn of(index: &RepoIndex) -> TreeWords {
-        let dirs = dirs_by_words(index.dirs());
-        let mut packages = Vec::new();
-        for manifest in MANIFESTS {
-            for &i in index.files_named(manifest) {
-                let path = &index.file_at(i).path;
-                if let Some(name) = index.read_text(path).and_then(|text| manifest_name(manifest, &text)) {
-                    packages.push((path.rsplit_once('/').map_or("", |(d, _)| d).to_owned(), name));
-                }
-            }
-        }
+    /// The words of every folder, and every package as (folder, name) read from its manifest.
+    pub(crate) fn new<'a>(dirs: impl IntoIterator<Item = &'a str>, mut packages: Vec<(String, String)>) -> TreeWords {
+        let dirs = dirs_by_words(dirs);
         packages.sort();
         packages.dedup_by(|a, b| a.0 == b.0);
         let names: Vec<String> = packages.iter().map(|(_, n)| n.clone()).collect();
@@ -272,302 +263,14 @@ impl TreeWords {
     }
 
     /// Folders whose words are exactly those of `path` (not `path` itself).
-    fn same_words(&self, path: &str) -> Vec<&str> {
+    pub(crate) fn same_words(&self, path: &str) -> Vec<&str> {
         same_words(&self.dirs, path)
     }
 
     /// (folder, package name) of the packages named like `name`, less the project's words.
-    fn named_like(&self, name: &str) -> Vec<&(String, String)> {
+    pub(crate) fn named_like(&self, name: &str) -> Vec<&(String, String)> {
         let key = name_key(name, &self.project);
         self.by_key.get(&key).into_iter().flatten().map(|&i| &self.packages[i]).collect()
-    }
-}
-
-impl RepoIndex {
-    pub(crate) fn tree_words(&self) -> &TreeWords {
-        self.tree_words.get_or_init(|| TreeWords::of(self))
-    }
-}
-
-impl Checker<'_> {
-    /// Without history, a bare manifest or lock file (`requirements.txt`) that is not at the
-    /// root: the project's own is gone, whatever sub-projects deeper hold one of that name.
-    pub(crate) fn bare_project_file(&self, readings: &[&str]) -> Option<Located> {
-        let bare = readings.iter().find(|r| !r.contains('/') && is_project_file(r))?;
-        let deeper: Vec<String> =
-            self.index.files_named(bare).iter().map(|&i| self.index.file_at(i).path.clone()).collect();
-        let elsewhere = if deeper.is_empty() {
-            "no other file has its name".to_owned()
-        } else {
-            format!("the {} of that name deeper ({}) belong to sub-projects", deeper.len(), list(&deeper))
-        };
-        Some(Located::Gone {
-            confidence: 50,
-            evidence: format!("no history; {bare} names the project's own file, which is not at the root; {elsewhere}"),
-        })
-    }
-
-    /// Without history, a second look at a path the tree search found gone or could not place
-    /// (`found`): where the memory's own references inside it went, a package named like it, a
-    /// folder with the same words, or a similar name in the folder its siblings moved to. `None`
-    /// keeps `found`. Every answer is a guess at confidence 40-55 that says "no history".
-    pub(crate) fn guess_without_history(&self, path: &str, found: &Located) -> Option<Located> {
-        if !matches!(found, Located::Gone { .. } | Located::Unclear { .. }) {
-            return None;
-        }
-        let folder_like = !basename(path).contains('.') || self.context.has_inside(path);
-        if folder_like {
-            if let Some(split) = self.children_went(path) {
-                return Some(split);
-            }
-            if let Some(moved) = self.folder_successor(path) {
-                return Some(moved);
-            }
-        }
-        if !folder_like {
-            if let Some(moved) = self.module_became_folder(path) {
-                return Some(moved);
-            }
-        }
-        if let Some(moved) = self.renamed_in_moved_parent(path) {
-            return Some(moved);
-        }
-        // A bare folder name with several places deeper, none of which anything the memory
-        // says ties to it (no reference under it, no package named like it): what was at the
-        // root is gone, and the others are other folders of a common name.
-        if let Located::Unclear { candidates } = found {
-            if folder_like && !path.contains('/') && candidates.iter().all(|c| self.index.is_dir(c)) {
-                return Some(Located::Gone {
-                    confidence: 40,
-                    evidence: format!(
-                        "no history; nothing named {path} at the root, and nothing the memory names ties it to the {} folders of that name deeper ({})",
-                        candidates.len(),
-                        list(candidates)
-                    ),
-                });
-            }
-        }
-        None
-    }
-
-    /// A successor of a folder by the same words or by package name, unique in the tree and
-    /// not a place the memory names as it is (the memory knew that one as something else).
-    /// The same words come first: the whole path agrees, where a package name is only the
-    /// last folder's (`packages/targets/postgres` is `packages/3-targets/3-targets/postgres`,
-    /// not the `postgres` package of `packages/3-extensions`). A candidate must not contradict
-    /// what the memory says was inside the folder ([`Checker::holds_named_children`]); a plural
-    /// of a one-word name and a package that shares nothing but its name with a path whose
-    /// parent folder is gone too need the memory's children found there to count; a folder
-    /// renumbered in place ([`renumbered`]) needs nothing more.
-    fn folder_successor(&self, path: &str) -> Option<Located> {
-        let name = basename(path);
-        let tree = self.index.tree_words();
-        let same: Vec<&str> = tree
-            .same_words(path)
-            .into_iter()
-            .filter(|d| !self.context.knew(self.index, d, path))
-            .filter(|d| {
-                renumbered(path, d)
-                    || match self.holds_named_children(path, d) {
-                        Some(held) => held,
-                        None => !pluralised_name(path, d),
-                    }
-            })
-            .collect();
-        if let [dir] = same.as_slice() {
-            return Some(Located::Moved {
-                to: (*dir).to_owned(),
-                dir: true,
-                confidence: 55,
-                evidence: format!(
-                    "no history; {dir} has the same words as {path} (reordered, numbered or plural; unconfirmed)"
-                ),
-            });
-        }
-        let by_name: Vec<&(String, String)> = tree
-            .named_like(name)
-            .into_iter()
-            .filter(|(dir, _)| !dir.is_empty() && dir != path && !self.context.knew(self.index, dir, path))
-            .filter(|(dir, _)| match self.holds_named_children(path, dir) {
-                Some(held) => held,
-                None => !self.only_the_name_agrees(path, dir),
-            })
-            .collect();
-        if let [(dir, package)] = by_name.as_slice() {
-            return Some(Located::Moved {
-                to: dir.clone(),
-                dir: true,
-                confidence: 55,
-                evidence: format!(
-                    "no history; the package in {dir} is named {package}, as the memory named {name} (unconfirmed)"
-                ),
-            });
-        }
-        None
-    }
-
-    /// Whether `candidate` holds what the memory names inside the missing folder `path`: one
-    /// of those paths with the rest of its path kept, or an entry of its name anywhere under
-    /// `candidate`. `None` when the memory names nothing inside `path`. A folder that moved
-    /// takes its contents along; one whose named contents are nowhere in the candidate is a
-    /// different folder of a like name (cline's deleted `cli/`, whose `src/components/ModelPicker.tsx`
-    /// is in no `apps/cli`).
-    pub(crate) fn holds_named_children(&self, path: &str, candidate: &str) -> Option<bool> {
-        let inside = self.context.inside(self.index, path);
-        if inside.is_empty() {
-            return None;
-        }
-        let under = format!("{candidate}/");
-        Some(inside.iter().any(|child| {
-            let rest = &child[path.len() + 1..];
-            let kept = format!("{candidate}/{rest}");
-            if self.index.file(&kept).is_some() || self.index.is_dir(&kept) {
-                return true;
-            }
-            let name = basename(rest);
-            self.index.files_named(name).iter().any(|&i| self.index.file_at(i).path.starts_with(&under))
-                || self.index.dirs_named(name).into_iter().any(|d| d.starts_with(&under))
-        }))
-    }
-
-    /// Whether `candidate` agrees with the missing `path` on its name only, while the folder
-    /// `path` sat in is gone as well: none of the words of `path`'s folders is in the
-    /// candidate's folders, and no other path the memory names in that gone folder has its
-    /// package beside the candidate. A folder deleted with its parent (`references/hello-world`)
-    /// is not shown moved by a like-named package somewhere unrelated
-    /// (`packages/cli-v3/e2e/fixtures/hello-world`); a parent still there (`libs/` of
-    /// `libs/langchain-standard-tests`) says the folder left it on its own, which a move does,
-    /// and siblings found together (`plugins/alpha`, `plugins/beta` as `modules/alpha`,
-    /// `modules/beta`) say their folder moved.
-    fn only_the_name_agrees(&self, path: &str, candidate: &str) -> bool {
-        let Some((parent, _)) = path.rsplit_once('/') else { return false };
-        if self.index.is_dir(parent) {
-            return false;
-        }
-        let there = candidate.rsplit_once('/').map_or("", |(up, _)| up);
-        if !words(parent).is_disjoint(&words(there)) {
-            return false;
-        }
-        let tree = self.index.tree_words();
-        let siblings_beside = self.context.inside(self.index, parent).iter().filter(|p| *p != path).any(|sibling| {
-            tree.named_like(basename(sibling))
-                .iter()
-                .any(|(dir, _)| dir != candidate && dir.rsplit_once('/').map_or("", |(up, _)| up) == there)
-        });
-        !siblings_beside
-    }
-
-    /// A folder whose own references in the memory (`path/x`, `path/y`) were found elsewhere:
-    /// all in one folder, it moved there; in several, it was split.
-    fn children_went(&self, path: &str) -> Option<Located> {
-        let inside = self.context.inside(self.index, path);
-        let mut went: Vec<String> = Vec::new();
-        let mut resolved = 0;
-        for child in &inside {
-            let rest = &child[path.len() + 1..];
-            let Some(Located::Moved { to, .. }) = self.folder_successor(child) else { continue };
-            resolved += 1;
-            let folder = folder_of_move(rest, &to);
-            if !went.contains(&folder) {
-                went.push(folder);
-            }
-        }
-        if resolved < 2 {
-            return None;
-        }
-        match went.as_slice() {
-            [one] => Some(Located::Moved {
-                to: one.clone(),
-                dir: true,
-                confidence: 50,
-                evidence: format!("no history; the {resolved} paths the memory names in {path}/ are all found under {one}/ (unconfirmed)"),
-            }),
-            _ => Some(Located::Unclear { candidates: went }),
-        }
-    }
-
-    /// A source file `dir/name.ext` gone while a folder `dir/name/` holding files of the same
-    /// language ([`same_kind_of_file`]) stands beside where it was: the module became a folder
-    /// of modules (`handlers.rs` → `handlers/`, `presets.py` → `presets/__init__.py`,
-    /// `client.js` → `client/index.ts`). The successor is the folder's entry file when it has
-    /// one (the file that now answers to the module's name), else the folder.
-    fn module_became_folder(&self, path: &str) -> Option<Located> {
-        let (stem, ext) = module_file(path)?;
-        let folder = match path.rsplit_once('/') {
-            Some((dir, _)) => format!("{dir}/{stem}"),
-            None => stem.to_owned(),
-        };
-        if !self.index.is_dir(&folder) {
-            return None;
-        }
-        let same_language = |file: &str| module_file(file).is_some_and(|(_, other)| same_kind_of_file(ext, other));
-        let prefix = format!("{folder}/");
-        if !self.index.files().any(|(_, f)| f.path.starts_with(&prefix) && same_language(&f.path)) {
-            return None;
-        }
-        let entry = ENTRY_FILES
-            .iter()
-            .map(|e| format!("{folder}/{e}"))
-            .find(|e| same_language(e) && self.index.file(e).is_some());
-        let (to, dir) = match entry {
-            Some(entry) => (entry, false),
-            None => (folder.clone(), true),
-        };
-        Some(Located::Moved {
-            to,
-            dir,
-            confidence: 55,
-            evidence: format!("no history; {folder}/ holds files of the language of {path}: a module that became a folder (unconfirmed)"),
-        })
-    }
-
-    /// `old/a/b` whose siblings in the memory (`old/x/y`) are all found under one other folder
-    /// (`new/x/y`), where `new/a` holds one entry with a name like `b` (`validation` →
-    /// `validators`): moved with its parent and renamed.
-    fn renamed_in_moved_parent(&self, path: &str) -> Option<Located> {
-        let name = basename(path);
-        let mut ancestor = path.rsplit_once('/').map(|(up, _)| up);
-        while let Some(old) = ancestor.filter(|a| !a.is_empty()) {
-            if let Some(new) = self.context.moved_to(self.index, old, path) {
-                let rest = &path[old.len() + 1..];
-                let parent = match rest.rsplit_once('/') {
-                    Some((up, _)) => format!("{new}/{up}"),
-                    None => new.clone(),
-                };
-                if !self.index.is_dir(&parent) {
-                    return None;
-                }
-                let prefix = format!("{parent}/");
-                let mut entries: Vec<&str> = self
-                    .index
-                    .dirs()
-                    .chain(self.index.files().map(|(_, f)| f.path.as_str()))
-                    .filter(|p| p.strip_prefix(&prefix).is_some_and(|r| !r.contains('/')))
-                    .collect();
-                entries.sort();
-                entries.dedup();
-                let scored: Vec<(f64, &str)> = entries
-                    .iter()
-                    .map(|e| (prefix_likeness(name, basename(e)), *e))
-                    .filter(|(s, _)| *s >= 0.6)
-                    .collect();
-                let best = scored.iter().map(|s| s.0).fold(0.0, f64::max);
-                let top: Vec<&str> = scored.iter().filter(|s| s.0 == best).map(|s| s.1).collect();
-                if let [to] = top.as_slice() {
-                    return Some(Located::Moved {
-                        to: (*to).to_owned(),
-                        dir: self.index.is_dir(to),
-                        confidence: 45,
-                        evidence: format!(
-                            "no history; the memory's other paths in {old}/ are found under {new}/, and there {to} has a name like {name} (unconfirmed)"
-                        ),
-                    });
-                }
-                return None;
-            }
-            ancestor = old.rsplit_once('/').map(|(up, _)| up);
-        }
-        None
     }
 }
 

@@ -1,0 +1,190 @@
+//! Leaf helpers every check imports: the evidence's wording (lists, clipped text, short
+//! commit ids, kinds of file), example paths, kinds of file a rename may keep, closest candidate.
+//! It imports no other module of `check`.
+
+use memval_proto::{Outcome, Verdict};
+
+use crate::index::{basename, FileKind};
+use crate::similar::shared_dirs;
+
+/// Largest number of candidates quoted in an AMBIGUOUS verdict's evidence.
+pub(super) const MAX_LISTED: usize = 4;
+
+pub(super) fn checked(verdict: Verdict, confidence: u8, evidence: String, successor: Option<String>) -> Outcome {
+    Outcome::Checked { verdict, confidence, evidence, successor }
+}
+
+/// Why a path is written as an example rather than a reference: the `path/to/` of
+/// instructions, the `foo`/`bar` of examples, a `my_feature`/`your-app` stand-in. `None` for
+/// anything else (the caller asks only about paths nothing in the repo is named like).
+pub(crate) fn placeholder_path(path: &str) -> Option<&'static str> {
+    let segments: Vec<&str> = path.split('/').filter(|s| !s.is_empty()).collect();
+    if segments.windows(2).any(|w| w[0].eq_ignore_ascii_case("path") && w[1].eq_ignore_ascii_case("to")) {
+        return Some("`path/to/` stands for any path");
+    }
+    for segment in &segments {
+        let lower = segment.to_ascii_lowercase();
+        let stem = lower.split('.').next().unwrap_or(&lower);
+        if stem.split(['_', '-']).any(|w| matches!(w, "foo" | "bar" | "baz" | "qux" | "quux" | "xxx" | "yyy" | "zzz")) {
+            return Some("`foo`, `bar` and the like are example names");
+        }
+        if ["my_", "my-", "your_", "your-", "some_", "some-"].iter().any(|p| stem.starts_with(p)) {
+            return Some("a `my_...`/`your_...` name stands for the reader's own");
+        }
+    }
+    None
+}
+
+/// Whether two extensions are one kind of file, so a file can be renamed from one to the
+/// other and stay the same file: one language's variants (`js`/`ts`/`tsx`, `c`/`cpp`/`h`),
+/// spellings (`yml`/`yaml`), doc formats. Compared without case.
+pub(crate) fn same_kind_of_file(a: &str, b: &str) -> bool {
+    const KINDS: &[&[&str]] = &[
+        &["js", "jsx", "ts", "tsx", "mjs", "cjs", "mts", "cts"],
+        &["py", "pyi", "pyx"],
+        &["c", "h", "cc", "hh", "cpp", "hpp", "cxx", "hxx"],
+        &["java", "kt", "kts", "scala", "groovy"],
+        &["sh", "bash", "zsh"],
+        &["yml", "yaml"],
+        &["json", "jsonc", "json5"],
+        &["md", "mdx", "markdown", "rst", "adoc", "txt"],
+        &["html", "htm"],
+        &["css", "scss", "sass", "less"],
+        &["ex", "exs"],
+        &["toml", "ini", "cfg", "conf"],
+    ];
+    let (a, b) = (a.to_ascii_lowercase(), b.to_ascii_lowercase());
+    a == b || KINDS.iter().any(|kind| kind.contains(&a.as_str()) && kind.contains(&b.as_str()))
+}
+
+/// Prose (Markdown, text, HTML): it describes code and settings, it proves nothing of them.
+pub(super) fn is_prose(path: &str) -> bool {
+    let ext = basename(path).rsplit_once('.').map(|(_, e)| e.to_ascii_lowercase());
+    matches!(ext.as_deref(), Some("md" | "markdown" | "mdx" | "txt" | "rst" | "adoc" | "html" | "htm"))
+}
+
+pub(crate) fn list(candidates: &[String]) -> String {
+    let mut shown: Vec<&str> = candidates.iter().take(MAX_LISTED).map(String::as_str).collect();
+    if candidates.len() > MAX_LISTED {
+        shown.push("...");
+    }
+    shown.join(", ")
+}
+
+pub(super) fn short(commit: &str) -> &str {
+    &commit[..commit.len().min(10)]
+}
+
+/// Whether `name` occurs in `text` as a whole identifier.
+pub(super) fn identifiers_contain(text: &str, name: &str) -> bool {
+    !name.is_empty() && crate::index::identifiers(text).any(|w| w == name)
+}
+
+pub(super) fn kind_name(kind: FileKind) -> &'static str {
+    match kind {
+        FileKind::Text => "file",
+        FileKind::Binary => "binary file",
+        FileKind::Huge => "file (too large to index)",
+        FileKind::Symlink => "symlink",
+        FileKind::BrokenSymlink => "symlink whose target does not exist",
+        FileKind::Special => "special file (FIFO, socket or device; never read)",
+    }
+}
+
+pub(super) fn slice_lines(text: &str, first: u32, last: u32) -> String {
+    text.lines()
+        .skip(first.saturating_sub(1) as usize)
+        .take((last.saturating_sub(first) + 1) as usize)
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
+pub(super) fn squash(s: &str) -> String {
+    s.split_whitespace().collect::<Vec<_>>().join(" ")
+}
+
+pub(super) fn clip(s: &str) -> String {
+    let s = s.trim();
+    if s.chars().count() <= 60 {
+        s.to_owned()
+    } else {
+        format!("{}…", s.chars().take(60).collect::<String>())
+    }
+}
+
+pub(super) fn nearest_line(lines: &[&str], wanted: &str, around: u32) -> Option<u32> {
+    lines
+        .iter()
+        .enumerate()
+        .filter(|(_, l)| l.trim() == wanted)
+        .map(|(i, _)| i as u32 + 1)
+        .min_by_key(|&l| (i64::from(l) - i64::from(around)).abs())
+}
+
+/// The candidate sharing the most leading folders (then the longest common suffix) with
+/// `path`, if exactly one is best.
+pub(super) fn best_candidate(path: &str, candidates: &[String]) -> Option<String> {
+    let score = |c: &str| {
+        let suffix = path.rsplit('/').zip(c.rsplit('/')).take_while(|(a, b)| a == b).count();
+        (suffix, shared_dirs(path, c))
+    };
+    let best = candidates.iter().map(|c| score(c)).max()?;
+    let mut top = candidates.iter().filter(|c| score(c) == best);
+    let first = top.next()?;
+    if top.next().is_none() {
+        Some(first.clone())
+    } else {
+        None
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_rename_keeps_the_kind_of_file() {
+        let cases = [
+            ("js", "ts", true),
+            ("JSX", "tsx", true),
+            ("yml", "yaml", true),
+            ("md", "mdx", true),
+            ("h", "cpp", true),
+            ("rs", "rs", true),
+            ("rs", "rb", false),
+            ("py", "rs", false),
+            ("ts", "json", false),
+            ("md", "py", false),
+        ];
+        for (a, b, want) in cases {
+            assert_eq!(same_kind_of_file(a, b), want, "{a} {b}");
+        }
+    }
+
+    #[test]
+    fn example_paths_are_told_from_paths() {
+        let cases: &[(&str, bool)] = &[
+            ("path/to/file.ts", true),
+            ("src/Path/To/x.rs", true),
+            ("tests/path/test_foo.py", true),
+            ("foo_tools.go", true),
+            ("tests/specs/my_feature/main.ts", true),
+            ("your-app/config.yml", true),
+            ("src/utils/path.ts", false),
+            ("src/food/barrel.ts", false),
+            ("crates/mystery/lib.rs", false),
+            ("docs/some.md", false),
+            ("internal/ui/model/chat.go", false),
+        ];
+        for (path, example) in cases {
+            assert_eq!(placeholder_path(path).is_some(), *example, "{path}");
+        }
+    }
+
+    #[test]
+    fn best_candidate_prefers_the_closest_path() {
+        let c = vec!["a/x/lru.go".to_owned(), "b/cache/lru.go".to_owned()];
+        assert_eq!(best_candidate("internal/cache/lru.go", &c), Some("b/cache/lru.go".into()));
+        assert_eq!(best_candidate("lru.go", &c), None);
+    }
+}

@@ -1,0 +1,256 @@
+//! Config claims: `key = value` in a named file, or anywhere when no file is named.
+//!
+//! A `key = value` claim is VALID when the file sets the key to that value; given without a file
+//! and set by no config file, VALID when the assignment (or the quoted line,
+//! `_MAX_VALUE = ENUM_MAX_VALUE`) is written in any non-prose file (85), or when the key is still
+//! named there with the value set nowhere (a variable read at run time: 60, value unverified).
+//! STALE (successor: the new value) when the key has another value. CONTRADICTED when the file is
+//! gone or the key no longer set; given without a file, when nothing outside prose names the key
+//! (the evidence counts the config files read, it does not list them).
+
+use memval_proto::{CodeRef, Outcome, UnixSeconds, Verdict};
+
+use crate::index::{basename, FileKind};
+
+use super::common::{checked, clip, is_prose, list};
+use super::located::Located;
+use super::Checker;
+
+/// Values assigned to `key` in a config or source text: `key = v`, `key: v`, `"key": v`,
+/// `KEY=v`, `const KEY: T = v`. Returns (line, value).
+pub fn config_assignments(text: &str, key: &str) -> Vec<(u32, String)> {
+    let mut found = Vec::new();
+    for (i, line) in text.lines().enumerate() {
+        if line.len() > 2000 {
+            continue;
+        }
+        let mut rest = line;
+        while let Some(pos) = rest.find(key) {
+            let before = &rest[..pos];
+            let after = &rest[pos + key.len()..];
+            rest = after;
+            let left_ok = before.chars().next_back().is_none_or(|c| !(c.is_alphanumeric() || c == '_' || c == '-'));
+            let after = after.trim_start_matches(['"', '\'']);
+            let right_ok = after.chars().next().is_none_or(|c| !(c.is_alphanumeric() || c == '_' || c == '-'));
+            if !(left_ok && right_ok) {
+                continue;
+            }
+            // `KEY=1 make x` (no space around `=`, an unquoted value): a shell assignment, whose
+            // value ends at the first blank.
+            if let Some(v) = after.strip_prefix('=').filter(|v| !v.starts_with([' ', '\t', '"', '\''])) {
+                let value = clean_value(v.split_whitespace().next().unwrap_or(""));
+                if !value.is_empty() {
+                    found.push((i as u32 + 1, value));
+                    break;
+                }
+            }
+            // Skip a type annotation: `KEY: u32 = 100`.
+            let after = after.trim_start();
+            let value = if let Some(v) = after.strip_prefix('=') {
+                v
+            } else if let Some(v) = after.strip_prefix(':') {
+                match v.find('=') {
+                    Some(eq)
+                        if !v[..eq].contains(['"', '\''])
+                            && v[..eq].trim().chars().all(|c| c.is_alphanumeric() || "_<>&[]; ".contains(c))
+                            && !v[..eq].trim().is_empty() =>
+                    {
+                        &v[eq + 1..]
+                    }
+                    _ => v,
+                }
+            } else {
+                continue;
+            };
+            let value = clean_value(value);
+            if !value.is_empty() {
+                found.push((i as u32 + 1, value));
+                break;
+            }
+        }
+    }
+    found
+}
+
+pub(super) fn clean_value(raw: &str) -> String {
+    let mut v = raw.trim();
+    for marker in [" #", " //", "\t#"] {
+        if let Some(at) = v.find(marker) {
+            v = &v[..at];
+        }
+    }
+    let v = v.trim().trim_end_matches([',', ';']).trim();
+    v.trim_matches(|c| c == '"' || c == '\'' || c == '`').trim().to_owned()
+}
+
+pub(super) fn same_value(found: &str, claimed: &str) -> bool {
+    let norm =
+        |s: &str| s.trim().trim_matches(|c| c == '"' || c == '\'' || c == '`').trim().to_lowercase().replace('_', "");
+    norm(found) == norm(claimed)
+}
+
+impl Checker<'_> {
+    pub(super) fn check_config(&self, r: &CodeRef, key: &str, value: &str, since: Option<UnixSeconds>) -> Outcome {
+        let raw = r.path.trim();
+        let leaf = key.rsplit(['.', ':']).next().unwrap_or(key).trim();
+        if leaf.is_empty() {
+            return Outcome::NotChecked { reason: format!("cannot read a config key from {key:?}") };
+        }
+        let (files, moved) = if raw == "." {
+            (self.config_files_defining(leaf), None)
+        } else {
+            match self.locate(raw, &r.alt_paths, since) {
+                Located::Refused(refusal) => return Outcome::NotChecked { reason: refusal.to_string() },
+                Located::NotInRepo(reason) => return Outcome::NotChecked { reason },
+                Located::Here { path, dir: false, .. } => (vec![path], None),
+                Located::Moved { to, dir: false, evidence, .. } => (vec![to], Some(evidence)),
+                Located::Here { path: dir, dir: true, .. } | Located::Moved { to: dir, dir: true, .. } => {
+                    let prefix = format!("{dir}/");
+                    let files =
+                        self.config_files_defining(leaf).into_iter().filter(|f| f.starts_with(&prefix)).collect();
+                    (files, None)
+                }
+                Located::Gone { confidence, evidence } => {
+                    return checked(Verdict::Contradicted, confidence, format!("{raw} — {evidence}"), None)
+                }
+                Located::Unclear { candidates } | Located::Split { candidates, .. } => (candidates, None),
+            }
+        };
+        let mut seen = Vec::new();
+        for file in &files {
+            let Some(text) = self.index.read_text(file) else { continue };
+            for (line, found) in config_assignments(&text, leaf) {
+                if same_value(&found, value) {
+                    let evidence = format!("{file}:{line} — {key} = {found}");
+                    return match &moved {
+                        Some(m) => checked(Verdict::Stale, 85, format!("{evidence}; {m}"), Some(file.clone())),
+                        None => checked(Verdict::Valid, 95, evidence, None),
+                    };
+                }
+                seen.push((file.clone(), line, found));
+            }
+        }
+        match seen.first() {
+            Some((file, line, found)) => checked(
+                Verdict::Stale,
+                85,
+                format!("{file}:{line} — {key} is {found} now, not {value}"),
+                Some(found.clone()),
+            ),
+            None if raw == "." => self.config_key_elsewhere(key, leaf, value, &files),
+            None if files.is_empty() => {
+                checked(Verdict::Contradicted, 70, format!("{raw} — no config file sets {key}"), None)
+            }
+            None => {
+                checked(Verdict::Contradicted, 75, format!("{} — {key} is not set there any more", list(&files)), None)
+            }
+        }
+    }
+
+    /// A setting the memory gave without a file, which no config file sets: the memory may
+    /// quote code (`_MAX_VALUE = GHOSTTY_ENUM_MAX_VALUE`, the suffix every enum ends with), or
+    /// tell how to set a variable the code reads (`UPDATE_SNAPSHOTS=true`). So the rest of the
+    /// repo's non-prose files are read: the assignment written there is VALID; the key still
+    /// named (read) there is VALID with the value unverified; only a key nothing names any more
+    /// is CONTRADICTED. Prose (the notes themselves, docs) proves nothing either way.
+    pub(super) fn config_key_elsewhere(&self, key: &str, leaf: &str, value: &str, config_files: &[String]) -> Outcome {
+        // A key written as an affix (`_MAX_VALUE`) is part of longer names: its files are
+        // found by the value's word instead.
+        let affix = leaf.starts_with('_') || leaf.ends_with('_');
+        let word = if affix { value.trim_matches(|c| c == '"' || c == '\'' || c == '`') } else { leaf };
+        let mut candidates: Vec<&str> = self
+            .index
+            .files_with_token(word)
+            .map(|f| f.path.as_str())
+            .filter(|p| !is_prose(p) && !config_files.iter().any(|c| c == p))
+            .collect();
+        candidates.sort_unstable();
+        let literal: String = format!("{key}={value}").split_whitespace().collect();
+        let mut named = None;
+        for path in &candidates {
+            let Some(text) = self.index.read_text(path) else { continue };
+            if !affix {
+                if let Some((line, found)) =
+                    config_assignments(&text, leaf).into_iter().find(|(_, f)| same_value(f, value))
+                {
+                    return checked(Verdict::Valid, 85, format!("{path}:{line} — {key} = {found}"), None);
+                }
+            }
+            for (i, line) in text.lines().enumerate().filter(|(_, l)| l.len() <= 2000) {
+                let bare: String = line.split_whitespace().collect();
+                if bare.contains(&literal) {
+                    return checked(Verdict::Valid, 85, format!("{path}:{} — contains `{}`", i + 1, clip(line)), None);
+                }
+                if named.is_none() && !affix && crate::index::identifiers(line).any(|t| t == leaf) {
+                    named = Some(format!("{path}:{}", i + 1));
+                }
+            }
+        }
+        let read = format!("{} config files read", config_files.len());
+        match named {
+            Some(at) => checked(
+                Verdict::Valid,
+                60,
+                format!("{at} — the repo still names {key}; no file sets it to {value} (a value given when running, not checked; {read})"),
+                None,
+            ),
+            None => checked(
+                Verdict::Contradicted,
+                70,
+                format!(". — no file of the repo sets {key} = {value} or names {key}, outside prose ({read})"),
+                None,
+            ),
+        }
+    }
+
+    /// Text files that could set `leaf`: config files, plus files defining it as a constant.
+    pub(super) fn config_files_defining(&self, leaf: &str) -> Vec<String> {
+        const CONFIG_EXT: [&str; 11] =
+            ["toml", "yaml", "yml", "json", "ini", "cfg", "conf", "env", "properties", "config", "editorconfig"];
+        let mut files: Vec<String> = self
+            .index
+            .files()
+            .filter(|(_, f)| f.kind == FileKind::Text)
+            .filter(|(_, f)| {
+                let name = basename(&f.path);
+                let ext = name.rsplit('.').next().unwrap_or("");
+                CONFIG_EXT.contains(&ext) || name.starts_with(".env")
+            })
+            .map(|(_, f)| f.path.clone())
+            .collect();
+        for (f, _) in self.index.defs_named(leaf) {
+            if !files.contains(&f.path) {
+                files.push(f.path.clone());
+            }
+        }
+        files
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Text, key, and the (line, value) assignments found.
+    type ConfigCase<'a> = (&'a str, &'a str, &'a [(u32, &'a str)]);
+
+    #[test]
+    fn config_assignments_cover_common_syntaxes() {
+        let cases: [ConfigCase; 9] = [
+            ("max_connections = 100 # comment", "max_connections", &[(1, "100")]),
+            ("  run: SKIP_UI_BUILD=1 make alloy", "SKIP_UI_BUILD", &[(1, "1")]),
+            ("GREETING=\"hello world\"", "GREETING", &[(1, "hello world")]),
+            ("timeout_ms: 750", "timeout_ms", &[(1, "750")]),
+            ("{\n  \"retries\": 3,\n}", "retries", &[(2, "3")]),
+            ("DATABASE_URL=postgres://x", "DATABASE_URL", &[(1, "postgres://x")]),
+            ("pub const MAX_SHARDS: usize = 16;", "MAX_SHARDS", &[(1, "16")]),
+            ("my_max_connections = 1\nmax_connections_total = 2", "max_connections", &[]),
+            ("name = \"memval\"", "name", &[(1, "memval")]),
+        ];
+        for (text, key, want) in cases {
+            let got = config_assignments(text, key);
+            let want: Vec<(u32, String)> = want.iter().map(|(l, v)| (*l, v.to_string())).collect();
+            assert_eq!(got, want, "{text:?}");
+        }
+    }
+}

@@ -1,0 +1,186 @@
+//! What the rest of a memory names, used to read one of its references.
+//!
+//! Without history, a memory's references are read together (`MemoryContext`, built per memory in
+//! `Evidence::check_batch` from all its claims' paths and the symbols it places in files). It only
+//! breaks ties the tree leaves open: which of several places a path means, and whether a
+//! same-named file or a path found under a new prefix is the one the memory meant. It never turns
+//! an exact match into anything else and is used only when there is no history; a move or
+//! deletion it reads says "no history" and is at most 60 confident; a relative reading it backs
+//! keeps a suffix match's 85 (70 when chosen among several places).
+//!
+//! **Architecture Invariant:** a move or deletion read from the memory's context without history
+//! never claims more than 60 confidence, and its evidence says "no history".
+
+use memval_proto::Claim;
+
+use crate::index::{basename, RepoIndex};
+
+/// What the rest of a memory names, to read one of its references when the tree alone
+/// leaves several readings (no history): the paths of all its claims, and the symbols it
+/// places in each. Only ever compared with the tree; never read as an instruction.
+#[derive(Debug, Default, Clone)]
+pub struct MemoryContext {
+    /// (path as the extractor resolved it, its other readings) for every reference.
+    paths: Vec<(String, Vec<String>)>,
+    /// (path, symbol) for every symbol the memory names in a file.
+    symbols: Vec<(String, String)>,
+}
+
+pub(super) static NO_CONTEXT: MemoryContext = MemoryContext { paths: Vec::new(), symbols: Vec::new() };
+
+impl MemoryContext {
+    /// The context of a claim checked on its own.
+    pub fn none() -> &'static MemoryContext {
+        &NO_CONTEXT
+    }
+
+    /// A path the memory names that exists at or under `prefix` (verbatim): the memory
+    /// writes paths relative to that folder, or knows it.
+    /// `prefix` or a folder above it counts (`src/index.ts` for `core/task.ts` found at
+    /// `src/app/core/task.ts`: the memory knows `src/` and abbreviates inside it).
+    pub(super) fn names_under(&self, index: &RepoIndex, prefix: &str) -> Option<String> {
+        let mut folder = prefix;
+        while !folder.is_empty() {
+            let under = format!("{folder}/");
+            if let Some(p) = self
+                .paths
+                .iter()
+                .map(|(p, _)| p)
+                .find(|p| (**p == folder || p.starts_with(&under)) && (index.file(p).is_some() || index.is_dir(p)))
+            {
+                return Some(p.clone());
+            }
+            folder = folder.rsplit_once('/').map_or("", |(up, _)| up);
+        }
+        None
+    }
+
+    /// How many of the memory's other paths (not `except`, not there as written) exist under
+    /// `prefix/`: references that went, or are written relative to, the same place.
+    pub(super) fn found_under(&self, index: &RepoIndex, prefix: &str, except: &str) -> usize {
+        if prefix.is_empty() {
+            return 0;
+        }
+        self.paths
+            .iter()
+            .filter(|(p, _)| p != except && index.file(p).is_none() && !index.is_dir(p))
+            .filter(|(p, _)| {
+                let moved = format!("{prefix}/{p}");
+                index.file(&moved).is_some() || index.is_dir(&moved)
+            })
+            .count()
+    }
+
+    /// Whether another path of the memory in `old/` (not there as written, not `except`)
+    /// is found in `new/` with the rest of its path kept: the folder moved.
+    pub(super) fn moved_along(&self, index: &RepoIndex, old: &str, new: &str, except: &str) -> bool {
+        let under = format!("{old}/");
+        self.paths.iter().any(|(p, _)| {
+            p != except
+                && index.file(p).is_none()
+                && !index.is_dir(p)
+                && p.strip_prefix(&under).is_some_and(|rest| {
+                    let there = format!("{new}/{rest}");
+                    index.file(&there).is_some() || index.is_dir(&there)
+                })
+        })
+    }
+
+    /// The memory's paths inside `folder/` that are not there as written.
+    pub(crate) fn inside(&self, index: &RepoIndex, folder: &str) -> Vec<String> {
+        let under = format!("{folder}/");
+        self.paths
+            .iter()
+            .map(|(p, _)| p)
+            .filter(|p| p.starts_with(&under) && index.file(p).is_none() && !index.is_dir(p))
+            .cloned()
+            .collect()
+    }
+
+    /// Whether the memory names any path inside `folder/`.
+    pub(crate) fn has_inside(&self, folder: &str) -> bool {
+        let under = format!("{folder}/");
+        self.paths.iter().any(|(p, _)| p.starts_with(&under))
+    }
+
+    /// Whether the memory names `place`, or a path inside it, that exists as written (not
+    /// `except`): it knew that place as it is, so it is not where another of its references went.
+    pub(crate) fn knew(&self, index: &RepoIndex, place: &str, except: &str) -> bool {
+        let under = format!("{place}/");
+        self.paths.iter().any(|(p, _)| {
+            p != except && (p == place || p.starts_with(&under)) && (index.file(p).is_some() || index.is_dir(p))
+        })
+    }
+
+    /// Where the memory's other paths in `old/` (not `except`, not there as written) are found
+    /// with the rest of their path kept: the one folder that holds at least two of them and
+    /// more than any other, or `None`.
+    pub(crate) fn moved_to(&self, index: &RepoIndex, old: &str, except: &str) -> Option<String> {
+        let under = format!("{old}/");
+        let mut votes: Vec<(String, usize)> = Vec::new();
+        for (p, _) in &self.paths {
+            if p == except || index.file(p).is_some() || index.is_dir(p) {
+                continue;
+            }
+            let Some(rest) = p.strip_prefix(&under) else { continue };
+            let suffix = format!("/{rest}");
+            let name = basename(rest);
+            let mut places: Vec<String> = index
+                .files_named(name)
+                .iter()
+                .map(|&i| index.file_at(i).path.as_str())
+                .chain(index.dirs_named(name))
+                .filter_map(|q| q.strip_suffix(&suffix))
+                .filter(|prefix| *prefix != old)
+                .map(str::to_owned)
+                .collect();
+            places.sort();
+            places.dedup();
+            for place in places {
+                match votes.iter_mut().find(|(v, _)| *v == place) {
+                    Some((_, n)) => *n += 1,
+                    None => votes.push((place, 1)),
+                }
+            }
+        }
+        votes.sort_by_key(|v| std::cmp::Reverse(v.1));
+        match votes.as_slice() {
+            [(best, n), rest @ ..] if *n >= 2 && rest.first().is_none_or(|(_, m)| m < n) => Some(best.clone()),
+            _ => None,
+        }
+    }
+
+    /// Whether another path of the memory (not `except`) exists in `folder` itself.
+    pub(super) fn existing_in(&self, index: &RepoIndex, folder: &str, except: &str) -> bool {
+        self.paths.iter().any(|(p, alts)| {
+            p != except
+                && std::iter::once(p).chain(alts).any(|q| {
+                    q.rsplit_once('/').map_or("", |(d, _)| d) == folder && (index.file(q).is_some() || index.is_dir(q))
+                })
+        })
+    }
+
+    /// The symbols the memory places in `path`.
+    pub(super) fn symbols_in(&self, path: &str) -> Vec<String> {
+        let mut out: Vec<String> = self.symbols.iter().filter(|(p, _)| p == path).map(|(_, s)| s.clone()).collect();
+        out.dedup();
+        out
+    }
+
+    pub fn of(claims: &[Claim]) -> MemoryContext {
+        let mut ctx = MemoryContext::default();
+        for r in claims.iter().flat_map(|c| &c.code_refs) {
+            let path = r.path.trim().trim_start_matches("./").trim_end_matches('/');
+            if path.is_empty() || path == "." {
+                continue;
+            }
+            if !ctx.paths.iter().any(|(p, _)| p == path) {
+                ctx.paths.push((path.to_owned(), r.alt_paths.clone()));
+            }
+            if let Some(symbol) = &r.symbol {
+                ctx.symbols.push((path.to_owned(), symbol.clone()));
+            }
+        }
+        ctx
+    }
+}

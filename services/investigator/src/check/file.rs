@@ -1,0 +1,158 @@
+//! File and directory claims: does the path exist, and if not, where did it go.
+//!
+//! A file or directory claim is:
+//! - **VALID** when the path exists: verbatim, via an alternative reading (another folder the
+//!   memory's text allows), or as the unique path ending in it when the path as written never
+//!   existed itself; with several such paths today, the unique one that existed at the memory's
+//!   date.
+//! - **STALE**, with the successor as the new path, when:
+//!   - git's rename chain since the memory's date ends at an existing path;
+//!   - for a folder: more than half of the files it had at the memory's date ended up in one
+//!     folder (files added later or already gone do not count; a moved file votes for the folder
+//!     that took the old folder's place only when its sub-folders below it were kept, else for
+//!     none), each file followed through its renames (`GitRepo::dir_fate`);
+//!   - it was deleted, and history shows the same file name added after the memory's date at a
+//!     path that exists, with a text that resembles the deleted one's (identifier Jaccard ≥ 0.5,
+//!     as git's rename detection wants half the content; an empty file resembles nothing; a
+//!     partial clone without the old text falls back to the name): a move spread over commits;
+//!   - the path as written existed in history and a unique path ends in it today;
+//!   - without history: the unique path ending in it, when the path starts at a conventional root
+//!     folder (`src/`, `packages/`, `proto/`, ...) that is gone from the root (a monorepo move,
+//!     not an abbreviation), or when its first folder is gone from the root while the memory
+//!     names nothing in the new prefix or a folder above it (otherwise it is written relative to
+//!     that folder: VALID);
+//!   - among several places ending in it, the one under which the memory's other references are
+//!     found too;
+//!   - a same-name file, only when something ties it to the memory: the same parent folder name,
+//!     a symbol the memory places in the file found in it, another of the memory's paths beside
+//!     it or under its folder, the memory's other paths of the same old folder found in its
+//!     folder, or it is the only file of its name and sits in a folder above or below the old one;
+//!   - same stem with another extension of the same kind of file (`js`/`ts`, `yml`/`yaml`,
+//!     `md`/`mdx`; `same_kind_of_file`: a `.rs` file is not renamed to a `.rb` one);
+//!   - without history, a module file gone where a folder of its stem holding files of its
+//!     language stands beside it: the folder's entry file, else the folder (55).
+//! - **CONTRADICTED** when:
+//!   - it was deleted and history shows no re-addition (a file of the same name that was already
+//!     there is not a successor);
+//!   - a folder more than half of whose files were deleted while no folder took a quarter of them;
+//!   - it never existed and nothing similar does;
+//!   - without history: a path with folders that no path ends with (same-name places are listed,
+//!     not chosen); a same-name file that nothing ties to the memory (50); a name three or more
+//!     files share found only in a subfolder of its still-present old folder (50); a folder in
+//!     one or several places none of which holds what the memory names in it (50); a bare folder
+//!     name with several places deeper that nothing ties to the memory (40); a bare manifest or
+//!     lock file missing at the root (50).
+//! - **AMBIGUOUS** when several places match a bare file name (or a path with folders) and the
+//!   memory's other references back none of them; without history, a folder whose named children
+//!   went to different folders; several re-additions; a folder whose files went apart with no
+//!   majority and not mostly deleted, or mostly deleted while a quarter or more went to one folder
+//!   (`Located::Split`, AMBIGUOUS 50, the evidence counting where they went).
+//!
+//! ## Naming conventions
+//!
+//! An affix
+//! or file-name ending the memory names as a convention (`_int`, `test_`, `.test.ts`, `_test.go`)
+//! that is not itself defined is VALID (65) when names or file names of the repo carry it
+//! (`naming_pattern`, the count and the first few in the evidence); only a CONTRADICTED or
+//! AMBIGUOUS verdict gives way to it, never a STALE that found a successor, and not for a dunder
+//! name or an affix that is itself a word of the repo.
+//!
+//! **Architecture Invariant:** none of these turns a path or name that exists, or that history
+//! shows, into anything else; they apply only where the verdict would have rested on absence.
+
+use memval_proto::{CodeRef, Outcome, UnixSeconds, Verdict};
+
+use crate::index::FileKind;
+
+use super::common::{checked, kind_name, list, MAX_LISTED};
+use super::located::Located;
+use super::Checker;
+
+impl Checker<'_> {
+    pub(super) fn check_file(&self, r: &CodeRef, since: Option<UnixSeconds>) -> Outcome {
+        let written = r.path.trim();
+        let raw = self.meant(written, &r.alt_paths);
+        let found = self.locate(written, &r.alt_paths, since);
+        // `.test.ts`: a file-name ending the memory names as a convention, not a file.
+        if matches!(found, Located::Gone { .. } | Located::NotInRepo(_)) && !written.contains('/') {
+            if let Some(pattern) = self.naming_pattern(written) {
+                return pattern;
+            }
+        }
+        match found {
+            Located::Refused(refusal) => Outcome::NotChecked { reason: refusal.to_string() },
+            Located::NotInRepo(reason) => Outcome::NotChecked { reason },
+            Located::Here { path, dir, confidence, note } => {
+                if self.index.file(&path).is_some_and(|f| f.kind == FileKind::BrokenSymlink) {
+                    return checked(
+                        Verdict::Contradicted,
+                        confidence.min(70),
+                        format!("{path} — a symlink whose target does not exist"),
+                        None,
+                    );
+                }
+                if let (Some(line), false) = (r.line, dir) {
+                    return self.check_line_number(&path, written, line, since, confidence);
+                }
+                let what = if dir {
+                    format!("{path}/ — directory exists ({} files)", self.index.dir_file_count(&path))
+                } else {
+                    match self.index.file(&path).map(|f| (f.kind, f.lines)) {
+                        Some((FileKind::Text, lines)) => format!("{path}:1 — file exists ({lines} lines)"),
+                        Some((kind, _)) => format!("{path} — {} exists", kind_name(kind)),
+                        None => format!("{path} — exists"),
+                    }
+                };
+                let evidence = match note {
+                    Some(note) => format!("{what}; {note}"),
+                    None => what,
+                };
+                checked(Verdict::Valid, confidence, evidence, None)
+            }
+            Located::Moved { to, dir, confidence, evidence } => {
+                let shown = if dir { format!("{to}/") } else { to.clone() };
+                checked(Verdict::Stale, confidence, format!("{raw} — now at {shown}; {evidence}"), Some(to))
+            }
+            Located::Gone { confidence, evidence } => {
+                checked(Verdict::Contradicted, confidence, format!("{raw} — {evidence}"), None)
+            }
+            Located::Unclear { candidates } => checked(
+                Verdict::Ambiguous,
+                40,
+                format!("{raw} — {} places match: {}", candidates.len(), list(&candidates)),
+                None,
+            ),
+            Located::Split { evidence, .. } => checked(Verdict::Ambiguous, 50, format!("{raw} — {evidence}"), None),
+        }
+    }
+
+    /// `_int`, `test_`, `.test.ts`, `_test.go`: an affix the memory names as a convention
+    /// ("integration tests end in `_int`"), not a name. VALID when names or file names of the
+    /// repo carry it, with how many and the first few; `None` when the text is no affix or
+    /// nothing carries it (the caller's verdict stands).
+    pub(super) fn naming_pattern(&self, written: &str) -> Option<Outcome> {
+        let w = written.trim();
+        let affix = w.len() >= 3
+            && !w.contains(['/', ' ', '(', ':'])
+            && !w.starts_with("__")
+            && !self.index.mentions(w)
+            && (w.starts_with('_') || w.ends_with('_') || (w.starts_with('.') && w[1..].contains('.')));
+        if !affix {
+            return None;
+        }
+        let (n, shown) = self.index.names_with_affix(w, MAX_LISTED);
+        if n == 0 {
+            return None;
+        }
+        let more = if n > shown.len() { ", ..." } else { "" };
+        Some(checked(
+            Verdict::Valid,
+            65,
+            format!(
+                ". — `{w}` is a naming pattern, not a name: {n} names in the repo carry it ({}{more})",
+                shown.join(", ")
+            ),
+            None,
+        ))
+    }
+}

@@ -1,0 +1,207 @@
+//! What git history says of a path: renamed (the chain), a folder's fate, deleted (and whether
+//! a file of its name took its place), and a file's text at the memory's date.
+//!
+//! Every verdict that rests on history carries history's completeness note in its evidence
+//! (`GitRepo::incomplete`: a shallow clone, a log without rename detection, no history at all),
+//! and one that rests on history *not* showing something is capped at 70. A rename or deletion git
+//! recorded after the memory's date is 95; one found only by searching all history (the memory's
+//! date is later than the change) is 80.
+
+use std::sync::Arc;
+
+use memval_git::GitRepo;
+use memval_proto::UnixSeconds;
+
+use crate::confine::RepoRoot;
+use crate::index::basename;
+use crate::similar::body_similarity;
+use crate::symbols::Lang;
+
+use super::common::{short, MAX_LISTED};
+use super::located::Located;
+use super::Checker;
+
+impl Checker<'_> {
+    pub(super) fn follow_history(
+        &self,
+        git: &GitRepo,
+        path: &str,
+        since: Option<UnixSeconds>,
+        penalty: u8,
+    ) -> Option<Located> {
+        let trace = git.follow(path, since);
+        if let Some(last) = trace.renames.last().map(|r| r.2.clone()) {
+            let chain: Vec<String> =
+                trace.renames.iter().map(|(commit, from, to)| format!("{from} → {to} in {}", short(commit))).collect();
+            if trace.deleted_in.is_none() {
+                if let Some(Located::Here { dir, .. }) = self.exists(&last, 100, None) {
+                    return Some(Located::Moved {
+                        to: last,
+                        dir,
+                        confidence: 95 - penalty,
+                        evidence: self.with_history_note(git, format!("git: renamed {}", chain.join(", "))),
+                    });
+                }
+            }
+            let deleted = trace.deleted_in.as_deref().map(short).unwrap_or("a later commit");
+            return Some(Located::Gone {
+                confidence: 90 - penalty,
+                evidence: self
+                    .with_history_note(git, format!("git: renamed {}, then deleted in {deleted}", chain.join(", "))),
+            });
+        }
+        if let Some(found) = self.folder_fate(git, path, since, penalty) {
+            return Some(found);
+        }
+        trace.deleted_in.map(|commit| self.deleted_file(git, &trace.last, commit, since, penalty))
+    }
+
+    // A folder: where most of its files went; gone when most were deleted and no folder
+    // took a quarter of them; otherwise split, with no successor to name.
+    fn folder_fate(&self, git: &GitRepo, path: &str, since: Option<UnixSeconds>, penalty: u8) -> Option<Located> {
+        let fate = git.dir_fate(path, since)?;
+        let n = fate.files;
+        let live: Vec<&(String, usize)> = fate.moved.iter().filter(|(d, _)| self.index.is_dir(d)).collect();
+        let top = live.first().map_or(0, |(_, c)| *c);
+        if let Some((dir, c)) = live.first().filter(|(_, c)| c * 2 > n) {
+            return Some(Located::Moved {
+                to: dir.clone(),
+                dir: true,
+                confidence: 90 - penalty,
+                evidence: self.with_history_note(
+                    git,
+                    format!("git: {c} of the {n} files of {path}/ that changed were moved into it"),
+                ),
+            });
+        }
+        if fate.deleted * 2 > n && top * 4 < n {
+            let last = fate.last_deletion.as_deref().map(short).unwrap_or("a later commit");
+            let (confidence, evidence) = self.history_confidence(
+                git,
+                90 - penalty,
+                format!(
+                    "git: {} of the {n} files of {path}/ that changed were deleted (the last in {last})",
+                    fate.deleted
+                ),
+            );
+            return Some(Located::Gone { confidence, evidence });
+        }
+        if !live.is_empty() {
+            let went: Vec<String> = live.iter().take(MAX_LISTED).map(|(d, c)| format!("{c} to {d}/")).collect();
+            let rest = n.saturating_sub(live.iter().map(|(_, c)| c).sum::<usize>() + fate.deleted);
+            let evidence = format!(
+                "git: the {n} files of {path}/ that changed went apart ({}{}{}), no folder took most of them",
+                went.join(", "),
+                if rest > 0 { format!(", {rest} elsewhere") } else { String::new() },
+                if fate.deleted > 0 { format!(", {} deleted", fate.deleted) } else { String::new() },
+            );
+            return Some(Located::Split {
+                candidates: live.iter().map(|(d, _)| d.clone()).collect(),
+                evidence: self.with_history_note(git, evidence),
+            });
+        }
+        None
+    }
+
+    /// A file history shows deleted in `commit` (its last path `last`): moved when a file of
+    /// its name was added after the memory and resembles it, else gone.
+    fn deleted_file(
+        &self,
+        git: &GitRepo,
+        last: &str,
+        commit: String,
+        since: Option<UnixSeconds>,
+        penalty: u8,
+    ) -> Located {
+        // A move spread over commits (copied then deleted, or deleted then added
+        // elsewhere): a file of the same name that history shows added after the memory
+        // and that exists now. A name match alone, without history saying it was added
+        // then, is not a successor: the file was deleted.
+        let name = basename(last);
+        let mut readded: Vec<(String, String)> = git
+            .added_named(name, since)
+            .into_iter()
+            .filter(|(p, _, _)| *p != last && self.index.file(p).is_some())
+            .map(|(p, c, _)| (p, c))
+            .collect();
+        readded.sort();
+        readded.dedup_by(|a, b| a.0 == b.0);
+        // A name alone is no successor: git's own rename detection wants half the content
+        // kept, and so does this. The file as it was just before its deletion must resemble
+        // the one that took its name now; an empty file resembles nothing. When history
+        // no longer has the old text (a partial clone), the name is all there is to go on.
+        if let Some(old) = git.show(&format!("{commit}^"), last) {
+            readded.retain(|(p, _)| self.index.read_text(p).is_some_and(|now| body_similarity(&old, &now, &[]) >= 0.5));
+        }
+        // A common name (`index.ts`, `base.ts`) is added all over a busy repo: with
+        // several, only those added by the deleting commit, else those in a folder of
+        // the same name, count.
+        if readded.len() > 1 {
+            let same_commit: Vec<_> = readded.iter().filter(|(_, c)| *c == commit).cloned().collect();
+            let parent = |p: &str| p.rsplit('/').nth(1).map(str::to_owned);
+            let same_parent: Vec<_> = readded.iter().filter(|(p, _)| parent(p) == parent(last)).cloned().collect();
+            readded = if !same_commit.is_empty() { same_commit } else { same_parent };
+        }
+        match readded.as_slice() {
+            [(to, added_in)] => {
+                return Located::Moved {
+                    to: to.clone(),
+                    dir: false,
+                    confidence: 80 - penalty,
+                    evidence: self.with_history_note(
+                        git,
+                        format!(
+                            "git: deleted in {}; the same file name was added as {to} in {}",
+                            short(&commit),
+                            short(added_in)
+                        ),
+                    ),
+                }
+            }
+            [] => {}
+            several => return Located::Unclear { candidates: several.iter().map(|(p, _)| p.clone()).collect() },
+        }
+        let (confidence, evidence) = self.history_confidence(
+            git,
+            95 - penalty,
+            format!("git: deleted in {} and nothing took its place", short(&commit)),
+        );
+        Located::Gone { confidence, evidence }
+    }
+
+    /// `evidence`, with a note when the history it comes from is incomplete.
+    pub(super) fn with_history_note(&self, git: &GitRepo, evidence: String) -> String {
+        match git.incomplete() {
+            Some(why) => format!("{evidence} (history incomplete: {why})"),
+            None => evidence,
+        }
+    }
+
+    /// A verdict that rests on history not showing something: at most 70 when the history
+    /// is incomplete, and the evidence says why.
+    pub(super) fn history_confidence(&self, git: &GitRepo, confidence: u8, evidence: String) -> (u8, String) {
+        match git.incomplete() {
+            Some(_) => (confidence.min(70), self.with_history_note(git, evidence)),
+            None => (confidence, evidence),
+        }
+    }
+
+    /// Text of the file the memory named, as it was when the memory was written.
+    pub(super) fn old_text(&self, raw: &str, since: Option<UnixSeconds>) -> Option<Arc<str>> {
+        let git = self.git?;
+        let rev = git.rev_at(since?)?;
+        let path = RepoRoot::normalise(raw).ok()?;
+        git.show(&rev, &path)
+    }
+
+    /// [`Self::old_text`] of `raw`, unless it is the text `path` has now, in the same
+    /// language: then it has the definitions `path` has now, so a symbol missing now was
+    /// missing then too, and parsing it again (per claim, uncached) would only find that out
+    /// slowly. This is the common case of a symbol that never existed in an unchanged file.
+    pub(super) fn changed_old_text(&self, raw: &str, path: &str, since: Option<UnixSeconds>) -> Option<Arc<str>> {
+        let old = self.old_text(raw, since)?;
+        let unchanged = Lang::of(raw) == Lang::of(path)
+            && self.index.read_text(path).is_some_and(|now| Arc::ptr_eq(&now, &old) || now == old);
+        (!unchanged).then_some(old)
+    }
+}

@@ -1,0 +1,125 @@
+//! Where a path a memory names is now: verbatim; what history says of the path as written;
+//! its other readings (relative to the notes file's folder or the repo root); their history;
+//! the tree search; without history, a second look. Every reading is confined to the repo
+//! root first ([`crate::confine`]).
+//!
+//! With or without history, a missing path is reported (the evidence's first word, which the
+//! report takes as the claim's path) at its first reading whose folder is still in the tree, when
+//! the path as written has none.
+
+use memval_proto::UnixSeconds;
+
+use crate::confine::RepoRoot;
+
+use super::located::Located;
+use super::Checker;
+
+impl Checker<'_> {
+    pub(super) fn locate(&self, raw: &str, alts: &[String], since: Option<UnixSeconds>) -> Located {
+        let path = match RepoRoot::normalise(raw) {
+            Ok(p) => p,
+            Err(refusal) => return Located::Refused(refusal),
+        };
+        if let Some(here) = self.exists(&path, 100, None) {
+            return here;
+        }
+        if let Err(refusal) = self.index.resolve_existing(&path) {
+            return Located::Refused(refusal);
+        }
+        // What history says of the path as written comes before other readings of it: a
+        // file moved to where another reading points is a move, not a match.
+        if let (Some(git), Some(since)) = (self.git, since) {
+            if let Some(found) = self.follow_history(git, &path, Some(since), 0) {
+                return found;
+            }
+        }
+        // Other readings of the path (e.g. relative to the repo root instead of the notes
+        // file's folder), confined like the first.
+        let alts: Vec<String> =
+            alts.iter().filter_map(|a| RepoRoot::normalise(a).ok()).filter(|a| *a != path).collect();
+        for alt in &alts {
+            if self.index.resolve_existing(alt).is_err() {
+                continue;
+            }
+            if let Some(here) = self.exists(alt, 95, Some(format!("read as {alt}"))) {
+                return here;
+            }
+        }
+        let readings: Vec<&str> = std::iter::once(path.as_str()).chain(alts.iter().map(String::as_str)).collect();
+        if self.git.is_none() {
+            if let Some(gone) = self.bare_project_file(&readings) {
+                return gone;
+            }
+        }
+        if let Some(git) = self.git {
+            for (window, penalty) in [(since, 0u8), (None, 15u8)] {
+                if window.is_none() && since.is_none() && penalty > 0 {
+                    break;
+                }
+                for reading in &readings {
+                    if let Some(found) = self.follow_history(git, reading, window, penalty) {
+                        return found;
+                    }
+                }
+            }
+        }
+        let mut first = None;
+        for reading in &readings {
+            match self.search_tree_at(reading, since) {
+                gone @ Located::Gone { .. } => {
+                    first.get_or_insert(gone);
+                }
+                found => return self.second_look(reading, found),
+            }
+        }
+        let found = first.unwrap_or_else(|| self.search_tree(&path));
+        self.second_look(&path, found)
+    }
+
+    /// Without history, a path the tree search found gone or could not place gets a second
+    /// look ([`Checker::guess_without_history`]); anything else is kept.
+    pub(super) fn second_look(&self, path: &str, found: Located) -> Located {
+        if self.git.is_some() {
+            return found;
+        }
+        self.guess_without_history(path, &found).unwrap_or(found)
+    }
+
+    /// `Here` when `path` is a file or directory of the repo now.
+    pub(super) fn exists(&self, path: &str, confidence: u8, note: Option<String>) -> Option<Located> {
+        if self.index.file(path).is_some() {
+            if self.index.resolve_existing(path).is_err() {
+                return None;
+            }
+            return Some(Located::Here { path: path.to_owned(), dir: false, confidence, note });
+        }
+        if self.index.is_dir(path) {
+            return Some(Located::Here { path: path.to_owned(), dir: true, confidence, note });
+        }
+        // Ignored by `.gitignore` but present on disk.
+        match self.index.resolve_existing(path) {
+            Ok(Some(real)) => Some(Located::Here {
+                path: path.to_owned(),
+                dir: real.is_dir(),
+                confidence: confidence.min(90),
+                note: Some(note.unwrap_or_else(|| "present on disk but ignored by .gitignore".into())),
+            }),
+            _ => None,
+        }
+    }
+
+    /// Of a missing path's readings, the one the memory meant: the first whose folder is
+    /// still in the tree when the path as written has none (a tree drawn under the project's
+    /// name, `myproject/src/x/gone.py`, means `src/x/gone.py` once `src/x/` is there); else the
+    /// path as written. The report names this reading as the claim's path.
+    pub(super) fn meant<'r>(&self, raw: &'r str, alts: &'r [String]) -> &'r str {
+        let folder_there = |p: &str| match p.trim_end_matches('/').rsplit_once('/') {
+            Some((up, _)) => self.index.is_dir(up),
+            None => true,
+        };
+        if folder_there(raw) {
+            return raw;
+        }
+        alts.iter().map(String::as_str).find(|a| folder_there(a) && RepoRoot::normalise(a).is_ok()).unwrap_or(raw)
+    }
+}

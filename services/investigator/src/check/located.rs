@@ -1,0 +1,42 @@
+//! The answer to "where is this path now?" that every check reads.
+
+use crate::confine::Refusal;
+
+/// Where a path named by a memory is now.
+#[derive(Debug, Clone, PartialEq)]
+pub(crate) enum Located {
+    /// Exists now at `path`; `note` says how it was found when not verbatim.
+    Here {
+        path: String,
+        dir: bool,
+        confidence: u8,
+        note: Option<String>,
+    },
+    /// Gone from the named place; its successor exists at `to`.
+    Moved {
+        to: String,
+        dir: bool,
+        confidence: u8,
+        evidence: String,
+    },
+    /// Gone, and nothing took its place.
+    Gone {
+        confidence: u8,
+        evidence: String,
+    },
+    /// Several places could be meant.
+    Unclear {
+        candidates: Vec<String>,
+    },
+    /// A folder whose files history shows going to several places with no majority, and not
+    /// gone (mostly deleted with no folder taking a quarter): no one successor. `candidates`:
+    /// the folders its files went to, most first.
+    Split {
+        candidates: Vec<String>,
+        evidence: String,
+    },
+    Refused(Refusal),
+    /// Nothing of that name is or was in the repo, and the path says why it never was one of
+    /// its files: an example (`path/to/file.ts`) or what git ignores (`dist/`). Not checked.
+    NotInRepo(String),
+}

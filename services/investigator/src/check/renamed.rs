@@ -1,0 +1,165 @@
+//! A symbol gone from the file the memory names: moved to another file, or renamed, read from
+//! the file's old text in git.
+//!
+//! "Moved to another file" without a git record of the old definition means: the only same-named
+//! definition elsewhere, or, among several, the only one sharing the most leading folders with the
+//! claimed file (at least one). The candidates are the identifier index's files mentioning the
+//! name, parsed nearest folder first; the first level with a definition decides
+//! (`RepoIndex::unique_def`, see `heuristics-other.md`, index.rs).
+
+use std::sync::Arc;
+
+use memval_proto::{Outcome, UnixSeconds, Verdict};
+
+use crate::confine::RepoRoot;
+use crate::similar::{body_similarity, name_similarity};
+use crate::symbols::{definitions, Def, Lang};
+
+use super::common::{checked, slice_lines};
+use super::symbol_name::SymbolName;
+use super::Checker;
+
+impl Checker<'_> {
+    /// The file's old text that still defined `sym`: as of the memory's date when that
+    /// version has the definition; otherwise (a memory without a date, or one written after
+    /// the change) the version just before the last commit that changed how often the name
+    /// occurs in the file (`git log -S`), which is the commit that removed or renamed it.
+    pub(super) fn old_text_defining(
+        &self,
+        sym: &SymbolName,
+        raw: &str,
+        path: &str,
+        since: Option<UnixSeconds>,
+    ) -> Option<Arc<str>> {
+        let defines = |text: &str| definitions(Lang::of(raw), text).iter().any(|d| sym.matches(raw, d));
+        if let Some(old) = self.changed_old_text(raw, path, since).filter(|t| defines(t)) {
+            return Some(old);
+        }
+        let git = self.git?;
+        let file = RepoRoot::normalise(raw).ok()?;
+        // A failed search is said where the verdict is made ([`Self::history_search_failure`]).
+        let commit = git.last_change_of(&file, &sym.name).ok()??;
+        let old = git.show(&format!("{commit}^"), &file)?;
+        let unchanged = self.index.read_text(path).is_some_and(|now| now == old);
+        (!unchanged && defines(&old)).then_some(old)
+    }
+
+    /// Why the history search for `sym` in the memory's file failed, when it did (the answer
+    /// is kept by [`GitRepo::last_change_of`], so asking again costs nothing when it worked).
+    pub(super) fn history_search_failure(&self, sym: &SymbolName, raw: &str) -> Option<String> {
+        let file = RepoRoot::normalise(raw).ok()?;
+        self.git?.last_change_of(&file, &sym.name).err().map(|e| e.to_string())
+    }
+
+    /// The definition of `sym` in the file the memory named, as it was at the memory's date,
+    /// with its text.
+    pub(super) fn old_definition(
+        &self,
+        sym: &SymbolName,
+        raw: &str,
+        path: &str,
+        since: Option<UnixSeconds>,
+    ) -> Option<(Def, String)> {
+        let text = self.old_text_defining(sym, raw, path, since)?;
+        let def = definitions(Lang::of(raw), &text).into_iter().find(|d| sym.matches(raw, d))?;
+        let body = slice_lines(&text, def.line, def.end_line);
+        Some((def, body))
+    }
+
+    /// Where `sym` went when it is no longer in `path`: the same-named definition elsewhere
+    /// of the same kind whose body is most like the old one (or the only candidate).
+    pub(super) fn moved_definition(
+        &self,
+        sym: &SymbolName,
+        path: &str,
+        old: Option<&(Def, String)>,
+    ) -> Option<(String, u32)> {
+        let Some((old_def, old_body)) = old else {
+            return self.unique_def_elsewhere(sym, Some(path));
+        };
+        let mut scored: Vec<(f64, String, u32)> = self
+            .index
+            .defs_named(&sym.name)
+            .filter(|(f, d)| f.path != path && sym.matches(&f.path, d) && d.kind == old_def.kind)
+            .map(|(f, d)| {
+                let body =
+                    self.index.read_text(&f.path).map(|t| slice_lines(&t, d.line, d.end_line)).unwrap_or_default();
+                (body_similarity(old_body, &body, &[&sym.name]), f.path.clone(), d.line)
+            })
+            .collect();
+        scored.sort_by(|a, b| b.0.total_cmp(&a.0));
+        match scored.as_slice() {
+            [] => None,
+            [(_, p, l)] => Some((p.clone(), *l)),
+            [(best, p, l), (second, ..), ..] if best > second => Some((p.clone(), *l)),
+            _ => self.unique_def_elsewhere(sym, Some(path)),
+        }
+    }
+
+    pub(super) fn find_rename(
+        &self,
+        sym: &SymbolName,
+        raw: &str,
+        path: &str,
+        since: Option<UnixSeconds>,
+    ) -> Option<Outcome> {
+        let current = self.index.read_text(path)?;
+        let now_defs = self.defs_in(path);
+        if let Some(old_text) = self.old_text_defining(sym, raw, path, since) {
+            let lang = Lang::of(raw);
+            let old_defs = definitions(lang, &old_text);
+            let old = old_defs.iter().find(|d| sym.matches(raw, d))?;
+            let old_body = slice_lines(&old_text, old.line, old.end_line);
+            let old_names: Vec<&str> = old_defs.iter().map(|d| &*d.name).collect();
+            let best = now_defs
+                .iter()
+                .filter(|d| !old_names.contains(&&*d.name) && d.kind == old.kind)
+                .map(|d| {
+                    let body = slice_lines(&current, d.line, d.end_line);
+                    (body_similarity(&old_body, &body, &[&sym.name, &d.name]), d)
+                })
+                .max_by(|a, b| a.0.total_cmp(&b.0));
+            return Some(match best {
+                Some((similarity, def)) if similarity >= 0.5 => checked(
+                    Verdict::Stale,
+                    (60.0 + 35.0 * similarity).round() as u8,
+                    format!(
+                        "{path}:{} — {} was renamed to {} (same body, {:.0}% alike; git: defined at {raw}:{} when the memory was written)",
+                        def.line,
+                        sym.display(),
+                        def.name,
+                        similarity * 100.0,
+                        old.line
+                    ),
+                    Some(def.name.to_string()),
+                ),
+                _ => checked(
+                    Verdict::Contradicted,
+                    90,
+                    format!("{path} — {} was defined at {raw}:{} when the memory was written and has been removed", sym.display(), old.line),
+                    None,
+                ),
+            });
+        }
+        if self.git.is_some() {
+            return None;
+        }
+        // No history: a close name of the same kind in the same file.
+        let best = now_defs
+            .iter()
+            .map(|d| (name_similarity(&sym.name, &d.name), d))
+            .filter(|(s, _)| *s >= 0.7)
+            .max_by(|a, b| a.0.total_cmp(&b.0))?;
+        Some(checked(
+            Verdict::Stale,
+            50,
+            format!(
+                "{path}:{} — no {} here; {} has a close name (no history to confirm a rename)",
+                best.1.line,
+                sym.display(),
+                best.1.name
+            ),
+            Some(best.1.name.to_string()),
+        ))
+    }
+}

@@ -1,0 +1,426 @@
+//! The search of today's tree for a path that is not where the memory says: paths ending with
+//! it, the same name elsewhere, the same stem with another extension.
+//!
+//! Before any tree search, a bare manifest or lock file (`requirements.txt`, `uv.lock`,
+//! `Cargo.toml`, ...) missing at the root is the project's own and gone (50); copies deeper belong
+//! to sub-projects. Two filters apply to same-named candidates without history: a place the memory
+//! itself names as it is (or names a path inside that exists) was known to it as something else
+//! and is no successor; and a file name that three or more files share (`base.ts`) ties nothing,
+//! so the old file's folder name must appear in the candidate's path, and found only in a
+//! subfolder of its old folder while that folder is still there it is the subfolder's own
+//! (`skills/x/README.md` is not `skills/README.md` moved). The only file of its name, in a folder
+//! above or below the old one (`docs/CONTRIBUTING.md` → `CONTRIBUTING.md`, `scripts/x.json` →
+//! `scripts/labeling/x.json`), is tied to it: a folder flattened or sorted into subfolders. What the
+//! tree search leaves gone or unplaced gets the second look (`tree_only.rs`).
+//!
+//! ## Words that are not references
+//!
+//! Found by reading every verdict on real notes checked against the tree of their own commit,
+//! where a non-VALID verdict is either rot or a false alarm. A path that nothing in the tree ends
+//! with (and, with history, git never had) is **not checked**, with the reason, when it reads as an
+//! example (`path/to/`, `foo`/`bar` parts, `my_feature`/`your-app` stand-ins: `placeholder_path`)
+//! or, with history, when git ignores it (a build output or local file: `RepoIndex::ignored_by`
+//! reads the `.gitignore` of the root and of each folder on the way down; without history a
+//! tracked path that moved away and is ignored now looks the same, so it is not skipped).
+//!
+//! **Architecture Invariant:** none of these turns a path or name that exists, or that history
+//! shows, into anything else; they apply only where the verdict would have rested on absence.
+
+use memval_proto::UnixSeconds;
+
+use crate::index::basename;
+
+use super::common::{best_candidate, identifiers_contain, list, placeholder_path, same_kind_of_file};
+use super::located::Located;
+use super::symbol_name::SymbolName;
+use super::Checker;
+
+/// Folders that conventionally sit at a repository's root: a path written starting with one
+/// is written from the root.
+pub(super) const ROOT_FOLDERS: &[&str] = &[
+    "src", "lib", "libs", "pkg", "cmd", "internal", "app", "apps", "packages", "crates", "proto", "tests", "test",
+    "docs", "scripts", "bin",
+];
+
+impl Checker<'_> {
+    /// Successor search without history: the same path under a deeper folder, the same file
+    /// name elsewhere, the same stem with another extension. With history and a date, a
+    /// suffix that matches one place today is a move when the path as written existed
+    /// itself; one that matches several places today is read against the tree at the
+    /// memory's date, where it may have meant one.
+    pub(super) fn search_tree(&self, path: &str) -> Located {
+        self.search_tree_at(path, None)
+    }
+
+    pub(super) fn search_tree_at(&self, path: &str, since: Option<UnixSeconds>) -> Located {
+        let name = basename(path);
+        let suffix = format!("/{path}");
+        let mut by_suffix: Vec<String> = self
+            .index
+            .files_named(name)
+            .iter()
+            .map(|&i| self.index.file_at(i).path.clone())
+            .filter(|p| p.ends_with(&suffix))
+            .collect();
+        by_suffix.extend(self.index.dirs_named(name).into_iter().filter(|d| d.ends_with(&suffix)).map(str::to_owned));
+        match by_suffix.len() {
+            0 => self.nothing_ends_with(path),
+            1 => self.one_place_ends_with(path, by_suffix.remove(0)),
+            _ if self.git.is_none() => self.several_end_with_no_history(path, by_suffix),
+            _ => self.several_end_with(path, by_suffix, since),
+        }
+    }
+
+    /// Only `found` ends with `path`: a move when history knew the path, or (without history)
+    /// when the path starts at a conventional root folder gone from the root; else the path
+    /// is written relative to a folder.
+    fn one_place_ends_with(&self, path: &str, found: String) -> Located {
+        let suffix = format!("/{path}");
+        let dir = self.index.is_dir(&found);
+        // The path as written was a real path once: the memory meant it, and it moved.
+        if let Some(git) = self.git.filter(|g| g.follow(path, None).known) {
+            return Located::Moved {
+                evidence: self.with_history_note(git, format!("git: {path} existed; today only {found} ends with it")),
+                to: found,
+                dir,
+                confidence: 80,
+            };
+        }
+        // Without history: a path that starts at a conventional top-level folder
+        // (`src/`, `packages/`, ...) was written from the root; found only deeper,
+        // the tree moved under a new folder (a monorepo move), it is not an
+        // abbreviation.
+        if self.git.is_none()
+            && ROOT_FOLDERS.contains(&path.split('/').next().unwrap_or(""))
+            && !self.index.is_dir(path.split('/').next().unwrap_or(""))
+        {
+            let prefix = found.strip_suffix(&suffix).unwrap_or("");
+            return Located::Moved {
+                evidence: format!("no history; {path} starts at a top-level folder that is gone from the root, and only {found} ends with it (moved under {prefix}/)"),
+                to: found,
+                dir,
+                confidence: 60,
+            };
+        }
+        if self.git.is_none() {
+            return self.prefix_reading(path, &found, dir, 1);
+        }
+        Located::Here {
+            note: Some(format!("{path} is written relative to a folder; full path {found}")),
+            path: found,
+            dir,
+            confidence: 85,
+        }
+    }
+
+    /// Several places end with `path` and there is no history: the one the memory's other
+    /// references support, else gone or undecided.
+    fn several_end_with_no_history(&self, path: &str, by_suffix: Vec<String>) -> Located {
+        let name = basename(path);
+        // Without history: the place under which the memory's other references are
+        // found too (they moved, or are written relative to it, together); with no
+        // such place, or several, the evidence is split and says so.
+        match self.supported_prefix(path, &by_suffix) {
+            Some(found) => {
+                let dir = self.index.is_dir(&found);
+                self.prefix_reading(path, &found, dir, by_suffix.len())
+            }
+            None => match self.context.inside(self.index, path).first() {
+                // The memory's own paths inside it say what it held; no place of that
+                // name holds them (else it would have support): that folder is gone.
+                Some(inside) => Located::Gone {
+                    confidence: 50,
+                    evidence: format!(
+                        "no history; nothing at {path}, and none of the {} places named {name} ({}) holds what the memory names in it ({inside})",
+                        by_suffix.len(),
+                        list(&by_suffix)
+                    ),
+                },
+                None => Located::Unclear { candidates: by_suffix },
+            },
+        }
+    }
+
+    /// Several places end with `path` today; at the memory's date, maybe only one did.
+    fn several_end_with(&self, path: &str, by_suffix: Vec<String>, since: Option<UnixSeconds>) -> Located {
+        let suffix = format!("/{path}");
+        // Several places end with it today; at the memory's date, maybe one did.
+        if let (Some(git), Some(since)) = (self.git, since) {
+            if let Some(then) = git.rev_at(since).and_then(|rev| git.files_at(&rev)) {
+                let meant: Vec<&String> = then.iter().filter(|p| p.ends_with(&suffix)).collect();
+                if let [meant] = meant.as_slice() {
+                    let meant = (*meant).clone();
+                    if self.index.file(&meant).is_some() {
+                        return Located::Here {
+                            note: Some(format!("{path} is written relative to a folder; at the memory's date only {meant} ended with it")),
+                            path: meant,
+                            dir: false,
+                            confidence: 85,
+                        };
+                    }
+                    if let Some(found) = self.follow_history(git, &meant, Some(since), 0) {
+                        return found;
+                    }
+                }
+            }
+        }
+        Located::Unclear { candidates: by_suffix }
+    }
+
+    /// Nothing ends with `path` (and, with git, history never had it): an example, an ignored
+    /// path, the same name elsewhere, the same stem with another extension, or gone.
+    fn nothing_ends_with(&self, path: &str) -> Located {
+        let name = basename(path);
+        // Nothing ends with the path (and, with git, history never had it): an example path
+        // or one git ignores was never meant as a file of this checkout, whatever else shares
+        // its name.
+        if let Some(why) = placeholder_path(path) {
+            return Located::NotInRepo(format!(
+                "{path} reads as an example, not a path of the repo ({why}); no path of the tree ends with it"
+            ));
+        }
+        // Only with history: without it, a tracked path that moved away and is ignored now
+        // (`.cursor/` moved to `.agents/`, then ignored) looks the same as a build output.
+        if let Some((file, pattern)) =
+            self.git.and_then(|_| self.index.ignored_by(path, false).or_else(|| self.index.ignored_by(path, true)))
+        {
+            return Located::NotInRepo(format!(
+                "{path} is not in the tree and git ignores it ({file}: `{pattern}`): a build output or local file, which a checkout does not have"
+            ));
+        }
+        let same_name: Vec<String> =
+            self.index.files_named(name).iter().map(|&i| self.index.file_at(i).path.clone()).collect();
+        let same_dir_name: Vec<String> = self.index.dirs_named(name).into_iter().map(str::to_owned).collect();
+        let mut candidates = if same_name.is_empty() { same_dir_name } else { same_name };
+        if self.git.is_none() {
+            // A place the memory itself names as it is was known to it as something else.
+            candidates.retain(|c| !self.context.knew(self.index, c, path));
+        }
+        if let Some(best) = best_candidate(path, &candidates) {
+            let dir = self.index.is_dir(&best);
+            if self.git.is_none() {
+                if let Some(why) = self.uncorroborated(path, &best) {
+                    return Located::Gone {
+                        confidence: 50,
+                        evidence: format!(
+                            "no history; nothing at {path}, and {} ({}) share only its name: {why}",
+                            list(&candidates),
+                            candidates.len()
+                        ),
+                    };
+                }
+            }
+            return Located::Moved {
+                confidence: if candidates.len() == 1 { 65 } else { 55 },
+                evidence: format!("no history; the only close match by name is {best}"),
+                to: best,
+                dir,
+            };
+        }
+        if candidates.len() > 1 {
+            // A path with folders that nothing ends with: the place it names is gone;
+            // files of the same name elsewhere are listed, not chosen. A bare name in
+            // several folders stays undecided.
+            if path.contains('/') {
+                return Located::Gone {
+                    confidence: 55,
+                    evidence: format!(
+                        "no path ends with {path}; {} other places have its name: {}",
+                        candidates.len(),
+                        list(&candidates)
+                    ),
+                };
+            }
+            return Located::Unclear { candidates };
+        }
+        self.same_stem_elsewhere(path).unwrap_or_else(|| self.never_in_repo())
+    }
+
+    /// Same stem, another extension of the same kind of file (`client.js` → `client.ts`,
+    /// `ci.yml` → `ci.yaml`); a Rust file is not renamed to a Ruby one. A dotfile or dot-folder
+    /// (`web/.next`) has no stem to share.
+    fn same_stem_elsewhere(&self, path: &str) -> Option<Located> {
+        let name = basename(path);
+        let (stem, ext) = path.rsplit_once('.').filter(|(stem, _)| !basename(stem).is_empty())?;
+        let stem_name = basename(stem);
+        let mut relatives: Vec<String> = self
+            .index
+            .files_with_stem(stem_name)
+            .iter()
+            .map(|&i| self.index.file_at(i).path.clone())
+            .filter(|p| basename(p) != name)
+            .filter(|p| p.rsplit_once('.').is_some_and(|(_, other)| same_kind_of_file(ext, other)))
+            .collect();
+        relatives.sort();
+        let best = best_candidate(path, &relatives)?;
+        Some(Located::Moved {
+            evidence: format!("no history; {best} has the same stem with another extension"),
+            to: best,
+            dir: false,
+            confidence: 50,
+        })
+    }
+
+    /// Nothing of the name anywhere, nor in history: gone.
+    fn never_in_repo(&self) -> Located {
+        match self.git {
+            Some(git) => {
+                let (confidence, evidence) = self.history_confidence(
+                    git,
+                    85,
+                    "not in the tree, never recorded in git history, and no file of that name exists".into(),
+                );
+                Located::Gone { confidence, evidence }
+            }
+            None => Located::Gone {
+                confidence: 70,
+                evidence: "not in the tree and no file of that name exists (no git history to consult)".into(),
+            },
+        }
+    }
+
+    /// Without history, a path found only under a prefix (`apps/vscode/src/x.ts` for
+    /// `src/x.ts`). When the memory itself names that folder or something in it, the path is
+    /// written relative to it: VALID. When its first folder is still at the root, notes
+    /// abbreviate inside it: VALID. A bare file name is how notes abbreviate: VALID. Else the
+    /// path was written from the root and is no longer there: moved under the prefix, at the
+    /// confidence of a guess (no history can confirm it), saying so.
+    pub(super) fn prefix_reading(&self, path: &str, found: &str, dir: bool, places: usize) -> Located {
+        let prefix = found.strip_suffix(&format!("/{path}")).unwrap_or("");
+        let first = path.split('/').next().unwrap_or(path);
+        let relative = |note: String| Located::Here {
+            note: Some(note),
+            path: found.to_owned(),
+            dir,
+            confidence: if places > 1 { 70 } else { 85 },
+        };
+        if let Some(named) = self.context.names_under(self.index, prefix) {
+            return relative(format!(
+                "{path} is written relative to {prefix}/, a folder the memory names ({named}); full path {found}"
+            ));
+        }
+        if (!path.contains('/') && !dir) || self.index.is_dir(first) || self.index.file(first).is_some() {
+            return relative(format!("{path} is written relative to a folder; full path {found}"));
+        }
+        // What the memory names inside it is not in the place found: not the same folder.
+        let inside = self.context.inside(self.index, path);
+        if dir
+            && !inside.is_empty()
+            && !inside.iter().any(|p| {
+                let there = format!("{prefix}/{p}");
+                self.index.file(&there).is_some() || self.index.is_dir(&there)
+            })
+        {
+            return Located::Gone {
+                confidence: 50,
+                evidence: format!(
+                    "no history; nothing at {path}, and {found} holds none of what the memory names in it ({})",
+                    list(&inside)
+                ),
+            };
+        }
+        let siblings = self.context.found_under(self.index, prefix, path);
+        let why =
+            if siblings > 0 { format!(", as are {siblings} other paths the memory names") } else { String::new() };
+        Located::Moved {
+            to: found.to_owned(),
+            dir,
+            confidence: if places > 1 { 50 } else { 60 },
+            evidence: format!(
+                "no history; {first} is not at the root and the memory names nothing under {prefix}/; {found} ends with {path}{why} (read as moved under {prefix}/, unconfirmed)"
+            ),
+        }
+    }
+
+    /// Among several places ending with `path`, the one under whose prefix most of the
+    /// memory's other references are found as well; `None` when none or a tie.
+    pub(super) fn supported_prefix(&self, path: &str, places: &[String]) -> Option<String> {
+        let suffix = format!("/{path}");
+        let scored: Vec<(usize, &String)> = places
+            .iter()
+            .map(|p| {
+                let prefix = p.strip_suffix(&suffix).unwrap_or("");
+                let named = self.context.names_under(self.index, prefix).map_or(0, |_| 1);
+                (named + self.context.found_under(self.index, prefix, path), p)
+            })
+            .collect();
+        let best = scored.iter().map(|s| s.0).max().filter(|&n| n > 0)?;
+        let mut top = scored.iter().filter(|s| s.0 == best);
+        let first = top.next()?.1.clone();
+        top.next().is_none().then_some(first)
+    }
+
+    /// Why a same-named `candidate` is not shown to be `path` moved, or `None` when something
+    /// ties them: the same parent folder name (`rules/x.mdc` → `.agents/rules/x.mdc`), a
+    /// symbol the memory places in `path` defined or used in the candidate, or another
+    /// reference of the memory found beside it, or the only file of its name in a folder
+    /// above or below the old one. A name three or more files share, found in a subfolder of
+    /// its old folder that is still there, is that subfolder's own file, not the old one moved.
+    pub(super) fn uncorroborated(&self, path: &str, candidate: &str) -> Option<String> {
+        let parent = |p: &str| p.rsplit('/').nth(1).map(str::to_owned);
+        if parent(path).is_some() && parent(path) == parent(candidate) {
+            return None;
+        }
+        let symbols = self.context.symbols_in(path);
+        if let Some(text) = self.index.read_text(candidate) {
+            if symbols.iter().any(|s| identifiers_contain(&text, &SymbolName::parse(s).name)) {
+                return None;
+            }
+        }
+        // A name many files share (`base.ts`, `index.ts`) says nothing by itself; what is left
+        // is the folder: the old file's folder name must be somewhere in the candidate's path.
+        let same_named = self.index.files_named(basename(path)).len();
+        // Its folder still there, a name many files share inside a subfolder of it is that
+        // subfolder's own file (`skills/x/README.md` is not `skills/README.md` moved).
+        let old_folder = path.rsplit_once('/').map_or("", |(d, _)| d);
+        if same_named >= 3
+            && !old_folder.is_empty()
+            && self.index.is_dir(old_folder)
+            && candidate.starts_with(&format!("{old_folder}/"))
+        {
+            return Some(format!(
+                "{old_folder} is still there, {same_named} files are named {}, and {candidate} is a subfolder's own",
+                basename(path)
+            ));
+        }
+        if let Some(old_parent) = parent(path).filter(|_| same_named >= 3) {
+            if !candidate.split('/').any(|seg| seg == old_parent) {
+                return Some(format!(
+                    "{same_named} files are named {}, and {candidate} is not in a folder named {old_parent}",
+                    basename(path)
+                ));
+            }
+        }
+        let folder = candidate.rsplit_once('/').map_or("", |(d, _)| d);
+        // The only file of its name, in a folder above or below its old one
+        // (`docs/CONTRIBUTING.md` → `CONTRIBUTING.md`, `scripts/x.json` → `scripts/labeling/x.json`):
+        // a folder flattened or sorted into subfolders.
+        let above = folder.is_empty() || old_folder.starts_with(&format!("{folder}/"));
+        if same_named == 1 && !old_folder.is_empty() && (above || folder.starts_with(&format!("{old_folder}/"))) {
+            return None;
+        }
+        // A folder other than the root: every memory names something at the root.
+        if !folder.is_empty() && self.context.existing_in(self.index, folder, path) {
+            return None;
+        }
+        // The memory's other paths moved the same way: found under the candidate's folder
+        // (`tensorzero-core/x` at `crates/tensorzero-core/x` beside `crates/tensorzero-node`),
+        // or, for those in the same old folder, in the candidate's folder with the rest of
+        // their path kept.
+        if self.context.found_under(self.index, folder, path) > 0 {
+            return None;
+        }
+        if !old_folder.is_empty()
+            && !folder.is_empty()
+            && self.context.moved_along(self.index, old_folder, folder, path)
+        {
+            return None;
+        }
+        let mut why = format!("its folder is {}", parent(candidate).unwrap_or_else(|| "the root".into()));
+        if !symbols.is_empty() {
+            why.push_str(&format!(", it has none of {}", symbols.join(", ")));
+        }
+        why.push_str(", and no other path of the memory is beside it");
+        Some(why)
+    }
+}

@@ -1,0 +1,234 @@
+//! Symbol claims placed in a file (or a folder).
+//!
+//! A symbol placed in a file is:
+//! - **VALID** when it is defined there (at the stated line, if any); when it is defined in the
+//!   file's successor (the file was renamed: a note says so, and the file claim carries the move);
+//!   or when the file never defined it (prose or data, or git shows no version of it that did:
+//!   the notes named the symbol beside a file that documents or uses it) and the symbol, judged by
+//!   itself, is defined elsewhere (for a code file, whose parse misses definitions nested in
+//!   function bodies, used elsewhere is enough for prose) — at most 80.
+//! - **STALE** when it is defined at another line (`path:line`); moved to another file (new path);
+//!   or renamed: a definition in the file whose body matches the old definition's body from git
+//!   (new name). The old definition is read at the memory's date, or, for a memory without a date
+//!   or one written after the change, just before the newest commit that changed how often the
+//!   name occurs in the file (`git log -S`).
+//! - **CONTRADICTED** when it is not defined anywhere, or git shows it was removed; or it is named
+//!   in the file only in comments or strings.
+//! - **AMBIGUOUS** when it is used as code in the file but not defined there; or the file
+//!   reference is ambiguous.
+
+use memval_proto::{CodeRef, Outcome, UnixSeconds, Verdict};
+
+use crate::confine::RepoRoot;
+use crate::symbols::{Def, Lang};
+use crate::usage;
+
+use super::common::{checked, is_prose, list};
+use super::located::Located;
+use super::symbol_name::SymbolName;
+use super::Checker;
+
+impl Checker<'_> {
+    /// A symbol claim; one whose name is not defined, but which is written as an affix
+    /// (`_int`, `test_`, `_test.go`), is read as the naming convention it is.
+    pub(super) fn check_symbol(&self, r: &CodeRef, symbol: &str, since: Option<UnixSeconds>) -> Outcome {
+        let out = self.check_symbol_named(r, symbol, since);
+        // Only a verdict resting on absence gives way: a STALE found the name's successor.
+        match out {
+            Outcome::Checked { verdict: Verdict::Contradicted | Verdict::Ambiguous, .. } => {
+                self.naming_pattern(symbol).unwrap_or(out)
+            }
+            _ => out,
+        }
+    }
+
+    pub(super) fn check_symbol_named(&self, r: &CodeRef, symbol: &str, since: Option<UnixSeconds>) -> Outcome {
+        let sym = SymbolName::parse(symbol);
+        if sym.name.is_empty() {
+            return Outcome::NotChecked { reason: format!("cannot read a symbol name from {symbol:?}") };
+        }
+        let raw = r.path.trim();
+        if raw == "." {
+            return self.check_symbol_anywhere(&sym, r.line, since);
+        }
+        match self.locate(raw, &r.alt_paths, since) {
+            Located::Refused(refusal) => Outcome::NotChecked { reason: refusal.to_string() },
+            Located::NotInRepo(reason) => Outcome::NotChecked { reason },
+            Located::Here { path, dir: true, .. } => self.check_symbol_in_dir(&sym, &path),
+            Located::Here { path, confidence, .. } => {
+                self.check_symbol_in_file(&sym, raw, &path, None, r.line, since, confidence)
+            }
+            Located::Moved { to, dir: true, .. } => self.check_symbol_in_dir(&sym, &to),
+            Located::Moved { to, confidence, evidence, .. } => {
+                self.check_symbol_in_file(&sym, raw, &to, Some(evidence), r.line, since, confidence)
+            }
+            Located::Gone { confidence, evidence } => match self.unique_def_elsewhere(&sym, None) {
+                Some((path, line)) => checked(
+                    Verdict::Stale,
+                    75,
+                    format!("{path}:{line} — {} is defined here; {raw} is gone ({evidence})", sym.display()),
+                    Some(path),
+                ),
+                None => checked(
+                    Verdict::Contradicted,
+                    confidence,
+                    format!("{raw} — {evidence}; {} is not defined anywhere in the repo", sym.display()),
+                    None,
+                ),
+            },
+            Located::Unclear { candidates } | Located::Split { candidates, .. } => {
+                let defining: Vec<&String> =
+                    candidates.iter().filter(|c| self.defs_in(c).iter().any(|d| sym.matches(c, d))).collect();
+                match defining.as_slice() {
+                    [only] => self.check_symbol_in_file(&sym, raw, only, None, r.line, since, 80),
+                    _ => checked(
+                        Verdict::Ambiguous,
+                        40,
+                        format!("{raw} — {} places match: {}", candidates.len(), list(&candidates)),
+                        None,
+                    ),
+                }
+            }
+        }
+    }
+
+    pub(super) fn defs_in(&self, path: &str) -> &[Def] {
+        self.index.defs_at(path)
+    }
+
+    pub(super) fn check_symbol_in_dir(&self, sym: &SymbolName, dir: &str) -> Outcome {
+        let prefix = format!("{dir}/");
+        let found: Vec<(String, u32)> = self
+            .index
+            .defs_named(&sym.name)
+            .filter(|(f, d)| (dir == "." || f.path.starts_with(&prefix)) && sym.matches(&f.path, d))
+            .map(|(f, d)| (f.path.clone(), d.line))
+            .collect();
+        match found.first() {
+            Some((path, line)) => {
+                checked(Verdict::Valid, 90, format!("{path}:{line} — {} is defined under {dir}/", sym.display()), None)
+            }
+            None => self.check_symbol_anywhere(sym, None, None),
+        }
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    pub(super) fn check_symbol_in_file(
+        &self,
+        sym: &SymbolName,
+        raw: &str,
+        path: &str,
+        moved: Option<String>,
+        line: Option<u32>,
+        since: Option<UnixSeconds>,
+        base: u8,
+    ) -> Outcome {
+        let defs: Vec<&Def> = self.defs_in(path).iter().filter(|d| sym.matches(path, d)).collect();
+        let at_line = line.and_then(|l| defs.iter().find(|d| d.line == l));
+        if let Some(def) = at_line.or(defs.first()) {
+            let here = format!("{path}:{} — {} {} is defined here", def.line, def.kind, sym.display());
+            if let Some(line) = line.filter(|&l| l != def.line) {
+                return checked(
+                    Verdict::Stale,
+                    base.min(90),
+                    format!("{here}, not at line {line}{}", moved.map(|m| format!("; {m}")).unwrap_or_default()),
+                    Some(format!("{path}:{}", def.line)),
+                );
+            }
+            // Defined in the file's successor: the symbol is where the memory's file went, so
+            // the claim about the symbol holds; the file claim carries the move.
+            return match moved {
+                Some(evidence) => checked(
+                    Verdict::Valid,
+                    base,
+                    format!("{here}; note: the file moved, the file claim carries it ({evidence})"),
+                    None,
+                ),
+                None => checked(Verdict::Valid, base, here, None),
+            };
+        }
+        // Not defined in the file: moved to another file? The old definition (from git)
+        // tells which of several same-named definitions is the moved one.
+        let old = self.old_definition(sym, raw, path, since);
+        // The file never was the symbol's home: the memory named the symbol beside a file that
+        // documents or uses it. The claim is about the symbol, so it is judged by itself.
+        // A code file's parse does not see every definition (one nested in a function body):
+        // there the symbol must be defined elsewhere, not merely used, to be judged by itself.
+        // `never_defined_in` first: without history it answers for a code file at once, and
+        // the search for a definition elsewhere parses every file that names the symbol.
+        if let Some(why) = old.is_none().then(|| self.never_defined_in(sym, raw, path)).flatten() {
+            let defined_elsewhere = || self.index.defs_named(&sym.name).any(|(f, d)| sym.matches(&f.path, d));
+            if Lang::of(path) == Lang::Doc || defined_elsewhere() {
+                if let Outcome::Checked { verdict: Verdict::Valid, confidence, evidence, .. } =
+                    self.check_symbol_anywhere(sym, None, since)
+                {
+                    return checked(
+                        Verdict::Valid,
+                        confidence.min(base).min(80),
+                        format!("{evidence}; {path} {why}"),
+                        None,
+                    );
+                }
+            }
+        }
+        if let Some((other, def_line)) = self.moved_definition(sym, path, old.as_ref()) {
+            return checked(
+                Verdict::Stale,
+                base.min(85),
+                format!("{other}:{def_line} — {} moved here; it is no longer defined in {path}", sym.display()),
+                Some(other),
+            );
+        }
+        // Renamed? Compare the old definition's body with the file's new definitions.
+        if let Some(outcome) = self.find_rename(sym, raw, path, since) {
+            return outcome;
+        }
+        // A history search that failed is not "it was never here": said, and trusted less.
+        let failed = self.history_search_failure(sym, raw);
+        let note = failed.as_ref().map(|e| format!(" (history not searched: {e})")).unwrap_or_default();
+        // Mentioned as code, not in a comment or a string (which say nothing of the code).
+        let text = self.index.read_text(path);
+        let mention = text.as_deref().and_then(|t| usage::first_use(path, t, &sym.name));
+        if let Some(at) = mention {
+            return checked(
+                Verdict::Ambiguous,
+                40,
+                format!("{path}:{at} — {} is mentioned here but no definition of it was found{note}", sym.display()),
+                None,
+            );
+        }
+        checked(
+            Verdict::Contradicted,
+            match (self.git.is_some(), failed.is_some()) {
+                (true, false) => 85,
+                (true, true) => 70,
+                (false, _) => 75,
+            },
+            format!("{path} — {} is not defined in this file, nor anywhere else in the repo{note}", sym.display()),
+            None,
+        )
+    }
+
+    /// Whether a file other than prose (Markdown, text, HTML) has `name` as a word: code (in
+    /// comments and strings too), tests, config.
+    pub(super) fn named_outside_prose(&self, name: &str) -> bool {
+        self.index.files_with_token(name).any(|f| !is_prose(&f.path))
+    }
+
+    /// Why `path` (the file the memory named `sym` beside) never defined it, when that is
+    /// known: prose and data define nothing; with history, git shows no version of the file
+    /// that defined it (no commit ever changed how often the file names it, or the version
+    /// before the last such commit did not define it, see [`Self::old_definition`]). `None`
+    /// without history for code files, and when the history search failed: a symbol that left
+    /// the file then is still read as moved.
+    pub(super) fn never_defined_in(&self, sym: &SymbolName, raw: &str, path: &str) -> Option<&'static str> {
+        if Lang::of(path) == Lang::Doc {
+            return Some("is prose or data, which defines nothing (it only names it)");
+        }
+        let file = RepoRoot::normalise(raw).ok()?;
+        self.git?
+            .last_change_of(&file, &sym.name)
+            .ok()
+            .map(|_| "does not define it, and git shows no version of it that did")
+    }
+}

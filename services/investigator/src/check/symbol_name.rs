@@ -1,0 +1,67 @@
+//! A symbol as a memory writes it (`Type::method`, `Class.method`, `name()`), and which
+//! definitions answer to it.
+
+use crate::symbols::Def;
+
+/// A symbol as a memory writes it: `Type::method`, `Class.method`, `name()`.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(super) struct SymbolName {
+    pub(super) name: String,
+    pub(super) qualifier: Option<String>,
+}
+
+impl SymbolName {
+    pub(super) fn parse(raw: &str) -> SymbolName {
+        let raw = raw.trim().trim_end_matches("()").trim_end_matches('!');
+        let raw = raw.split(['(', '<', ' ']).next().unwrap_or(raw);
+        let parts: Vec<&str> = raw.split("::").flat_map(|p| p.split('.')).filter(|p| !p.is_empty()).collect();
+        match parts.as_slice() {
+            [] => SymbolName { name: raw.to_owned(), qualifier: None },
+            [one] => SymbolName { name: (*one).to_owned(), qualifier: None },
+            [.., q, n] => SymbolName { name: (*n).to_owned(), qualifier: Some((*q).to_owned()) },
+        }
+    }
+
+    /// Does `def` in `path` answer to this name? A qualifier matches the enclosing type, or
+    /// a module (a path segment or file stem).
+    pub(super) fn matches(&self, path: &str, def: &Def) -> bool {
+        if *def.name != *self.name {
+            return false;
+        }
+        match &self.qualifier {
+            None => true,
+            Some(q) => {
+                def.container.as_deref() == Some(q.as_str())
+                    || path.split('/').any(|seg| seg == q || seg.split('.').next() == Some(q.as_str()))
+                    || matches!(q.as_str(), "self" | "Self" | "crate" | "super" | "this")
+            }
+        }
+    }
+
+    pub(super) fn display(&self) -> String {
+        match &self.qualifier {
+            Some(q) => format!("{q}::{}", self.name),
+            None => self.name.clone(),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    pub(super) fn symbol_names_parse() {
+        let cases = [
+            ("ShardedCache", "ShardedCache", None),
+            ("Cache::get", "get", Some("Cache")),
+            ("Router.handle()", "handle", Some("Router")),
+            ("parse_header()", "parse_header", None),
+            ("crate::cache::ShardedCache", "ShardedCache", Some("cache")),
+        ];
+        for (raw, name, q) in cases {
+            let s = SymbolName::parse(raw);
+            assert_eq!((s.name.as_str(), s.qualifier.as_deref()), (name, q), "{raw}");
+        }
+    }
+}

@@ -1,0 +1,64 @@
+//! Everything one run checks claims against (the repo index and its history), and the Tier A
+//! pass over a batch: each memory's claims read in the light of its other references, and a
+//! bug on one claim kept to that claim.
+
+use std::path::Path;
+
+use memval_git::GitRepo;
+use memval_proto::{CheckedMemory, ClaimBatch, ClaimResult, Outcome, VerdictBatch};
+
+use crate::check::{Checker, MemoryContext};
+use crate::index::RepoIndex;
+
+/// Everything a run checks claims against.
+pub struct Evidence {
+    pub index: RepoIndex,
+    pub git: Option<GitRepo>,
+}
+
+impl Evidence {
+    /// Index `repo` and open its history. CPU-bound: call from a blocking thread.
+    pub fn open(repo: &Path) -> std::io::Result<Evidence> {
+        let index = RepoIndex::build(repo)?;
+        let git = GitRepo::open(index.root.path());
+        Ok(Evidence { index, git })
+    }
+
+    pub fn checker(&self) -> Checker<'_> {
+        Checker { index: &self.index, git: self.git.as_ref(), context: MemoryContext::none() }
+    }
+
+    /// Verdicts for every claim of every memory in `batch`.
+    pub fn check_batch(&self, batch: ClaimBatch) -> VerdictBatch {
+        let items = batch
+            .items
+            .into_iter()
+            .map(|item| {
+                // Each claim is read in the light of the memory's other references.
+                let context = MemoryContext::of(&item.claims);
+                let checker = Checker { context: &context, ..self.checker() };
+                let results = item
+                    .claims
+                    .into_iter()
+                    .enumerate()
+                    .map(|(i, claim)| {
+                        // A bug on one claim is that claim's outcome, not the batch's loss.
+                        let outcome = memval_runtime::panics::catch(|| checker.check(&claim, &item.memory))
+                            .unwrap_or_else(|panic| {
+                                tracing::error!(memory = %item.memory.id, source = %item.memory.source, panic = %panic.escape_debug(), "the investigator failed on a claim");
+                                Outcome::NotChecked { reason: format!("{INTERNAL_ERROR_REASON}: {panic}") }
+                            });
+                        ClaimResult { index: i as u32, claim, outcome }
+                    })
+                    .collect::<Vec<_>>();
+                CheckedMemory { total_claims: results.len() as u32, memory: item.memory, results, skip_reason: item.skip_reason, left_out: item.left_out }
+            })
+            .collect();
+        VerdictBatch { batch_id: format!("{}.v", batch.batch_id), run: batch.run, items }
+    }
+}
+
+/// How the reason of a claim the investigator failed on begins (a bug in memval, kept to
+/// that one claim).
+pub const INTERNAL_ERROR_REASON: &str =
+    "not checked: memval's investigator failed on this claim (a bug; please report it)";
