@@ -9,7 +9,6 @@
 //! unbounded queue: at most `concurrency` requests are handled at once; while all are busy
 //! the loop stops reading, and the client's bounded subscription buffer is the only queue.
 //!
-//!
 //! The responder serves in a queue group; on its shutdown future it drains the subscription,
 //! finishes what is in flight and flushes. The requester tells "nothing answers on S" from "no
 //! answer within T". A [`Listener`] (`Requester::listen`, in a queue group or not) hands its

@@ -3,7 +3,6 @@
 //! `make -C dir`, `-f docker-compose.yml`, [`path_args`]); names, refs, packages, images,
 //! outputs and globs in it are not claims.
 //!
-//!
 //! How a command line is read:
 //! - Its arguments end at a shell comment (`#`): what follows is prose, read as such by the
 //!   walker.

@@ -28,7 +28,6 @@
 //! that a line number ("The `ShardedCache` struct (L45)") is counted in the file the
 //! paragraph named just before.
 //!
-//!
 //! What is a code reference: paths (inline, in code blocks, in links, in trees, given to shell
 //! commands, relative to a folder in scope), backticked identifiers (`Type::method`,
 //! `Class.method`), line references (`file.rs:45`, `L45`, "line 45 of X"), config keys with

@@ -2,7 +2,6 @@
 //! diagram lines. Everything works on byte offsets into one line, in linear time, and never
 //! fails: malformed markdown (unbalanced backticks, unclosed fences) degrades to plain text.
 //!
-//!
 //! Two shapes are told apart here for the walker: a tree row whose entry is a phrase
 //! (`+-- Define a custom tool -> tools/REFERENCE.md`: a word without extension or slash, then one
 //! space and a word; [`tree_entry_is_phrase`]) is no entry, and a row of a box drawing
