@@ -10,6 +10,10 @@
 //! reference the search is tested against.
 //!
 //! This module never reads or writes anything: vectors in, index pairs out.
+//!
+//! Unit tests compare the blocked search with [`all_pairs`] on odd block sizes. It is still
+//! O(n²·d) work: fine for sampled runs (200 memories per agent) and tens of thousands of
+//! memories, not for a 100k all-pairs run (`bench/embed` measures it).
 
 use std::cmp::Ordering;
 use std::collections::BinaryHeap;

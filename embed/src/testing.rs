@@ -3,6 +3,9 @@
 //! `scripts/embed-model.sh` fills and `scripts/test.sh` exports with `MEMVAL_REQUIRE_EMBED=1`,
 //! so in the suite a missing model fails instead of skipping. Used by tests only; it reads two
 //! environment variables and checks one file exists, nothing else.
+//!
+//! Behind the `test-support` feature; the binary's end-to-end tests reach it through
+//! `tests/support/embed.rs`, which re-exports it.
 
 use std::ffi::OsString;
 use std::path::PathBuf;

@@ -8,6 +8,38 @@
 //!
 //! Every input is a pure function of `(seed, index)`, so a failure is reproduced from the
 //! two numbers the harness prints, and the failing text is kept in `fuzz/corpus/`.
+//!
+//! [`run`] feeds the generated cases (10,000 per CI run; seed and count from `MEMVAL_FUZZ_SEED` /
+//! `MEMVAL_FUZZ_CASES`) and every file of `fuzz/corpus/` (inputs that once failed) to a harness
+//! test, catching panics with their first site and timing each case. The five harness tests:
+//! - `extractor.rs`: no panic, no internal-error skip, 2 s per case, claim lines inside the
+//!   memory;
+//! - `sources.rs`: the same texts written as JSONL with broken lines among good ones, a JSON
+//!   array, notes files, a Claude Code folder, a GAAI registry and a SQLite `memory.db`, loaded and
+//!   extracted: no panic, no internal-error skip, 20 s per batch of 100, memory files
+//!   byte-identical afterwards;
+//! - `contracts.rs` ([`answer`]): model answers shaped like each contract's with hostile fields,
+//!   or arbitrary JSON, prose and cut-off text, through the model-extraction, Tier B and pair-judge
+//!   contract checks: no panic, no kept verdict citing a place outside the repo, no byte of a
+//!   secret planted beside the repo in any outcome; it fails if no answer ever passes a contract,
+//!   so it cannot pass vacuously;
+//! - `report.rs`: each case rendered as a scored report in every view (JSON, table, Markdown,
+//!   SARIF, history): no panic, JSON views stay JSON, no view carries a character that acts on a
+//!   terminal;
+//! - `messages.rs`: NATS messages (2,500 cases of four deliveries, one per stage: 10,000
+//!   messages) through `memval_runtime::run_stage` over the in-process transport to the
+//!   extractor, the investigator (a small git repo with a secret beside it and a symlink to it
+//!   inside), the scorer (a temporary sled store) and the pair judge (a scripted model answering
+//!   with [`answer`]): valid batches of each type whose every text field and claim is hostile, the
+//!   same encodings truncated or bit-flipped, empty payloads, random bytes, another stage's
+//!   message on the subject, wrong subjects and wire versions. Checked per message: the stage never
+//!   stops with an error, the message is acked or dead-lettered with a reason (a dead letter for a
+//!   caught panic counts as a failure), the stage drains within 10 s, no output carries the
+//!   secret, and no investigator VALID cites a place outside the repo or is given to a claim whose
+//!   every path is outside it. A case's messages are drawn from a hash of its generated text, so a
+//!   corpus text replays them.
+//!
+//! Nothing in `fuzz/` is linked into memval.
 
 /// One generated input: its seed and index (to reproduce it) and the text.
 pub struct Case {

@@ -5,6 +5,10 @@
 //! said "nothing changed" because git could not answer would be a false all-clear. Paths
 //! come from memory files (untrusted): each goes after `--` as a literal pathspec
 //! (`run::pathspec`), and anything absolute or climbing out is refused before git sees it.
+//!
+//! A file's last commit date, and the commits that touched a path after a date (`git rev-list
+//! --count --since`), leaving out a doc's own commits when the reconciler asks about the code near
+//! it.
 
 use std::path::{Path, PathBuf};
 

@@ -4,6 +4,11 @@
 //!
 //! A git failure is an error, never "no changes": an empty change is only what git says it
 //! is. Nothing here writes the repository (see [`crate::run`]).
+//!
+//! For `judge change --base`: the commit the revision names (one starting with `-` is refused),
+//! every path that differs from it in the working tree (renames detected, untracked files that are
+//! not ignored included), the `-U0` line changes per file (for weakening) and the `-U3` diff a
+//! reviewer reads.
 
 use std::collections::BTreeMap;
 use std::path::Path;

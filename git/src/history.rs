@@ -6,6 +6,27 @@
 //! `GIT_NO_LAZY_FETCH`) and is retried without it, or one that fails outright, each leave a
 //! [`GitRepo::incomplete`] note that the verdicts built on history carry, instead of
 //! reading as "nothing happened".
+//!
+//! What it runs: one `git log -M --name-status` of renames, deletions and additions, loaded once
+//! on first need; `git rev-list --before` for the commit at a memory's date; `git ls-tree` of the
+//! tree at that commit (cached for a few dates); and one long-lived `git cat-file --batch` for old
+//! file contents. Every call runs with `GIT_NO_LAZY_FETCH=1`, so a partial clone never reaches
+//! for its remote. When the `-M` log fails (rename detection needs blobs a partial clone lacks) it
+//! is run again with `--no-renames`, and a deletion and an addition of one file name within a
+//! commit are then paired into a move (`pair_moves`, also applied to what `-M` missed). The
+//! investigator puts the [`GitRepo::incomplete`] note into every verdict that rests on history,
+//! and caps at 70 one that rests on history *not* showing something.
+//!
+//! [`GitRepo::last_change_of`] (the commit before which a file still defined a name,
+//! `git log -S`) keeps its answers per (path, name) for the checkout, and first lists the path's
+//! versions once (`git log --raw -- PATH`, the same walk as the search): a name that no version
+//! contains cannot have changed, so it is answered without a search (most such names are
+//! misremembered or invented). Anything it cannot read for sure (a missing or large blob, a
+//! merge's combined diff, more than 64 versions, a configured textconv) runs the search; a search
+//! that fails is a `GitError`, never kept, and the investigator's verdict then says the history
+//! was not searched instead of trusting "not defined". Searches for a name given without a file
+//! are bounded per checkout ([`MAX_NAME_SEARCHES`] of [`NAME_SEARCH_TIMEOUT`] each,
+//! [`NAME_SEARCH_BUDGET`] in all).
 
 use std::collections::HashMap;
 use std::io::{BufRead, BufReader, Read, Write};

@@ -7,6 +7,15 @@
 //! History is complete or says it is not; a git error is reported, never read as "nothing
 //! happened". This crate must never write to a repository or reach a remote: every call runs
 //! with `GIT_NO_LAZY_FETCH=1`, and only read-only commands are run.
+//!
+//! [`Activity`] and [`diff`] run git through one runner (`run.rs`: `--no-optional-locks`,
+//! `GIT_OPTIONAL_LOCKS=0`, no external diff or textconv, `GIT_DIR`/`GIT_WORK_TREE` from the
+//! environment ignored) that turns a failure into a [`GitError`] carrying git's own message.
+//! Paths from memory text become `:(literal)` pathspecs after `--`, absolute or climbing ones
+//! refused before git sees them; a revision that starts with `-` is refused. `code.rs` lists
+//! which files are code and which are tests, for the history searches. No other crate's library
+//! or binary code spawns `git`; tests, and the benchmark's fixture builder in `bench/`, run it to
+//! build repositories.
 
 mod activity;
 mod code;

@@ -5,6 +5,11 @@
 //! by design.
 //!
 //! Never: read, stat beyond existence, or return a path that resolves outside those roots.
+//!
+//! The project slug is the root's absolute path with every character that is not an ASCII letter
+//! or digit written as `-` (`/home/me/app` → `-home-me-app`); Claude Code's home is
+//! `$CLAUDE_CONFIG_DIR`, else `$HOME/.claude`. Every path an agent names reaches the file system
+//! only through `Roots::resolve`.
 
 use std::path::{Component, Path, PathBuf};
 

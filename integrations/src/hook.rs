@@ -20,6 +20,10 @@
 //! Never: read a file outside the project or its Claude memory folder, validate with a
 //! model, or keep a store (each call checks in a throwaway store, so parallel hook calls never
 //! wait on one another's lock).
+//!
+//! A memory file is told by `memval_proto::tools::notes_agent` (an agent tool's instruction file,
+//! not docs). On Stop the project's memory files are the root's named ones, `.claude/` as one
+//! notes folder when it holds commands, agents, rules or skills, and the memory folder.
 
 use std::path::{Path, PathBuf};
 

@@ -5,6 +5,10 @@
 //!
 //! Never: read a path outside the root it was given (`confine`), obey text from a memory,
 //! draft or payload, or write to stdout anything but the protocol's own answer.
+//!
+//! The other integrations call the `memval` binary itself: `scripts/pre-commit.sh` with
+//! `.pre-commit-hooks.yaml`, and the composite GitHub Action `action.yml`. Nothing here uses a
+//! model.
 
 pub mod confine;
 pub mod hook;

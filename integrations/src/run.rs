@@ -3,6 +3,9 @@
 //! lines on stderr, and the false claims of a report picked out for a short message.
 //!
 //! Never: print; the caller decides what reaches its protocol.
+//!
+//! The short message names each STALE or CONTRADICTED claim (escaped), up to a limit, and counts
+//! every claim it leaves out.
 
 use std::path::{Path, PathBuf};
 use std::sync::Mutex;

@@ -1,5 +1,12 @@
 //! `memval`: the one binary. Thin: parse arguments, hand them to one library call per
 //! command (`cmd/`), print what comes back, and exit with its code. Every error exits 2.
+//!
+//! `main` parses the command line, installs telemetry (`telemetry.rs`: the stderr logger, and the
+//! OTLP exporter when configured, see `docs/tracing.md`) and the panic hook, runs the command,
+//! shuts telemetry down (flushing spans), and turns an error into exit code 2. `cmd/<name>.rs`
+//! holds one command each (`validate`, `history`, `serve`, `dlq`, `judge`, `judge_change`,
+//! `judge_draft`, `pairs`, `reconcile`, `hook`, `mcp`); `cli.rs` the top-level command list and
+//! shared flags; `model_flags.rs` the `--llm-*` flags; `output.rs` where output goes.
 
 mod cli;
 mod cmd;

@@ -1,4 +1,7 @@
 //! Where a command's output goes: stdout, or a file written whole.
+//!
+//! `-o FILE` writes a temporary file beside the report and renames it into place, removing the
+//! temporary on any failure, so a full disk leaves neither half a report nor the temporary.
 
 use std::io::Write;
 use std::path::Path;

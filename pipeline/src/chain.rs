@@ -1,5 +1,9 @@
 //! The one way stages are wired in a process: a stage on an inbox and an outbox, run by the
 //! runtime loop until its inbox closes or its shutdown future resolves.
+//!
+//! [`spawn_stage`] puts a stage on an inbox and an outbox with a shutdown future;
+//! [`run_batches`] runs a stage once over a list of batches in this process and hands back the
+//! batches that failed for good, decoded from their dead letters' own payloads.
 
 use std::future::Future;
 use std::sync::Arc;

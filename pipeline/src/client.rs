@@ -5,6 +5,11 @@
 //! expect, and the client is done when it holds a score for each (deduplicated by memory
 //! id, since a redelivered batch may be scored twice). A dead letter of this run ends the
 //! wait with its reason, because that memory can never be scored.
+//!
+//! The client creates its two per-run consumers (scores, dead letters) before it publishes, and
+//! deletes them afterwards (they also expire after an hour idle). A dead letter is matched to the
+//! run by `Memval-Run`, by its message id, or by the decoded batch; its reason is printed before
+//! the command exits 2.
 
 use std::collections::BTreeMap;
 use std::time::{Duration, Instant};

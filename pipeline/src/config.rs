@@ -7,6 +7,10 @@
 //! flags, the telemetry settings) into [`ServeSettings`]; everything decided from them is
 //! here. It must never contact NATS, read a repo or open a store: `--check-config` promises
 //! that nothing is contacted.
+//!
+//! The reconciler's pair method is described through
+//! `memval_reconciler::candidates::Method::describe`, and its embed model is found by
+//! `Method::find_model`, without opening a store.
 
 use std::collections::BTreeSet;
 use std::path::PathBuf;

@@ -4,6 +4,9 @@
 //! A dead letter is the original payload, untouched, with the reason and origin in headers,
 //! so replaying it is publishing the same bytes on the same subject (or another one, for a
 //! message of a version only a newer build speaks).
+//!
+//! [`select`] is what a replay names, refusing a sequence that names no dead letter; a replay is
+//! published under the id `<original id>:replay<dlq seq>`, and the letter is removed unless kept.
 
 use memval_runtime::{publish_confirmed, StageConfig};
 use memval_transport::jetstream::{JetStream, StoredMessage};

@@ -8,6 +8,9 @@
 //!
 //! Stages never know their transport; this crate gives them one. It must never decide a
 //! verdict or render a view: that is the stages' and the report's work.
+//!
+//! Must never let a stage or the binary build a channel or a consumer itself: only this crate
+//! wires stages to transports.
 
 mod error;
 

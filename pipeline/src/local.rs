@@ -1,5 +1,10 @@
 //! One run in one process: extractor → investigator → scorer over bounded in-process
 //! channels that carry the same encoded messages a broker would.
+//!
+//! The wiring: the extractor with 2 workers, the investigator with one per core, the scorer with
+//! 1, each queue holding 16 batches. The run waits until the scorer has scored every expected
+//! memory: the run header carries `expected_memories`, so completion is bookkeeping, not a
+//! timeout.
 
 use std::collections::BTreeMap;
 use std::path::PathBuf;

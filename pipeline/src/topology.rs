@@ -16,6 +16,9 @@
 //!
 //! Stage streams match every wire version (`*`), so a message of a version this build does
 //! not speak still reaches its stage, which dead-letters it with a reason.
+//!
+//! It is also the one place that connects to NATS ([`NatsOptions`]). The full table, with limits,
+//! dead-letter subjects and what each consumer is for, is in `docs/cluster.md`.
 
 use std::time::Duration;
 

@@ -4,6 +4,13 @@
 //! the formats memval prints; they never change printable text. A field shown inside a row
 //! goes through [`one_line`], never [`terminal_safe`] alone: a newline kept in a memory's text
 //! would let it print rows that pass for memval's own.
+//!
+//! The four functions: [`terminal_safe`] for a whole document (terminal controls and bidi
+//! overrides escaped, newlines kept); [`one_line`] for any field shown inside a row or line
+//! (also escapes `\n`, `\r`, `\t` and the Unicode line separators, so a memory cannot print a
+//! row that passes for memval's; a Markdown cell goes through it too, with `|` escaped
+//! besides); [`error_chain`] for an error and its causes on one line, each link through
+//! [`one_line`] (the binary's `memval: error: ...`); [`json_safe`] for JSON text.
 
 /// Whether `c` would act on a terminal (or reorder text) instead of being shown: C0 controls
 /// except newline and tab, DEL, C1 controls, and the bidi embedding, override and isolate

@@ -5,6 +5,14 @@
 //! Subjects carry the wire version (`memval.v1.*`) and are named for what was produced.
 //!
 //! This crate must never do I/O, and must never depend on a transport.
+//!
+//! Wire types avoid what postcard cannot carry (internally tagged enums, skipped fields); the
+//! JSON people read is built separately, in `memval-report`. Postcard has no field tags, so a
+//! field is only ever added at the end of a message, and decoding must accept a message that
+//! ends before it: `PairBatch::expires_at` is decoded by hand, so a batch of an older
+//! reconciler still decodes (with no deadline), and an older judge reads a newer batch by
+//! ignoring its last bytes. [`ingest`] is the memory-ingest event's JSON schema and the run an
+//! event starts; [`display`] makes untrusted text inert wherever people read it.
 
 mod claim;
 pub mod codec;

@@ -6,6 +6,14 @@
 //! Rendering is pure: a report in, a string out. Every string that can hold input text (a
 //! memory, a path, evidence quoting a file) is made inert for a terminal here, so no caller
 //! has to remember to; this crate must never print, and never read a file.
+//!
+//! The model (`model.rs`) holds runs, memories, claims with every line that makes them, code refs
+//! with the reading the investigator found and the text as written, not-checked claims and unread
+//! text, and unreadable inputs; each view is one module (`json`, `table`, `markdown`, `sarif`,
+//! `history`, `dlq`). `tests/render.rs` renders one fixture, which carries every verdict and
+//! hostile text, to every view (and hostile dead letters to the dead-letter views) and compares it
+//! with the golden files in `tests/golden/` (`MEMVAL_UPDATE_GOLDEN=1` rewrites them); it also
+//! checks that no table or Markdown view lets a field carrying a forged row add a row or line.
 
 mod json;
 mod markdown;

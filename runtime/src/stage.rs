@@ -1,3 +1,32 @@
+//! The [`Stage`] trait and [`run_stage`], the loop every stage runs in.
+//!
+//! The loop decodes each delivery with the wire codec (so an in-process run exercises the bytes a
+//! broker carries), checks its subject and wire version, calls the stage, publishes every output
+//! under the id `{input batch id}:{output index}` on `output.subject()` (scores go to
+//! `memval.v1.scores.<run id>`) with the input's propagated headers plus `Memval-Run`, and only
+//! then acks. A [`StageError`] says what to do with a failure: `Retryable` is nak'd with
+//! exponential backoff (`base_backoff · 2^(delivery-1)`) and dead-lettered after
+//! `max_deliveries`; `Permanent` is dead-lettered with the reason; `Fatal` stops the stage with a
+//! message. An undecodable message, or one whose subject names a wire version this build does
+//! not speak, is dead-lettered, never a panic; a panic around a whole batch is caught and
+//! dead-letters the batch by name.
+//!
+//! Around each batch the loop also sends progress every `progress_every` (a third of the
+//! broker's ack wait) while the stage works and its outputs are published, so a long batch is
+//! not redelivered elsewhere; keeps retrying a publish while the transport is unavailable
+//! (capped backoff, up to `broker_retry`, then fatal) and dead-letters the input if the
+//! transport rejects an output for good; treats an ack, nak or dead letter that could not reach
+//! an unavailable broker as done (the broker redelivers and the outputs are de-duplicated by
+//! id); and dead-letters a message delivered more than twice `max_deliveries` times, since only
+//! crashing consumers get there. After shutdown it closes the inbox.
+//!
+//! Each batch is handled in a `tracing` span (`"<stage> batch"`, with run, batch id, delivery,
+//! outputs, and an error status when it fails) whose parent is the trace context in the input's
+//! headers (`trace::continue_from`); the outputs carry that span's context (`trace::inject`).
+//!
+//! Must never ack before every output is published, and never process more than `concurrency`
+//! batches at once.
+
 use std::future::Future;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Arc;

@@ -3,6 +3,31 @@
 //! SKILL.md, commands, rules, ...; see [`notes_tool`]) and its docs (`**/docs/**/*.md`,
 //! `**/README.md`). Each file is one memory holding the whole file, so a claim's line number
 //! is the file's line number, and its agent is the tool that reads it.
+//!
+//! A notes folder is walked for the instruction files of every agent tool and for the docs
+//! (`memval_proto::tools::notes_agent`, shared with the Claude Code hook): by name at any depth
+//! (`CLAUDE.md`, `CLAUDE.local.md`, `AGENTS.md`, `AGENTS.override.md`, `GEMINI.md`,
+//! `.cursorrules`, `.windsurfrules`, `.clinerules`, `.roorules`, `CONVENTIONS.md`); inside a tool
+//! folder (`memval_proto::tools::TOOL_DIRS`: `.claude`, `.agents`, `.agent`, `.github`,
+//! `.cursor`, `.gemini`, `.codex`, `.opencode`, `.cline`, `.clinerules`, `.windsurf`, `.kiro`,
+//! `.junie`, `.roo`, `.amazonq`, `.continue`, `.openhands`, `.augment`), a skill's
+//! `skills/<name>/SKILL.md` and the markdown of its `commands`, `agents`, `agent`, `rules`,
+//! `steering`, `workflows`, `microagents` and `prompts` folders (`.mdc` too under `.cursor`),
+//! with the tools' own names in `.github` (`copilot-instructions.md`,
+//! `instructions/*.instructions.md`, `prompts/*.prompt.md`, `agents/`, `skills/`; never
+//! `.github/workflows`), `.junie/guidelines.md`, `.gemini/styleguide.md`, any markdown in
+//! `.clinerules/` and `.roo/rules*/`; then `README.md` and the markdown of a `docs` folder.
+//! Other hidden folders, and vendored or generated ones (`SKIPPED_DIRS`), are skipped.
+//!
+//! A memory's `agent` is the tool that reads the file (`claude-code`, `agents`, `copilot`,
+//! `cursor`, `gemini`, ...; the innermost tool folder decides; `docs` for READMEs and docs;
+//! `notes` for a file given directly that matches none), so `memval pairs` and `reconcile`
+//! compare one tool's notes with another's. A skill's other files are not memories: its
+//! SKILL.md names them and they are checked as file references. A file reached under several
+//! names (`CLAUDE.md` a link to `AGENTS.md`, a common layout) is one memory, named by the file
+//! itself when the walk meets it (folder links are never followed); each other name is a [`Link`] of
+//! the load report, printed as a `note:` by `validate` and `pairs`. `context_dir` records the
+//! folder a notes file sits in, so the extractor can resolve paths written relative to it.
 
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};

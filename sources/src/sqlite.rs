@@ -13,6 +13,10 @@
 //! Every query runs under a progress handler that stops the read after [`QUERY_LIMIT`], with
 //! temporary tables in memory under a heap limit: a `memories` that is a recursive view
 //! fails with a message instead of running until killed (and filling the temp folder).
+//!
+//! The limits: 10 s per query ([`QUERY_LIMIT`]) and 512 MiB of SQLite heap. Archived rows are
+//! skipped; the `config` table gives `reconcile_pair_cap` and `validate_window_days`, and
+//! [`reconcile_log`] the pairs already settled (`pick-survivor`, `merge`, `both-stale`).
 
 use std::collections::HashMap;
 use std::io::Read;

@@ -1,4 +1,7 @@
 //! Reading one memory file as text, with the limits every format shares.
+//!
+//! Every file is opened with `O_NONBLOCK` and refused unless it is a regular file: a FIFO given
+//! as memories, or sitting inside a memory folder, used to block a run forever.
 
 use std::io::Read;
 use std::path::Path;

@@ -5,6 +5,19 @@
 //! The scorer writes it; `validate`, `history` and the judges read it. Where a store sits by
 //! default ([`default_dir`]) and how it stays out of the user's `git status` ([`open`]) is
 //! decided here, once. This crate must never write anywhere but the store's own folder.
+//!
+//! What it keeps: claim results, scores per run, run records, and a per-memory history keyed by
+//! `source path | memory id` (what `memval history` reads), plus named key-value tables
+//! ([`SledStore::table`]) for data that lives as long as the store: the model result cache, and
+//! `embeddings` (sentence vectors by model id and text hash, written with one batch and one flush
+//! per run by `KvTable::put_all`). [`default_dir`] is `REPO/.memval/store`, and [`open`] is the
+//! one way to open a store: the `.memval/` folder gets a `.gitignore` that ignores everything, so
+//! a run never shows in `git status`. A store in use by another process, one that cannot be read,
+//! and a full disk (`StoreError::DiskFull`, from `ENOSPC`/`EDQUOT` on open or on any write) are
+//! told apart, each saying what to do (wait or pass `--store`; move it aside; free space or put
+//! `--store` on another disk). A run flushes its scores before it writes its run record and
+//! flushes again, so a store that cannot take them stops the run before anything is reported;
+//! `store/tests/full_disk.rs` and `tests/full_disk.rs` fill a real tmpfs under it.
 
 mod sled_store;
 

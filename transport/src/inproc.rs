@@ -1,4 +1,9 @@
 //! In-process transport: bounded tokio channels of encoded messages.
+//!
+//! A nak'd message is redelivered with a higher delivery count; a delivery dropped without an
+//! answer is redelivered, as a broker would after its ack wait; the inbox closes only when
+//! upstream is gone *and* nothing is in flight. The retry queue is bounded by the messages in
+//! flight, so nothing here grows without bound.
 
 use std::collections::VecDeque;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};

@@ -10,6 +10,20 @@
 //! Bounds: a consumer's unacknowledged messages are capped by `max_ack_pending` (shared by
 //! every replica), and one inbox never asks for more messages than it has workers waiting
 //! (at most `max_batch`), so nothing piles up unprocessed in a process.
+//!
+//! async-nats is built with its default features off, so nothing assumes a server newer than
+//! 2.9. An inbox is a durable pull consumer: each pull request asks for as many messages as
+//! workers are waiting (at most the stage's concurrency), so nothing waits fetched but
+//! unstarted, and `max_ack_pending` caps what all replicas hold together. An outbox publishes
+//! with the `Nats-Msg-Id` header set to the id the runtime gives and waits for the stream's
+//! acknowledgement before it returns. An acker answers `+ACK`, `-NAK` (with the runtime's
+//! delay), `+WPI` (progress) or, for a dead letter, publishes the original payload to the
+//! stage's dead-letter subject with the reason, original subject, message id, stage and
+//! delivery count in headers, waits for that to be stored, then sends `+TERM`. `Inbox::close`
+//! (called once a stage stops) naks whatever the open pull request still delivers, so another
+//! replica gets it at once. [`JetStream::ensure_stream`] and [`JetStream::inbox`] create what
+//! is missing and refuse, naming the differences, a stream or consumer that exists with other
+//! subjects, retention, filter or deliver policy.
 
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};

@@ -8,6 +8,14 @@
 //! This is the only crate that may depend on `async-nats`.
 //! This crate must never decode payloads (that is the runtime's job, so a poison message is
 //! handled the same way on every transport) and must never hold an unbounded queue.
+//!
+//! `Outbox::send_stored` also says where a message was stored when the transport numbers it
+//! (JetStream's stream sequence), so a sender can delete what nobody will read.
+//!
+//! [`Headers`] travel with every message: `Memval-Run` (the run id, so a dead letter can be
+//! matched to its run without decoding it) and the W3C trace context (`traceparent`,
+//! `tracestate`, `baggage`), which the runtime copies from each input to its outputs, or
+//! replaces with its own span's context when tracing is on (`docs/tracing.md`).
 
 pub mod inproc;
 pub mod jetstream;

@@ -8,6 +8,13 @@
 //! Like the rest of this crate it never decodes payloads (the handler does) and never holds an
 //! unbounded queue: at most `concurrency` requests are handled at once; while all are busy
 //! the loop stops reading, and the client's bounded subscription buffer is the only queue.
+//!
+//! The responder serves in a queue group; on its shutdown future it drains the subscription,
+//! finishes what is in flight and flushes. The requester tells "nothing answers on S" from "no
+//! answer within T". A [`Listener`] (`Requester::listen`, in a queue group or not) hands its
+//! caller each message with its subject and reply subject, for a caller that decides itself
+//! whether and when to answer: the reconciler role reconciles on a request with or without a
+//! reply subject, one at a time.
 
 use std::future::Future;
 use std::sync::atomic::{AtomicU64, Ordering};

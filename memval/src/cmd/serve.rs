@@ -1,6 +1,10 @@
 //! `memval serve ROLE`: flags → one [`memval_pipeline::service`] role on NATS JetStream,
 //! until SIGTERM or SIGINT. `--check-config` says what the role would run with, without
 //! contacting anything (the checks are `memval_pipeline::config`).
+//!
+//! `--check-config` parses flags and environment exactly as `serve` does, refuses `MEMVAL_*` and
+//! `OTEL_*` variables memval does not read (the known set is collected from the clap definitions
+//! here plus `telemetry::OTEL_VARS`), prints the resolved configuration and exits.
 
 use std::collections::BTreeSet;
 use std::path::PathBuf;

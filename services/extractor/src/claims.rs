@@ -3,6 +3,10 @@
 //! a repeated claim keeping every line that makes it (`Claim::lines`). Nothing is capped:
 //! docs/contracts.md §2 rule 5's limit of [`MAX_CLAIMS`] applies to a model's output only
 //! (`llm::contract`), so every reference a memory makes is checked.
+//!
+//! Every reference becomes a claim, in the memory's order; a claim made again on another line is
+//! one claim whose `lines` lists every line; a code ref resolved from what the memory wrote (a
+//! tree row, a section's folder, the notes file's folder) keeps the text as `written`.
 
 use std::collections::hash_map::{Entry, HashMap};
 

@@ -2,6 +2,22 @@
 //! `python tools/gen.py`) and that the paths it is given do (`bun test src/x.test.ts`,
 //! `make -C dir`, `-f docker-compose.yml`, [`path_args`]); names, refs, packages, images,
 //! outputs and globs in it are not claims.
+//!
+//! How a command line is read:
+//! - Its arguments end at a shell comment (`#`): what follows is prose, read as such by the
+//!   walker.
+//! - A shell argument is read without its quotes (`pushd 'eng/tools'`); `cd` and `pushd` take a
+//!   folder. A word whose quoted text could expand (`"$DIR/x"`) is kept as it is.
+//! - A line that sets a value (`readme = "README.md"`, `include: 'x.md'`) is a setting, not a
+//!   command.
+//! - A file-shaped argument (a stem and a 1-10 character extension) of a program of the repo
+//!   itself, one written with a relative path (`./build/alloy run example-config.alloy`), is a
+//!   file whatever its extension ([`repo_program_files`]); other programs' words need a known
+//!   extension (`npm run lint.fix` is a script name, `make app.o` a target).
+//! - A `-m` value with a `/` is a path (`maturin develop -m python/Cargo.toml`); without one it is
+//!   a module (`python -m pkg.mod`).
+//! - Outputs (`-o`, `>`), package names (`npm install x`), refs and images (`git`, `docker run`),
+//!   globs and variables are not claims.
 
 /// Programs that start a command line inside code (a code span or a code block).
 #[rustfmt::skip]

@@ -4,6 +4,10 @@
 //! "`retries` defaults to 3", "`retries` (default: 3)", "env var `DATABASE_URL`". A plain
 //! word as key (`tokio = "1"`) needs an explicit `=`/"defaults to", or a config word in the
 //! sentence, so dependency lines and prose are not mistaken for settings.
+//!
+//! An environment prefix's value is its first shell word (`A=1 B=2 cargo test` sets `A` to `1`),
+//! and an assignment whose value calls or computes something (`w := m.width - f()`,
+//! `New(cfg)`, `a + b`) is a statement of code, not a setting.
 
 use std::sync::LazyLock;
 

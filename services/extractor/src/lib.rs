@@ -20,13 +20,27 @@
 //! what a token or sentence asserts; `mentions` collects one sentence's mentions and ties its
 //! symbols and keys to its files; `scan` walks the text, tracks sections, lists and trees,
 //! and resolves relative paths against the folders in scope; `claims` turns mentions into
-//! ranked, deduplicated claims, at most 8 per memory (file, symbol, config and line claims
-//! first; behavioral and architectural sentences only in the room left).
+//! claims in the memory's order, deduplicated, with no cap (docs/contracts.md §2 rule 5's
+//! limit of 8 is for a model's output only).
 //!
 //! A symbol is placed in a file of its own sentence, or in the file its section or list item
 //! is about; a symbol named in a sentence without a file is looked for anywhere (`.`), except
 //! that a line number ("The `ShardedCache` struct (L45)") is counted in the file the
 //! paragraph named just before.
+//!
+//! What is a code reference: paths (inline, in code blocks, in links, in trees, given to shell
+//! commands, relative to a folder in scope), backticked identifiers (`Type::method`,
+//! `Class.method`), line references (`file.rs:45`, `L45`, "line 45 of X"), config keys with
+//! values, and sentences that say what named code does or how it relates to other code. URLs,
+//! commands, package names and English words are not. The walker's rules, pass by pass, are in
+//! `scan`; what counts as a path in `paths`, a command's arguments in `commands`.
+//!
+//! Nothing is capped but hostile input: 4,096 mentions per memory (`scan::MAX_MENTIONS`). The
+//! lines past it are named in `ExtractedMemory::left_out` (`LeftOut`: first line, reason), and
+//! the report lists them under `not_checked` as `unread_text`. A memory with no claim carries a
+//! `skip_reason`. A panic inside the rules is caught per memory ([`extract`]) and becomes that
+//! memory's skip reason, so one bad memory never loses its batch (the investigator does the same
+//! per claim, and the runtime catches a panic around a whole batch and dead-letters it).
 
 mod behaviour;
 mod claims;

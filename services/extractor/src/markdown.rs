@@ -1,6 +1,13 @@
 //! Line-level markdown: fences, headings, list items, code spans, links, sentences and tree
 //! diagram lines. Everything works on byte offsets into one line, in linear time, and never
 //! fails: malformed markdown (unbalanced backticks, unclosed fences) degrades to plain text.
+//!
+//! Two shapes are told apart here for the walker: a tree row whose entry is a phrase
+//! (`+-- Define a custom tool -> tools/REFERENCE.md`: a word without extension or slash, then one
+//! space and a word; [`tree_entry_is_phrase`]) is no entry, and a row of a box drawing
+//! (`│ emit_cdc_insns() │`, bordered on both ends) is no tree row ([`is_tree_line`]). The
+//! comment a code line ends with (`uv sync  # after editing pyproject.toml`; [`code_comment`])
+//! is found here; the walker reads it for paths like prose.
 
 use std::borrow::Cow;
 use std::collections::HashMap;

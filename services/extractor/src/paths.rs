@@ -3,6 +3,28 @@
 //! A path is only ever normalised textually (`./` and empty segments dropped). `..` segments,
 //! absolute paths and `~` are kept exactly as written: confining them is the investigator's
 //! job, and resolving them here would hide what the memory actually said.
+//!
+//! What a path is, beyond its shape:
+//! - Claude Code's imports (`@docs/guide.md`): an `@` before a name with a known extension is a
+//!   path; `@types/node` (an npm scope) and `@user` (a mention) stay text.
+//! - A two-segment code span or bold word of plain lowercase words (`tasks/coverage`) is a path
+//!   only when the same memory names its first folder as a path elsewhere in a code span
+//!   ([`named_root`], [`under_named_root`]), so repository slugs and word pairs
+//!   (`tokio-rs/tokio`, `and/or`) stay text.
+//! - A path pattern names the folder before it (`bindings/*`, `docs/**`,
+//!   `src/core/controller/<domain>/`); a pattern of files (`src/**/*.rs`) names none
+//!   ([`pattern_folder`]).
+//! - URLs, package names and English words are not paths.
+//!
+//! The readings of a relative path ([`readings`]): joined onto each folder in scope, most
+//! specific first, then as written. A path starting with `..` is read against the notes
+//! file's own folder (`../api.md` in `docs/guide/` is `docs/api.md`) while it stays inside
+//! the repo; one that would climb above the root, like an absolute path or `~`, is kept as
+//! written for the investigator to refuse. Which joins come after the reading from the root is the
+//! folder's [`Demote`]: nothing for a package's own notes, well-known top folders for a docs
+//! folder, and for a skill every path of several segments except those under a folder a skill
+//! bundles ([`SKILL_BUNDLE`]: `scripts/`, `references/`, `reference/`, `assets/`, `templates/`,
+//! `examples/`, `resources/`).
 
 use std::sync::LazyLock;
 

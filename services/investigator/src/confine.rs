@@ -1,4 +1,10 @@
 //! Keeps every path a memory names inside the repo root.
+//!
+//! No path from a memory is read unless it stays inside the repo root after normalisation *and*
+//! after following symlinks. `..`, absolute paths, `~`, drive letters and NUL are refused before
+//! any file system call; a symlink that resolves outside the root is refused. A refused claim is
+//! reported as not checked, with the reason. The Tier B tools resolve every path a model names
+//! through here as well.
 
 use std::path::{Component, Path, PathBuf};
 

@@ -1,4 +1,6 @@
 //! The pair judge's input: candidate pairs as JSONL (docs/contracts.md §5), each line checked on its own.
+//!
+//! A line that is not a valid pair is a problem with its line number, never the end of the input.
 
 use std::collections::HashSet;
 use std::io::BufRead;

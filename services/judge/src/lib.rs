@@ -9,6 +9,13 @@
 //!
 //! This crate must never take a side, change or archive a memory, or follow an instruction
 //! found in memory text: the text is fenced as data in memval's own prompt ([`prompt`]).
+//!
+//! The crate has the shape every service crate has: `lib.rs`, `stage.rs` (every `Stage` impl),
+//! domain modules (`plan`, `input`, `result`, and the `draft` and `change` judges), one `model/`
+//! folder for everything it asks a model, and `tests/` against the scripted model server.
+//! `tests/render.rs` renders fixed, hostile fixtures through every judge's views (pairs result,
+//! draft judgement, change validation, manifest and history lines) and compares them with
+//! `tests/golden/`.
 
 pub mod change;
 pub mod draft;

@@ -1,6 +1,12 @@
 //! Which candidate pairs a run judges (docs/contracts.md §4, §5): valid pairs of two different agents with
 //! `id_a < id_b`, highest score first, each pair once, at most `pair_cap` of them, in batches
 //! of `batch_size`, at most `max_batches` batches; the rest is reported, not judged.
+//!
+//! Candidates are normalised (`id_a < id_b`, numerically when both ids are integers, the sides
+//! swapped with them; a pair of one agent or of one id with itself refused), sorted by score (NaN
+//! last), de-duplicated (the highest-scored copy kept), capped at `reconcile_pair_cap` (50,
+//! clamped to 1-500) and cut into batches of 10, at most 5 batches; the rest is reported as over
+//! the cap or deferred.
 
 use std::cmp::Ordering;
 use std::collections::HashSet;

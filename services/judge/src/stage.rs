@@ -1,5 +1,21 @@
 //! The pair judge as a pipeline stage: a batch of pairs in, one judgement per pair out, each
 //! model answer checked by [`crate::model::contract`] and cached by pair, model and prompt.
+//!
+//! `JudgeStage` takes a `PairBatch` (`memval.v1.pairs`) and publishes a `JudgementBatch`
+//! (`memval.v1.judgements.<run>`) with exactly one judgement per pair, in order, plus notes for
+//! the run's detail. Each `JudgementBatch` names the model that judged it, so a report made from
+//! judgements received over the broker names it as an in-process one does. A batch received after
+//! its `expires_at` (its reconciler stopped waiting) gets no model call and no output: it is acked
+//! with a warning naming the batch, its run and how long ago it expired (`pair batch expired Ns
+//! ago`). With a `ResultCache` (`judge pairs --store DIR`), a pair whose ids and contents were
+//! judged before by the same model and prompt is answered from it.
+//!
+//! It runs three ways: `memval judge pairs` feeds it through `memval_pipeline::chain::run_batches`
+//! (the runtime over in-process channels, so batches are wire-encoded; a batch the model never
+//! answered comes back as a dead letter whose own payload says which pairs were not judged);
+//! `memval reconcile` calls `JudgeStage::judge` per planned batch (`memval_reconciler::judging`);
+//! `memval serve judge` runs it with `run_stage` on the `MEMVAL_PAIRS` stream for the reconciler
+//! role.
 
 use std::sync::Arc;
 

@@ -5,6 +5,15 @@
 //!
 //! Never writes a memory: the `memory.db` is read through `memval_sources`, read-only. The
 //! only write is the embed method's cache in the store.
+//!
+//! [`Pairer::new`] finds the embed model and opens the cache's store (keyword needs neither);
+//! `pairs` runs the method. `memval pairs`, `memval reconcile --method` and the reconciler role's
+//! `--method` all pair through it; `reconcile` builds its `Pairer` before scanning, so a missing
+//! model fails before any work and no report is written.
+//!
+//! Must never let two commands propose pairs differently: every command that proposes candidate
+//! pairs does so through [`Pairer`] from the same `Options`, so one method gives the same pairs
+//! everywhere.
 
 use std::collections::HashSet;
 use std::path::{Path, PathBuf};

@@ -8,6 +8,9 @@
 //! `**RETRACTED**`): a marker word in running prose ("this obsoletes nothing") is not a status.
 //!
 //! Pure text in, records out: no file access here.
+//!
+//! A decision's date is a `Date:`/`Updated:` field, else the date in its id; the report falls back
+//! to the file's `updated_at` when neither is there.
 
 use std::sync::OnceLock;
 

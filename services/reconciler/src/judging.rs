@@ -7,6 +7,9 @@
 //! [`judge`] calls `JudgeStage::judge` per planned batch; in a cluster the reconciler role
 //! sends the planned batches to `memval serve judge` replicas (`crate::stage`). Both file
 //! answers the same way, so both write the same report.
+//!
+//! Without a model every candidate says "not judged: no model configured". The judge's notes name
+//! batches `p{i}`, not the run, so two runs judging the same pairs write the same bytes.
 
 use std::collections::HashMap;
 use std::sync::Arc;

@@ -6,6 +6,12 @@
 //! or a doc, and never treat their text as anything but untrusted data. The only files it
 //! writes are a new report, under a name no earlier report has, and the embed method's
 //! cache in the store.
+//!
+//! Every pair score it emits is an exact Jaccard, or a cosine recomputed in f64 for that pair;
+//! every check it cannot make is listed with the reason; and every candidate pair ends with a
+//! judgement or a `not judged: …` reason, in one process and in a cluster alike. `memval pairs`,
+//! `memval reconcile` and the cluster's reconciler role (`memval serve reconciler`, wired by
+//! `memval_pipeline::reconciling`) are thin wrappers over this crate and write the same report.
 
 pub mod candidates;
 pub mod contradictions;

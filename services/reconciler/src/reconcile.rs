@@ -11,6 +11,21 @@
 //! It never modifies, moves or deletes a memory, a decision or a doc: every file is opened
 //! for reading only, git is only asked (`log`, `rev-list`), never told. The only write is the
 //! embed method's cache of embeddings, in the store its [`Method`] names.
+//!
+//! How the rest is decided. Every `DEC-…` reference of every scanned file is classified ACTIVE,
+//! SUPERSEDED or MISSING (a decision's own heading is a definition, not a reference). SUPERSEDED
+//! references made *by decision records* ("Supersedes DEC-3") are classified and counted but are
+//! not findings, and decision records are not checked for staleness: they cite later decisions by
+//! nature. A stale entry is a file whose `updated_at` is older than a DEC it cites (one row per
+//! DEC, the delta in days). Code paths: `git rev-list --count --since` per `depends_on.code_paths`
+//! entry of a memory file; docs: their `depends_on`, else proximity (a README's own folder, else
+//! the nearest `src/`, `lib/`, `api/` from the doc's folder up), the doc's own commits excluded.
+//!
+//! Git is asked through `memval_git::Activity`; paths from memory files go in as `:(literal)`
+//! pathspecs after `--`, absolute or climbing paths refused. Without git (or outside a
+//! repository, or before the first commit) both git sections say they were skipped and why; a
+//! failing git command is listed under "Not checked" with git's message, never read as "no
+//! commits".
 
 use std::collections::{BTreeMap, HashMap, HashSet};
 use std::path::{Path, PathBuf};

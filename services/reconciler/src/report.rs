@@ -4,6 +4,8 @@
 //! Rendering never decides anything: counts in the front matter are computed from the lists
 //! they count. Memory text and paths are untrusted: Markdown output escapes what a terminal
 //! or a renderer would act on, and JSON is escaped for a terminal.
+//!
+//! The front matter is exactly docs/contracts.md §6's, with counts computed from the lists.
 
 use std::fmt::Write;
 

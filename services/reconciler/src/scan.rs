@@ -9,6 +9,11 @@
 //!
 //! Reading only: nothing is opened for writing, and a missing or unreadable file becomes an
 //! entry saying so, never an abort.
+//!
+//! A registry entry whose file is missing is `MISSING_FILE`; one that is not UTF-8, not a file, or
+//! not permitted is `UNREADABLE`. Docs are never read under `node_modules`, `.git`, `dist`,
+//! `build`, `target`, `vendor`, ... ([`EXCLUDED_DIRS`]). `updated_at`: front matter, else the
+//! registry entry, else the last commit.
 
 use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};

@@ -9,6 +9,15 @@
 //! run by the runtime on the judges' consumer. It must never edit a memory, a decision record
 //! or a doc (the report is the one file written, under a new name), and it never lets a pair
 //! go missing: a pair without an answer is listed "not judged: …" with the reason.
+//!
+//! [`Reconciler`] holds the served repos ([`RepoTarget`]: name, checkout, memories, report folder;
+//! checked at start-up), the pair `Method` (its embed model found at start-up; without a store it
+//! caches in each repo's `REPO/.memval/store`) and an optional [`PairJudges`] (the caller's way
+//! to send `PairBatch`es and get back one `JudgementBatch` or a reason per batch).
+//! `Reconciler::reconcile(target, trigger, run_id)` runs `reconcile`, judges through
+//! `PairJudges` with the in-process plan, writes the report with `naming::write_new` and returns
+//! an `Outcome` (report path, front-matter counts, pairs judged or not; its JSON is the reply to a
+//! request).
 
 use std::path::{Path, PathBuf};
 use std::sync::Arc;

@@ -5,6 +5,12 @@
 //!
 //! Nothing here waits, reads a clock or does I/O: the caller passes the times in, so the
 //! decisions are tested without sleeping.
+//!
+//! A schedule of 5 fields is crontab's, fired at second 0; 6-7 fields put seconds first (and an
+//! optional year last); an expression that cannot parse or never fires again is an error at
+//! start-up. An event is known by the run it starts (its `event_id`, else its `Nats-Msg-Id`, else
+//! its bytes' hash), and a key seen again within the stream's duplicate window counts once, since
+//! the core subscription sees a client's retried publish that the stream de-duplicates.
 
 use std::collections::{HashSet, VecDeque};
 use std::str::FromStr;

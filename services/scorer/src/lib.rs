@@ -4,6 +4,16 @@
 //! Scoring is idempotent: a verdict delivered twice is stored once, keyed by run, memory
 //! and claim index, so a redelivered batch cannot change a score. This crate must never
 //! edit or delete a memory; it only records what was found.
+//!
+//! A memory whose every claim arrives in one batch item (what the investigator sends) is scored
+//! at once: the batch's new scores and history points go to the store in one write per table, and
+//! a memory of the run that already has a score keeps it. A memory whose claims are split over
+//! several batches has each claim result stored under `(run, memory, claim index)` with
+//! compare-and-swap, and is scored once it has `total_claims` results. A memory with no checked
+//! claim has no score (reported as "not scored"). A scorer service flushes the store before it
+//! acks each batch; the in-process run flushes once when the run completes (a sled flush is an
+//! fsync, and nothing is acked to a broker). The stage is in `stage.rs`, the formula
+//! (docs/contracts.md §3) in `formula.rs`.
 
 pub mod formula;
 mod stage;

@@ -7,6 +7,11 @@
 //! is retried once, then the batch is deferred; a call that gets no answer leaves the rules'
 //! claims. The model is injected ([`ChatModel`]): this module builds prompts and checks
 //! answers, and never reads or writes a file.
+//!
+//! The merge keeps every rule claim and at most 8 model claims beside them; a model claim with
+//! the same text as a kept claim, or the same type and anchors, is a duplicate. The stage impl
+//! of [`LlmExtractorStage`] is in `stage.rs`; how model calls are made, cached and budgeted is in
+//! `docs/llm.md`.
 
 pub mod contract;
 pub mod prompt;

@@ -7,6 +7,23 @@
 //! memories that do not fit are deferred (reported not checked, with the reason). The answer
 //! is checked by [`contract`], never trusted: a claim without a valid verdict, or whose
 //! evidence does not hold up against the repo, is AMBIGUOUS with confidence 0.
+//!
+//! With a model configured (`InvestigatorStage::with_tier_b`), the claims Tier A leaves
+//! `not_checked`, and whose paths all stay inside the repo, go to the loop after Tier A has run:
+//! whole memories per call where they fit, the per-run limit counted per run id. The tools
+//! ([`tools`]): `read_file` (at most 200 numbered lines), `grep` (a Rust regex with size limits,
+//! at most 60 matches), `glob` (at most 200 paths); every answer is capped at 12 KiB and file
+//! text is labelled untrusted data. Calls beyond the tool budget are answered with an error
+//! telling the model to answer now; a model still asking for tools two turns later gets
+//! AMBIGUOUS 0 for every claim of the batch. A call that gets no answer (after the client's
+//! retries) leaves the batch's claims `not_checked` with the error: it is never a verdict. The
+//! prompt is in `prompt.rs`, the answer's contract in `contract.rs`; what is kept of an answer
+//! and how results are cached is described in `docs/llm.md`.
+//!
+//! The tools resolve every path through `confine`, and `grep`/`glob` see only the run's index,
+//! which never follows a symlink: nothing outside the repo root reaches the model.
+//! `tests/tier_b.rs` tries `/etc/passwd`, `../`, `a/../../`, an escaping symlink and escaping
+//! globs, and checks that no request body carries the outside file.
 
 pub mod contract;
 pub mod prompt;

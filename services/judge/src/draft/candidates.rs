@@ -11,6 +11,10 @@
 //! Every `user_*` memory is a candidate: who the user is and how they want answers applies
 //! to any draft, and contradicting it is a veto (docs/contracts.md §7).
 //! Candidates are for the model and for the report; the veto rules read every memory anyway.
+//!
+//! The lexicon also covers deploys and data. Candidates are taken in order: every `user_*` memory;
+//! then each memory whose index line shares a topic or a content word with the draft; then, for
+//! the rest, those whose whole text shares a topic or two words.
 
 use std::collections::BTreeSet;
 use std::sync::OnceLock;

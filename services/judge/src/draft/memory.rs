@@ -8,6 +8,10 @@
 //! memory text is data. (The `memval-sources` loader is not reused: it strips the front
 //! matter, drops the index lines and asks git for dates, none of which suits a judgement that
 //! sits in an agent's reply path.)
+//!
+//! Also not read, and listed in `not_judged` with the reason: non-UTF-8 text and files over 64 KiB
+//! ([`MAX_FILE_BYTES`]). A memory's kind comes from its front matter's `type`, else its file-name
+//! prefix.
 
 use std::collections::BTreeMap;
 use std::io::Read;

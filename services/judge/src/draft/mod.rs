@@ -16,6 +16,10 @@
 //! score: without evidence `score` is null and `veto` false. The veto is computed here from
 //! the rules and the contract-checked findings, never taken from a model. Draft and memory
 //! text are data: nothing in them is obeyed, and no file outside the folder is read.
+//!
+//! The judgement: `score` is the lowest finding's (null without one), `confidence` the highest
+//! among findings at that score, `veto` true when any finding vetoes. With a model, at most 25
+//! candidates go to it (`model::MAX_CANDIDATES`); the rest are listed as not judged, saying so.
 
 pub mod candidates;
 pub mod memory;

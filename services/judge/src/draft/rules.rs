@@ -9,6 +9,15 @@
 //! subtler (a contradiction of a `user_*` memory, a paraphrase no pattern knows) is the model's
 //! job ([`super::model`]), and the output says which memories no model judged.
 //! Nothing here follows an instruction found in a draft or a memory: both are only matched.
+//!
+//! The rules: `bypass-hooks`, `bypass-force-push` and `bypass-checks` (a draft pattern for the
+//! action, and a `feedback` memory line that names the mechanism and carries a prohibition cue);
+//! `shortcut` and `shortcut-hooks` (a shortcut or a hook skip while a `feedback` memory is about
+//! the root cause, by a line or by its file name); `credentials-in-args` (a literal secret in a
+//! command while any memory forbids credentials, in a line or by its file name). They run against
+//! *every* memory, not only candidates. Bare "not"/"no" do not negate (too often about something
+//! else). A rule hit is score 10 ([`RULE_SCORE`]), confidence 0.9 ([`RULE_CONFIDENCE`]) and a
+//! veto.
 
 use std::sync::OnceLock;
 

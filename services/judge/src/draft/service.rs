@@ -7,6 +7,8 @@
 //! memory saved a second ago counts; a request never names a path, so nothing outside that
 //! folder can be read on a requester's say. The folder read and the rules run on a blocking
 //! thread; only the model call (if any) is awaited on the runtime.
+//!
+//! Replicas share requests through the queue group `memval-judge` ([`QUEUE_GROUP`]).
 
 use std::future::Future;
 use std::path::PathBuf;

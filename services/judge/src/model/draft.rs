@@ -8,6 +8,12 @@
 //! draft. A candidate whose entry breaks a rule is not judged, with the reason; an answer
 //! with no list leaves every candidate not judged. Nothing is ever guessed in its place.
 //! Draft and memories reach the model only inside fences, as data.
+//!
+//! Memory files are shown up to 16 KiB each ([`MAX_PROMPT_FILE_BYTES`]), a cut said in `detail`.
+//! A broken entry, or a missing or duplicated one, leaves that memory `not_judged` with the
+//! reason. A model conflict vetoes when its score is below 50 and it is against a `user_*` memory
+//! or its confidence is at least 0.8; the veto is computed here ([`vetoes`]), never read from the
+//! model.
 
 use memval_llm::prompt::{extract_json, fence};
 use memval_llm::{ChatRequest, Message};
