@@ -52,7 +52,7 @@ pub enum Outcome {
     Checked {
         verdict: Verdict,
         /// 0-100, the strength of the evidence: the investigator's checks use a fixed scale
-        /// (kept with `services/investigator/src/check.rs`); a model's confidence is kept only
+        /// (kept with `services/investigator/src/check/mod.rs`); a model's confidence is kept only
         /// as docs/llm.md says.
         confidence: u8,
         /// Starts with `path:line` and says what was found.

@@ -1,6 +1,12 @@
 //! Everything one run checks claims against (the repo index and its history), and the Tier A
 //! pass over a batch: each memory's claims read in the light of its other references, and a
 //! bug on one claim kept to that claim.
+//!
+//! `Evidence::check_batch` checks a batch's claims against the index and history, building one
+//! `MemoryContext` per memory from all its claims ([`crate::check`], its `context` module). A panic
+//! while checking one claim is caught and that claim is `not_checked` with the panic's message.
+//!
+//! **Architecture Invariant:** a claim the investigator cannot prove is `not_checked`, never VALID.
 
 use std::path::Path;
 

@@ -9,6 +9,36 @@
 //! The index is a snapshot (one run, or one `HEAD` in a service): what it reads from disk
 //! for a claim (a file's text, whether a path stays inside the root) is kept for its
 //! lifetime, within bounds, since a run asks about the same files again and again.
+//!
+//! Per run (or per `HEAD` in a service) one `RepoIndex`: a `.gitignore`-aware walk (`ignore`
+//! crate; `.git` and `.memval` skipped; symlinks recorded but never followed, a dangling one
+//! recorded as such and never VALID; FIFOs, sockets and devices recorded by type and never
+//! opened, since opening one can block forever), every directory, line counts, and an identifier
+//! index (identifier → files that mention it), built in parallel (rayon). Binary files (a NUL in
+//! the first 8 KiB), files over 2 MiB (`MAX_PARSE_BYTES`) and symlinks are indexed by name only;
+//! non-UTF-8 text is read lossily. Symbol definitions are parsed per file on first need
+//! (`symbols`, Rust skimmed first by `skim`) and cached: a claim names its file, or the identifier
+//! index narrows a bare symbol to the files that mention it, so a run parses the files its claims
+//! touch, not the whole tree, and claims are answered from the index, not by a grep each. File
+//! texts and `realpath` confinement answers are kept for the index's lifetime (bounded), as are
+//! old file versions read from git; a symbol missing from a file whose old version is its current
+//! text is not parsed again from history. These caches are what make the investigator fast
+//! enough for the throughput benchmark (BENCHMARKS.md §3).
+//!
+//! `unique_def`: since only "exactly one" is an answer, the search of a level (and of the whole
+//! repo for a symbol whose file is gone) stops at the second definition; the caller in `check/anywhere.rs`
+//! hands it the candidates nearest level first and, within a level, smallest files first (by line
+//! count). On
+//! the speed benchmark's registry tree these candidate parses were two thirds of all parsing (a
+//! name like `default` or `Error` is mentioned by thousands of files and defined in hundreds).
+//! `--log memval::parse=debug` logs each file parsed, its size and time.
+//!
+//! **Architecture Invariant:** the order candidates are parsed in never changes a verdict: a
+//! stopped search answers "several" only when two definitions were found, and "one" or "none"
+//! only after every candidate of the level was parsed.
+//!
+//! `ignored_by` reads the `.gitignore` of the root and of each folder on the way down (used to
+//! leave git-ignored paths not checked, see `check/search.rs`, "words that are not references").
 
 use std::collections::{HashMap, HashSet};
 use std::io::Read;

@@ -1,5 +1,9 @@
 //! Which local checkout answers a run: a cluster's investigators map the repo name a run
 //! carries to a path of their own.
+//!
+//! `RepoRouter` picks the checkout for a run's repo name when one service serves several repos
+//! (`--repo-map NAME=PATH`: the exact name, then the last path component; `--repo PATH` for any
+//! other name); its `Stage` impl hands the batch to that checkout's [`InvestigatorStage`].
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};

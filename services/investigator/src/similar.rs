@@ -1,4 +1,13 @@
 //! Small similarity measures for successor search.
+//!
+//! The measures successor search uses. `body_similarity`: the Jaccard of two texts' identifier
+//! sets, leaving out the definition's own name (a rename changes it by design); with fewer than
+//! three identifiers, texts that are the same once the names are blanked out count as 1. `check`
+//! takes a symbol whose body scores *s* ≥ 0.5 as a rename (confidence 60 + 35·*s*), and a re-added
+//! file whose text scores ≥ 0.5 against the deleted one as its successor (as git's rename
+//! detection wants half the content). `name_similarity`: a normalised, case-insensitive
+//! Levenshtein similarity of two names (a close symbol name without history). `shared_dirs`: the
+//! leading folders two paths share ("moved to another file" among several definitions).
 
 use std::collections::HashSet;
 

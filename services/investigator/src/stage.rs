@@ -1,5 +1,11 @@
 //! The investigator's pipeline stage for one checkout ([`InvestigatorStage`]); a cluster
 //! investigator's several checkouts are picked by [`crate::RepoRouter`].
+//!
+//! The stage checks every batch against the commit its run names: it re-indexes when the
+//! checkout's `HEAD` has moved since it was indexed (a long-running service after a pull), and
+//! refuses a batch for another commit (retryable, so another replica may take it; dead-lettered
+//! with "run R checks commit X but PATH is at Y" in the end). There are no wrong-commit verdicts.
+//! With a model, `with_tier_b` adds the Tier B loop to the stage.
 
 use std::path::{Path, PathBuf};
 use std::sync::Arc;

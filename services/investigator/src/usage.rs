@@ -8,6 +8,13 @@
 //! docs or data) and masks comments and strings out of their text.
 //!
 //! It reads files only through the [`RepoIndex`] (confined, cached) and decides no verdict.
+//!
+//! "Still used" counts only the repo's own code: files of a programming language (by extension),
+//! not tests (`tests/`, `__tests__/`, `*_test.go`, `*.test.ts`, `test_*.py`, `FooTest.java`, ...),
+//! with comments and string literals masked out. Docs, data, the notes file itself, a test
+//! pinning old behaviour, or a comment saying the symbol was removed keep no symbol alive. The
+//! identifier index narrows the files; they are read (cached) and masked only for a symbol that is
+//! defined nowhere.
 
 use crate::index::RepoIndex;
 

@@ -5,7 +5,7 @@
 //! definition elsewhere, or, among several, the only one sharing the most leading folders with the
 //! claimed file (at least one). The candidates are the identifier index's files mentioning the
 //! name, parsed nearest folder first; the first level with a definition decides
-//! (`RepoIndex::unique_def`, see `heuristics-other.md`, index.rs).
+//! (`RepoIndex::unique_def`, see `crate::index`).
 
 use std::sync::Arc;
 

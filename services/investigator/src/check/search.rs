@@ -11,7 +11,7 @@
 //! (`skills/x/README.md` is not `skills/README.md` moved). The only file of its name, in a folder
 //! above or below the old one (`docs/CONTRIBUTING.md` → `CONTRIBUTING.md`, `scripts/x.json` →
 //! `scripts/labeling/x.json`), is tied to it: a folder flattened or sorted into subfolders. What the
-//! tree search leaves gone or unplaced gets the second look (`tree_only.rs`).
+//! tree search leaves gone or unplaced gets the second look (`check/tree_only.rs`).
 //!
 //! ## Words that are not references
 //!

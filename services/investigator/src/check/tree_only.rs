@@ -2,6 +2,56 @@
 //! the tree's folder words, package names and project files ([`crate::tree_words`]) read
 //! against the memory's other references. Every answer here is a guess history could
 //! overturn, reported below the confidence git evidence gets, with evidence saying "no history".
+//!
+//! ## The order of the second look
+//!
+//! The second look without history (`Checker::guess_without_history`): a path the tree search
+//! found gone or could not place is read again from the tree alone, in this order.
+//!
+//! (1) A folder whose own references in the memory (`old/x`, `old/y`) are found elsewhere by (2)
+//! or (3): all in one folder, it moved there (50); in several, it was split (AMBIGUOUS, the
+//! folders listed).
+//!
+//! (2) The unique folder with the same words (split on `/ - _ .`, lowercase, numeric ordering
+//! prefixes dropped, plurals made singular: `packages/targets/postgres-adapter` →
+//! `packages/3-targets/6-adapters/postgres`, 55). It comes before (3) because the whole path
+//! agrees, not only its last folder.
+//!
+//! (3) A folder holding the package named like the missing folder: `package.json` `name`,
+//! `Cargo.toml` `[package] name`, `pyproject.toml` `[project]` name, compared by words less the
+//! words at least a quarter (and three) of the repo's package names share, which name the
+//! project (`turso_parser` for `parser`, `@langchain/standard-tests` for
+//! `libs/langchain-standard-tests`); unique in the tree (55).
+//!
+//! A candidate of (2) or (3) must hold what the memory names inside the missing folder (one
+//! such path with its rest kept, or an entry of its name anywhere under the candidate)
+//! whenever the memory names anything there: a moved folder takes its contents along, so
+//! cline's deleted `cli/`, whose `src/components/ModelPicker.tsx` is nowhere, is not
+//! `apps/cli`. Except a folder renumbered in its own folder (same parent, same name once the
+//! leading ordering number is set aside: `cookbook/15_learning` → `cookbook/08_learning`),
+//! which is the same folder even when the file the memory named inside it is gone. When the
+//! memory names nothing inside, two readings need that support and are dropped without it: a
+//! plural of a one-word name (`client` → `clients/`, the folder of many clients, not the one),
+//! and a package that agrees with the path on its name only while the folder it sat in is gone
+//! too (`references/hello-world`, deleted with `references/`, is not the test fixture
+//! `packages/cli-v3/e2e/fixtures/hello-world`).
+//!
+//! (3b) A source file (`.rs`, `.py`, `.ts`/`.js` and kin, `.go`, `.rb`,
+//! `.ex`) gone where a folder of its stem now stands beside it holding files of its language
+//! (`same_kind_of_file`: `client.js` → `client/index.ts` too) became that folder of modules:
+//! its entry file when it has one (`mod.rs`, `__init__.py`, `index.ts`, ...), else the folder
+//! (`handlers.rs` → `handlers/`, `presets.py` → `presets/__init__.py`, 55).
+//!
+//! (4) When the memory's other paths in an ancestor folder are found, at least two of them and
+//! more than anywhere else, under one other folder with their rest kept, the entry there whose
+//! name shares the longest prefix with the missing one's (≥ 60 % of the longer name, unique:
+//! `validation` → `validators`, 45).
+//!
+//! (5) A bare folder name with several places deeper that none of this ties to the memory is gone
+//! (40), not AMBIGUOUS.
+//!
+//! **Architecture Invariant:** the second look never reads outside the index (no file system
+//! beyond it, no git) and never overrides a path found as written.
 
 use crate::names::basename;
 use crate::tree_words::{
