@@ -1,6 +1,8 @@
-//! Behavioural and architectural sentences: a sentence that states no setting and no line
-//! content is offered to `behaviour::classify`, with its code replaced by placeholders so
-//! verbs inside code (`src/handles.rs`) are not read as prose.
+//! Behavioural and architectural sentences.
+//!
+//! A sentence without config or line-text mentions is offered to `behaviour::classify` with its
+//! code replaced by placeholders (`mentions::placeholders`), so verbs inside code
+//! (`src/handles.rs`) are not read as prose.
 
 use std::ops::Range;
 

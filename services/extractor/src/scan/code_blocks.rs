@@ -1,6 +1,15 @@
-//! Lines of a fenced code block: a tree row, a listing entry and a command are read for their
-//! structure (and the comment at their end as prose); any other code line is scanned whole
-//! for paths, taking also the words the code writes deliberately as paths ([`code_literal`]).
+//! Lines of a fenced code block.
+//!
+//! In a shell fence, an empty line or a line that reads as a command, the program the command
+//! runs and the paths given to it are the claims (`command_lines`); a line of a listing fence
+//! holding one name is a listing entry (`trees`); any other code line is scanned whole for
+//! paths. For a tree row, a listing entry or a command, the comment at the end of the line
+//! (`uv sync  # after editing pyproject.toml`, `frontend/  # see frontend/AGENTS.md`;
+//! `markdown::code_comment`) is prose written in the code block, and the paths it names are read
+//! too. In a code line a word plain reading did not take is taken when the code writes it
+//! deliberately (`code_literal`): a quoted string literal (`paths: ["Sources/**"]`,
+//! `pushd 'tools/azsdk'`) reads as a code span does, and a folder glob (`- Tests/**`, quoted or
+//! not) names its folder; a file pattern (`src/**/*.ts`) names none.
 
 use crate::commands;
 use crate::markdown::{self, Fence};

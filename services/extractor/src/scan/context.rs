@@ -1,6 +1,24 @@
-//! What is decided once per memory, before the walk: the folder its paths are read against
-//! besides the repo root ([`context_of`]), the folders a skill bundles its files in, and the
-//! first folders of the paths its code spans name ([`named_roots`]).
+//! What is decided once per memory, before the walk.
+//!
+//! The notes file's folder: tool folders, docs and skills. Which folder a notes file's paths
+//! are read against besides the root is decided once per memory (`context_of`; the sources pass
+//! the file's real folder). Notes kept in an agent tool's folder at the repo root
+//! (`.github/copilot-instructions.md`, `.claude/`, `.cursor/rules/`; `memval_proto::tools`)
+//! describe the repository from its root, as the tool reads them: their paths are read from the
+//! repo root, and only their `./x` and `../x` links from their own folder. A notes file in a docs
+//! folder reads paths under well-known top folders from the root first (`Demote::Roots`). A
+//! skill (`<tool folder>/skills/<name>/`, at any depth) reads its paths of several segments from
+//! the root first unless they start with a folder a skill bundles (`Demote::SkillRoots`, see
+//! `paths`), and looks for its bare names in the skill's folder and its `scripts/`,
+//! `references/`, `assets/` (`SKILL_BUNDLE_DIRS`) before the root.
+//!
+//! Named roots (two-segment spans of plain words). Before the walk, the first folders of every
+//! path the memory's code spans name are collected (`named_roots`), so a span on line 3 can lean
+//! on a path on line 90. A two-segment code span or bold word of plain lowercase words
+//! (`tasks/coverage`, `**internal-packages/redis**`) is a path only when the same memory names
+//! its first folder as a path elsewhere in a code span (`tasks/coverage/misc/pass`, `tasks/`);
+//! otherwise repository slugs and word pairs (`tokio-rs/tokio`, `and/or`) stay text
+//! (`paths::under_named_root`).
 
 use std::collections::HashSet;
 

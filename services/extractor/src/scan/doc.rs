@@ -2,8 +2,13 @@
 //! sentence, tree row, listing entry, command or code line that mentions something, gathered
 //! in a [`Doc`] for `claims` to rank.
 //!
-//! The limits are there because memory text is untrusted: hostile text (megabyte lines, deep
-//! trees, thousands of paths) must cost no more than a bounded amount of work.
+//! The mention budget. At most 4,096 mentions (paths, symbols, keys, line texts) per memory
+//! (`MAX_MENTIONS`); a sentence's mentions refer to each other by index, so only whole lists are
+//! cut (`Walker::push`). Past the budget the walk stops, and `Doc::unread` records the line it
+//! stopped on and the memory's last line; the extractor reports them as `left_out`
+//! (`not_checked`, `unread_text`).
+//! Trees and listings are followed at most `MAX_NEST` levels deep, and code spans longer than
+//! `MAX_SPAN` bytes are not looked at.
 
 use memval_proto::ClaimType;
 

@@ -1,6 +1,8 @@
 //! What the token passes of a sentence (code spans, links, words) find before any path is
 //! resolved: path tokens at their place in the line, `key = value` assignments, and the code
 //! spans left over as candidate symbols, keys or line texts.
+//!
+//! A code span inside a link (`` [`a.rs`](a.rs) ``) is the same mention as the link.
 
 use crate::config::Assignment;
 use crate::mentions::Cand;

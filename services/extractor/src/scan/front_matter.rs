@@ -1,5 +1,12 @@
 //! The YAML front matter at the top of a notes file (`---` to `---`): which of its lines are
 //! skipped because they configure the agent tool, not the repository.
+//!
+//! In a notes file's YAML front matter (the `---` block at its top), the keys that configure the
+//! agent tool rather than the repository (`tools`, `mcp-servers`/`mcpServers`/`mcp_servers`,
+//! `model`, `color`, `argument-hint`: `TOOL_KEYS`) are not read, together with their indented
+//! continuation lines: a sub-agent's `tools: [playwright-test/browser_click]` names no file of
+//! the repo. The other keys (`description`, `globs`, `applyTo`, `allowed-tools`) are read as
+//! text: `allowed-tools`' `Bash(./scripts/release.sh:*)` names a script of the repo.
 
 /// Front matter keys that configure the agent tool, not the repository: the tools a sub-agent
 /// may call (`tools: [playwright-test/browser_click]`), its MCP servers and model. Their values

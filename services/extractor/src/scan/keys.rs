@@ -1,5 +1,8 @@
-//! Configuration keys of a sentence: which `key = value` code spans are settings, and the
-//! file each key is tied to (the nearest config file of the sentence, else the nearest file).
+//! Configuration keys of a sentence: which `key = value` code spans are settings
+//! (`edition = "2021"` is a setting next to `Cargo.toml`, `tokio = "1"` is not).
+//!
+//! Keys are tied to the nearest file of their sentence: the nearest config file first, else the
+//! nearest file that is not a folder (`mentions::nearest`).
 
 use crate::config::Assignment;
 use crate::mentions::{nearest, ConfigMention, FileMention};

@@ -1,6 +1,8 @@
 //! Line numbers and line contents of a sentence: the line a file is cited at (`src/main.rs:12`,
-//! "line 12 of `src/main.rs`", "`lru.go` (L45)"), and the names a sentence says sit on that
-//! line ("line 12 of `src/main.rs` holds `fn main`").
+//! "line 12 of `src/main.rs`", "`lru.go` (L45)").
+//!
+//! A declared name on a stated line ("line 12 of `src/main.rs` holds `fn main`") sits on that
+//! line.
 
 use std::ops::Range;
 

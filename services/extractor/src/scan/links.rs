@@ -1,6 +1,7 @@
-//! Markdown links of a sentence: a link's target is a path, and one written `./x` or `../x`
-//! is relative to the notes file itself, as a markdown renderer reads it, whatever section
-//! folder the text is under.
+//! Markdown links of a sentence.
+//!
+//! A markdown link's target is a path; a link written `./x` or `../x` is relative to the notes
+//! file itself, as a markdown renderer reads it, whatever section folder the text is under.
 
 use std::ops::Range;
 

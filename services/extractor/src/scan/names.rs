@@ -1,5 +1,10 @@
-//! Symbols of a sentence: code spans and bare words shaped like code, judged with the words
-//! inside the sentence's paths left out, and tied to the nearest file of the sentence.
+//! Symbols of a sentence: code spans and bare words shaped like code, tied to the nearest
+//! file of the sentence.
+//!
+//! A sentence's "dependency talk" cue (`crates`, `packages`, ...; `config::has_dependency_cue`)
+//! is judged with the words inside the paths it names blanked out (`dependency_cue`), so monorepo
+//! folders (`crates/core/src/lib.rs`, `packages/cli/`) do not hide the symbols beside them.
+//! Symbols are tied to the nearest file of their sentence (`mentions::bind`).
 
 use std::ops::Range;
 

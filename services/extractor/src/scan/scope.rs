@@ -1,11 +1,14 @@
 //! What is in scope at the line being read, and the readings of a path written against it.
+//! Relative paths are resolved here, because only the walker knows the folders in scope.
 //!
-//! Relative paths are resolved here, because only the walker knows the folders in scope. A
-//! path's readings, most likely first: joined onto a folder next to a bare name in the same
-//! sentence ("`lru.go` in `internal/cache/`"), onto the folder of the enclosing list item,
-//! onto the folder a heading or an intro line ("In `services/api/`:") named, onto the notes
-//! file's own folder, then the path as written, then (bare names only) joined onto the folder
-//! named most recently in the section. See `paths::readings` for the exceptions.
+//! A path's readings, most likely first: joined onto a folder right next to a bare name in the
+//! same sentence ("`lru.go` in `internal/cache/`"), onto the folder of the enclosing list item,
+//! onto the section's folder, onto the notes file's own folder, (in a skill) onto the skill's
+//! bundle folders, then the path as written, then (bare names only) onto the folder named most
+//! recently in the section. `../api.md` in a notes file in `docs/guide/` is `docs/api.md`; a `..`
+//! that would climb above the repo root is kept as written for the investigator to refuse. A code
+//! ref resolved from what the memory wrote (a tree row, a section's folder, the notes file's
+//! folder) keeps the text as `written`. See `paths::readings` for the exceptions.
 
 use crate::mentions::{gap, FileMention};
 use crate::paths::{self, Demote, Folder, PathToken};

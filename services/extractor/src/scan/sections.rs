@@ -1,7 +1,22 @@
 //! Headings, list items and intro lines: what a line of running text opens or closes for
-//! the lines after it. A heading closes the section; a heading or intro line naming one path
-//! opens a section on it; a list item starting with a path opens a list scope for the deeper
-//! items; a lone name may be the root of a tree drawn below it.
+//! the lines after it.
+//!
+//! Headings, sections and intro lines. A heading closes the section: its folder, its file
+//! anchor, the most recent folder, the open list scopes and any tree nesting are forgotten. A
+//! heading or an intro line that names one path ("In `services/api/`:", "**Under** `src/`:", a
+//! line ending in `:`) opens a section on that folder (or file anchor) for the lines that
+//! follow. A heading or intro line that puts what follows *outside* the folder ("Repository
+//! structure (outside `src/`)": `outside`, `except`, `excluding`, `besides`, `other than`,
+//! `not in`, `not under`; `EXCLUDES`) opens no section there.
+//!
+//! Lists. A list item that starts with a path (or an intro item naming exactly one path) opens
+//! a list scope for the deeper items: a folder they are read in, or the file their symbols
+//! belong to. A list item closes the scopes whose content column is right of its marker (those
+//! of the items at its level or deeper); a line that is no list item closes those right of its
+//! indent.
+//!
+//! A line that is a single path-like token may be the root of a tree drawn right below it
+//! (see `trees`).
 
 use std::sync::LazyLock;
 

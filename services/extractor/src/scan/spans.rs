@@ -1,6 +1,12 @@
-//! The code spans of a sentence, the most deliberate way memory text names code. Each span
-//! is, in this order: a command, a path, a `key = value` assignment, or else a candidate
-//! symbol, key or line text for the later passes.
+//! The code spans of a sentence, the most deliberate way memory text names code.
+//!
+//! Per sentence, each code span is, in order: a command (the program it runs, `./x` included, and
+//! the paths it is given, each at its own place in the span), a path (including a path pattern's
+//! folder, and a two-segment span of plain lowercase words under a named root: see `context`), an
+//! assignment (a config candidate, see `keys`), or a candidate symbol, key or line text for the
+//! later passes. A heading made only of code spans (`` ### `editors/code` ``, `` ### `crates/a`,
+//! `crates/b` ``) names each as a path as deliberately as a line of its own would (standalone
+//! strength).
 
 use std::ops::Range;
 

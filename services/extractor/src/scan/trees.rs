@@ -1,6 +1,17 @@
-//! Tree diagrams (`├── lru.go`, `|-- lru.go`) and listings (a code block of one name per
-//! line): each row is a path made of the names of the open entries to its left, then its own
-//! name; the lone name on the line just above a tree is its root.
+//! Tree diagrams and listings.
+//!
+//! A row of a tree diagram (`├── lru.go`, `|-- lru.go`) or an entry of a listing code block is a
+//! path made of the names of the open entries to its left, then its own name (at most 64 levels).
+//! The lone name on the line just above a tree's first row is its root (`src`, `.`,
+//! `myproject/`). A root that is not a common folder name may be the project's own name, so its
+//! children also get a reading without it, after the reading with it: a tree drawn under the
+//! project's name (`strands-agents/src/...`) may mean the path without it. Backticked names and
+//! unmistakable code names beside a row's name (`├── lru.go  # ShardedCache, a mutex per
+//! shard`) are that file's symbols. A row whose entry is a phrase (`+-- Define a custom tool ->
+//! tools/REFERENCE.md`: a word without extension or slash, one space, another word;
+//! `markdown::tree_entry_is_phrase`) is no entry: the line is read as text (for
+//! `tools/REFERENCE.md`), the line above it is no root, and its children are read against its
+//! parent.
 
 use crate::markdown;
 use crate::mentions::{clean_text, FileMention, SymbolMention};

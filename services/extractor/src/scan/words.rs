@@ -1,7 +1,9 @@
-//! The words of a sentence's running text (outside code spans and links): a bare word is a
-//! path on the strictest terms ([`Strength::Prose`]: a known extension or a well-known top
-//! folder), unless the line is that one word alone; a bold two-segment word is a path under a
-//! folder the memory names elsewhere, as a code span would be.
+//! The words of a sentence's running text (outside code spans and links).
+//!
+//! Words of the running text are paths by shape ([`Strength::Prose`]: a known extension or a
+//! well-known top folder; standalone strength when the line is a single token). A bold
+//! two-segment word (`**internal-packages/redis**`) is a path on the same terms as a two-segment
+//! code span: under a root the memory names elsewhere (see `context`).
 
 use std::ops::Range;
 use std::sync::LazyLock;
