@@ -1,0 +1,120 @@
+//! Lines of a fenced code block.
+//!
+//! In a shell fence, an empty line or a line that reads as a command, the program the command
+//! runs and the paths given to it are the claims (`command_lines`); a line of a listing fence
+//! holding one name is a listing entry (`trees`); any other code line is scanned whole for
+//! paths. For a tree row, a listing entry or a command, the comment at the end of the line
+//! (`uv sync  # after editing pyproject.toml`, `frontend/  # see frontend/AGENTS.md`;
+//! `markdown::code_comment`) is prose written in the code block, and the paths it names are read
+//! too. In a code line a word plain reading did not take is taken when the code writes it
+//! deliberately (`code_literal`): a quoted string literal (`paths: ["Sources/**"]`,
+//! `pushd 'tools/azsdk'`) reads as a code span does, and a folder glob (`- Tests/**`, quoted or
+//! not) names its folder; a file pattern (`src/**/*.ts`) names none.
+
+use crate::commands;
+use crate::markdown::{self, Fence};
+use crate::mentions::{clean_text, FileMention};
+use crate::paths::{self, PathToken, Strength};
+
+use super::doc::Sentence;
+use super::trees::root_candidate;
+use super::walker::{PendingRoot, Walker};
+use super::words::TOKEN;
+
+impl Walker {
+    pub(super) fn code_line(&mut self, line: &str, line_no: u32, fence: &Fence) {
+        if !self.code_structure(line, line_no, fence) {
+            return;
+        }
+        // A tree row, a listing entry or a command is read for its structure; a comment at
+        // its end is prose written in the code block (`uv sync  # after editing
+        // pyproject.toml`, `frontend/  # see frontend/AGENTS.md`), so the paths it names
+        // are read too. Other code lines were read whole already.
+        if let Some(comment) = markdown::code_comment(line) {
+            self.code_paths(comment, line_no);
+        }
+    }
+
+    /// Reads a code line; `true` when only its structure was read (a tree row, a listing
+    /// entry, a command), `false` when the whole line was scanned for paths.
+    fn code_structure(&mut self, line: &str, line_no: u32, fence: &Fence) -> bool {
+        if markdown::is_tree_line(line) && self.tree_line(line, line_no) {
+            return true;
+        }
+        self.pending_root = markdown::single_token(line).and_then(root_candidate).map(|name| PendingRoot {
+            line: line_no,
+            name,
+            emitted: false,
+        });
+        if fence.is_shell() || line.trim().is_empty() || commands::is_command(line) {
+            self.command_program(line, line_no);
+            return true;
+        }
+        if fence.is_listing() {
+            if let Some(token) = markdown::single_token(line) {
+                let col = markdown::indent_width(line);
+                let listed = !self.nest.is_empty()
+                    || token == "."
+                    || token == "./"
+                    || paths::classify(token, Strength::Standalone).is_some();
+                let root = self.nest.is_empty();
+                if listed && self.nest_entry(col, token, line_no, line, root) {
+                    self.pending_root = None;
+                    return true;
+                }
+            }
+        }
+        self.code_paths(line, line_no);
+        false
+    }
+
+    /// Paths in a line of a code block (`include!("src/x.rs")`, `import "./lib/util.js"`).
+    fn code_paths(&mut self, line: &str, line_no: u32) {
+        let masked = markdown::mask_urls(line);
+        let folders = self.structure_folders();
+        let files: Vec<FileMention> = TOKEN
+            .find_iter(&masked)
+            .filter_map(|m| {
+                let tok = paths::classify(m.as_str(), Strength::Prose)
+                    .or_else(|| code_literal(&masked, m.start(), m.end()))?;
+                let readings = paths::readings(&tok, &folders);
+                Some(FileMention {
+                    raw: tok.path.clone(),
+                    tok,
+                    readings,
+                    start: m.start(),
+                    end: m.end(),
+                    after: m.end(),
+                })
+            })
+            .take(self.budget)
+            .collect();
+        drop(folders);
+        self.push(Sentence {
+            line: line_no,
+            text: clean_text(line.trim()),
+            paragraph: self.paragraph,
+            anchor: None,
+            files,
+            symbols: Vec::new(),
+            configs: Vec::new(),
+            line_texts: Vec::new(),
+            behaviour: None,
+        });
+    }
+}
+
+/// A word of a code line that plain reading did not take as a path, taken anyway when the
+/// code writes it deliberately: a quoted string literal (`paths: ["Sources/**"]`,
+/// `pushd 'tools/azsdk'`) reads as a code span does, and a folder glob (`- Tests/**`, quoted
+/// or not) names its folder. A file pattern (`src/**/*.ts`) names no folder.
+fn code_literal(line: &str, start: usize, end: usize) -> Option<PathToken> {
+    let word = &line[start..end];
+    let before = line[..start].chars().next_back();
+    let quoted = matches!(before, Some('"' | '\'')) && line[end..].starts_with(before?);
+    if quoted {
+        paths::classify(word, Strength::Backtick).or_else(|| paths::pattern_folder(word))
+    } else {
+        paths::pattern_folder(word).filter(|_| word.contains('*'))
+    }
+}

@@ -1,0 +1,97 @@
+//! Commands: a line of a shell fence, a line of prose that is a command, or a code span
+//! holding one. What a command names is the program it runs and the paths it is given,
+//! nothing else: `cargo test -p memval-extractor` names no file.
+
+use crate::commands;
+use crate::mentions::{clean_text, FileMention};
+use crate::paths::{self, PathToken, Strength};
+
+use super::doc::Sentence;
+use super::walker::Walker;
+
+/// The script a command runs, as a path: `./gradlew` and `./mvnw` name a file of the
+/// current folder even without an extension.
+pub(super) fn program_token(program: &str) -> Option<PathToken> {
+    paths::classify(program, Strength::Backtick).or_else(|| {
+        let name = program.strip_prefix("./")?;
+        (!name.is_empty() && !name.contains('/')).then(|| paths::parse(name)).flatten().filter(|t| !t.dir)
+    })
+}
+
+/// The path arguments of a command line ([`commands::path_args`]) that are shaped like
+/// paths, with the word each came from. A file name of an extension no list knows counts
+/// only as the argument of a program of the repo ([`commands::repo_program_files`]).
+fn command_arg_tokens(line: &str) -> Vec<(PathToken, &str)> {
+    let own_files = commands::repo_program_files(line);
+    commands::path_args(line)
+        .into_iter()
+        .filter_map(|(w, folder)| {
+            let w = w.trim_end_matches([',', ';']);
+            let tok = if folder && !w.ends_with('/') {
+                paths::classify(&format!("{w}/"), Strength::Backtick)
+            } else {
+                paths::classify(w, Strength::Backtick)
+                    .or_else(|| own_files.contains(&w).then(|| paths::parse(w)).flatten().filter(|t| !t.dir))
+            }?;
+            (!tok.unresolvable()).then_some((tok, w))
+        })
+        .collect()
+}
+
+/// A code span with a space in it (`inner`, a slice of the line `orig`), read as a command:
+/// the program it runs and the paths it is given, each at its own place in the span, added to
+/// `raw`. Returns whether any was found (then the span is nothing else).
+pub(super) fn span_command(orig: &str, inner: &str, raw: &mut Vec<(PathToken, usize, usize)>) -> bool {
+    let at = |w: &str| {
+        let start = w.as_ptr() as usize - orig.as_ptr() as usize;
+        (start, start + w.len())
+    };
+    let program = commands::program(inner).and_then(|p| Some((program_token(p)?, at(p))));
+    let program_found = program.is_some();
+    if let Some((tok, (a, b))) = program {
+        raw.push((tok, a, b));
+    }
+    let args = command_arg_tokens(inner);
+    let args_found = !args.is_empty();
+    for (tok, w) in args {
+        let (a, b) = at(w);
+        raw.push((tok, a, b));
+    }
+    program_found || args_found
+}
+
+impl Walker {
+    /// A command line of a code block: the program it runs (`./scripts/run.sh`,
+    /// `python tools/gen.py`) and the paths given to it (`bun test src/x.test.ts`,
+    /// `make -C dir`, `-f docker-compose.yml`).
+    pub(super) fn command_program(&mut self, line: &str, line_no: u32) {
+        let folders = self.structure_folders();
+        let program = commands::program(line).and_then(program_token);
+        let files: Vec<FileMention> = program
+            .into_iter()
+            .chain(command_arg_tokens(line).into_iter().map(|(tok, _)| tok))
+            .map(|tok| FileMention {
+                raw: tok.path.clone(),
+                readings: paths::readings(&tok, &folders),
+                tok,
+                start: 0,
+                end: 0,
+                after: 0,
+            })
+            .collect();
+        if files.is_empty() {
+            return;
+        }
+        self.push(Sentence {
+            line: line_no,
+            text: clean_text(line.trim()),
+            paragraph: self.paragraph,
+            anchor: None,
+            files,
+            symbols: Vec::new(),
+            configs: Vec::new(),
+            line_texts: Vec::new(),
+            behaviour: None,
+        });
+    }
+}

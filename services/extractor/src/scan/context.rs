@@ -1,0 +1,67 @@
+//! What is decided once per memory, before the walk.
+//!
+//! The notes file's folder: tool folders, docs and skills. Which folder a notes file's paths
+//! are read against besides the root is decided once per memory (`context_of`; the sources pass
+//! the file's real folder). Notes kept in an agent tool's folder at the repo root
+//! (`.github/copilot-instructions.md`, `.claude/`, `.cursor/rules/`; `memval_proto::tools`)
+//! describe the repository from its root, as the tool reads them: their paths are read from the
+//! repo root, and only their `./x` and `../x` links from their own folder. A notes file in a docs
+//! folder reads paths under well-known top folders from the root first (`Demote::Roots`). A
+//! skill (`<tool folder>/skills/<name>/`, at any depth) reads its paths of several segments from
+//! the root first unless they start with a folder a skill bundles (`Demote::SkillRoots`, see
+//! `paths`), and looks for its bare names in the skill's folder and its `scripts/`,
+//! `references/`, `assets/` (`SKILL_BUNDLE_DIRS`) before the root.
+//!
+//! Named roots (two-segment spans of plain words). Before the walk, the first folders of every
+//! path the memory's code spans name are collected (`named_roots`), so a span on line 3 can lean
+//! on a path on line 90. A two-segment code span or bold word of plain lowercase words
+//! (`tasks/coverage`, `**internal-packages/redis**`) is a path only when the same memory names
+//! its first folder as a path elsewhere in a code span (`tasks/coverage/misc/pass`, `tasks/`);
+//! otherwise repository slugs and word pairs (`tokio-rs/tokio`, `and/or`) stay text
+//! (`paths::under_named_root`).
+
+use std::collections::HashSet;
+
+use crate::markdown;
+use crate::paths::{self, Strength};
+
+use super::doc::MAX_SPAN;
+
+/// Where a skill keeps the files its SKILL.md names by bare name.
+pub(super) const SKILL_BUNDLE_DIRS: &[&str] = &["scripts", "references", "assets"];
+
+/// The folder a notes file's paths are read against besides the repo root (`file_dir`: its
+/// folder, repo-relative). A skill's files name the skill's own files from its folder
+/// (`scripts/bump.sh` in `.claude/skills/release/`); other notes in an agent tool's folder at
+/// the repo root (`.github/copilot-instructions.md`, `.cursor/rules/*.mdc`, `.claude/commands/`,
+/// `memval_proto::tools::TOOL_DIRS`) describe the repository from its root, as the tool reads
+/// them, so only their relative links (`./x`, `../x`) are read from their own folder, as a
+/// markdown renderer reads them; any other notes file's folder is read first.
+pub(super) fn context_of(file_dir: Option<&str>, skill: Option<&str>) -> Option<String> {
+    let dir = file_dir?;
+    if let Some(skill) = skill {
+        return Some(skill.to_owned());
+    }
+    let tool = memval_proto::tools::tool_agent(dir.split('/').next().unwrap_or("")).is_some();
+    (!tool).then(|| dir.to_string())
+}
+
+/// The first folders of the paths the memory's code spans name ([`paths::named_root`]),
+/// read before the walk so a span on line 3 can lean on a path on line 90.
+pub(super) fn named_roots(content: &str) -> HashSet<String> {
+    let mut roots = HashSet::new();
+    for line in content.split('\n') {
+        for sp in markdown::code_spans(line) {
+            let inner = line[sp.inner].trim();
+            if inner.is_empty() || inner.len() > MAX_SPAN || inner.contains(char::is_whitespace) {
+                continue;
+            }
+            if let Some(tok) = paths::classify(inner, Strength::Backtick).or_else(|| paths::pattern_folder(inner)) {
+                if let Some(root) = paths::named_root(&tok) {
+                    roots.insert(root.to_string());
+                }
+            }
+        }
+    }
+    roots
+}

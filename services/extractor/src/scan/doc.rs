@@ -1,0 +1,53 @@
+//! What the walk produces, and the limits that keep it cheap: one [`Sentence`] for each
+//! sentence, tree row, listing entry, command or code line that mentions something, gathered
+//! in a [`Doc`] for `claims` to rank.
+//!
+//! The mention budget. At most 4,096 mentions (paths, symbols, keys, line texts) per memory
+//! (`MAX_MENTIONS`); a sentence's mentions refer to each other by index, so only whole lists are
+//! cut (`Walker::push`). Past the budget the walk stops, and `Doc::unread` records the line it
+//! stopped on and the memory's last line; the extractor reports them as `left_out`
+//! (`not_checked`, `unread_text`).
+//! Trees and listings are followed at most `MAX_NEST` levels deep, and code spans longer than
+//! `MAX_SPAN` bytes are not looked at.
+
+use memval_proto::ClaimType;
+
+use crate::mentions::{ConfigMention, FileMention, LineTextMention, SymbolMention};
+
+/// Mentions kept per memory, so hostile text cannot blow up memory or time.
+pub(crate) const MAX_MENTIONS: usize = 4096;
+/// Deepest tree or listing nesting followed.
+pub(super) const MAX_NEST: usize = 64;
+/// Longest code span looked at.
+pub(super) const MAX_SPAN: usize = 512;
+
+/// What a line of running text is: a sentence of prose or a heading.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) enum Kind {
+    Prose,
+    Heading,
+}
+
+/// A sentence (or a tree/code line) that mentions something.
+#[derive(Debug, Clone)]
+pub(crate) struct Sentence {
+    pub line: u32,
+    pub text: String,
+    pub paragraph: u32,
+    /// The file the enclosing section or list item is about (index into [`Doc::anchors`]).
+    pub anchor: Option<usize>,
+    pub files: Vec<FileMention>,
+    pub symbols: Vec<SymbolMention>,
+    pub configs: Vec<ConfigMention>,
+    pub line_texts: Vec<LineTextMention>,
+    pub behaviour: Option<ClaimType>,
+}
+
+#[derive(Debug, Default)]
+pub(crate) struct Doc {
+    pub sentences: Vec<Sentence>,
+    pub anchors: Vec<FileMention>,
+    /// When the memory names more than [`MAX_MENTIONS`] things: the line the scan stopped
+    /// on and the memory's last line. What lies between is reported as not read.
+    pub unread: Option<(u32, u32)>,
+}

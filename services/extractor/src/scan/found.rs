@@ -1,0 +1,47 @@
+//! What the token passes of a sentence (code spans, links, words) find before any path is
+//! resolved: path tokens at their place in the line, `key = value` assignments, and the code
+//! spans left over as candidate symbols, keys or line texts.
+//!
+//! A code span inside a link (`` [`a.rs`](a.rs) ``) is the same mention as the link.
+
+use crate::config::Assignment;
+use crate::mentions::Cand;
+use crate::paths::PathToken;
+
+#[derive(Default)]
+pub(super) struct Found<'a> {
+    /// Path tokens, with the byte range of the line each was written at.
+    pub(super) raw: Vec<(PathToken, usize, usize)>,
+    /// Code spans not taken as a path, a command or an assignment.
+    pub(super) cands: Vec<Cand<'a>>,
+    /// `key = value` code spans, settings or not depending on the rest of the sentence.
+    pub(super) assignments: Vec<(Assignment, usize, usize)>,
+    /// Where links written `./x` or `../x` are: read from the notes file's own folder.
+    pub(super) own_relative: Vec<(usize, usize)>,
+}
+
+impl Found<'_> {
+    /// Whether a path of the sentence is a config file: `edition = "2021"` is a setting next
+    /// to `Cargo.toml`, `tokio = "1"` is not.
+    pub(super) fn names_config_file(&self) -> bool {
+        self.raw.iter().any(|r| r.0.has_config_ext())
+    }
+
+    /// A code span inside a link (`` [`a.rs`](a.rs) ``) is the same mention as the link: of
+    /// paths found inside another, only the outer one is kept. Paths end up in line order.
+    pub(super) fn drop_nested(&mut self) {
+        self.raw.sort_by_key(|r| (r.1, std::cmp::Reverse(r.2)));
+        let mut reach = 0;
+        self.raw.retain(|r| {
+            let keep = r.2 > reach;
+            reach = reach.max(r.2);
+            keep
+        });
+    }
+
+    /// Past the memory's mention budget the text is hostile: stop doing work for it.
+    pub(super) fn truncate(&mut self, budget: usize) {
+        self.raw.truncate(budget);
+        self.cands.truncate(budget);
+    }
+}

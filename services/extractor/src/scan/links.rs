@@ -1,0 +1,44 @@
+//! Markdown links of a sentence.
+//!
+//! A markdown link's target is a path; a link written `./x` or `../x` is relative to the notes
+//! file itself, as a markdown renderer reads it, whatever section folder the text is under.
+
+use std::ops::Range;
+
+use crate::mentions::{FileMention, Line};
+use crate::paths::{self, Demote, Folder, Strength};
+
+use super::found::Found;
+use super::walker::Walker;
+
+/// Reads the link targets of the sentence `range` of `line` into `found`.
+pub(super) fn links(line: &Line<'_>, range: &Range<usize>, found: &mut Found<'_>) {
+    for link in line.links_in(range) {
+        let target = &line.masked[link.target.clone()];
+        if let Some(tok) = paths::classify(target, Strength::Standalone) {
+            if target.trim_start().starts_with("./") || target.trim_start().starts_with("../") {
+                found.own_relative.push((link.start, link.end));
+            }
+            found.raw.push((tok, link.start, link.end));
+        }
+    }
+}
+
+impl Walker {
+    /// Reads the files at `own_relative` (links written `./x`, `../x`) from the notes file's
+    /// own folder only, replacing the readings the folders in scope gave them.
+    pub(super) fn own_relative_readings(&self, files: &mut [FileMention], own_relative: &[(usize, usize)]) {
+        if let Some(own) = self.file_dir.as_ref().filter(|_| !own_relative.is_empty()) {
+            let own = [Folder {
+                readings: std::slice::from_ref(own),
+                bare_only: false,
+                fallback: false,
+                demote: Demote::No,
+                own: true,
+            }];
+            for f in files.iter_mut().filter(|f| own_relative.contains(&(f.start, f.end))) {
+                f.readings = paths::readings(&f.tok, &own);
+            }
+        }
+    }
+}

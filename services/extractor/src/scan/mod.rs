@@ -1,0 +1,207 @@
+//! The document walker: reads memory text line by line, follows its markdown structure
+//! (sections, paragraphs, list nesting, fences, trees) and collects what each sentence
+//! mentions: files, symbols, config keys, line contents.
+//!
+//! [`scan`] dispatches each line: front matter ([`front_matter`]), fenced code
+//! ([`code_blocks`], which hands tree rows and listing entries to [`trees`] and commands to
+//! [`command_lines`]), headings and list items ([`sections`]), tree rows ([`trees`]),
+//! commands written as prose ([`command_lines`]), and running text, read one sentence at a
+//! time by `Walker::sentence` in these passes, in this order:
+//!
+//! 1. [`spans`]: the code spans (commands, paths, assignments, candidate names);
+//! 2. [`links`]: the markdown link targets;
+//! 3. [`words`]: the paths among the words of the running text;
+//! 4. [`keys`]: which assignments are settings (a config file among the paths counts);
+//! 5. [`found`]: a path inside another (a code span inside a link) dropped, the budget kept;
+//! 6. [`scope`]: each path's readings against the folders in scope, except links written
+//!    `./x`, read from the notes file's folder ([`links`]);
+//! 7. [`line_refs`]: the line each file is cited at; then the line contents and the keys of
+//!    the running text (`mentions`);
+//! 8. [`names`]: the symbols, tied to the nearest file; the names declared on a cited line
+//!    ([`line_refs`]); the keys tied to the nearest config file ([`keys`]);
+//! 9. [`behavioural`]: a sentence without settings or line contents as a behavioural or
+//!    architectural claim.
+//!
+//! The walker's state is in [`walker`] (what is in scope, what was produced so far), what the
+//! walk produces in [`doc`], what is decided once per memory in [`context`].
+//!
+//! Modules depend on each other in one direction only: this module uses the passes; the
+//! passes use [`walker`], [`doc`], [`found`] and [`context`], which use none of them; and
+//! [`code_blocks`] and [`sections`] use [`trees`] and [`command_lines`], never the other way
+//! round.
+
+mod behavioural;
+mod code_blocks;
+mod command_lines;
+mod context;
+mod doc;
+mod found;
+mod front_matter;
+mod keys;
+mod line_refs;
+mod links;
+mod names;
+mod scope;
+mod sections;
+mod spans;
+mod trees;
+mod walker;
+mod words;
+
+use std::ops::Range;
+
+use crate::markdown::{self, Fence};
+use crate::mentions::{clean_text, config_mentions, line_contents, Line};
+use crate::paths;
+use crate::{commands, config};
+
+pub(crate) use doc::{Doc, Sentence, MAX_MENTIONS};
+
+use doc::Kind;
+use found::Found;
+use front_matter::FrontMatter;
+use walker::Walker;
+
+/// `file_dir`: the notes file's folder, repo-relative (`None` at the root or outside the repo).
+pub(crate) fn scan(content: &str, file_dir: Option<&str>) -> Doc {
+    let mut w = Walker::new(content, file_dir);
+    let mut fence: Option<Fence> = None;
+    let mut last_read = 0;
+    let mut front = FrontMatter::default();
+    for (i, raw) in content.split('\n').enumerate() {
+        if w.budget == 0 {
+            break;
+        }
+        let line_no = u32::try_from(i + 1).unwrap_or(u32::MAX);
+        last_read = line_no;
+        let line = raw.strip_suffix('\r').unwrap_or(raw);
+        if front.skips(i, line) {
+            continue;
+        }
+        match fence.take() {
+            Some(f) if f.closes(line) => w.block_break(),
+            Some(f) => {
+                w.code_line(line, line_no, &f);
+                fence = Some(f);
+            }
+            None => match markdown::fence_open(line) {
+                Some(f) => {
+                    w.block_break();
+                    fence = Some(f);
+                }
+                None => w.text_line(line, line_no),
+            },
+        }
+    }
+    if w.budget == 0 {
+        let last = u32::try_from(content.split('\n').count()).unwrap_or(u32::MAX);
+        w.doc.unread = Some((last_read, last));
+    }
+    w.doc
+}
+
+impl Walker {
+    /// A line outside code fences: blank, a heading, a tree row, a command, or running text
+    /// (a list item's or a paragraph's).
+    fn text_line(&mut self, line: &str, line_no: u32) {
+        let line = markdown::strip_blockquote(line);
+        if line.trim().is_empty() {
+            self.block_break();
+            return;
+        }
+        if let Some(text) = markdown::heading(line) {
+            self.close_section();
+            if !text.is_empty() {
+                self.prose(text, line_no, Kind::Heading, None);
+            }
+            return;
+        }
+        if markdown::is_tree_line(line) && self.tree_line(line, line_no) {
+            return;
+        }
+        let (content, item_col) = self.list_item(line);
+        if content.trim().is_empty() {
+            return;
+        }
+        if commands::is_prose_command(content) {
+            self.command_program(content, line_no);
+            return;
+        }
+        self.prose(content, line_no, Kind::Prose, item_col);
+    }
+
+    /// A heading or a line of running text: an intro prefix, each sentence, then what the
+    /// line opens for the lines after it.
+    fn prose(&mut self, content: &str, line_no: u32, kind: Kind, item_col: Option<usize>) {
+        self.line_no = line_no;
+        let line = Line::new(content);
+        let single = !content.trim().contains(char::is_whitespace);
+        let opened = self.intro_prefix(&line, kind, item_col);
+        let first = self.doc.sentences.len();
+        for range in markdown::sentences(&line.masked, &line.spans) {
+            if self.budget == 0 {
+                break;
+            }
+            self.sentence(&line, range, line_no, kind, single);
+        }
+        self.scopes_after(content, first, kind, item_col, single, opened);
+    }
+
+    /// One sentence (`range` of `line`): its paths, keys, line contents, symbols and whether
+    /// it states behaviour, each found by its pass (see the module docs).
+    fn sentence(&mut self, line: &Line<'_>, range: Range<usize>, line_no: u32, kind: Kind, single: bool) {
+        let orig = line.orig;
+        let text = &orig[range.clone()];
+        let cue = config::has_cue(text);
+        let env_cue = config::has_env_cue(text);
+        let spans = line.spans_in(&range);
+
+        let mut found = Found::default();
+        self.code_spans(line, &range, spans, kind, &mut found);
+        links::links(line, &range, &mut found);
+        self.words(line, &range, single, &mut found);
+        let config_file = found.names_config_file();
+        let mut configs = keys::settings(std::mem::take(&mut found.assignments), cue, config_file);
+        found.drop_nested();
+        found.truncate(self.budget);
+        let Found { raw, mut cands, own_relative, .. } = found;
+
+        let mut files = self.resolve(orig, raw);
+        self.own_relative_readings(&mut files, &own_relative);
+        line_refs::line_numbers(orig, &range, &mut files);
+
+        let text_kind = matches!(kind, Kind::Prose | Kind::Heading);
+        let mut line_texts = Vec::new();
+        if text_kind {
+            line_texts = line_contents(orig, &range, &files, &mut cands);
+            config_mentions(line, &range, cue, env_cue, config_file, &mut cands, &mut configs);
+        }
+        let mut syms = Vec::new();
+        if text_kind {
+            syms = names::symbols(line, &range, &files, &cands, &configs);
+        }
+
+        names::tie_to_files(orig, &files, &mut syms);
+        line_refs::declared_names(&files, &line_texts, &mut syms);
+        keys::tie_to_files(orig, &files, &mut configs);
+        let behaviour = (kind == Kind::Prose && configs.is_empty() && line_texts.is_empty())
+            .then(|| behavioural::classify(orig, &range, spans, &files, &syms))
+            .flatten();
+
+        if let Some(dir) = files.iter().rfind(|f| paths::folder_like(&f.tok)) {
+            self.recent_dir = Some(dir.readings.clone());
+        }
+        let has_mentions = !(files.is_empty() && syms.is_empty() && configs.is_empty());
+        self.push(Sentence {
+            line: line_no,
+            text: if has_mentions { clean_text(text) } else { String::new() },
+            paragraph: self.paragraph,
+            anchor: self.anchor(),
+            files,
+            symbols: syms,
+            configs,
+            line_texts,
+            behaviour,
+        });
+    }
+}

@@ -1,0 +1,83 @@
+//! The code spans of a sentence, the most deliberate way memory text names code.
+//!
+//! Per sentence, each code span is, in order: a command (the program it runs, `./x` included, and
+//! the paths it is given, each at its own place in the span), a path (including a path pattern's
+//! folder, and a two-segment span of plain lowercase words under a named root: see `context`), an
+//! assignment (a config candidate, see `keys`), or a candidate symbol, key or line text for the
+//! later passes. A heading made only of code spans (`` ### `editors/code` ``, `` ### `crates/a`,
+//! `crates/b` ``) names each as a path as deliberately as a line of its own would (standalone
+//! strength).
+
+use std::ops::Range;
+
+use crate::commands;
+use crate::config;
+use crate::markdown::CodeSpan;
+use crate::mentions::{Cand, Line};
+use crate::paths::{self, PathToken, Strength};
+
+use super::command_lines::{program_token, span_command};
+use super::doc::{Kind, MAX_SPAN};
+use super::found::Found;
+use super::walker::Walker;
+
+impl Walker {
+    /// Reads the code spans `spans` of the sentence `range` of `line` into `found`.
+    pub(super) fn code_spans<'a>(
+        &self,
+        line: &Line<'a>,
+        range: &Range<usize>,
+        spans: &[CodeSpan],
+        kind: Kind,
+        found: &mut Found<'a>,
+    ) {
+        let orig = line.orig;
+        let strength = span_strength(line, range, kind, spans);
+        for sp in spans {
+            let inner = orig[sp.inner.clone()].trim();
+            if inner.is_empty() || inner.len() > MAX_SPAN {
+                continue;
+            }
+            if inner.contains(char::is_whitespace) && span_command(orig, inner, &mut found.raw) {
+                continue;
+            }
+            if commands::is_command(inner) {
+                continue;
+            }
+            if let Some(tok) = self.span_path(line.masked[sp.inner.clone()].trim(), inner, strength) {
+                found.raw.push((tok, sp.start, sp.end));
+                continue;
+            }
+            if let Some(a) = config::assignment(inner) {
+                found.assignments.push((a, sp.start, sp.end));
+                continue;
+            }
+            found.cands.push(Cand { start: sp.start, end: sp.end, text: inner, used: false });
+        }
+    }
+
+    /// A code span as a path (`masked`: the span with URLs blanked; `inner`: as written): a
+    /// path, a path pattern's folder, a `./script`, or plain words under a folder the memory
+    /// names as a path elsewhere ([`paths::under_named_root`]).
+    fn span_path(&self, masked: &str, inner: &str, strength: Strength) -> Option<PathToken> {
+        paths::classify(masked, strength)
+            .or_else(|| paths::pattern_folder(masked))
+            .or_else(|| program_token(masked).filter(|_| inner.starts_with("./")))
+            .or_else(|| paths::under_named_root(masked, &self.roots))
+    }
+}
+
+/// How sure a code span is to be a path. A heading made only of code spans (`### `editors/code``,
+/// `### `crates/a`, `crates/b``) names each as a path as deliberately as a line of its own would.
+fn span_strength(line: &Line<'_>, range: &Range<usize>, kind: Kind, spans: &[CodeSpan]) -> Strength {
+    let spans_heading = kind == Kind::Heading
+        && !spans.is_empty()
+        && line.open[range.clone()]
+            .split(|c: char| c.is_whitespace() || c == ',' || c == '&')
+            .all(|w| w.is_empty() || w == "and");
+    if spans_heading {
+        Strength::Standalone
+    } else {
+        Strength::Backtick
+    }
+}

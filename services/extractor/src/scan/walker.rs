@@ -1,0 +1,121 @@
+//! The walker's state: what it has produced so far (the [`Doc`] and the mention budget left)
+//! and what is in scope at the line being read (the section's folder or file, the open list
+//! scopes, the tree nesting, the folder named most recently). The passes read and update this
+//! state; [`Walker::push`] is the one way a sentence gets into the [`Doc`].
+
+use std::collections::HashSet;
+
+use crate::paths::{self, Demote};
+
+use super::context::{context_of, named_roots, SKILL_BUNDLE_DIRS};
+use super::doc::{Doc, Sentence, MAX_MENTIONS};
+
+/// What a list item or a section is about: a folder (its readings) or a file (index into
+/// [`Doc::anchors`]).
+pub(super) enum Scope {
+    Dir(Vec<String>),
+    File(usize),
+}
+
+pub(super) struct ListScope {
+    /// Content column of the item that opened the scope; deeper items are inside it.
+    pub(super) col: usize,
+    pub(super) scope: Scope,
+}
+
+/// An open entry of a tree diagram or listing.
+pub(super) struct NestEntry {
+    pub(super) col: usize,
+    pub(super) name: String,
+    /// A root that may be the project's own name: children also get a reading without it.
+    pub(super) label: bool,
+}
+
+pub(super) struct PendingRoot {
+    pub(super) line: u32,
+    pub(super) name: String,
+    /// Already claimed as a path by the line itself.
+    pub(super) emitted: bool,
+}
+
+pub(super) struct Walker {
+    /// Folders the memory names as the first segment of a path ([`named_roots`]).
+    pub(super) roots: HashSet<String>,
+    /// The folder paths are read against besides the repo root (the notes file's, unless it
+    /// is a tool folder or a skill: [`context_of`]).
+    pub(super) context: Option<String>,
+    /// Which paths are read from the repo root before `context` (decided once per memory).
+    pub(super) context_demote: Demote,
+    /// In a skill, the folders it bundles its files in: a bare name (`review.py`) is looked
+    /// for there too, after the skill's own folder.
+    pub(super) skill_bundle: Vec<String>,
+    /// The notes file's own folder: where its relative links point.
+    pub(super) file_dir: Option<String>,
+    pub(super) doc: Doc,
+    pub(super) paragraph: u32,
+    pub(super) section_dir: Option<Vec<String>>,
+    pub(super) section_anchor: Option<usize>,
+    pub(super) recent_dir: Option<Vec<String>>,
+    pub(super) list: Vec<ListScope>,
+    pub(super) nest: Vec<NestEntry>,
+    /// A lone name on the previous line: the root of a tree, should one follow.
+    pub(super) pending_root: Option<PendingRoot>,
+    /// The line being read.
+    pub(super) line_no: u32,
+    pub(super) budget: usize,
+}
+
+impl Walker {
+    /// A walker for one memory (`file_dir`: the notes file's folder, repo-relative), with
+    /// what is decided once per memory ([`super::context`]) already decided.
+    pub(super) fn new(content: &str, file_dir: Option<&str>) -> Self {
+        let skill = file_dir.and_then(memval_proto::tools::skill_dir);
+        let context = context_of(file_dir, skill.as_deref());
+        Walker {
+            roots: named_roots(content),
+            context_demote: match (&skill, &context) {
+                (Some(_), _) => Demote::SkillRoots,
+                (None, Some(c)) if paths::is_docs_dir(c) => Demote::Roots,
+                _ => Demote::No,
+            },
+            skill_bundle: skill
+                .map(|skill| SKILL_BUNDLE_DIRS.iter().map(|d| format!("{skill}/{d}")).collect())
+                .unwrap_or_default(),
+            context,
+            file_dir: file_dir.map(str::to_string),
+            doc: Doc::default(),
+            paragraph: 0,
+            section_dir: None,
+            section_anchor: None,
+            recent_dir: None,
+            list: Vec::new(),
+            nest: Vec::new(),
+            pending_root: None,
+            line_no: 0,
+            budget: MAX_MENTIONS,
+        }
+    }
+
+    /// A blank line, a fence opening or closing: a new paragraph, and no tree continues.
+    pub(super) fn block_break(&mut self) {
+        self.paragraph += 1;
+        self.nest.clear();
+    }
+
+    pub(super) fn push(&mut self, mut sentence: Sentence) {
+        // A sentence's mentions refer to each other by index, so only whole lists are cut;
+        // past the budget the memory is hostile and the rest of it is ignored anyway.
+        if sentence.files.len() + sentence.symbols.len() + sentence.configs.len() > self.budget {
+            sentence.symbols.clear();
+            sentence.configs.clear();
+            sentence.line_texts.clear();
+            sentence.behaviour = None;
+            sentence.files.truncate(self.budget);
+        }
+        let n = sentence.files.len() + sentence.symbols.len() + sentence.configs.len() + sentence.line_texts.len();
+        if n > 0 {
+            self.budget = self.budget.saturating_sub(n);
+            self.doc.sentences.push(sentence);
+        }
+    }
+}
