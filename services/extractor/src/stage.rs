@@ -4,7 +4,7 @@
 use memval_proto::{ClaimBatch, ExtractedMemory, Memory, MemoryBatch};
 use memval_runtime::{Stage, StageError};
 
-use crate::extract;
+use crate::extract::extract;
 use crate::model::{merge_into, ExtractionStats, LlmExtractorStage};
 
 /// The rule-based extractor as a pipeline stage: one claim batch per memory batch, whole

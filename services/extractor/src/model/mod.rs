@@ -23,7 +23,7 @@ use memval_llm::{cache_key, ChatModel, LlmError, ResultCache};
 use memval_proto::{ExtractedMemory, Memory};
 use serde::Serialize;
 
-use crate::NO_CLAIMS_REASON;
+use crate::extract::NO_CLAIMS_REASON;
 
 /// Name the extractor's model usage is counted under.
 pub const STAGE: &str = "extractor";

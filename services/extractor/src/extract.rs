@@ -1,0 +1,60 @@
+//! One memory's claims by the rules: the walk of its text ([`crate::scan`]), the claims built
+//! from what it found ([`crate::claims`]), why a memory without claims was skipped, and a bug
+//! on one memory kept to that memory.
+
+use memval_proto::{ExtractedMemory, LeftOut, Memory};
+
+use crate::{claims, paths, scan};
+
+/// Why a memory without claims was skipped (docs/contracts.md §2 rule 4).
+pub const NO_CLAIMS_REASON: &str = "no checkable code reference (no file path, symbol or config key)";
+
+/// Why an empty memory (an empty CLAUDE.md, a blank `content`) has no claims.
+pub const EMPTY_REASON: &str = "empty: the memory has no text to check";
+
+/// How the skip reason of a memory the extractor failed on begins (a bug in memval, kept to
+/// that one memory: the rest of the batch and the run go on).
+pub const INTERNAL_ERROR_REASON: &str = "not read: memval's extractor failed on this memory (a bug; please report it)";
+
+/// Extracts every claim of `memory.content`. Pure function, no I/O. A panic inside
+/// the rules is caught here and reported as this memory's skip reason
+/// ([`INTERNAL_ERROR_REASON`] and the panic's message), never lost with its batch.
+pub fn extract(memory: &Memory) -> ExtractedMemory {
+    memval_runtime::panics::catch(|| extract_rules(memory)).unwrap_or_else(|panic| {
+        tracing::error!(memory = %memory.id, source = %memory.source, panic = %panic.escape_debug(), "the extractor failed on a memory");
+        ExtractedMemory {
+            memory: memory.meta(),
+            claims: Vec::new(),
+            skip_reason: Some(format!("{INTERNAL_ERROR_REASON}: {panic}")),
+            left_out: Vec::new(),
+        }
+    })
+}
+
+fn extract_rules(memory: &Memory) -> ExtractedMemory {
+    let context = memory.context_dir.as_deref().and_then(context_dir);
+    let doc = scan::scan(&memory.content, context.as_deref());
+    let claims = claims::build(&doc);
+    let skip_reason = claims
+        .is_empty()
+        .then(|| if memory.content.trim().is_empty() { EMPTY_REASON } else { NO_CLAIMS_REASON }.to_string());
+    let left_out = doc
+        .unread
+        .map(|(from, to)| LeftOut {
+            line: from,
+            reason: format!(
+                "lines {from}-{to} not read: the memory names more than {} paths, symbols and keys (memval's limit per memory; split the memory to check the rest)",
+                scan::MAX_MENTIONS
+            ),
+        })
+        .into_iter()
+        .collect();
+    ExtractedMemory { memory: memory.meta(), claims, skip_reason, left_out }
+}
+
+/// The notes file's folder, normalised; `None` for the repo root or a folder that is not
+/// plainly repo-relative.
+fn context_dir(dir: &str) -> Option<String> {
+    let tok = paths::parse(dir.trim())?;
+    (!tok.unresolvable()).then_some(tok.path)
+}
