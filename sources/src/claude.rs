@@ -10,7 +10,9 @@ use memval_proto::{Memory, Source};
 use regex::Regex;
 
 use crate::common::{inside, join_relative, rel_string, Ctx};
-use crate::{dates, frontmatter, text, Format, SourceError};
+use crate::error::SourceError;
+use crate::loaded::Format;
+use crate::{dates, frontmatter, text};
 use memval_git::GitDates;
 
 pub(crate) const INDEX: &str = "MEMORY.md";

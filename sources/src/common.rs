@@ -5,7 +5,7 @@ use std::path::{Component, Path, PathBuf};
 
 use memval_proto::Memory;
 
-use crate::Problem;
+use crate::loaded::Problem;
 
 /// State of one load.
 pub(crate) struct Ctx {

@@ -15,7 +15,9 @@ use regex::Regex;
 
 use crate::claude::{front_date, front_tier, CREATED_KEYS, UPDATED_KEYS};
 use crate::common::{inside, join_relative, rel_string, Ctx};
-use crate::{dates, frontmatter, text, Format, SourceError};
+use crate::error::SourceError;
+use crate::loaded::Format;
+use crate::{dates, frontmatter, text};
 use memval_git::GitDates;
 
 /// The memory folder of a GAAI project given as `path`: `path/contexts/memory`,

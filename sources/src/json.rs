@@ -8,8 +8,10 @@ use memval_proto::{Memory, Source};
 use serde_json::{Map, Value};
 
 use crate::common::Ctx;
+use crate::dates;
+use crate::error::SourceError;
+use crate::loaded::Format;
 use crate::text::{too_large, MAX_MEMORY_BYTES};
-use crate::{dates, Format, SourceError};
 
 /// Largest JSON/JSONL file read: a store of many memories, each under the per-memory limit.
 const MAX_STORE_BYTES: u64 = 512 * 1024 * 1024;

@@ -38,7 +38,9 @@ use memval_proto::{Memory, Source};
 
 use crate::claude::{CREATED_KEYS, UPDATED_KEYS};
 use crate::common::{inside, rel_string, Ctx};
-use crate::{dates, frontmatter, text, Format, Link, SourceError};
+use crate::error::SourceError;
+use crate::loaded::{Format, Link};
+use crate::{dates, frontmatter, text};
 use memval_git::GitDates;
 
 /// Vendored, generated and tool folders never scanned. Hidden folders are skipped too,

@@ -27,8 +27,10 @@ use rusqlite::types::ValueRef;
 use rusqlite::{Connection, OpenFlags};
 
 use crate::common::Ctx;
+use crate::dates;
+use crate::error::SourceError;
+use crate::loaded::Format;
 use crate::text::{too_large, MAX_MEMORY_BYTES};
-use crate::{dates, Format, SourceError};
 
 pub(crate) const MAGIC: &[u8; 16] = b"SQLite format 3\0";
 
