@@ -6,10 +6,13 @@ use std::time::Duration;
 use tokio::sync::Semaphore;
 use tokio::time::Instant;
 
+use crate::config::LlmConfig;
 use crate::error::snippet;
+use crate::error::LlmError;
 use crate::retry::{backoff, parse_retry_after, MAX_RETRY_AFTER};
+use crate::types::{BoxFuture, ChatRequest, ChatResponse};
 use crate::usage::{UsageMeter, UsageReport};
-use crate::{wire, BoxFuture, ChatRequest, ChatResponse, LlmConfig, LlmError};
+use crate::wire;
 
 /// A model memval can talk to. Stages hold an `Arc<dyn ChatModel>`; [`LlmClient`] is the real
 /// one, over either wire protocol.
@@ -193,7 +196,7 @@ impl LlmClient {
         let mut report = inner.meter.report();
         if inner.config.budget_usd.is_some() || inner.config.max_calls.is_some() {
             let refused = inner.refused.load(Ordering::SeqCst);
-            report.budget = Some(crate::BudgetReport {
+            report.budget = Some(crate::usage::BudgetReport {
                 max_usd: inner.config.budget_usd,
                 max_calls: inner.config.max_calls,
                 requests: inner.requests.load(Ordering::SeqCst),

@@ -34,8 +34,7 @@ pub use client::{ChatModel, LlmClient};
 pub use config::{LlmConfig, Provider, Settings};
 pub use error::LlmError;
 pub use retry::parse_retry_after;
-pub use types::{ChatRequest, ChatResponse, Message, StopReason, TokenUsage, ToolCall, ToolResult, ToolSpec};
+pub use types::{
+    BoxFuture, ChatRequest, ChatResponse, Message, StopReason, TokenUsage, ToolCall, ToolResult, ToolSpec,
+};
 pub use usage::{price_for, BudgetReport, Price, StageUsage, UsageMeter, UsageReport};
-
-/// A boxed future, so [`ChatModel`] stays object safe.
-pub type BoxFuture<'a, T> = std::pin::Pin<Box<dyn std::future::Future<Output = T> + Send + 'a>>;

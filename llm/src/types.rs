@@ -73,3 +73,6 @@ pub struct ChatResponse {
     pub usage: TokenUsage,
     pub stop: StopReason,
 }
+
+/// A boxed future, so [`crate::ChatModel`] stays object safe.
+pub type BoxFuture<'a, T> = std::pin::Pin<Box<dyn std::future::Future<Output = T> + Send + 'a>>;
