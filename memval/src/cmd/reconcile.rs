@@ -15,7 +15,7 @@ use memval_proto::display::one_line;
 use memval_reconciler::candidates::Cap;
 use memval_reconciler::{judging, naming, reconcile, report, FailOn, Inputs};
 
-use crate::cli::PairMethodArgs;
+use crate::flags::PairMethodArgs;
 use crate::model_flags::LlmArgs;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]

@@ -8,7 +8,7 @@ use clap::ValueEnum;
 use memval_pipeline::{validate, Validate};
 use memval_proto::Verdict;
 
-use crate::cli::{Format, NatsArgs};
+use crate::flags::{Format, NatsArgs};
 use crate::output::{check_output_dir, emit, sarif_uri};
 
 #[derive(Debug, clap::Args)]
