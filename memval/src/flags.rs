@@ -1,11 +1,13 @@
 //! Flags and flag values that several commands share: the NATS connection, the output
-//! formats, how candidate pairs are proposed. A leaf of the binary: it imports no command
+//! formats, how candidate pairs are proposed, and how a `--fail-on` name becomes the
+//! library's type. A leaf of the binary: it imports no command
 //! module, so the commands (`cmd/`) import it and `cli` imports the commands, one way.
 
 use std::path::PathBuf;
 use std::time::Duration;
 
 use anyhow::anyhow;
+use clap::builder::{PossibleValue, PossibleValuesParser, TypedValueParser};
 use clap::ValueEnum;
 use memval_pipeline::topology::NatsOptions;
 use memval_transport::jetstream::{Auth, Tls};
@@ -166,6 +168,14 @@ impl PairMethodArgs {
             PairMethod::Both => Method::Both(setup()),
         }
     }
+}
+
+/// `validate --fail-on`: a [`memval_report::FailOn`] by its name. `--help` lists every name
+/// (and what `never` means), as for an enum of clap's own; the library type knows no clap.
+pub fn validate_fail_on() -> impl TypedValueParser<Value = memval_report::FailOn> {
+    use memval_report::FailOn;
+    PossibleValuesParser::new(FailOn::ALL.map(|f| PossibleValue::new(f.name()).help(f.help())))
+        .try_map(|name| name.parse::<FailOn>())
 }
 
 #[cfg(test)]
