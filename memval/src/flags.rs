@@ -178,6 +178,12 @@ pub fn validate_fail_on() -> impl TypedValueParser<Value = memval_report::FailOn
         .try_map(|name| name.parse::<FailOn>())
 }
 
+/// `reconcile --fail-on`: a [`memval_reconciler::FailOn`] by its name, listed in `--help`.
+pub fn reconcile_fail_on() -> impl TypedValueParser<Value = memval_reconciler::FailOn> {
+    use memval_reconciler::FailOn;
+    PossibleValuesParser::new(FailOn::ALL.map(|f| PossibleValue::new(f.name()))).try_map(|name| name.parse::<FailOn>())
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
