@@ -86,8 +86,7 @@ fn every_report_view_renders_hostile_text_inert() {
                 memories_path: text.chars().take(30).collect(),
                 memories_format: "notes",
                 store: "store".into(),
-                fail_on: Some(Verdict::Stale),
-                fail_on_name: "stale".into(),
+                fail_on: memval_report::FailOn::Stale,
                 problems: vec![memval_report::Problem {
                     path: text.chars().take(10).collect(),
                     reason: text.chars().skip(10).take(60).collect(),

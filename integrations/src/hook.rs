@@ -186,14 +186,8 @@ async fn check(root: &Path, files: &[PathBuf]) -> Result<Vec<FalseClaim>, Error>
         tempfile::tempdir().map_err(|source| Error::Io { context: "cannot make a temporary store".into(), source })?;
     let mut found = Vec::new();
     for (i, file) in files.iter().enumerate() {
-        let (done, _warnings) = validate_path(
-            root,
-            file,
-            Some(store.path().join(i.to_string())),
-            Some(memval_proto::Verdict::Stale),
-            "stale",
-        )
-        .await?;
+        let (done, _warnings) =
+            validate_path(root, file, Some(store.path().join(i.to_string())), memval_report::FailOn::Stale).await?;
         let mut claims = false_claims(&done.report);
         // Sources are written relative to the project where they are inside it.
         for c in &mut claims {

@@ -17,11 +17,13 @@
 //! call gave (refused with a tool error that says so), write anything to stdout but protocol
 //! messages, or run two validations against one store at once (they are serialised).
 
+use std::borrow::Cow;
 use std::future::Future;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
+use memval_report::FailOn;
 use rmcp::handler::server::router::tool::ToolRouter;
 use rmcp::handler::server::wrapper::Parameters;
 use rmcp::model::{
@@ -29,7 +31,7 @@ use rmcp::model::{
     ServerCapabilities, ServerConfig,
 };
 use rmcp::{tool, tool_handler, tool_router, ErrorData, Peer, RoleServer, ServerHandler, ServiceExt};
-use schemars::JsonSchema;
+use schemars::{json_schema, JsonSchema, Schema, SchemaGenerator};
 use serde::Deserialize;
 use tokio::io::{AsyncRead, AsyncWrite};
 
@@ -42,13 +44,19 @@ pub const PROGRESS_EVERY: Duration = Duration::from_secs(2);
 /// The largest memory `check_memory` takes, as for a draft.
 pub const MAX_MEMORY_BYTES: usize = memval_judge::draft::MAX_DRAFT_BYTES;
 
-#[derive(Debug, Clone, Copy, Deserialize, JsonSchema)]
-#[serde(rename_all = "lowercase")]
-pub enum FailOn {
-    Ambiguous,
-    Stale,
-    Contradicted,
-    Never,
+/// The JSON schema of [`FailOn`] (`memval_report` knows nothing of JSON Schema): a string,
+/// one of its names, under the name `FailOn`.
+struct FailOnSchema;
+
+impl JsonSchema for FailOnSchema {
+    fn schema_name() -> Cow<'static, str> {
+        "FailOn".into()
+    }
+
+    fn json_schema(_: &mut SchemaGenerator) -> Schema {
+        let names: Vec<&str> = FailOn::ALL.iter().map(|f| f.name()).collect();
+        json_schema!({"type": "string", "enum": names})
+    }
 }
 
 #[derive(Debug, Deserialize, JsonSchema)]
@@ -61,6 +69,8 @@ pub struct ValidateParams {
     pub memories: String,
     /// `run.failed` is true when a claim's verdict is at or above this (default: stale).
     #[serde(default)]
+    // The schema names no `default` (none is shown for an absent value).
+    #[schemars(with = "Option<FailOnSchema>", skip_serializing_if = "Option::is_none")]
     pub fail_on: Option<FailOn>,
 }
 
@@ -224,14 +234,8 @@ impl Server {
         let work = async {
             let roots = self.roots(&p.repo)?;
             let memories = roots.resolve(Path::new(&p.memories))?;
-            let (fail_on, name) = match p.fail_on.unwrap_or(FailOn::Stale) {
-                FailOn::Ambiguous => (Some(memval_proto::Verdict::Ambiguous), "ambiguous"),
-                FailOn::Stale => (Some(memval_proto::Verdict::Stale), "stale"),
-                FailOn::Contradicted => (Some(memval_proto::Verdict::Contradicted), "contradicted"),
-                FailOn::Never => (None, "never"),
-            };
             let _one = self.validating.lock().await;
-            let (done, warnings) = validate_path(&roots.root, &memories, None, fail_on, name).await?;
+            let (done, warnings) = validate_path(&roots.root, &memories, None, p.fail_on.unwrap_or_default()).await?;
             let mut content = vec![ContentBlock::text(memval_report::to_json(&done.report))];
             if !warnings.is_empty() {
                 content.push(ContentBlock::text(memval_proto::display::terminal_safe(&warnings.join("\n"))));
@@ -265,14 +269,8 @@ impl Server {
             let file = scratch.path().join("memory.md");
             std::fs::write(&file, &p.text)
                 .map_err(|source| Error::Io { context: "cannot write the scratch memory".into(), source })?;
-            let (done, _warnings) = validate_path(
-                &roots.root,
-                &file,
-                Some(scratch.path().join("store")),
-                Some(memval_proto::Verdict::Stale),
-                "stale",
-            )
-            .await?;
+            let (done, _warnings) =
+                validate_path(&roots.root, &file, Some(scratch.path().join("store")), FailOn::Stale).await?;
             let mut found = false_claims(&done.report);
             for c in &mut found {
                 c.source = "memory".into();

@@ -12,7 +12,7 @@ use std::sync::Mutex;
 
 use memval_pipeline::{validate, Validate, Validated};
 use memval_proto::display::one_line;
-use memval_proto::Verdict;
+use memval_report::FailOn;
 
 use crate::Error;
 
@@ -23,8 +23,7 @@ pub async fn validate_path(
     repo: &Path,
     memories: &Path,
     store: Option<PathBuf>,
-    fail_on: Option<Verdict>,
-    fail_on_name: &str,
+    fail_on: FailOn,
 ) -> Result<(Validated, Vec<String>), Error> {
     let run = Validate {
         repo: repo.to_path_buf(),
@@ -37,7 +36,6 @@ pub async fn validate_path(
         models: None,
         model_cache: false,
         fail_on,
-        fail_on_name: fail_on_name.to_owned(),
     };
     let warnings = Mutex::new(Vec::new());
     let done =

@@ -10,6 +10,7 @@
 
 mod cli;
 mod cmd;
+mod flags;
 mod model_flags;
 mod output;
 mod telemetry;
@@ -33,7 +34,7 @@ fn main() -> ExitCode {
     // Logs to stderr; traces over OTLP when OTEL_EXPORTER_OTLP_ENDPOINT is set (not for a
     // `--check-config`, which only reports what tracing would do).
     let export_traces = !matches!(&cli.command, Command::Serve(args) if args.check_config);
-    let telemetry = match telemetry::init(&cli.log, &telemetry::service_name(&cli.command), export_traces) {
+    let telemetry = match telemetry::init(&cli.log, &cli.command.service_name(), export_traces) {
         Ok(telemetry) => telemetry,
         Err(e) => {
             eprintln!("memval: error: {}", memval_proto::display::error_chain(e.chain().map(ToString::to_string)));
@@ -51,7 +52,7 @@ fn main() -> ExitCode {
         match cli.command {
             Command::Validate(args) => cmd::validate::run(*args).await,
             Command::History(args) => cmd::history::run(args),
-            Command::Serve(args) => cmd::serve::serve(*args).await,
+            Command::Serve(args) => cmd::serve::serve(*args, &cli::known_env()).await,
             Command::Dlq(args) => cmd::dlq::run(args).await,
             Command::Judge(args) => cmd::judge::judge(args).await,
             Command::Pairs(args) => cmd::pairs::run(args).await,

@@ -17,8 +17,6 @@ use tracing_subscriber::layer::SubscriberExt;
 use tracing_subscriber::util::SubscriberInitExt;
 use tracing_subscriber::Layer;
 
-use crate::cli::Command;
-
 /// The `OTEL_*` variables that configure memval's traces (read by the OpenTelemetry SDK and
 /// OTLP exporter, or by memval itself). `serve --check-config` refuses any other `OTEL_*`
 /// variable, so a typo does not silently switch tracing off.
@@ -60,15 +58,6 @@ pub struct TraceConfig {
     pub service: String,
     /// Whether `service` came from memval (not from `OTEL_SERVICE_NAME`/`OTEL_RESOURCE_ATTRIBUTES`).
     pub default_service: bool,
-}
-
-/// The service name spans carry unless `OTEL_SERVICE_NAME` says otherwise.
-pub fn service_name(command: &Command) -> String {
-    match command {
-        Command::Serve(args) => format!("memval-{}", args.role.as_str()),
-        Command::Validate(_) => "memval-validate".to_owned(),
-        _ => "memval".to_owned(),
-    }
 }
 
 /// The trace settings of this process's environment: `None` when tracing is off (no

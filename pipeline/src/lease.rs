@@ -16,7 +16,6 @@ use memval_proto::display::one_line;
 use memval_transport::jetstream::{JetStream, JetStreamError, Lease, LeaseState, Renewal};
 use tokio::sync::oneshot;
 
-use crate::reconciling::Due;
 use crate::topology;
 
 /// The longest part of another holder's owner text kept in a takeover's owner text.
@@ -174,9 +173,10 @@ pub(crate) fn holder_name(owner: &str) -> String {
     one_line(&name.chars().take(MAX_FROM).collect::<String>())
 }
 
-/// A period another replica holds, watched for its holder's silence.
-pub(crate) struct Watch {
-    pub(crate) due: Due,
+/// A period another replica holds, watched for its holder's silence. `T` is what the
+/// watcher will do with the period if it takes it over (`reconciling`'s due work).
+pub(crate) struct Watch<T> {
+    pub(crate) due: T,
     pub(crate) subject: String,
     /// The lease as last seen, and when (this process's monotonic clock).
     pub(crate) lease: Lease,
@@ -185,16 +185,16 @@ pub(crate) struct Watch {
     pub(crate) check_at: Instant,
 }
 
-impl Watch {
+impl<T> Watch<T> {
     /// Watch `lease`, seen now: read again when its holder would have been silent too long.
-    pub(crate) fn new(due: Due, subject: String, lease: Lease, ttl: Duration) -> Watch {
+    pub(crate) fn new(due: T, subject: String, lease: Lease, ttl: Duration) -> Watch<T> {
         let seen_at = Instant::now();
         let check_at = seen_at + patience(ttl, lease.ttl);
         Watch { due, subject, lease, seen_at, check_at }
     }
 
     /// Read again after `delay`, keeping what was seen and when (the lease could not be read).
-    pub(crate) fn retry(mut self, delay: Duration) -> Watch {
+    pub(crate) fn retry(mut self, delay: Duration) -> Watch<T> {
         self.check_at = Instant::now() + delay;
         self
     }

@@ -22,7 +22,7 @@ use memval_transport::jetstream::{Claim, JetStream, Lease, LeaseState, Renewal};
 use memval_transport::reply::{Request, Requester};
 use memval_transport::{header, Headers, Outgoing};
 
-use crate::lease::{self, Held, Verdict, Watch};
+use crate::lease::{self, Held, Verdict};
 use crate::submit::belongs_to;
 use crate::topology;
 use crate::Error;
@@ -389,6 +389,9 @@ pub async fn serve_reconciler(
     let _ = events.drain().await;
     Ok(stats)
 }
+
+/// A period another replica holds, watched with the work due for it.
+type Watch = lease::Watch<Due>;
 
 /// What the reconciler does next: claim a period (or just reconcile, for a request), or
 /// reconcile a period it has just taken over from a silent holder.

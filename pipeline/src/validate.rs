@@ -5,8 +5,8 @@ use std::collections::HashMap;
 use std::path::PathBuf;
 use std::sync::Arc;
 
-use memval_proto::{display::one_line, RunHeader, Verdict};
-use memval_report::Report;
+use memval_proto::{display::one_line, RunHeader};
+use memval_report::{FailOn, Report};
 use memval_scorer::{RunRecord, ScoreStore};
 
 use crate::local::{self, LocalRun};
@@ -31,9 +31,8 @@ pub struct Validate {
     pub models: Option<ModelStages>,
     /// Answer model calls from the store's cache where it can.
     pub model_cache: bool,
-    /// The verdict at or above which the run counts as failed, and its name as the user gave it.
-    pub fail_on: Option<Verdict>,
-    pub fail_on_name: String,
+    /// The verdict at or above which the run counts as failed (`--fail-on`).
+    pub fail_on: FailOn,
 }
 
 /// A completed run: its report, and the repo as resolved (for relative paths in views).
@@ -150,7 +149,6 @@ pub async fn validate(v: Validate, warn: &(dyn Fn(&str) + Sync)) -> Result<Valid
                 Some((url, _)) => format!("scorer service at {url}"),
             },
             fail_on: v.fail_on,
-            fail_on_name: v.fail_on_name.clone(),
             problems: loaded
                 .problems
                 .iter()

@@ -2,6 +2,8 @@
 //! scores) and its views: the JSON document ([`to_json`], a public contract documented in the
 //! README: fields are added, never renamed or removed), the terminal table, Markdown, SARIF
 //! 2.1.0, the views of `memval history` ([`history`]) and of `memval dlq list` ([`dlq`]).
+//! [`FailOn`] is `--fail-on`, whose threshold decides `run.failed`: the one type the CLI and
+//! the MCP server convert to, from a flag or a tool call.
 //!
 //! Rendering is pure: a report in, a string out. Every string that can hold input text (a
 //! memory, a path, evidence quoting a file) is made inert for a terminal here, so no caller
@@ -15,6 +17,7 @@
 //! with the golden files in `tests/golden/` (`MEMVAL_UPDATE_GOLDEN=1` rewrites them); it also
 //! checks that no table or Markdown view lets a field carrying a forged row add a row or line.
 
+mod fail_on;
 mod json;
 mod markdown;
 mod model;
@@ -24,10 +27,9 @@ mod table;
 pub mod dlq;
 pub mod history;
 
+pub use fail_on::{severity, FailOn, UnknownFailOn};
 pub use json::to_json;
 pub use markdown::to_markdown;
-pub use model::{
-    build, severity, ClaimReport, CodeRefReport, Inputs, MemoryReport, NotChecked, Problem, Report, RunInfo,
-};
+pub use model::{build, ClaimReport, CodeRefReport, Inputs, MemoryReport, NotChecked, Problem, Report, RunInfo};
 pub use sarif::to_sarif;
 pub use table::to_table;

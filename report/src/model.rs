@@ -5,6 +5,8 @@ use std::collections::BTreeMap;
 use memval_proto::{rfc3339, ClaimResult, MemoryScore, Outcome, RunHeader, Verdict};
 use serde::Serialize;
 
+use crate::fail_on::FailOn;
+
 #[derive(Debug, Serialize)]
 pub struct Report {
     pub run: RunInfo,
@@ -32,7 +34,7 @@ pub struct RunInfo {
     pub checked: usize,
     pub not_checked: usize,
     pub verdicts: BTreeMap<&'static str, usize>,
-    pub fail_on: String,
+    pub fail_on: FailOn,
     /// Whether a claim at or above `fail_on` was found (the exit code is 1 then).
     pub failed: bool,
 }
@@ -147,19 +149,8 @@ pub struct Inputs<'a> {
     pub memories_path: String,
     pub memories_format: &'a str,
     pub store: String,
-    pub fail_on: Option<Verdict>,
-    pub fail_on_name: String,
+    pub fail_on: FailOn,
     pub problems: Vec<Problem>,
-}
-
-/// Severity order for `--fail-on`: AMBIGUOUS < STALE < CONTRADICTED.
-pub fn severity(v: Verdict) -> u8 {
-    match v {
-        Verdict::Valid => 0,
-        Verdict::Ambiguous => 1,
-        Verdict::Stale => 2,
-        Verdict::Contradicted => 3,
-    }
 }
 
 pub fn build(scores: &[MemoryScore], inputs: Inputs<'_>) -> Report {
@@ -176,7 +167,7 @@ pub fn build(scores: &[MemoryScore], inputs: Inputs<'_>) -> Report {
             match &result.outcome {
                 Outcome::Checked { verdict, confidence, evidence, successor } => {
                     *verdicts.entry(verdict.as_str()).or_default() += 1;
-                    failed |= inputs.fail_on.is_some_and(|f| severity(*verdict) >= severity(f));
+                    failed |= inputs.fail_on.reached_by(*verdict);
                     let (lines, source_lines) = claim_lines(score, result);
                     claims.push(ClaimReport {
                         claim_type: result.claim.claim_type.as_str(),
@@ -246,7 +237,7 @@ pub fn build(scores: &[MemoryScore], inputs: Inputs<'_>) -> Report {
             checked,
             not_checked: not_checked.len(),
             verdicts,
-            fail_on: inputs.fail_on_name,
+            fail_on: inputs.fail_on,
             failed,
         },
         memories,

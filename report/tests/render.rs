@@ -17,7 +17,7 @@ use memval_proto::{
     Verdict,
 };
 use memval_report::dlq::DeadLetter;
-use memval_report::{build, Inputs, Problem, Report};
+use memval_report::{build, FailOn, Inputs, Problem, Report};
 use memval_store::HistoryPoint;
 
 const HOSTILE: &str = "\u{1b}]0;pwned\u{7} \u{202e}evil";
@@ -71,7 +71,7 @@ fn meta(id: &str, agent: &str, path: &str, format: &str, line: Option<u32>) -> M
     }
 }
 
-fn fixture(fail_on: Option<Verdict>) -> Report {
+fn fixture(fail_on: FailOn) -> Report {
     let header = RunHeader {
         run_id: "20261201T120000000000Z-0001".into(),
         repo: "/repo".into(),
@@ -165,10 +165,6 @@ fn fixture(fail_on: Option<Verdict>) -> Report {
             memories_format: "notes",
             store: "/repo/.memval/store".into(),
             fail_on,
-            fail_on_name: match fail_on {
-                Some(_) => "stale".into(),
-                None => "never".into(),
-            },
             problems: vec![Problem { path: "broken.json".into(), reason: format!("not JSON {HOSTILE}") }],
         },
     )
@@ -240,7 +236,7 @@ fn golden(name: &str, actual: &str) {
 
 #[test]
 fn every_view_matches_its_golden_file() {
-    let report = fixture(None);
+    let report = fixture(FailOn::Never);
     let cases: Vec<(&str, String)> = vec![
         ("report.json", memval_report::to_json(&report)),
         ("report.txt", memval_report::to_table(&report)),
@@ -261,7 +257,7 @@ fn every_view_matches_its_golden_file() {
 
 #[test]
 fn no_view_carries_a_raw_control_character() {
-    let report = fixture(None);
+    let report = fixture(FailOn::Never);
     let views = [
         memval_report::to_json(&report),
         memval_report::to_table(&report),
@@ -282,20 +278,20 @@ fn no_view_carries_a_raw_control_character() {
 
 #[test]
 fn counts_and_fail_on_follow_the_verdicts() {
-    let never = fixture(None);
+    let never = fixture(FailOn::Never);
     assert_eq!((never.run.memories, never.run.claims, never.run.checked), (3, 6, 5));
     // One claim not checked plus one unread range; the unread range is not a claim.
     assert_eq!(never.run.not_checked, 2);
     assert!(!never.run.failed);
-    assert!(fixture(Some(Verdict::Stale)).run.failed, "a STALE claim reaches --fail-on stale");
-    let contradicted_only = fixture(Some(Verdict::Contradicted));
+    assert!(fixture(FailOn::Stale).run.failed, "a STALE claim reaches --fail-on stale");
+    let contradicted_only = fixture(FailOn::Contradicted);
     assert!(contradicted_only.run.failed, "CONTRADICTED is at or above contradicted");
 }
 
 #[test]
 fn sarif_has_a_result_per_line_of_each_claim_that_is_not_valid() {
     let sarif: serde_json::Value =
-        serde_json::from_str(&memval_report::to_sarif(&fixture(None), &|p| p.to_owned())).unwrap();
+        serde_json::from_str(&memval_report::to_sarif(&fixture(FailOn::Never), &|p| p.to_owned())).unwrap();
     let results = sarif["runs"][0]["results"].as_array().unwrap();
     let at: Vec<(String, u64)> = results
         .iter()
@@ -380,8 +376,7 @@ fn report_of(text: &str) -> Report {
             memories_path: format!("memories{text}").into(),
             memories_format: "notes",
             store: "/repo/.memval/store".into(),
-            fail_on: None,
-            fail_on_name: "never".into(),
+            fail_on: FailOn::Never,
             problems: vec![Problem { path: format!("broken{text}.json").into(), reason: format!("not JSON{text}") }],
         },
     )

@@ -8,7 +8,7 @@ use memval_pipeline::dlq::{self, Filter, Letter};
 use memval_pipeline::topology;
 use memval_proto::display::one_line;
 
-use crate::cli::{HistoryFormat, NatsArgs};
+use crate::flags::{HistoryFormat, NatsArgs};
 
 #[derive(Debug, clap::Args)]
 pub struct DlqArgs {

@@ -3,7 +3,7 @@
 use std::path::PathBuf;
 use std::process::ExitCode;
 
-use crate::cli::HistoryFormat;
+use crate::flags::HistoryFormat;
 use crate::output::emit;
 
 #[derive(Debug, clap::Args)]

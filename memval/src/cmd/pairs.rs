@@ -10,7 +10,7 @@ use anyhow::Context;
 use clap::ValueEnum;
 use memval_proto::display::{one_line, terminal_safe};
 
-use crate::cli::PairMethodArgs;
+use crate::flags::PairMethodArgs;
 use memval_reconciler::candidates::{self, Cap};
 use memval_reconciler::embed_pairs::Progress;
 use memval_reconciler::pairs;

@@ -15,7 +15,7 @@ use memval_proto::display::one_line;
 use memval_reconciler::candidates::Cap;
 use memval_reconciler::{judging, naming, reconcile, report, FailOn, Inputs};
 
-use crate::cli::PairMethodArgs;
+use crate::flags::PairMethodArgs;
 use crate::model_flags::LlmArgs;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
@@ -24,19 +24,6 @@ pub enum ReconcileFormat {
     Md,
     /// Write the report file and print every finding as one JSON document.
     Json,
-}
-
-#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
-pub enum FailOnArg {
-    Never,
-    Any,
-    Stale,
-    Superseded,
-    Contradictions,
-    NewKnowledge,
-    Missing,
-    CodePath,
-    Docs,
 }
 
 #[derive(Debug, clap::Args)]
@@ -72,8 +59,8 @@ pub struct ReconcileArgs {
     #[arg(long, value_enum, default_value = "md")]
     pub format: ReconcileFormat,
     /// Exit 1 when the report has a finding of these kinds (repeatable).
-    #[arg(long, value_enum, default_value = "never")]
-    pub fail_on: Vec<FailOnArg>,
+    #[arg(long, default_value = "never", value_parser = crate::flags::reconcile_fail_on())]
+    pub fail_on: Vec<FailOn>,
     /// Candidate pairs to list (and judge). Default: reconcile_pair_cap of a memory.db, else 50
     /// (clamped to 1-500); 0 for no cap.
     #[arg(long, value_name = "N")]
@@ -131,20 +118,5 @@ pub async fn run(args: ReconcileArgs) -> anyhow::Result<ExitCode> {
         ReconcileFormat::Json => out.write_all(report::to_json(&report).as_bytes())?,
     }
     out.flush()?;
-    let fail_on: Vec<FailOn> = args
-        .fail_on
-        .iter()
-        .filter_map(|f| match f {
-            FailOnArg::Never => None,
-            FailOnArg::Any => Some(FailOn::Any),
-            FailOnArg::Stale => Some(FailOn::Stale),
-            FailOnArg::Superseded => Some(FailOn::Superseded),
-            FailOnArg::Contradictions => Some(FailOn::Contradictions),
-            FailOnArg::NewKnowledge => Some(FailOn::NewKnowledge),
-            FailOnArg::Missing => Some(FailOn::Missing),
-            FailOnArg::CodePath => Some(FailOn::CodePath),
-            FailOnArg::Docs => Some(FailOn::Docs),
-        })
-        .collect();
-    Ok(if memval_reconciler::reconcile::fails(&report, &fail_on) { ExitCode::from(1) } else { ExitCode::SUCCESS })
+    Ok(if memval_reconciler::reconcile::fails(&report, &args.fail_on) { ExitCode::from(1) } else { ExitCode::SUCCESS })
 }

@@ -23,7 +23,7 @@ use memval_reconciler::candidates::Cap;
 use memval_transport::jetstream::JetStream;
 use tokio::sync::watch;
 
-use crate::cli::NatsArgs;
+use crate::flags::NatsArgs;
 
 #[derive(Debug, clap::Args)]
 pub struct ServeArgs {
@@ -107,7 +107,7 @@ pub struct ServeArgs {
     /// Reconciler: how candidate pairs are proposed, as `memval reconcile --method`; with
     /// embed or both the model is found at start-up.
     #[command(flatten, next_help_heading = "Reconciler pairs")]
-    pub pair_method: crate::cli::PairMethodArgs,
+    pub pair_method: crate::flags::PairMethodArgs,
     /// Ingest: memories per batch of the runs it starts.
     #[arg(long, default_value_t = 50, value_parser = clap::value_parser!(u32).range(1..=10_000))]
     pub batch_size: u32,
@@ -169,11 +169,13 @@ async fn stopped(mut rx: watch::Receiver<bool>) {
     let _ = rx.wait_for(|stop| *stop).await;
 }
 
-pub async fn serve(args: ServeArgs) -> anyhow::Result<ExitCode> {
+/// Runs the role until SIGTERM or SIGINT. `known_env`: every variable memval's command line
+/// reads (`cli::known_env`), to warn about one that is set but read by nothing.
+pub async fn serve(args: ServeArgs, known_env: &BTreeSet<String>) -> anyhow::Result<ExitCode> {
     if args.check_config {
-        return check_config(&args);
+        return check_config(&args, known_env);
     }
-    for name in unknown_env(&["MEMVAL_"]) {
+    for name in unknown_env(known_env, &["MEMVAL_"]) {
         eprintln!("memval: warning: {name} is set but memval does not read it (see `memval serve --help`)");
     }
     let role = args.role;
@@ -346,40 +348,20 @@ fn reconciler(
     Ok(service::Role::Reconciler { reconciler: Arc::new(reconciler), triggers })
 }
 
-/// Every environment variable memval's command line reads (`env = ...` on any flag of any
-/// command), plus the OpenTelemetry ones.
-pub fn known_env() -> BTreeSet<String> {
-    use clap::CommandFactory;
-    fn walk(command: &clap::Command, out: &mut BTreeSet<String>) {
-        for arg in command.get_arguments() {
-            if let Some(name) = arg.get_env() {
-                out.insert(name.to_string_lossy().into_owned());
-            }
-        }
-        for sub in command.get_subcommands() {
-            walk(sub, out);
-        }
-    }
-    let mut out = BTreeSet::new();
-    walk(&crate::cli::Cli::command(), &mut out);
-    out.extend(crate::telemetry::OTEL_VARS.iter().map(|v| v.to_string()));
-    out
-}
-
-fn unknown_env(prefixes: &[&str]) -> Vec<String> {
-    config::unknown_env(&known_env(), std::env::vars_os().filter_map(|(name, _)| name.into_string().ok()), prefixes)
+fn unknown_env(known_env: &BTreeSet<String>, prefixes: &[&str]) -> Vec<String> {
+    config::unknown_env(known_env, std::env::vars_os().filter_map(|(name, _)| name.into_string().ok()), prefixes)
 }
 
 /// `serve --check-config`: the flags as [`config::ServeSettings`], judged by
 /// [`config::check`]; nothing is contacted.
-fn check_config(args: &ServeArgs) -> anyhow::Result<ExitCode> {
+fn check_config(args: &ServeArgs, known_env: &BTreeSet<String>) -> anyhow::Result<ExitCode> {
     let role = args.role.kind();
     let llm = &args.llm.llm;
     let settings = config::ServeSettings {
         role,
         nats: args.nats.clone(),
         nats_url: memval_transport::jetstream::check_url(&args.nats).map_err(|e| e.to_string()),
-        auth: crate::cli::auth(&args.conn).map_err(|e| e.to_string()),
+        auth: crate::flags::auth(&args.conn).map_err(|e| e.to_string()),
         tls_on: args.conn.tls_required || args.conn.tls_ca.is_some() || args.nats.contains("tls://"),
         tls_half_pair: args.conn.tls_cert.is_some() != args.conn.tls_key.is_some(),
         ack_wait_secs: args.conn.ack_wait,
@@ -411,9 +393,9 @@ fn check_config(args: &ServeArgs) -> anyhow::Result<ExitCode> {
             Ok(None) => Ok("off (OTEL_EXPORTER_OTLP_ENDPOINT is not set)".to_owned()),
             Err(e) => Err(e.to_string()),
         },
-        unknown_env: unknown_env(&["MEMVAL_", "OTEL_"]),
+        unknown_env: unknown_env(known_env, &["MEMVAL_", "OTEL_"]),
     };
-    match config::check(&settings, &known_env()) {
+    match config::check(&settings, known_env) {
         Ok(lines) => {
             println!("memval serve {}: configuration ok (nothing was contacted)", role.as_str());
             for line in lines {
@@ -430,20 +412,4 @@ fn checkout(path: PathBuf, flag: &str) -> anyhow::Result<PathBuf> {
         return Err(anyhow!("{flag} {} is not a directory", path.display()));
     }
     path.canonicalize().with_context(|| format!("cannot resolve {}", path.display()))
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn every_flag_environment_variable_is_known() {
-        let known = known_env();
-        for name in
-            ["MEMVAL_REPO_MAP", "MEMVAL_LOG", "MEMVAL_SCHEDULE", "MEMVAL_MEMORIES", "OTEL_EXPORTER_OTLP_ENDPOINT"]
-        {
-            assert!(known.contains(name), "{name}");
-        }
-        assert_eq!(memval_pipeline::config::closest("MEMVAL_REPOMAP", &known), Some("MEMVAL_REPO_MAP"));
-    }
 }

@@ -4,11 +4,10 @@ use std::io::IsTerminal;
 use std::path::PathBuf;
 use std::process::ExitCode;
 
-use clap::ValueEnum;
 use memval_pipeline::{validate, Validate};
-use memval_proto::Verdict;
+use memval_report::FailOn;
 
-use crate::cli::{Format, NatsArgs};
+use crate::flags::{Format, NatsArgs};
 use crate::output::{check_output_dir, emit, sarif_uri};
 
 #[derive(Debug, clap::Args)]
@@ -23,7 +22,7 @@ pub struct ValidateArgs {
     #[arg(long, value_enum)]
     pub format: Option<Format>,
     /// Exit 1 when any claim's verdict is at or above this severity.
-    #[arg(long, value_enum, default_value = "stale")]
+    #[arg(long, default_value_t = FailOn::default(), value_parser = crate::flags::validate_fail_on())]
     pub fail_on: FailOn,
     /// Where scores and verdicts persist (sled). Default: REPO/.memval/store.
     #[arg(long, value_name = "DIR")]
@@ -55,27 +54,12 @@ pub struct ValidateArgs {
     pub llm: crate::model_flags::ValidateLlmArgs,
 }
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
-pub enum FailOn {
-    Ambiguous,
-    Stale,
-    Contradicted,
-    /// Never exit 1 for verdicts.
-    Never,
-}
-
 pub async fn run(args: ValidateArgs) -> anyhow::Result<ExitCode> {
     // Before the run, not after it: a report with nowhere to go is a run lost.
     if let Some(out) = &args.output {
         check_output_dir(out)?;
     }
     let models = args.llm.build(args.nats.is_some())?;
-    let (fail_on, fail_on_name) = match args.fail_on {
-        FailOn::Ambiguous => (Some(Verdict::Ambiguous), "ambiguous"),
-        FailOn::Stale => (Some(Verdict::Stale), "stale"),
-        FailOn::Contradicted => (Some(Verdict::Contradicted), "contradicted"),
-        FailOn::Never => (None, "never"),
-    };
     let cluster = match &args.nats {
         Some(url) => Some((url.clone(), args.nats_conn.options()?)),
         None => None,
@@ -90,8 +74,7 @@ pub async fn run(args: ValidateArgs) -> anyhow::Result<ExitCode> {
         progress: !args.quiet,
         models,
         model_cache: !args.llm.no_cache,
-        fail_on,
-        fail_on_name: fail_on_name.to_owned(),
+        fail_on: args.fail_on,
     };
     let done = validate(run, &|line: &str| eprintln!("memval: {line}")).await?;
     let to_terminal = args.output.is_none() && std::io::stdout().is_terminal();

@@ -17,16 +17,8 @@ use memval_embed::{cache_key, from_bytes, similar, to_bytes, Embedder, ModelFile
 use memval_proto::{Memory, Pair};
 use memval_store::KvTable;
 
-use crate::pairs::{id_order, normalised_ids, pair, sample, Candidates, Options};
+use crate::pairs::{id_order, normalised_ids, pair, sample, Candidates, Options, BOTH, EMBED, EMBED_THRESHOLD};
 use crate::ReconcileError;
-
-/// docs/contracts.md §5: the embed method's cosine floor.
-pub const EMBED_THRESHOLD: f64 = 0.55;
-/// The name an embed pair's `method` carries.
-pub const EMBED: &str = "embed";
-/// [`Candidates::method`] of merged keyword and embed candidates (each pair still names the
-/// method its score came from).
-pub const BOTH: &str = "both";
 
 /// What the embedding step did: one line for the user.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]

@@ -34,6 +34,16 @@ pub const KEYWORD_THRESHOLD: f64 = 0.15;
 pub const DEFAULT_PER_AGENT: usize = 200;
 /// The name a keyword pair's `method` carries.
 pub const KEYWORD: &str = "keyword";
+// The embed method is `embed_pairs`; its floor and names are here, beside the keyword
+// method's and [`Candidates`], so that [`summary`] can describe every method and
+// `embed_pairs` depends on this module, not the other way round.
+/// docs/contracts.md §5: the embed method's cosine floor.
+pub const EMBED_THRESHOLD: f64 = 0.55;
+/// The name an embed pair's `method` carries.
+pub const EMBED: &str = "embed";
+/// [`Candidates::method`] of merged keyword and embed candidates (each pair still names the
+/// method its score came from).
+pub const BOTH: &str = "both";
 
 /// What [`keyword_pairs`] is asked for.
 #[derive(Debug, Clone)]
@@ -497,11 +507,10 @@ pub fn summary(c: &Candidates) -> String {
     use std::fmt::Write;
     let mut out = String::new();
     let how = match c.method.as_str() {
-        crate::embed_pairs::BOTH => format!(
-            "keyword, Jaccard >= {KEYWORD_THRESHOLD}, and embed, cosine >= {}; the higher score of a pair found by both",
-            crate::embed_pairs::EMBED_THRESHOLD
+        BOTH => format!(
+            "keyword, Jaccard >= {KEYWORD_THRESHOLD}, and embed, cosine >= {EMBED_THRESHOLD}; the higher score of a pair found by both"
         ),
-        crate::embed_pairs::EMBED => format!("embed, cosine >= {}", crate::embed_pairs::EMBED_THRESHOLD),
+        EMBED => format!("embed, cosine >= {EMBED_THRESHOLD}"),
         _ => format!("keyword, Jaccard >= {KEYWORD_THRESHOLD}"),
     };
     let _ = writeln!(out, "{} pairs from {} memories ({how})", c.pairs.len(), c.memories);

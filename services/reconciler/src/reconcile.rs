@@ -435,9 +435,11 @@ fn candidates(repo: &Path, inputs: &Inputs, pairer: &Pairer) -> Result<Contradic
     })
 }
 
-/// What `--fail-on` can name.
+/// What `memval reconcile --fail-on` can name: a kind of finding that fails the run (exit 1),
+/// or never.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum FailOn {
+    Never,
     Any,
     Stale,
     Superseded,
@@ -448,9 +450,60 @@ pub enum FailOn {
     Docs,
 }
 
-/// Whether `report` has a finding of a kind in `fail_on`.
+impl FailOn {
+    /// Every value, in the order `--help` lists them.
+    pub const ALL: [FailOn; 9] = [
+        FailOn::Never,
+        FailOn::Any,
+        FailOn::Stale,
+        FailOn::Superseded,
+        FailOn::Contradictions,
+        FailOn::NewKnowledge,
+        FailOn::Missing,
+        FailOn::CodePath,
+        FailOn::Docs,
+    ];
+
+    /// The name a user gives (`--fail-on new-knowledge`).
+    pub fn name(self) -> &'static str {
+        match self {
+            FailOn::Never => "never",
+            FailOn::Any => "any",
+            FailOn::Stale => "stale",
+            FailOn::Superseded => "superseded",
+            FailOn::Contradictions => "contradictions",
+            FailOn::NewKnowledge => "new-knowledge",
+            FailOn::Missing => "missing",
+            FailOn::CodePath => "code-path",
+            FailOn::Docs => "docs",
+        }
+    }
+}
+
+impl std::fmt::Display for FailOn {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+/// A `--fail-on` value that is none of [`FailOn::ALL`]'s names.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("unknown --fail-on value {0:?}")]
+pub struct UnknownFailOn(pub String);
+
+impl std::str::FromStr for FailOn {
+    type Err = UnknownFailOn;
+
+    /// A name exactly as [`FailOn::name`] gives it.
+    fn from_str(s: &str) -> Result<FailOn, UnknownFailOn> {
+        FailOn::ALL.into_iter().find(|v| v.name() == s).ok_or_else(|| UnknownFailOn(s.to_owned()))
+    }
+}
+
+/// Whether `report` has a finding of a kind in `fail_on` ([`FailOn::Never`] names none).
 pub fn fails(report: &Report, fail_on: &[FailOn]) -> bool {
     fail_on.iter().any(|f| match f {
+        FailOn::Never => false,
         FailOn::Any => report.front.findings_count > 0,
         FailOn::Stale => !report.stale_entries.is_empty(),
         FailOn::Superseded => report.superseded().next().is_some(),
@@ -462,4 +515,18 @@ pub fn fails(report: &Report, fail_on: &[FailOn]) -> bool {
         FailOn::CodePath => !report.code_paths.findings.is_empty(),
         FailOn::Docs => !report.docs.findings.is_empty(),
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn fail_on_names_parse_and_print_alike() {
+        for f in FailOn::ALL {
+            assert_eq!(f.name().parse::<FailOn>(), Ok(f));
+            assert_eq!(f.to_string(), f.name());
+        }
+        assert!("new_knowledge".parse::<FailOn>().is_err());
+    }
 }

@@ -13,6 +13,7 @@
 
 pub mod acceptance;
 pub mod commands;
+pub(crate) mod error;
 pub mod manifest;
 pub mod render;
 pub mod scope;
@@ -28,24 +29,13 @@ use serde_json::json;
 use crate::model::change as review;
 
 pub use acceptance::{Acceptance, Criterion};
+pub use error::ChangeError;
 pub use manifest::Manifest;
 pub use review::{Reviewer, Reviewers};
 pub use verdict::{
     Class, CriterionOutcome, CriterionResult, Evidence, Finding, Freshness, FreshnessSource, NotChecked, Outcome,
     Validation,
 };
-
-#[derive(Debug, thiserror::Error)]
-pub enum ChangeError {
-    /// Bad input: an unreadable root or acceptance file, a malformed criterion.
-    #[error("{0}")]
-    Input(String),
-    /// git could not say what changed (no repository, an unknown revision, a failing call).
-    #[error(transparent)]
-    Git(#[from] memval_git::GitError),
-    #[error("internal error: {0}")]
-    Internal(String),
-}
 
 /// What to judge and how.
 #[derive(Clone)]

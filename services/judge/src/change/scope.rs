@@ -19,10 +19,6 @@ use super::ChangeError;
 
 pub use memval_git::diff::{ChangedPath, FileDiff};
 
-/// The weakening classes, word for word the finding classes they produce.
-pub const WEAKENING_CLASSES: [&str; 5] =
-    ["test_deleted", "test_skipped", "tolerance_widened", "golden_rewritten", "acceptance_rewritten"];
-
 /// A change that weakens acceptance.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct Weakening {

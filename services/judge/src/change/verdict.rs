@@ -354,7 +354,7 @@ mod tests {
     fn classes_serialise_as_their_stable_names() {
         let json = serde_json::to_value(finding(Class::OutOfScopeChange)).unwrap();
         assert_eq!(json["class"], "out_of_scope_change");
-        for name in super::super::scope::WEAKENING_CLASSES {
+        for name in super::super::acceptance::WEAKENING_CLASSES {
             assert_eq!(Class::weakening(name).unwrap().as_str(), name);
         }
         assert_eq!(serde_json::to_value(Outcome::NotProven).unwrap(), "NOT_PROVEN");

@@ -23,6 +23,7 @@ use regex::Regex;
 use serde_json::{json, Value};
 
 use crate::change::acceptance::Criterion;
+use crate::change::error::ChangeError;
 use crate::change::manifest::{Kind, Manifest};
 use crate::change::verdict::{Class, CriterionOutcome, Evidence, Finding};
 
@@ -58,13 +59,13 @@ impl Reviewers {
     /// second opinion is judged, as `diversity_unsatisfied`, not refused here). `second` runs
     /// only when a cross review is asked of a first reviewer, so its errors come after the
     /// first's.
-    pub fn choose<E: From<crate::change::ChangeError>>(
+    pub fn choose<E: From<ChangeError>>(
         primary: Option<Reviewer>,
         cross_model: bool,
         second: impl FnOnce() -> Result<Option<Reviewer>, E>,
     ) -> Result<Option<Reviewers>, E> {
         match (primary, cross_model) {
-            (None, true) => Err(crate::change::ChangeError::Input(
+            (None, true) => Err(ChangeError::Input(
                 "--cross-model needs a first reviewer: set --llm-provider and --llm-model".into(),
             )
             .into()),
@@ -481,7 +482,7 @@ mod tests {
         let asked = std::cell::Cell::new(0);
         let second = |r: Option<Reviewer>| {
             let asked = &asked;
-            move || -> Result<Option<Reviewer>, crate::change::ChangeError> {
+            move || -> Result<Option<Reviewer>, ChangeError> {
                 asked.set(asked.get() + 1);
                 Ok(r)
             }
@@ -506,7 +507,7 @@ mod tests {
         assert_eq!(both.models().iter().map(|m| m.name()).collect::<Vec<_>>().len(), 2);
         assert_eq!(both.cross.as_ref().and_then(|c| c.as_ref()).map(|r| r.family), Some(Provider::Anthropic));
         let failing = Reviewers::choose(Some(reviewer(Provider::Openai, "a")), true, || {
-            Err(crate::change::ChangeError::Input("bad second".into()))
+            Err(ChangeError::Input("bad second".into()))
         });
         assert_eq!(failing.err().unwrap().to_string(), "bad second");
     }
