@@ -21,7 +21,7 @@ use std::sync::OnceLock;
 use regex::Regex;
 use serde::Serialize;
 
-use super::DraftError;
+use super::error::DraftError;
 
 /// The index file of a Claude Code memory folder.
 pub const INDEX: &str = "MEMORY.md";

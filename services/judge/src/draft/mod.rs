@@ -22,6 +22,7 @@
 //! candidates go to it (`model::MAX_CANDIDATES`); the rest are listed as not judged, saying so.
 
 pub mod candidates;
+mod error;
 pub mod memory;
 pub mod render;
 pub mod rules;
@@ -35,6 +36,7 @@ use crate::model::draft as model;
 use memval_llm::{ChatModel, LlmError};
 use serde::Serialize;
 
+pub use error::DraftError;
 pub use memory::{read_folder, MemoryFolder};
 
 /// The `judge` field of every judgement.
@@ -43,19 +45,6 @@ pub const JUDGE: &str = "memory-conflict";
 pub const STAGE: &str = "draft-judge";
 /// Largest draft judged; a larger one is bad input.
 pub const MAX_DRAFT_BYTES: usize = 1024 * 1024;
-
-#[derive(Debug, thiserror::Error)]
-pub enum DraftError {
-    /// The memory folder cannot be used (missing, not a folder, not a memory folder).
-    #[error("memory folder {path}: {reason}")]
-    MemoryFolder { path: String, reason: String },
-    /// The draft cannot be judged (empty, too large, not UTF-8).
-    #[error("draft: {0}")]
-    Draft(String),
-    /// The request/reply service lost or could not reach NATS.
-    #[error(transparent)]
-    Transport(#[from] memval_transport::TransportError),
-}
 
 /// The draft as text: non-empty UTF-8 of at most [`MAX_DRAFT_BYTES`].
 pub fn draft_text(bytes: Vec<u8>) -> Result<String, DraftError> {
