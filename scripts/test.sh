@@ -57,5 +57,16 @@ export MEMVAL_EMBED_MODEL="$embed_dir" MEMVAL_REQUIRE_EMBED=1
 # build gains nothing from incremental state (2.7 GB on a fresh clone), so it is off unless
 # the caller sets it.
 export CARGO_INCREMENTAL="${CARGO_INCREMENTAL:-0}"
+
+# One style, checked: rustfmt.toml's formatting and clippy with every warning an error.
+# Both come with the Rust toolchain (rustup's default profile); say so plainly if they do not.
+for tool in fmt clippy; do
+  cargo "$tool" --version >/dev/null 2>&1 || {
+    echo "scripts/test.sh: cargo $tool is missing; install it with: rustup component add ${tool/fmt/rustfmt}" >&2
+    exit 1
+  }
+done
+cargo fmt --all --check
+cargo clippy --workspace --all-targets -- -D warnings
 cargo build --workspace --all-targets
 cargo test --workspace --no-fail-fast

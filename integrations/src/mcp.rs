@@ -16,6 +16,12 @@
 //! Never: read a path outside the `repo` (or its Claude memory folder) or the `memory_dir` a
 //! call gave (refused with a tool error that says so), write anything to stdout but protocol
 //! messages, or run two validations against one store at once (they are serialised).
+//!
+//! Arguments are typed structs whose JSON schemas rmcp publishes (unknown fields refused);
+//! `reconcile`'s `method` goes through the same `candidates::Pairer` as the CLI, keyword by
+//! default. Tool failures are results with `isError` and a message. Validations are serialised
+//! because runs on one repo share its store. `serve(reader, writer, claude_home, shutdown)` takes
+//! its transport and its shutdown future, so tests and the binary inject both.
 
 use std::borrow::Cow;
 use std::future::Future;

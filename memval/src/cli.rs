@@ -1,4 +1,10 @@
 //! Command-line surface. Every flag here is wired to behaviour; `--help` is the manual.
+//!
+//! `serve ROLE --check-config` refuses `MEMVAL_*`/`OTEL_*` variables memval does not read; the
+//! known set is collected from the clap definitions here (`known_env`) plus `telemetry::OTEL_VARS`,
+//! and the checks are `memval_pipeline::config`. The flags several commands share (the NATS
+//! connection → `NatsOptions`, output formats, `--fail-on`) are in `flags.rs`, which imports no
+//! command.
 
 use std::collections::BTreeSet;
 

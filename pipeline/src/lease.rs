@@ -8,6 +8,12 @@
 //!
 //! This module decides nothing about reconciling; `reconciling` says when to claim, watch
 //! and reconcile, and this module keeps the leases.
+//!
+//! The holder's heartbeat task (a compare-and-swap publish every ttl/4, then `done` or `failed`),
+//! and the watcher's pure decision at its deadline: finished, alive (the sequence changed), or
+//! silent for a whole ttl (take over). The lease's owner text is `<run> (pid N)`, its state the
+//! `Memval-Lease` header (`running`, `done`, `failed`; none, an older replica's claim, counts as
+//! running) and the longest silence its holder promises `Memval-Lease-Ttl`.
 
 use std::sync::Arc;
 use std::time::{Duration, Instant};

@@ -7,6 +7,18 @@
 //! runs, so both write the same report. This module never judges a pair or edits a file; it
 //! only waits for judgements, and a pair whose batch got none within the timeout (or was
 //! dead-lettered by the judges) is handed back with the reason, never dropped.
+//!
+//! The reconciler role's loop: the cron schedule, requests on `memval.v1.reconcile.<repo>` of each
+//! served repo (a `Listener` in the queue group `memval-reconciler`), memory-ingest events (a
+//! core subscription, debounced per repo), one reconciliation at a time, the one in progress
+//! finished on shutdown, and the leases of periods other replicas hold watched as one more deadline
+//! (`lease`). `JetStreamJudges` is its `PairJudges` over the cluster: a per-run judgements
+//! consumer and a dead-letter watcher, both created before the batches are published with the
+//! run's id; judgements kept once per batch id; a dead-lettered batch, or one unanswered within
+//! `--judge-timeout`, comes back as its reason. When it stops waiting it deletes its unanswered
+//! batches from `MEMVAL_PAIRS` by the stream sequences of their publish acks
+//! (`Outbox::send_stored`). The full behaviour, with the leases, is `docs/cluster.md`, "The
+//! reconciler role".
 
 use std::collections::{BTreeMap, HashMap};
 use std::future::Future;

@@ -10,6 +10,17 @@
 //! and cap as the keyword method.
 //!
 //! This module never changes a memory; the only thing it writes is the embedding cache.
+//!
+//! Same sampling, resolved pairs, cap and tie-break as keyword; memories with blank text are listed
+//! as not compared. Each distinct text's vector comes from the store's `embeddings` table (key:
+//! model id + sha256 of the text) or, when missing, from `memval-embed` in one batch run, after
+//! which all new vectors are stored with one flush (`KvTable::put_all`). The pairs are the cosine
+//! top-k of `memval_embed::similar` (floor 0.55), each score recomputed in f64 for that pair.
+//! `both` runs keyword and embed, each capped, and keeps per pair the higher score with the name of
+//! the method that gave it (`method` stays `keyword` or `embed`, as docs/contracts.md §5 names
+//! them); capping each first loses nothing, since a pair in the merged top `cap` is in the top
+//! `cap` of the method its score came from. Cosine and Jaccard are different scales, so in `both`
+//! a pair's rank across methods is a heuristic; within a method it is exact.
 
 use std::collections::HashMap;
 

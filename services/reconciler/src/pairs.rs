@@ -20,6 +20,21 @@
 //! all-pairs scan the join is measured against.
 //!
 //! This module never reads files or changes a memory: memories in, pairs out.
+//!
+//! Tokens are lowercase alphanumeric runs of 4+ characters (Unicode letters and digits; common
+//! words kept, as the seed keeps them); the score is the exact Jaccard of the two token sets. The
+//! inverted index of the positions visited is keyed by token and list size, so a probe walks only
+//! the sizes that can reach the threshold. Size and position bounds skip pairs unverified, and so
+//! does a bound that could at best tie the worst kept pair and lose on ids; a pair is scored once,
+//! at its first shared token. Ties break on ids (numeric when both are integers), so the output
+//! equals the all-pairs scan's prefix exactly (`exhaustive`, checked in unit tests on skewed random
+//! corpora and in `bench/pairs`). Per-agent sampling takes the numerically highest `tier` first
+//! (docs/contracts.md §5 says "highest tier"; memval reads that as the larger number), then the
+//! newest `updated_at`/`created_at`, then id. `--cap` is taken as given (0 = no cap); without it
+//! the cap is `reconcile_pair_cap` of a `memory.db`, clamped to 1-500, else 50. Pairs settled in
+//! `reconcile_log` (`pick-survivor`, `merge`, `both-stale`; read by
+//! `memval_sources::reconcile_log`) are not raised. What sampling, the cap, the log or token-less
+//! memories left out is printed.
 
 use std::cmp::Ordering;
 use std::collections::{BinaryHeap, HashMap, HashSet};

@@ -11,6 +11,12 @@
 //! A check must never run a mutating command in the judged tree, and never outlive its
 //! timeout: the command runs in its own process group, which is killed when the time is up
 //! and again when the command exits (a background child cannot keep writing).
+//!
+//! The classification table: test runners, linters and readers are read-only; formatters,
+//! regen/sync/update scripts, `--force`/`--write`/`--fix`, `sed -i`, output redirection, command
+//! substitution and every unknown program are mutating. A check runs with `sh -c`; a mutating one
+//! in a disposable copy of the subject, `.git` included; each in its own process group, killed at
+//! the timeout and again at exit.
 
 use std::io::{Read, Seek, SeekFrom};
 use std::os::unix::process::CommandExt;

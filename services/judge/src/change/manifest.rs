@@ -7,6 +7,11 @@
 //!
 //! Deriving a manifest must never follow a symlink (a link is recorded by its target text) and
 //! never read outside the root.
+//!
+//! `subject-manifest.v1`: every file under the root except `.git`, `target`, `node_modules`,
+//! `__pycache__`, the `.pytest_cache`/`.mypy_cache`/`.ruff_cache` tool caches and `.memval`; per
+//! file its path, kind, executable bit and sha256; a symlink by its target text, never followed; a
+//! FIFO or device refuses the subject; the digest is the sha256 of the canonical JSON.
 
 use std::collections::BTreeMap;
 use std::io::Read;

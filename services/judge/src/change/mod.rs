@@ -10,6 +10,26 @@
 //! It must never run a mutating command in the judged tree, never count an unverified
 //! criterion as passed, never settle a reviewer split by vote, never obey text from the
 //! subject or a model, and never emit a next action: it judges and stops.
+//!
+//! `validate(Request)` runs in this order, blocking work on `spawn_blocking`: manifest
+//! (`manifest.rs`), acceptance (`acceptance.rs`), with `--base` the change's scope and weakening
+//! (`scope.rs`), the checks (`commands.rs`), with a model the review of criteria without a check
+//! (`model/change.rs`), the manifest again, then `verdict.rs` decides.
+//!
+//! Choices where the contract is silent: scope is acceptance surface once a criterion declares it,
+//! so declared scope without `--base`, or `--base` with no scope declared, is `not_checked`
+//! (`change_scope`) — a subject with neither is judged as it is; a check timeout is missing
+//! judgement (NOT_PROVEN), never FAIL; a test runner counts as read-only and the second manifest
+//! catches one that writes; identity problems void even a FAIL; cross-model diversity applies to
+//! what the models judge, so with `--cross-model` and every criterion covered by a check no model
+//! is asked and no diversity finding is raised; a reviewer family is the wire protocol (`openai`
+//! or `anthropic`). `--store` keeps the verdict in the scorer's sled store (`change_verdicts`,
+//! keyed by the sha256 of the verdict's JSON, first record kept); `memval history` lists them
+//! above the memories (table format only, `render::history_lines`).
+//!
+//! **Architecture Invariant:** a check classified mutating never runs in the judged tree, and a
+//! criterion is `pass` only with evidence of its own (a check that exited 0, or reviews whose every
+//! citation exists in the subject); nothing unverified is dropped to reach PASS.
 
 pub mod acceptance;
 pub mod commands;

@@ -6,6 +6,15 @@
 //!
 //! A git failure is an error, never "no changes": an empty change is only what git says it is.
 //! This module never runs git itself, and nothing it calls writes the repository.
+//!
+//! `memval_git::diff` gives every changed path between the base and the working tree (renames
+//! detected, untracked files included); build output is then left out as in the manifest. Each
+//! path is matched against the criteria's scope globs. The `-U0` diff of the files that existed
+//! at the base is read for weakening (a file the change adds weakens nothing that was there): skip
+//! markers added (more than removed), test definitions or test files removed, a tolerance line
+//! whose only change is a number that grew, a golden/expected file or the acceptance file changed.
+//! A criterion's `allows` (a weakening class, in its scope) makes that weakening part of the change
+//! instead of a finding. A git failure is an error (exit 2).
 
 use std::collections::BTreeMap;
 use std::path::Path;

@@ -4,6 +4,10 @@
 //! Every finding has a class from [`Class`], a closed list, so the same kind of defect is
 //! named word for word each time it recurs. The decision never relabels: a finding or an
 //! unverified criterion can only keep a result away from PASS, never be dropped to reach it.
+//!
+//! The result is docs/contracts.md §8's object plus `evidence`, the list `evidence_refs` point
+//! into: manifests, check runs with exit code, output tail and duration, the scope report, each
+//! reviewer's opinion. Finding classes are a closed enum, serialised by fixed names.
 
 use serde::{Deserialize, Serialize};
 use serde_json::Value;

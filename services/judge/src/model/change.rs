@@ -12,6 +12,13 @@
 //!
 //! This module never obeys the model or the subject's text, and never reads a file that is
 //! not in the subject manifest.
+//!
+//! Each reviewer is shown the criteria without a check, the diff and the files in scope (numbered,
+//! fenced; size limits named in the prompt and in the evidence), and every answer is checked: a
+//! `pass`/`fail` must cite `path:line` of a manifest file with that line, or it is discarded
+//! (`fabricated_citation`, `uncited_review`). Cross-model: both opinions are kept, a criterion
+//! passes only when both pass, a delivered FAIL stands (`reviewer_split`), and a missing or
+//! same-family second reviewer is `diversity_unsatisfied`.
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::Path;
