@@ -76,8 +76,11 @@ impl Project {
     }
 }
 
-/// The report's candidate pairs as (id_a, id_b, score, method), and its candidate notes.
-fn candidates(out: &Output) -> (Vec<(String, String, f64, String)>, Vec<String>) {
+/// A candidate pair of a report: (id_a, id_b, score, method).
+type Candidate = (String, String, f64, String);
+
+/// The report's candidate pairs, and its candidate notes.
+fn candidates(out: &Output) -> (Vec<Candidate>, Vec<String>) {
     assert_eq!(out.status.code(), Some(0), "{}", String::from_utf8_lossy(&out.stderr));
     let report: Value = serde_json::from_slice(&out.stdout).unwrap();
     let c = &report["contradictions"];

@@ -415,8 +415,7 @@ mod tests {
         let both = params(r#"{"repo": "/srv/shop", "memories": ["m"], "method": "both"}"#).unwrap();
         assert_eq!(both.method.unwrap().method(repo), Method::Both(EmbedSetup { model_dir: None, store_dir: store }));
         let err = params(r#"{"repo": "/srv/shop", "memories": ["m"], "method": "semantic"}"#)
-            .err()
-            .expect("an unknown method is refused");
+            .expect_err("an unknown method is refused");
         assert!(err.to_string().contains("keyword") && err.to_string().contains("both"), "{err}");
     }
 

@@ -32,7 +32,9 @@ use crate::submit::submit_batches;
 use crate::topology;
 use crate::Error;
 
-/// A role and what it needs to run.
+/// A role and what it needs to run. One is built per process and moved into its task, so the
+/// size of its largest variant costs nothing worth a box.
+#[allow(clippy::large_enum_variant)]
 pub enum Role {
     /// Claims from memories, with model extraction when `models` has it.
     Extractor { models: Option<ModelStages> },

@@ -131,7 +131,7 @@ mod tests {
     #[test]
     fn an_error_chain_is_one_line_whatever_its_links_quote() {
         let links = ["cannot read memories", "no such file: notes\nmemval: error: forged\r\u{1b}[2K.md"];
-        let shown = error_chain(&links);
+        let shown = error_chain(links);
         assert_eq!(shown, "cannot read memories: no such file: notes\\nmemval: error: forged\\r\\u{1b}[2K.md");
         assert_eq!(shown.lines().count(), 1);
         assert_eq!(error_chain(["a", "b", "c"]), "a: b: c", "memval's own chain reads as anyhow's alternate form");

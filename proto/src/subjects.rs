@@ -4,8 +4,6 @@
 /// Version segment of every subject; bump when a message layout changes incompatibly.
 pub const WIRE_VERSION: &str = "v1";
 
-/// Subjects, named for what was produced, not for who consumes it.
-
 /// Memories submitted for validation (input of the extractor).
 pub const MEMORIES: &str = "memval.v1.memories";
 /// Claims extracted from memories (input of the investigator).

@@ -373,11 +373,11 @@ fn report_of(text: &str) -> Report {
         Inputs {
             header: &header,
             finished_at: 1_764_590_407,
-            memories_path: format!("memories{text}").into(),
+            memories_path: format!("memories{text}"),
             memories_format: "notes",
             store: "/repo/.memval/store".into(),
             fail_on: FailOn::Never,
-            problems: vec![Problem { path: format!("broken{text}.json").into(), reason: format!("not JSON{text}") }],
+            problems: vec![Problem { path: format!("broken{text}.json"), reason: format!("not JSON{text}") }],
         },
     )
 }

@@ -25,7 +25,7 @@ pub fn table(j: &Judgement) -> String {
     let score = j.score.map_or("null".to_owned(), |s| s.to_string());
     out.push_str(&format!(
         "{}: {}  score {score}  confidence {:.2}\n",
-        one_line(&j.judge),
+        one_line(j.judge),
         if j.veto { "VETO" } else { "no veto" },
         j.confidence
     ));
