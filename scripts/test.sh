@@ -68,5 +68,7 @@ for tool in fmt clippy; do
 done
 cargo fmt --all --check
 cargo clippy --workspace --all-targets -- -D warnings
+# Imports run one way inside every crate (ARCHITECTURE.md): no two modules import each other.
+python3 scripts/import-cycles.py --check --workspace >/dev/null
 cargo build --workspace --all-targets
 cargo test --workspace --no-fail-fast
