@@ -61,7 +61,8 @@ pub struct JudgePairsArgs {
     /// Output format. Default: table on a terminal, json otherwise.
     #[arg(long, value_enum)]
     pub format: Option<JudgeFormat>,
-    /// Write the result to this file instead of stdout (written whole, or not at all).
+    /// Write the result to this file instead of stdout: a file is replaced whole or not at all; a
+    /// device or FIFO (`/dev/null`) is written into, never replaced; a link's target gets it.
     #[arg(long, short, value_name = "FILE")]
     pub output: Option<PathBuf>,
     /// Judge at most this many pairs (reconcile_pair_cap; clamped to 1-500).

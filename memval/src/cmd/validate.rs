@@ -27,7 +27,8 @@ pub struct ValidateArgs {
     /// Where scores and verdicts persist (sled). Default: REPO/.memval/store.
     #[arg(long, value_name = "DIR")]
     pub store: Option<PathBuf>,
-    /// Write the report to this file instead of stdout (written whole, or not at all).
+    /// Write the report to this file instead of stdout: a file is replaced whole or not at all; a
+    /// device or FIFO (`/dev/null`) is written into, never replaced; a link's target gets it.
     #[arg(long, short, value_name = "FILE")]
     pub output: Option<PathBuf>,
     /// Memories per batch handed between stages (one message each on NATS). Bigger batches
