@@ -8,7 +8,9 @@
 //! would otherwise create `-wal` and `-shm`). A WAL database with a live `-wal` file is
 //! copied with its `-wal` into a private temporary folder and read there, so the rows still
 //! in the WAL are read and the `-shm` SQLite needs is created in that folder, not beside the
-//! user's file.
+//! user's file. A `-wal`, `-shm` or `-journal` beside the database that is not a regular file
+//! (a FIFO, a folder, a link) is not SQLite's: the database is then read `immutable=1`, which
+//! opens no side file, so nothing is read from or created beside such a thing.
 //!
 //! Every query runs under a progress handler that stops the read after [`QUERY_LIMIT`], with
 //! temporary tables in memory under a heap limit: a `memories` that is a recursive view
@@ -267,10 +269,22 @@ fn open(path: &Path) -> Result<Db, SourceError> {
     }
     // Bytes 18 and 19 are the write and read format versions: 2 means WAL.
     let wal = n >= 20 && (header[18] == 2 || header[19] == 2);
-    let mut wal_file = canon.clone().into_os_string();
-    wal_file.push("-wal");
-    let wal_file = PathBuf::from(wal_file);
-    let (target, mode, snapshot) = if wal && wal_file.exists() {
+    let side = |suffix: &str| {
+        let mut file = canon.clone().into_os_string();
+        file.push(suffix);
+        PathBuf::from(file)
+    };
+    let wal_file = side("-wal");
+    // A side file that is not a regular file (a FIFO, a folder, a link) is not SQLite's own:
+    // the database is read as it is on disk (`immutable=1` opens no side file and creates
+    // none), and its rows still in such a "WAL" are not read.
+    let odd_side = ["-wal", "-shm", "-journal"]
+        .iter()
+        .find(|suffix| std::fs::symlink_metadata(side(suffix)).is_ok_and(|m| !m.file_type().is_file()));
+    let (target, mode, snapshot) = if let Some(suffix) = odd_side {
+        tracing::warn!(path = %path.display(), side = %suffix, "a side file of the database is not a regular file; read as it is on disk, without it");
+        (canon.clone(), "immutable=1", None)
+    } else if wal && wal_file.exists() {
         let dir = snapshot(path, &canon, &wal_file)?;
         (dir.path().join("memory.db"), "mode=ro", Some(dir))
     } else if wal {

@@ -1,6 +1,7 @@
-//! Inputs that used to hang a run or leave a trace beside the user's files (issue 8): a FIFO
+//! Inputs that used to hang a run or leave a trace beside the user's files (issues 8 and 27): a FIFO
 //! as the memories path or inside a memory folder, a `memory.db` whose `memories` is a
-//! recursive view, and a WAL database with a live `-wal` file. Each load runs on a thread
+//! recursive view, a WAL database with a live `-wal` file, and a FIFO or folder named like a side
+//! file of the database (`memory.db-wal`). Each load runs on a thread
 //! with a deadline, so a regression fails instead of hanging the suite.
 
 use std::path::{Path, PathBuf};
@@ -96,4 +97,41 @@ fn a_wal_database_with_a_live_wal_is_read_without_a_trace_beside_it() {
     assert_eq!(report.memories.len(), 1, "{:?}", report.problems);
     assert!(report.memories[0].content.contains("In the WAL"));
     assert_eq!(listing(copy.path()), before, "memval left a file beside the database");
+}
+
+#[test]
+fn a_fifo_or_folder_named_like_a_side_file_is_never_opened_and_nothing_is_written_beside_it() {
+    for (journal_mode, side, what) in [
+        ("delete", "memory.db-wal", "fifo"),
+        ("wal", "memory.db-wal", "fifo"),
+        ("delete", "memory.db-shm", "fifo"),
+        ("wal", "memory.db-wal", "folder"),
+        ("delete", "memory.db-journal", "folder"),
+    ] {
+        let dir = tempfile::tempdir().unwrap();
+        let db = dir.path().join("memory.db");
+        let writer = Connection::open(&db).unwrap();
+        writer.pragma_update(None, "journal_mode", journal_mode).unwrap();
+        writer
+            .execute_batch(
+                "CREATE TABLE memories (id INTEGER PRIMARY KEY, agent TEXT, type TEXT, content TEXT, metadata_json TEXT,
+                 created_at TEXT, updated_at TEXT, tier INTEGER, archived INTEGER DEFAULT 0);
+                 INSERT INTO memories (id, agent, type, content, created_at, tier) VALUES (1, 'a', 'memory', 'Row one: `src/a.rs`', '2026-01-01', 1);",
+            )
+            .unwrap();
+        drop(writer);
+        let _ = std::fs::remove_file(dir.path().join("memory.db-wal"));
+        let _ = std::fs::remove_file(dir.path().join("memory.db-shm"));
+        let odd = dir.path().join(side);
+        match what {
+            "fifo" => mkfifo(&odd),
+            _ => std::fs::create_dir(&odd).unwrap(),
+        }
+        let before = listing(dir.path());
+        let report = load_within(db.clone(), dir.path().into(), 20)
+            .unwrap_or_else(|| panic!("{journal_mode} database, {side} a {what}: load hung"))
+            .unwrap();
+        assert_eq!(report.memories.len(), 1, "{journal_mode}, {side} a {what}: {:?}", report.problems);
+        assert_eq!(listing(dir.path()), before, "{journal_mode}, {side} a {what}: memval wrote beside the database");
+    }
 }
