@@ -395,6 +395,11 @@ pub(crate) fn bind(orig: &str, files: &[FileMention], plain: &[usize], folders: 
     let between = if f.start >= s.end { gap(orig, s.end, f.start) } else { gap(orig, f.after, s.start) };
     if behaviour::relates(between) {
         s.free = true;
+    } else if s.line.is_some() && crosses_clause(between) {
+        // A line of its own (`ShardedCache` (L45)) is a line of the file named before it, not
+        // of one listed past a comma or a clause ("..., decision records, `CLAUDE.md`"): left
+        // untied here, it takes the file an earlier sentence of the paragraph named, else the
+        // section's, else it is looked for anywhere at that line (`claims::build`).
     } else {
         s.file = Some(fi);
     }

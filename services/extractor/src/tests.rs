@@ -417,6 +417,26 @@ fn symbols_and_where_they_live() {
             "L1 behavioral internal/cache/lru.go#ShardedCache:45",
         ],
     );
+    // ... and not a file listed past a comma after it ("(L45)" is the line of the file before)
+    check(
+        "The cache is a sharded LRU in `internal/cache/lru.go`; `ShardedCache` (L45) has a mutex per shard, decision records, `CLAUDE.md`.",
+        &[
+            "L1 file_reference internal/cache/lru.go",
+            "L1 behavioral internal/cache/lru.go",
+            "L1 file_reference CLAUDE.md",
+            "L1 symbol_reference internal/cache/lru.go#ShardedCache:45",
+            "L1 behavioral CLAUDE.md + internal/cache/lru.go#ShardedCache:45",
+        ],
+    );
+    // with no file before it, such a symbol is looked for anywhere at its line
+    check(
+        "`ShardedCache` (L45) has a mutex per shard, see also `docs/cache.md`.",
+        &[
+            "L1 file_reference docs/cache.md",
+            "L1 symbol_reference .#ShardedCache:45",
+            "L1 behavioral docs/cache.md + .#ShardedCache:45",
+        ],
+    );
     // a later sentence does not lend its file
     check(
         "Use `parse_date()` for dates. Never edit `gen.rs`.",
