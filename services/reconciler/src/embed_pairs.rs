@@ -28,7 +28,9 @@ use memval_embed::{cache_key, from_bytes, similar, to_bytes, Embedder, ModelFile
 use memval_proto::{Memory, Pair};
 use memval_store::KvTable;
 
-use crate::pairs::{id_order, normalised_ids, pair, sample, Candidates, Options, BOTH, EMBED, EMBED_THRESHOLD};
+use crate::pairs::{
+    agents_of, id_order, normalised_ids, pair, sample, Candidates, Options, BOTH, EMBED, EMBED_THRESHOLD,
+};
 use crate::ReconcileError;
 
 /// What the embedding step did: one line for the user.
@@ -99,6 +101,7 @@ pub fn embed_pairs(
         verified: search.compared,
         method: EMBED.to_owned(),
         without_text: without_text.into_iter().map(|i| memories[i].id.clone()).collect(),
+        agents: agents_of(memories),
     };
     Ok((candidates, stats))
 }
@@ -187,6 +190,7 @@ pub fn merge(keyword: Candidates, embed: Candidates, cap: Option<usize>) -> Cand
         verified: keyword.verified + embed.verified,
         method: BOTH.to_owned(),
         without_text: embed.without_text,
+        agents: keyword.agents,
     }
 }
 

@@ -110,6 +110,17 @@ pub struct Candidates {
     pub method: String,
     /// Memories the embed method did not compare: their text is blank.
     pub without_text: Vec<String>,
+    /// The agents of the memories read, sorted, each once: with fewer than two there is no
+    /// pair to make (pairs are only made across agents), and the summary says so.
+    pub agents: Vec<String>,
+}
+
+/// The agents of `memories`, sorted, each once.
+pub fn agents_of(memories: &[Memory]) -> Vec<String> {
+    let mut agents: Vec<String> = memories.iter().map(|m| m.agent.clone()).collect();
+    agents.sort();
+    agents.dedup();
+    agents
 }
 
 /// Compare ids numerically when both are integers, as text otherwise (the judge's order).
@@ -412,6 +423,7 @@ pub fn keyword_pairs(memories: &[Memory], options: &Options) -> Candidates {
         verified,
         method: KEYWORD.to_owned(),
         without_text: Vec::new(),
+        agents: agents_of(memories),
     }
 }
 
@@ -529,6 +541,14 @@ pub fn summary(c: &Candidates) -> String {
         _ => format!("keyword, Jaccard >= {KEYWORD_THRESHOLD}"),
     };
     let _ = writeln!(out, "{} pairs from {} memories ({how})", c.pairs.len(), c.memories);
+    if let [only] = c.agents.as_slice() {
+        let _ = writeln!(
+            out,
+            "all {} memories belong to one agent ({}): pairs are only made between memories of two different agents",
+            c.memories,
+            memval_proto::display::one_line(only)
+        );
+    }
     for s in &c.sampled {
         let _ = writeln!(
             out,
@@ -645,6 +665,21 @@ mod tests {
         let c = keyword_pairs(&m, &o);
         assert_eq!(ids(&c.pairs), [("1".into(), "3".into()), ("2".into(), "3".into())]);
         assert_eq!(c.resolved_skipped, 1);
+    }
+
+    #[test]
+    fn one_agent_makes_no_pair_and_the_summary_says_why() {
+        let m = vec![memory("1", "docs", "alpha beta gamma delta"), memory("2", "docs", "alpha beta gamma delta")];
+        let c = keyword_pairs(&m, &opts(None));
+        assert!(c.pairs.is_empty());
+        assert!(
+            summary(&c).contains("all 2 memories belong to one agent (docs): pairs are only made between memories of two different agents"),
+            "{}",
+            summary(&c)
+        );
+        // Two agents: no such line, whatever the pairs.
+        let two = keyword_pairs(&[memory("1", "a", "alpha beta"), memory("2", "b", "gamma delta")], &opts(None));
+        assert!(!summary(&two).contains("one agent"), "{}", summary(&two));
     }
 
     #[test]
