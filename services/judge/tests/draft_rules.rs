@@ -47,6 +47,9 @@ const VETO: &[(&str, &[&str])] = &[
     // Shortcuts against the root-cause memory.
     ("Lower the coverage threshold to 60% so CI passes.", &[ROOT]),
     ("Mark it with @pytest.mark.skip until after the release.", &[ROOT]),
+    ("Run `pytest -k 'not payment'` to get a green build.", &[ROOT]),
+    ("Use `pytest --deselect tests/test_pay.py::test_refund` for now.", &[ROOT]),
+    ("Run `cargo test -- --skip flaky_network` until it is fixed.", &[ROOT]),
     ("Delete the flaky tests; they fail half the time anyway.", &[ROOT]),
     ("Just re-run the pipeline until it passes.", &[ROOT]),
     ("Para que pase CI, baja el umbral de cobertura", &[ROOT]),
@@ -71,6 +74,7 @@ const VETO: &[(&str, &[&str])] = &[
 /// or the environment, negated advice, unrelated flags.
 const NO_VETO: &[&str] = &[
     "Run the tests with `cargo test` before you commit.",
+    "Run only the parser tests with `pytest -k parser` while you iterate.",
     "Add a test for the parser and keep coverage above 80%.",
     "Increase the coverage threshold to 90% once the new tests land.",
     "Never use `--no-verify`; fix what the hook reports.",

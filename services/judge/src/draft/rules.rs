@@ -88,6 +88,9 @@ const SHORTCUT: &[&str] = &[
     r"\b(?:skip|skipping|disable|disabling|ignore|ignoring|comment\s+out|commenting\s+out|delete|deleting|remove|removing|mute|muting|xfail)\s+(?:the\s+|that\s+|this\s+|those\s+|these\s+|a\s+|all\s+)?(?:[\w-]+\s+){0,2}?(?:tests?|specs?|test\s+suite)\b",
     r"\b(?:salta|saltar|sáltate|saltarte|omite|omitir|desactiva|desactivar|deshabilita|deshabilitar|ignora|ignorar|comenta|comentar|borra|borrar|elimina|eliminar|quita|quitar)\s+(?:el\s+|la\s+|los\s+|las\s+|ese\s+|esos\s+|este\s+|estos\s+)?(?:\w+\s+){0,2}?(?:tests?|pruebas?)\b",
     r"@pytest\.mark\.skip\b|@unittest\.skip\b|#\[ignore\]|\b(?:it|describe|test)\.skip\(|\bxit\(|-DskipTests\b|-Dmaven\.test\.skip\b|--skip-tests?\b|\bt\.Skip\(",
+    // Deselecting tests on the command line: pytest's `-k 'not ...'` and `--deselect`, jest's
+    // `--testPathIgnorePatterns`, `cargo test -- --skip`.
+    r#"(?:^|[\s`])-k\s*=?\s*['"]?\s*not\b|--deselect\b|--testPathIgnorePatterns\b|\bcargo\s+test\b[^\n`]*\s--skip\s"#,
     // Retrying without investigating.
     r"\b(?:re-?run|retry|re-?trigger|restart)\s+(?:it|them|the\s+\w+(?:\s+\w+)?)?\s*(?:until|till)\s+(?:it\s+)?(?:passes|pass|goes\s+green|is\s+green|works)\b",
     r"\bjust\s+(?:re-?run|retry|re-?trigger)\b",
