@@ -1,0 +1,268 @@
+#!/usr/bin/env python3
+"""Precision of memval's not-VALID verdicts on real repositories, as they stand.
+
+Every verdict that is not VALID is a claim memval makes to a user: "this line of your notes is
+wrong". This benchmark measures how often that claim is worth the user's time. Each repository
+of `precision-cases.json` is checked out at its pinned commit with its history, and memval
+validates the whole repository (`--memories ROOT`): every agent tool's notes and every README
+and doc. The memories split into two sets by the agent memval gives them: **notes** (any agent
+but `docs`) and **docs** (`docs`).
+
+A person labels a random sample of the not-VALID verdicts by reading the repository
+(`precision-labels.jsonl`, one JSON object a line, keyed by repository, memory source, line,
+claim type and claim text). The labels say whether the claim points at a real problem of the
+memory, so they outlive a change of verdict kind:
+
+    real        the memory is wrong about the repository today, and the verdict says how
+    real-kind   the memory is wrong, but the verdict's kind or successor is not right
+    false       a false alarm; `class` says which kind (see CLASSES)
+    unclear     the labeller could not tell from the repository
+
+Commands:
+
+    run     check every case with one binary; writes every claim and its verdict (--out)
+    sample  add unlabelled rows of a run's not-VALID verdicts to the labels file, drawn at
+            random (a fixed seed per row) up to --notes-quota / --docs-quota per repository
+    score   precision, false alarms per 100 claims and the false-alarm classes of a run,
+            from the labelled rows it still flags; labelled real problems it now calls
+            VALID are counted as lost
+
+    python3 bench/real/precision.py run --memval BIN --out RUN.json [--workdir /work/prec]
+        [--twice] [--only REPO ...]
+    python3 bench/real/precision.py sample --run RUN.json [--labels FILE]
+    python3 bench/real/precision.py score --run RUN.json [--labels FILE] [--json OUT]
+
+`--twice` runs each repository a second time with a fresh store and reports every claim whose
+verdict or confidence differs (same input, same verdicts). Nothing of the repositories is
+committed: the labels hold the repository name, the memory's path, line and claim text (the
+words memval extracted) and the label.
+"""
+
+import argparse
+import collections
+import hashlib
+import json
+import os
+import random
+import shutil
+import subprocess
+import sys
+import time
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, HERE)
+from gitprep import prepared  # noqa: E402
+from run import checkout, mark_stand_ins  # noqa: E402
+
+LABELS = ("real", "real-kind", "false", "unclear")
+CLASSES = (
+    "exists-not-found",    # the path, name or setting is there; memval did not find it
+    "prose-as-ref",        # prose, a diagram, HTML or a command read as a path or a name
+    "other-project",       # another project's path or name (a dependency, an upstream)
+    "example",             # an example, a placeholder, a template
+    "user-side",           # a file or setting of the user's machine or of another tool
+    "wrong-folder",        # a right path resolved against the wrong folder
+    "library-name",        # a library's or framework's name, not the repository's
+    "build-output",        # a generated or built file, not tracked
+    "project-name",        # the project's own name read as a file or symbol
+    "env-setting",         # an environment variable or a setting named as such
+    "past-tense",          # an ADR, changelog, migration guide: true of the past, by design
+    "other",
+)
+
+
+def key_of(repo, claim_source, claim):
+    return "|".join([repo, claim_source, str(claim.get("line")), claim["claim_type"], claim["claim_text"]])
+
+
+def tree_for(case, args):
+    gitdir = prepared(args.mirrors, case["repo"], args.workdir)
+    root = os.path.join(args.workdir, "trees", case["repo"].replace("/", "+"))
+    head = os.path.join(root, ".git", "HEAD")
+    if os.path.exists(head):
+        at = subprocess.run(["git", "rev-parse", "HEAD"], cwd=root, stdout=subprocess.PIPE, text=True).stdout.strip()
+        if at == case["commit"]:
+            return root
+        shutil.rmtree(root)
+    checkout(case["commit"], gitdir, root)
+    mark_stand_ins(root)
+    return root
+
+
+def validate(memval, root, store):
+    shutil.rmtree(store, ignore_errors=True)
+    started = time.monotonic()
+    p = subprocess.run([memval, "validate", "--repo", root, "--memories", root, "--format", "json",
+                        "--fail-on", "never", "--store", store, "--quiet"],
+                       stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    secs = time.monotonic() - started
+    if p.returncode != 0:
+        why = p.stderr.decode("utf-8", "replace").strip().splitlines()[-1:] or ["no message"]
+        raise RuntimeError(f"memval exited {p.returncode}: {why[0]}")
+    return json.loads(p.stdout), secs
+
+
+def rows_of(case, report, root):
+    rows = []
+    for memory in report["memories"]:
+        source = os.path.relpath(os.path.join(root, memory["source"]), root)
+        kind = "docs" if memory["agent"] == "docs" else "notes"
+        for claim in memory["claims"]:
+            rows.append({"key": key_of(case["repo"], source, claim), "repo": case["repo"], "set": kind,
+                         "agent": memory["agent"], "source": source, "line": claim.get("line"),
+                         "claim_type": claim["claim_type"], "claim": claim["claim_text"],
+                         "verdict": claim["verdict"], "confidence": claim["confidence"],
+                         "evidence": claim["evidence"], "successor": claim.get("successor")})
+    return rows
+
+
+def cmd_run(args):
+    with open(args.cases) as f:
+        cases = json.load(f)["cases"]
+    out = {"memval": args.memval, "cases": [], "rows": [], "differs": []}
+    for case in cases:
+        if args.only and case["repo"] not in args.only:
+            continue
+        root = tree_for(case, args)
+        store = os.path.join(args.workdir, "store")
+        try:
+            report, secs = validate(args.memval, root, store)
+        except RuntimeError as e:
+            print(f"== {case['repo']}: {e}", flush=True)
+            out["cases"].append({"repo": case["repo"], "error": str(e)})
+            continue
+        rows = rows_of(case, report, root)
+        counts = collections.Counter((r["set"], r["verdict"] == "VALID") for r in rows)
+        entry = {"repo": case["repo"], "secs": round(secs, 2), "not_checked": len(report.get("not_checked", [])),
+                 "claims": {s: counts[(s, True)] + counts[(s, False)] for s in ("notes", "docs")},
+                 "not_valid": {s: counts[(s, False)] for s in ("notes", "docs")}}
+        if args.twice:
+            again, _ = validate(args.memval, root, store)
+            before = {(r["key"]): (r["verdict"], r["confidence"]) for r in rows}
+            after = {(r["key"]): (r["verdict"], r["confidence"]) for r in rows_of(case, again, root)}
+            differs = [{"key": k, "first": before.get(k), "second": after.get(k)}
+                       for k in sorted(set(before) | set(after)) if before.get(k) != after.get(k)]
+            entry["differs"] = len(differs)
+            out["differs"].extend(differs)
+        out["cases"].append(entry)
+        out["rows"].extend(rows)
+        print(f"== {case['repo']:<40} {secs:6.1f} s  notes {entry['not_valid']['notes']:4d}/{entry['claims']['notes']:<5d}"
+              f" docs {entry['not_valid']['docs']:5d}/{entry['claims']['docs']:<6d}"
+              + (f" differs {entry['differs']}" if args.twice else ""), flush=True)
+    with open(args.out, "w") as f:
+        json.dump(out, f, indent=1)
+
+
+def read_labels(path):
+    labels = {}
+    if os.path.exists(path):
+        with open(path) as f:
+            for n, line in enumerate(f, 1):
+                if line.strip():
+                    row = json.loads(line)
+                    if row.get("label") not in LABELS + (None,):
+                        raise SystemExit(f"{path}:{n}: label {row.get('label')!r} is not one of {LABELS}")
+                    if row.get("label") == "false" and row.get("class") not in CLASSES:
+                        raise SystemExit(f"{path}:{n}: class {row.get('class')!r} is not one of {CLASSES}")
+                    labels[row["key"]] = row
+    return labels
+
+
+def cmd_sample(args):
+    with open(args.run) as f:
+        run = json.load(f)
+    labels = read_labels(args.labels)
+    quota = {"notes": args.notes_quota, "docs": args.docs_quota}
+    groups = collections.defaultdict(list)
+    for row in run["rows"]:
+        if row["verdict"] != "VALID":
+            groups[(row["repo"], row["set"])].append(row)
+    added = []
+    for (repo, kind), rows in sorted(groups.items()):
+        have = sum(1 for r in rows if r["key"] in labels)
+        todo = [r for r in rows if r["key"] not in labels]
+        # a fixed draw: each row's place is the hash of its key
+        todo.sort(key=lambda r: hashlib.sha256(r["key"].encode()).hexdigest())
+        for r in todo[:max(0, quota[kind] - have)]:
+            added.append({"key": r["key"], "repo": repo, "set": kind, "source": r["source"], "line": r["line"],
+                          "claim_type": r["claim_type"], "claim": r["claim"], "verdict_when_drawn": r["verdict"],
+                          "evidence_when_drawn": r["evidence"], "label": None, "class": None, "why": None})
+    with open(args.labels, "a") as f:
+        for row in added:
+            f.write(json.dumps(row) + "\n")
+    print(f"{len(added)} rows added to {args.labels} for labelling")
+
+
+def cmd_score(args):
+    with open(args.run) as f:
+        run = json.load(f)
+    labels = read_labels(args.labels)
+    result = {}
+    for kind in ("notes", "docs"):
+        rows = [r for r in run["rows"] if r["set"] == kind]
+        claims = len(rows)
+        flagged = [r for r in rows if r["verdict"] != "VALID"]
+        judged = [(r, labels[r["key"]]) for r in flagged if labels.get(r["key"], {}).get("label")]
+        tally = collections.Counter(l["label"] for _, l in judged)
+        classes = collections.Counter(l["class"] for _, l in judged if l["label"] == "false")
+        decided = tally["real"] + tally["real-kind"] + tally["false"]
+        precision = (tally["real"] + tally["real-kind"]) / decided if decided else None
+        # the false alarms among all flagged rows, estimated from the labelled share
+        fa_rate = tally["false"] / decided if decided else None
+        fa_per_100 = 100 * fa_rate * len(flagged) / claims if claims and fa_rate is not None else None
+        high = [(r, l) for r, l in judged if r["confidence"] >= 80 and l["label"] != "unclear"]
+        high_right = sum(1 for _, l in high if l["label"] in ("real", "real-kind"))
+        valid_now = [labels[r["key"]] for r in rows if r["verdict"] == "VALID" and r["key"] in labels]
+        lost = sum(1 for l in valid_now if l.get("label") in ("real", "real-kind"))
+        cleared = sum(1 for l in valid_now if l.get("label") == "false")
+        by_repo = collections.Counter(r["repo"] for r in flagged)
+        result[kind] = {"claims": claims, "not_valid": len(flagged), "labelled": len(judged),
+                        "labels": dict(tally), "precision": precision, "false_alarms_per_100_claims": fa_per_100,
+                        "confidence_80_right": (high_right, len(high)), "false_classes": dict(classes.most_common()),
+                        "real_now_valid": lost, "false_now_valid": cleared,
+                        "unlabelled_not_valid": len(flagged) - len(judged), "repos": len(by_repo)}
+        print(f"== {kind}: {claims} claims, {len(flagged)} not VALID in {len(by_repo)} repositories; "
+              f"{len(judged)} of them labelled: " + ", ".join(f"{k} {tally[k]}" for k in LABELS))
+        if precision is not None:
+            print(f"   precision of not-VALID {precision:.3f}; false alarms per 100 claims {fa_per_100:.1f} "
+                  f"(labelled share {fa_rate:.3f} x {len(flagged)} flagged / {claims} claims)")
+        if high:
+            print(f"   confidence >= 80: {high_right} of {len(high)} right ({high_right / len(high):.3f})")
+        print(f"   labelled rows now VALID: {cleared} false alarms cleared, {lost} real problems lost")
+        if classes:
+            print("   false alarms by class: " + ", ".join(f"{c} {n}" for c, n in classes.most_common()))
+    differs = run.get("differs", [])
+    if any("differs" in c for c in run["cases"]):
+        print(f"== same input twice: {len(differs)} claims differ")
+        result["differs"] = len(differs)
+    if args.json:
+        with open(args.json, "w") as f:
+            json.dump(result, f, indent=1)
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    sub = ap.add_subparsers(dest="cmd", required=True)
+    r = sub.add_parser("run")
+    r.add_argument("--memval", required=True)
+    r.add_argument("--out", required=True)
+    r.add_argument("--cases", default=os.path.join(HERE, "precision-cases.json"))
+    r.add_argument("--mirrors", default="/work/.mirror")
+    r.add_argument("--workdir", default="/work/prec")
+    r.add_argument("--twice", action="store_true")
+    r.add_argument("--only", nargs="*")
+    s = sub.add_parser("sample")
+    s.add_argument("--run", required=True)
+    s.add_argument("--labels", default=os.path.join(HERE, "precision-labels.jsonl"))
+    s.add_argument("--notes-quota", type=int, default=20)
+    s.add_argument("--docs-quota", type=int, default=8)
+    c = sub.add_parser("score")
+    c.add_argument("--run", required=True)
+    c.add_argument("--labels", default=os.path.join(HERE, "precision-labels.jsonl"))
+    c.add_argument("--json")
+    args = ap.parse_args()
+    {"run": cmd_run, "sample": cmd_sample, "score": cmd_score}[args.cmd](args)
+
+
+if __name__ == "__main__":
+    main()
