@@ -113,6 +113,15 @@ def rows_of(case, report, root):
                          "claim_type": claim["claim_type"], "claim": claim["claim_text"],
                          "verdict": claim["verdict"], "confidence": claim["confidence"],
                          "evidence": claim["evidence"], "successor": claim.get("successor")})
+    # Claims memval did not check, with its reason (kept to see where a labelled row went).
+    agents = {os.path.relpath(os.path.join(root, m["source"]), root): m["agent"] for m in report["memories"]}
+    for claim in report.get("not_checked", []):
+        source = os.path.relpath(os.path.join(root, claim["source"]), root)
+        agent = agents.get(source, "docs")
+        rows.append({"key": key_of(case["repo"], source, claim), "repo": case["repo"],
+                     "set": "docs" if agent == "docs" else "notes", "agent": agent, "source": source,
+                     "line": claim.get("line"), "claim_type": claim["claim_type"], "claim": claim["claim_text"],
+                     "verdict": "NOT_CHECKED", "confidence": None, "evidence": claim["reason"], "successor": None})
     return rows
 
 
@@ -132,7 +141,7 @@ def cmd_run(args):
             out["cases"].append({"repo": case["repo"], "error": str(e)})
             continue
         rows = rows_of(case, report, root)
-        counts = collections.Counter((r["set"], r["verdict"] == "VALID") for r in rows)
+        counts = collections.Counter((r["set"], r["verdict"] == "VALID") for r in rows if r["verdict"] != "NOT_CHECKED")
         entry = {"repo": case["repo"], "secs": round(secs, 2), "not_checked": len(report.get("not_checked", [])),
                  "claims": {s: counts[(s, True)] + counts[(s, False)] for s in ("notes", "docs")},
                  "not_valid": {s: counts[(s, False)] for s in ("notes", "docs")}}
@@ -175,7 +184,7 @@ def cmd_sample(args):
     quota = {"notes": args.notes_quota, "docs": args.docs_quota}
     groups = collections.defaultdict(list)
     for row in run["rows"]:
-        if row["verdict"] != "VALID":
+        if row["verdict"] not in ("VALID", "NOT_CHECKED"):
             groups[(row["repo"], row["set"])].append(row)
     added = []
     for (repo, kind), rows in sorted(groups.items()):
@@ -199,7 +208,7 @@ def cmd_score(args):
     labels = read_labels(args.labels)
     result = {}
     for kind in ("notes", "docs"):
-        rows = [r for r in run["rows"] if r["set"] == kind]
+        rows = [r for r in run["rows"] if r["set"] == kind and r["verdict"] != "NOT_CHECKED"]
         claims = len(rows)
         flagged = [r for r in rows if r["verdict"] != "VALID"]
         judged = [(r, labels[r["key"]]) for r in flagged if labels.get(r["key"], {}).get("label")]
@@ -212,14 +221,19 @@ def cmd_score(args):
         fa_per_100 = 100 * fa_rate * len(flagged) / claims if claims and fa_rate is not None else None
         high = [(r, l) for r, l in judged if r["confidence"] >= 80 and l["label"] != "unclear"]
         high_right = sum(1 for _, l in high if l["label"] in ("real", "real-kind"))
-        valid_now = [labels[r["key"]] for r in rows if r["verdict"] == "VALID" and r["key"] in labels]
-        lost = sum(1 for l in valid_now if l.get("label") in ("real", "real-kind"))
-        cleared = sum(1 for l in valid_now if l.get("label") == "false")
+        # Labelled rows of this set the run no longer flags (VALID now, not checked, or no
+        # longer a claim): a false alarm gone, or a real problem missed.
+        flagged_keys = {r["key"] for r in flagged}
+        valid_keys = {r["key"] for r in rows if r["verdict"] == "VALID"}
+        gone = [l for k, l in labels.items() if l.get("set") == kind and k not in flagged_keys and l.get("label")]
+        lost = sum(1 for l in gone if l["label"] in ("real", "real-kind"))
+        cleared = sum(1 for l in gone if l["label"] == "false")
+        lost_valid = sum(1 for l in gone if l["label"] in ("real", "real-kind") and l["key"] in valid_keys)
         by_repo = collections.Counter(r["repo"] for r in flagged)
         result[kind] = {"claims": claims, "not_valid": len(flagged), "labelled": len(judged),
                         "labels": dict(tally), "precision": precision, "false_alarms_per_100_claims": fa_per_100,
                         "confidence_80_right": (high_right, len(high)), "false_classes": dict(classes.most_common()),
-                        "real_now_valid": lost, "false_now_valid": cleared,
+                        "real_no_longer_flagged": lost, "real_now_valid": lost_valid, "false_no_longer_flagged": cleared,
                         "unlabelled_not_valid": len(flagged) - len(judged), "repos": len(by_repo)}
         print(f"== {kind}: {claims} claims, {len(flagged)} not VALID in {len(by_repo)} repositories; "
               f"{len(judged)} of them labelled: " + ", ".join(f"{k} {tally[k]}" for k in LABELS))
@@ -228,9 +242,16 @@ def cmd_score(args):
                   f"(labelled share {fa_rate:.3f} x {len(flagged)} flagged / {claims} claims)")
         if high:
             print(f"   confidence >= 80: {high_right} of {len(high)} right ({high_right / len(high):.3f})")
-        print(f"   labelled rows now VALID: {cleared} false alarms cleared, {lost} real problems lost")
+        print(f"   labelled rows no longer flagged: {cleared} false alarms gone; {lost} real problems missed "
+              f"({lost_valid} now VALID, the rest not checked or no longer a claim)")
         if classes:
             print("   false alarms by class: " + ", ".join(f"{c} {n}" for c, n in classes.most_common()))
+        status = {r["key"]: r for r in run["rows"]}
+        for l in gone:
+            if l["label"] in ("real", "real-kind"):
+                now = status.get(l["key"])
+                where = f"{now['verdict']}: {now['evidence'][:150]}" if now else "no longer a claim"
+                print(f"   missed: {l['repo']} {l['source']}:{l['line']} {l['claim'][:60]!r} -> {where}")
     differs = run.get("differs", [])
     if any("differs" in c for c in run["cases"]):
         print(f"== same input twice: {len(differs)} claims differ")

@@ -1161,7 +1161,9 @@ pub fn build_tree(src: &SourceTree, work: &Path, seed: u64, tier_b: usize, tier_
             file_labels.push(Label::new(Kind::File, V::Contradicted, "never existed").path(&p));
         }
     }
-    // Bare file names: unique -> VALID, several places -> AMBIGUOUS.
+    // Bare file names: unique -> VALID; several places -> VALID too (the memory says such a
+    // file exists, which holds in each; until 2026-12-03 memval called this AMBIGUOUS, a
+    // verdict that asks a user to look at a line that is not wrong).
     let touched_bases: HashSet<&str> = roles
         .iter()
         .filter(|(_, r)| matches!(r, Role::Deleted | Role::Renamed(_) | Role::Chain(..)))
@@ -1191,7 +1193,7 @@ pub fn build_tree(src: &SourceTree, work: &Path, seed: u64, tier_b: usize, tier_
             .collect();
         multi.sort_by(|a, b| b.1.cmp(&a.1).then(a.0.cmp(b.0)));
         for (b, n) in multi.iter().take(2) {
-            let l = Label::new(Kind::File, V::Ambiguous, format!("{n} files are named {b}")).path(b);
+            let l = Label::new(Kind::File, V::Valid, format!("{n} files are named {b}")).path(b);
             // Alone in its memory: a folder named elsewhere in the memory would be a context.
             let mut f = frag(format!("Check `{b}` before adding a new module; it {}.", desc(&mut rng)), l, "bare-name");
             f.alone = true;

@@ -24,9 +24,10 @@
 //! misremembered or invented). Anything it cannot read for sure (a missing or large blob, a
 //! merge's combined diff, more than 64 versions, a configured textconv) runs the search; a search
 //! that fails is a `GitError`, never kept, and the investigator's verdict then says the history
-//! was not searched instead of trusting "not defined". Searches for a name given without a file
-//! are bounded per checkout ([`MAX_NAME_SEARCHES`] of [`NAME_SEARCH_TIMEOUT`] each,
-//! [`NAME_SEARCH_BUDGET`] in all).
+//! was not searched instead of trusting "not defined". A search for a name given without a file
+//! ([`GitRepo::name_removed`]) reads at most [`NAME_SEARCH_COMMITS`] commits: its cost is
+//! counted in commits, not seconds, so the same checkout gives the same answer on a busy
+//! machine; how many such searches one memory may ask for is the investigator's budget.
 
 use std::collections::HashMap;
 use std::io::{BufRead, BufReader, Read, Write};
@@ -36,6 +37,7 @@ use std::sync::{Arc, Mutex, OnceLock};
 
 use memval_proto::UnixSeconds;
 
+use crate::name_log::{is_identifier, NameLog};
 use crate::GitError;
 
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -89,11 +91,17 @@ pub struct GitRepo {
     /// Why the history loaded is not the whole story, when it is not.
     incomplete: OnceLock<Option<String>>,
     revs: Mutex<HashMap<UnixSeconds, Option<String>>>,
-    /// History searches for file-less names made so far ([`GitRepo::name_removed`]), and
-    /// their results, so repeated runs on one checkout search once.
-    name_searches: std::sync::atomic::AtomicUsize,
+    /// Results of history searches for file-less names ([`GitRepo::name_removed`]), so
+    /// repeated runs on one checkout search once.
     name_results: Mutex<NameResults>,
-    name_time: Mutex<std::time::Duration>,
+    /// The identifiers whose count each commit of the search window changed, read once.
+    name_log: OnceLock<Result<Arc<NameLog>, String>>,
+    /// Committer time of each commit's first parent, as asked.
+    parent_times: Mutex<HashMap<String, Option<UnixSeconds>>>,
+    /// Commits a name search reads ([`NAME_SEARCH_COMMITS`] unless a test sets fewer).
+    search_commits: usize,
+    /// The newest `search_commits` commits per `since`, and whether there were more.
+    search_windows: Mutex<HashMap<Option<UnixSeconds>, Arc<SearchWindow>>>,
     /// File lists of a few commits' trees (the memories' dates).
     trees: Mutex<HashMap<String, Option<Arc<Vec<String>>>>>,
     cat: Mutex<Option<CatFile>>,
@@ -208,7 +216,10 @@ struct BlobCache {
 
 const BLOB_CACHE_BYTES: usize = 64 * 1024 * 1024;
 
-type NameResults = HashMap<(String, Option<UnixSeconds>), Vec<NameChange>>;
+/// The newest commits of a name search's range, newest first, and whether the range holds more.
+type SearchWindow = (Vec<String>, bool);
+
+type NameResults = HashMap<(String, Option<UnixSeconds>), Result<Vec<NameChange>, String>>;
 
 /// A commit that changed how often a name occurs in the repo's non-test code: its id, its
 /// parent's commit time and the code files it changed.
@@ -218,12 +229,14 @@ pub type NameChange = (String, UnixSeconds, Vec<String>);
 /// that only touched a comment or a string naming it.
 const NAME_CHANGES: usize = 8;
 
-/// History searches (`git log -S`) for names given without a file, per checkout (a
-/// long-running service rebuilds its index, and this budget, when HEAD moves).
-pub const MAX_NAME_SEARCHES: usize = 64;
-/// Wall time one such search may take, and all of them together per checkout.
-pub const NAME_SEARCH_TIMEOUT: std::time::Duration = std::time::Duration::from_secs(2);
-pub const NAME_SEARCH_BUDGET: std::time::Duration = std::time::Duration::from_secs(10);
+/// Commits one history search for a name given without a file reads: the newest ones on
+/// `HEAD` since the memory's date. A bound in work, so the answer never depends on the
+/// machine's load; a search that would need older commits says so instead of answering.
+pub const NAME_SEARCH_COMMITS: usize = 2_000;
+/// A guard against a git that hangs (a broken filesystem, a lock): a search running this
+/// long is stopped and reported as not done. Never reached by a bounded search on a
+/// working machine, so it does not decide verdicts.
+const NAME_SEARCH_HANG: std::time::Duration = std::time::Duration::from_secs(120);
 
 /// Entries kept per cache of [`GitRepo::last_change_of`] (answers, and versions per path);
 /// when full it starts over.
@@ -285,6 +298,69 @@ fn output(cmd: &mut Command) -> Option<String> {
     out.status.success().then(|| String::from_utf8_lossy(&out.stdout).into_owned())
 }
 
+/// The first `max_lines` lines of stdout of a run fed `input` on stdin (`Some(None)` when git
+/// failed before printing that many), or `None` when it ran past `limit` and was killed. Git
+/// is stopped as soon as the lines are in, so a search that finds early costs little.
+fn lines_fed_within(
+    cmd: &mut Command,
+    input: &str,
+    max_lines: usize,
+    limit: std::time::Duration,
+) -> Option<Option<Vec<String>>> {
+    let mut child = cmd.stdin(Stdio::piped()).stdout(Stdio::piped()).spawn().ok()?;
+    let mut stdin = child.stdin.take()?;
+    let input = input.to_owned();
+    let writer = std::thread::spawn(move || {
+        let _ = stdin.write_all(input.as_bytes());
+    });
+    let stdout = child.stdout.take()?;
+    let reader = std::thread::spawn(move || {
+        let mut lines = Vec::new();
+        for line in BufReader::new(stdout).lines() {
+            let Ok(line) = line else { break };
+            if !line.trim().is_empty() {
+                lines.push(line.trim().to_owned());
+            }
+            if lines.len() >= max_lines {
+                break;
+            }
+        }
+        lines
+    });
+    let started = std::time::Instant::now();
+    loop {
+        if reader.is_finished() {
+            let lines = reader.join().unwrap_or_default();
+            if lines.len() >= max_lines {
+                let _ = child.kill();
+                let _ = child.wait();
+                let _ = writer.join();
+                return Some(Some(lines));
+            }
+            let status = child.wait().ok()?;
+            let _ = writer.join();
+            return Some(status.success().then_some(lines));
+        }
+        if started.elapsed() >= limit {
+            let _ = child.kill();
+            let _ = child.wait();
+            let _ = writer.join();
+            let _ = reader.join();
+            return None;
+        }
+        std::thread::sleep(std::time::Duration::from_millis(2));
+    }
+}
+
+/// Code files below the checkout's folder, tests left out.
+fn code_pathspecs() -> Vec<String> {
+    crate::CODE_EXTENSIONS
+        .iter()
+        .map(|e| format!(":(glob)**/*.{e}"))
+        .chain(crate::TEST_PATHSPECS.iter().map(|s| s.to_string()))
+        .collect()
+}
+
 /// stdout of a successful run (`Some(None)` when git failed), or `None` when it ran past
 /// `limit` and was killed.
 fn output_within(cmd: &mut Command, limit: std::time::Duration) -> Option<Option<String>> {
@@ -342,15 +418,24 @@ impl GitRepo {
             incomplete: OnceLock::new(),
             revs: Mutex::new(HashMap::new()),
             trees: Mutex::new(HashMap::new()),
-            name_searches: std::sync::atomic::AtomicUsize::new(0),
             name_results: Mutex::new(HashMap::new()),
-            name_time: Mutex::new(std::time::Duration::ZERO),
+            search_commits: NAME_SEARCH_COMMITS,
+            search_windows: Mutex::new(HashMap::new()),
+            name_log: OnceLock::new(),
+            parent_times: Mutex::new(HashMap::new()),
             cat: Mutex::new(None),
             blobs: Mutex::new(BlobCache::default()),
             last_changes: Mutex::new(HashMap::new()),
             versions: Mutex::new(HashMap::new()),
             textconv: OnceLock::new(),
         })
+    }
+
+    /// The same checkout with name searches reading only the newest `commits` commits (tests
+    /// show the bound on a short history with it).
+    pub fn with_name_search_commits(mut self, commits: usize) -> GitRepo {
+        self.search_commits = commits;
+        self
     }
 
     /// Path relative to `dir` from a path relative to the top level; `None` outside `dir`.
@@ -639,59 +724,134 @@ impl GitRepo {
     /// `name` occurs in the repo's non-test code files (docs, data and tests are not
     /// searched), newest first, at most [`NAME_CHANGES`]: for a name no longer defined
     /// anywhere, the one that removed or renamed its last definition is among them (the
-    /// caller checks which). At most [`MAX_NAME_SEARCHES`] such searches run per repo (each
-    /// walks history); past that, `Err` says so and the caller reports it.
+    /// caller checks which). Reads the newest [`NAME_SEARCH_COMMITS`] commits of that range;
+    /// when the range is longer and they hold no change, `Err` says the older history was not
+    /// searched. Answers (and errors) are kept per (name, since), so the answer for one
+    /// checkout is the same whichever claim asks first.
     pub fn name_removed(&self, name: &str, since: Option<UnixSeconds>) -> Result<Vec<NameChange>, String> {
         if name.is_empty() || name.starts_with('-') {
             return Ok(Vec::new());
         }
         let key = (name.to_owned(), since);
         if let Some(known) = self.name_results.lock().expect("name cache poisoned").get(&key) {
-            return Ok(known.clone());
+            return known.clone();
         }
-        let done = self.name_searches.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
-        if done >= MAX_NAME_SEARCHES {
-            return Err(format!("history not searched for it: memval already searched this checkout's history for {MAX_NAME_SEARCHES} names given without a file"));
-        }
-        let spent = *self.name_time.lock().expect("name budget poisoned");
-        if spent >= NAME_SEARCH_BUDGET {
-            return Err(format!(
-                "history not searched for it: this checkout's {} s budget for history searches of names given without a file is spent",
-                NAME_SEARCH_BUDGET.as_secs()
-            ));
-        }
-        let started = std::time::Instant::now();
-        let found = match self.search_name(name, since) {
-            Ok(found) => found,
-            Err(why) => {
-                *self.name_time.lock().expect("name budget poisoned") += started.elapsed();
-                return Err(why);
-            }
-        };
-        *self.name_time.lock().expect("name budget poisoned") += started.elapsed();
+        let found = if is_identifier(name) { self.logged_changes(name, since) } else { self.search_name(name, since) };
         self.name_results.lock().expect("name cache poisoned").insert(key, found.clone());
-        Ok(found)
+        found
     }
 
-    /// `Err` when the search ran past [`NAME_SEARCH_TIMEOUT`] and was stopped.
-    fn search_name(&self, name: &str, since: Option<UnixSeconds>) -> Result<Vec<NameChange>, String> {
-        // Code files below this checkout's folder, tests left out.
-        let pathspecs: Vec<String> = crate::CODE_EXTENSIONS
-            .iter()
-            .map(|e| format!(":(glob)**/*.{e}"))
-            .chain(crate::TEST_PATHSPECS.iter().map(|s| s.to_string()))
-            .collect();
+    /// [`GitRepo::name_removed`] for an identifier, from the [`NameLog`] of the window.
+    fn logged_changes(&self, name: &str, since: Option<UnixSeconds>) -> Result<Vec<NameChange>, String> {
+        let log = self.name_log.get_or_init(|| self.read_name_log()).clone()?;
+        let Some(changes) = log.changes_of(name, since, NAME_CHANGES) else {
+            return Err(format!(
+                "history not searched for it before the newest {} commits since the memory was written",
+                self.search_commits
+            ));
+        };
+        Ok(changes
+            .into_iter()
+            .filter_map(|(commit, _, files)| {
+                let parent_time = self.parent_time(&commit)?;
+                Some((commit, parent_time, files.iter().filter_map(|f| self.local(f)).collect()))
+            })
+            .collect())
+    }
+
+    /// The patch of the newest `search_commits` commits of `HEAD`, non-test code files only,
+    /// read into a [`NameLog`]: one walk for every name a run asks about.
+    fn read_name_log(&self) -> Result<Arc<NameLog>, String> {
+        let beyond = output_or_error(git(&self.dir).args([
+            "log",
+            "-1",
+            &format!("--skip={}", self.search_commits),
+            "--format=%ct",
+            "HEAD",
+        ]))?;
+        let beyond = beyond.trim().parse::<UnixSeconds>().ok();
         let mut cmd = git(&self.dir);
-        cmd.args(["log", "-n", &NAME_CHANGES.to_string(), "--format=%H", &format!("-S{name}")]);
+        cmd.args([
+            "log",
+            &format!("--max-count={}", self.search_commits),
+            "--format=commit %H %ct",
+            "-p",
+            "--unified=0",
+            "--no-color",
+            "--no-renames",
+            "--no-ext-diff",
+            "HEAD",
+            "--",
+        ])
+        .args(code_pathspecs());
+        match output_within(&mut cmd, NAME_SEARCH_HANG) {
+            Some(Some(patch)) => Ok(Arc::new(NameLog::parse(&patch, beyond))),
+            Some(None) => Err("history not searched for it: git log -p failed".into()),
+            None => {
+                Err(format!("history not searched for it: git did not answer within {} s", NAME_SEARCH_HANG.as_secs()))
+            }
+        }
+    }
+
+    /// Committer time of `commit`'s first parent (`None` for a root commit), asked once.
+    fn parent_time(&self, commit: &str) -> Option<UnixSeconds> {
+        if let Some(known) = self.parent_times.lock().expect("parent cache poisoned").get(commit) {
+            return *known;
+        }
+        let time = output(git(&self.dir).args(["log", "-1", "--format=%ct", &format!("{commit}^")]))
+            .and_then(|t| t.trim().parse::<UnixSeconds>().ok());
+        self.parent_times.lock().expect("parent cache poisoned").insert(commit.to_owned(), time);
+        time
+    }
+
+    /// The newest [`NAME_SEARCH_COMMITS`] commits on `HEAD` after `since`, newest first, and
+    /// whether the range holds more; computed once per `since`.
+    fn search_window(&self, since: Option<UnixSeconds>) -> Result<Arc<SearchWindow>, String> {
+        if let Some(known) = self.search_windows.lock().expect("window cache poisoned").get(&since) {
+            return Ok(known.clone());
+        }
+        let mut cmd = git(&self.dir);
+        cmd.args(["rev-list", &format!("--max-count={}", self.search_commits + 1)]);
         if let Some(s) = since {
             cmd.arg(format!("--since={s}"));
         }
-        cmd.args(["HEAD", "--"]).args(&pathspecs);
-        let Some(out) = output_within(&mut cmd, NAME_SEARCH_TIMEOUT) else {
-            return Err(format!("history search stopped after {} s", NAME_SEARCH_TIMEOUT.as_secs()));
+        cmd.arg("HEAD");
+        let out = output_or_error(&mut cmd)?;
+        let mut commits: Vec<String> =
+            out.lines().map(str::trim).filter(|l| !l.is_empty()).map(str::to_owned).collect();
+        let more = commits.len() > self.search_commits;
+        commits.truncate(self.search_commits);
+        let window = Arc::new((commits, more));
+        self.search_windows.lock().expect("window cache poisoned").insert(since, window.clone());
+        Ok(window)
+    }
+
+    fn search_name(&self, name: &str, since: Option<UnixSeconds>) -> Result<Vec<NameChange>, String> {
+        let window = self.search_window(since)?;
+        let (commits, more) = (&window.0, window.1);
+        if commits.is_empty() {
+            return Ok(Vec::new());
+        }
+        let pathspecs = code_pathspecs();
+        // Exactly the window's commits, newest first: the same work on any machine.
+        let mut cmd = git(&self.dir);
+        // (No `-n`: with `--no-walk` it makes git walk past the commits given.)
+        cmd.args(["log", "--no-walk=unsorted", "--stdin", "--format=%H"])
+            .arg(format!("-S{name}"))
+            .arg("--")
+            .args(&pathspecs);
+        let out = match lines_fed_within(&mut cmd, &(commits.join("\n") + "\n"), NAME_CHANGES, NAME_SEARCH_HANG) {
+            Some(Some(out)) => out,
+            Some(None) => return Err("history not searched for it: git log -S failed".into()),
+            None => {
+                return Err(format!(
+                    "history not searched for it: git did not answer within {} s",
+                    NAME_SEARCH_HANG.as_secs()
+                ))
+            }
         };
         let mut found = Vec::new();
-        for commit in out.iter().flat_map(|s| s.lines()).map(str::trim).filter(|s| !s.is_empty()) {
+        for commit in &out {
             let Some(parent_time) = output(git(&self.dir).args(["log", "-1", "--format=%ct", &format!("{commit}^")]))
                 .and_then(|t| t.trim().parse::<UnixSeconds>().ok())
             else {
@@ -705,6 +865,12 @@ impl GitRepo {
             .map(|s| s.lines().filter_map(|l| self.local(l.trim())).collect())
             .unwrap_or_default();
             found.push((commit.to_owned(), parent_time, files));
+        }
+        if found.is_empty() && more {
+            return Err(format!(
+                "history not searched for it before the newest {} commits since the memory was written",
+                self.search_commits
+            ));
         }
         Ok(found)
     }
@@ -828,9 +994,11 @@ mod tests {
             incomplete: OnceLock::from(None),
             revs: Mutex::new(HashMap::new()),
             trees: Mutex::new(HashMap::new()),
-            name_searches: std::sync::atomic::AtomicUsize::new(0),
             name_results: Mutex::new(HashMap::new()),
-            name_time: Mutex::new(std::time::Duration::ZERO),
+            search_commits: NAME_SEARCH_COMMITS,
+            search_windows: Mutex::new(HashMap::new()),
+            name_log: OnceLock::new(),
+            parent_times: Mutex::new(HashMap::new()),
             cat: Mutex::new(None),
             blobs: Mutex::new(BlobCache::default()),
             last_changes: Mutex::new(HashMap::new()),

@@ -23,12 +23,17 @@ mod dates;
 pub mod diff;
 mod error;
 mod history;
+mod name_log;
+
+/// Whether a history search for `name` is a lookup in the one patch walk a checkout reads
+/// (an identifier), rather than a `git log -S` of its own.
+pub fn name_search_is_logged(name: &str) -> bool {
+    name_log::is_identifier(name)
+}
 mod run;
 
 pub use activity::Activity;
 pub use code::{CODE_EXTENSIONS, TEST_PATHSPECS};
 pub use dates::GitDates;
 pub use error::GitError;
-pub use history::{
-    Change, ChangeKind, DirFate, GitRepo, Trace, MAX_NAME_SEARCHES, NAME_SEARCH_BUDGET, NAME_SEARCH_TIMEOUT,
-};
+pub use history::{Change, ChangeKind, DirFate, GitRepo, Trace, NAME_SEARCH_COMMITS};

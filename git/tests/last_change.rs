@@ -4,24 +4,11 @@
 //! error, every time it is asked, never a kept "no commit".
 
 use std::path::Path;
-use std::process::Command;
 
 use memval_git::GitRepo;
 
-fn git(dir: &Path, args: &[&str], date: &str) -> String {
-    let out = Command::new("git")
-        .arg("-C")
-        .arg(dir)
-        .args(["-c", "user.name=t", "-c", "user.email=t@example.invalid", "-c", "commit.gpgsign=false"])
-        .args(args)
-        .env("GIT_CONFIG_GLOBAL", "/dev/null")
-        .env("GIT_AUTHOR_DATE", date)
-        .env("GIT_COMMITTER_DATE", date)
-        .output()
-        .unwrap();
-    assert!(out.status.success(), "git {args:?}: {}", String::from_utf8_lossy(&out.stderr));
-    String::from_utf8_lossy(&out.stdout).trim().to_owned()
-}
+mod common;
+use common::git;
 
 /// What git's own search answers, for comparison.
 fn pickaxe(dir: &Path, path: &str, needle: &str) -> Option<String> {

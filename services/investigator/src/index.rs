@@ -390,6 +390,11 @@ impl RepoIndex {
         Some(String::from_utf8_lossy(&bytes).into_owned())
     }
 
+    /// Every identifier of the repo's text files, in no particular order.
+    pub fn tokens(&self) -> impl Iterator<Item = &str> {
+        self.tokens.keys().map(|k| &**k)
+    }
+
     /// Whether `token` occurs as an identifier anywhere in the repo's text files.
     pub fn mentions(&self, token: &str) -> bool {
         self.tokens.contains_key(token)

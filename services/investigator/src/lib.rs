@@ -25,7 +25,7 @@ mod tree_words;
 mod usage;
 
 pub use check::config::config_assignments;
-pub use check::{Checker, MemoryContext};
+pub use check::{Checker, MemoryContext, NAME_SEARCHES_PER_MEMORY};
 pub use evidence::{Evidence, INTERNAL_ERROR_REASON};
 pub use index::RepoIndex;
 pub use memval_git::GitRepo;

@@ -6,7 +6,7 @@
 use std::path::Path;
 use std::process::Command;
 
-use memval_investigator::Evidence;
+use memval_investigator::{Checker, Evidence, MemoryContext};
 use memval_proto::{Assertion, Claim, ClaimType, CodeRef, MemoryMeta, Outcome, Source, Verdict};
 
 fn memory() -> MemoryMeta {
@@ -213,11 +213,15 @@ fn with_history_a_file_that_never_defined_the_symbol_does_not_make_it_moved() {
             ("README.md", "Use `camelCase` for locals.\n"),
             ("ci/test.yml", "env:\n  E2E_TOKEN: ${{ secrets.E2E_TOKEN }}\n"),
             (".gitignore", "dist/\n"),
+            ("ui/list/render.go", "package list\n\nfunc RenderItems() {}\n"),
+            ("ui/list/vanish.go", "package list\n\nfunc Vanished() {}\n"),
         ],
-        // Foo lived in a.go, then moved to b.go.
+        // Foo lived in a.go, then moved to b.go; Vanished's file was deleted.
         &[("ui/model/a.go", "package model\n\nfunc Foo() int { return 1 }\n")],
         &[("ui/model/a.go", "package model\n"), ("ui/model/b.go", "package model\n\nfunc Foo() int { return 1 }\n")],
     ]);
+    std::fs::remove_file(dir.path().join("ui/list/vanish.go")).unwrap();
+    git(dir.path(), &["commit", "-qam", "drop vanish.go"]);
     run(
         dir.path(),
         vec![
@@ -237,51 +241,94 @@ fn with_history_a_file_that_never_defined_the_symbol_does_not_make_it_moved() {
                 Want::NotChecked(&["git ignores it", ".gitignore: `dist/`"]),
             ),
             (
-                "a term only config names, never the code, is reported, not asserted CONTRADICTED",
+                "a term only config names, never the code, is the project's term, where it is named",
                 claim(ClaimType::SymbolReference, vec![symbol(".", "E2E_TOKEN")], None),
-                Want::Verdict(Verdict::Ambiguous, &["not a name of the repo's code", "config name it"], &[]),
+                Want::Verdict(Verdict::Valid, &["ci/test.yml:2", "a term of the project"], &[]),
             ),
             (
-                "a name only prose has, never in code or its history, stays CONTRADICTED",
+                "a name only prose has, never in code or its history, is not drift: not checked, with why",
                 claim(ClaimType::SymbolReference, vec![symbol(".", "camelCase")], None),
-                Want::Verdict(Verdict::Contradicted, &["camelCase"], &[]),
+                Want::NotChecked(&["camelCase", "never been a name of the repo's code", "only prose names it"]),
             ),
             (
-                "a name nothing has at all stays CONTRADICTED",
+                "a name nothing in the repository has at all is the memory's invention: CONTRADICTED",
                 claim(ClaimType::SymbolReference, vec![symbol(".", "BeaconFerry")], None),
-                Want::Verdict(Verdict::Contradicted, &["BeaconFerry"], &[]),
+                Want::Verdict(Verdict::Contradicted, &["BeaconFerry", "not a name of this repository"], &[]),
+            ),
+            (
+                "a file never in history, under a folder the repo has: a wrong or invented name",
+                claim(ClaimType::FileReference, vec![path("ui/list/cache.go")], None),
+                Want::Verdict(
+                    Verdict::Contradicted,
+                    &["has ever been in the repository", "its folder ui/list/ is"],
+                    &["deleted"],
+                ),
+            ),
+            (
+                "a path never in history whose folders the repo never had either: not read as its file",
+                claim(ClaimType::FileReference, vec![path("src/numbers/calculate.py")], None),
+                Want::NotChecked(&["never been in the repository", "neither has its folder"]),
+            ),
+            (
+                "a bare file name nothing has or had: not read as a file of the repo",
+                claim(ClaimType::FileReference, vec![path("recovery.json")], None),
+                Want::NotChecked(&["never been in the repository", "names no folder for it"]),
+            ),
+            (
+                "a misspelling of a name the code defines says which",
+                claim(ClaimType::SymbolReference, vec![symbol(".", "renderItems")], None),
+                Want::Verdict(
+                    Verdict::Contradicted,
+                    &["RenderItems is defined here", "ui/list/render.go:3", "misspelling"],
+                    &[],
+                ),
+            ),
+            (
+                "a name whose definition git saw removed is drift",
+                claim(ClaimType::SymbolReference, vec![symbol(".", "Vanished")], None),
+                Want::Verdict(Verdict::Contradicted, &["Vanished", "last definition was removed"], &[]),
             ),
         ],
     );
 }
 
-/// Past the history-search budget a name's verdict is what it would be had git been asked
-/// and found nothing either way: a term that tests, comments, strings or config name is
-/// reported, not asserted CONTRADICTED, and the evidence says git was not asked.
+/// A memory may have a bounded number of file-less names that are not one identifier (each
+/// needs a `git log -S` of its own) searched in history, counted in its own order; past that a name whose fate needs history is not checked, with the reason, and
+/// is never given a verdict that depends on which claims came first. A name searched before
+/// in the same memory costs nothing more, and another memory has its own budget.
 #[test]
-fn past_the_history_search_budget_a_term_is_reported_not_contradicted() {
+fn past_the_memorys_search_budget_a_name_is_not_checked_and_says_why() {
     let dir = repo(&[
-        &[("src/lib.rs", "pub fn serve() {}\n"), ("ci/test.yml", "env:\n  E2E_TOKEN: ${{ secrets.E2E_TOKEN }}\n")],
+        &[("src/lib.rs", "pub fn serve() {}\n"), ("ci/test.yml", "env:\n  E2E-TOKEN: ${{ secrets.E2E_TOKEN }}\n")],
         &[("src/lib.rs", "pub fn serve() { let _ = 1; }\n")],
     ]);
     let evidence = Evidence::open(dir.path()).unwrap();
-    let checker = evidence.checker();
-    for i in 0..memval_git::MAX_NAME_SEARCHES {
-        let spent = claim(ClaimType::SymbolReference, vec![symbol(".", &format!("UnknownName{i}"))], None);
-        checker.check(&spent, &memory());
+    let budget = memval_investigator::NAME_SEARCHES_PER_MEMORY;
+    let mut claims: Vec<Claim> = (0..budget)
+        .map(|i| claim(ClaimType::SymbolReference, vec![symbol(".", &format!("unknown-name-{i}"))], None))
+        .collect();
+    claims.push(claim(ClaimType::SymbolReference, vec![symbol(".", "E2E-TOKEN")], None));
+    claims.push(claim(ClaimType::SymbolReference, vec![symbol(".", "unknown-name-0")], None));
+    let context = MemoryContext::of(&claims);
+    let checker = Checker { context: &context, ..evidence.checker() };
+    let outcomes: Vec<Outcome> = claims.iter().map(|c| checker.check(c, &memory())).collect();
+    for got in &outcomes[..budget] {
+        assert!(matches!(got, Outcome::Checked { verdict: Verdict::Contradicted, .. }), "{got:?}");
     }
-    let got = checker.check(&claim(ClaimType::SymbolReference, vec![symbol(".", "E2E_TOKEN")], None), &memory());
-    match got {
-        Outcome::Checked { verdict, evidence, .. } => {
-            assert_eq!(verdict, Verdict::Ambiguous, "{evidence}");
-            assert!(
-                evidence.contains("history not searched for it") && evidence.contains("is not known"),
-                "{evidence}"
-            );
+    match &outcomes[budget] {
+        Outcome::NotChecked { reason } => {
+            assert!(reason.contains("E2E-TOKEN") && reason.contains("history not searched for it"), "{reason}")
         }
-        other => panic!("{other:?}"),
+        other => panic!("past the budget: {other:?}"),
     }
-    // A name nothing names at all is still CONTRADICTED.
-    let got = checker.check(&claim(ClaimType::SymbolReference, vec![symbol(".", "BeaconFerry")], None), &memory());
-    assert!(matches!(got, Outcome::Checked { verdict: Verdict::Contradicted, .. }), "{got:?}");
+    assert!(
+        matches!(outcomes[budget + 1], Outcome::Checked { verdict: Verdict::Contradicted, .. }),
+        "a name searched before: {:?}",
+        outcomes[budget + 1]
+    );
+    // The same claim in another memory is searched (its own budget) and gets a verdict.
+    let alone = vec![claims[budget].clone()];
+    let fresh = MemoryContext::of(&alone);
+    let got = Checker { context: &fresh, ..evidence.checker() }.check(&alone[0], &memory());
+    assert!(matches!(got, Outcome::Checked { .. }), "{got:?}");
 }

@@ -1,22 +1,33 @@
 //! Symbols named without a file, and where else a symbol missing from its file is defined.
 //!
 //! A symbol named without a file is:
-//! - **VALID** when it is defined somewhere; or used by the repo's code but defined outside it (a
-//!   dependency's or the language's: 70, with the first use).
-//! - **STALE** when it exists only under another type (`Type::name`); or renamed: found from the
-//!   newest commit that changed how often the name occurs in the repo (`git log -S`, after the
-//!   memory's date when it has one), whose files' new definitions are compared with the old one
-//!   by body.
-//! - **CONTRADICTED** when it is not defined and no code uses it (a name only prose has, or
-//!   nothing: the memory's own invention); or git shows the commit that removed its last
-//!   definition.
-//! - **AMBIGUOUS** (30, reported, not asserted) when it is neither defined nor used, git shows no
-//!   commit since the memory's date that changed how often the code names it, and tests,
-//!   comments, strings or config name it (an env var read from a string, a test marker): a term of
-//!   the project more often than a wrong name. History is searched only when no code uses the
-//!   name: at most 64 distinct searches of 2 s each and 10 s in all per checkout, results cached;
-//!   past that the evidence says it was not searched, and such a term is AMBIGUOUS at 30 all the
-//!   same, so a verdict never depends on how many names a run searched before it.
+//! - **VALID** when it is defined somewhere, or defined under a qualifier nothing in the repo
+//!   defines (`memval_proto::Memory`, `require.NoError`: a crate, package, alias or variable
+//!   memval cannot resolve; 60); used by the repo's code but defined outside it (a
+//!   dependency's or the language's: 70, with the first use); or, with history, never a name of
+//!   the code but one that tests, strings or config use (an env var read from a string: 60, "a
+//!   term of the project", where it is named).
+//! - **STALE** when it exists only under another type of the repo (`Type::name`); or renamed: found from the
+//!   newest commit that changed how often the name occurs in the code (since the memory's date,
+//!   then before it), whose files' new definitions are compared with the old one by body.
+//! - **CONTRADICTED** when git shows the commit that removed its last definition (before the
+//!   memory's date too: a memory written after the removal was wrong when written); when it was
+//!   never a definition of the code (commits that only changed its uses, comments or strings do
+//!   not make it one) but
+//!   one edit from a name the code defines (60, "a misspelling?", naming it); when nothing in the
+//!   repository has it at all (60, the memory's invention); and, without history, whenever it
+//!   is neither defined nor used.
+//! - **not checked** (drift needs a past), with history, when it was never a name of the code
+//!   and only prose names it (the memory itself, other docs): a library's, another project's or
+//!   an example name, more often than the repository's.
+//!
+//! History is searched only when no code uses the name, and the search is bounded in work, not
+//! time: the newest 2,000 commits of `HEAD` (`memval_git::NAME_SEARCH_COMMITS`), read once per
+//! checkout for every identifier (`memval_git`'s name log); a name that is not one identifier
+//! runs a `git log -S` of its own over the same commits, at most 48 distinct such names per
+//! memory, in the memory's own order (`context::NAME_SEARCHES_PER_MEMORY`). A name past either
+//! bound is **not checked**, with the reason: whether it was ever the code's is not known, and a
+//! verdict must not depend on how busy the machine was or on which claims came first.
 
 use memval_git::GitRepo;
 use memval_proto::{Outcome, UnixSeconds, Verdict};
@@ -26,7 +37,7 @@ use crate::similar::shared_dirs;
 use crate::symbols::{definitions, Lang};
 use crate::usage;
 
-use super::common::{checked, list, short};
+use super::common::{checked, identifiers_contain, is_prose, list, short};
 use super::symbol_name::SymbolName;
 use super::Checker;
 
@@ -41,9 +52,8 @@ enum Removal {
     /// Not asked (the code still uses the name, or there is no history), or commits touched
     /// only its uses.
     NotRemoved,
-    /// Git was not asked (its budget for such searches is spent), with why: whether the name
-    /// was ever the code's is not known, so its absence now is not a contradiction either,
-    /// and a run's verdict does not depend on how many names came before.
+    /// Git was not asked, or could not answer within its bound in commits, with why: whether
+    /// the name was ever the code's is not known, so the claim is not checked.
     Unsearched(String),
 }
 
@@ -97,80 +107,138 @@ impl Checker<'_> {
     /// definition history shows removed or renamed, a name the code uses from a dependency, a
     /// term of the project, or a name the memory got wrong.
     fn defined_nowhere(&self, sym: &SymbolName, since: Option<UnixSeconds>) -> Outcome {
-        if sym.qualifier.is_some() {
-            let other: Vec<String> = self
+        if let Some(qualifier) = &sym.qualifier {
+            let mut other: Vec<(String, u32, String)> = self
                 .index
                 .defs_named(&sym.name)
-                .filter_map(|(_, d)| d.container.as_deref().map(|c| format!("{c}::{}", sym.name)))
+                .map(|(f, d)| {
+                    (
+                        f.path.clone(),
+                        d.line,
+                        d.container.as_deref().map_or_else(|| sym.name.clone(), |c| format!("{c}::{}", sym.name)),
+                    )
+                })
                 .collect();
-            if let [only] = other.as_slice() {
+            other.sort();
+            // A qualifier nothing in the repo defines (a crate or package name, an import
+            // alias, a variable: `memval_proto::Memory`, `require.NoError`) is a namespace
+            // memval cannot resolve, not another type: the name defined is what the memory
+            // names.
+            if self.index.defs_named(qualifier).next().is_none() {
+                if let Some((path, line, full)) = other.first() {
+                    return checked(
+                        Verdict::Valid,
+                        60,
+                        format!(
+                            "{path}:{line} — {full} is defined here ({qualifier} is not a type or module of the repo: a package, an alias or a variable, not checked)"
+                        ),
+                        None,
+                    );
+                }
+            }
+            let containers: Vec<&String> = other.iter().map(|(_, _, full)| full).filter(|f| f.contains("::")).collect();
+            if let [only] = containers.as_slice() {
                 return checked(
                     Verdict::Stale,
                     60,
                     format!(". — {} is not defined; {only} is", sym.display()),
-                    Some(only.clone()),
+                    Some((*only).clone()),
                 );
             }
         }
         // Only names the repo's code no longer uses (a name still used is more often a
         // library's than a removed one of the repo's own). Docs, tests, comments,
         // strings and the notes file itself do not count as use.
-        let used = usage::used_in_code(self.index, &sym.name);
-        let removal = match self.git.filter(|_| !used) {
-            Some(git) => self.removal_in_history(git, sym, since),
-            None => Removal::NotRemoved,
-        };
-        let (never_in_code, unsearched, note) = match removal {
-            Removal::Found(outcome) => return outcome,
-            Removal::NeverInCode => (true, false, String::new()),
-            Removal::NotRemoved => (false, false, String::new()),
-            Removal::Unsearched(why) => (false, true, format!(" ({why})")),
-        };
-        if used {
+        if usage::used_in_code(self.index, &sym.name) {
             // The code still uses the name; what defines it is outside the repo (a
             // dependency, the language, a generated file). The memory's point, that
             // this is a name the code works with, holds.
             let at = usage::first_use_in_code(self.index, &sym.name)
                 .map(|(path, line)| format!("{path}:{line}"))
                 .unwrap_or_else(|| ".".into());
-            checked(
+            return checked(
                 Verdict::Valid,
                 70,
-                format!("{at} — {} is used by the repo's code; its definition is not in the repo (a dependency's or the language's){note}", sym.display()),
+                format!("{at} — {} is used by the repo's code; its definition is not in the repo (a dependency's or the language's)", sym.display()),
                 None,
-            )
-        } else if unsearched && self.named_outside_prose(&sym.name) {
-            checked(
-                Verdict::Ambiguous,
-                30,
+            );
+        }
+        let Some(git) = self.git else { return self.absent_without_history(sym) };
+        // Drift needs a past: what history says since the memory's date, then before it (a
+        // definition removed before the memory was last written is still one it got wrong).
+        let mut removal = self.removal_in_history(git, sym, since);
+        if since.is_some() && matches!(removal, Removal::NeverInCode | Removal::NotRemoved) {
+            removal = match self.removal_in_history(git, sym, None) {
+                Removal::NotRemoved => Removal::NeverInCode,
+                other => other,
+            };
+        }
+        match removal {
+            Removal::Found(outcome) => outcome,
+            Removal::Unsearched(why) => Outcome::NotChecked {
+                reason: format!("{} is neither defined nor used by the repo's code now, and {why}", sym.display()),
+            },
+            // Commits changed how often the code names it but none removed a definition of
+            // it: it was never one of the code's own names either.
+            Removal::NotRemoved | Removal::NeverInCode => self.never_in_code(sym),
+        }
+    }
+
+    /// A name no code of the repo defines or uses, and that git never saw defined in its code:
+    /// not drift. A close misspelling of a name the code defines is reported as that; a term
+    /// tests, strings or config use (an env var read from a string) is the project's; a name
+    /// nothing in the repository has at all is the memory's invention; a name only prose has
+    /// (the memory itself, other docs) is not read as one of the code's.
+    fn never_in_code(&self, sym: &SymbolName) -> Outcome {
+        if let Some((path, line)) = self.first_named_outside_prose(&sym.name) {
+            return checked(
+                Verdict::Valid,
+                60,
                 format!(
-                    ". — {} is not a name of the repo's code now: not defined or used (only tests, comments, strings or config name it){note}, so whether it was when the memory was written is not known; the memory may use it as a word",
+                    "{path}:{line} — {} is named here: a term of the project (tests, strings or config), not a definition of its code",
                     sym.display()
                 ),
                 None,
-            )
-        } else if never_in_code && self.named_outside_prose(&sym.name) {
-            // Neither defined nor used by the code, now or when the memory was written,
-            // but the project names it in tests, comments, strings or config (an env
-            // var read from a string, a test marker): a term of the project, more often
-            // than a name the memory got wrong. Reported, not asserted. A name only
-            // prose (or nothing) has stays CONTRADICTED below.
-            let named = "only tests, comments, strings or config name it";
-            checked(
-                Verdict::Ambiguous,
-                30,
+            );
+        }
+        if let Some((near, path, line)) = self.defined_near_miss(&sym.name) {
+            return checked(
+                Verdict::Contradicted,
+                60,
                 format!(
-                    ". — {} is not a name of the repo's code: not defined or used now, and git shows no commit since the memory was written that added or removed it in code ({named}); the memory may use it as a word",
+                    "{path}:{line} — {} has never been a name of the repo's code (not now, not in git history); {near} is defined here: a misspelling?",
                     sym.display()
                 ),
                 None,
-            )
-        } else if self.index.mentions(&sym.name) {
+            );
+        }
+        if self.index.mentions(&sym.name) {
+            return Outcome::NotChecked {
+                reason: format!(
+                    "{} has never been a name of the repo's code (not now, not in git history) and only prose names it: not read as a reference to the code (a library's, another project's or an example name)",
+                    sym.display()
+                ),
+            };
+        }
+        checked(
+            Verdict::Contradicted,
+            60,
+            format!(
+                ". — {} is not a name of this repository: no file has it and git never saw it in the code (invented, or another project's)",
+                sym.display()
+            ),
+            None,
+        )
+    }
+
+    /// Without history: a name only prose has, or one nothing has.
+    fn absent_without_history(&self, sym: &SymbolName) -> Outcome {
+        if self.index.mentions(&sym.name) {
             checked(
                 Verdict::Contradicted,
                 70,
                 format!(
-                    ". — {} is not defined and no code uses it (only docs, tests, comments or strings name it){note}",
+                    ". — {} is not defined and no code uses it (only docs, tests, comments or strings name it)",
                     sym.display()
                 ),
                 None,
@@ -185,16 +253,67 @@ impl Checker<'_> {
         }
     }
 
+    /// The one name the code defines that `name` misspells: the same letters in another case,
+    /// or (for names of six characters or more) one edit away, two for ten or more. `None`
+    /// when there is no such name or more than one.
+    fn defined_near_miss(&self, name: &str) -> Option<(String, String, u32)> {
+        let len = name.chars().count();
+        if len < 6 {
+            return None;
+        }
+        let edits = if len >= 10 { 2 } else { 1 };
+        let mut found: Vec<(String, String, u32)> = Vec::new();
+        for token in self.index.tokens() {
+            let other = token.chars().count();
+            if token == name || other.abs_diff(len) > edits || !close(name, token, edits) {
+                continue;
+            }
+            let mut defs: Vec<(String, u32)> =
+                self.index.defs_named(token).map(|(f, d)| (f.path.clone(), d.line)).collect();
+            defs.sort();
+            if let Some((path, line)) = defs.into_iter().next() {
+                found.push((token.to_owned(), path, line));
+            }
+            if found.len() > 1 {
+                return None;
+            }
+        }
+        found.pop()
+    }
+
+    /// The first file (by path) outside prose that names `name`, and the line.
+    fn first_named_outside_prose(&self, name: &str) -> Option<(String, u32)> {
+        let mut files: Vec<&FileInfo> = self.index.files_with_token(name).filter(|f| !is_prose(&f.path)).collect();
+        files.sort_by(|a, b| a.path.cmp(&b.path));
+        let file = files.first()?;
+        let line = self
+            .index
+            .read_text(&file.path)
+            .and_then(|text| text.lines().position(|l| identifiers_contain(l, name)).map(|i| i as u32 + 1))
+            .unwrap_or(1);
+        Some((file.path.clone(), line))
+    }
+
     /// What history says of a name no file defines now: the commit that removed its last
     /// definition (and what replaced it), or that no commit since the memory's date changed
     /// how often the code names it, or that git was not asked.
     fn removal_in_history(&self, git: &GitRepo, sym: &SymbolName, since: Option<UnixSeconds>) -> Removal {
+        if !memval_git::name_search_is_logged(&sym.name) && !self.context.take_search(&sym.name) {
+            return Removal::Unsearched(format!(
+                "history not searched for it: this memory already had {} names given without a file searched",
+                super::context::NAME_SEARCHES_PER_MEMORY
+            ));
+        }
         let changes = match git.name_removed(&sym.name, since) {
             Ok(changes) => changes,
             Err(why) => return Removal::Unsearched(why),
         };
         if changes.is_empty() {
-            return Removal::NeverInCode;
+            // Behind a shallow or partial clone's edge the name may have been the code's.
+            return match git.incomplete() {
+                Some(why) => Removal::Unsearched(format!("history not searched for it: {why}")),
+                None => Removal::NeverInCode,
+            };
         }
         // Newest first: the first commit whose parent defined the name in a
         // file it changed removed (or renamed) its last definition; later
@@ -271,4 +390,24 @@ impl Checker<'_> {
         }
         None
     }
+}
+
+/// Whether `a` and `b` differ only in case, or by at most `edits` single-character edits.
+fn close(a: &str, b: &str, edits: usize) -> bool {
+    if a.eq_ignore_ascii_case(b) {
+        return true;
+    }
+    let (a, b): (Vec<char>, Vec<char>) = (a.chars().collect(), b.chars().collect());
+    let mut prev: Vec<usize> = (0..=b.len()).collect();
+    for (i, ca) in a.iter().enumerate() {
+        let mut cur = vec![i + 1; b.len() + 1];
+        for (j, cb) in b.iter().enumerate() {
+            cur[j + 1] = (prev[j] + usize::from(ca != cb)).min(prev[j + 1] + 1).min(cur[j] + 1);
+        }
+        if cur.iter().min().is_some_and(|&m| m > edits) {
+            return false;
+        }
+        prev = cur;
+    }
+    prev[b.len()] <= edits
 }

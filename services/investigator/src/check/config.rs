@@ -13,7 +13,7 @@ use memval_proto::{CodeRef, Outcome, UnixSeconds, Verdict};
 use crate::index::{basename, FileKind};
 
 use super::common::{checked, clip, is_prose, list};
-use super::located::Located;
+use super::located::{Located, NEVER_IN_REPO};
 use super::Checker;
 
 /// Values assigned to `key` in a config or source text: `key = v`, `key: v`, `"key": v`,
@@ -102,6 +102,7 @@ impl Checker<'_> {
             match self.locate(raw, &r.alt_paths, since) {
                 Located::Refused(refusal) => return Outcome::NotChecked { reason: refusal.to_string() },
                 Located::NotInRepo(reason) => return Outcome::NotChecked { reason },
+                Located::NeverInRepo => return Outcome::NotChecked { reason: NEVER_IN_REPO.into() },
                 Located::Here { path, dir: false, .. } => (vec![path], None),
                 Located::Moved { to, dir: false, evidence, .. } => (vec![to], Some(evidence)),
                 Located::Here { path: dir, dir: true, .. } | Located::Moved { to: dir, dir: true, .. } => {

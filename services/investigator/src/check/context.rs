@@ -24,9 +24,26 @@ pub struct MemoryContext {
     paths: Vec<(String, Vec<String>)>,
     /// (path, symbol) for every symbol the memory names in a file.
     symbols: Vec<(String, String)>,
+    /// The file-less names this memory had history searched for, when it has a budget (a
+    /// claim checked on its own has none).
+    searches: Option<NameSearches>,
 }
 
-pub(super) static NO_CONTEXT: MemoryContext = MemoryContext { paths: Vec::new(), symbols: Vec::new() };
+/// Distinct names one memory may have history searched for ([`MemoryContext::take_search`]).
+/// A budget per memory, counted in names in the memory's own order, so which names are
+/// searched never depends on what other memories, or other workers, asked before.
+pub const NAME_SEARCHES_PER_MEMORY: usize = 48;
+
+#[derive(Debug, Default)]
+struct NameSearches(std::sync::Mutex<std::collections::BTreeSet<String>>);
+
+impl Clone for NameSearches {
+    fn clone(&self) -> Self {
+        NameSearches(std::sync::Mutex::new(self.0.lock().expect("search budget poisoned").clone()))
+    }
+}
+
+pub(super) static NO_CONTEXT: MemoryContext = MemoryContext { paths: Vec::new(), symbols: Vec::new(), searches: None };
 
 impl MemoryContext {
     /// The context of a claim checked on its own.
@@ -53,6 +70,12 @@ impl MemoryContext {
             folder = folder.rsplit_once('/').map_or("", |(up, _)| up);
         }
         None
+    }
+
+    /// Whether the memory names `folder` itself, as a folder of the repository (a section
+    /// heading `## src/x/`, a path written with a trailing slash).
+    pub(super) fn names_folder(&self, index: &RepoIndex, folder: &str) -> bool {
+        !folder.is_empty() && index.is_dir(folder) && self.paths.iter().any(|(p, _)| p == folder)
     }
 
     /// How many of the memory's other paths (not `except`, not there as written) exist under
@@ -160,6 +183,21 @@ impl MemoryContext {
         })
     }
 
+    /// Whether `name` may have its history searched: a name already searched for this memory
+    /// always may; a new one while fewer than [`NAME_SEARCHES_PER_MEMORY`] names were.
+    pub(super) fn take_search(&self, name: &str) -> bool {
+        let Some(searches) = &self.searches else { return true };
+        let mut searched = searches.0.lock().expect("search budget poisoned");
+        if searched.contains(name) {
+            return true;
+        }
+        if searched.len() >= NAME_SEARCHES_PER_MEMORY {
+            return false;
+        }
+        searched.insert(name.to_owned());
+        true
+    }
+
     /// The symbols the memory places in `path`.
     pub(super) fn symbols_in(&self, path: &str) -> Vec<String> {
         let mut out: Vec<String> = self.symbols.iter().filter(|(p, _)| p == path).map(|(_, s)| s.clone()).collect();
@@ -168,7 +206,7 @@ impl MemoryContext {
     }
 
     pub fn of(claims: &[Claim]) -> MemoryContext {
-        let mut ctx = MemoryContext::default();
+        let mut ctx = MemoryContext { searches: Some(NameSearches::default()), ..MemoryContext::default() };
         for r in claims.iter().flat_map(|c| &c.code_refs) {
             let path = r.path.trim().trim_start_matches("./").trim_end_matches('/');
             if path.is_empty() || path == "." {

@@ -65,7 +65,7 @@ use memval_proto::{CodeRef, Outcome, UnixSeconds, Verdict};
 use crate::index::FileKind;
 
 use super::common::{checked, kind_name, list, MAX_LISTED};
-use super::located::Located;
+use super::located::{Located, NEVER_IN_REPO};
 use super::Checker;
 
 impl Checker<'_> {
@@ -82,6 +82,7 @@ impl Checker<'_> {
         match found {
             Located::Refused(refusal) => Outcome::NotChecked { reason: refusal.to_string() },
             Located::NotInRepo(reason) => Outcome::NotChecked { reason },
+            Located::NeverInRepo => Outcome::NotChecked { reason: NEVER_IN_REPO.into() },
             Located::Here { path, dir, confidence, note } => {
                 if self.index.file(&path).is_some_and(|f| f.kind == FileKind::BrokenSymlink) {
                     return checked(
@@ -116,6 +117,15 @@ impl Checker<'_> {
             Located::Gone { confidence, evidence } => {
                 checked(Verdict::Contradicted, confidence, format!("{raw} — {evidence}"), None)
             }
+            // Places that each end with the path as written: what the memory says, that such a
+            // file or folder exists, holds in each of them, whichever it meant.
+            Located::Unclear { candidates } if exists_in_each(written, &r.alt_paths, &candidates) => checked(
+                Verdict::Valid,
+                60,
+                format!("{} — exists in {} places: {}", candidates[0], candidates.len(), list(&candidates)),
+                None,
+            ),
+            // Places it may have gone to (history, or a folder whose files went apart).
             Located::Unclear { candidates } => checked(
                 Verdict::Ambiguous,
                 40,
@@ -155,4 +165,17 @@ impl Checker<'_> {
             None,
         ))
     }
+}
+
+/// Whether every candidate is the path as the memory wrote it (its shortest reading) or ends
+/// with it: the same file or folder, in several places.
+fn exists_in_each(written: &str, alts: &[String], candidates: &[String]) -> bool {
+    let shortest = std::iter::once(written)
+        .chain(alts.iter().map(String::as_str))
+        .map(|p| p.trim().trim_start_matches("./").trim_end_matches('/'))
+        .min_by_key(|p| (p.matches('/').count(), p.len()))
+        .unwrap_or("");
+    !shortest.is_empty()
+        && !candidates.is_empty()
+        && candidates.iter().all(|c| c == shortest || c.ends_with(&format!("/{shortest}")))
 }

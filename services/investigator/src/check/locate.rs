@@ -63,16 +63,20 @@ impl Checker<'_> {
                 }
             }
         }
+        let bare = readings.iter().any(|r| !r.trim_end_matches('/').contains('/'));
         let mut first = None;
         for reading in &readings {
-            match self.search_tree_at(reading, since) {
-                gone @ Located::Gone { .. } => {
+            match self.search_tree_at(reading, since, bare) {
+                gone @ (Located::Gone { .. } | Located::NeverInRepo) => {
                     first.get_or_insert(gone);
                 }
                 found => return self.second_look(reading, found),
             }
         }
-        let found = first.unwrap_or_else(|| self.search_tree(&path));
+        let found = match first.unwrap_or_else(|| self.search_tree(&path)) {
+            Located::NeverInRepo => self.never_existed(&readings),
+            found => found,
+        };
         self.second_look(&path, found)
     }
 

@@ -39,4 +39,13 @@ pub(crate) enum Located {
     /// Nothing of that name is or was in the repo, and the path says why it never was one of
     /// its files: an example (`path/to/file.ts`) or what git ignores (`dist/`). Not checked.
     NotInRepo(String),
+    /// With history: nothing of that name is in the tree, and git never had the path. Only the
+    /// tree search gives this, and [`Checker::locate`](super::Checker) turns it into `Gone` (the
+    /// memory named a file under a folder of the repo that never held it) or `NotInRepo` (no
+    /// sign it is a path of this repository at all) before anyone else sees it.
+    NeverInRepo,
 }
+
+/// The reason a check gives should a [`Located::NeverInRepo`] ever reach it unread.
+pub(crate) const NEVER_IN_REPO: &str =
+    "never in the repository (not in the tree, not in git history): not read as a path of this repository";

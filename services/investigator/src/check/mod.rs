@@ -68,7 +68,7 @@ use memval_proto::{Assertion, Claim, ClaimType, CodeRef, MemoryMeta, Outcome, Un
 use crate::index::RepoIndex;
 
 use common::checked;
-pub use context::MemoryContext;
+pub use context::{MemoryContext, NAME_SEARCHES_PER_MEMORY};
 
 pub struct Checker<'a> {
     pub index: &'a RepoIndex,

@@ -23,6 +23,14 @@
 //! reads the `.gitignore` of the root and of each folder on the way down; without history a
 //! tracked path that moved away and is ignored now looks the same, so it is not skipped).
 //!
+//! **Drift needs a past.** With history, a path no reading of which is in the tree or was ever
+//! in git history, and whose name no file has, was never deleted: it is not reported as a
+//! deletion. It stays a claim about the repository only when the memory wrote it under a folder
+//! the repository has (`src/cache/` exists and never held `lru.go`: CONTRADICTED 65, "a wrong or
+//! invented name"); a bare name, or a path whose folders the repository does not have either (a
+//! tutorial's `src/numbers/calculate.py`, another project's path, the user's `recovery.json`),
+//! is **not checked**, with the reason (`Checker::never_existed`).
+//!
 //! **Architecture Invariant:** none of these turns a path or name that exists, or that history
 //! shows, into anything else; they apply only where the verdict would have rested on absence.
 
@@ -49,10 +57,12 @@ impl Checker<'_> {
     /// itself; one that matches several places today is read against the tree at the
     /// memory's date, where it may have meant one.
     pub(super) fn search_tree(&self, path: &str) -> Located {
-        self.search_tree_at(path, None)
+        self.search_tree_at(path, None, false)
     }
 
-    pub(super) fn search_tree_at(&self, path: &str, since: Option<UnixSeconds>) -> Located {
+    /// `bare`: the memory wrote the path as a bare file name (its folder is a reading of
+    /// memval's, not the memory's words).
+    pub(super) fn search_tree_at(&self, path: &str, since: Option<UnixSeconds>, bare: bool) -> Located {
         let name = basename(path);
         let suffix = format!("/{path}");
         let mut by_suffix: Vec<String> = self
@@ -64,7 +74,7 @@ impl Checker<'_> {
             .collect();
         by_suffix.extend(self.index.dirs_named(name).into_iter().filter(|d| d.ends_with(&suffix)).map(str::to_owned));
         match by_suffix.len() {
-            0 => self.nothing_ends_with(path),
+            0 => self.nothing_ends_with(path, bare),
             1 => self.one_place_ends_with(path, by_suffix.remove(0)),
             _ if self.git.is_none() => self.several_end_with_no_history(path, by_suffix),
             _ => self.several_end_with(path, by_suffix, since),
@@ -169,7 +179,7 @@ impl Checker<'_> {
 
     /// Nothing ends with `path` (and, with git, history never had it): an example, an ignored
     /// path, the same name elsewhere, the same stem with another extension, or gone.
-    fn nothing_ends_with(&self, path: &str) -> Located {
+    fn nothing_ends_with(&self, path: &str, bare: bool) -> Located {
         let name = basename(path);
         // Nothing ends with the path (and, with git, history never had it): an example path
         // or one git ignores was never meant as a file of this checkout, whatever else shares
@@ -209,6 +219,19 @@ impl Checker<'_> {
                         ),
                     };
                 }
+            }
+            if self.git.is_some() && bare && candidates.len() == 1 {
+                // Drift needs a past: git never had the path memval read, so nothing moved.
+                // A bare name with one file of that name is that file.
+                return Located::Here {
+                    note: Some(format!(
+                        "the only {} of that name ({path}, where it was looked for first, was never in the repository)",
+                        if dir { "folder" } else { "file" }
+                    )),
+                    path: best,
+                    dir,
+                    confidence: 70,
+                };
             }
             return Located::Moved {
                 confidence: if candidates.len() == 1 { 65 } else { 55 },
@@ -261,22 +284,70 @@ impl Checker<'_> {
         })
     }
 
-    /// Nothing of the name anywhere, nor in history: gone.
+    /// Nothing of the name anywhere, nor in history: without history, gone; with history, a
+    /// path that never was, which [`Checker::locate`] reads against the memory's folders.
     fn never_in_repo(&self) -> Located {
         match self.git {
-            Some(git) => {
-                let (confidence, evidence) = self.history_confidence(
-                    git,
-                    85,
-                    "not in the tree, never recorded in git history, and no file of that name exists".into(),
-                );
-                Located::Gone { confidence, evidence }
-            }
+            Some(_) => Located::NeverInRepo,
             None => Located::Gone {
                 confidence: 70,
                 evidence: "not in the tree and no file of that name exists (no git history to consult)".into(),
             },
         }
+    }
+
+    /// A path no reading of which is in the tree or was ever in git history, and no file of
+    /// its name exists. Drift needs a past: this is not a file that was deleted. It is a claim
+    /// about the repository only when the memory wrote it under a folder the repository has
+    /// (`src/cache/` exists and never held `lru.go`: a wrong or invented name, reported as
+    /// that at 65). A bare name, or a path whose folders the repository does not have either
+    /// (a tutorial's `src/numbers/calculate.py`, another project's path, the user's
+    /// `recovery.json`), is not read as one of its files: not checked, with the reason.
+    pub(super) fn never_existed(&self, readings: &[&str]) -> Located {
+        let written = readings.iter().min_by_key(|r| (r.matches('/').count(), r.len())).copied().unwrap_or("");
+        let folder_of =
+            |p: &str| p.trim_end_matches('/').rsplit_once('/').map_or(String::new(), |(up, _)| up.to_owned());
+        // The memory wrote the folder, or named it as a folder itself (a section `## src/x/`),
+        // or names a source file of a language the repository is written in.
+        let written_folder = written.trim_end_matches('/').contains('/');
+        let under = readings.iter().map(|r| folder_of(r)).find(|up| {
+            (up.is_empty() || self.index.is_dir(up))
+                && ((written_folder && !up.is_empty()) || self.context.names_folder(self.index, up))
+        });
+        let under = under.or_else(|| self.repo_source_file(written).then(|| folder_of(readings[0])));
+        let Some(git) = self.git else { return self.never_in_repo() };
+        if git.incomplete().is_some() {
+            // A shallow or partial clone: the path may have been deleted behind what it has.
+            let (confidence, evidence) = self.history_confidence(
+                git,
+                85,
+                "not in the tree, not in the git history this clone has, and no file of that name exists".into(),
+            );
+            return Located::Gone { confidence, evidence };
+        }
+        match under {
+            Some(folder) => {
+                let place = if folder.is_empty() { "the repository's root".to_owned() } else { format!("its folder {folder}/") };
+                let (confidence, evidence) = self.history_confidence(
+                    git,
+                    65,
+                    format!("no such path has ever been in the repository (not in the tree, not in git history), though {place} is: a wrong or invented name"),
+                );
+                Located::Gone { confidence, evidence }
+            }
+            None => Located::NotInRepo(format!(
+                "{written} has never been in the repository (not in the tree, not in git history, no file of its name) and {}: not read as a path of this repository (an example, another project's file, or one of the user's)",
+                if written_folder { "neither has its folder" } else { "the memory names no folder for it" }
+            )),
+        }
+    }
+
+    /// Whether `path` names a source file (`.rs`, `.py`, ...) in a language some file of the
+    /// repository is written in.
+    fn repo_source_file(&self, path: &str) -> bool {
+        let Some((_, ext)) = basename(path).rsplit_once('.') else { return false };
+        memval_git::CODE_EXTENSIONS.contains(&ext)
+            && self.index.files().any(|(_, f)| f.path.rsplit_once('.').is_some_and(|(_, e)| e == ext))
     }
 
     /// Without history, a path found only under a prefix (`apps/vscode/src/x.ts` for

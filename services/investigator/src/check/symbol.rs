@@ -23,8 +23,8 @@ use crate::confine::RepoRoot;
 use crate::symbols::{Def, Lang};
 use crate::usage;
 
-use super::common::{checked, is_prose, list};
-use super::located::Located;
+use super::common::{checked, list};
+use super::located::{Located, NEVER_IN_REPO};
 use super::symbol_name::SymbolName;
 use super::Checker;
 
@@ -54,6 +54,7 @@ impl Checker<'_> {
         match self.locate(raw, &r.alt_paths, since) {
             Located::Refused(refusal) => Outcome::NotChecked { reason: refusal.to_string() },
             Located::NotInRepo(reason) => Outcome::NotChecked { reason },
+            Located::NeverInRepo => Outcome::NotChecked { reason: NEVER_IN_REPO.into() },
             Located::Here { path, dir: true, .. } => self.check_symbol_in_dir(&sym, &path),
             Located::Here { path, confidence, .. } => {
                 self.check_symbol_in_file(&sym, raw, &path, None, r.line, since, confidence)
@@ -207,12 +208,6 @@ impl Checker<'_> {
             format!("{path} — {} is not defined in this file, nor anywhere else in the repo{note}", sym.display()),
             None,
         )
-    }
-
-    /// Whether a file other than prose (Markdown, text, HTML) has `name` as a word: code (in
-    /// comments and strings too), tests, config.
-    pub(super) fn named_outside_prose(&self, name: &str) -> bool {
-        self.index.files_with_token(name).any(|f| !is_prose(&f.path))
     }
 
     /// Why `path` (the file the memory named `sym` beside) never defined it, when that is

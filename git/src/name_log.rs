@@ -1,0 +1,233 @@
+//! Which commits changed how often each identifier occurs in the code, read once per checkout.
+//!
+//! "Was this name ever in the code, and which commit took it out?" is asked for many names per
+//! run. Asking git once per name (`git log -S`) costs a diff of every commit per name, and a
+//! bound in seconds makes the answer depend on the machine's load. Instead the newest
+//! [`NAME_SEARCH_COMMITS`](crate::NAME_SEARCH_COMMITS) commits of `HEAD` are read once as a
+//! patch of the non-test code files (`git log -p -U0`), and for every identifier on a changed
+//! line the commits (and files) where its count on removed lines differs from its count on added
+//! lines are kept: the commits `git log -S<name>` would list for that name, restricted to whole
+//! identifiers. Every later question is a lookup, and the work is fixed by the window: the same
+//! on any machine.
+
+use std::collections::HashMap;
+
+use memval_proto::UnixSeconds;
+
+/// Identifiers of changed lines, per commit of the window.
+#[derive(Debug, Default)]
+pub(crate) struct NameLog {
+    /// Commit ids and committer times, newest first (git's order).
+    pub commits: Vec<(String, UnixSeconds)>,
+    /// Code files named by the patch, by index.
+    pub files: Vec<String>,
+    /// identifier -> (commit index, file index) where its count changed, in commit order.
+    pub changes: HashMap<Box<str>, Vec<(u32, u32)>>,
+    /// Committer time of the newest commit older than the window: `None` when the window
+    /// holds all of `HEAD`'s history.
+    pub beyond: Option<UnixSeconds>,
+}
+
+/// A line of the patch: which part of the walk it is.
+enum Line<'a> {
+    Commit(&'a str, UnixSeconds),
+    File(&'a str),
+    Removed(&'a str),
+    Added(&'a str),
+    Other,
+}
+
+/// One line of the patch; `header`: between a `diff --git` line and the first `@@` hunk, where
+/// `---` and `+++` name the file (elsewhere they are a removed `-- ...` or added `++ ...` line).
+fn classify(line: &str, header: bool) -> Line<'_> {
+    if let Some(rest) = line.strip_prefix("commit ") {
+        let mut parts = rest.split(' ');
+        if let (Some(id), Some(time)) = (parts.next(), parts.next().and_then(|t| t.parse().ok())) {
+            return Line::Commit(id, time);
+        }
+    }
+    if !header {
+        return match (line.strip_prefix('-'), line.strip_prefix('+')) {
+            (Some(rest), _) => Line::Removed(rest),
+            (_, Some(rest)) => Line::Added(rest),
+            _ => Line::Other,
+        };
+    }
+    if let Some(rest) = line.strip_prefix("+++ ") {
+        // `+++ b/path`, or `+++ /dev/null` for a deleted file (its `---` side names it).
+        return rest.strip_prefix("b/").map(Line::File).unwrap_or(Line::Other);
+    }
+    if let Some(rest) = line.strip_prefix("--- ") {
+        return rest.strip_prefix("a/").map(Line::File).unwrap_or(Line::Other);
+    }
+    Line::Other
+}
+
+/// The identifiers of a line: runs of letters, digits, `_` and `$` that do not start with a
+/// digit.
+pub(crate) fn identifiers(line: &str) -> impl Iterator<Item = &str> {
+    line.split(|c: char| !(c.is_alphanumeric() || c == '_' || c == '$'))
+        .filter(|w| w.chars().next().is_some_and(|c| !c.is_ascii_digit()))
+}
+
+/// Whether `name` is one identifier as [`identifiers`] splits them (the log can answer for it).
+pub(crate) fn is_identifier(name: &str) -> bool {
+    let mut it = identifiers(name);
+    it.next() == Some(name) && it.next().is_none()
+}
+
+impl NameLog {
+    /// Reads `git log -p -U0` output (each commit introduced by `commit <id> <ct>`).
+    pub fn parse(patch: &str, beyond: Option<UnixSeconds>) -> NameLog {
+        let mut log = NameLog { beyond, ..NameLog::default() };
+        let mut file_ids: HashMap<String, u32> = HashMap::new();
+        // Net count per identifier in the current (commit, file): removed minus added.
+        let mut counts: HashMap<&str, i64> = HashMap::new();
+        let mut current: Option<(u32, u32)> = None;
+        let flush = |log: &mut NameLog, at: Option<(u32, u32)>, counts: &mut HashMap<&str, i64>| {
+            if let Some((commit, file)) = at {
+                let mut changed: Vec<&str> = counts.iter().filter(|(_, n)| **n != 0).map(|(t, _)| *t).collect();
+                changed.sort_unstable();
+                for token in changed {
+                    log.changes.entry(token.into()).or_default().push((commit, file));
+                }
+            }
+            counts.clear();
+        };
+        let mut header = false;
+        for line in patch.lines() {
+            if line.starts_with("diff --git ") {
+                header = true;
+            } else if line.starts_with("@@") {
+                header = false;
+            }
+            match classify(line, header) {
+                Line::Commit(id, time) => {
+                    header = false;
+                    flush(&mut log, current.take(), &mut counts);
+                    log.commits.push((id.to_owned(), time));
+                }
+                Line::File(path) => {
+                    let Some(commit) = log.commits.len().checked_sub(1) else { continue };
+                    let next = file_ids.len() as u32;
+                    let file = *file_ids.entry(path.to_owned()).or_insert_with(|| {
+                        log.files.push(path.to_owned());
+                        next
+                    });
+                    // `---` then `+++` name the same file; only a new one flushes.
+                    if current != Some((commit as u32, file)) {
+                        flush(&mut log, current.take(), &mut counts);
+                        current = Some((commit as u32, file));
+                    }
+                }
+                Line::Removed(text) if current.is_some() => {
+                    for token in identifiers(text) {
+                        *counts.entry(token).or_default() += 1;
+                    }
+                }
+                Line::Added(text) if current.is_some() => {
+                    for token in identifiers(text) {
+                        *counts.entry(token).or_default() -= 1;
+                    }
+                }
+                _ => {}
+            }
+        }
+        flush(&mut log, current.take(), &mut counts);
+        log
+    }
+
+    /// The newest commits after `since` that changed how often `name` occurs, newest first,
+    /// at most `limit`, each with its id, its time and the files where the count changed.
+    /// `None` when the window may not reach back to `since` and holds no such commit.
+    pub fn changes_of(
+        &self,
+        name: &str,
+        since: Option<UnixSeconds>,
+        limit: usize,
+    ) -> Option<Vec<(String, UnixSeconds, Vec<String>)>> {
+        let mut found: Vec<(String, UnixSeconds, Vec<String>)> = Vec::new();
+        for &(commit, file) in self.changes.get(name).map(Vec::as_slice).unwrap_or(&[]) {
+            let (id, time) = &self.commits[commit as usize];
+            if since.is_some_and(|s| *time <= s) {
+                continue;
+            }
+            let path = self.files[file as usize].clone();
+            let count = found.len();
+            match found.last_mut() {
+                Some((last, _, files)) if last == id => files.push(path),
+                _ if count >= limit => break,
+                _ => found.push((id.clone(), *time, vec![path])),
+            }
+        }
+        // The window answers for `since` when the first commit it left out is not newer.
+        let reaches = match (self.beyond, since) {
+            (None, _) => true,
+            (Some(beyond), Some(since)) => beyond <= since,
+            (Some(_), None) => false,
+        };
+        (reaches || !found.is_empty()).then_some(found)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const PATCH: &str = "commit c3 300
+diff --git a/src/a.rs b/src/a.rs
+--- a/src/a.rs
++++ b/src/a.rs
+@@ -1 +1 @@
+-fn old_name() { helper() }
++fn new_name() { helper() }
+--- a/src/not_a_header
+commit c2 200
+diff --git a/src/b.rs b/src/b.rs
+--- a/src/b.rs
++++ /dev/null
+@@ -1 +0,0 @@
+-fn gone() {}
+commit c1 100
+diff --git a/src/a.rs b/src/a.rs
+--- /dev/null
++++ b/src/a.rs
+@@ -0,0 +1 @@
++fn old_name() { helper() }
+";
+
+    #[test]
+    fn a_count_that_changed_is_kept_one_that_moved_within_a_file_is_not() {
+        let log = NameLog::parse(PATCH, None);
+        let ids = |name: &str, since| {
+            log.changes_of(name, since, 8).map(|v| v.into_iter().map(|(id, _, files)| (id, files)).collect::<Vec<_>>())
+        };
+        assert_eq!(
+            ids("old_name", None),
+            Some(vec![("c3".into(), vec!["src/a.rs".into()]), ("c1".into(), vec!["src/a.rs".into()])])
+        );
+        assert_eq!(ids("gone", None), Some(vec![("c2".into(), vec!["src/b.rs".into()])]));
+        // `helper` was on a changed line of c3 but as often before as after: no change.
+        assert_eq!(ids("helper", Some(150)), Some(vec![]));
+        assert_eq!(ids("old_name", Some(300)), Some(vec![]));
+    }
+
+    #[test]
+    fn a_window_that_does_not_reach_back_answers_only_what_it_holds() {
+        // The commit before the window is at 90.
+        let log = NameLog::parse(PATCH, Some(90));
+        assert_eq!(log.changes_of("never_there", None, 8), None);
+        assert_eq!(log.changes_of("never_there", Some(50), 8), None);
+        assert_eq!(log.changes_of("never_there", Some(90), 8), Some(vec![]));
+        assert_eq!(log.changes_of("gone", None, 8).map(|v| v.len()), Some(1));
+    }
+
+    #[test]
+    fn identifiers_are_whole_words() {
+        assert!(is_identifier("ty_check"));
+        assert!(is_identifier("$store"));
+        assert!(!is_identifier("app.handleEvent"));
+        assert!(!is_identifier("9lives"));
+        assert_eq!(identifiers("x.y(z1, 2a)").collect::<Vec<_>>(), vec!["x", "y", "z1"]);
+    }
+}
