@@ -3,6 +3,11 @@ use serde::{Deserialize, Serialize};
 use crate::UnixSeconds;
 
 /// Where a memory came from: a file and line, or a database row.
+/// The `kind` of a doc that records the past by design (a changelog, a decision record, a
+/// migration guide, an old version's docs), found in a folder walk: it is loaded, listed and
+/// skipped, not checked against today's code.
+pub const HISTORY_KIND: &str = "history";
+
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Source {
     /// Path of the file the memory was read from, as the user gave it (or below it).

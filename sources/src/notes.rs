@@ -28,6 +28,11 @@
 //! itself when the walk meets it (folder links are never followed); each other name is a [`Link`] of
 //! the load report, printed as a `note:` by `validate` and `pairs`. `context_dir` records the
 //! folder a notes file sits in, so the extractor can resolve paths written relative to it.
+//!
+//! A doc of the walk that records the past by design ([`past_record`]: a changelog, release
+//! notes, a decision record, a migration or upgrade guide, a blog post, an archive, an old
+//! version's docs such as `docs/1.x/`) is loaded with kind `history`: listed, and skipped by the
+//! extractor with that reason, since what it says was true when written.
 
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
@@ -150,11 +155,69 @@ pub(crate) fn load_dir(dir: &Path, ctx: &mut Ctx, links: &mut Vec<Link>) -> Resu
             continue;
         }
         match memory(id, agent, &canon, &shown, &git, ctx) {
-            Ok(m) => out.push(m),
+            Ok(mut m) => {
+                if agent == "docs" && past_record(&m.id) {
+                    m.kind = memval_proto::HISTORY_KIND.into();
+                }
+                out.push(m)
+            }
             Err(reason) => ctx.problem(&shown, reason),
         }
     }
     Ok(out)
+}
+
+/// Whether a doc found in a folder walk is a record of the past by design: a changelog,
+/// release notes, a decision record, a migration or upgrade guide, a blog post, an archive,
+/// or the docs of an old version (`docs/1.x/`). What it says was true when written, or
+/// proposed; it is not read as a statement about today's code. `id`: the path below the
+/// folder given.
+pub(crate) fn past_record(id: &str) -> bool {
+    const NAMES: &[&str] = &[
+        "changelog",
+        "changes",
+        "history",
+        "news",
+        "releases",
+        "release-notes",
+        "release_notes",
+        "releasenotes",
+        "migrating",
+        "migration",
+        "upgrading",
+        "upgrade",
+    ];
+    const FOLDERS: &[&str] = &[
+        "changelog",
+        "changelogs",
+        "changes",
+        "release-notes",
+        "releases",
+        "adr",
+        "adrs",
+        "decisions",
+        "decision-records",
+        "architecture-decisions",
+        "rfcs",
+        "proposals",
+        "migration",
+        "migrations",
+        "migration-guides",
+        "upgrade-guides",
+        "upgrading",
+        "blog",
+        "posts",
+        "archive",
+        "archived",
+        "history",
+    ];
+    let parts: Vec<String> = id.split('/').map(str::to_ascii_lowercase).collect();
+    let Some((file, folders)) = parts.split_last() else { return false };
+    let stem = file.rsplit_once('.').map_or(file.as_str(), |(stem, _)| stem);
+    let old_version = |f: &str| {
+        f.strip_suffix(".x").is_some_and(|v| !v.is_empty() && v.bytes().all(|b| b.is_ascii_digit() || b == b'.'))
+    };
+    NAMES.contains(&stem) || folders.iter().any(|f| FOLDERS.contains(&f.as_str()) || old_version(f))
 }
 
 /// Whether `dir` holds at least one notes file (used by detection).
@@ -280,6 +343,25 @@ mod tests {
         assert!(is_notes_file(Path::new("/r/.claude"), Path::new("commands/x.md")));
         assert!(is_notes_file(Path::new("/r/.cursor"), Path::new("rules/x.mdc")));
         assert!(!is_notes_file(Path::new("/r/misc"), Path::new("commands/x.md")));
+    }
+
+    #[test]
+    fn records_of_the_past_are_known_by_their_place() {
+        for (id, past) in [
+            ("CHANGELOG.md", true),
+            ("docs/changelogs/changelog_1x.md", true),
+            ("docs/decisions/0042-samples.md", true),
+            ("docs/adr/0001-record.md", true),
+            ("MIGRATING.md", true),
+            ("docs/1.x/examples/index.md", true),
+            ("docs/blog/posts/launch.md", true),
+            ("docs/latest/concepts/routing.md", false),
+            ("docs/v2/guide.md", false),
+            ("README.md", false),
+            ("docs/history-of-nothing.md", false),
+        ] {
+            assert_eq!(past_record(id), past, "{id}");
+        }
     }
 
     #[test]

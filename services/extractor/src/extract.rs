@@ -12,6 +12,9 @@ pub const NO_CLAIMS_REASON: &str = "no checkable code reference (no file path, s
 /// Why an empty memory (an empty CLAUDE.md, a blank `content`) has no claims.
 pub const EMPTY_REASON: &str = "empty: the memory has no text to check";
 
+/// Why a doc that records the past by design is not checked.
+pub const HISTORY_REASON: &str = "a record of the past by design (a changelog, release notes, a decision record, a migration guide, a blog post or an old version's docs): what it says was true when written, so it is not checked against today's code";
+
 /// How the skip reason of a memory the extractor failed on begins (a bug in memval, kept to
 /// that one memory: the rest of the batch and the run go on).
 pub const INTERNAL_ERROR_REASON: &str = "not read: memval's extractor failed on this memory (a bug; please report it)";
@@ -32,6 +35,14 @@ pub fn extract(memory: &Memory) -> ExtractedMemory {
 }
 
 fn extract_rules(memory: &Memory) -> ExtractedMemory {
+    if memory.kind == memval_proto::HISTORY_KIND {
+        return ExtractedMemory {
+            memory: memory.meta(),
+            claims: Vec::new(),
+            skip_reason: Some(HISTORY_REASON.into()),
+            left_out: Vec::new(),
+        };
+    }
     let context = memory.context_dir.as_deref().and_then(context_dir);
     let doc = scan::scan(&memory.content, context.as_deref());
     let claims = claims::build(&doc);

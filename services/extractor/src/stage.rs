@@ -40,6 +40,10 @@ impl Stage for LlmExtractorStage {
         let cache = self.inner.cache.get().cloned();
         let mut todo = Vec::new();
         for (i, memory) in batch.memories.iter().enumerate() {
+            // A record of the past is not read for today's claims, by the model either.
+            if memory.kind == memval_proto::HISTORY_KIND {
+                continue;
+            }
             let cached = cache
                 .as_ref()
                 .and_then(|c| c.get(&self.cache_key(memory)))

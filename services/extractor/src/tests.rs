@@ -1240,3 +1240,17 @@ fn front_matter_that_configures_the_agent_tool_names_no_file() {
     // A `---` later in the text is a rule, not front matter.
     check("Intro.\n---\ntools: see `tools/run.js`\n---", &["L3 file_reference tools/run.js"]);
 }
+
+/// A doc a folder walk found to record the past (a changelog, a decision record) is listed
+/// with its reason and yields no claim: "X was renamed to Y in 3.5" is true of its time.
+#[test]
+fn a_record_of_the_past_is_skipped_with_its_reason() {
+    let text = "## 3.5\n\n- `WebSocketCall` was merged into `src/ws/WebSocket.kt`.\n";
+    let mut past = memory(text, None);
+    past.kind = memval_proto::HISTORY_KIND.into();
+    let out = extract(&past);
+    assert!(out.claims.is_empty(), "{:?}", out.claims);
+    assert_eq!(out.skip_reason.as_deref(), Some(crate::extract::HISTORY_REASON));
+    // The same text as a current note is read.
+    assert!(!extract(&memory(text, None)).claims.is_empty());
+}
