@@ -128,6 +128,15 @@ const TLDS: &[&str] = &[
     "com", "org", "net", "io", "dev", "app", "ai", "co", "uk", "de", "gov", "edu", "info", "sh",
 ];
 
+/// Trailing segments that make a two-part dotted name a file name (`memory.db`, `python.exe`,
+/// `llama.cpp`, `deno.lock`), not a member: the path rules read it as a file.
+#[rustfmt::skip]
+const FILE_EXTENSIONS: &[&str] = &[
+    "db", "sqlite", "exe", "dll", "so", "json", "jsonl", "yaml", "yml", "toml", "ini", "cfg", "conf", "lock",
+    "md", "mdc", "txt", "csv", "xml", "html", "css", "sql", "log", "env", "cpp", "hpp", "cc", "h", "c",
+    "js", "mjs", "cjs", "jsx", "ts", "tsx", "py", "rb", "go", "rs", "sh", "kt", "java", "swift", "cs",
+];
+
 /// Parses a code span or prose token as a symbol, stripping call parentheses, generics,
 /// declaration keywords and `self.`/`this.`.
 pub(crate) fn parse(text: &str) -> Option<Symbol> {
@@ -179,6 +188,9 @@ fn finish(name: &str, mut shape: Shape) -> Option<Symbol> {
         return None; // e.g, i.e
     }
     if name.contains('.') && TLDS.contains(&last) {
+        return None;
+    }
+    if segments.len() == 2 && !name.contains("::") && !shape.call && FILE_EXTENSIONS.contains(&last) {
         return None;
     }
     shape.path_sep = name.contains("::");

@@ -1254,3 +1254,12 @@ fn a_record_of_the_past_is_skipped_with_its_reason() {
     // The same text as a current note is read.
     assert!(!extract(&memory(text, None)).claims.is_empty());
 }
+
+/// A file name with a dot is a file, not a member of a type: `memory.db` is no `memory::db`,
+/// `python.exe` no `python::exe`; `model.to_json` stays a member.
+#[test]
+fn a_dotted_file_name_is_not_a_qualified_symbol() {
+    let got = run("Reads `memory.db` with `python.exe`; call `model.to_json` after.", None);
+    assert!(!got.iter().any(|c| c.contains("#db") || c.contains("#exe")), "{got:?}");
+    assert!(got.iter().any(|c| c.contains("symbol_reference") && c.contains("to_json")), "{got:?}");
+}

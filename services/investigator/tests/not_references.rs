@@ -275,6 +275,11 @@ fn with_history_a_file_that_never_defined_the_symbol_does_not_make_it_moved() {
                 Want::NotChecked(&["never been in the repository", "names no folder for it"]),
             ),
             (
+                "a name placed in a code file that never defined it, which only prose has: judged by itself, not checked",
+                claim(ClaimType::SymbolReference, vec![symbol("ui/model/chat.go", "camelCase")], None),
+                Want::NotChecked(&["camelCase", "only prose names it"]),
+            ),
+            (
                 "a misspelling of a name the code defines says which",
                 claim(ClaimType::SymbolReference, vec![symbol(".", "renderItems")], None),
                 Want::Verdict(

@@ -4,7 +4,11 @@
 //! and set by no config file, VALID when the assignment (or the quoted line,
 //! `_MAX_VALUE = ENUM_MAX_VALUE`) is written in any non-prose file (85), or when the key is still
 //! named there with the value set nowhere (a variable read at run time: 60, value unverified).
-//! STALE (successor: the new value) when the key has another value. CONTRADICTED when the file is
+//! STALE (successor: the new value) when the key has another value, set once. Not checked when
+//! the key's last part is set several times to different values (an OpenAPI file's `format:`:
+//! which one is meant is not known) or holds a structure or an expression (`{`, `cast(...)`);
+//! a sentence's full stop is not part of a value, and `pnpm@11.11.0` is `pnpm` with its version
+//! pinned (VALID 80). CONTRADICTED when the file is
 //! gone or the key no longer set; given without a file, when nothing outside prose names the key
 //! (the evidence counts the config files read, it does not list them).
 
@@ -84,9 +88,29 @@ pub(super) fn clean_value(raw: &str) -> String {
 }
 
 pub(super) fn same_value(found: &str, claimed: &str) -> bool {
-    let norm =
-        |s: &str| s.trim().trim_matches(|c| c == '"' || c == '\'' || c == '`').trim().to_lowercase().replace('_', "");
+    let norm = |s: &str| {
+        let s = s.trim().trim_matches(|c| c == '"' || c == '\'' || c == '`').trim().to_lowercase().replace('_', "");
+        // A sentence's full stop after a word (`MISE_ENV=ci.`) is not part of the value.
+        match s.strip_suffix('.') {
+            Some(word) if word.chars().all(|c| c.is_alphanumeric() || c == '-') => word.to_owned(),
+            _ => s,
+        }
+    };
     norm(found) == norm(claimed)
+}
+
+/// Whether a value read from a file is one value, not the start of a structure (`{`, `[`) or
+/// a code expression (`_t.cast(...)`, `opts.x ?? 3`).
+fn scalar(found: &str) -> bool {
+    let f = found.trim();
+    !(f.is_empty() || f.starts_with(['{', '[', '(']) || f.contains('(') || f.contains("??") || f.contains(" || "))
+}
+
+/// `pnpm@11.11.0` for `pnpm`: the value the memory names, with a version pinned after `@`.
+fn pinned(found: &str, claimed: &str) -> bool {
+    found.split_once('@').is_some_and(|(name, version)| {
+        same_value(name, claimed) && version.chars().next().is_some_and(|c| c.is_ascii_digit() || c == '^' || c == '~')
+    })
 }
 
 impl Checker<'_> {
@@ -131,7 +155,33 @@ impl Checker<'_> {
                 seen.push((file.clone(), line, found));
             }
         }
+        let mut values: Vec<&str> = seen.iter().map(|(_, _, v)| v.as_str()).collect();
+        values.sort_unstable();
+        values.dedup();
+        if values.len() > 1 {
+            // The key's last part is set to several values (`format:` in an OpenAPI file):
+            // which one the memory means is not known, so none is asserted.
+            return Outcome::NotChecked {
+                reason: format!(
+                    "{key} is set {} times to {} different values ({}), none of them {value}: which one the memory means is not known",
+                    seen.len(),
+                    values.len(),
+                    list(&values.iter().map(|v| v.to_string()).collect::<Vec<_>>())
+                ),
+            };
+        }
         match seen.first() {
+            Some((file, line, found)) if !scalar(found) => Outcome::NotChecked {
+                reason: format!(
+                    "{file}:{line} — {key} holds a structure or an expression ({found}), not a value to compare with {value}"
+                ),
+            },
+            Some((file, line, found)) if pinned(found, value) => checked(
+                Verdict::Valid,
+                80,
+                format!("{file}:{line} — {key} = {found} ({value}, with its version pinned)"),
+                None,
+            ),
             Some((file, line, found)) => checked(
                 Verdict::Stale,
                 85,
@@ -234,6 +284,21 @@ mod tests {
 
     /// Text, key, and the (line, value) assignments found.
     type ConfigCase<'a> = (&'a str, &'a str, &'a [(u32, &'a str)]);
+
+    /// What a found value can be compared with: a sentence's full stop and a pinned version are
+    /// not a different value; a structure or an expression is no value at all.
+    #[test]
+    fn values_compare_as_values() {
+        assert!(same_value("ci.", "ci"));
+        assert!(!same_value("1.0", "1"));
+        assert!(pinned("pnpm@11.11.0", "pnpm"));
+        assert!(!pinned("pnpm@latest-tag", "yarn"));
+        for (found, one) in
+            [("{", false), ("[1, 2]", false), ("_t.cast(_ApiType, x)", false), ("3", true), ("auto", true)]
+        {
+            assert_eq!(scalar(found), one, "{found}");
+        }
+    }
 
     #[test]
     fn config_assignments_cover_common_syntaxes() {

@@ -171,6 +171,16 @@ impl Checker<'_> {
                     );
                 }
             }
+            // Git shows the file never defined it: nothing left it, so the name is judged by
+            // itself (drift needs a past), whatever that finds.
+            if self.git.is_some() {
+                return match self.check_symbol_anywhere(sym, None, since) {
+                    Outcome::Checked { verdict, confidence, evidence, successor } => {
+                        checked(verdict, confidence.min(base).min(80), format!("{evidence}; {path} {why}"), successor)
+                    }
+                    not_checked => not_checked,
+                };
+            }
         }
         if let Some((other, def_line)) = self.moved_definition(sym, path, old.as_ref()) {
             return checked(
