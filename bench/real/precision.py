@@ -9,8 +9,10 @@ and doc. The memories split into two sets by the agent memval gives them: **note
 but `docs`) and **docs** (`docs`).
 
 A person labels a random sample of the not-VALID verdicts by reading the repository
-(`precision-labels.jsonl`, one JSON object a line, keyed by repository, memory source, line,
-claim type and claim text). The labels say whether the claim points at a real problem of the
+(`precision-labels.jsonl`: drawn from the session-start binary of 2026-12-03 and labelled before
+that session changed anything; `precision-labels-end.jsonl`: a second draw from that session's
+last binary, of rows the first did not cover; one JSON object a line, keyed by repository,
+memory source, line, claim type and claim text). `score` reads both by default. The labels say whether the claim points at a real problem of the
 memory, so they outlive a change of verdict kind:
 
     real        the memory is wrong about the repository today, and the verdict says how
@@ -30,7 +32,7 @@ Commands:
     python3 bench/real/precision.py run --memval BIN --out RUN.json [--workdir /work/prec]
         [--twice] [--only REPO ...]
     python3 bench/real/precision.py sample --run RUN.json [--labels FILE]
-    python3 bench/real/precision.py score --run RUN.json [--labels FILE] [--json OUT]
+    python3 bench/real/precision.py score --run RUN.json [--labels FILE ...] [--json OUT]
 
 `--twice` runs each repository a second time with a fresh store and reports every claim whose
 verdict or confidence differs (same input, same verdicts). Nothing of the repositories is
@@ -205,7 +207,9 @@ def cmd_sample(args):
 def cmd_score(args):
     with open(args.run) as f:
         run = json.load(f)
-    labels = read_labels(args.labels)
+    labels = {}
+    for path in args.labels:
+        labels.update(read_labels(path))
     result = {}
     for kind in ("notes", "docs"):
         rows = [r for r in run["rows"] if r["set"] == kind and r["verdict"] != "NOT_CHECKED"]
@@ -279,7 +283,8 @@ def main():
     s.add_argument("--docs-quota", type=int, default=8)
     c = sub.add_parser("score")
     c.add_argument("--run", required=True)
-    c.add_argument("--labels", default=os.path.join(HERE, "precision-labels.jsonl"))
+    c.add_argument("--labels", nargs="+",
+                   default=[os.path.join(HERE, "precision-labels.jsonl"), os.path.join(HERE, "precision-labels-end.jsonl")])
     c.add_argument("--json")
     args = ap.parse_args()
     {"run": cmd_run, "sample": cmd_sample, "score": cmd_score}[args.cmd](args)
