@@ -17,6 +17,16 @@ pub(super) fn checked(verdict: Verdict, confidence: u8, evidence: String, succes
 /// Why a path is written as an example rather than a reference: the `path/to/` of
 /// instructions, the `foo`/`bar` of examples, a `my_feature`/`your-app` stand-in. `None` for
 /// anything else (the caller asks only about paths nothing in the repo is named like).
+/// Of a path's readings (as resolved, relative to the notes' folder, from the root), the one
+/// closest to what the memory wrote: the fewest folders, then the shortest.
+pub(super) fn as_written<'r>(readings: impl IntoIterator<Item = &'r str>) -> &'r str {
+    readings
+        .into_iter()
+        .map(|p| p.trim().trim_start_matches("./").trim_end_matches('/'))
+        .min_by_key(|p| (p.matches('/').count(), p.len()))
+        .unwrap_or("")
+}
+
 pub(crate) fn placeholder_path(path: &str) -> Option<&'static str> {
     let segments: Vec<&str> = path.split('/').filter(|s| !s.is_empty()).collect();
     if segments.windows(2).any(|w| w[0].eq_ignore_ascii_case("path") && w[1].eq_ignore_ascii_case("to")) {

@@ -64,7 +64,7 @@ use memval_proto::{CodeRef, Outcome, UnixSeconds, Verdict};
 
 use crate::index::FileKind;
 
-use super::common::{checked, kind_name, list, MAX_LISTED};
+use super::common::{as_written, checked, kind_name, list, MAX_LISTED};
 use super::located::{Located, NEVER_IN_REPO};
 use super::Checker;
 
@@ -170,11 +170,7 @@ impl Checker<'_> {
 /// Whether every candidate is the path as the memory wrote it (its shortest reading) or ends
 /// with it: the same file or folder, in several places.
 fn exists_in_each(written: &str, alts: &[String], candidates: &[String]) -> bool {
-    let shortest = std::iter::once(written)
-        .chain(alts.iter().map(String::as_str))
-        .map(|p| p.trim().trim_start_matches("./").trim_end_matches('/'))
-        .min_by_key(|p| (p.matches('/').count(), p.len()))
-        .unwrap_or("");
+    let shortest = as_written(std::iter::once(written).chain(alts.iter().map(String::as_str)));
     !shortest.is_empty()
         && !candidates.is_empty()
         && candidates.iter().all(|c| c == shortest || c.ends_with(&format!("/{shortest}")))

@@ -11,6 +11,7 @@ use memval_proto::UnixSeconds;
 
 use crate::confine::RepoRoot;
 
+use super::common::as_written;
 use super::located::Located;
 use super::Checker;
 
@@ -63,7 +64,7 @@ impl Checker<'_> {
                 }
             }
         }
-        let bare = readings.iter().any(|r| !r.trim_end_matches('/').contains('/'));
+        let bare = !as_written(readings.iter().copied()).contains('/');
         let mut first = None;
         for reading in &readings {
             match self.search_tree_at(reading, since, bare) {

@@ -38,7 +38,7 @@ use memval_proto::UnixSeconds;
 
 use crate::index::basename;
 
-use super::common::{best_candidate, identifiers_contain, list, placeholder_path, same_kind_of_file};
+use super::common::{as_written, best_candidate, identifiers_contain, list, placeholder_path, same_kind_of_file};
 use super::located::Located;
 use super::symbol_name::SymbolName;
 use super::Checker;
@@ -304,12 +304,12 @@ impl Checker<'_> {
     /// (a tutorial's `src/numbers/calculate.py`, another project's path, the user's
     /// `recovery.json`), is not read as one of its files: not checked, with the reason.
     pub(super) fn never_existed(&self, readings: &[&str]) -> Located {
-        let written = readings.iter().min_by_key(|r| (r.matches('/').count(), r.len())).copied().unwrap_or("");
+        let written = as_written(readings.iter().copied());
         let folder_of =
             |p: &str| p.trim_end_matches('/').rsplit_once('/').map_or(String::new(), |(up, _)| up.to_owned());
         // The memory wrote the folder, or named it as a folder itself (a section `## src/x/`),
         // or names a source file of a language the repository is written in.
-        let written_folder = written.trim_end_matches('/').contains('/');
+        let written_folder = written.contains('/');
         let under = readings.iter().map(|r| folder_of(r)).find(|up| {
             (up.is_empty() || self.index.is_dir(up))
                 && ((written_folder && !up.is_empty()) || self.context.names_folder(self.index, up))
