@@ -266,6 +266,26 @@ impl RepoIndex {
         self.by_stem.get(stem).map(Vec::as_slice).unwrap_or(&[])
     }
 
+    /// The names directly inside folder `dir` (`""` or `.` for the root), each with whether it
+    /// is a folder, sorted. Walks every file: for the rare path that needs a folder's listing.
+    pub fn children(&self, dir: &str) -> Vec<(String, bool)> {
+        let prefix =
+            if dir.is_empty() || dir == "." { String::new() } else { format!("{}/", dir.trim_end_matches('/')) };
+        let mut seen = std::collections::BTreeMap::new();
+        for file in &self.files {
+            let Some(rest) = file.path.strip_prefix(&prefix) else { continue };
+            match rest.split_once('/') {
+                Some((folder, _)) => {
+                    seen.insert(folder.to_owned(), true);
+                }
+                None => {
+                    seen.entry(rest.to_owned()).or_insert(false);
+                }
+            }
+        }
+        seen.into_iter().collect()
+    }
+
     pub fn files(&self) -> impl Iterator<Item = (u32, &FileInfo)> {
         self.files.iter().enumerate().map(|(i, f)| (i as u32, f))
     }

@@ -65,6 +65,28 @@ pub fn shared_dirs(a: &str, b: &str) -> usize {
     a.split('/').zip(b.split('/')).take_while(|(x, y)| x == y).count()
 }
 
+/// Whether `a` is at most `edits` insertions, deletions or substitutions away from `b`
+/// (Levenshtein, stopping early once every path is over); the same letters in another case are
+/// zero edits.
+pub fn within_edits(a: &str, b: &str, edits: usize) -> bool {
+    if a.eq_ignore_ascii_case(b) {
+        return true;
+    }
+    let (a, b): (Vec<char>, Vec<char>) = (a.chars().collect(), b.chars().collect());
+    let mut prev: Vec<usize> = (0..=b.len()).collect();
+    for (i, ca) in a.iter().enumerate() {
+        let mut cur = vec![i + 1; b.len() + 1];
+        for (j, cb) in b.iter().enumerate() {
+            cur[j + 1] = (prev[j] + usize::from(ca != cb)).min(prev[j + 1] + 1).min(cur[j] + 1);
+        }
+        if cur.iter().min().is_some_and(|&m| m > edits) {
+            return false;
+        }
+        prev = cur;
+    }
+    prev[b.len()] <= edits
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

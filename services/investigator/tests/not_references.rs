@@ -260,7 +260,7 @@ fn with_history_a_file_that_never_defined_the_symbol_does_not_make_it_moved() {
                 claim(ClaimType::FileReference, vec![path("ui/list/cache.go")], None),
                 Want::Verdict(
                     Verdict::Contradicted,
-                    &["has ever been in the repository", "its folder ui/list/ is"],
+                    &["never in the repository", "ui/list/ holds 2 other .go files"],
                     &["deleted"],
                 ),
             ),
@@ -292,6 +292,134 @@ fn with_history_a_file_that_never_defined_the_symbol_does_not_make_it_moved() {
                 "a name whose definition git saw removed is drift",
                 claim(ClaimType::SymbolReference, vec![symbol(".", "Vanished")], None),
                 Want::Verdict(Verdict::Contradicted, &["Vanished", "last definition was removed"], &[]),
+            ),
+        ],
+    );
+}
+
+/// With complete history, a path git never had is not drift: what it is depends on the folder
+/// the memory put it in and on where files of its name are (`check/no_past.rs`). Each case is a
+/// class of false alarm found on real notes; the guards keep the typo and the invented source
+/// file, and a real move.
+#[test]
+fn with_history_a_path_that_never_was_is_read_against_its_folder() {
+    let dir = repo(&[
+        &[
+            ("docs/guide.md", "# Guide\n"),
+            ("docs/index.md", "# Docs\n"),
+            ("e2e/test_hooks.py", "def test_hooks():\n    pass\n"),
+            ("e2e/test_tools.py", "def test_tools():\n    pass\n"),
+            ("infra/with-test-redis-and-db.sh", "#!/bin/sh\n"),
+            ("samples/HomeAutomation/Program.cs", "class Program {}\n"),
+            ("samples/Timer/Program.cs", "class Program {}\n"),
+            ("core/data/log.ts", "export const log = 1;\n"),
+            ("examples/clients/src/auth/oauth_client.rs", "fn main() {}\n"),
+            ("examples/clients/README.md", "# Clients\n"),
+            ("agents/agents-test/TESTING.md", "# Testing\n"),
+            ("agents/core/lib.kt", "fun main() {}\n"),
+            ("web/src/client.ts", "export {};\n"),
+            ("docs/getting-started.md", "# Start\n"),
+            ("rails/actionpack/lib/a.rb", "module A; end\n"),
+            ("rails/activerecord/lib/b.rb", "module B; end\n"),
+            ("rails/old.rb", "x = 1\n"),
+            (".claude/settings.json", "{}\n"),
+        ],
+        &[("lib/legacy.rb", "module Legacy; end\n")],
+    ]);
+    std::fs::remove_dir_all(dir.path().join("lib")).unwrap();
+    git(dir.path(), &["add", "-A"]);
+    git(dir.path(), &["commit", "-qm", "drop lib/"]);
+    let readings = |p: &str, alts: &[&str]| CodeRef {
+        alt_paths: alts.iter().map(|a| a.to_string()).collect(),
+        ..CodeRef::path(p)
+    };
+    run(
+        dir.path(),
+        vec![
+            (
+                "an example script in a docs folder of Markdown: not a file of the repo",
+                claim(ClaimType::FileReference, vec![path("docs/example.py")], None),
+                Want::NotChecked(&["never been in the repository", "nothing in docs/ is like it"]),
+            ),
+            (
+                "a user's settings file beside the repo's own: not a file of the repo",
+                claim(ClaimType::FileReference, vec![path(".claude/settings.local.json")], None),
+                Want::NotChecked(&["never been in the repository"]),
+            ),
+            (
+                "`<br/>` read as a folder `br/`: too short to be anybody's name",
+                claim(ClaimType::FileReference, vec![path("samples/br/")], None),
+                Want::NotChecked(&["never been in the repository"]),
+            ),
+            (
+                "a `my_agent` stand-in inside a name is an example",
+                claim(ClaimType::FileReference, vec![path("e2e/test_integration_my_agent.py")], None),
+                Want::NotChecked(&["reads as an example"]),
+            ),
+            (
+                "the same name in another case is the file",
+                claim(ClaimType::FileReference, vec![path("samples/Timer/program.cs")], None),
+                Want::Verdict(Verdict::Valid, &["Program.cs"], &[]),
+            ),
+            (
+                "a module path without its extension is the module",
+                claim(ClaimType::FileReference, vec![path("core/data/log")], None),
+                Want::Verdict(Verdict::Valid, &["log.ts"], &[]),
+            ),
+            (
+                "a path written relative to a folder of the memory's package is there",
+                claim(
+                    ClaimType::FileReference,
+                    vec![readings("examples/clients/auth/oauth_client.rs", &["auth/oauth_client.rs"])],
+                    None,
+                ),
+                Want::Verdict(Verdict::Valid, &["examples/clients/src/auth/oauth_client.rs"], &[]),
+            ),
+            (
+                "a compiled name beside its source is the source's",
+                claim(ClaimType::FileReference, vec![path("web/src/client.js")], None),
+                Want::Verdict(Verdict::Valid, &["web/src/client.ts", "twin"], &[]),
+            ),
+            (
+                "a tutorial's path whose name the repo has elsewhere, untied to it: not drift",
+                claim(ClaimType::FileReference, vec![path("guides/getting-started.md")], None),
+                Want::NotChecked(&["never been in the repository", "docs/getting-started.md", "not read as drift"]),
+            ),
+            (
+                "a bare folder name several packages have, gone from the root: each package's",
+                claim(ClaimType::FileReference, vec![path("lib/")], None),
+                Want::Verdict(Verdict::Valid, &["exists in 2 places"], &[]),
+            ),
+            (
+                "a key no file names, with history: an environment setting, not checked",
+                config("GH_TELEMETRY", "false"),
+                Want::NotChecked(&["GH_TELEMETRY", "not read as a setting of this repository"]),
+            ),
+            // Guards: what has evidence stays a defect.
+            (
+                "a typo of a file in its folder is named as one",
+                claim(ClaimType::FileReference, vec![path("infra/with-redis-and-test-db.sh")], None),
+                Want::Verdict(Verdict::Contradicted, &["with-test-redis-and-db.sh", "near miss"], &["deleted"]),
+            ),
+            (
+                "a typo of a folder is named as one",
+                claim(ClaimType::FileReference, vec![path("samples/HouseAutomation/")], None),
+                Want::Verdict(Verdict::Contradicted, &["HomeAutomation", "near miss"], &[]),
+            ),
+            (
+                "an invented source file among the folder's own: CONTRADICTED, not deleted",
+                claim(ClaimType::FileReference, vec![path("e2e/test_calculator.py")], None),
+                Want::Verdict(Verdict::Contradicted, &["e2e/ holds 2 other .py files", "never"], &["deleted"]),
+            ),
+            (
+                "a file the memory put in the right folder, found deeper: STALE, never there",
+                claim(ClaimType::FileReference, vec![path("agents/TESTING.md")], None),
+                Want::Verdict(Verdict::Stale, &["never at agents/TESTING.md", "agents/agents-test/TESTING.md"], &[]),
+            ),
+            (
+                "a file history saw deleted is still drift",
+                claim(ClaimType::FileReference, vec![path("lib/legacy.rb")], None),
+                Want::Verdict(Verdict::Contradicted, &["deleted"], &[]),
             ),
         ],
     );

@@ -137,7 +137,11 @@ impl Checker<'_> {
                 }
             }
             let containers: Vec<&String> = other.iter().map(|(_, _, full)| full).filter(|f| f.contains("::")).collect();
-            if let [only] = containers.as_slice() {
+            // A lower-case qualifier is a variable or a property (`location.pathname`,
+            // `result.errors`): its type is not in the text, so another type's member of that
+            // name is no successor.
+            let variable = qualifier.starts_with(|c: char| c.is_lowercase());
+            if let ([only], false) = (containers.as_slice(), variable) {
                 return checked(
                     Verdict::Stale,
                     60,
@@ -265,7 +269,7 @@ impl Checker<'_> {
         let mut found: Vec<(String, String, u32)> = Vec::new();
         for token in self.index.tokens() {
             let other = token.chars().count();
-            if token == name || other.abs_diff(len) > edits || !close(name, token, edits) {
+            if token == name || other.abs_diff(len) > edits || !crate::similar::within_edits(name, token, edits) {
                 continue;
             }
             let mut defs: Vec<(String, u32)> =
@@ -390,24 +394,4 @@ impl Checker<'_> {
         }
         None
     }
-}
-
-/// Whether `a` and `b` differ only in case, or by at most `edits` single-character edits.
-fn close(a: &str, b: &str, edits: usize) -> bool {
-    if a.eq_ignore_ascii_case(b) {
-        return true;
-    }
-    let (a, b): (Vec<char>, Vec<char>) = (a.chars().collect(), b.chars().collect());
-    let mut prev: Vec<usize> = (0..=b.len()).collect();
-    for (i, ca) in a.iter().enumerate() {
-        let mut cur = vec![i + 1; b.len() + 1];
-        for (j, cb) in b.iter().enumerate() {
-            cur[j + 1] = (prev[j] + usize::from(ca != cb)).min(prev[j + 1] + 1).min(cur[j] + 1);
-        }
-        if cur.iter().min().is_some_and(|&m| m > edits) {
-            return false;
-        }
-        prev = cur;
-    }
-    prev[b.len()] <= edits
 }

@@ -14,9 +14,6 @@ pub(super) fn checked(verdict: Verdict, confidence: u8, evidence: String, succes
     Outcome::Checked { verdict, confidence, evidence, successor }
 }
 
-/// Why a path is written as an example rather than a reference: the `path/to/` of
-/// instructions, the `foo`/`bar` of examples, a `my_feature`/`your-app` stand-in. `None` for
-/// anything else (the caller asks only about paths nothing in the repo is named like).
 /// Of a path's readings (as resolved, relative to the notes' folder, from the root), the one
 /// closest to what the memory wrote: the fewest folders, then the shortest.
 pub(super) fn as_written<'r>(readings: impl IntoIterator<Item = &'r str>) -> &'r str {
@@ -27,6 +24,10 @@ pub(super) fn as_written<'r>(readings: impl IntoIterator<Item = &'r str>) -> &'r
         .unwrap_or("")
 }
 
+/// Why a path is written as an example rather than a reference: the `path/to/` of
+/// instructions, the `foo`/`bar` of examples, a `my_feature`/`your-app`/`yourImplementation`
+/// stand-in, or one with `my`/`your` as a word of its name (`test_integration_my_agent.py`).
+/// `None` for anything else (the caller asks only about paths nothing in the repo is named like).
 pub(crate) fn placeholder_path(path: &str) -> Option<&'static str> {
     let segments: Vec<&str> = path.split('/').filter(|s| !s.is_empty()).collect();
     if segments.windows(2).any(|w| w[0].eq_ignore_ascii_case("path") && w[1].eq_ignore_ascii_case("to")) {
@@ -38,7 +39,14 @@ pub(crate) fn placeholder_path(path: &str) -> Option<&'static str> {
         if stem.split(['_', '-']).any(|w| matches!(w, "foo" | "bar" | "baz" | "qux" | "quux" | "xxx" | "yyy" | "zzz")) {
             return Some("`foo`, `bar` and the like are example names");
         }
-        if ["my_", "my-", "your_", "your-", "some_", "some-"].iter().any(|p| stem.starts_with(p)) {
+        let original_stem = segment.split('.').next().unwrap_or(segment);
+        let camel_stand_in = ["my", "your"].iter().any(|p| {
+            original_stem.starts_with(p) && original_stem[p.len()..].starts_with(|c: char| c.is_ascii_uppercase())
+        });
+        if ["my_", "my-", "your_", "your-", "some_", "some-"].iter().any(|p| stem.starts_with(p))
+            || stem.split(['_', '-']).skip(1).any(|w| matches!(w, "my" | "your"))
+            || camel_stand_in
+        {
             return Some("a `my_...`/`your_...` name stands for the reader's own");
         }
     }
@@ -180,6 +188,10 @@ mod tests {
             ("foo_tools.go", true),
             ("tests/specs/my_feature/main.ts", true),
             ("your-app/config.yml", true),
+            ("tests/integrations/test_integration_my_agent.py", true),
+            ("common/archiver/yourImplementation/historyArchiver.go", true),
+            ("src/myriad/mypy_plugin.py", false),
+            ("src/yourself.rs", false),
             ("src/utils/path.ts", false),
             ("src/food/barrel.ts", false),
             ("crates/mystery/lib.rs", false),

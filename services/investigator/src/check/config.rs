@@ -10,7 +10,9 @@
 //! a sentence's full stop is not part of a value, and `pnpm@11.11.0` is `pnpm` with its version
 //! pinned (VALID 80). CONTRADICTED when the file is
 //! gone or the key no longer set; given without a file, when nothing outside prose names the key
-//! (the evidence counts the config files read, it does not list them).
+//! and there is no history (the evidence counts the config files read, it does not list them).
+//! With history, such a key has no past in the repository: not checked (an environment
+//! variable, a value given when running, another tool's setting), with the reason.
 
 use memval_proto::{CodeRef, Outcome, UnixSeconds, Verdict};
 
@@ -126,7 +128,9 @@ impl Checker<'_> {
             match self.locate(raw, &r.alt_paths, since) {
                 Located::Refused(refusal) => return Outcome::NotChecked { reason: refusal.to_string() },
                 Located::NotInRepo(reason) => return Outcome::NotChecked { reason },
-                Located::NeverInRepo => return Outcome::NotChecked { reason: NEVER_IN_REPO.into() },
+                Located::NeverInRepo | Located::NameElsewhere { .. } => {
+                    return Outcome::NotChecked { reason: NEVER_IN_REPO.into() }
+                }
                 Located::Here { path, dir: false, .. } => (vec![path], None),
                 Located::Moved { to, dir: false, evidence, .. } => (vec![to], Some(evidence)),
                 Located::Here { path: dir, dir: true, .. } | Located::Moved { to: dir, dir: true, .. } => {
@@ -245,6 +249,14 @@ impl Checker<'_> {
                 format!("{at} — the repo still names {key}; no file sets it to {value} (a value given when running, not checked; {read})"),
                 None,
             ),
+            // Drift needs a past: with history, a key no file outside prose names is an
+            // environment setting, a value given when running or another tool's; without
+            // history there is nothing better than the tree to go by.
+            None if self.git.is_some() => Outcome::NotChecked {
+                reason: format!(
+                    "no file of the repo sets {key} or names it, outside prose ({read}): not read as a setting of this repository (an environment variable, a value given when running, or another tool's)"
+                ),
+            },
             None => checked(
                 Verdict::Contradicted,
                 70,

@@ -48,6 +48,12 @@
 //!   majority and not mostly deleted, or mostly deleted while a quarter or more went to one folder
 //!   (`Located::Split`, AMBIGUOUS 50, the evidence counting where they went).
 //!
+//! With complete history, the rules above that rest on a path git never had (a same-name file
+//! elsewhere, the same stem, "never existed") give way to `check/no_past.rs`: such a path is
+//! read against its own folder and the memory's package, and is not checked when nothing there
+//! makes it a reference. A bare folder name (`lib/`) that the root does not have while two or
+//! more folders of that name do is VALID, each package's folder, whatever the root once had.
+//!
 //! ## Naming conventions
 //!
 //! An affix
@@ -82,7 +88,9 @@ impl Checker<'_> {
         match found {
             Located::Refused(refusal) => Outcome::NotChecked { reason: refusal.to_string() },
             Located::NotInRepo(reason) => Outcome::NotChecked { reason },
-            Located::NeverInRepo => Outcome::NotChecked { reason: NEVER_IN_REPO.into() },
+            Located::NeverInRepo | Located::NameElsewhere { .. } => {
+                Outcome::NotChecked { reason: NEVER_IN_REPO.into() }
+            }
             Located::Here { path, dir, confidence, note } => {
                 if self.index.file(&path).is_some_and(|f| f.kind == FileKind::BrokenSymlink) {
                     return checked(

@@ -27,6 +27,9 @@ impl Checker<'_> {
         if let Err(refusal) = self.index.resolve_existing(&path) {
             return Located::Refused(refusal);
         }
+        if let Some(each) = self.folder_of_each_package(raw, alts) {
+            return each;
+        }
         // What history says of the path as written comes before other readings of it: a
         // file moved to where another reading points is a move, not a match.
         if let (Some(git), Some(since)) = (self.git, since) {
@@ -68,7 +71,7 @@ impl Checker<'_> {
         let mut first = None;
         for reading in &readings {
             match self.search_tree_at(reading, since, bare) {
-                gone @ (Located::Gone { .. } | Located::NeverInRepo) => {
+                gone @ (Located::Gone { .. } | Located::NeverInRepo | Located::NameElsewhere { .. }) => {
                     first.get_or_insert(gone);
                 }
                 found => return self.second_look(reading, found),
@@ -76,9 +79,24 @@ impl Checker<'_> {
         }
         let found = match first.unwrap_or_else(|| self.search_tree(&path)) {
             Located::NeverInRepo => self.never_existed(&readings),
+            Located::NameElsewhere { candidates, stem } => self.name_elsewhere(&readings, candidates, stem),
             found => found,
         };
         self.second_look(&path, found)
+    }
+
+    /// A bare folder name (`lib/`, `test/`) that no reading finds, while two or more folders of
+    /// that name are in the tree: in a repository of packages it names each package's folder,
+    /// whatever the root once had (`Located::Unclear`, which the file check takes as VALID).
+    fn folder_of_each_package(&self, raw: &str, alts: &[String]) -> Option<Located> {
+        let name = raw.trim().trim_start_matches("./");
+        let name = name.strip_suffix('/')?;
+        if name.is_empty() || name.contains('/') || alts.iter().any(|a| self.index.is_dir(a.trim_end_matches('/'))) {
+            return None;
+        }
+        let mut places: Vec<String> = self.index.dirs_named(name).into_iter().map(str::to_owned).collect();
+        places.sort();
+        (places.len() >= 2).then_some(Located::Unclear { candidates: places })
     }
 
     /// Without history, a path the tree search found gone or could not place gets a second

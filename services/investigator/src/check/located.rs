@@ -44,8 +44,17 @@ pub(crate) enum Located {
     /// memory named a file under a folder of the repo that never held it) or `NotInRepo` (no
     /// sign it is a path of this repository at all) before anyone else sees it.
     NeverInRepo,
+    /// With complete history: the path was never in the repository, and files or folders of its
+    /// name (`stem`: of its stem, with another extension) are elsewhere. Only the tree search
+    /// gives this, and [`Checker::locate`](super::Checker) reads it against the memory's folders
+    /// (`check/no_past.rs`) before anyone else sees it.
+    NameElsewhere {
+        candidates: Vec<String>,
+        stem: bool,
+    },
 }
 
-/// The reason a check gives should a [`Located::NeverInRepo`] ever reach it unread.
+/// The reason a check gives should a [`Located::NeverInRepo`] or [`Located::NameElsewhere`]
+/// ever reach it unread.
 pub(crate) const NEVER_IN_REPO: &str =
     "never in the repository (not in the tree, not in git history): not read as a path of this repository";

@@ -6,7 +6,7 @@
 //! [`anchors`] (behavioural and architectural claims without a model). Where a path is now is
 //! [`locate`]: [`history`] first, then the [`search`] of today's tree, then (without history)
 //! the second look of [`tree_only`], with the memory's other references ([`context`]) to break
-//! ties. Leaves every other module imports: [`common`], [`located`], [`symbol_name`]. A new
+//! ties; a path git never had is read by [`no_past`]. Leaves every other module imports: [`common`], [`located`], [`symbol_name`]. A new
 //! claim type is one new module here plus its arm in [`Checker::check`].
 //!
 //! ## Every reference of a claim
@@ -56,6 +56,7 @@ mod history;
 mod line;
 mod locate;
 mod located;
+mod no_past;
 mod renamed;
 mod search;
 mod symbol;

@@ -23,13 +23,10 @@
 //! reads the `.gitignore` of the root and of each folder on the way down; without history a
 //! tracked path that moved away and is ignored now looks the same, so it is not skipped).
 //!
-//! **Drift needs a past.** With history, a path no reading of which is in the tree or was ever
-//! in git history, and whose name no file has, was never deleted: it is not reported as a
-//! deletion. It stays a claim about the repository only when the memory wrote it under a folder
-//! the repository has (`src/cache/` exists and never held `lru.go`: CONTRADICTED 65, "a wrong or
-//! invented name"); a bare name, or a path whose folders the repository does not have either (a
-//! tutorial's `src/numbers/calculate.py`, another project's path, the user's `recovery.json`),
-//! is **not checked**, with the reason (`Checker::never_existed`).
+//! **Drift needs a past.** With complete history, a path no reading of which is in the tree or
+//! was ever in git history was never deleted or moved: the search answers `NeverInRepo` (nothing
+//! of its name) or `NameElsewhere` (files of its name or stem elsewhere), and `check/no_past.rs`
+//! decides whether it is still a claim about the repository.
 //!
 //! **Architecture Invariant:** none of these turns a path or name that exists, or that history
 //! shows, into anything else; they apply only where the verdict would have rested on absence.
@@ -38,7 +35,7 @@ use memval_proto::UnixSeconds;
 
 use crate::index::basename;
 
-use super::common::{as_written, best_candidate, identifiers_contain, list, placeholder_path, same_kind_of_file};
+use super::common::{best_candidate, identifiers_contain, list, placeholder_path, same_kind_of_file};
 use super::located::Located;
 use super::symbol_name::SymbolName;
 use super::Checker;
@@ -206,6 +203,13 @@ impl Checker<'_> {
             // A place the memory itself names as it is was known to it as something else.
             candidates.retain(|c| !self.context.knew(self.index, c, path));
         }
+        // With complete history the path never was: a file of its name elsewhere is no
+        // successor by itself (`check/no_past.rs` reads it against the memory's folders).
+        let complete = self.git.is_some_and(|g| g.incomplete().is_none());
+        let bare_and_unique = bare && candidates.len() == 1;
+        if complete && !candidates.is_empty() && !bare_and_unique {
+            return Located::NameElsewhere { candidates, stem: false };
+        }
         if let Some(best) = best_candidate(path, &candidates) {
             let dir = self.index.is_dir(&best);
             if self.git.is_none() {
@@ -275,6 +279,9 @@ impl Checker<'_> {
             .filter(|p| p.rsplit_once('.').is_some_and(|(_, other)| same_kind_of_file(ext, other)))
             .collect();
         relatives.sort();
+        if self.git.is_some_and(|g| g.incomplete().is_none()) && !relatives.is_empty() {
+            return Some(Located::NameElsewhere { candidates: relatives, stem: true });
+        }
         let best = best_candidate(path, &relatives)?;
         Some(Located::Moved {
             evidence: format!("no history; {best} has the same stem with another extension"),
@@ -286,7 +293,7 @@ impl Checker<'_> {
 
     /// Nothing of the name anywhere, nor in history: without history, gone; with history, a
     /// path that never was, which [`Checker::locate`] reads against the memory's folders.
-    fn never_in_repo(&self) -> Located {
+    pub(super) fn never_in_repo(&self) -> Located {
         match self.git {
             Some(_) => Located::NeverInRepo,
             None => Located::Gone {
@@ -294,60 +301,6 @@ impl Checker<'_> {
                 evidence: "not in the tree and no file of that name exists (no git history to consult)".into(),
             },
         }
-    }
-
-    /// A path no reading of which is in the tree or was ever in git history, and no file of
-    /// its name exists. Drift needs a past: this is not a file that was deleted. It is a claim
-    /// about the repository only when the memory wrote it under a folder the repository has
-    /// (`src/cache/` exists and never held `lru.go`: a wrong or invented name, reported as
-    /// that at 65). A bare name, or a path whose folders the repository does not have either
-    /// (a tutorial's `src/numbers/calculate.py`, another project's path, the user's
-    /// `recovery.json`), is not read as one of its files: not checked, with the reason.
-    pub(super) fn never_existed(&self, readings: &[&str]) -> Located {
-        let written = as_written(readings.iter().copied());
-        let folder_of =
-            |p: &str| p.trim_end_matches('/').rsplit_once('/').map_or(String::new(), |(up, _)| up.to_owned());
-        // The memory wrote the folder, or named it as a folder itself (a section `## src/x/`),
-        // or names a source file of a language the repository is written in.
-        let written_folder = written.contains('/');
-        let under = readings.iter().map(|r| folder_of(r)).find(|up| {
-            (up.is_empty() || self.index.is_dir(up))
-                && ((written_folder && !up.is_empty()) || self.context.names_folder(self.index, up))
-        });
-        let under = under.or_else(|| self.repo_source_file(written).then(|| folder_of(readings[0])));
-        let Some(git) = self.git else { return self.never_in_repo() };
-        if git.incomplete().is_some() {
-            // A shallow or partial clone: the path may have been deleted behind what it has.
-            let (confidence, evidence) = self.history_confidence(
-                git,
-                85,
-                "not in the tree, not in the git history this clone has, and no file of that name exists".into(),
-            );
-            return Located::Gone { confidence, evidence };
-        }
-        match under {
-            Some(folder) => {
-                let place = if folder.is_empty() { "the repository's root".to_owned() } else { format!("its folder {folder}/") };
-                let (confidence, evidence) = self.history_confidence(
-                    git,
-                    65,
-                    format!("no such path has ever been in the repository (not in the tree, not in git history), though {place} is: a wrong or invented name"),
-                );
-                Located::Gone { confidence, evidence }
-            }
-            None => Located::NotInRepo(format!(
-                "{written} has never been in the repository (not in the tree, not in git history, no file of its name) and {}: not read as a path of this repository (an example, another project's file, or one of the user's)",
-                if written_folder { "neither has its folder" } else { "the memory names no folder for it" }
-            )),
-        }
-    }
-
-    /// Whether `path` names a source file (`.rs`, `.py`, ...) in a language some file of the
-    /// repository is written in.
-    fn repo_source_file(&self, path: &str) -> bool {
-        let Some((_, ext)) = basename(path).rsplit_once('.') else { return false };
-        memval_git::CODE_EXTENSIONS.contains(&ext)
-            && self.index.files().any(|(_, f)| f.path.rsplit_once('.').is_some_and(|(_, e)| e == ext))
     }
 
     /// Without history, a path found only under a prefix (`apps/vscode/src/x.ts` for

@@ -54,7 +54,9 @@ impl Checker<'_> {
         match self.locate(raw, &r.alt_paths, since) {
             Located::Refused(refusal) => Outcome::NotChecked { reason: refusal.to_string() },
             Located::NotInRepo(reason) => Outcome::NotChecked { reason },
-            Located::NeverInRepo => Outcome::NotChecked { reason: NEVER_IN_REPO.into() },
+            Located::NeverInRepo | Located::NameElsewhere { .. } => {
+                Outcome::NotChecked { reason: NEVER_IN_REPO.into() }
+            }
             Located::Here { path, dir: true, .. } => self.check_symbol_in_dir(&sym, &path),
             Located::Here { path, confidence, .. } => {
                 self.check_symbol_in_file(&sym, raw, &path, None, r.line, since, confidence)

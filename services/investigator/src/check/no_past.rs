@@ -1,0 +1,308 @@
+//! A path git never had, in any commit: what still makes it a claim about this repository, and
+//! what does not. Drift needs a past, so nothing here is reported as a deletion, and a file of
+//! the same name elsewhere is not called the path "moved".
+//!
+//! [`Checker::locate`] comes here when no reading of the path is in the tree or in history, with
+//! complete history only (a shallow or partial clone may have lost the past: it keeps the older
+//! reading, capped).
+//!
+//! **Nothing of its name anywhere** ([`Checker::never_existed`]). A claim about the repository
+//! only when the folder the memory put it in says the memory meant one of that folder's own
+//! entries:
+//! - the same name in another case or with other separators (`program.cs` beside `Program.cs`),
+//!   or a module path without its extension (`core/data/log` beside `core/data/log.ts`): the file
+//!   is there (VALID 70, saying how it is spelled);
+//! - a near miss of an entry: the same words in another order (`with-redis-and-test-db.sh` beside
+//!   `with-test-redis-and-db.sh`) or, for names of five characters or more, one edit away (two
+//!   from ten): a typo (CONTRADICTED 65, naming the entry);
+//! - a source file among the folder's own files of its extension (`src/cache/lru_v2.go` where
+//!   `src/cache/` holds Go files), or a folder inside a folder of source files: an invented name
+//!   (CONTRADICTED 65).
+//!
+//! Anything else (an example's `docs/example.py`, a skill's `install.sh` beside its `SKILL.md`,
+//! the user's `.claude/settings.local.json`, another project's `Transformers.js`, `<br/>` read as
+//! `br/`) is **not checked**, with the reason.
+//!
+//! **Its name elsewhere** ([`Checker::name_elsewhere`]). Files or folders of its name (or of its
+//! stem with another extension) are in other places; the path never was:
+//! - under the memory's own package (the notes file's folder, above any `.cursor/`, `.junie/`,
+//!   `.github/` it sits in), one that ends with the path as written: the memory wrote it relative
+//!   to a folder of its package (`auth/oauth_client.rs` in `examples/clients/README.md` is
+//!   `examples/clients/src/auth/oauth_client.rs`): VALID 70; several: `Located::Unclear`, which
+//!   the file check takes as VALID when each ends with what was written;
+//! - its source or compiled twin in the same folder (`client.js` beside `client.ts`): VALID 60;
+//! - below a folder the memory wrote that exists (`agents/TESTING.md`, found only at
+//!   `agents/agents-test/TESTING.md`): the folder is right and the file is deeper, STALE 60;
+//! - anything else (a tutorial's `guides/getting-started.md` beside the repo's
+//!   `docs/getting-started.md`, the user's `config/initializers/x.rb`, a build's
+//!   `out/test/x.js`): **not checked**, with the reason.
+//!
+//! **Architecture Invariant:** nothing here applies to a path the tree or history has; a
+//! verdict other than VALID given here says "never" in its evidence, not "deleted" or "moved".
+
+use crate::index::basename;
+
+use super::common::{as_written, best_candidate, list, placeholder_path};
+use super::located::Located;
+use super::Checker;
+
+/// Why the folder a never-seen path sits in makes it one of the folder's own.
+enum FolderSays {
+    /// The entry under another spelling: it is there.
+    Spelled(String),
+    /// A near miss of an entry: a typo.
+    NearMiss(String),
+    /// A name among the folder's own source files or folders of code.
+    AmongCode(String),
+}
+
+impl Checker<'_> {
+    /// A path no reading of which is in the tree or was ever in git history, and no file of
+    /// its name exists: see the module's first part.
+    pub(super) fn never_existed(&self, readings: &[&str]) -> Located {
+        let written = as_written(readings.iter().copied());
+        let Some(git) = self.git else { return self.never_in_repo() };
+        if git.incomplete().is_some() {
+            // A shallow or partial clone: the path may have been deleted behind what it has.
+            let (confidence, evidence) = self.history_confidence(
+                git,
+                85,
+                "not in the tree, not in the git history this clone has, and no file of that name exists".into(),
+            );
+            return Located::Gone { confidence, evidence };
+        }
+        let written_folder = written.contains('/');
+        // The memory wrote the folder, or named it as a folder itself (a section `## src/x/`),
+        // or names a source file of a language the repository is written in.
+        let under = readings.iter().map(|r| folder_of(r)).find(|up| {
+            (up.is_empty() || self.index.is_dir(up))
+                && ((written_folder && !up.is_empty()) || self.context.names_folder(self.index, up))
+        });
+        let under = under.or_else(|| self.repo_source_file(written).then(|| folder_of(readings[0])));
+        let not_read = |why: &str| {
+            Located::NotInRepo(format!(
+                "{written} has never been in the repository (not in the tree, not in git history, no file of its name) and {why}: not read as a path of this repository (an example, another project's file, or one of the user's)"
+            ))
+        };
+        let Some(folder) = under else {
+            return not_read(if written_folder {
+                "neither has its folder"
+            } else {
+                "the memory names no folder for it"
+            });
+        };
+        let place = if folder.is_empty() { "the repository's root".to_owned() } else { format!("{folder}/") };
+        let name = basename(written.trim_end_matches('/'));
+        match self.folder_says(&folder, name) {
+            Some(FolderSays::Spelled(entry)) => {
+                let path = if folder.is_empty() { entry.clone() } else { format!("{folder}/{entry}") };
+                Located::Here {
+                    dir: self.index.is_dir(&path),
+                    note: Some(format!("{name} is written for {entry}, which {place} has")),
+                    path,
+                    confidence: 70,
+                }
+            }
+            Some(FolderSays::NearMiss(entry)) => {
+                let (confidence, evidence) = self.history_confidence(
+                    git,
+                    65,
+                    format!("never in the repository (not in the tree, not in git history); {place} has {entry}, a near miss: a typo or a wrong name"),
+                );
+                Located::Gone { confidence, evidence }
+            }
+            Some(FolderSays::AmongCode(what)) => {
+                let (confidence, evidence) = self.history_confidence(
+                    git,
+                    65,
+                    format!("never in the repository (not in the tree, not in git history), though {place} holds {what}: a wrong or invented name"),
+                );
+                Located::Gone { confidence, evidence }
+            }
+            None => not_read(&format!(
+                "nothing in {place} is like it (no near miss, no {} of its kind)",
+                if name.contains('.') { "source file" } else { "folder of code" }
+            )),
+        }
+    }
+
+    /// What folder `folder` (`""`: the root) says of `name`, which it does not have.
+    fn folder_says(&self, folder: &str, name: &str) -> Option<FolderSays> {
+        let children = self.index.children(folder);
+        let squash = |s: &str| s.chars().filter(|c| c.is_alphanumeric()).collect::<String>().to_lowercase();
+        let (stem, ext) = match name.rsplit_once('.') {
+            Some((stem, ext)) if !stem.is_empty() => (stem, Some(ext)),
+            _ => (name, None),
+        };
+        if let Some((entry, _)) = children.iter().find(|(entry, _)| {
+            squash(entry) == squash(name)
+                || (ext.is_none()
+                    && entry
+                        .rsplit_once('.')
+                        .is_some_and(|(s, e)| s == name && memval_git::CODE_EXTENSIONS.contains(&e)))
+        }) {
+            return Some(FolderSays::Spelled(entry.clone()));
+        }
+        // A name of one or two letters (`x.py`, `br`) or an affix (`_.test.ts`) is nobody's typo.
+        if !stem.starts_with(|c: char| c.is_alphanumeric()) || stem.chars().count() < 3 {
+            return None;
+        }
+        let words = |s: &str| {
+            let mut w: Vec<String> =
+                s.split(|c: char| !c.is_alphanumeric()).filter(|w| !w.is_empty()).map(str::to_lowercase).collect();
+            w.sort();
+            w
+        };
+        let len = name.chars().count();
+        let edits = if len >= 10 { 2 } else { 1 };
+        let near: Vec<&String> = children
+            .iter()
+            .map(|(entry, _)| entry)
+            .filter(|entry| {
+                (words(entry) == words(name) && words(name).len() > 1)
+                    || (len >= 5
+                        && entry.chars().count().abs_diff(len) <= edits
+                        && crate::similar::within_edits(entry, name, edits))
+            })
+            .collect();
+        if let [entry] = near.as_slice() {
+            return Some(FolderSays::NearMiss((*entry).clone()));
+        }
+        match ext {
+            Some(ext) if memval_git::CODE_EXTENSIONS.contains(&ext) => {
+                let same = children
+                    .iter()
+                    .filter(|(e, dir)| !dir && e.rsplit_once('.').is_some_and(|(_, x)| x == ext))
+                    .count();
+                (same > 0).then(|| {
+                    FolderSays::AmongCode(format!("{same} other .{ext} file{}", if same == 1 { "" } else { "s" }))
+                })
+            }
+            Some(_) => None,
+            None => {
+                let code = children
+                    .iter()
+                    .filter(|(e, dir)| {
+                        !dir && e.rsplit_once('.').is_some_and(|(_, x)| memval_git::CODE_EXTENSIONS.contains(&x))
+                    })
+                    .count();
+                (code > 0)
+                    .then(|| FolderSays::AmongCode(format!("{code} source file{}", if code == 1 { "" } else { "s" })))
+            }
+        }
+    }
+
+    /// Whether `path` names a source file (`.rs`, `.py`, ...) in a language some file of the
+    /// repository is written in.
+    fn repo_source_file(&self, path: &str) -> bool {
+        let Some((_, ext)) = basename(path).rsplit_once('.') else { return false };
+        memval_git::CODE_EXTENSIONS.contains(&ext)
+            && self.index.files().any(|(_, f)| f.path.rsplit_once('.').is_some_and(|(_, e)| e == ext))
+    }
+
+    /// A path no reading of which is or was in the repository, while files or folders of its
+    /// name (`stem`: of its stem, with another extension) are elsewhere: see the module's
+    /// second part.
+    pub(super) fn name_elsewhere(&self, readings: &[&str], candidates: Vec<String>, stem: bool) -> Located {
+        let written = as_written(readings.iter().copied());
+        let package = package_of(readings[0], written);
+        let in_package = |c: &&String| package.is_empty() || c.starts_with(&format!("{package}/"));
+        if !stem {
+            let mut relative: Vec<String> = candidates
+                .iter()
+                .filter(in_package)
+                .filter(|c| c.as_str() == written || c.ends_with(&format!("/{written}")))
+                .cloned()
+                .collect();
+            match relative.len() {
+                0 => {}
+                1 => {
+                    let found = relative.remove(0);
+                    return Located::Here {
+                        dir: self.index.is_dir(&found),
+                        note: Some(format!(
+                            "{written} is written relative to a folder of the memory's package; full path {found} ({} was never in the repository)",
+                            readings[0]
+                        )),
+                        path: found,
+                        confidence: 70,
+                    };
+                }
+                _ => return Located::Unclear { candidates: relative },
+            }
+        } else if let Some(twin) = candidates.iter().find(|c| readings.iter().any(|r| folder_of(r) == folder_of(c))) {
+            return Located::Here {
+                path: twin.clone(),
+                dir: false,
+                confidence: 60,
+                note: Some(format!(
+                    "{written} is the compiled or source twin of {twin}, beside it ({} was never in the repository)",
+                    readings[0]
+                )),
+            };
+        }
+        // Below a folder the memory wrote, which exists: the folder is right, the file deeper.
+        if written.contains('/') && !stem {
+            for reading in readings.iter().filter(|r| r.ends_with(written)) {
+                let folder = folder_of(reading);
+                if folder.is_empty() || !self.index.is_dir(&folder) {
+                    continue;
+                }
+                let below: Vec<String> =
+                    candidates.iter().filter(|c| c.starts_with(&format!("{folder}/"))).cloned().collect();
+                if let Some(best) = best_candidate(reading, &below).or_else(|| below.first().cloned()) {
+                    return Located::Moved {
+                        dir: self.index.is_dir(&best),
+                        evidence: format!(
+                            "never at {reading} (not in the tree, not in git history); {folder}/ holds it deeper, at {best}"
+                        ),
+                        to: best,
+                        confidence: 60,
+                    };
+                }
+            }
+        }
+        if let Some(why) = placeholder_path(written) {
+            return Located::NotInRepo(format!("{written} reads as an example, not a path of the repo ({why})"));
+        }
+        Located::NotInRepo(format!(
+            "{written} has never been in the repository (not in the tree, not in git history); {} {}, but nothing ties {} to the memory: not read as drift (an example, a build output, another project's path or one of the user's)",
+            if stem { "files of its stem are at" } else { "its name is at" },
+            list(&candidates),
+            if candidates.len() == 1 { "it" } else { "them" }
+        ))
+    }
+}
+
+/// The folder of `path` (`""` at the root).
+fn folder_of(path: &str) -> String {
+    path.trim_end_matches('/').rsplit_once('/').map_or(String::new(), |(up, _)| up.to_owned())
+}
+
+/// The package a memory's path is read in: its most specific reading without what the memory
+/// wrote, above any dot-folder the notes file sits in (`.cursor/rules/`, `.junie/`, `.github/`).
+fn package_of(first: &str, written: &str) -> String {
+    let first = first.trim_end_matches('/');
+    let folder = first.strip_suffix(written).map(|f| f.trim_end_matches('/')).unwrap_or("");
+    let mut kept = Vec::new();
+    for segment in folder.split('/').filter(|s| !s.is_empty()) {
+        if segment.starts_with('.') {
+            break;
+        }
+        kept.push(segment);
+    }
+    kept.join("/")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_package_is_the_notes_folder_above_its_dot_folders() {
+        assert_eq!(package_of("examples/clients/auth/oauth_client.rs", "auth/oauth_client.rs"), "examples/clients");
+        assert_eq!(package_of("examples/app/.junie/Tools.kt", "Tools.kt"), "examples/app");
+        assert_eq!(package_of(".agents/skills/x/index.ts", "index.ts"), "");
+        assert_eq!(package_of("lib.rs", "lib.rs"), "");
+    }
+}
