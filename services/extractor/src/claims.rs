@@ -26,8 +26,10 @@ pub(crate) fn build(doc: &Doc) -> Vec<Claim> {
     let near_config = paragraph_config(doc);
     let mut out = Vec::new();
     for (si, s) in doc.sentences.iter().enumerate() {
-        for f in &s.files {
-            out.push(file_claim(s, f));
+        for (i, f) in s.files.iter().enumerate() {
+            if !s.denied_files.contains(&i) {
+                out.push(file_claim(s, f));
+            }
         }
         for lt in &s.line_texts {
             out.push(line_claim(s, &s.files[lt.file], &lt.text));
@@ -60,8 +62,13 @@ pub(crate) fn build(doc: &Doc) -> Vec<Claim> {
             out.push(config_claim(s, c, target));
         }
         if let Some(claim_type) = s.behaviour {
-            let refs =
-                s.files.iter().map(file_ref).chain(s.symbols.iter().zip(&targets).map(|(sym, t)| symbol_ref(sym, *t)));
+            let refs = s
+                .files
+                .iter()
+                .enumerate()
+                .filter(|(i, _)| !s.denied_files.contains(i))
+                .map(|(_, f)| file_ref(f))
+                .chain(s.symbols.iter().zip(&targets).map(|(sym, t)| symbol_ref(sym, *t)));
             out.push(sentence_claim(s, claim_type, refs));
         }
     }

@@ -601,7 +601,11 @@ fn behavioral_and_architectural_sentences() {
     check("Use `parse_date()` to parse dates.", &["L1 symbol_reference .#parse_date"]);
     check("Never edit `src/gen.rs`, it has generated code.", &["L1 file_reference src/gen.rs"]);
     check("Does `src/auth.rs` validate tokens?", &["L1 file_reference src/auth.rs"]);
-    check("`src/old.rs` has been removed.", &["L1 file_reference src/old.rs"]);
+    // A sentence that says a file is gone claims no file: it is not a claim that it exists.
+    check("`src/old.rs` has been removed.", &[]);
+    check("Middleware are no longer registered in `app/Http/Kernel.php`.", &[]);
+    check("Use `Current.family`. Do NOT use `current_family`.", &["L1 symbol_reference .#Current.family"]);
+    check("Do not modify `src/build.rs` by hand.", &["L1 file_reference src/build.rs"]);
 }
 
 #[test]

@@ -286,6 +286,21 @@ impl RepoIndex {
         seen.into_iter().collect()
     }
 
+    /// The names the project goes by: its folder's name and the title of its root README (a
+    /// first-level heading of one word, `# whisper.cpp`).
+    pub fn project_names(&self) -> Vec<String> {
+        let mut names: Vec<String> =
+            self.root.path().file_name().and_then(|n| n.to_str()).map(str::to_owned).into_iter().collect();
+        let readme = ["README.md", "README", "readme.md", "Readme.md"].into_iter().find(|r| self.file(r).is_some());
+        if let Some(text) = readme.and_then(|r| self.read_text(r)) {
+            let title = text.lines().find_map(|l| l.strip_prefix("# ")).map(str::trim);
+            if let Some(title) = title.filter(|t| !t.is_empty() && !t.contains(char::is_whitespace)) {
+                names.push(title.trim_matches('`').to_owned());
+            }
+        }
+        names
+    }
+
     pub fn files(&self) -> impl Iterator<Item = (u32, &FileInfo)> {
         self.files.iter().enumerate().map(|(i, f)| (i as u32, f))
     }

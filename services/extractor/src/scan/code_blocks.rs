@@ -100,6 +100,7 @@ impl Walker {
             configs: Vec::new(),
             line_texts: Vec::new(),
             behaviour: None,
+            denied_files: Vec::new(),
         });
     }
 }

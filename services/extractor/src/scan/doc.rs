@@ -41,6 +41,9 @@ pub(crate) struct Sentence {
     pub configs: Vec<ConfigMention>,
     pub line_texts: Vec<LineTextMention>,
     pub behaviour: Option<ClaimType>,
+    /// Files the sentence denies are there or are to be used (indices into `files`): no claim
+    /// is made of them ([`super::negation`]).
+    pub denied_files: Vec<usize>,
 }
 
 #[derive(Debug, Default)]

@@ -20,7 +20,9 @@
 //! 8. [`names`]: the symbols, tied to the nearest file; the names declared on a cited line
 //!    ([`line_refs`]); the keys tied to the nearest config file ([`keys`]);
 //! 9. [`behavioural`]: a sentence without settings or line contents as a behavioural or
-//!    architectural claim.
+//!    architectural claim;
+//! 10. [`negation`]: what the sentence denies ("no longer in `Kernel.php`", "NOT `spec/`") is
+//!     no claim: its symbols and keys are dropped, its files marked `denied_files`.
 //!
 //! The walker's state is in [`walker`] (what is in scope, what was produced so far), what the
 //! walk produces in [`doc`], what is decided once per memory in [`context`].
@@ -41,6 +43,7 @@ mod keys;
 mod line_refs;
 mod links;
 mod names;
+mod negation;
 mod scope;
 mod sections;
 mod spans;
@@ -187,6 +190,16 @@ impl Walker {
         let behaviour = (kind == Kind::Prose && configs.is_empty() && line_texts.is_empty())
             .then(|| behavioural::classify(orig, &range, spans, &files, &syms))
             .flatten();
+        // What the sentence says is not there, or not to be used, is no claim that it exists.
+        let denied_files: Vec<usize> = if text_kind {
+            (0..files.len()).filter(|&i| negation::denied(orig, &range, files[i].start, files[i].end)).collect()
+        } else {
+            Vec::new()
+        };
+        if text_kind {
+            syms.retain(|s| !negation::denied(orig, &range, s.start, s.end));
+            configs.retain(|c| !negation::denied(orig, &range, c.start, c.end));
+        }
 
         if let Some(dir) = files.iter().rfind(|f| paths::folder_like(&f.tok)) {
             self.recent_dir = Some(dir.readings.clone());
@@ -202,6 +215,7 @@ impl Walker {
             configs,
             line_texts,
             behaviour,
+            denied_files,
         });
     }
 }

@@ -129,6 +129,7 @@ impl Walker {
             configs: Vec::new(),
             line_texts: Vec::new(),
             behaviour: None,
+            denied_files: Vec::new(),
         });
         true
     }

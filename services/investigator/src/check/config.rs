@@ -4,7 +4,10 @@
 //! and set by no config file, VALID when the assignment (or the quoted line,
 //! `_MAX_VALUE = ENUM_MAX_VALUE`) is written in any non-prose file (85), or when the key is still
 //! named there with the value set nowhere (a variable read at run time: 60, value unverified).
-//! STALE (successor: the new value) when the key has another value, set once. Not checked when
+//! STALE (successor: the new value) when the key has another value, set once; given without a
+//! file and with history, only when some version of that file had the memory's value (drift
+//! needs a past), else not checked. A constant holding the key's own name (`X: &str = "X"`)
+//! names the variable and sets no value. Not checked when
 //! the key's last part is set several times to different values (an OpenAPI file's `format:`:
 //! which one is meant is not known) or holds a structure or an expression (`{`, `cast(...)`);
 //! a sentence's full stop is not part of a value, and `pnpm@11.11.0` is `pnpm` with its version
@@ -146,6 +149,7 @@ impl Checker<'_> {
             }
         };
         let mut seen = Vec::new();
+        let mut own_name = None;
         for file in &files {
             let Some(text) = self.index.read_text(file) else { continue };
             for (line, found) in config_assignments(&text, leaf) {
@@ -155,6 +159,12 @@ impl Checker<'_> {
                         Some(m) => checked(Verdict::Stale, 85, format!("{evidence}; {m}"), Some(file.clone())),
                         None => checked(Verdict::Valid, 95, evidence, None),
                     };
+                }
+                // A constant holding the key's own name (`UV_TORCH_BACKEND: &str =
+                // "UV_TORCH_BACKEND"`) names the variable; it sets no value of it.
+                if found.trim_matches(|c| c == '"' || c == '\'').eq_ignore_ascii_case(leaf) {
+                    own_name.get_or_insert(format!("{file}:{line}"));
+                    continue;
                 }
                 seen.push((file.clone(), line, found));
             }
@@ -186,19 +196,53 @@ impl Checker<'_> {
                 format!("{file}:{line} — {key} = {found} ({value}, with its version pinned)"),
                 None,
             ),
+            Some((file, line, found)) if raw == "." => self.value_with_a_past(key, value, file, *line, found),
             Some((file, line, found)) => checked(
                 Verdict::Stale,
                 85,
                 format!("{file}:{line} — {key} is {found} now, not {value}"),
                 Some(found.clone()),
             ),
-            None if raw == "." => self.config_key_elsewhere(key, leaf, value, &files),
+            None if raw == "." => match own_name {
+                Some(at) => checked(
+                    Verdict::Valid,
+                    60,
+                    format!("{at} — the repo still names {key} (a constant holding its name); no file sets it to {value} (a value given when running, not checked)"),
+                    None,
+                ),
+                None => self.config_key_elsewhere(key, leaf, value, &files),
+            },
             None if files.is_empty() => {
                 checked(Verdict::Contradicted, 70, format!("{raw} — no config file sets {key}"), None)
             }
             None => {
                 checked(Verdict::Contradicted, 75, format!("{} — {key} is not set there any more", list(&files)), None)
             }
+        }
+    }
+
+    /// A setting the memory gave without a file, set to another value in `file`. With history,
+    /// drift needs a past: STALE only when some version of `file` had the memory's value (an
+    /// example's `logLevel: 4096`, a value the user passes when running, is not one the repo
+    /// ever set); without history the value found is all there is.
+    fn value_with_a_past(&self, key: &str, value: &str, file: &str, line: u32, found: &str) -> Outcome {
+        let stale = || {
+            checked(
+                Verdict::Stale,
+                85,
+                format!("{file}:{line} — {key} is {found} now, not {value}"),
+                Some(found.to_owned()),
+            )
+        };
+        let Some(git) = self.git else { return stale() };
+        match git.last_change_of(file, value.trim()) {
+            Ok(Some(_)) => stale(),
+            Ok(None) => Outcome::NotChecked {
+                reason: format!(
+                    "{file}:{line} — {key} is {found} there, and no version of {file} in git history had {value}: the memory named no file, so not read as this repository's setting (an example, or a value given when running)"
+                ),
+            },
+            Err(e) => Outcome::NotChecked { reason: format!("{file}:{line} — {key} is {found} there; git could not search {file}'s history for {value}: {e}") },
         }
     }
 

@@ -31,8 +31,9 @@
 //!   `examples/clients/src/auth/oauth_client.rs`): VALID 70; several: `Located::Unclear`, which
 //!   the file check takes as VALID when each ends with what was written;
 //! - its source or compiled twin in the same folder (`client.js` beside `client.ts`): VALID 60;
-//! - below a folder the memory wrote that exists (`agents/TESTING.md`, found only at
-//!   `agents/agents-test/TESTING.md`): the folder is right and the file is deeper, STALE 60;
+//! - under the first folder the memory wrote, which exists, with every folder it wrote kept in
+//!   order and more between (`agents/TESTING.md` found only at `agents/agents-test/TESTING.md`,
+//!   `gui/pages/x` at `gui/src/pages/x`): the place is right and the file is deeper, STALE 60;
 //! - anything else (a tutorial's `guides/getting-started.md` beside the repo's
 //!   `docs/getting-started.md`, the user's `config/initializers/x.rb`, a build's
 //!   `out/test/x.js`): **not checked**, with the reason.
@@ -241,20 +242,21 @@ impl Checker<'_> {
                 )),
             };
         }
-        // Below a folder the memory wrote, which exists: the folder is right, the file deeper.
+        // Under the first folder the memory wrote, with every folder it wrote kept in order
+        // and one or more more between (`gui/pages/x` at `gui/src/pages/x`): the place is
+        // right, the file deeper.
         if written.contains('/') && !stem {
             for reading in readings.iter().filter(|r| r.ends_with(written)) {
-                let folder = folder_of(reading);
-                if folder.is_empty() || !self.index.is_dir(&folder) {
+                let first = reading.split('/').next().unwrap_or("");
+                if !self.index.is_dir(first) {
                     continue;
                 }
-                let below: Vec<String> =
-                    candidates.iter().filter(|c| c.starts_with(&format!("{folder}/"))).cloned().collect();
-                if let Some(best) = best_candidate(reading, &below).or_else(|| below.first().cloned()) {
+                let deeper: Vec<String> = candidates.iter().filter(|c| keeps_in_order(reading, c)).cloned().collect();
+                if let Some(best) = best_candidate(reading, &deeper).or_else(|| deeper.first().cloned()) {
                     return Located::Moved {
                         dir: self.index.is_dir(&best),
                         evidence: format!(
-                            "never at {reading} (not in the tree, not in git history); {folder}/ holds it deeper, at {best}"
+                            "never at {reading} (not in the tree, not in git history); {first}/ holds it deeper, at {best}"
                         ),
                         to: best,
                         confidence: 60,
@@ -277,6 +279,17 @@ impl Checker<'_> {
 /// The folder of `path` (`""` at the root).
 fn folder_of(path: &str) -> String {
     path.trim_end_matches('/').rsplit_once('/').map_or(String::new(), |(up, _)| up.to_owned())
+}
+
+/// Whether `found` has every segment of `path`, in order, from the same first one, and more.
+fn keeps_in_order(path: &str, found: &str) -> bool {
+    let want: Vec<&str> = path.trim_end_matches('/').split('/').collect();
+    let have: Vec<&str> = found.trim_end_matches('/').split('/').collect();
+    if have.len() <= want.len() || have.first() != want.first() {
+        return false;
+    }
+    let mut rest = have.iter();
+    want.iter().all(|w| rest.any(|h| h == w))
 }
 
 /// The package a memory's path is read in: its most specific reading without what the memory
@@ -304,5 +317,14 @@ mod tests {
         assert_eq!(package_of("examples/app/.junie/Tools.kt", "Tools.kt"), "examples/app");
         assert_eq!(package_of(".agents/skills/x/index.ts", "index.ts"), "");
         assert_eq!(package_of("lib.rs", "lib.rs"), "");
+    }
+
+    #[test]
+    fn deeper_keeps_every_written_folder_in_order() {
+        assert!(keeps_in_order("gui/pages/AddNewModel/configs", "gui/src/pages/AddNewModel/configs"));
+        assert!(keeps_in_order("agents/TESTING.md", "agents/agents-test/TESTING.md"));
+        assert!(!keeps_in_order("config/importmap.rb", "actiontext/test/dummy/config/importmap.rb"));
+        assert!(!keeps_in_order("schema/keyspace2/versioned", "schema/temporal/versioned"));
+        assert!(!keeps_in_order("agents/TESTING.md", "agents/TESTING.md"));
     }
 }

@@ -1,0 +1,118 @@
+//! Mentions a sentence denies: "middleware are no longer registered in `app/Http/Kernel.php`",
+//! "Do NOT use `current_family`", "there is no `Justfile`", "`test/` (NOT `spec/`)", "`X` was
+//! removed". Such a sentence says the thing is not there, or not to be used: it makes no claim
+//! that it exists, so no claim is made of the mention (a word that is no claim is not listed
+//! either; the sentence's other mentions are read as usual). Only the clause around the mention counts, and only words about being there or
+//! being used: "Never edit `gen.rs`" and "Do not modify `build.rs`" still say the file exists.
+
+use std::ops::Range;
+
+/// Words before a mention, in its clause, that deny it is there or is to be used.
+const BEFORE: &[&str] = &[
+    "no longer",
+    "not use",
+    "n't use",
+    "never use",
+    "not call",
+    "n't call",
+    "instead of",
+    "rather than",
+    "there is no",
+    "there are no",
+    "there's no",
+    "not",
+    "no",
+];
+
+/// Words after a mention, in its clause, that say it is gone.
+const AFTER: &[&str] = &[
+    "is no longer",
+    "are no longer",
+    "no longer exists",
+    "was removed",
+    "were removed",
+    "has been removed",
+    "have been removed",
+    "was deleted",
+    "has been deleted",
+    "does not exist",
+    "doesn't exist",
+    "do not exist",
+    "don't exist",
+    "is gone",
+    "is deprecated",
+    "are deprecated",
+    "was replaced",
+    "has been replaced",
+];
+
+/// Where a clause ends: a mention's denial does not reach past these.
+fn clause_break(c: char) -> bool {
+    matches!(c, '.' | ';' | ':' | ',' | '(' | ')' | '—' | '–' | '|' | '!' | '?')
+}
+
+/// Whether the sentence `orig[range]` denies the mention at `start..end`.
+pub(super) fn denied(orig: &str, range: &Range<usize>, start: usize, end: usize) -> bool {
+    if start < range.start || end > range.end || start > end {
+        return false;
+    }
+    let before = &orig[range.start..start];
+    let clause_start =
+        before.rfind(clause_break).map_or(0, |i| i + before[i..].chars().next().map_or(1, char::len_utf8));
+    let before = before[clause_start..].to_lowercase();
+    let words: Vec<&str> =
+        before.split(|c: char| !c.is_alphanumeric() && c != '\'').filter(|w| !w.is_empty()).collect();
+    let joined = format!(" {} ", words.join(" "));
+    if BEFORE.iter().any(|cue| cue_in(&joined, cue)) {
+        // A bare "not" or "no" denies only the mention right after it ("NOT `spec/`", "no
+        // `Makefile`"): "Do not modify `build.rs`" says `build.rs` is there. The longer cues
+        // deny what follows them in the clause.
+        let short_only = BEFORE.iter().filter(|cue| cue_in(&joined, cue)).all(|cue| matches!(*cue, "not" | "no"));
+        if !short_only || words.last().is_some_and(|w| matches!(*w, "not" | "no")) {
+            return true;
+        }
+    }
+    let after = &orig[end..range.end];
+    let clause_end = after.find(clause_break).unwrap_or(after.len());
+    let after = after[..clause_end].to_lowercase();
+    let after = format!(" {} ", after.split_whitespace().collect::<Vec<_>>().join(" "));
+    AFTER.iter().any(|cue| after.contains(&format!(" {cue} ")))
+}
+
+/// Whether `cue` occurs in ` joined ` as whole words.
+fn cue_in(joined: &str, cue: &str) -> bool {
+    joined.contains(&format!(" {cue} ")) || (cue.starts_with("n't") && joined.contains(cue))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn at(text: &str, mention: &str) -> bool {
+        let start = text.find(mention).unwrap();
+        denied(text, &(0..text.len()), start, start + mention.len())
+    }
+
+    #[test]
+    fn denials_of_being_there_or_being_used() {
+        assert!(at(
+            "In Laravel 12, middleware are no longer registered in `app/Http/Kernel.php`.",
+            "`app/Http/Kernel.php`"
+        ));
+        assert!(at("Use `Current.family`. Do NOT use `current_family`.", "`current_family`"));
+        assert!(at("There is no `Makefile` or `Justfile` in the repo.", "`Justfile`"));
+        assert!(at("`test/` - Test files (NOT `spec/` - Rails uses Minitest)", "`spec/`"));
+        assert!(at("The old `LegacyCache` was removed in v2.", "`LegacyCache`"));
+        assert!(at("Use `Current.family` instead of `current_family`.", "`current_family`"));
+    }
+
+    #[test]
+    fn statements_that_still_say_it_is_there() {
+        assert!(!at("Never edit `src/gen.rs` by hand.", "`src/gen.rs`"));
+        assert!(!at("Do not modify `build.rs` without a reason.", "`build.rs`"));
+        assert!(!at("The cache in `lru.go` has no lock.", "`lru.go`"));
+        assert!(!at("If the tests are not green, run `make fix` in `tools/`.", "`tools/`"));
+        assert!(!at("`Config` is not thread-safe, so clone it.", "`Config`"));
+        assert!(!at("Note: `src/main.rs` starts the server.", "`src/main.rs`"));
+    }
+}
