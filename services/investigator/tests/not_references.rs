@@ -324,6 +324,8 @@ fn with_history_a_path_that_never_was_is_read_against_its_folder() {
             ("rails/old.rb", "x = 1\n"),
             (".claude/settings.json", "{}\n"),
             ("README.md", "# widget.cpp\n\nA widget.\n"),
+            ("apps/a/search.py", "class SearchIndex:\n    pass\n\ndef index():\n    register(kind_fields)\n"),
+            ("apps/b/search.py", "class SearchIndex:\n    pass\n"),
             ("widget.cpp", "int widget() { return 1; }\n"),
             ("docs/reference/cli.md", "# CLI\n"),
             ("config/app.yaml", "retries: 3\nlogLevel: error\n"),
@@ -401,7 +403,7 @@ fn with_history_a_path_that_never_was_is_read_against_its_folder() {
             ),
             (
                 "a bare folder name several packages have, gone from the root: each package's",
-                claim(ClaimType::FileReference, vec![path("lib/")], None),
+                claim(ClaimType::FileReference, vec![path("lib")], None),
                 Want::Verdict(Verdict::Valid, &["exists in 2 places"], &[]),
             ),
             (
@@ -428,6 +430,16 @@ fn with_history_a_path_that_never_was_is_read_against_its_folder() {
                 "a value given without a file that the repo's file never had: an example, not drift",
                 config("logLevel", "4096"),
                 Want::NotChecked(&["no version of config/app.yaml in git history had 4096"]),
+            ),
+            (
+                "a symbol in a kind of file several packages have, defined in them: each package's own",
+                claim(ClaimType::SymbolReference, vec![symbol("search.py", "SearchIndex")], None),
+                Want::Verdict(Verdict::Valid, &["defined in 2 of the 2 places"], &[]),
+            ),
+            (
+                "a symbol such files name but no parsed definition has: not checked, saying why",
+                claim(ClaimType::SymbolReference, vec![symbol("search.py", "kind_fields")], None),
+                Want::NotChecked(&["named in 1 of the 2 places", "parses no definition"]),
             ),
             // Guards: what has evidence stays a defect.
             (

@@ -51,8 +51,9 @@
 //! With complete history, the rules above that rest on a path git never had (a same-name file
 //! elsewhere, the same stem, "never existed") give way to `check/no_past.rs`: such a path is
 //! read against its own folder and the memory's package, and is not checked when nothing there
-//! makes it a reference. A bare folder name (`lib/`) that the root does not have while two or
-//! more folders of that name do is VALID, each package's folder, whatever the root once had.
+//! makes it a reference. A bare name (`lib/`, `pyproject.toml`) that the root does not have
+//! while packages side by side do (`actionpack/lib`, `activerecord/lib`) is VALID, each
+//! package's own, whatever the root once had.
 //!
 //! ## Naming conventions
 //!

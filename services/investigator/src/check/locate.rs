@@ -119,18 +119,30 @@ impl Checker<'_> {
         }
     }
 
-    /// A bare folder name (`lib/`, `test/`) that no reading finds, while two or more folders of
-    /// that name are in the tree: in a repository of packages it names each package's folder,
-    /// whatever the root once had (`Located::Unclear`, which the file check takes as VALID).
+    /// A bare name (`lib/`, `test/`, `pyproject.toml`) that no reading finds, while two or more
+    /// packages side by side have it (`actionpack/lib`, `activerecord/lib`;
+    /// `libs/a/pyproject.toml`, `libs/b/pyproject.toml`): in a repository of packages it names
+    /// each package's own, whatever the root once had (`Located::Unclear`, which the file
+    /// check takes as VALID when each ends with the name). With history only.
     fn folder_of_each_package(&self, raw: &str, alts: &[String]) -> Option<Located> {
-        let name = raw.trim().trim_start_matches("./");
-        let name = name.strip_suffix('/')?;
-        if name.is_empty() || name.contains('/') || alts.iter().any(|a| self.index.is_dir(a.trim_end_matches('/'))) {
+        let name = raw.trim().trim_start_matches("./").trim_end_matches('/');
+        // Without history the second look decides (`check/tree_only.rs`).
+        if self.git.is_none() || name.is_empty() || name.contains('/') || alts.iter().any(|a| self.index.file(a).is_some() || self.index.is_dir(a.trim_end_matches('/'))) {
             return None;
         }
         let mut places: Vec<String> = self.index.dirs_named(name).into_iter().map(str::to_owned).collect();
+        if places.is_empty() {
+            places = self.index.files_named(name).iter().map(|&i| self.index.file_at(i).path.clone()).collect();
+        }
         places.sort();
-        (places.len() >= 2).then_some(Located::Unclear { candidates: places })
+        let parent = |p: &str| p.rsplit_once('/').map_or(String::new(), |(up, _)| up.to_owned());
+        let side_by_side = places.iter().enumerate().any(|(i, a)| {
+            places[i + 1..].iter().any(|b| {
+                let (pa, pb) = (parent(a), parent(b));
+                !pa.is_empty() && !pb.is_empty() && pa != pb && parent(&pa) == parent(&pb)
+            })
+        });
+        side_by_side.then_some(Located::Unclear { candidates: places })
     }
 
     /// Without history, a path the tree search found gone or could not place gets a second

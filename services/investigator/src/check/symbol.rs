@@ -15,7 +15,12 @@
 //! - **CONTRADICTED** when it is not defined anywhere, or git shows it was removed; or it is named
 //!   in the file only in comments or strings.
 //! - **AMBIGUOUS** when it is used as code in the file but not defined there; or the file
-//!   reference is ambiguous.
+//!   reference is ambiguous and the places disagree (a line given).
+//!
+//! A file several places could mean (`forms/model_forms.py` in a repository of apps): the one
+//! place defining the symbol is checked; several defining it is VALID (70, each package's own);
+//! none defining it while some name it is not checked (a nested or generated definition memval
+//! does not parse); none naming it, the symbol is judged by itself.
 
 use memval_proto::{CodeRef, Outcome, UnixSeconds, Verdict};
 
@@ -23,7 +28,7 @@ use crate::confine::RepoRoot;
 use crate::symbols::{Def, Lang};
 use crate::usage;
 
-use super::common::{checked, list};
+use super::common::{checked, identifiers_contain, list};
 use super::located::{Located, NEVER_IN_REPO};
 use super::symbol_name::SymbolName;
 use super::Checker;
@@ -84,6 +89,21 @@ impl Checker<'_> {
                     candidates.iter().filter(|c| self.defs_in(c).iter().any(|d| sym.matches(c, d))).collect();
                 match defining.as_slice() {
                     [only] => self.check_symbol_in_file(&sym, raw, only, None, r.line, since, 80),
+                    // Packages side by side each with their own `search.py`: the memory names
+                    // the kind of file, and several of them define it.
+                    [first, ..] if r.line.is_none() => checked(
+                        Verdict::Valid,
+                        70,
+                        format!(
+                            "{first} — {} is defined in {} of the {} places named like {raw}: {}",
+                            sym.display(),
+                            defining.len(),
+                            candidates.len(),
+                            list(&defining.iter().map(|d| d.to_string()).collect::<Vec<_>>())
+                        ),
+                        None,
+                    ),
+                    [] => self.named_in_some(&sym, raw, &candidates, since),
                     _ => checked(
                         Verdict::Ambiguous,
                         40,
@@ -92,6 +112,29 @@ impl Checker<'_> {
                     ),
                 }
             }
+        }
+    }
+
+    /// A symbol placed in a file several places could mean, none of which has a definition of
+    /// it memval parses. Named in some of them (a nested attribute, `Meta.fields`; a definition
+    /// made at run time): memval cannot tell, and says so. Named in none: judged by itself.
+    fn named_in_some(&self, sym: &SymbolName, raw: &str, candidates: &[String], since: Option<UnixSeconds>) -> Outcome {
+        let naming: Vec<String> = candidates
+            .iter()
+            .filter(|c| self.index.read_text(c).is_some_and(|t| identifiers_contain(&t, &sym.name)))
+            .cloned()
+            .collect();
+        if naming.is_empty() {
+            return self.check_symbol_anywhere(sym, None, since);
+        }
+        Outcome::NotChecked {
+            reason: format!(
+                "{} is named in {} of the {} places matching {raw} ({}), and memval parses no definition of it there (a nested or generated definition it does not read): not checked",
+                sym.display(),
+                naming.len(),
+                candidates.len(),
+                list(&naming)
+            ),
         }
     }
 
