@@ -353,9 +353,19 @@ fn with_history_a_path_that_never_was_is_read_against_its_folder() {
         dir.path(),
         vec![
             (
-                "an example script in a docs folder of Markdown: not a file of the repo",
-                claim(ClaimType::FileReference, vec![path("docs/example.py")], None),
+                "a tutorial's script in a docs folder of Markdown: not a file of the repo",
+                claim(ClaimType::FileReference, vec![path("docs/hello.py")], None),
                 Want::NotChecked(&["never been in the repository", "nothing in docs/ is like it"]),
+            ),
+            (
+                "a name that says it is an example, among the folder's own files: an example",
+                claim(ClaimType::FileReference, vec![path("e2e/test_example.py")], None),
+                Want::NotChecked(&["read as an example"]),
+            ),
+            (
+                "one letter the code never had is too short to call invented",
+                claim(ClaimType::SymbolReference, vec![symbol(".", "Q")], None),
+                Want::NotChecked(&["too short"]),
             ),
             (
                 "a user's settings file beside the repo's own: not a file of the repo",

@@ -189,11 +189,21 @@ impl Checker<'_> {
     }
 
     /// A name no code of the repo defines or uses, and that git never saw defined in its code:
-    /// not drift. A close misspelling of a name the code defines is reported as that; a term
+    /// not drift. One or two letters are not checked. A close misspelling of a name the code defines is reported as that; a term
     /// tests, strings or config use (an env var read from a string) is the project's; a name
     /// nothing in the repository has at all is the memory's invention; a name only prose has
     /// (the memory itself, other docs) is not read as one of the code's.
     fn never_in_code(&self, sym: &SymbolName) -> Outcome {
+        // One or two letters (`f`, `F()`, `Q`, the `X.Y` of `vX.Y.Z`) say too little to be
+        // told from a variable, a macro of the platform or a placeholder.
+        if sym.name.chars().count() <= 2 {
+            return Outcome::NotChecked {
+                reason: format!(
+                    "{} is too short to tell from a placeholder, a local variable or a platform's macro, and the repo's code never had it: not checked",
+                    sym.display()
+                ),
+            };
+        }
         if let Some((path, line)) = self.first_named_outside_prose(&sym.name) {
             return checked(
                 Verdict::Valid,

@@ -127,7 +127,11 @@ impl Checker<'_> {
     fn folder_of_each_package(&self, raw: &str, alts: &[String]) -> Option<Located> {
         let name = raw.trim().trim_start_matches("./").trim_end_matches('/');
         // Without history the second look decides (`check/tree_only.rs`).
-        if self.git.is_none() || name.is_empty() || name.contains('/') || alts.iter().any(|a| self.index.file(a).is_some() || self.index.is_dir(a.trim_end_matches('/'))) {
+        if self.git.is_none()
+            || name.is_empty()
+            || name.contains('/')
+            || alts.iter().any(|a| self.index.file(a).is_some() || self.index.is_dir(a.trim_end_matches('/')))
+        {
             return None;
         }
         let mut places: Vec<String> = self.index.dirs_named(name).into_iter().map(str::to_owned).collect();

@@ -19,6 +19,9 @@
 //!   `src/cache/` holds Go files), or a folder inside a folder of source files: an invented name
 //!   (CONTRADICTED 65).
 //!
+//! A name git never had whose words mark an example (`ExampleTest.php`, `example2.md`,
+//! `sample_config.yml`) is one, whatever its folder holds.
+//!
 //! Anything else (an example's `docs/example.py`, a skill's `install.sh` beside its `SKILL.md`,
 //! the user's `.claude/settings.local.json`, another project's `Transformers.js`, `<br/>` read as
 //! `br/`) is **not checked**, with the reason.
@@ -94,6 +97,11 @@ impl Checker<'_> {
         };
         let place = if folder.is_empty() { "the repository's root".to_owned() } else { format!("{folder}/") };
         let name = basename(written.trim_end_matches('/'));
+        if let Some(word) = example_word(name) {
+            return Located::NotInRepo(format!(
+                "{written} has never been in the repository (not in the tree, not in git history) and its name says `{word}`: read as an example, not a path of this repository"
+            ));
+        }
         match self.folder_says(&folder, name) {
             Some(FolderSays::Spelled(entry)) => {
                 let path = if folder.is_empty() { entry.clone() } else { format!("{folder}/{entry}") };
@@ -276,6 +284,32 @@ impl Checker<'_> {
     }
 }
 
+/// A word of `name` that marks an example (`ExampleTest.php`, `example2.md`,
+/// `sample_config.yml`, `template-page.md`): asked only of a name git never had.
+fn example_word(name: &str) -> Option<&'static str> {
+    let mut words = Vec::new();
+    let mut word = String::new();
+    for c in name.chars() {
+        if !c.is_alphanumeric()
+            || (c.is_uppercase() && !word.is_empty())
+            || (c.is_ascii_digit() && !word.is_empty() && !word.ends_with(|p: char| p.is_ascii_digit()))
+        {
+            if !word.is_empty() {
+                words.push(std::mem::take(&mut word).to_lowercase());
+            }
+        }
+        if c.is_alphanumeric() {
+            word.push(c);
+        }
+    }
+    if !word.is_empty() {
+        words.push(word.to_lowercase());
+    }
+    ["example", "examples", "sample", "samples", "template", "placeholder", "dummy"]
+        .into_iter()
+        .find(|w| words.iter().any(|x| x == w))
+}
+
 /// The folder of `path` (`""` at the root).
 fn folder_of(path: &str) -> String {
     path.trim_end_matches('/').rsplit_once('/').map_or(String::new(), |(up, _)| up.to_owned())
@@ -317,6 +351,17 @@ mod tests {
         assert_eq!(package_of("examples/app/.junie/Tools.kt", "Tools.kt"), "examples/app");
         assert_eq!(package_of(".agents/skills/x/index.ts", "index.ts"), "");
         assert_eq!(package_of("lib.rs", "lib.rs"), "");
+    }
+
+    #[test]
+    fn example_words_are_told_from_names() {
+        assert_eq!(example_word("ExampleTest.php"), Some("example"));
+        assert_eq!(example_word("example2.md"), Some("example"));
+        assert_eq!(example_word("sample_config.yml"), Some("sample"));
+        assert_eq!(example_word("exampleService.ts"), Some("example"));
+        assert_eq!(example_word("resampler.rs"), None);
+        assert_eq!(example_word("templates.rs"), None);
+        assert_eq!(example_word("lru.go"), None);
     }
 
     #[test]
