@@ -290,13 +290,12 @@ fn example_word(name: &str) -> Option<&'static str> {
     let mut words = Vec::new();
     let mut word = String::new();
     for c in name.chars() {
-        if !c.is_alphanumeric()
-            || (c.is_uppercase() && !word.is_empty())
-            || (c.is_ascii_digit() && !word.is_empty() && !word.ends_with(|p: char| p.is_ascii_digit()))
-        {
-            if !word.is_empty() {
-                words.push(std::mem::take(&mut word).to_lowercase());
-            }
+        // A word ends at a separator, before a capital, and where digits start.
+        let ends = !c.is_alphanumeric()
+            || c.is_uppercase()
+            || (c.is_ascii_digit() && !word.ends_with(|p: char| p.is_ascii_digit()));
+        if ends && !word.is_empty() {
+            words.push(std::mem::take(&mut word).to_lowercase());
         }
         if c.is_alphanumeric() {
             word.push(c);
