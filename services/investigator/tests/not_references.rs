@@ -324,6 +324,9 @@ fn with_history_a_path_that_never_was_is_read_against_its_folder() {
             ("rails/old.rb", "x = 1\n"),
             (".claude/settings.json", "{}\n"),
             ("README.md", "# widget.cpp\n\nA widget.\n"),
+            ("src/Infra.Dapper/Repositories/UserRepository.cs", "class UserRepository {}\n"),
+            ("fw/src/font/console.h", "int f;\n"),
+            ("fw/data/icons/fonts/a.woff", "x\n"),
             ("apps/a/search.py", "class SearchIndex:\n    pass\n\ndef index():\n    register(kind_fields)\n"),
             ("apps/b/search.py", "class SearchIndex:\n    pass\n"),
             ("widget.cpp", "int widget() { return 1; }\n"),
@@ -456,6 +459,20 @@ fn with_history_a_path_that_never_was_is_read_against_its_folder() {
                 "a value given without a file that the repo's file once had is drift",
                 config("retries", "3"),
                 Want::Verdict(Verdict::Stale, &["config/app.yaml:1", "retries is 5 now, not 3"], &[]),
+            ),
+            (
+                "a path the repo has but for its separators is a typo of it",
+                claim(ClaimType::FileReference, vec![path("src/Infra/Dapper/Repositories/")], None),
+                Want::Verdict(
+                    Verdict::Contradicted,
+                    &["src/Infra.Dapper/Repositories", "separators", "typo"],
+                    &["deleted"],
+                ),
+            ),
+            (
+                "a near miss of a folder's entry is a typo, though its name is elsewhere",
+                claim(ClaimType::FileReference, vec![path("fw/src/fonts/")], None),
+                Want::Verdict(Verdict::Contradicted, &["fw/src/ has font", "near miss"], &["deleted"]),
             ),
             (
                 "a typo of a file in its folder is named as one",

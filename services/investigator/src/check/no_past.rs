@@ -37,6 +37,9 @@
 //! - under the first folder the memory wrote, which exists, with every folder it wrote kept in
 //!   order and more between (`agents/TESTING.md` found only at `agents/agents-test/TESTING.md`,
 //!   `gui/pages/x` at `gui/src/pages/x`): the place is right and the file is deeper, STALE 60;
+//! - a near miss of a path the repository has (the same letters with other separators,
+//!   `src/Infrastructure/Dapper/` for `src/Infrastructure.Dapper/`; an entry of the folder it
+//!   names, `src/fonts` beside `src/font`): a typo, CONTRADICTED 65;
 //! - anything else (a tutorial's `guides/getting-started.md` beside the repo's
 //!   `docs/getting-started.md`, the user's `config/initializers/x.rb`, a build's
 //!   `out/test/x.js`): **not checked**, with the reason.
@@ -201,6 +204,39 @@ impl Checker<'_> {
         }
     }
 
+    /// A path git never had that is a near miss of one the repository has: the same letters with
+    /// other separators (`src/Infrastructure/Dapper/Repositories` for
+    /// `src/Infrastructure.Dapper/Repositories`), or, in a folder it has, a near miss of one of
+    /// the folder's entries (`wled00/src/fonts` beside `wled00/src/font`). CONTRADICTED 65,
+    /// naming it: a typo, not a move.
+    fn misspelled(&self, readings: &[&str], candidates: &[String]) -> Option<Located> {
+        let git = self.git?;
+        let squash = |s: &str| s.chars().filter(|c| c.is_alphanumeric()).collect::<String>().to_lowercase();
+        let near = readings.iter().find_map(|r| {
+            let same = candidates.iter().find(|c| squash(c) == squash(r));
+            if let Some(same) = same {
+                return Some((r.to_string(), format!("{same} is spelled the same but for its separators")));
+            }
+            let folder = folder_of(r);
+            if !(folder.is_empty() || self.index.is_dir(&folder)) || folder.is_empty() {
+                return None;
+            }
+            match self.folder_says(&folder, basename(r.trim_end_matches('/'))) {
+                Some(FolderSays::NearMiss(entry) | FolderSays::Spelled(entry)) => {
+                    Some((r.to_string(), format!("{folder}/ has {entry}, a near miss")))
+                }
+                _ => None,
+            }
+        })?;
+        let (reading, why) = near;
+        let (confidence, evidence) = self.history_confidence(
+            git,
+            65,
+            format!("{reading} was never in the repository (not in the tree, not in git history); {why}: a typo or a wrong name"),
+        );
+        Some(Located::Gone { confidence, evidence })
+    }
+
     /// Whether `path` names a source file (`.rs`, `.py`, ...) in a language some file of the
     /// repository is written in.
     fn repo_source_file(&self, path: &str) -> bool {
@@ -274,6 +310,9 @@ impl Checker<'_> {
         }
         if let Some(why) = placeholder_path(written) {
             return Located::NotInRepo(format!("{written} reads as an example, not a path of the repo ({why})"));
+        }
+        if let Some(typo) = self.misspelled(readings, &candidates) {
+            return typo;
         }
         Located::NotInRepo(format!(
             "{written} has never been in the repository (not in the tree, not in git history); {} {}, but nothing ties {} to the memory: not read as drift (an example, a build output, another project's path or one of the user's)",
