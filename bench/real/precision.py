@@ -9,13 +9,15 @@ and doc. The memories split into two sets by the agent memval gives them: **note
 but `docs`) and **docs** (`docs`).
 
 A person labels a random sample of the not-VALID verdicts by reading the repository
-(`precision-labels.jsonl`: drawn from the session-start binary of 2026-12-03 and labelled before
+(`precision-labels.jsonl`: drawn from session 12's start binary, `6df2829`, and labelled before
 that session changed anything; `precision-labels-end.jsonl`: a second draw from that session's
 last binary, of rows the first did not cover; `precision-labels-fresh.jsonl`: a draw from
-the repositories of `precision-cases-fresh.json`, first contact, drawn from the 2026-12-03
-session-start binary and labelled before that session's changes were run on them; one JSON
+the repositories of `precision-cases-fresh.json`, first contact, drawn from session 13's
+start binary, `7237344`, and labelled before that session's changes were run on them, and
+`precision-labels-fresh-end.jsonl`, a second draw of that set from a late binary; one JSON
 object a line, keyed by repository,
-memory source, line, claim type and claim text). `score` reads both by default. The labels say whether the claim points at a real problem of the
+memory source, line, claim type and claim text). `score` reads the first set's two files by
+default; pass the fresh set's with `--labels`. The labels say whether the claim points at a real problem of the
 memory, so they outlive a change of verdict kind:
 
     real        the memory is wrong about the repository today, and the verdict says how
