@@ -396,6 +396,11 @@ fn with_history_a_path_that_never_was_is_read_against_its_folder() {
                 Want::Verdict(Verdict::Valid, &["log.ts"], &[]),
             ),
             (
+                "a docs link without its extension is the page",
+                claim(ClaimType::FileReference, vec![path("docs/guide")], None),
+                Want::Verdict(Verdict::Valid, &["guide.md"], &[]),
+            ),
+            (
                 "a path written relative to a folder of the memory's package is there",
                 claim(
                     ClaimType::FileReference,

@@ -10,8 +10,9 @@
 //! only when the folder the memory put it in says the memory meant one of that folder's own
 //! entries:
 //! - the same name in another case or with other separators (`program.cs` beside `Program.cs`),
-//!   or a module path without its extension (`core/data/log` beside `core/data/log.ts`): the file
-//!   is there (VALID 70, saying how it is spelled);
+//!   or a module path or a docs link without its extension (`core/data/log` beside
+//!   `core/data/log.ts`, `../cli-commands` beside `cli-commands.md`): the file is there (VALID
+//!   70, saying how it is spelled);
 //! - a near miss of an entry: the same words in another order (`with-redis-and-test-db.sh` beside
 //!   `with-test-redis-and-db.sh`) or, for names of five characters or more, one edit away (two
 //!   from ten): a typo (CONTRADICTED 65, naming the entry);
@@ -151,7 +152,7 @@ impl Checker<'_> {
                 || (ext.is_none()
                     && entry
                         .rsplit_once('.')
-                        .is_some_and(|(s, e)| s == name && memval_git::CODE_EXTENSIONS.contains(&e)))
+                        .is_some_and(|(s, e)| s == name && (memval_git::CODE_EXTENSIONS.contains(&e) || is_page(e))))
         }) {
             return Some(FolderSays::Spelled(entry.clone()));
         }
@@ -346,6 +347,11 @@ fn example_word(name: &str) -> Option<&'static str> {
     ["example", "examples", "sample", "samples", "template", "placeholder", "dummy"]
         .into_iter()
         .find(|w| words.iter().any(|x| x == w))
+}
+
+/// A page a docs site links to without its extension (`../cli-commands` for `cli-commands.md`).
+fn is_page(ext: &str) -> bool {
+    matches!(ext, "md" | "mdx" | "markdown" | "html" | "htm" | "rst")
 }
 
 /// The folder of `path` (`""` at the root).
