@@ -46,6 +46,9 @@ const AFTER: &[&str] = &[
     "has been replaced",
 ];
 
+/// How far from a mention its clause is read, in bytes.
+const WINDOW: usize = 160;
+
 /// Where a clause ends: a mention's denial does not reach past these.
 fn clause_break(c: char) -> bool {
     matches!(c, '.' | ';' | ':' | ',' | '(' | ')' | '—' | '–' | '|' | '!' | '?')
@@ -56,7 +59,17 @@ pub(super) fn denied(orig: &str, range: &Range<usize>, start: usize, end: usize)
     if start < range.start || end > range.end || start > end {
         return false;
     }
-    let before = &orig[range.start..start];
+    // A clause is short: look at most WINDOW bytes each way, so a hostile line of thousands
+    // of mentions costs each of them a constant, not the whole line.
+    let mut from = start.saturating_sub(WINDOW).max(range.start);
+    while !orig.is_char_boundary(from) {
+        from += 1;
+    }
+    let mut to = (end + WINDOW).min(range.end);
+    while !orig.is_char_boundary(to) {
+        to -= 1;
+    }
+    let before = &orig[from..start];
     let clause_start =
         before.rfind(clause_break).map_or(0, |i| i + before[i..].chars().next().map_or(1, char::len_utf8));
     let before = before[clause_start..].to_lowercase();
@@ -72,7 +85,7 @@ pub(super) fn denied(orig: &str, range: &Range<usize>, start: usize, end: usize)
             return true;
         }
     }
-    let after = &orig[end..range.end];
+    let after = &orig[end..to.max(end)];
     let clause_end = after.find(clause_break).unwrap_or(after.len());
     let after = after[..clause_end].to_lowercase();
     let after = format!(" {} ", after.split_whitespace().collect::<Vec<_>>().join(" "));
