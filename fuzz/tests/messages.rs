@@ -30,7 +30,7 @@ use std::time::Duration;
 use memval_llm::{BoxFuture, ChatModel, ChatRequest, ChatResponse, LlmError, StopReason, TokenUsage, UsageReport};
 use memval_proto::{
     codec, Assertion, CheckedMemory, Claim, ClaimBatch, ClaimResult, ClaimType, CodeRef, LeftOut, Memory, MemoryBatch,
-    Message, Outcome, Pair, PairBatch, RunHeader, Source, Verdict, VerdictBatch,
+    Message, Outcome, Pair, PairBatch, RunHeader, Since, Source, Verdict, VerdictBatch,
 };
 use memval_runtime::{run_stage, Stage, StageConfig};
 use memval_transport::inproc::{channel, DeadLetters};
@@ -187,6 +187,7 @@ fn verdict_batch(rng: &mut fastrand::Rng, text: &str) -> VerdictBatch {
                             confidence: rng.u8(..),
                             evidence: piece(rng, text, 60),
                             successor: rng.bool().then(|| piece(rng, text, 20)),
+                            since: rng.bool().then(|| Since { commit: piece(rng, text, 40), date: rng.i64(..) }),
                         }
                     },
                 })

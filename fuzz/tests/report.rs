@@ -6,7 +6,7 @@
 use std::time::Duration;
 
 use memval_proto::display::is_active;
-use memval_proto::{Action, ClaimResult, MemoryMeta, MemoryScore, Outcome, RunHeader, Source, Verdict};
+use memval_proto::{Action, ClaimResult, MemoryMeta, MemoryScore, Outcome, RunHeader, Since, Source, Verdict};
 use memval_store::HistoryPoint;
 
 fn memory(text: &str) -> memval_proto::Memory {
@@ -42,6 +42,8 @@ fn score(text: &str) -> MemoryScore {
                     confidence: (i * 37 % 101) as u8,
                     evidence: format!("{}: {quote}", claim.code_refs.first().map_or(".", |r| r.path.as_str())),
                     successor: (k == 2).then(|| quote.clone()),
+                    // A hostile commit id shows wherever `since` is rendered.
+                    since: (k >= 2).then(|| Since { commit: quote.clone(), date: i as i64 * 86_400 }),
                 },
             };
             ClaimResult { index: i as u32, claim, outcome }

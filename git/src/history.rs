@@ -64,6 +64,9 @@ pub struct DirFate {
     pub last_deletion: Option<String>,
     /// Folders the moved files ended in, with how many, most first.
     pub moved: Vec<(String, usize)>,
+    /// The newest commit that moved or deleted one of the counted files: when the folder had
+    /// gone from its place.
+    pub last_change: Option<String>,
 }
 
 /// Where a path went after a date.
@@ -121,6 +124,8 @@ pub struct GitRepo {
 #[derive(Default)]
 struct History {
     changes: Vec<Change>,
+    /// Committer date of each commit that renamed, deleted or added a path.
+    times: HashMap<String, UnixSeconds>,
     by_path: HashMap<String, Vec<usize>>,
     /// The keys of `by_path`, sorted: the paths below a folder are one range of it.
     paths: Vec<String>,
@@ -144,7 +149,8 @@ impl History {
         }
         let mut paths: Vec<String> = by_path.keys().cloned().collect();
         paths.sort_unstable();
-        History { changes, by_path, paths }
+        let times = changes.iter().map(|c| (c.commit.clone(), c.time)).collect();
+        History { changes, times, by_path, paths }
     }
 
     /// Whether `path` was in the tree at time `at`, as far as history shows: its last change
@@ -448,6 +454,41 @@ impl GitRepo {
         &self.indexed_history().changes
     }
 
+    /// The commits on `HEAD` that changed `path` (after `after`, when given), parents before
+    /// children, with their committer dates.
+    pub fn commits_changing(
+        &self,
+        path: &str,
+        after: Option<UnixSeconds>,
+    ) -> Result<Vec<(String, UnixSeconds)>, GitError> {
+        if path.is_empty() || path.starts_with(['-', ':']) {
+            return Ok(Vec::new());
+        }
+        let mut args = vec!["log", "--reverse", "--topo-order", "--format=%H %ct"];
+        let since = after.map(|a| format!("--since=@{a}"));
+        args.extend(since.as_deref());
+        args.extend(["HEAD", "--", path]);
+        let out = output_checked(git(&self.dir).args(&args), &args)?;
+        Ok(out
+            .lines()
+            .filter_map(|l| l.split_once(' '))
+            .filter_map(|(c, t)| Some((c.to_owned(), t.trim().parse::<UnixSeconds>().ok()?)))
+            .filter(|(_, t)| after.is_none_or(|a| *t > a))
+            .collect())
+    }
+
+    /// Committer date of `commit`: from the history already read when the commit renamed,
+    /// deleted or added a path, else from git (`None` when git cannot say).
+    pub fn commit_time(&self, commit: &str) -> Option<UnixSeconds> {
+        if let Some(known) = self.indexed_history().times.get(commit) {
+            return Some(*known);
+        }
+        if commit.is_empty() || !commit.bytes().all(|b| b.is_ascii_hexdigit()) {
+            return None;
+        }
+        output(git(&self.dir).args(["log", "-1", "--format=%ct", commit, "--"]))?.trim().parse().ok()
+    }
+
     /// Why history may be missing moves, or `None` when it is whole: a shallow clone, rename
     /// detection that failed (moves then come from deletions and additions of the same file
     /// name in one commit), or a `git log` that failed. Loads the history.
@@ -593,6 +634,13 @@ impl GitRepo {
             }
             let trace = self.follow(file, since);
             let rest = &file[prefix.len()..];
+            let decided_by = trace.deleted_in.as_ref().or(trace.renames.last().map(|r| &r.0));
+            if let Some(commit) = decided_by {
+                let newer = |c: &String| history.times.get(c) > history.times.get(commit);
+                if !fate.last_change.as_ref().is_some_and(newer) {
+                    fate.last_change = Some(commit.clone());
+                }
+            }
             if trace.deleted_in.is_some() {
                 fate.deleted += 1;
                 if let Some(c) = &trace.deleted_in {

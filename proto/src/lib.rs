@@ -35,7 +35,7 @@ pub use messages::{
 pub use pairs::{Judgement, JudgementBatch, Pair, PairBatch, PairVerdict};
 pub use subjects::WIRE_VERSION;
 pub use time::{rfc3339, unix_millis, UnixMillis, UnixSeconds};
-pub use verdict::{Action, ClaimResult, Outcome, Verdict};
+pub use verdict::{Action, ClaimResult, Outcome, Since, Verdict};
 
 #[cfg(test)]
 mod tests {

@@ -30,6 +30,8 @@ pub mod history;
 pub use fail_on::{severity, FailOn, UnknownFailOn};
 pub use json::to_json;
 pub use markdown::to_markdown;
-pub use model::{build, ClaimReport, CodeRefReport, Inputs, MemoryReport, NotChecked, Problem, Report, RunInfo};
+pub use model::{
+    build, ClaimReport, CodeRefReport, Inputs, MemoryReport, NotChecked, Problem, Report, RunInfo, SinceReport,
+};
 pub use sarif::to_sarif;
 pub use table::to_table;

@@ -62,18 +62,21 @@ pub fn to_markdown(report: &Report) -> String {
             md_escape(&m.agent),
             m.score.map_or("-".into(), |s| s.to_string())
         );
-        let _ =
-            writeln!(out, "| line | claim | verdict | confidence | evidence | successor |\n|---|---|---|---|---|---|");
+        let _ = writeln!(
+            out,
+            "| line | claim | verdict | confidence | evidence | successor | since |\n|---|---|---|---|---|---|---|"
+        );
         for c in &m.claims {
             let _ = writeln!(
                 out,
-                "| {} | {} | **{}** | {} | {} | {} |",
+                "| {} | {} | **{}** | {} | {} | {} | {} |",
                 c.source_line.unwrap_or(c.line),
                 md_escape(&c.claim_text),
                 c.verdict,
                 c.confidence,
                 md_escape(&c.evidence),
-                c.successor.as_deref().map(|s| format!("`{}`", md_escape(s))).unwrap_or_default()
+                c.successor.as_deref().map(|s| format!("`{}`", md_escape(s))).unwrap_or_default(),
+                c.since.as_ref().map(|s| md_escape(&s.short())).unwrap_or_default()
             );
         }
     }

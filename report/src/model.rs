@@ -82,6 +82,24 @@ pub struct ClaimReport {
     pub confidence: u8,
     pub evidence: String,
     pub successor: Option<String>,
+    /// When the claim became false, for a verdict git history decided.
+    pub since: Option<SinceReport>,
+}
+
+/// The commit that moved, renamed, removed or changed what a claim names.
+#[derive(Debug, Clone, Serialize)]
+pub struct SinceReport {
+    pub commit: String,
+    /// Committer date, RFC 3339 (UTC).
+    pub date: String,
+}
+
+impl SinceReport {
+    /// `1a2b3c4 2026-01-05`: the short commit id and the day.
+    pub fn short(&self) -> String {
+        let commit: String = self.commit.chars().take(7).collect();
+        format!("{commit} {}", self.date.get(..10).unwrap_or(&self.date))
+    }
 }
 
 #[derive(Debug, Serialize)]
@@ -165,7 +183,7 @@ pub fn build(scores: &[MemoryScore], inputs: Inputs<'_>) -> Report {
         for result in &score.results {
             claims_total += 1;
             match &result.outcome {
-                Outcome::Checked { verdict, confidence, evidence, successor } => {
+                Outcome::Checked { verdict, confidence, evidence, successor, since } => {
                     *verdicts.entry(verdict.as_str()).or_default() += 1;
                     failed |= inputs.fail_on.reached_by(*verdict);
                     let (lines, source_lines) = claim_lines(score, result);
@@ -181,6 +199,7 @@ pub fn build(scores: &[MemoryScore], inputs: Inputs<'_>) -> Report {
                         confidence: *confidence,
                         evidence: evidence.clone(),
                         successor: successor.clone(),
+                        since: since.as_ref().map(|s| SinceReport { commit: s.commit.clone(), date: rfc3339(s.date) }),
                     });
                 }
                 Outcome::NotChecked { reason } => not_checked.push(NotChecked {

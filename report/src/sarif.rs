@@ -44,7 +44,7 @@ pub fn to_sarif(report: &Report, relative: &dyn Fn(&str) -> String) -> String {
                         }
                     }],
                     "partialFingerprints": {"memvalClaim/v1": print},
-                    "properties": {"confidence": c.confidence, "claim_type": c.claim_type, "memory_id": m.id, "successor": c.successor}
+                    "properties": {"confidence": c.confidence, "claim_type": c.claim_type, "memory_id": m.id, "successor": c.successor, "since": c.since}
                 }));
             }
         }

@@ -33,9 +33,11 @@ pub fn to_table(report: &Report) -> String {
             let _ = writeln!(out, "    ({})", one_line(why));
         }
         for c in &m.claims {
-            let detail = match (&c.successor, c.verdict) {
-                (Some(s), _) => format!("→ {s}"),
-                _ => c.evidence.clone(),
+            let detail = match (&c.successor, &c.since) {
+                (Some(s), Some(since)) => format!("→ {s} (since {})", since.short()),
+                (Some(s), None) => format!("→ {s}"),
+                (None, Some(since)) => format!("since {}: {}", since.short(), c.evidence),
+                (None, None) => c.evidence.clone(),
             };
             let _ = writeln!(
                 out,

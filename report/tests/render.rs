@@ -13,8 +13,8 @@
 use std::path::PathBuf;
 
 use memval_proto::{
-    Action, Claim, ClaimResult, ClaimType, CodeRef, LeftOut, MemoryMeta, MemoryScore, Outcome, RunHeader, Source,
-    Verdict,
+    Action, Claim, ClaimResult, ClaimType, CodeRef, LeftOut, MemoryMeta, MemoryScore, Outcome, RunHeader, Since,
+    Source, Verdict,
 };
 use memval_report::dlq::DeadLetter;
 use memval_report::{build, FailOn, Inputs, Problem, Report};
@@ -55,7 +55,18 @@ fn result(
 }
 
 fn checked(verdict: Verdict, confidence: u8, evidence: &str, successor: Option<&str>) -> Outcome {
-    Outcome::Checked { verdict, confidence, evidence: evidence.into(), successor: successor.map(Into::into) }
+    Outcome::Checked {
+        verdict,
+        confidence,
+        evidence: evidence.into(),
+        successor: successor.map(Into::into),
+        since: None,
+    }
+}
+
+/// Decided by the commit `commit` of 2026-01-05 14:00 UTC.
+fn since(commit: &str) -> Option<Since> {
+    Some(Since { commit: commit.into(), date: 1_767_621_600 })
 }
 
 fn meta(id: &str, agent: &str, path: &str, format: &str, line: Option<u32>) -> MemoryMeta {
@@ -95,7 +106,8 @@ fn fixture(fail_on: FailOn) -> Report {
                     85,
                     "src/cache/lru.go: moved to internal/cache/lru.go in abc1234",
                     Some("internal/cache/lru.go"),
-                ),
+                )
+                .since(since("abc1234f00dabc1234f00dabc1234f00dabc1234")),
             ),
             result(
                 1,
@@ -103,7 +115,8 @@ fn fixture(fail_on: FailOn) -> Report {
                 "`ShardedCache`",
                 &[4],
                 vec![code_ref("src/cache/lru.go", Some("ShardedCache"), None)],
-                checked(Verdict::Contradicted, 90, "src/cache/lru.go: ShardedCache removed in def5678", None),
+                checked(Verdict::Contradicted, 90, "src/cache/lru.go: ShardedCache removed in def5678", None)
+                    .since(since("def5678f00ddef5678f00ddef5678f00ddef5678")),
             ),
             result(
                 2,

@@ -565,8 +565,9 @@ fn without_history_a_reading_needs_the_memory_to_back_it() {
     for (name, files, refs, verdict, successor, words) in cases {
         let got = check_memory(&files, &refs);
         match &got[0] {
-            Outcome::Checked { verdict: v, evidence, successor: s, confidence } => {
+            Outcome::Checked { verdict: v, evidence, successor: s, confidence, since } => {
                 assert_eq!((*v, s.as_deref()), (verdict, successor), "{name}: {evidence}");
+                assert_eq!(*since, None, "{name}: without history nothing says since when");
                 assert!(*confidence < 100, "{name}: without history no reading is certain ({confidence})");
                 for w in words {
                     assert!(evidence.contains(w), "{name}: {w:?} not in {evidence:?}");

@@ -152,7 +152,13 @@ mod tests {
                     .map(|(index, verdict)| ClaimResult {
                         index,
                         claim: claim.clone(),
-                        outcome: Outcome::Checked { verdict, confidence: 100, evidence: "x:1".into(), successor: None },
+                        outcome: Outcome::Checked {
+                            verdict,
+                            confidence: 100,
+                            evidence: "x:1".into(),
+                            successor: None,
+                            since: None,
+                        },
                     })
                     .collect(),
                 skip_reason: None,

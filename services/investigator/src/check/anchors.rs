@@ -17,20 +17,22 @@ impl Checker<'_> {
         let outcomes: Vec<(&CodeRef, Outcome)> =
             refs.iter().filter(|r| !r.path.trim().is_empty()).map(|r| (r, self.check_ref(r, since))).collect();
         match combine(outcomes) {
-            Outcome::Checked { verdict: Verdict::Contradicted, confidence, evidence, .. } => checked(
+            Outcome::Checked { verdict: Verdict::Contradicted, confidence, evidence, since, .. } => checked(
                 Verdict::Contradicted,
                 confidence.min(80),
                 format!("{evidence} — the code this {claim_type} claim describes is gone"),
                 None,
-            ),
-            Outcome::Checked { verdict: Verdict::Stale, confidence, evidence, successor } => checked(
+            )
+            .since(since),
+            Outcome::Checked { verdict: Verdict::Stale, confidence, evidence, successor, since } => checked(
                 Verdict::Stale,
                 confidence.min(60),
                 format!(
                     "{evidence} — the code this {claim_type} claim describes has moved; its behaviour is unchecked"
                 ),
                 successor,
-            ),
+            )
+            .since(since),
             // Every anchor is there (or undecided): what the claim says of them needs judgement.
             Outcome::Checked { evidence, .. } => Outcome::NotChecked {
                 reason: format!(

@@ -38,6 +38,7 @@ use crate::symbols::{definitions, Lang};
 use crate::usage;
 
 use super::common::{checked, identifiers_contain, is_prose, list, short};
+use super::history::since_of;
 use super::symbol_name::SymbolName;
 use super::Checker;
 
@@ -344,22 +345,25 @@ impl Checker<'_> {
                 if let Some(found @ Outcome::Checked { verdict: Verdict::Stale, .. }) =
                     self.find_rename(sym, file, file, Some(*before))
                 {
-                    return Removal::Found(found);
+                    return Removal::Found(found.since(since_of(git, commit)));
                 }
             }
-            return Removal::Found(checked(
-                Verdict::Contradicted,
-                85,
-                self.with_history_note(
-                    git,
-                    format!(
-                        ". — {} is not defined anywhere; git: its last definition was removed in {}",
-                        sym.display(),
-                        short(commit)
+            return Removal::Found(
+                checked(
+                    Verdict::Contradicted,
+                    85,
+                    self.with_history_note(
+                        git,
+                        format!(
+                            ". — {} is not defined anywhere; git: its last definition was removed in {}",
+                            sym.display(),
+                            short(commit)
+                        ),
                     ),
-                ),
-                None,
-            ));
+                    None,
+                )
+                .since(since_of(git, commit)),
+            );
         }
         Removal::NotRemoved
     }

@@ -11,7 +11,7 @@ use crate::similar::shared_dirs;
 pub(super) const MAX_LISTED: usize = 4;
 
 pub(super) fn checked(verdict: Verdict, confidence: u8, evidence: String, successor: Option<String>) -> Outcome {
-    Outcome::Checked { verdict, confidence, evidence, successor }
+    Outcome::Checked { verdict, confidence, evidence, successor, since: None }
 }
 
 /// Of a path's readings (as resolved, relative to the notes' folder, from the root), the one

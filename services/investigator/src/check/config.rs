@@ -17,11 +17,12 @@
 //! With history, such a key has no past in the repository: not checked (an environment
 //! variable, a value given when running, another tool's setting), with the reason.
 
-use memval_proto::{CodeRef, Outcome, UnixSeconds, Verdict};
+use memval_proto::{CodeRef, Outcome, Since, UnixSeconds, Verdict};
 
 use crate::index::{basename, FileKind};
 
 use super::common::{checked, clip, is_prose, list};
+use super::history::since_of;
 use super::located::{Located, NEVER_IN_REPO};
 use super::Checker;
 
@@ -142,8 +143,8 @@ impl Checker<'_> {
                         self.config_files_defining(leaf).into_iter().filter(|f| f.starts_with(&prefix)).collect();
                     (files, None)
                 }
-                Located::Gone { confidence, evidence } => {
-                    return checked(Verdict::Contradicted, confidence, format!("{raw} — {evidence}"), None)
+                Located::Gone { confidence, evidence, since } => {
+                    return checked(Verdict::Contradicted, confidence, format!("{raw} — {evidence}"), None).since(since)
                 }
                 Located::Unclear { candidates } | Located::Split { candidates, .. } => (candidates, None),
             }
@@ -196,13 +197,14 @@ impl Checker<'_> {
                 format!("{file}:{line} — {key} = {found} ({value}, with its version pinned)"),
                 None,
             ),
-            Some((file, line, found)) if raw == "." => self.value_with_a_past(key, value, file, *line, found),
+            Some((file, line, found)) if raw == "." => self.value_with_a_past(key, value, (file, *line, found), since),
             Some((file, line, found)) => checked(
                 Verdict::Stale,
                 85,
                 format!("{file}:{line} — {key} is {found} now, not {value}"),
                 Some(found.clone()),
-            ),
+            )
+            .since(self.value_left(file, leaf, value, since)),
             None if raw == "." => match own_name {
                 Some(at) => checked(
                     Verdict::Valid,
@@ -225,7 +227,13 @@ impl Checker<'_> {
     /// drift needs a past: STALE only when some version of `file` had the memory's value (an
     /// example's `logLevel: 4096`, a value the user passes when running, is not one the repo
     /// ever set); without history the value found is all there is.
-    fn value_with_a_past(&self, key: &str, value: &str, file: &str, line: u32, found: &str) -> Outcome {
+    fn value_with_a_past(
+        &self,
+        key: &str,
+        value: &str,
+        (file, line, found): (&str, u32, &str),
+        since: Option<UnixSeconds>,
+    ) -> Outcome {
         let stale = || {
             checked(
                 Verdict::Stale,
@@ -236,7 +244,10 @@ impl Checker<'_> {
         };
         let Some(git) = self.git else { return stale() };
         match git.last_change_of(file, value.trim()) {
-            Ok(Some(_)) => stale(),
+            Ok(Some(commit)) => stale().since(
+                self.value_left(file, key.rsplit(['.', ':']).next().unwrap_or(key).trim(), value, since)
+                    .or_else(|| since_of(git, &commit)),
+            ),
             Ok(None) => Outcome::NotChecked {
                 reason: format!(
                     "{file}:{line} — {key} is {found} there, and no version of {file} in git history had {value}: the memory named no file, so not read as this repository's setting (an example, or a value given when running)"
@@ -244,6 +255,13 @@ impl Checker<'_> {
             },
             Err(e) => Outcome::NotChecked { reason: format!("{file}:{line} — {key} is {found} there; git could not search {file}'s history for {value}: {e}") },
         }
+    }
+
+    /// The first commit after the memory's date whose `file` no longer sets `leaf` to `value`.
+    fn value_left(&self, file: &str, leaf: &str, value: &str, since: Option<UnixSeconds>) -> Option<Since> {
+        self.first_change_losing(file, since, |text| {
+            config_assignments(text, leaf).iter().any(|(_, found)| same_value(found, value))
+        })
     }
 
     /// A setting the memory gave without a file, which no config file sets: the memory may

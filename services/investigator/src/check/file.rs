@@ -119,12 +119,13 @@ impl Checker<'_> {
                 };
                 checked(Verdict::Valid, confidence, evidence, None)
             }
-            Located::Moved { to, dir, confidence, evidence } => {
+            Located::Moved { to, dir, confidence, evidence, since } => {
                 let shown = if dir { format!("{to}/") } else { to.clone() };
                 checked(Verdict::Stale, confidence, format!("{raw} — now at {shown}; {evidence}"), Some(to))
+                    .since(since)
             }
-            Located::Gone { confidence, evidence } => {
-                checked(Verdict::Contradicted, confidence, format!("{raw} — {evidence}"), None)
+            Located::Gone { confidence, evidence, since } => {
+                checked(Verdict::Contradicted, confidence, format!("{raw} — {evidence}"), None).since(since)
             }
             // Places that each end with the path as written: what the memory says, that such a
             // file or folder exists, holds in each of them, whichever it meant.

@@ -10,7 +10,7 @@
 use std::sync::Arc;
 
 use memval_git::GitRepo;
-use memval_proto::UnixSeconds;
+use memval_proto::{Since, UnixSeconds};
 
 use crate::confine::RepoRoot;
 use crate::index::basename;
@@ -21,7 +21,29 @@ use super::common::{short, MAX_LISTED};
 use super::located::Located;
 use super::Checker;
 
+/// The change `commit` as a claim's `since`: its id and committer date.
+pub(super) fn since_of(git: &GitRepo, commit: &str) -> Option<Since> {
+    git.commit_time(commit).map(|date| Since { commit: commit.to_owned(), date })
+}
+
 impl Checker<'_> {
+    /// The first commit after the memory's date (`since`) whose version of `file` no longer
+    /// `holds` what the memory said (a definition, a setting), with its date: when the claim
+    /// became false. The file's versions from then on are searched by halves, so a file changed
+    /// a thousand times costs about ten reads. `None` without history, without a date, or when
+    /// every version still holds it.
+    pub(super) fn first_change_losing(
+        &self,
+        file: &str,
+        since: Option<UnixSeconds>,
+        holds: impl Fn(&str) -> bool,
+    ) -> Option<Since> {
+        let git = self.git?;
+        let commits = git.commits_changing(file, Some(since?)).ok()?;
+        let i = commits.partition_point(|(c, _)| git.show(c, file).is_some_and(|text| holds(&text)));
+        commits.get(i).map(|(commit, date)| Since { commit: commit.clone(), date: *date })
+    }
+
     pub(super) fn follow_history(
         &self,
         git: &GitRepo,
@@ -40,6 +62,7 @@ impl Checker<'_> {
                         dir,
                         confidence: 95 - penalty,
                         evidence: self.with_history_note(git, format!("git: renamed {}", chain.join(", "))),
+                        since: since_of(git, &trace.renames[0].0),
                     });
                 }
             }
@@ -48,6 +71,7 @@ impl Checker<'_> {
                 confidence: 90 - penalty,
                 evidence: self
                     .with_history_note(git, format!("git: renamed {}, then deleted in {deleted}", chain.join(", "))),
+                since: trace.deleted_in.as_deref().and_then(|c| since_of(git, c)),
             });
         }
         if let Some(found) = self.folder_fate(git, path, since, penalty) {
@@ -72,6 +96,7 @@ impl Checker<'_> {
                     git,
                     format!("git: {c} of the {n} files of {path}/ that changed were moved into it"),
                 ),
+                since: fate.last_change.as_deref().and_then(|c| since_of(git, c)),
             });
         }
         if fate.deleted * 2 > n && top * 4 < n {
@@ -84,7 +109,11 @@ impl Checker<'_> {
                     fate.deleted
                 ),
             );
-            return Some(Located::Gone { confidence, evidence });
+            return Some(Located::Gone {
+                confidence,
+                evidence,
+                since: fate.last_change.as_deref().and_then(|c| since_of(git, c)),
+            });
         }
         if !live.is_empty() {
             let went: Vec<String> = live.iter().take(MAX_LISTED).map(|(d, c)| format!("{c} to {d}/")).collect();
@@ -156,6 +185,7 @@ impl Checker<'_> {
                             short(added_in)
                         ),
                     ),
+                    since: since_of(git, &commit),
                 }
             }
             [] => {}
@@ -166,7 +196,7 @@ impl Checker<'_> {
             95 - penalty,
             format!("git: deleted in {} and nothing took its place", short(&commit)),
         );
-        Located::Gone { confidence, evidence }
+        Located::Gone { confidence, evidence, since: since_of(git, &commit) }
     }
 
     /// `evidence`, with a note when the history it comes from is incomplete.

@@ -94,8 +94,8 @@ impl Checker<'_> {
             Located::Refused(refusal) => return Outcome::NotChecked { reason: refusal.to_string() },
             Located::NotInRepo(reason) => return Outcome::NotChecked { reason },
             Located::Here { path, dir: false, .. } | Located::Moved { to: path, dir: false, .. } => path,
-            Located::Gone { confidence, evidence } => {
-                return checked(Verdict::Contradicted, confidence, format!("{raw} — {evidence}"), None)
+            Located::Gone { confidence, evidence, since } => {
+                return checked(Verdict::Contradicted, confidence, format!("{raw} — {evidence}"), None).since(since)
             }
             _ => {
                 return Outcome::NotChecked { reason: format!("{raw} is not a single file; cannot check a line of it") }

@@ -1,5 +1,7 @@
 //! The answer to "where is this path now?" that every check reads.
 
+use memval_proto::Since;
+
 use crate::confine::Refusal;
 
 /// Where a path named by a memory is now.
@@ -18,11 +20,15 @@ pub(crate) enum Located {
         dir: bool,
         confidence: u8,
         evidence: String,
+        /// The commit that moved it, when history says.
+        since: Option<Since>,
     },
     /// Gone, and nothing took its place.
     Gone {
         confidence: u8,
         evidence: String,
+        /// The commit that deleted it, when history says.
+        since: Option<Since>,
     },
     /// Several places could be meant.
     Unclear {

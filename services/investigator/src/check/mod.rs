@@ -64,7 +64,7 @@ mod symbol_name;
 mod tree_only;
 
 use memval_git::GitRepo;
-use memval_proto::{Assertion, Claim, ClaimType, CodeRef, MemoryMeta, Outcome, UnixSeconds, Verdict};
+use memval_proto::{Assertion, Claim, ClaimType, CodeRef, MemoryMeta, Outcome, Since, UnixSeconds, Verdict};
 
 use crate::index::RepoIndex;
 
@@ -96,12 +96,12 @@ fn combine(outcomes: Vec<(&CodeRef, Outcome)>) -> Outcome {
         None => r.path.clone(),
     };
     let mut unchecked = Vec::new();
-    let mut decided: Vec<(Verdict, u8, String, Option<String>)> = Vec::new();
+    let mut decided: Vec<Decided> = Vec::new();
     for (r, outcome) in &outcomes {
         match outcome {
             Outcome::NotChecked { reason } => unchecked.push(format!("{} ({reason})", name(r))),
-            Outcome::Checked { verdict, confidence, evidence, successor } => {
-                decided.push((*verdict, *confidence, evidence.clone(), successor.clone()))
+            Outcome::Checked { verdict, confidence, evidence, successor, since } => {
+                decided.push((*verdict, *confidence, evidence.clone(), successor.clone(), since.clone()))
             }
         }
     }
@@ -111,10 +111,9 @@ fn combine(outcomes: Vec<(&CodeRef, Outcome)>) -> Outcome {
         Some(rank) if rank > 0 || not_checked_note.is_none() => {
             // The deciding references first (the most severe, least confident one leads, so
             // the claim claims no more certainty than its weakest deciding reference).
-            let mut lead: Vec<&(Verdict, u8, String, Option<String>)> =
-                decided.iter().filter(|d| verdict_rank(d.0) == rank).collect();
+            let mut lead: Vec<&Decided> = decided.iter().filter(|d| verdict_rank(d.0) == rank).collect();
             lead.sort_by_key(|d| d.1);
-            let (verdict, confidence, _, successor) = lead[0].clone();
+            let (verdict, confidence, _, successor, since) = lead[0].clone();
             let mut parts: Vec<String> = lead.iter().map(|d| d.2.clone()).collect();
             let others: Vec<String> =
                 decided.iter().filter(|d| verdict_rank(d.0) != rank).map(|d| format!("{}: {}", d.0, d.2)).collect();
@@ -122,7 +121,7 @@ fn combine(outcomes: Vec<(&CodeRef, Outcome)>) -> Outcome {
                 parts.push(format!("other references: {}", others.join("; ")));
             }
             parts.extend(not_checked_note);
-            checked(verdict, confidence, parts.join(" | "), successor)
+            checked(verdict, confidence, parts.join(" | "), successor).since(since)
         }
         _ => {
             let proven: Vec<String> = decided.iter().map(|d| format!("{}: {}", d.0, d.2)).collect();
@@ -134,6 +133,9 @@ fn combine(outcomes: Vec<(&CodeRef, Outcome)>) -> Outcome {
         }
     }
 }
+
+/// A reference's checked outcome: verdict, confidence, evidence, successor, since.
+type Decided = (Verdict, u8, String, Option<String>, Option<Since>);
 
 /// VALID < AMBIGUOUS < STALE < CONTRADICTED: the order in which a reference's verdict
 /// outweighs another's for the claim as a whole.

@@ -77,7 +77,7 @@ impl Checker<'_> {
                 85,
                 "not in the tree, not in the git history this clone has, and no file of that name exists".into(),
             );
-            return Located::Gone { confidence, evidence };
+            return Located::Gone { confidence, evidence, since: None };
         }
         let written_folder = written.contains('/');
         // The memory wrote the folder, or named it as a folder itself (a section `## src/x/`),
@@ -122,7 +122,7 @@ impl Checker<'_> {
                     65,
                     format!("never in the repository (not in the tree, not in git history); {place} has {entry}, a near miss: a typo or a wrong name"),
                 );
-                Located::Gone { confidence, evidence }
+                Located::Gone { confidence, evidence, since: None }
             }
             Some(FolderSays::AmongCode(what)) => {
                 let (confidence, evidence) = self.history_confidence(
@@ -130,7 +130,7 @@ impl Checker<'_> {
                     65,
                     format!("never in the repository (not in the tree, not in git history), though {place} holds {what}: a wrong or invented name"),
                 );
-                Located::Gone { confidence, evidence }
+                Located::Gone { confidence, evidence, since: None }
             }
             None => not_read(&format!(
                 "nothing in {place} is like it (no near miss, no {} of its kind)",
@@ -235,7 +235,7 @@ impl Checker<'_> {
             65,
             format!("{reading} was never in the repository (not in the tree, not in git history); {why}: a typo or a wrong name"),
         );
-        Some(Located::Gone { confidence, evidence })
+        Some(Located::Gone { confidence, evidence, since: None })
     }
 
     /// Whether `path` names a source file (`.rs`, `.py`, ...) in a language some file of the
@@ -305,6 +305,7 @@ impl Checker<'_> {
                         ),
                         to: best,
                         confidence: 60,
+                        since: None,
                     };
                 }
             }

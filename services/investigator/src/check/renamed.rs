@@ -9,13 +9,14 @@
 
 use std::sync::Arc;
 
-use memval_proto::{Outcome, UnixSeconds, Verdict};
+use memval_proto::{Outcome, Since, UnixSeconds, Verdict};
 
 use crate::confine::RepoRoot;
 use crate::similar::{body_similarity, name_similarity};
 use crate::symbols::{definitions, Def, Lang};
 
 use super::common::{checked, slice_lines};
+use super::history::since_of;
 use super::symbol_name::SymbolName;
 use super::Checker;
 
@@ -42,6 +43,21 @@ impl Checker<'_> {
         let old = git.show(&format!("{commit}^"), &file)?;
         let unchanged = self.index.read_text(path).is_some_and(|now| now == old);
         (!unchanged && defines(&old)).then_some(old)
+    }
+
+    /// The commit that renamed or removed `sym` from the memory's file, with its date: the first
+    /// after the memory's date whose version no longer defines it; for a memory without a date,
+    /// the last commit that changed how often the name occurs there.
+    pub(super) fn name_changed_in(&self, sym: &SymbolName, raw: &str, since: Option<UnixSeconds>) -> Option<Since> {
+        let git = self.git?;
+        let file = RepoRoot::normalise(raw).ok()?;
+        let lang = Lang::of(raw);
+        let defines = |text: &str| definitions(lang, text).iter().any(|d| sym.matches(raw, d));
+        if since.is_some() {
+            return self.first_change_losing(&file, since, defines);
+        }
+        let commit = git.last_change_of(&file, &sym.name).ok()??;
+        since_of(git, &commit)
     }
 
     /// Why the history search for `sym` in the memory's file failed, when it did (the answer
@@ -139,7 +155,8 @@ impl Checker<'_> {
                     format!("{path} — {} was defined at {raw}:{} when the memory was written and has been removed", sym.display(), old.line),
                     None,
                 ),
-            });
+            }
+            .since(self.name_changed_in(sym, raw, since)));
         }
         if self.git.is_some() {
             return None;

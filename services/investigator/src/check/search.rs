@@ -36,6 +36,7 @@ use memval_proto::UnixSeconds;
 use crate::index::basename;
 
 use super::common::{best_candidate, identifiers_contain, list, placeholder_path, same_kind_of_file};
+use super::history::since_of;
 use super::located::Located;
 use super::symbol_name::SymbolName;
 use super::Checker;
@@ -85,12 +86,15 @@ impl Checker<'_> {
         let suffix = format!("/{path}");
         let dir = self.index.is_dir(&found);
         // The path as written was a real path once: the memory meant it, and it moved.
-        if let Some(git) = self.git.filter(|g| g.follow(path, None).known) {
+        if let Some((git, trace)) = self.git.map(|g| (g, g.follow(path, None))).filter(|(_, t)| t.known) {
+            // It left its place when its last name was deleted or renamed away.
+            let left_in = trace.deleted_in.as_deref().or(trace.renames.last().map(|r| r.0.as_str()));
             return Located::Moved {
                 evidence: self.with_history_note(git, format!("git: {path} existed; today only {found} ends with it")),
                 to: found,
                 dir,
                 confidence: 80,
+                since: left_in.and_then(|c| since_of(git, c)),
             };
         }
         // Without history: a path that starts at a conventional top-level folder
@@ -107,6 +111,7 @@ impl Checker<'_> {
                 to: found,
                 dir,
                 confidence: 60,
+                since: None,
             };
         }
         if self.git.is_none() {
@@ -142,6 +147,7 @@ impl Checker<'_> {
                         by_suffix.len(),
                         list(&by_suffix)
                     ),
+                    since: None,
                 },
                 None => Located::Unclear { candidates: by_suffix },
             },
@@ -221,6 +227,7 @@ impl Checker<'_> {
                             list(&candidates),
                             candidates.len()
                         ),
+                        since: None,
                     };
                 }
             }
@@ -242,6 +249,7 @@ impl Checker<'_> {
                 evidence: format!("no history; the only close match by name is {best}"),
                 to: best,
                 dir,
+                since: None,
             };
         }
         if candidates.len() > 1 {
@@ -256,6 +264,7 @@ impl Checker<'_> {
                         candidates.len(),
                         list(&candidates)
                     ),
+                    since: None,
                 };
             }
             return Located::Unclear { candidates };
@@ -288,6 +297,7 @@ impl Checker<'_> {
             to: best,
             dir: false,
             confidence: 50,
+            since: None,
         })
     }
 
@@ -299,6 +309,7 @@ impl Checker<'_> {
             None => Located::Gone {
                 confidence: 70,
                 evidence: "not in the tree and no file of that name exists (no git history to consult)".into(),
+                since: None,
             },
         }
     }
@@ -341,6 +352,7 @@ impl Checker<'_> {
                     "no history; nothing at {path}, and {found} holds none of what the memory names in it ({})",
                     list(&inside)
                 ),
+                since: None,
             };
         }
         let siblings = self.context.found_under(self.index, prefix, path);
@@ -353,6 +365,7 @@ impl Checker<'_> {
             evidence: format!(
                 "no history; {first} is not at the root and the memory names nothing under {prefix}/; {found} ends with {path}{why} (read as moved under {prefix}/, unconfirmed)"
             ),
+            since: None,
         }
     }
 

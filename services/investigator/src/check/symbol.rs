@@ -67,22 +67,29 @@ impl Checker<'_> {
                 self.check_symbol_in_file(&sym, raw, &path, None, r.line, since, confidence)
             }
             Located::Moved { to, dir: true, .. } => self.check_symbol_in_dir(&sym, &to),
-            Located::Moved { to, confidence, evidence, .. } => {
-                self.check_symbol_in_file(&sym, raw, &to, Some(evidence), r.line, since, confidence)
+            Located::Moved { to, confidence, evidence, since: moved_in, .. } => {
+                match self.check_symbol_in_file(&sym, raw, &to, Some(evidence), r.line, since, confidence) {
+                    // The file's move made the memory stale, unless a later change of the
+                    // symbol itself says when.
+                    stale @ Outcome::Checked { verdict: Verdict::Stale, since: None, .. } => stale.since(moved_in),
+                    other => other,
+                }
             }
-            Located::Gone { confidence, evidence } => match self.unique_def_elsewhere(&sym, None) {
+            Located::Gone { confidence, evidence, since: gone_in } => match self.unique_def_elsewhere(&sym, None) {
                 Some((path, line)) => checked(
                     Verdict::Stale,
                     75,
                     format!("{path}:{line} — {} is defined here; {raw} is gone ({evidence})", sym.display()),
                     Some(path),
-                ),
+                )
+                .since(gone_in),
                 None => checked(
                     Verdict::Contradicted,
                     confidence,
                     format!("{raw} — {evidence}; {} is not defined anywhere in the repo", sym.display()),
                     None,
-                ),
+                )
+                .since(gone_in),
             },
             Located::Unclear { candidates } | Located::Split { candidates, .. } => {
                 let defining: Vec<&String> =
@@ -220,8 +227,9 @@ impl Checker<'_> {
             // itself (drift needs a past), whatever that finds.
             if self.git.is_some() {
                 return match self.check_symbol_anywhere(sym, None, since) {
-                    Outcome::Checked { verdict, confidence, evidence, successor } => {
+                    Outcome::Checked { verdict, confidence, evidence, successor, since } => {
                         checked(verdict, confidence.min(base).min(80), format!("{evidence}; {path} {why}"), successor)
+                            .since(since)
                     }
                     not_checked => not_checked,
                 };
@@ -233,7 +241,8 @@ impl Checker<'_> {
                 base.min(85),
                 format!("{other}:{def_line} — {} moved here; it is no longer defined in {path}", sym.display()),
                 Some(other),
-            );
+            )
+            .since(self.name_changed_in(sym, raw, since));
         }
         // Renamed? Compare the old definition's body with the file's new definitions.
         if let Some(outcome) = self.find_rename(sym, raw, path, since) {

@@ -77,6 +77,7 @@ impl Checker<'_> {
         Some(Located::Gone {
             confidence: 50,
             evidence: format!("no history; {bare} names the project's own file, which is not at the root; {elsewhere}"),
+            since: None,
         })
     }
 
@@ -117,6 +118,7 @@ impl Checker<'_> {
                         candidates.len(),
                         list(candidates)
                     ),
+                    since: None,
                 });
             }
         }
@@ -155,6 +157,7 @@ impl Checker<'_> {
                 evidence: format!(
                     "no history; {dir} has the same words as {path} (reordered, numbered or plural; unconfirmed)"
                 ),
+                since: None,
             });
         }
         let by_name: Vec<&(String, String)> = tree
@@ -174,6 +177,7 @@ impl Checker<'_> {
                 evidence: format!(
                     "no history; the package in {dir} is named {package}, as the memory named {name} (unconfirmed)"
                 ),
+                since: None,
             });
         }
         None
@@ -254,6 +258,7 @@ impl Checker<'_> {
                 dir: true,
                 confidence: 50,
                 evidence: format!("no history; the {resolved} paths the memory names in {path}/ are all found under {one}/ (unconfirmed)"),
+                since: None,
             }),
             _ => Some(Located::Unclear { candidates: went }),
         }
@@ -291,6 +296,7 @@ impl Checker<'_> {
             dir,
             confidence: 55,
             evidence: format!("no history; {folder}/ holds files of the language of {path}: a module that became a folder (unconfirmed)"),
+            since: None,
         })
     }
 
@@ -334,6 +340,7 @@ impl Checker<'_> {
                         evidence: format!(
                             "no history; the memory's other paths in {old}/ are found under {new}/, and there {to} has a name like {name} (unconfirmed)"
                         ),
+                        since: None,
                     });
                 }
                 return None;

@@ -47,6 +47,7 @@ pub fn ambiguous(claim: &Claim, reason: &str) -> Outcome {
         confidence: 0,
         evidence: format!("{path} — {reason}"),
         successor: None,
+        since: None,
     }
 }
 
@@ -152,7 +153,7 @@ fn check_one(index: &RepoIndex, obj: &serde_json::Map<String, Value>) -> Result<
     };
     verify_evidence(index, &evidence)?;
     let evidence = clip(&evidence, MAX_EVIDENCE);
-    Ok(Outcome::Checked { verdict, confidence, evidence: format!("{evidence} [llm]"), successor: None })
+    Ok(Outcome::Checked { verdict, confidence, evidence: format!("{evidence} [llm]"), successor: None, since: None })
 }
 
 fn citation_re() -> &'static Regex {
