@@ -127,4 +127,17 @@ fn a_verdict_history_decided_says_which_commit_made_it_and_when() {
             other => panic!("{name}: {other:?}"),
         }
     }
+
+    // A memory without a date (a memory folder outside the repository) still follows what it
+    // names through history: `evict` became `evict_oldest`, a name that holds the old one, so
+    // how often "evict" occurs never changed; the file's versions say where it went.
+    let dateless = MemoryMeta { created_at: None, updated_at: None, ..memory() };
+    match checker.check(&symbol("src/cache.rs", "evict"), &dateless) {
+        Outcome::Checked { verdict, evidence, successor, since, .. } => {
+            assert_eq!(verdict, Verdict::Stale, "{evidence}");
+            assert_eq!(successor.as_deref(), Some("evict_oldest"), "{evidence}");
+            assert_eq!(since, at(&symbol_renamed, 3), "{evidence}");
+        }
+        other => panic!("dateless rename: {other:?}"),
+    }
 }

@@ -20,6 +20,22 @@ use super::history::since_of;
 use super::symbol_name::SymbolName;
 use super::Checker;
 
+/// How many of a file's newest versions are read for the last one that defined a name (when a
+/// memory without a date names it).
+const MAX_VERSIONS_WALKED: usize = 64;
+
+/// Of `versions` (commits that changed `file`, oldest first), the newest whose text `holds`,
+/// among the last [`MAX_VERSIONS_WALKED`].
+fn last_defining(
+    git: &memval_git::GitRepo,
+    versions: &[(String, UnixSeconds)],
+    file: &str,
+    holds: impl Fn(&Arc<str>) -> bool,
+) -> Option<usize> {
+    let first = versions.len().saturating_sub(MAX_VERSIONS_WALKED);
+    (first..versions.len()).rev().find(|&i| git.show(&versions[i].0, file).is_some_and(|t| holds(&t)))
+}
+
 impl Checker<'_> {
     /// The file's old text that still defined `sym`: as of the memory's date when that
     /// version has the definition; otherwise (a memory without a date, or one written after
@@ -55,6 +71,11 @@ impl Checker<'_> {
         let defines = |text: &str| definitions(lang, text).iter().any(|d| sym.matches(raw, d));
         if since.is_some() {
             return self.first_change_losing(&file, since, defines);
+        }
+        // Without a date: the commit after the newest version that defined it.
+        let versions = git.commits_changing(&file, None).ok()?;
+        if let Some(at) = last_defining(git, &versions, &file, |text| defines(text)) {
+            return versions.get(at + 1).map(|(commit, date)| Since { commit: commit.clone(), date: *date });
         }
         let commit = git.last_change_of(&file, &sym.name).ok()??;
         since_of(git, &commit)
