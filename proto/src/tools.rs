@@ -69,8 +69,11 @@ pub fn notes_agent(parts: &[&str]) -> Option<&'static str> {
             return Some(agent);
         }
     }
-    (name.eq_ignore_ascii_case("README.md") || (is_md && dirs.contains(&"docs"))).then_some("docs")
+    (name.eq_ignore_ascii_case("README.md") || (is_md && dirs.contains(&"docs"))).then_some(DOCS_AGENT)
 }
+
+/// The agent of READMEs and docs: documents written for people, not an agent tool's notes.
+pub const DOCS_AGENT: &str = "docs";
 
 /// The agent of a tool folder's name (`.cursor` -> `cursor`).
 pub fn tool_agent(dir: &str) -> Option<&'static str> {

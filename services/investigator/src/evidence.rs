@@ -41,7 +41,7 @@ impl Evidence {
             .into_iter()
             .map(|item| {
                 // Each claim is read in the light of the memory's other references.
-                let context = MemoryContext::of(&item.claims);
+                let context = MemoryContext::of(&item.claims).for_memory(&item.memory);
                 let checker = Checker { context: &context, ..self.checker() };
                 let results = item
                     .claims

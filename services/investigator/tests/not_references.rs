@@ -548,3 +548,35 @@ fn past_the_memorys_search_budget_a_name_is_not_checked_and_says_why() {
     let got = Checker { context: &fresh, ..evidence.checker() }.check(&alone[0], &memory());
     assert!(matches!(got, Outcome::Checked { .. }), "{got:?}");
 }
+
+#[test]
+fn a_source_file_that_never_was_is_invented_in_an_agents_notes_but_not_read_in_a_readme() {
+    let dir = repo(&[
+        &[("scripts/build.sh", "#!/bin/sh\nmake\n"), ("scripts/test.sh", "#!/bin/sh\nmake test\n")],
+        &[("scripts/lint.sh", "#!/bin/sh\nmake lint\n")],
+    ]);
+    let evidence = Evidence::open(dir.path()).unwrap();
+    let claims = vec![claim(ClaimType::FileReference, vec![path("scripts/deploy.sh")], None)];
+    let notes = memory();
+    let readme = MemoryMeta {
+        agent: memval_proto::tools::DOCS_AGENT.into(),
+        source: Source { path: "README.md".into(), line: None, row: None, format: "notes".into() },
+        ..memory()
+    };
+    // An agent's notes: a file among the folder's own scripts that git never had is invented.
+    let context = MemoryContext::of(&claims).for_memory(&notes);
+    match (Checker { context: &context, ..evidence.checker() }).check(&claims[0], &notes) {
+        Outcome::Checked { verdict: Verdict::Contradicted, evidence, .. } => {
+            assert!(evidence.contains("never in the repository") && evidence.contains("invented"), "{evidence}")
+        }
+        other => panic!("notes: {other:?}"),
+    }
+    // A README names what its reader will write, or another project's script: not read as ours.
+    let context = MemoryContext::of(&claims).for_memory(&readme);
+    match (Checker { context: &context, ..evidence.checker() }).check(&claims[0], &readme) {
+        Outcome::NotChecked { reason } => {
+            assert!(reason.contains("never been in the repository") && reason.contains("README or doc"), "{reason}")
+        }
+        other => panic!("readme: {other:?}"),
+    }
+}

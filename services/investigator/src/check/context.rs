@@ -11,7 +11,7 @@
 //! **Architecture Invariant:** a move or deletion read from the memory's context without history
 //! never claims more than 60 confidence, and its evidence says "no history".
 
-use memval_proto::Claim;
+use memval_proto::{Claim, MemoryMeta};
 
 use crate::index::{basename, RepoIndex};
 
@@ -27,6 +27,8 @@ pub struct MemoryContext {
     /// The file-less names this memory had history searched for, when it has a budget (a
     /// claim checked on its own has none).
     searches: Option<NameSearches>,
+    /// The memory is a README or a doc, written for people, not an agent tool's notes.
+    for_people: bool,
 }
 
 /// Distinct names one memory may have history searched for ([`MemoryContext::take_search`]).
@@ -43,7 +45,8 @@ impl Clone for NameSearches {
     }
 }
 
-pub(super) static NO_CONTEXT: MemoryContext = MemoryContext { paths: Vec::new(), symbols: Vec::new(), searches: None };
+pub(super) static NO_CONTEXT: MemoryContext =
+    MemoryContext { paths: Vec::new(), symbols: Vec::new(), searches: None, for_people: false };
 
 impl MemoryContext {
     /// The context of a claim checked on its own.
@@ -203,6 +206,17 @@ impl MemoryContext {
         let mut out: Vec<String> = self.symbols.iter().filter(|(p, _)| p == path).map(|(_, s)| s.clone()).collect();
         out.dedup();
         out
+    }
+
+    /// The same context, for the memory `memory` (whose kind of document it is).
+    pub fn for_memory(mut self, memory: &MemoryMeta) -> MemoryContext {
+        self.for_people = memory.agent == memval_proto::tools::DOCS_AGENT;
+        self
+    }
+
+    /// Whether the memory is a README or a doc (written for people), not an agent's notes.
+    pub(super) fn for_people(&self) -> bool {
+        self.for_people
     }
 
     pub fn of(claims: &[Claim]) -> MemoryContext {

@@ -18,7 +18,9 @@
 //!   from ten): a typo (CONTRADICTED 65, naming the entry);
 //! - a source file among the folder's own files of its extension (`src/cache/lru_v2.go` where
 //!   `src/cache/` holds Go files), or a folder inside a folder of source files: an invented name
-//!   (CONTRADICTED 65).
+//!   (CONTRADICTED 65) in an agent's notes; not checked in a README or doc, which name other
+//!   projects' files and what the reader will write (`scripts/deploy.sh`) as well as their own
+//!   (on the session-13 precision sets such verdicts in docs were right 3 times in 19).
 //!
 //! A name git never had whose words mark an example (`ExampleTest.php`, `example2.md`,
 //! `sample_config.yml`) is one, whatever its folder holds.
@@ -124,6 +126,12 @@ impl Checker<'_> {
                 );
                 Located::Gone { confidence, evidence, since: None }
             }
+            // Docs and READMEs name other projects' files, examples and files a reader makes
+            // (a tutorial's `scripts/deploy.sh`): a name among the folder's code files that was
+            // never there is no sign of an invented path in a document written for people.
+            Some(FolderSays::AmongCode(what)) if self.context.for_people() => not_read(&format!(
+                "{place} holds {what}, but a README or doc names examples and other projects' files as well as its own"
+            )),
             Some(FolderSays::AmongCode(what)) => {
                 let (confidence, evidence) = self.history_confidence(
                     git,
