@@ -567,17 +567,36 @@ impl GitRepo {
     /// added each, oldest first: where a deleted file may have been re-added (a move spread
     /// over commits: copied then deleted, or deleted then added elsewhere).
     pub fn added_named(&self, name: &str, since: Option<UnixSeconds>) -> Vec<(String, String, UnixSeconds)> {
+        self.added_where(|n| n == name, since)
+    }
+
+    /// Paths added after `since` whose file name `named` accepts, with the commit and time that
+    /// added each, oldest first.
+    pub fn added_where(
+        &self,
+        named: impl Fn(&str) -> bool,
+        since: Option<UnixSeconds>,
+    ) -> Vec<(String, String, UnixSeconds)> {
+        let name_of = |p: &str| p.rsplit('/').next().unwrap_or(p).to_owned();
         self.history()
             .iter()
             .filter(|c| since.is_none_or(|s| c.time > s))
             .filter_map(|c| match &c.kind {
-                ChangeKind::Added { path } if path.rsplit('/').next() == Some(name) => {
-                    Some((path.clone(), c.commit.clone(), c.time))
-                }
-                ChangeKind::Renamed { to, .. } if to.rsplit('/').next() == Some(name) => {
-                    Some((to.clone(), c.commit.clone(), c.time))
-                }
+                ChangeKind::Added { path } if named(&name_of(path)) => Some((path.clone(), c.commit.clone(), c.time)),
+                ChangeKind::Renamed { to, .. } if named(&name_of(to)) => Some((to.clone(), c.commit.clone(), c.time)),
                 _ => None,
+            })
+            .collect()
+    }
+
+    /// The paths `commit` added (renames' new paths included), as history read them.
+    pub fn added_in(&self, commit: &str) -> Vec<String> {
+        self.history()
+            .iter()
+            .filter(|c| c.commit == commit)
+            .filter_map(|c| match &c.kind {
+                ChangeKind::Added { path } | ChangeKind::Renamed { to: path, .. } => Some(path.clone()),
+                ChangeKind::Deleted { .. } => None,
             })
             .collect()
     }

@@ -15,12 +15,17 @@
 //!   `src/core/controller/<domain>/`); a pattern of files (`src/**/*.rs`) names none
 //!   ([`pattern_folder`]).
 //! - URLs, package names and English words are not paths.
+//! - A web framework's route segments are path segments: a route group (`(marketing)/`) and a
+//!   dynamic segment (`[id]/`, `[...slug].tsx`, `[[...slug]]`), where every other segment is a
+//!   plain name; a markdown link or a bracketed word stays text.
 //!
 //! The readings of a relative path ([`readings`]): joined onto each folder in scope, most
 //! specific first, then as written. A path starting with `..` is read against the notes
 //! file's own folder (`../api.md` in `docs/guide/` is `docs/api.md`) while it stays inside
 //! the repo; one that would climb above the root, like an absolute path or `~`, is kept as
-//! written for the investigator to refuse. Which joins come after the reading from the root is the
+//! written for the investigator to refuse. A docs folder inside a package (`web/docs/`) reads
+//! paths against the package too (`web`), after its own folder: a package's docs write
+//! `src/x.ts` for `web/src/x.ts`. Which joins come after the reading from the root is the
 //! folder's [`Demote`]: nothing for a package's own notes, well-known top folders for a docs
 //! folder, and for a skill every path of several segments except those under a folder a skill
 //! bundles ([`SKILL_BUNDLE`]: `scripts/`, `references/`, `reference/`, `assets/`, `templates/`,
@@ -204,15 +209,41 @@ static LINE_SUFFIX: LazyLock<Regex> = LazyLock::new(|| {
     Regex::new(r"^(.+?)(?::(\d{1,9})(?:[-:]\d{1,9})?|#L(\d{1,9})(?:-L?\d{1,9})?)$").expect("valid regex")
 });
 
+/// A folder or file name of a web framework's routes: a route group (`(marketing)`), a dynamic
+/// segment (`[id]`, `[...slug]`, `[[...slug]]`), as a folder or as a file's stem (`[id].tsx`).
+static ROUTE_SEGMENT: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r"^(?:\([A-Za-z0-9_.-]+\)|\[\[?(?:\.\.\.)?[A-Za-z0-9_-]+\]\]?)(?:\.[A-Za-z0-9]{1,10})?$")
+        .expect("valid regex")
+});
+
+/// Whether `t` is a path with route segments (`app/(marketing)/page.tsx`, `[id]/`, `[slug].astro`):
+/// every segment a plain name or a route segment, at least one of them a route segment, and
+/// more than a bare `[x]` or `(x)` (a folder's slash, another segment or an extension).
+fn route_path(t: &str) -> bool {
+    let segments: Vec<&str> = t.split('/').filter(|s| !s.is_empty()).collect();
+    let plain = |s: &str| !s.is_empty() && s.chars().all(|c| c.is_alphanumeric() || matches!(c, '.' | '_' | '-'));
+    let routes = segments.iter().filter(|s| ROUTE_SEGMENT.is_match(s)).count();
+    routes > 0
+        && segments.iter().all(|s| plain(s) || ROUTE_SEGMENT.is_match(s))
+        && (segments.len() > 1 || t.ends_with('/') || segments[0].ends_with(|c: char| c.is_alphanumeric()))
+}
+
 /// Normalises `token` and checks it is made of path characters, without judging whether it
 /// looks like a path. Used directly for tree and listing entries.
 pub(crate) fn parse(token: &str) -> Option<PathToken> {
     if token.len() > MAX_PATH_LEN * 2 {
         return None;
     }
-    let t = token.trim_matches(|c: char| matches!(c, '"' | '\'' | '`' | '(' | ')' | '[' | ']' | '<' | '>'));
+    let quoted = token.trim_matches(|c: char| matches!(c, '"' | '\'' | '`'));
+    let route = route_path(quoted.trim_end_matches(['.', ',', ';', ':']));
+    let brackets: &[char] = if route { &[] } else { &['(', ')', '[', ']'] };
+    let t = quoted.trim_matches(|c: char| matches!(c, '<' | '>') || brackets.contains(&c));
     let t = strip_emphasis(t);
-    let t = t.trim_end_matches(['.', ',', ';', '!', '?', ':', ')']);
+    let t = if route {
+        t.trim_end_matches(['.', ',', ';', '!', '?', ':'])
+    } else {
+        t.trim_end_matches(['.', ',', ';', '!', '?', ':', ')'])
+    };
     let suffix = if t.contains([':', '#']) { LINE_SUFFIX.captures(t) } else { None };
     let (t, line) = match suffix {
         Some(c) => {
@@ -269,7 +300,8 @@ pub(crate) fn parse(token: &str) -> Option<PathToken> {
                     | ')'
             )
     };
-    if t.chars().any(forbidden) {
+    let brackets_of_routes = |c: char| route && matches!(c, '(' | ')' | '[' | ']');
+    if t.chars().any(|c| forbidden(c) && !brackets_of_routes(c)) {
         return None;
     }
     let absolute = t.starts_with('/');

@@ -281,6 +281,25 @@ fn section_and_context_relative_paths() {
 }
 
 #[test]
+fn route_groups_and_dynamic_segments_are_path_segments() {
+    let tree = "```\napp/\n├── (marketing)/\n│   └── page.tsx\n├── [id]/\n│   └── page.tsx\n└── [...slug].tsx\n```";
+    check(
+        tree,
+        &[
+            "L2 file_reference app",
+            "L3 file_reference app/(marketing)",
+            "L4 file_reference app/(marketing)/page.tsx",
+            "L5 file_reference app/[id]",
+            "L6 file_reference app/[id]/page.tsx",
+            "L7 file_reference app/[...slug].tsx",
+        ],
+    );
+    check("Pages: `app/[[...slug]]/page.tsx`.", &["L1 file_reference app/[[...slug]]/page.tsx"]);
+    // A markdown link and a bracketed word stay what they are.
+    check("See [the guide](docs/guide.md) and [id] or (draft).", &["L1 file_reference docs/guide.md"]);
+}
+
+#[test]
 fn tree_diagrams_and_listings() {
     let tree = "```\nsrc/\n├── cache/\n│   ├── lru.go\n│   └── shard.go\n└── main.rs\n```";
     check(

@@ -32,6 +32,7 @@ impl Walker {
         }
         if let Some(c) = self.context_folder() {
             v.push(c);
+            v.extend(self.package_folder());
         }
         if !self.skill_bundle.is_empty() {
             v.push(folder(&self.skill_bundle, true, false));
@@ -55,6 +56,18 @@ impl Walker {
         })
     }
 
+    /// The package a docs folder sits in (`web` for `web/docs/`), read like the notes file's
+    /// folder, after it.
+    fn package_folder(&self) -> Option<Folder<'_>> {
+        (!self.package.is_empty()).then(|| Folder {
+            readings: &self.package,
+            bare_only: false,
+            fallback: false,
+            demote: self.context_demote,
+            own: false,
+        })
+    }
+
     /// Folders a tree, listing or code block path may be written against.
     pub(super) fn structure_folders(&self) -> Vec<Folder<'_>> {
         let mut v = Vec::with_capacity(2);
@@ -63,6 +76,7 @@ impl Walker {
         }
         if let Some(c) = self.context_folder() {
             v.push(c);
+            v.extend(self.package_folder());
         }
         v
     }

@@ -44,6 +44,10 @@ pub(super) struct Walker {
     /// The folder paths are read against besides the repo root (the notes file's, unless it
     /// is a tool folder or a skill: [`context_of`]).
     pub(super) context: Option<String>,
+    /// For a docs folder inside a package (`web/docs/`), the package's folder (`web`): a
+    /// package's docs name its paths from the package (`src/x.ts` is `web/src/x.ts`), read after
+    /// `context`.
+    pub(super) package: Vec<String>,
     /// Which paths are read from the repo root before `context` (decided once per memory).
     pub(super) context_demote: Demote,
     /// In a skill, the folders it bundles its files in: a bare name (`review.py`) is looked
@@ -65,6 +69,14 @@ pub(super) struct Walker {
     pub(super) budget: usize,
 }
 
+/// The folder a docs folder sits in, when that is not the repository's root: `web` for
+/// `web/docs` and `web/docs/guide`; `None` for `docs/guide` or `.github`.
+fn package_above_docs(dir: &str) -> Option<String> {
+    let segments: Vec<&str> = dir.split('/').filter(|s| !s.is_empty()).collect();
+    let docs = segments.iter().position(|s| paths::is_docs_dir(s))?;
+    (docs > 0).then(|| segments[..docs].join("/"))
+}
+
 impl Walker {
     /// A walker for one memory (`file_dir`: the notes file's folder, repo-relative), with
     /// what is decided once per memory ([`super::context`]) already decided.
@@ -81,6 +93,7 @@ impl Walker {
             skill_bundle: skill
                 .map(|skill| SKILL_BUNDLE_DIRS.iter().map(|d| format!("{skill}/{d}")).collect())
                 .unwrap_or_default(),
+            package: context.as_deref().and_then(package_above_docs).into_iter().collect(),
             context,
             file_dir: file_dir.map(str::to_string),
             doc: Doc::default(),

@@ -15,6 +15,12 @@
 //!     path that exists, with a text that resembles the deleted one's (identifier Jaccard ≥ 0.5,
 //!     as git's rename detection wants half the content; an empty file resembles nothing; a
 //!     partial clone without the old text falls back to the name): a move spread over commits;
+//!   - the same, for a name with a prefix or a suffix added (`create-pr.md` →
+//!     `archon-create-pr.md`: the same extension, the old stem of four characters or more
+//!     between separators), when no file of the same name was;
+//!   - it was deleted by a commit that added a file, still there, holding more than half of its
+//!     distinct lines (of four letters or digits and more; eight such lines at least): extracted
+//!     there and rewritten beyond what git calls a rename (70);
 //!   - the path as written existed in history and a unique path ends in it today;
 //!   - without history: the unique path ending in it, when the path starts at a conventional root
 //!     folder (`src/`, `packages/`, `proto/`, ...) that is gone from the root (a monorepo move,

@@ -26,6 +26,24 @@ pub(super) fn since_of(git: &GitRepo, commit: &str) -> Option<Since> {
     git.commit_time(commit).map(|date| Since { commit: commit.to_owned(), date })
 }
 
+/// Fewer distinct lines than this say too little to tell where a file's text went.
+const MIN_LINES_EXTRACTED: usize = 8;
+
+/// Whether the file name `new` is `old` with a prefix or a suffix: the same extension, and a stem
+/// that holds the old stem (of four characters or more) between separators
+/// (`archon-create-pr.md` for `create-pr.md`, `client_v2.py` for `client.py`).
+fn affixed(old: &str, new: &str) -> bool {
+    let split =
+        |n: &str| n.rsplit_once('.').map_or((n.to_owned(), String::new()), |(s, e)| (s.to_owned(), e.to_owned()));
+    let ((old_stem, old_ext), (new_stem, new_ext)) = (split(old), split(new));
+    if old_ext != new_ext || old_stem.len() < 4 || new_stem == old_stem {
+        return false;
+    }
+    let sep = |c: char| matches!(c, '-' | '_' | '.');
+    new_stem.strip_suffix(old_stem.as_str()).is_some_and(|p| p.ends_with(sep))
+        || new_stem.strip_prefix(old_stem.as_str()).is_some_and(|s| s.starts_with(sep))
+}
+
 impl Checker<'_> {
     /// The first commit after the memory's date (`since`) whose version of `file` no longer
     /// `holds` what the memory said (a definition, a setting), with its date: when the claim
@@ -147,20 +165,32 @@ impl Checker<'_> {
         // and that exists now. A name match alone, without history saying it was added
         // then, is not a successor: the file was deleted.
         let name = basename(last);
-        let mut readded: Vec<(String, String)> = git
-            .added_named(name, since)
-            .into_iter()
-            .filter(|(p, _, _)| *p != last && self.index.file(p).is_some())
-            .map(|(p, c, _)| (p, c))
-            .collect();
-        readded.sort();
-        readded.dedup_by(|a, b| a.0 == b.0);
-        // A name alone is no successor: git's own rename detection wants half the content
-        // kept, and so does this. The file as it was just before its deletion must resemble
-        // the one that took its name now; an empty file resembles nothing. When history
-        // no longer has the old text (a partial clone), the name is all there is to go on.
-        if let Some(old) = git.show(&format!("{commit}^"), last) {
-            readded.retain(|(p, _)| self.index.read_text(p).is_some_and(|now| body_similarity(&old, &now, &[]) >= 0.5));
+        let old = git.show(&format!("{commit}^"), last);
+        let resembles = |p: &str| {
+            old.as_ref()
+                .is_none_or(|old| self.index.read_text(p).is_some_and(|now| body_similarity(old, &now, &[]) >= 0.5))
+        };
+        let added = |named: &dyn Fn(&str) -> bool| -> Vec<(String, String)> {
+            let mut found: Vec<(String, String)> = git
+                .added_where(named, since)
+                .into_iter()
+                .filter(|(p, _, _)| *p != last && self.index.file(p).is_some())
+                .map(|(p, c, _)| (p, c))
+                .collect();
+            found.sort();
+            found.dedup_by(|a, b| a.0 == b.0);
+            // A name alone is no successor: git's own rename detection wants half the content
+            // kept, and so does this. The file as it was just before its deletion must resemble
+            // the one that took its name now; an empty file resembles nothing. When history
+            // no longer has the old text (a partial clone), the name is all there is to go on.
+            found.retain(|(p, _)| resembles(p));
+            found
+        };
+        let mut readded = added(&|n: &str| n == name);
+        // Renamed with a prefix or a suffix in commits of their own (`create-pr.md` →
+        // `archon-create-pr.md`): git pairs nothing, the name still holds the old one.
+        if readded.is_empty() && old.is_some() {
+            readded = added(&|n: &str| affixed(name, n));
         }
         // A common name (`index.ts`, `base.ts`) is added all over a busy repo: with
         // several, only those added by the deleting commit, else those in a folder of
@@ -191,12 +221,49 @@ impl Checker<'_> {
             [] => {}
             several => return Located::Unclear { candidates: several.iter().map(|(p, _)| p.clone()).collect() },
         }
+        if let Some((to, kept, of)) = old.as_deref().and_then(|old| self.lines_went_to(git, &commit, old)) {
+            return Located::Moved {
+                confidence: 70 - penalty,
+                evidence: self.with_history_note(
+                    git,
+                    format!(
+                        "git: deleted in {}, which added {to} with {kept} of its {of} lines: extracted there",
+                        short(&commit)
+                    ),
+                ),
+                since: since_of(git, &commit),
+                to,
+                dir: false,
+            };
+        }
         let (confidence, evidence) = self.history_confidence(
             git,
             95 - penalty,
             format!("git: deleted in {} and nothing took its place", short(&commit)),
         );
         Located::Gone { confidence, evidence, since: since_of(git, &commit) }
+    }
+
+    /// Of the files `commit` added that are still there, the one that took more than half of
+    /// the deleted file's lines (`old`, lines of a few characters and more, each counted once),
+    /// with how many: a file extracted into a new place in the commit that deleted it, rewritten
+    /// beyond what git calls a rename.
+    fn lines_went_to(&self, git: &GitRepo, commit: &str, old: &str) -> Option<(String, usize, usize)> {
+        let lines: std::collections::BTreeSet<&str> =
+            old.lines().map(str::trim).filter(|l| l.chars().filter(|c| c.is_alphanumeric()).count() >= 4).collect();
+        if lines.len() < MIN_LINES_EXTRACTED {
+            return None;
+        }
+        let mut best: Option<(String, usize)> = None;
+        for path in git.added_in(commit).into_iter().filter(|p| self.index.file(p).is_some()) {
+            let Some(text) = git.show(commit, &path) else { continue };
+            let there: std::collections::BTreeSet<&str> = text.lines().map(str::trim).collect();
+            let kept = lines.iter().filter(|l| there.contains(*l)).count();
+            if best.as_ref().is_none_or(|(p, k)| kept > *k || (kept == *k && path < *p)) {
+                best = Some((path, kept));
+            }
+        }
+        best.filter(|(_, kept)| kept * 2 > lines.len()).map(|(p, kept)| (p, kept, lines.len()))
     }
 
     /// `evidence`, with a note when the history it comes from is incomplete.
