@@ -580,3 +580,46 @@ fn a_source_file_that_never_was_is_invented_in_an_agents_notes_but_not_read_in_a
         other => panic!("readme: {other:?}"),
     }
 }
+
+#[test]
+fn in_a_doc_a_link_written_without_its_extension_is_the_page() {
+    let dir = repo(&[
+        &[
+            ("docs/topics/images/a.md", "# A\n"),
+            ("docs/topics/images/b.md", "# B\n"),
+            ("docs/reference/panels.md", "# Panels\n"),
+            ("docs/reference/pages/x.md", "# X\n"),
+            ("app/panels/help.py", "x = 1\n"),
+        ],
+        &[("docs/topics/images.md", "# Images\n")],
+    ]);
+    std::fs::remove_dir_all(dir.path().join("docs/topics/images")).unwrap();
+    git(dir.path(), &["add", "-A"]);
+    git(dir.path(), &["commit", "-qm", "one page for images"]);
+    let evidence = Evidence::open(dir.path()).unwrap();
+    let readme = MemoryMeta {
+        agent: memval_proto::tools::DOCS_AGENT.into(),
+        source: Source { path: "docs/guide.md".into(), line: None, row: None, format: "notes".into() },
+        ..memory()
+    };
+    let check = |p: &str, memory: &MemoryMeta| {
+        let claims = vec![claim(ClaimType::FileReference, vec![path(p)], None)];
+        let context = MemoryContext::of(&claims).for_memory(memory);
+        (Checker { context: &context, ..evidence.checker() }).check(&claims[0], memory)
+    };
+    for (p, page) in [("docs/reference/panels", "panels.md"), ("docs/topics/images", "images.md")] {
+        match check(p, &readme) {
+            Outcome::Checked { verdict: Verdict::Valid, evidence, .. } => {
+                assert!(evidence.contains(page), "{p}: {evidence}")
+            }
+            other => panic!("{p} in a doc: {other:?}"),
+        }
+    }
+    // An agent's notes naming the folder that went: the folder is gone.
+    match check("docs/topics/images", &memory()) {
+        Outcome::Checked { verdict: Verdict::Contradicted, evidence, .. } => {
+            assert!(evidence.contains("deleted"), "{evidence}")
+        }
+        other => panic!("the folder in notes: {other:?}"),
+    }
+}

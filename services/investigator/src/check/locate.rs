@@ -15,6 +15,9 @@ use super::common::{as_written, placeholder_path};
 use super::located::Located;
 use super::Checker;
 
+/// Extensions of pages a docs link may leave out.
+const PAGE_EXTENSIONS: &[&str] = &["md", "mdx", "rst"];
+
 impl Checker<'_> {
     pub(super) fn locate(&self, raw: &str, alts: &[String], since: Option<UnixSeconds>) -> Located {
         let path = match RepoRoot::normalise(raw) {
@@ -26,6 +29,9 @@ impl Checker<'_> {
         }
         if let Err(refusal) = self.index.resolve_existing(&path) {
             return Located::Refused(refusal);
+        }
+        if let Some(page) = self.page_without_extension(raw, &path) {
+            return page;
         }
         if let Some(each) = self.folder_of_each_package(raw, alts) {
             return each;
@@ -86,6 +92,25 @@ impl Checker<'_> {
             found => found,
         };
         self.second_look(&path, found)
+    }
+
+    /// In a README or doc, a link to a page written without its extension, as docs generators
+    /// let one write it (`../topics/images` for `docs/topics/images.md`): the page, whatever a
+    /// folder of that name once was. A claim's path carries no trailing slash, so a folder
+    /// mention (`images/`) in a doc is read the same way; an agent's notes are not.
+    fn page_without_extension(&self, raw: &str, path: &str) -> Option<Located> {
+        let name = path.rsplit('/').next().unwrap_or(path);
+        if !self.context.for_people() || raw.trim().ends_with('/') || name.contains('.') || name.is_empty() {
+            return None;
+        }
+        PAGE_EXTENSIONS.iter().map(|ext| format!("{path}.{ext}")).find(|page| self.index.file(page).is_some()).map(
+            |page| Located::Here {
+                note: Some(format!("{path} is a link to the page {page}, written without its extension")),
+                path: page,
+                dir: false,
+                confidence: 85,
+            },
+        )
     }
 
     /// Before history: a path that is not the repository's whatever its past. An example the

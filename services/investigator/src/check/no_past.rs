@@ -321,6 +321,23 @@ impl Checker<'_> {
         if let Some(why) = placeholder_path(written) {
             return Located::NotInRepo(format!("{written} reads as an example, not a path of the repo ({why})"));
         }
+        // A docs link or a module path without its extension (`../reference/panels` beside
+        // `panels.md`): the entry of its folder, as when no file of its name is anywhere.
+        for reading in readings {
+            let (folder, name) = (folder_of(reading), basename(reading.trim_end_matches('/')));
+            if !(folder.is_empty() || self.index.is_dir(&folder)) {
+                continue;
+            }
+            if let Some(FolderSays::Spelled(entry)) = self.folder_says(&folder, name) {
+                let path = if folder.is_empty() { entry.clone() } else { format!("{folder}/{entry}") };
+                return Located::Here {
+                    dir: self.index.is_dir(&path),
+                    note: Some(format!("{name} is written for {entry}, which {folder}/ has")),
+                    path,
+                    confidence: 70,
+                };
+            }
+        }
         if let Some(typo) = self.misspelled(readings, &candidates) {
             return typo;
         }
