@@ -13,6 +13,7 @@
 mod check;
 pub mod confine;
 mod evidence;
+mod grammars;
 pub mod index;
 pub mod model;
 mod names;

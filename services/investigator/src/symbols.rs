@@ -1,5 +1,6 @@
 //! Symbol definitions of one file: tree-sitter for Rust, Python, Go, TypeScript and
-//! JavaScript; a line-based fallback for other text files.
+//! JavaScript here, and for Java, C#, Kotlin, Swift, Ruby, PHP, C and C++ in
+//! [`crate::grammars`]; a line-based fallback for other text files.
 //!
 //! Methods carry their `impl`, class or receiver as their container. The definition walk never
 //! descends into a function body (a `block`), so a definition nested in a body is not found;
@@ -31,6 +32,14 @@ pub enum Lang {
     TypeScript,
     Tsx,
     JavaScript,
+    Java,
+    CSharp,
+    Kotlin,
+    Swift,
+    Ruby,
+    Php,
+    C,
+    Cpp,
     /// Prose and data (Markdown, JSON, YAML, ...): defines nothing, even when a code block
     /// in it looks like a definition.
     Doc,
@@ -47,10 +56,26 @@ impl Lang {
             "ts" | "mts" | "cts" => Lang::TypeScript,
             "tsx" => Lang::Tsx,
             "js" | "jsx" | "mjs" | "cjs" => Lang::JavaScript,
+            "java" => Lang::Java,
+            "cs" => Lang::CSharp,
+            "kt" | "kts" => Lang::Kotlin,
+            "swift" => Lang::Swift,
+            "rb" | "rake" | "gemspec" => Lang::Ruby,
+            "php" => Lang::Php,
+            "c" => Lang::C,
+            "h" | "hh" | "hpp" | "hxx" | "cc" | "cpp" | "cxx" | "c++" | "h++" | "ino" => Lang::Cpp,
             "md" | "markdown" | "mdx" | "txt" | "rst" | "adoc" | "html" | "htm" | "json" | "yaml" | "yml" | "toml"
             | "lock" | "csv" | "svg" | "xml" | "ini" | "cfg" | "orig" => Lang::Doc,
             _ => Lang::Other,
         }
+    }
+
+    /// One of the languages `crate::grammars` reads.
+    fn more(self) -> bool {
+        matches!(
+            self,
+            Lang::Java | Lang::CSharp | Lang::Kotlin | Lang::Swift | Lang::Ruby | Lang::Php | Lang::C | Lang::Cpp
+        )
     }
 
     fn grammar(self) -> Option<Language> {
@@ -61,6 +86,14 @@ impl Lang {
             Lang::TypeScript => tree_sitter_typescript::LANGUAGE_TYPESCRIPT.into(),
             Lang::Tsx => tree_sitter_typescript::LANGUAGE_TSX.into(),
             Lang::JavaScript => tree_sitter_javascript::LANGUAGE.into(),
+            Lang::Java => tree_sitter_java::LANGUAGE.into(),
+            Lang::CSharp => tree_sitter_c_sharp::LANGUAGE.into(),
+            Lang::Kotlin => tree_sitter_kotlin_ng::LANGUAGE.into(),
+            Lang::Swift => tree_sitter_swift::LANGUAGE.into(),
+            Lang::Ruby => tree_sitter_ruby::LANGUAGE.into(),
+            Lang::Php => tree_sitter_php::LANGUAGE_PHP.into(),
+            Lang::C => tree_sitter_c::LANGUAGE.into(),
+            Lang::Cpp => tree_sitter_cpp::LANGUAGE.into(),
             Lang::Other | Lang::Doc => return None,
         })
     }
@@ -170,6 +203,20 @@ fn collect(lang: Lang, node: Node<'_>, src: &[u8], container: Option<&str>, defs
     let name_field = || node.child_by_field_name("name").map(|n| text_of(n, src).to_owned());
     let mut next_container: Option<String> = None;
     let mut descend = true;
+    if lang.more() {
+        let step = crate::grammars::step(lang, node, src);
+        for (name, def_kind) in &step.defs {
+            push(defs, name, step.scope.as_deref().or(container), node, def_kind);
+        }
+        if step.descend {
+            let container = step.container.as_deref().or(container);
+            let mut cursor = node.walk();
+            for child in node.named_children(&mut cursor) {
+                collect(lang, child, src, container, defs, depth + 1);
+            }
+        }
+        return;
+    }
     match (lang, kind) {
         // Bodies of functions rarely hold definitions a memory names; skipping them keeps
         // the index fast on large trees.
@@ -432,6 +479,64 @@ mod tests {
         has(Lang::JavaScript, "function helper() {}\nclass A { m() {} }\n", "m", Some("A"), 2);
     }
 
+    /// The eight languages of `crate::grammars`: types with their members, functions, fields,
+    /// constants and macros, each at its line and in its container.
+    #[test]
+    fn java_csharp_kotlin_swift_ruby_php_c_and_cpp() {
+        let java = "package x;\npublic class LruCache<K> {\n  private final int capacity;\n  public LruCache(int c) { int local = 1; }\n  public V get(K key) { return null; }\n}\nenum Mode { FAST, SLOW }\n";
+        has(Lang::Java, java, "LruCache", None, 2);
+        has(Lang::Java, java, "capacity", Some("LruCache"), 3);
+        has(Lang::Java, java, "get", Some("LruCache"), 5);
+        has(Lang::Java, java, "SLOW", Some("Mode"), 7);
+        assert!(!names(Lang::Java, java).iter().any(|(n, _, _)| n == "local"), "a local is no definition");
+        let cs = "namespace App {\n  public class Store {\n    private int _count;\n    public string Name { get; set; }\n    public void Save() { }\n  }\n  public enum Kind { A, B }\n}\n";
+        has(Lang::CSharp, cs, "Store", None, 2);
+        has(Lang::CSharp, cs, "_count", Some("Store"), 3);
+        has(Lang::CSharp, cs, "Name", Some("Store"), 4);
+        has(Lang::CSharp, cs, "Save", Some("Store"), 5);
+        has(Lang::CSharp, cs, "B", Some("Kind"), 7);
+        let kt = "package x\n\nclass User(val name: String, other: Int) {\n    val id = 1\n    fun greet(): String = name\n}\nobject Registry\nfun top() {}\n";
+        has(Lang::Kotlin, kt, "User", None, 3);
+        has(Lang::Kotlin, kt, "name", Some("User"), 3);
+        assert!(!names(Lang::Kotlin, kt).iter().any(|(n, _, _)| n == "other"), "a plain parameter is no property");
+        has(Lang::Kotlin, kt, "id", Some("User"), 4);
+        has(Lang::Kotlin, kt, "greet", Some("User"), 5);
+        has(Lang::Kotlin, kt, "Registry", None, 7);
+        has(Lang::Kotlin, kt, "top", None, 8);
+        let swift = "import Foundation\n\nstruct Session {\n    let id: String\n    func resume() {}\n}\nprotocol Store {\n    func load() -> Int\n}\nenum State { case idle, busy }\n";
+        has(Lang::Swift, swift, "Session", None, 3);
+        has(Lang::Swift, swift, "id", Some("Session"), 4);
+        has(Lang::Swift, swift, "resume", Some("Session"), 5);
+        has(Lang::Swift, swift, "load", Some("Store"), 8);
+        has(Lang::Swift, swift, "busy", Some("State"), 10);
+        let ruby = "module Billing\n  MAX = 3\n  class Invoice < Base\n    def total\n    end\n    def self.build; end\n  end\nend\n";
+        has(Lang::Ruby, ruby, "Billing", None, 1);
+        has(Lang::Ruby, ruby, "MAX", Some("Billing"), 2);
+        has(Lang::Ruby, ruby, "total", Some("Invoice"), 4);
+        has(Lang::Ruby, ruby, "build", Some("Invoice"), 6);
+        let php = "<?php\nnamespace App;\nclass OrderService {\n    const LIMIT = 5;\n    private $repo;\n    public function place() {}\n}\nfunction helper() {}\n";
+        has(Lang::Php, php, "OrderService", None, 3);
+        has(Lang::Php, php, "LIMIT", Some("OrderService"), 4);
+        has(Lang::Php, php, "repo", Some("OrderService"), 5);
+        has(Lang::Php, php, "place", Some("OrderService"), 6);
+        has(Lang::Php, php, "helper", None, 8);
+        let c = "#define LIMIT 4\nstruct node {\n  int value;\n};\ntypedef struct node node_t;\nint parse(const char *s);\nstatic int *lookup(int k) {\n  int inner = 0;\n  return 0;\n}\nstruct node *head;\n";
+        has(Lang::C, c, "LIMIT", None, 1);
+        has(Lang::C, c, "node", None, 2);
+        has(Lang::C, c, "value", Some("node"), 3);
+        has(Lang::C, c, "node_t", None, 5);
+        has(Lang::C, c, "parse", None, 6);
+        has(Lang::C, c, "lookup", None, 7);
+        assert!(!names(Lang::C, c).iter().any(|(n, _, _)| n == "inner" || n == "head"), "{:?}", names(Lang::C, c));
+        let cpp = "namespace net {\nclass Socket {\n public:\n  void close();\n  int fd_;\n};\n}\nvoid net::Socket::close() {}\nusing Port = int;\n";
+        has(Lang::Cpp, cpp, "net", None, 1);
+        has(Lang::Cpp, cpp, "Socket", Some("net"), 2);
+        has(Lang::Cpp, cpp, "close", Some("Socket"), 4);
+        has(Lang::Cpp, cpp, "fd_", Some("Socket"), 5);
+        has(Lang::Cpp, cpp, "close", Some("Socket"), 8);
+        has(Lang::Cpp, cpp, "Port", None, 9);
+    }
+
     #[test]
     fn fallback_finds_common_definitions() {
         let c = "#define LIMIT 4\nstruct node {\n};\nstatic int parse_header(const char *s) {\n  return foo(s);\n}\n";
@@ -445,7 +550,22 @@ mod tests {
     #[test]
     fn hostile_input_does_not_panic() {
         let deep = "(".repeat(100_000);
-        for lang in [Lang::Rust, Lang::Python, Lang::Go, Lang::TypeScript, Lang::JavaScript, Lang::Other] {
+        for lang in [
+            Lang::Rust,
+            Lang::Python,
+            Lang::Go,
+            Lang::TypeScript,
+            Lang::JavaScript,
+            Lang::Java,
+            Lang::CSharp,
+            Lang::Kotlin,
+            Lang::Swift,
+            Lang::Ruby,
+            Lang::Php,
+            Lang::C,
+            Lang::Cpp,
+            Lang::Other,
+        ] {
             let _ = definitions(lang, &deep);
             let _ = definitions(lang, "\u{0}\u{1}fn \u{FFFD} struct");
         }
