@@ -16,7 +16,18 @@
 
 use tree_sitter::Node;
 
-use crate::symbols::Lang;
+/// The languages read here (`crate::symbols::Lang` maps its own onto these).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Grammar {
+    Java,
+    CSharp,
+    Kotlin,
+    Swift,
+    Ruby,
+    Php,
+    C,
+    Cpp,
+}
 
 /// What one node of a tree adds: definitions (name, kind), the type they belong to when the node
 /// says so itself (`void Foo::bar() {}`), the container its children get, and whether its
@@ -89,7 +100,7 @@ fn declarator_name(node: Node<'_>, src: &[u8]) -> Option<(String, Option<String>
 }
 
 /// The definitions `node` adds, in `lang` (one of the languages of this module).
-pub(crate) fn step(lang: Lang, node: Node<'_>, src: &[u8]) -> Step {
+pub(crate) fn step(lang: Grammar, node: Node<'_>, src: &[u8]) -> Step {
     let kind = node.kind();
     match (lang, kind) {
         // Bodies of functions: nothing a memory names lives there.
@@ -97,7 +108,7 @@ pub(crate) fn step(lang: Lang, node: Node<'_>, src: &[u8]) -> Step {
             Step { defs: Vec::new(), scope: None, container: None, descend: false }
         }
         (
-            Lang::Java,
+            Grammar::Java,
             "class_declaration"
             | "interface_declaration"
             | "enum_declaration"
@@ -105,58 +116,60 @@ pub(crate) fn step(lang: Lang, node: Node<'_>, src: &[u8]) -> Step {
             | "annotation_type_declaration",
         )
         | (
-            Lang::CSharp,
+            Grammar::CSharp,
             "class_declaration"
             | "interface_declaration"
             | "struct_declaration"
             | "record_declaration"
             | "enum_declaration",
         )
-        | (Lang::Kotlin, "class_declaration" | "object_declaration")
-        | (Lang::Swift, "class_declaration" | "protocol_declaration")
-        | (Lang::Php, "class_declaration" | "interface_declaration" | "trait_declaration" | "enum_declaration")
-        | (Lang::Ruby, "class" | "module")
-        | (Lang::Cpp, "class_specifier" | "namespace_definition") => Step::def(name_of(node, src), "class", true, true),
-        (Lang::C | Lang::Cpp, "struct_specifier" | "enum_specifier" | "union_specifier") => {
+        | (Grammar::Kotlin, "class_declaration" | "object_declaration")
+        | (Grammar::Swift, "class_declaration" | "protocol_declaration")
+        | (Grammar::Php, "class_declaration" | "interface_declaration" | "trait_declaration" | "enum_declaration")
+        | (Grammar::Ruby, "class" | "module")
+        | (Grammar::Cpp, "class_specifier" | "namespace_definition") => {
+            Step::def(name_of(node, src), "class", true, true)
+        }
+        (Grammar::C | Grammar::Cpp, "struct_specifier" | "enum_specifier" | "union_specifier") => {
             if node.child_by_field_name("body").is_some() {
                 Step::def(name_of(node, src), "struct", true, true)
             } else {
                 Step::read_on()
             }
         }
-        (Lang::CSharp, "namespace_declaration" | "file_scoped_namespace_declaration") => Step::read_on(),
+        (Grammar::CSharp, "namespace_declaration" | "file_scoped_namespace_declaration") => Step::read_on(),
         (
-            Lang::Java,
+            Grammar::Java,
             "method_declaration"
             | "constructor_declaration"
             | "compact_constructor_declaration"
             | "annotation_type_element_declaration",
         )
         | (
-            Lang::CSharp,
+            Grammar::CSharp,
             "method_declaration"
             | "constructor_declaration"
             | "destructor_declaration"
             | "delegate_declaration"
             | "local_function_statement",
         )
-        | (Lang::Kotlin, "function_declaration")
-        | (Lang::Swift, "function_declaration" | "protocol_function_declaration")
-        | (Lang::Php, "method_declaration" | "function_definition")
-        | (Lang::Ruby, "method" | "singleton_method") => Step::def(name_of(node, src), "method", false, false),
-        (Lang::Swift, "init_declaration") => Step::def(Some("init".to_owned()), "method", false, false),
-        (Lang::Java, "enum_constant") | (Lang::CSharp, "enum_member_declaration" | "property_declaration") => {
+        | (Grammar::Kotlin, "function_declaration")
+        | (Grammar::Swift, "function_declaration" | "protocol_function_declaration")
+        | (Grammar::Php, "method_declaration" | "function_definition")
+        | (Grammar::Ruby, "method" | "singleton_method") => Step::def(name_of(node, src), "method", false, false),
+        (Grammar::Swift, "init_declaration") => Step::def(Some("init".to_owned()), "method", false, false),
+        (Grammar::Java, "enum_constant") | (Grammar::CSharp, "enum_member_declaration" | "property_declaration") => {
             Step::def(name_of(node, src), "field", false, false)
         }
-        (Lang::Swift, "property_declaration" | "protocol_property_declaration" | "typealias_declaration")
-        | (Lang::Swift, "associatedtype_declaration") => {
+        (Grammar::Swift, "property_declaration" | "protocol_property_declaration" | "typealias_declaration")
+        | (Grammar::Swift, "associatedtype_declaration") => {
             let name = node
                 .child_by_field_name("name")
                 .and_then(|p| p.child_by_field_name("bound_identifier").or(Some(p)))
                 .and_then(|n| last_ident(n, src));
             Step::def(name, "field", false, false)
         }
-        (Lang::Swift, "enum_entry") => {
+        (Grammar::Swift, "enum_entry") => {
             let mut cursor = node.walk();
             let names: Vec<String> =
                 node.children_by_field_name("name", &mut cursor).map(|n| text_of(n, src).to_owned()).collect();
@@ -167,7 +180,7 @@ pub(crate) fn step(lang: Lang, node: Node<'_>, src: &[u8]) -> Step {
                 descend: false,
             }
         }
-        (Lang::Java, "field_declaration" | "constant_declaration") => {
+        (Grammar::Java, "field_declaration" | "constant_declaration") => {
             let mut cursor = node.walk();
             let names: Vec<String> =
                 node.children_by_field_name("declarator", &mut cursor).filter_map(|d| name_of(d, src)).collect();
@@ -178,7 +191,7 @@ pub(crate) fn step(lang: Lang, node: Node<'_>, src: &[u8]) -> Step {
                 descend: false,
             }
         }
-        (Lang::CSharp, "field_declaration" | "event_field_declaration") => {
+        (Grammar::CSharp, "field_declaration" | "event_field_declaration") => {
             let declarators = child_of_kind(node, &["variable_declaration"]).map(|v| {
                 let mut cursor = v.walk();
                 let names: Vec<String> = v
@@ -198,25 +211,25 @@ pub(crate) fn step(lang: Lang, node: Node<'_>, src: &[u8]) -> Step {
                 descend: false,
             }
         }
-        (Lang::Kotlin, "property_declaration") => {
+        (Grammar::Kotlin, "property_declaration") => {
             let name = child_of_kind(node, &["variable_declaration"])
                 .and_then(|v| child_of_kind(v, &["identifier", "simple_identifier"]))
                 .map(|i| text_of(i, src).to_owned());
             Step::def(name, "field", false, false)
         }
-        (Lang::Kotlin, "enum_entry") => Step::def(
+        (Grammar::Kotlin, "enum_entry") => Step::def(
             child_of_kind(node, &["identifier", "simple_identifier"]).map(|i| text_of(i, src).to_owned()),
             "variant",
             false,
             false,
         ),
-        (Lang::Kotlin, "class_parameter") => {
+        (Grammar::Kotlin, "class_parameter") => {
             // `class User(val name: String)`: a property, when declared with `val` or `var`.
             let property = text_of(node, src).split_whitespace().any(|w| w == "val" || w == "var");
             let name = child_of_kind(node, &["identifier", "simple_identifier"]).map(|i| text_of(i, src).to_owned());
             Step::def(name.filter(|_| property), "field", false, false)
         }
-        (Lang::Php, "property_declaration") => {
+        (Grammar::Php, "property_declaration") => {
             let mut cursor = node.walk();
             let names: Vec<String> = node
                 .named_children(&mut cursor)
@@ -230,7 +243,7 @@ pub(crate) fn step(lang: Lang, node: Node<'_>, src: &[u8]) -> Step {
                 descend: false,
             }
         }
-        (Lang::Php, "const_declaration") => {
+        (Grammar::Php, "const_declaration") => {
             let mut cursor = node.walk();
             let names: Vec<String> = node
                 .named_children(&mut cursor)
@@ -244,13 +257,13 @@ pub(crate) fn step(lang: Lang, node: Node<'_>, src: &[u8]) -> Step {
                 descend: false,
             }
         }
-        (Lang::Php, "namespace_definition") => Step::read_on(),
-        (Lang::Ruby, "assignment") => {
+        (Grammar::Php, "namespace_definition") => Step::read_on(),
+        (Grammar::Ruby, "assignment") => {
             let name =
                 node.child_by_field_name("left").filter(|l| l.kind() == "constant").map(|l| text_of(l, src).to_owned());
             Step::def(name, "const", false, false)
         }
-        (Lang::C | Lang::Cpp, "function_definition") => {
+        (Grammar::C | Grammar::Cpp, "function_definition") => {
             let found = node.child_by_field_name("declarator").and_then(|d| declarator_name(d, src));
             match found {
                 Some((name, Some(scope))) => {
@@ -261,7 +274,7 @@ pub(crate) fn step(lang: Lang, node: Node<'_>, src: &[u8]) -> Step {
             }
         }
         // A prototype (`int parse(const char *s);`) in a header: the function's declaration.
-        (Lang::C | Lang::Cpp, "declaration" | "field_declaration") => {
+        (Grammar::C | Grammar::Cpp, "declaration" | "field_declaration") => {
             let mut cursor = node.walk();
             let mut defs = Vec::new();
             for d in node.children_by_field_name("declarator", &mut cursor) {
@@ -276,15 +289,15 @@ pub(crate) fn step(lang: Lang, node: Node<'_>, src: &[u8]) -> Step {
             }
             Step { defs, scope: None, container: None, descend: false }
         }
-        (Lang::C | Lang::Cpp, "type_definition") => {
+        (Grammar::C | Grammar::Cpp, "type_definition") => {
             let name = node.child_by_field_name("declarator").and_then(|d| declarator_name(d, src)).map(|(n, _)| n);
             Step { defs: name.into_iter().map(|n| (n, "type")).collect(), scope: None, container: None, descend: true }
         }
-        (Lang::Cpp, "alias_declaration") => Step::def(name_of(node, src), "type", false, false),
-        (Lang::C | Lang::Cpp, "preproc_def" | "preproc_function_def") => {
+        (Grammar::Cpp, "alias_declaration") => Step::def(name_of(node, src), "type", false, false),
+        (Grammar::C | Grammar::Cpp, "preproc_def" | "preproc_function_def") => {
             Step::def(name_of(node, src), "macro", false, false)
         }
-        (Lang::C | Lang::Cpp, "enumerator") => Step::def(name_of(node, src), "variant", false, false),
+        (Grammar::C | Grammar::Cpp, "enumerator") => Step::def(name_of(node, src), "variant", false, false),
         _ => Step::read_on(),
     }
 }

@@ -12,6 +12,8 @@ use std::sync::LazyLock;
 use regex::Regex;
 use tree_sitter::{Language, Node, Parser};
 
+use crate::grammars::Grammar;
+
 /// One definition found in a file.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Def {
@@ -70,12 +72,19 @@ impl Lang {
         }
     }
 
-    /// One of the languages `crate::grammars` reads.
-    fn more(self) -> bool {
-        matches!(
-            self,
-            Lang::Java | Lang::CSharp | Lang::Kotlin | Lang::Swift | Lang::Ruby | Lang::Php | Lang::C | Lang::Cpp
-        )
+    /// Its grammar in `crate::grammars`, for the languages read there.
+    fn more(self) -> Option<Grammar> {
+        Some(match self {
+            Lang::Java => Grammar::Java,
+            Lang::CSharp => Grammar::CSharp,
+            Lang::Kotlin => Grammar::Kotlin,
+            Lang::Swift => Grammar::Swift,
+            Lang::Ruby => Grammar::Ruby,
+            Lang::Php => Grammar::Php,
+            Lang::C => Grammar::C,
+            Lang::Cpp => Grammar::Cpp,
+            _ => return None,
+        })
     }
 
     fn grammar(self) -> Option<Language> {
@@ -203,8 +212,8 @@ fn collect(lang: Lang, node: Node<'_>, src: &[u8], container: Option<&str>, defs
     let name_field = || node.child_by_field_name("name").map(|n| text_of(n, src).to_owned());
     let mut next_container: Option<String> = None;
     let mut descend = true;
-    if lang.more() {
-        let step = crate::grammars::step(lang, node, src);
+    if let Some(grammar) = lang.more() {
+        let step = crate::grammars::step(grammar, node, src);
         for (name, def_kind) in &step.defs {
             push(defs, name, step.scope.as_deref().or(container), node, def_kind);
         }
