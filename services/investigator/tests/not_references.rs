@@ -623,3 +623,31 @@ fn in_a_doc_a_link_written_without_its_extension_is_the_page() {
         other => panic!("the folder in notes: {other:?}"),
     }
 }
+
+#[test]
+fn in_a_language_without_a_grammar_a_name_the_file_has_is_not_checked_not_gone() {
+    let dir = tree(&[
+        ("src/Cache.scala", "class Cache {\n  val maxSize = 10\n  def get(k: String) = maxSize\n}\n"),
+        ("src/Store.java", "class Store {\n  int size;\n}\n"),
+    ]);
+    run(
+        dir.path(),
+        vec![
+            (
+                "a Scala val the line-based reading cannot tell from a use",
+                claim(ClaimType::SymbolReference, vec![symbol("src/Cache.scala", "maxSize")], None),
+                Want::NotChecked(&["no grammar for .scala files"]),
+            ),
+            (
+                "a name the file does not have at all is still missing",
+                claim(ClaimType::SymbolReference, vec![symbol("src/Cache.scala", "evictAll")], None),
+                Want::Verdict(Verdict::Contradicted, &["not defined in this file"], &[]),
+            ),
+            (
+                "Java has a grammar: a field is found",
+                claim(ClaimType::SymbolReference, vec![symbol("src/Store.java", "size")], None),
+                Want::Verdict(Verdict::Valid, &["src/Store.java:2"], &[]),
+            ),
+        ],
+    );
+}

@@ -16,6 +16,9 @@
 //!   in the file only in comments or strings.
 //! - **AMBIGUOUS** when it is used as code in the file but not defined there; or the file
 //!   reference is ambiguous and the places disagree (a line given).
+//! - **not checked** when the file is in a language memval has no grammar for (thirteen have one,
+//!   `crate::symbols`) and names the symbol without a definition the line-based reading found:
+//!   memval cannot tell a definition from a use there, and says so.
 //!
 //! A file several places could mean (`forms/model_forms.py` in a repository of apps): the one
 //! place defining the symbol is checked; several defining it is VALID (70, each package's own);
@@ -254,6 +257,17 @@ impl Checker<'_> {
         // Mentioned as code, not in a comment or a string (which say nothing of the code).
         let text = self.index.read_text(path);
         let mention = text.as_deref().and_then(|t| usage::first_use(path, t, &sym.name));
+        // A language memval has no grammar for (Elixir, Scala, Dart, ...): its lines were only
+        // guessed at, so a file that has the name may well define it. Said, not guessed.
+        if let (Some(at), Lang::Other) = (mention, Lang::of(path)) {
+            let ext = path.rsplit_once('.').map_or("these", |(_, e)| e);
+            return Outcome::NotChecked {
+                reason: format!(
+                    "{path}:{at} — {path} names {} but memval has no grammar for .{ext} files to tell a definition from a use: not checked",
+                    sym.display()
+                ),
+            };
+        }
         if let Some(at) = mention {
             return checked(
                 Verdict::Ambiguous,
