@@ -218,12 +218,17 @@ static ROUTE_SEGMENT: LazyLock<Regex> = LazyLock::new(|| {
 
 /// Whether `t` is a path with route segments (`app/(marketing)/page.tsx`, `[id]/`, `[slug].astro`):
 /// every segment a plain name or a route segment, at least one of them a route segment, and
-/// more than a bare `[x]` or `(x)` (a folder's slash, another segment or an extension).
+/// more than a bare `[x]` or `(x)` (a folder's slash, another segment or an extension). A
+/// `[name]` that ends a longer path without an extension is a placeholder
+/// (`.claude/commands/[category]/`), not a dynamic segment.
 fn route_path(t: &str) -> bool {
     let segments: Vec<&str> = t.split('/').filter(|s| !s.is_empty()).collect();
     let plain = |s: &str| !s.is_empty() && s.chars().all(|c| c.is_alphanumeric() || matches!(c, '.' | '_' | '-'));
     let routes = segments.iter().filter(|s| ROUTE_SEGMENT.is_match(s)).count();
+    let Some(last) = segments.last() else { return false };
+    let placeholder_last = segments.len() > 1 && last.starts_with('[') && last.ends_with(']');
     routes > 0
+        && !placeholder_last
         && segments.iter().all(|s| plain(s) || ROUTE_SEGMENT.is_match(s))
         && (segments.len() > 1 || t.ends_with('/') || segments[0].ends_with(|c: char| c.is_alphanumeric()))
 }

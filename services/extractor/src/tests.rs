@@ -295,6 +295,11 @@ fn route_groups_and_dynamic_segments_are_path_segments() {
         ],
     );
     check("Pages: `app/[[...slug]]/page.tsx`.", &["L1 file_reference app/[[...slug]]/page.tsx"]);
+    // A placeholder at the end of a path names the folder before it.
+    check(
+        "Each has a README in `.claude/commands/[category]/`.",
+        &["L1 file_reference .claude/commands", "L1 behavioral .claude/commands"],
+    );
     // A markdown link and a bracketed word stay what they are.
     check("See [the guide](docs/guide.md) and [id] or (draft).", &["L1 file_reference docs/guide.md"]);
 }
