@@ -213,3 +213,17 @@ fn a_file_extracted_into_a_new_package_is_stale_with_where_most_of_it_went() {
         &[("src/testing/runner.ts", "STALE", Some("packages/sqltest/src/run.ts"))],
     );
 }
+
+#[test]
+fn a_bare_name_whose_root_namesake_went_before_the_memory_names_what_has_it_now() {
+    let repo = GitRepo::new();
+    repo.write("runtime/old.js", &body("old", 5));
+    repo.write("packages/core/src/runtime/index.ts", &body("runtime", 10));
+    repo.write("packages/core/src/server/index.ts", &body("server", 10));
+    repo.commit("start", BEFORE);
+    std::fs::remove_dir_all(repo.dir.path().join("runtime")).unwrap();
+    repo.commit("drop the old runtime", LATER);
+    repo.write("AGENTS.md", "# Notes\n\nCode in `runtime/` must not import Node APIs; `server/` may.\n");
+    repo.commit("notes", LATEST);
+    expect("bare name", &repo, "AGENTS.md", &[("runtime", "VALID", None), ("server", "VALID", None)]);
+}

@@ -3,6 +3,10 @@
 //! the tree search; without history, a second look. Every reading is confined to the repo
 //! root first ([`crate::confine`]).
 //!
+//! A bare name (`runtime/`) whose namesake at the root was already gone when the memory was
+//! written names what bears that name now (`packages/core/src/runtime/`), not the root's old one:
+//! history before the memory's date is not asked about it.
+//!
 //! With or without history, a missing path is reported (the evidence's first word, which the
 //! report takes as the claim's path) at its first reading whose folder is still in the tree, when
 //! the path as written has none.
@@ -64,9 +68,18 @@ impl Checker<'_> {
                 return gone;
             }
         }
+        // A bare name (`runtime/`) that things of the repository are named now, while the
+        // root's namesake was gone before the memory was written: the memory names those, not
+        // the root's old one.
+        let written = as_written(readings.iter().copied());
+        let named_now = !written.contains('/')
+            && (!self.index.dirs_named(written).is_empty() || !self.index.files_named(written).is_empty());
         if let Some(git) = self.git {
             for (window, penalty) in [(since, 0u8), (None, 15u8)] {
                 if window.is_none() && since.is_none() && penalty > 0 {
+                    break;
+                }
+                if window.is_none() && since.is_some() && named_now {
                     break;
                 }
                 for reading in &readings {
@@ -76,7 +89,7 @@ impl Checker<'_> {
                 }
             }
         }
-        let bare = !as_written(readings.iter().copied()).contains('/');
+        let bare = !written.contains('/');
         let mut first = None;
         for reading in &readings {
             match self.search_tree_at(reading, since, bare) {
