@@ -44,6 +44,16 @@ impl Step {
         Step { defs: Vec::new(), scope: None, container: None, descend: true }
     }
 
+    /// Nothing here, and nothing below (a function's body).
+    fn stop() -> Step {
+        Step::all(Vec::new(), "")
+    }
+
+    /// Several definitions of one kind (`int a, b;`), whose children are not read.
+    fn all(names: Vec<String>, kind: &'static str) -> Step {
+        Step { defs: names.into_iter().map(|n| (n, kind)).collect(), scope: None, container: None, descend: false }
+    }
+
     fn def(name: Option<String>, kind: &'static str, container: bool, descend: bool) -> Step {
         let container = if container { name.clone() } else { None };
         Step { defs: name.into_iter().map(|n| (n, kind)).collect(), scope: None, container, descend }
@@ -104,9 +114,7 @@ pub(crate) fn step(lang: Grammar, node: Node<'_>, src: &[u8]) -> Step {
     let kind = node.kind();
     match (lang, kind) {
         // Bodies of functions: nothing a memory names lives there.
-        (_, "block" | "compound_statement" | "function_body" | "statements" | "constructor_body") => {
-            Step { defs: Vec::new(), scope: None, container: None, descend: false }
-        }
+        (_, "block" | "compound_statement" | "function_body" | "statements" | "constructor_body") => Step::stop(),
         (
             Grammar::Java,
             "class_declaration"
@@ -173,23 +181,13 @@ pub(crate) fn step(lang: Grammar, node: Node<'_>, src: &[u8]) -> Step {
             let mut cursor = node.walk();
             let names: Vec<String> =
                 node.children_by_field_name("name", &mut cursor).map(|n| text_of(n, src).to_owned()).collect();
-            Step {
-                defs: names.into_iter().map(|n| (n, "variant")).collect(),
-                scope: None,
-                container: None,
-                descend: false,
-            }
+            Step::all(names, "variant")
         }
         (Grammar::Java, "field_declaration" | "constant_declaration") => {
             let mut cursor = node.walk();
             let names: Vec<String> =
                 node.children_by_field_name("declarator", &mut cursor).filter_map(|d| name_of(d, src)).collect();
-            Step {
-                defs: names.into_iter().map(|n| (n, "field")).collect(),
-                scope: None,
-                container: None,
-                descend: false,
-            }
+            Step::all(names, "field")
         }
         (Grammar::CSharp, "field_declaration" | "event_field_declaration") => {
             let declarators = child_of_kind(node, &["variable_declaration"]).map(|v| {
@@ -204,12 +202,7 @@ pub(crate) fn step(lang: Grammar, node: Node<'_>, src: &[u8]) -> Step {
                     .collect();
                 names
             });
-            Step {
-                defs: declarators.unwrap_or_default().into_iter().map(|n| (n, "field")).collect(),
-                scope: None,
-                container: None,
-                descend: false,
-            }
+            Step::all(declarators.unwrap_or_default(), "field")
         }
         (Grammar::Kotlin, "property_declaration") => {
             let name = child_of_kind(node, &["variable_declaration"])
@@ -236,12 +229,7 @@ pub(crate) fn step(lang: Grammar, node: Node<'_>, src: &[u8]) -> Step {
                 .filter(|c| c.kind() == "property_element")
                 .filter_map(|e| name_of(e, src))
                 .collect();
-            Step {
-                defs: names.into_iter().map(|n| (n, "field")).collect(),
-                scope: None,
-                container: None,
-                descend: false,
-            }
+            Step::all(names, "field")
         }
         (Grammar::Php, "const_declaration") => {
             let mut cursor = node.walk();
@@ -250,12 +238,7 @@ pub(crate) fn step(lang: Grammar, node: Node<'_>, src: &[u8]) -> Step {
                 .filter(|c| c.kind() == "const_element")
                 .filter_map(|e| child_of_kind(e, &["name"]).map(|n| text_of(n, src).to_owned()))
                 .collect();
-            Step {
-                defs: names.into_iter().map(|n| (n, "const")).collect(),
-                scope: None,
-                container: None,
-                descend: false,
-            }
+            Step::all(names, "const")
         }
         (Grammar::Php, "namespace_definition") => Step::read_on(),
         (Grammar::Ruby, "assignment") => {
@@ -270,7 +253,7 @@ pub(crate) fn step(lang: Grammar, node: Node<'_>, src: &[u8]) -> Step {
                     Step { defs: vec![(name, "function")], scope: Some(scope), container: None, descend: false }
                 }
                 Some((name, None)) => Step::def(Some(name), "function", false, false),
-                None => Step { defs: Vec::new(), scope: None, container: None, descend: false },
+                None => Step::stop(),
             }
         }
         // A prototype (`int parse(const char *s);`) in a header: the function's declaration.
