@@ -161,10 +161,24 @@ pub(crate) fn step(lang: Grammar, node: Node<'_>, src: &[u8]) -> Step {
             | "delegate_declaration"
             | "local_function_statement",
         )
-        | (Grammar::Kotlin, "function_declaration")
         | (Grammar::Swift, "function_declaration" | "protocol_function_declaration")
         | (Grammar::Php, "method_declaration" | "function_definition")
         | (Grammar::Ruby, "method" | "singleton_method") => Step::def(name_of(node, src), "method", false, false),
+        // `fun Arb.Companion.date()`: an extension function belongs to its receiver type.
+        (Grammar::Kotlin, "function_declaration") => {
+            let name = node.child_by_field_name("name");
+            let receiver = name.and_then(|n| {
+                let mut cursor = node.walk();
+                let before = node
+                    .named_children(&mut cursor)
+                    .find(|c| c.kind() == "user_type" && c.end_byte() <= n.start_byte());
+                before
+                    .and_then(|t| child_of_kind(t, &["identifier", "type_identifier"]))
+                    .map(|i| text_of(i, src).to_owned())
+            });
+            let defs = name.map(|n| (text_of(n, src).to_owned(), "method")).into_iter().collect();
+            Step { defs, scope: receiver, container: None, descend: false }
+        }
         (Grammar::Swift, "init_declaration") => Step::def(Some("init".to_owned()), "method", false, false),
         (Grammar::Java, "enum_constant") | (Grammar::CSharp, "enum_member_declaration" | "property_declaration") => {
             Step::def(name_of(node, src), "field", false, false)

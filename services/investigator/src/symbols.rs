@@ -504,7 +504,7 @@ mod tests {
         has(Lang::CSharp, cs, "Name", Some("Store"), 4);
         has(Lang::CSharp, cs, "Save", Some("Store"), 5);
         has(Lang::CSharp, cs, "B", Some("Kind"), 7);
-        let kt = "package x\n\nclass User(val name: String, other: Int) {\n    val id = 1\n    fun greet(): String = name\n}\nobject Registry\nfun top() {}\n";
+        let kt = "package x\n\nclass User(val name: String, other: Int) {\n    val id = 1\n    fun greet(): String = name\n}\nobject Registry\nfun top() {}\nfun Arb.Companion.date(y: Int): Arb<Int> = y\n";
         has(Lang::Kotlin, kt, "User", None, 3);
         has(Lang::Kotlin, kt, "name", Some("User"), 3);
         assert!(!names(Lang::Kotlin, kt).iter().any(|(n, _, _)| n == "other"), "a plain parameter is no property");
@@ -512,6 +512,7 @@ mod tests {
         has(Lang::Kotlin, kt, "greet", Some("User"), 5);
         has(Lang::Kotlin, kt, "Registry", None, 7);
         has(Lang::Kotlin, kt, "top", None, 8);
+        has(Lang::Kotlin, kt, "date", Some("Arb"), 9);
         let swift = "import Foundation\n\nstruct Session {\n    let id: String\n    func resume() {}\n}\nprotocol Store {\n    func load() -> Int\n}\nenum State { case idle, busy }\n";
         has(Lang::Swift, swift, "Session", None, 3);
         has(Lang::Swift, swift, "id", Some("Session"), 4);

@@ -629,6 +629,7 @@ fn in_a_language_without_a_grammar_a_name_the_file_has_is_not_checked_not_gone()
     let dir = tree(&[
         ("src/Cache.scala", "class Cache {\n  val maxSize = 10\n  def get(k: String) = maxSize\n}\n"),
         ("src/Store.java", "class Store {\n  int size;\n}\n"),
+        ("src/Spec.kt", "open class Spec {\n  open val blockingTest: Boolean? = null\n}\n"),
     ]);
     run(
         dir.path(),
@@ -642,6 +643,11 @@ fn in_a_language_without_a_grammar_a_name_the_file_has_is_not_checked_not_gone()
                 "a name the file does not have at all is still missing",
                 claim(ClaimType::SymbolReference, vec![symbol("src/Cache.scala", "evictAll")], None),
                 Want::Verdict(Verdict::Contradicted, &["not defined in this file"], &[]),
+            ),
+            (
+                "a setting the docs tell users to give, declared in code with a type and a default",
+                config("blockingTest", "true"),
+                Want::NotChecked(&["typed declaration"]),
             ),
             (
                 "Java has a grammar: a field is found",

@@ -9,7 +9,8 @@
 //! needs a past), else not checked. A constant holding the key's own name (`X: &str = "X"`)
 //! names the variable and sets no value. Not checked when
 //! the key's last part is set several times to different values (an OpenAPI file's `format:`:
-//! which one is meant is not known) or holds a structure or an expression (`{`, `cast(...)`);
+//! which one is meant is not known) or holds a structure, an expression or a typed declaration (`{`,
+//! `cast(...)`, `Boolean? = null`);
 //! a sentence's full stop is not part of a value, and `pnpm@11.11.0` is `pnpm` with its version
 //! pinned (VALID 80). CONTRADICTED when the file is
 //! gone or the key no longer set; given without a file, when nothing outside prose names the key
@@ -109,7 +110,15 @@ pub(super) fn same_value(found: &str, claimed: &str) -> bool {
 /// a code expression (`_t.cast(...)`, `opts.x ?? 3`).
 fn scalar(found: &str) -> bool {
     let f = found.trim();
-    !(f.is_empty() || f.starts_with(['{', '[', '(']) || f.contains('(') || f.contains("??") || f.contains(" || "))
+    // `Boolean? = null`, `int | None = None`: a typed declaration with its default, which the
+    // user's own setting (what docs show) overrides; not a value the repository sets.
+    let typed_default = f.contains(" = ");
+    !(f.is_empty()
+        || f.starts_with(['{', '[', '('])
+        || f.contains('(')
+        || f.contains("??")
+        || f.contains(" || ")
+        || typed_default)
 }
 
 /// `pnpm@11.11.0` for `pnpm`: the value the memory names, with a version pinned after `@`.
@@ -188,7 +197,7 @@ impl Checker<'_> {
         match seen.first() {
             Some((file, line, found)) if !scalar(found) => Outcome::NotChecked {
                 reason: format!(
-                    "{file}:{line} — {key} holds a structure or an expression ({found}), not a value to compare with {value}"
+                    "{file}:{line} — {key} holds a structure, an expression or a typed declaration ({found}), not a value to compare with {value}"
                 ),
             },
             Some((file, line, found)) if pinned(found, value) => checked(
