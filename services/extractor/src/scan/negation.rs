@@ -1,6 +1,7 @@
 //! Mentions a sentence denies: "middleware are no longer registered in `app/Http/Kernel.php`",
 //! "Do NOT use `current_family`", "there is no `Justfile`", "`test/` (NOT `spec/`)", "`X` was
-//! removed". Such a sentence says the thing is not there, or not to be used: it makes no claim
+//! removed", and what a change takes away ("Replace `X` with ...", "drop `X`", "`X` removed",
+//! "`old`→`new`": the left side of an arrow). Such a sentence says the thing is not there, or not to be used: it makes no claim
 //! that it exists, so no claim is made of the mention (a word that is no claim is not listed
 //! either; the sentence's other mentions are read as usual). Only the clause around the mention counts, and only words about being there or
 //! being used: "Never edit `gen.rs`" and "Do not modify `build.rs`" still say the file exists.
@@ -20,8 +21,45 @@ const BEFORE: &[&str] = &[
     "there is no",
     "there are no",
     "there's no",
+    // What a change takes away ([`NEAR`]): "Replace `StockMovement` with typed kinds",
+    // "drop `ShippingCategory`", "Migrate `Spree::Promotion` from ...".
+    "replace",
+    "replaces",
+    "replacing",
+    "drop",
+    "drops",
+    "dropping",
+    "remove",
+    "removes",
+    "removing",
+    "rename",
+    "renames",
+    "renaming",
+    "migrate",
+    "migrates",
+    "migrating",
     "not",
     "no",
+];
+
+/// Verbs of a change that takes the mention away; they deny only a mention within two words
+/// after them.
+const NEAR: &[&str] = &[
+    "replace",
+    "replaces",
+    "replacing",
+    "drop",
+    "drops",
+    "dropping",
+    "remove",
+    "removes",
+    "removing",
+    "rename",
+    "renames",
+    "renaming",
+    "migrate",
+    "migrates",
+    "migrating",
 ];
 
 /// Words after a mention, in its clause, that say it is gone.
@@ -44,6 +82,13 @@ const AFTER: &[&str] = &[
     "are deprecated",
     "was replaced",
     "has been replaced",
+    // "PgSearch + `add_search_scope` removed (6.0)": a list of what a change took away.
+    "removed",
+    "dropped",
+    "deleted",
+    "deprecated",
+    "replaced",
+    "renamed",
 ];
 
 /// How far from a mention its clause is read, in bytes.
@@ -78,14 +123,22 @@ pub(super) fn denied(orig: &str, range: &Range<usize>, start: usize, end: usize)
     let joined = format!(" {} ", words.join(" "));
     if BEFORE.iter().any(|cue| cue_in(&joined, cue)) {
         // A bare "not" or "no" denies only the mention right after it ("NOT `spec/`", "no
-        // `Makefile`"): "Do not modify `build.rs`" says `build.rs` is there. The longer cues
-        // deny what follows them in the clause.
-        let short_only = BEFORE.iter().filter(|cue| cue_in(&joined, cue)).all(|cue| matches!(*cue, "not" | "no"));
-        if !short_only || words.last().is_some_and(|w| matches!(*w, "not" | "no")) {
+        // `Makefile`"): "Do not modify `build.rs`" says `build.rs` is there. A verb of change
+        // denies the mention within two words after it ("Replace generic `StockMovement`"),
+        // not a later one ("rename a field in `schema.rb`"). The longer cues deny what follows
+        // them in the clause.
+        let near = |cue: &str| matches!(cue, "not" | "no") || NEAR.contains(&cue);
+        let short_only = BEFORE.iter().filter(|cue| cue_in(&joined, cue)).all(|cue| near(cue));
+        let last = |n: usize| words.iter().rev().take(n).any(|w| NEAR.contains(w));
+        if !short_only || words.last().is_some_and(|w| matches!(*w, "not" | "no")) || last(2) {
             return true;
         }
     }
     let after = &orig[end..to.max(end)];
+    // `spree_taxons`→`spree_categories`, `Shipment -> Fulfillment`: the left side is what was.
+    if after.trim_start().starts_with(['→', '⇒']) || after.trim_start().starts_with("->") {
+        return true;
+    }
     let clause_end = after.find(clause_break).unwrap_or(after.len());
     let after = after[..clause_end].to_lowercase();
     let after = format!(" {} ", after.split_whitespace().collect::<Vec<_>>().join(" "));
@@ -117,6 +170,11 @@ mod tests {
         assert!(at("`test/` - Test files (NOT `spec/` - Rails uses Minitest)", "`spec/`"));
         assert!(at("The old `LegacyCache` was removed in v2.", "`LegacyCache`"));
         assert!(at("Use `Current.family` instead of `current_family`.", "`current_family`"));
+        assert!(at("Replace generic `StockMovement` with typed kinds.", "`StockMovement`"));
+        assert!(at("PgSearch + `add_search_scope` removed (6.0 faceting pending)", "`add_search_scope`"));
+        assert!(at("Tables renamed: `spree_taxons`→`spree_categories`.", "`spree_taxons`"));
+        assert!(at("Move `Shipment` -> `Fulfillment` in 6.0.", "`Shipment`"));
+        assert!(at("Drop `ShippingCategory` and its join table.", "`ShippingCategory`"));
     }
 
     #[test]
@@ -127,5 +185,8 @@ mod tests {
         assert!(!at("If the tests are not green, run `make fix` in `tools/`.", "`tools/`"));
         assert!(!at("`Config` is not thread-safe, so clone it.", "`Config`"));
         assert!(!at("Note: `src/main.rs` starts the server.", "`src/main.rs`"));
+        assert!(!at("Tables renamed: `spree_taxons`→`spree_categories`.", "`spree_categories`"));
+        assert!(!at("`cleanup.sh` removes stale caches.", "`cleanup.sh`"));
+        assert!(!at("Rename a column in the model at `app/models/user.rb` first.", "`app/models/user.rb`"));
     }
 }
