@@ -5,8 +5,10 @@
 //! job, and resolving them here would hide what the memory actually said.
 //!
 //! What a path is, beyond its shape:
-//! - Claude Code's imports (`@docs/guide.md`): an `@` before a name with a known extension is a
-//!   path; `@types/node` (an npm scope) and `@user` (a mention) stay text.
+//! - Claude Code's imports (`@docs/guide.md`): an `@` before a name with a known extension, a
+//!   folder with its trailing slash (`@ext/`) or a path of three segments and more
+//!   (`@lib/datadog/core`) is a path; `@types/node` (an npm scope) and `@user` (a mention) stay
+//!   text.
 //! - A two-segment code span or bold word of plain lowercase words (`tasks/coverage`) is a path
 //!   only when the same memory names its first folder as a path elsewhere in a code span
 //!   ([`named_root`], [`under_named_root`]), so repository slugs and word pairs
@@ -109,6 +111,8 @@ const EXTENSIONS: &[&str] = &[
     // GN (Chromium, Electron, Fuchsia) and Xcode (bundles are folders with an extension)
     "gn", "gni", "xcodeproj", "xcworkspace", "xcconfig", "pbxproj", "xcscheme", "xctestplan",
     "entitlements", "storyboard", "xib", "xcassets", "xcstrings",
+    // Cursor rules, PHP tool configs (`phpstan.neon`, `phpunit.xml.dist`), solution filters
+    "mdc", "neon", "dist", "slnf",
 ];
 
 /// Files that are named without an extension but are unmistakably files.
@@ -261,13 +265,16 @@ pub(crate) fn parse(token: &str) -> Option<PathToken> {
     if t.is_empty() || t.len() > MAX_PATH_LEN || t.contains("://") {
         return None;
     }
-    // `@docs/guide.md`: a Claude Code memory file imports another file this way. Only a name
-    // with a file extension is taken (`@types/node` is an npm scope, `@user` a mention).
+    // `@docs/guide.md`: a Claude Code memory file imports another file this way, and names a
+    // folder as `@ext/` or `@lib/datadog/core`. Taken: a name with a file extension, a folder
+    // with its trailing slash, or three segments and more; `@types/node` (two segments) is an
+    // npm scope and `@user` a mention.
     let t = match t.strip_prefix('@') {
         Some(rest)
             if rest.rsplit('/').next().and_then(|n| n.rsplit_once('.')).is_some_and(|(stem, ext)| {
                 !stem.is_empty() && EXTENSIONS.contains(&ext.to_ascii_lowercase().as_str())
-            }) =>
+            }) || (rest.ends_with('/') && rest.len() > 1)
+                || rest.split('/').filter(|s| !s.is_empty()).count() >= 3 =>
         {
             rest
         }

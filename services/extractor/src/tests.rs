@@ -1146,6 +1146,18 @@ fn claude_imports_and_less_common_extensions_are_paths() {
         ("| `http.h`, `http.c++` | the HTTP layer |", &["L1 file_reference http.h", "L1 file_reference http.c++"]),
         ("Run `replay-crashes.nu` after a crash.", &["L1 file_reference replay-crashes.nu"]),
         ("Kernels live in `kernels/matmul.cu`.", &["L1 file_reference kernels/matmul.cu"]),
+        // folders imported with `@`: a trailing slash, or three segments
+        ("- @ext/ - native code", &["L1 file_reference ext"]),
+        ("- @lib/datadog/core - shared code", &["L1 file_reference lib/datadog/core"]),
+        (
+            "`phpstan.neon`, `phpunit.xml.dist`; rules in `rust-development.mdc`; `Ci.slnf`.",
+            &[
+                "L1 file_reference phpstan.neon",
+                "L1 file_reference phpunit.xml.dist",
+                "L1 file_reference rust-development.mdc",
+                "L1 file_reference Ci.slnf",
+            ],
+        ),
     ];
     for (memory, expected) in cases {
         check(memory, expected);
