@@ -10,6 +10,9 @@ use crate::similar::shared_dirs;
 /// Largest number of candidates quoted in an AMBIGUOUS verdict's evidence.
 pub(super) const MAX_LISTED: usize = 4;
 
+/// Extensions of pages a docs link may name without (`../guide` for `guide.md`).
+pub(super) const PAGE_EXTENSIONS: &[&str] = &["md", "mdx", "markdown", "rst", "html", "htm"];
+
 pub(super) fn checked(verdict: Verdict, confidence: u8, evidence: String, successor: Option<String>) -> Outcome {
     Outcome::Checked { verdict, confidence, evidence, successor, since: None }
 }

@@ -15,12 +15,9 @@ use memval_proto::UnixSeconds;
 
 use crate::confine::RepoRoot;
 
-use super::common::{as_written, placeholder_path};
+use super::common::{as_written, placeholder_path, PAGE_EXTENSIONS};
 use super::located::Located;
 use super::Checker;
-
-/// Extensions of pages a docs link may leave out.
-const PAGE_EXTENSIONS: &[&str] = &["md", "mdx", "rst"];
 
 impl Checker<'_> {
     pub(super) fn locate(&self, raw: &str, alts: &[String], since: Option<UnixSeconds>) -> Located {
@@ -34,7 +31,7 @@ impl Checker<'_> {
         if let Err(refusal) = self.index.resolve_existing(&path) {
             return Located::Refused(refusal);
         }
-        if let Some(page) = self.page_without_extension(raw, &path) {
+        if let Some(page) = self.page_without_extension(&path) {
             return page;
         }
         if let Some(each) = self.folder_of_each_package(raw, alts) {
@@ -111,9 +108,9 @@ impl Checker<'_> {
     /// let one write it (`../topics/images` for `docs/topics/images.md`): the page, whatever a
     /// folder of that name once was. A claim's path carries no trailing slash, so a folder
     /// mention (`images/`) in a doc is read the same way; an agent's notes are not.
-    fn page_without_extension(&self, raw: &str, path: &str) -> Option<Located> {
+    fn page_without_extension(&self, path: &str) -> Option<Located> {
         let name = path.rsplit('/').next().unwrap_or(path);
-        if !self.context.for_people() || raw.trim().ends_with('/') || name.contains('.') || name.is_empty() {
+        if !self.context.for_people() || name.contains('.') || name.is_empty() {
             return None;
         }
         PAGE_EXTENSIONS.iter().map(|ext| format!("{path}.{ext}")).find(|page| self.index.file(page).is_some()).map(

@@ -52,7 +52,7 @@
 
 use crate::index::basename;
 
-use super::common::{as_written, best_candidate, list, placeholder_path};
+use super::common::{as_written, best_candidate, list, placeholder_path, PAGE_EXTENSIONS};
 use super::located::Located;
 use super::Checker;
 
@@ -158,9 +158,9 @@ impl Checker<'_> {
         if let Some((entry, _)) = children.iter().find(|(entry, _)| {
             squash(entry) == squash(name)
                 || (ext.is_none()
-                    && entry
-                        .rsplit_once('.')
-                        .is_some_and(|(s, e)| s == name && (memval_git::CODE_EXTENSIONS.contains(&e) || is_page(e))))
+                    && entry.rsplit_once('.').is_some_and(|(s, e)| {
+                        s == name && (memval_git::CODE_EXTENSIONS.contains(&e) || PAGE_EXTENSIONS.contains(&e))
+                    }))
         }) {
             return Some(FolderSays::Spelled(entry.clone()));
         }
@@ -373,11 +373,6 @@ fn example_word(name: &str) -> Option<&'static str> {
     ["example", "examples", "sample", "samples", "template", "placeholder", "dummy"]
         .into_iter()
         .find(|w| words.iter().any(|x| x == w))
-}
-
-/// A page a docs site links to without its extension (`../cli-commands` for `cli-commands.md`).
-fn is_page(ext: &str) -> bool {
-    matches!(ext, "md" | "mdx" | "markdown" | "html" | "htm" | "rst")
 }
 
 /// The folder of `path` (`""` at the root).
