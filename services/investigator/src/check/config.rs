@@ -106,6 +106,11 @@ pub(super) fn same_value(found: &str, claimed: &str) -> bool {
     norm(found) == norm(claimed)
 }
 
+/// The last part of a dotted or colon-separated key (`server.port` → `port`).
+fn leaf_of(key: &str) -> &str {
+    key.rsplit(['.', ':']).next().unwrap_or(key).trim()
+}
+
 /// Whether a value read from a file is one value, not the start of a structure (`{`, `[`) or
 /// a code expression (`_t.cast(...)`, `opts.x ?? 3`).
 fn scalar(found: &str) -> bool {
@@ -131,7 +136,7 @@ fn pinned(found: &str, claimed: &str) -> bool {
 impl Checker<'_> {
     pub(super) fn check_config(&self, r: &CodeRef, key: &str, value: &str, since: Option<UnixSeconds>) -> Outcome {
         let raw = r.path.trim();
-        let leaf = key.rsplit(['.', ':']).next().unwrap_or(key).trim();
+        let leaf = leaf_of(key);
         if leaf.is_empty() {
             return Outcome::NotChecked { reason: format!("cannot read a config key from {key:?}") };
         }
@@ -254,7 +259,7 @@ impl Checker<'_> {
         let Some(git) = self.git else { return stale() };
         match git.last_change_of(file, value.trim()) {
             Ok(Some(commit)) => stale().since(
-                self.value_left(file, key.rsplit(['.', ':']).next().unwrap_or(key).trim(), value, since)
+                self.value_left(file, leaf_of(key), value, since)
                     .or_else(|| since_of(git, &commit)),
             ),
             Ok(None) => Outcome::NotChecked {
