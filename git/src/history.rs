@@ -37,17 +37,18 @@ use std::sync::{Arc, Mutex, OnceLock};
 
 use memval_proto::UnixSeconds;
 
+use crate::kept::{Cache, Kept, Step};
 use crate::name_log::{is_identifier, NameLog};
 use crate::GitError;
 
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub enum ChangeKind {
     Renamed { from: String, to: String },
     Deleted { path: String },
     Added { path: String },
 }
 
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct Change {
     pub commit: String,
     pub time: UnixSeconds,
@@ -117,7 +118,18 @@ pub struct GitRepo {
     versions: Mutex<HashMap<String, Option<Arc<Vec<String>>>>>,
     /// Whether a `diff.<driver>.textconv` is configured (then `-S` reads converted text).
     textconv: OnceLock<bool>,
+    /// Where the history and the name log are kept between runs (`kept.rs`), if anywhere.
+    cache: Option<Arc<dyn Cache>>,
+    /// The kept commit whose path facts may hold here, and the paths changed in between.
+    path_base: OnceLock<Option<(String, std::collections::HashSet<String>)>>,
+    /// Whether this `HEAD` is counted among the heads whose path facts are kept.
+    path_head_kept: OnceLock<()>,
+    /// Told, in a line for people, when a long read of history starts.
+    progress: Option<Progress>,
 }
+
+/// Hears a line for people when a long step starts (the first read of a checkout's history).
+pub type Progress = Arc<dyn Fn(&str) + Send + Sync>;
 
 /// Every rename, deletion and addition on `HEAD`'s history, oldest first, and where each
 /// path is mentioned in it (so following a path costs its own changes, not the history's).
@@ -434,7 +446,71 @@ impl GitRepo {
             last_changes: Mutex::new(HashMap::new()),
             versions: Mutex::new(HashMap::new()),
             textconv: OnceLock::new(),
+            cache: None,
+            path_base: OnceLock::new(),
+            path_head_kept: OnceLock::new(),
+            progress: None,
         })
+    }
+
+    /// The same checkout, keeping its history and name log in `cache` between runs, and
+    /// starting from what an earlier run kept there (`kept.rs`).
+    pub fn with_cache(mut self, cache: Arc<dyn Cache>) -> GitRepo {
+        self.cache = Some(cache);
+        self
+    }
+
+    /// The same checkout, telling `progress` when a long read of history starts.
+    pub fn with_progress(mut self, progress: Progress) -> GitRepo {
+        self.progress = Some(progress);
+        self
+    }
+
+    fn tell(&self, line: &str) {
+        if let Some(progress) = &self.progress {
+            progress(line);
+        }
+    }
+
+    /// A fact about `path` (`fact`: which question, and its argument) an earlier run kept, at
+    /// this `HEAD` or at a kept commit with no commit in between that changed the path.
+    fn kept_path_fact<T: serde::de::DeserializeOwned + serde::Serialize>(&self, fact: &str, path: &str) -> Option<T> {
+        let kept = self.kept("paths/v1")?;
+        let item = format!("{path}\0{fact}");
+        if let Some(value) = kept.get_item(&self.head, &item) {
+            return Some(value);
+        }
+        let (base, touched) = self
+            .path_base
+            .get_or_init(|| {
+                let (base, step) = kept.nearest(&self.dir, &self.head, true)?;
+                let touched = match step {
+                    Step::Ahead(_) => crate::kept::touched(&self.dir, &base, &self.head)?,
+                    Step::Behind(_) => crate::kept::touched(&self.dir, &self.head, &base)?,
+                };
+                Some((base, touched.iter().filter_map(|p| self.local(p)).collect()))
+            })
+            .as_ref()?;
+        if touched.contains(path.trim_start_matches("./")) {
+            return None;
+        }
+        let value: T = kept.get_item(base, &item)?;
+        self.keep_path_fact(fact, path, &value);
+        Some(value)
+    }
+
+    /// Keep a fact about `path` at this `HEAD` (`kept_path_fact`).
+    fn keep_path_fact<T: serde::Serialize>(&self, fact: &str, path: &str, value: &T) {
+        let Some(kept) = self.kept("paths/v1") else { return };
+        self.path_head_kept.get_or_init(|| kept.register(&self.head));
+        kept.put_item(&self.head, &format!("{path}\0{fact}"), value);
+    }
+
+    /// The kept facts of one kind for this checkout's folder, when there is a cache and the
+    /// clone is not shallow.
+    fn kept(&self, kind: &str) -> Option<Kept<'_>> {
+        let cache = self.cache.as_deref().filter(|_| !self.shallow)?;
+        Some(Kept { cache, kind: format!("{kind}\0{}", self.prefix) })
     }
 
     /// The same checkout with name searches reading only the newest `commits` commits (tests
@@ -497,22 +573,95 @@ impl GitRepo {
         self.incomplete.get().and_then(|n| n.as_deref())
     }
 
-    fn log(&self, renames: bool) -> Result<String, String> {
+    /// The log of renames, deletions and additions of `range` (`HEAD`'s whole history, or the
+    /// commits after a kept one).
+    fn log(&self, renames: bool, range: &str) -> Result<String, String> {
         let mut cmd = git(&self.dir);
         cmd.arg("log").arg(if renames { "-M" } else { "--no-renames" });
-        cmd.args(["--name-status", "--diff-filter=RDA", "--format=%x1e%H %ct", "HEAD", "--", "."]);
+        cmd.args(["--name-status", "--diff-filter=RDA", "--format=%x1e%H %ct", range, "--", "."]);
         output_or_error(&mut cmd)
+    }
+
+    /// The changes a log lists, oldest first.
+    fn parse_changes(&self, text: &str) -> Vec<Change> {
+        let mut changes = Vec::new();
+        for commit_block in text.split('\x1e').filter(|b| !b.trim().is_empty()) {
+            let mut lines = commit_block.lines();
+            let Some((commit, time)) = lines.next().and_then(|h| h.split_once(' ')) else { continue };
+            let Ok(time) = time.trim().parse::<UnixSeconds>() else { continue };
+            let mut block = Vec::new();
+            for line in lines {
+                let fields: Vec<&str> = line.split('\t').collect();
+                let kind = match fields.as_slice() {
+                    [status, from, to] if status.starts_with('R') => match (self.local(from), self.local(to)) {
+                        (Some(from), Some(to)) => ChangeKind::Renamed { from, to },
+                        (Some(path), None) => ChangeKind::Deleted { path },
+                        (None, Some(path)) => ChangeKind::Added { path },
+                        (None, None) => continue,
+                    },
+                    ["D", path] => match self.local(path) {
+                        Some(path) => ChangeKind::Deleted { path },
+                        None => continue,
+                    },
+                    ["A", path] => match self.local(path) {
+                        Some(path) => ChangeKind::Added { path },
+                        None => continue,
+                    },
+                    _ => continue,
+                };
+                block.push(Change { commit: commit.to_owned(), time, kind });
+            }
+            changes.push(pair_moves(block));
+        }
+        // `git log` lists newest first.
+        changes.into_iter().rev().flatten().collect()
+    }
+
+    /// The history an earlier run kept for this `HEAD`, or built from one it kept for a commit
+    /// a straight line away (`kept.rs`).
+    fn kept_history(&self) -> Option<Vec<Change>> {
+        let kept = self.kept("history/v1")?;
+        if let Some(changes) = kept.get::<Vec<Change>>(&self.head) {
+            return Some(changes);
+        }
+        let (base, step) = kept.nearest(&self.dir, &self.head, true)?;
+        let mut changes = kept.get::<Vec<Change>>(&base)?;
+        match step {
+            Step::Ahead(line) => {
+                let text = self.log(true, &format!("{base}..{}", self.head)).ok()?;
+                let newer = self.parse_changes(&text);
+                changes = match line.merges {
+                    true => crate::kept::interleave(changes, newer, |c| (c.time, c.commit.as_str())),
+                    false => changes.into_iter().chain(newer).collect(),
+                };
+            }
+            Step::Behind(line) => {
+                let after: std::collections::HashSet<String> = line.commits.into_iter().collect();
+                changes.retain(|c| !after.contains(&c.commit));
+            }
+        }
+        kept.put(&self.head, &changes);
+        Some(changes)
     }
 
     fn indexed_history(&self) -> &History {
         self.history.get_or_init(|| {
+            let started = std::time::Instant::now();
+            if let Some(changes) = self.kept_history() {
+                let _ = self.incomplete.set(None);
+                tracing::debug!(target: "memval::timing", changes = changes.len(), seconds = started.elapsed().as_secs_f64(), "kept history read");
+                let history = History::new(changes);
+                tracing::debug!(target: "memval::timing", seconds = started.elapsed().as_secs_f64(), "kept history indexed");
+                return history;
+            }
             let mut notes = Vec::new();
             if self.shallow {
                 notes.push("shallow clone: history before its oldest commit is unknown".to_owned());
             }
-            let text = match self.log(true) {
+            self.tell("reading the git history's renames and deletions (later runs on this clone reuse it)");
+            let text = match self.log(true, &self.head) {
                 Ok(text) => text,
-                Err(with_renames) => match self.log(false) {
+                Err(with_renames) => match self.log(false, &self.head) {
                     Ok(text) => {
                         notes.push(format!("{with_renames}; read again without rename detection (moves matched by file name within a commit)"));
                         text
@@ -527,39 +676,13 @@ impl GitRepo {
             if !notes.is_empty() {
                 tracing::warn!(repo = %self.dir.display(), problem = %notes.join("; "), "git history is incomplete");
             }
-            let mut changes = Vec::new();
-            for commit_block in text.split('\x1e').filter(|b| !b.trim().is_empty()) {
-                let mut lines = commit_block.lines();
-                let Some((commit, time)) = lines.next().and_then(|h| h.split_once(' ')) else { continue };
-                let Ok(time) = time.trim().parse::<UnixSeconds>() else { continue };
-                let mut block = Vec::new();
-                for line in lines {
-                    let fields: Vec<&str> = line.split('\t').collect();
-                    let kind = match fields.as_slice() {
-                        [status, from, to] if status.starts_with('R') => {
-                            match (self.local(from), self.local(to)) {
-                                (Some(from), Some(to)) => ChangeKind::Renamed { from, to },
-                                (Some(path), None) => ChangeKind::Deleted { path },
-                                (None, Some(path)) => ChangeKind::Added { path },
-                                (None, None) => continue,
-                            }
-                        }
-                        ["D", path] => match self.local(path) {
-                            Some(path) => ChangeKind::Deleted { path },
-                            None => continue,
-                        },
-                        ["A", path] => match self.local(path) {
-                            Some(path) => ChangeKind::Added { path },
-                            None => continue,
-                        },
-                        _ => continue,
-                    };
-                    block.push(Change { commit: commit.to_owned(), time, kind });
+            let changes = self.parse_changes(&text);
+            if notes.is_empty() {
+                if let Some(kept) = self.kept("history/v1") {
+                    kept.put(&self.head, &changes);
                 }
-                changes.push(pair_moves(block));
             }
-            // `git log` lists newest first.
-            History::new(changes.into_iter().rev().flatten().collect())
+            History::new(changes)
         })
     }
 
@@ -728,7 +851,16 @@ impl GitRepo {
         if let Some(known) = self.last_changes.lock().expect("search cache poisoned").get(&key) {
             return Ok(known.clone());
         }
-        let found = if self.never_contained(path, needle) { None } else { self.search_last_change(path, needle)? };
+        let fact = format!("last change\0{needle}");
+        let found = match self.kept_path_fact::<Option<String>>(&fact, path) {
+            Some(kept) => kept,
+            None => {
+                let found =
+                    if self.never_contained(path, needle) { None } else { self.search_last_change(path, needle)? };
+                self.keep_path_fact(&fact, path, &found);
+                found
+            }
+        };
         let mut cache = self.last_changes.lock().expect("search cache poisoned");
         if cache.len() >= SEARCH_CACHE_ENTRIES {
             cache.clear();
@@ -765,9 +897,18 @@ impl GitRepo {
         if let Some(known) = self.versions.lock().expect("version cache poisoned").get(path) {
             return known.clone();
         }
-        let listed = output(git(&self.dir).args(["log", "--format=", "--raw", "--no-abbrev", "HEAD", "--", path]))
-            .and_then(|out| blob_ids(&out))
-            .map(Arc::new);
+        let listed = match self.kept_path_fact::<Vec<String>>("versions", path) {
+            Some(kept) => Some(Arc::new(kept)),
+            None => {
+                let listed =
+                    output(git(&self.dir).args(["log", "--format=", "--raw", "--no-abbrev", "HEAD", "--", path]))
+                        .and_then(|out| blob_ids(&out));
+                if let Some(listed) = &listed {
+                    self.keep_path_fact("versions", path, listed);
+                }
+                listed.map(Arc::new)
+            }
+        };
         let mut cache = self.versions.lock().expect("version cache poisoned");
         if cache.len() >= SEARCH_CACHE_ENTRIES {
             cache.clear();
@@ -829,14 +970,48 @@ impl GitRepo {
     /// The patch of the newest `search_commits` commits of `HEAD`, non-test code files only,
     /// read into a [`NameLog`]: one walk for every name a run asks about.
     fn read_name_log(&self) -> Result<Arc<NameLog>, String> {
+        let started = std::time::Instant::now();
+        let kept = self.kept(&format!("names/v1\0{}", self.search_commits));
+        if let Some(log) = kept.as_ref().and_then(|k| k.get::<NameLog>(&self.head)) {
+            tracing::debug!(target: "memval::timing", names = log.changes.len(), seconds = started.elapsed().as_secs_f64(), "kept name log read");
+            return Ok(Arc::new(log));
+        }
         let beyond = output_or_error(git(&self.dir).args([
             "log",
             "-1",
             &format!("--skip={}", self.search_commits),
             "--format=%ct",
-            "HEAD",
+            &self.head,
         ]))?;
         let beyond = beyond.trim().parse::<UnixSeconds>().ok();
+        // Only commits after a kept log can be added to it: an older checkout's window reaches
+        // further back than the kept one.
+        if let Some(kept) = &kept {
+            if let Some((base, Step::Ahead(line))) = kept.nearest(&self.dir, &self.head, false) {
+                if let (Some(old), Ok(patch)) =
+                    (kept.get::<NameLog>(&base), self.name_patch(&format!("{base}..{}", self.head)))
+                {
+                    let log = old.after(NameLog::parse(&patch, None), line.merges, self.search_commits, beyond);
+                    tracing::debug!(target: "memval::timing", names = log.changes.len(), seconds = started.elapsed().as_secs_f64(), "kept name log extended");
+                    kept.put(&self.head, &log);
+                    tracing::debug!(target: "memval::timing", seconds = started.elapsed().as_secs_f64(), "name log kept");
+                    return Ok(Arc::new(log));
+                }
+            }
+        }
+        self.tell(&format!(
+            "reading the code changes of the newest {} commits, for names no longer in the code (later runs reuse it)",
+            self.search_commits
+        ));
+        let log = NameLog::parse(&self.name_patch(&self.head)?, beyond);
+        if let Some(kept) = &kept {
+            kept.put(&self.head, &log);
+        }
+        Ok(Arc::new(log))
+    }
+
+    /// The patch of the newest `search_commits` commits of `range`, non-test code files only.
+    fn name_patch(&self, range: &str) -> Result<String, String> {
         let mut cmd = git(&self.dir);
         cmd.args([
             "log",
@@ -847,12 +1022,12 @@ impl GitRepo {
             "--no-color",
             "--no-renames",
             "--no-ext-diff",
-            "HEAD",
+            range,
             "--",
         ])
         .args(code_pathspecs());
         match output_within(&mut cmd, NAME_SEARCH_HANG) {
-            Some(Some(patch)) => Ok(Arc::new(NameLog::parse(&patch, beyond))),
+            Some(Some(patch)) => Ok(patch),
             Some(None) => Err("history not searched for it: git log -p failed".into()),
             None => {
                 Err(format!("history not searched for it: git did not answer within {} s", NAME_SEARCH_HANG.as_secs()))
@@ -1071,6 +1246,10 @@ mod tests {
             last_changes: Mutex::new(HashMap::new()),
             versions: Mutex::new(HashMap::new()),
             textconv: OnceLock::new(),
+            cache: None,
+            path_base: OnceLock::new(),
+            path_head_kept: OnceLock::new(),
+            progress: None,
         }
     }
 

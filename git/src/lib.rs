@@ -23,6 +23,7 @@ mod dates;
 pub mod diff;
 mod error;
 mod history;
+mod kept;
 mod name_log;
 
 /// Whether a history search for `name` is a lookup in the one patch walk a checkout reads
@@ -31,9 +32,12 @@ pub fn name_search_is_logged(name: &str) -> bool {
     name_log::is_identifier(name)
 }
 mod run;
+mod state;
 
 pub use activity::Activity;
 pub use code::{CODE_EXTENSIONS, TEST_PATHSPECS};
 pub use dates::GitDates;
 pub use error::GitError;
-pub use history::{Change, ChangeKind, DirFate, GitRepo, Trace, NAME_SEARCH_COMMITS};
+pub use history::{Change, ChangeKind, DirFate, GitRepo, Progress, Trace, NAME_SEARCH_COMMITS};
+pub use kept::{newest_first, Cache};
+pub use state::{worktree_state, WorktreeState};

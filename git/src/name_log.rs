@@ -15,7 +15,7 @@ use std::collections::HashMap;
 use memval_proto::UnixSeconds;
 
 /// Identifiers of changed lines, per commit of the window.
-#[derive(Debug, Default)]
+#[derive(Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
 pub(crate) struct NameLog {
     /// Commit ids and committer times, newest first (git's order).
     pub commits: Vec<(String, UnixSeconds)>,
@@ -135,6 +135,62 @@ impl NameLog {
         }
         flush(&mut log, current.take(), &mut counts);
         log
+    }
+
+    /// The log of `newer` commits (those of `kept..HEAD`, newest first) with this one (a kept
+    /// commit's), in the order `HEAD`'s walk reads them (`kept::interleave` when a merge
+    /// brought some in, else `newer` first), cut to the newest `window` commits: the log
+    /// `HEAD`'s own walk reads (`kept.rs`). `beyond` is the new window's.
+    pub fn after(self, newer: NameLog, merges: bool, window: usize, beyond: Option<UnixSeconds>) -> NameLog {
+        // (from newer, index) of each commit, oldest first, then the walk's order.
+        let tagged = |from_newer: bool, log: &NameLog| -> Vec<(bool, u32, i64, String)> {
+            let n = log.commits.len() as u32;
+            (0..n)
+                .rev()
+                .map(|i| (from_newer, i, log.commits[i as usize].1, log.commits[i as usize].0.clone()))
+                .collect()
+        };
+        let (older, newest) = (tagged(false, &self), tagged(true, &newer));
+        let mut order = match merges {
+            true => crate::kept::interleave(older, newest, |t| (t.2, t.3.as_str())),
+            false => older.into_iter().chain(newest).collect(),
+        };
+        order.reverse();
+        let mut seen = std::collections::HashSet::new();
+        order.retain(|t| seen.insert(t.3.clone()));
+        order.truncate(window);
+        let mut place: [HashMap<u32, u32>; 2] = [HashMap::new(), HashMap::new()];
+        for (new_index, (from_newer, i, _, _)) in order.iter().enumerate() {
+            place[usize::from(*from_newer)].insert(*i, new_index as u32);
+        }
+        let mut files: Vec<String> = Vec::new();
+        let mut file_ids: HashMap<String, u32> = HashMap::new();
+        let mut changes: HashMap<Box<str>, Vec<(u32, u32)>> = HashMap::new();
+        for (from_newer, log) in [(true, &newer), (false, &self)] {
+            let remap: Vec<u32> = log
+                .files
+                .iter()
+                .map(|f| {
+                    let next = files.len() as u32;
+                    *file_ids.entry(f.clone()).or_insert_with(|| {
+                        files.push(f.clone());
+                        next
+                    })
+                })
+                .collect();
+            let place = &place[usize::from(from_newer)];
+            for (name, at) in &log.changes {
+                let kept = at.iter().filter_map(|(c, f)| Some((*place.get(c)?, remap[*f as usize])));
+                changes.entry(name.clone()).or_default().extend(kept);
+            }
+        }
+        changes.retain(|_, at| !at.is_empty());
+        for at in changes.values_mut() {
+            // By commit; within one, the patch's order of files.
+            at.sort_by_key(|&(c, _)| c);
+        }
+        let commits = order.into_iter().map(|(_, _, time, id)| (id, time)).collect();
+        NameLog { commits, files, changes, beyond }
     }
 
     /// The newest commits after `since` that changed how often `name` occurs, newest first,
