@@ -63,7 +63,7 @@ async fn roles_run_in_process_until_their_shutdown_and_score_as_the_local_pipeli
     let local_store = tempfile::tempdir().unwrap();
     let store: Arc<dyn memval_scorer::ScoreStore> =
         Arc::new(memval_store::open(&local_store.path().join("store")).unwrap());
-    let setup = LocalRun { repo: demo.clone(), store, batch_size: 2, progress: false, models: None };
+    let setup = LocalRun { repo: demo.clone(), store, batch_size: 2, progress: false, models: None, kept: None };
     let want = local::run(header("local", &demo, memories.len()), memories.clone(), setup).await.unwrap();
     assert!(want.dead_letters.is_empty());
 

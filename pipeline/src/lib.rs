@@ -19,6 +19,7 @@ pub mod client;
 pub mod config;
 pub mod dlq;
 pub mod judging;
+pub mod kept;
 mod lease;
 pub mod local;
 pub mod models;

@@ -12,7 +12,7 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use memval_extractor::ExtractorStage;
-use memval_investigator::InvestigatorStage;
+use memval_investigator::{Cache, InvestigatorStage};
 use memval_proto::{codec, Memory, MemoryBatch, MemoryScore, Message, RunHeader, ScoreBatch};
 use memval_runtime::{Inbox, Outbox, StageConfig, StageError, StageStats};
 use memval_scorer::{ScoreStore, ScorerStage};
@@ -41,6 +41,8 @@ pub struct LocalRun {
     /// Progress lines on stderr for runs longer than a second.
     pub progress: bool,
     pub models: Option<ModelStages>,
+    /// Where verdicts and history are kept between runs (`None`: check everything afresh).
+    pub kept: Option<Arc<dyn Cache>>,
 }
 
 fn stage_config(concurrency: usize) -> StageConfig {
@@ -56,7 +58,13 @@ pub async fn run(header: RunHeader, memories: Vec<Memory>, setup: LocalRun) -> R
     let (scores_out, scores_in) = channel(QUEUE, dead.clone());
 
     let (model_extractor, tier_b) = setup.models.map(|m| (m.extractor, m.tier_b)).unwrap_or_default();
-    let investigator = InvestigatorStage::new(setup.repo).with_tier_b(tier_b);
+    let mut investigator = InvestigatorStage::new(setup.repo).with_tier_b(tier_b);
+    if let Some(kept) = setup.kept {
+        investigator = investigator.with_cache(kept);
+    }
+    if setup.progress {
+        investigator = investigator.with_progress(Arc::new(|line: &str| eprintln!("memval: {line}")));
+    }
     let workers = std::thread::available_parallelism().map_or(2, |n| n.get());
     let extractor = match model_extractor {
         Some(with_model) => {

@@ -9,6 +9,7 @@ use memval_proto::{display::one_line, RunHeader};
 use memval_report::{FailOn, Report};
 use memval_scorer::{RunRecord, ScoreStore};
 
+use crate::kept::StoreKept;
 use crate::local::{self, LocalRun};
 use crate::models::{prioritise, ModelStages, StoreCache};
 use crate::topology::NatsOptions;
@@ -31,6 +32,9 @@ pub struct Validate {
     pub models: Option<ModelStages>,
     /// Answer model calls from the store's cache where it can.
     pub model_cache: bool,
+    /// Reuse and keep Tier A verdicts, git history and the name log in the store
+    /// (`pipeline/src/kept.rs`); off, everything is checked afresh and nothing is kept.
+    pub keep: bool,
     /// The verdict at or above which the run counts as failed (`--fail-on`).
     pub fail_on: FailOn,
 }
@@ -118,6 +122,10 @@ pub async fn validate(v: Validate, warn: &(dyn Fn(&str) + Sync)) -> Result<Valid
                 batch_size: v.batch_size,
                 progress: v.progress,
                 models: v.models.clone(),
+                kept: match v.keep {
+                    true => Some(Arc::new(StoreKept::new(store)?) as Arc<dyn memval_investigator::Cache>),
+                    false => None,
+                },
             };
             local::run(header.clone(), memories, setup).await?
         }

@@ -241,6 +241,29 @@ impl KvTable {
         Ok(())
     }
 
+    /// Insert without flushing: for what can be computed again (kept verdicts and history),
+    /// made durable by the run's own flush at its end.
+    pub fn insert(&self, key: &[u8], value: &[u8]) -> Result<(), StoreError> {
+        self.tree.insert(key, value).map_err(|e| sled_error(&self.dir, &self.broken, e))?;
+        Ok(())
+    }
+
+    pub fn remove(&self, key: &[u8]) -> Result<(), StoreError> {
+        self.tree.remove(key).map_err(|e| sled_error(&self.dir, &self.broken, e))?;
+        Ok(())
+    }
+
+    /// Remove every record whose key starts with `prefix`.
+    pub fn remove_prefix(&self, prefix: &[u8]) -> Result<(), StoreError> {
+        let err = |e| sled_error(&self.dir, &self.broken, e);
+        let mut batch = sled::Batch::default();
+        for key in self.tree.scan_prefix(prefix).keys() {
+            batch.remove(key.map_err(err)?);
+        }
+        self.tree.apply_batch(batch).map_err(err)?;
+        Ok(())
+    }
+
     /// Insert only when `key` is absent, and flush; false when it was already there (the
     /// first record of a content address is kept).
     pub fn put_new(&self, key: &[u8], value: &[u8]) -> Result<bool, StoreError> {

@@ -39,6 +39,12 @@ pub struct ValidateArgs {
     /// No progress lines on stderr.
     #[arg(long, short)]
     pub quiet: bool,
+    /// Check everything afresh: neither reuse nor keep the verdicts, git history and name log
+    /// earlier runs kept in the store. (Kept results are keyed by HEAD, the content of every
+    /// changed or untracked file, the memory and memval's own build, so a kept verdict is never
+    /// one the current checkout would not give; this flag is for measuring and for doubt.)
+    #[arg(long = "no-cache", id = "no_kept")]
+    pub no_kept: bool,
     /// Submit the run to memval services on this NATS cluster instead of running it in
     /// this process (`memval serve ...`); the report and exit code are the same. The
     /// scorer service keeps the store, so --store does not go with it.
@@ -75,6 +81,7 @@ pub async fn run(args: ValidateArgs) -> anyhow::Result<ExitCode> {
         progress: !args.quiet,
         models,
         model_cache: !args.llm.no_cache,
+        keep: !args.no_kept,
         fail_on: args.fail_on,
     };
     let done = validate(run, &|line: &str| eprintln!("memval: {line}")).await?;

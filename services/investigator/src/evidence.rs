@@ -9,9 +9,10 @@
 //! **Architecture Invariant:** a claim the investigator cannot prove is `not_checked`, never VALID.
 
 use std::path::Path;
+use std::sync::Arc;
 
-use memval_git::GitRepo;
-use memval_proto::{CheckedMemory, ClaimBatch, ClaimResult, Outcome, VerdictBatch};
+use memval_git::{Cache, GitRepo, Progress};
+use memval_proto::{CheckedMemory, ClaimBatch, ClaimResult, ExtractedMemory, Outcome, VerdictBatch};
 
 use crate::check::{Checker, MemoryContext};
 use crate::index::RepoIndex;
@@ -25,8 +26,37 @@ pub struct Evidence {
 impl Evidence {
     /// Index `repo` and open its history. CPU-bound: call from a blocking thread.
     pub fn open(repo: &Path) -> std::io::Result<Evidence> {
-        let index = RepoIndex::build(repo)?;
-        let git = GitRepo::open(index.root.path());
+        Evidence::open_keeping(repo, None, None)
+    }
+
+    /// [`Evidence::open`], with the history and name log kept in `cache` between runs, and
+    /// `progress` told what a long first run is doing.
+    pub fn open_keeping(
+        repo: &Path,
+        cache: Option<Arc<dyn Cache>>,
+        progress: Option<Progress>,
+    ) -> std::io::Result<Evidence> {
+        let started = std::time::Instant::now();
+        let mut index = RepoIndex::build(repo)?;
+        // Said when it was long enough to wonder about (a large tree, a cold disk).
+        if let Some(progress) = progress.as_ref().filter(|_| started.elapsed().as_secs_f64() >= 1.0) {
+            let stats = &index.stats;
+            progress(&format!(
+                "indexed {} files ({} lines) in {:.1}s",
+                stats.files,
+                stats.lines,
+                started.elapsed().as_secs_f64()
+            ));
+        }
+        let mut git = GitRepo::open(index.root.path());
+        if let Some(progress) = progress {
+            git = git.map(|g| g.with_progress(progress));
+        }
+        if let Some(cache) = cache {
+            crate::kept_defs::forget_other_builds(&*cache);
+            index = index.with_cache(cache.clone());
+            git = git.map(|g| g.with_cache(cache));
+        }
         Ok(Evidence { index, git })
     }
 
@@ -39,12 +69,11 @@ impl Evidence {
         let items = batch
             .items
             .into_iter()
-            .map(|item| {
+            .map(|mut item| {
                 // Each claim is read in the light of the memory's other references.
                 let context = MemoryContext::of(&item.claims).for_memory(&item.memory);
                 let checker = Checker { context: &context, ..self.checker() };
-                let results = item
-                    .claims
+                let results = std::mem::take(&mut item.claims)
                     .into_iter()
                     .enumerate()
                     .map(|(i, claim)| {
@@ -57,10 +86,22 @@ impl Evidence {
                         ClaimResult { index: i as u32, claim, outcome }
                     })
                     .collect::<Vec<_>>();
-                CheckedMemory { total_claims: results.len() as u32, memory: item.memory, results, skip_reason: item.skip_reason, left_out: item.left_out }
+                checked(item, results)
             })
             .collect();
         VerdictBatch { batch_id: format!("{}.v", batch.batch_id), run: batch.run, items }
+    }
+}
+
+/// A memory with the verdicts of its claims (kept ones: `kept.rs`), as [`Evidence::check_batch`]
+/// makes it.
+pub(crate) fn checked(item: ExtractedMemory, results: Vec<ClaimResult>) -> CheckedMemory {
+    CheckedMemory {
+        total_claims: results.len() as u32,
+        memory: item.memory,
+        results,
+        skip_reason: item.skip_reason,
+        left_out: item.left_out,
     }
 }
 

@@ -61,12 +61,28 @@ const TEXT_CACHE_BYTES: usize = 64 * 1024 * 1024;
 /// Confinement answers kept per index at most; when full the cache starts over.
 const RESOLVE_CACHE_ENTRIES: usize = 200_000;
 
+/// What is at `rel` below `root` now, as far as a check can tell: absent, or its kind, size
+/// and modification time (a symlink's own and its target's). Refused paths (climbing out, absolute)
+/// are never looked at and stamp as such.
+pub fn stamp(root: &Path, rel: &str) -> String {
+    let Ok(rel) = RepoRoot::normalise(rel) else { return "refused".into() };
+    let path = root.join(rel);
+    let describe = |m: std::io::Result<std::fs::Metadata>| match m {
+        Ok(m) => format!("{:?} {} {:?}", m.file_type(), m.len(), m.modified().ok()),
+        Err(e) => format!("{:?}", e.kind()),
+    };
+    format!("{} / {}", describe(std::fs::symlink_metadata(&path)), describe(std::fs::metadata(&path)))
+}
+
 /// What the index has read from disk for claims.
 #[derive(Default)]
 struct Reads {
     texts: HashMap<String, Option<Arc<str>>>,
     text_bytes: usize,
     resolved: HashMap<String, Result<Option<PathBuf>, Refusal>>,
+    /// Paths looked up that the walk did not index (ignored or absent), with their [`stamp`]
+    /// when first looked up: what a kept verdict depends on besides the tree (`kept.rs`).
+    outside: std::collections::BTreeMap<String, String>,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -140,6 +156,8 @@ pub struct RepoIndex {
     /// Each folder's `.gitignore` as read on first need (`None`: the folder has none, or it
     /// could not be read), for [`RepoIndex::ignored_by`].
     ignores: Mutex<HashMap<String, Option<Arc<ignore::gitignore::Gitignore>>>>,
+    /// Where parsed definitions are kept between runs, by file content (`kept.rs`).
+    kept: Option<Arc<dyn memval_git::Cache>>,
 }
 
 impl RepoIndex {
@@ -191,6 +209,7 @@ impl RepoIndex {
             used: Mutex::new(HashMap::new()),
             tree_words: OnceLock::new(),
             ignores: Mutex::new(HashMap::new()),
+            kept: None,
         };
         let mut files = Vec::with_capacity(scanned.len());
         for (i, (file, tokens)) in scanned.into_iter().enumerate() {
@@ -225,6 +244,12 @@ impl RepoIndex {
         index.stats.files = files.len();
         index.files = files;
         Ok(index)
+    }
+
+    /// The same index, keeping parsed definitions in `cache` between runs.
+    pub fn with_cache(mut self, cache: Arc<dyn memval_git::Cache>) -> RepoIndex {
+        self.kept = Some(cache);
+        self
     }
 
     pub fn file(&self, path: &str) -> Option<&FileInfo> {
@@ -310,7 +335,17 @@ impl RepoIndex {
         file.defs.get_or_init(|| match self.read_text(&file.path) {
             Some(text) => {
                 let started = std::time::Instant::now();
-                let defs = definitions(Lang::of(&file.path), &text);
+                let lang = Lang::of(&file.path);
+                let key = self.kept.as_ref().map(|_| crate::kept_defs::defs_key(lang, &text));
+                let kept = self.kept.as_ref().zip(key.as_deref()).and_then(|(cache, key)| cache.get(key));
+                if let Some(defs) = kept.as_deref().and_then(crate::kept_defs::decode_defs) {
+                    return defs;
+                }
+                let defs = definitions(lang, &text);
+                if let (Some(cache), Some(key), Some(bytes)) = (&self.kept, &key, crate::kept_defs::encode_defs(&defs))
+                {
+                    cache.put(key, &bytes);
+                }
                 // Which files a run parses, and what each costs (`--log memval::parse=debug`):
                 // parsing is most of a large run's time.
                 tracing::debug!(
@@ -380,12 +415,22 @@ impl RepoIndex {
             return known.clone();
         }
         let answer = self.root.resolve_existing(rel);
+        let outside = (self.file(rel).is_none() && !self.is_dir(rel)).then(|| stamp(self.root.path(), rel));
         let mut reads = self.reads.lock().expect("read cache poisoned");
+        if let Some(stamp) = outside {
+            reads.outside.entry(rel.to_owned()).or_insert(stamp);
+        }
         if reads.resolved.len() >= RESOLVE_CACHE_ENTRIES {
             reads.resolved.clear();
         }
         reads.resolved.insert(rel.to_owned(), answer.clone());
         answer
+    }
+
+    /// The paths looked up so far that the walk did not index, with their [`stamp`].
+    pub fn outside_reads(&self) -> Vec<(String, String)> {
+        let reads = self.reads.lock().expect("read cache poisoned");
+        reads.outside.iter().map(|(p, s)| (p.clone(), s.clone())).collect()
     }
 
     /// Read a text file of the repo (confined to the root). `None` for anything that is

@@ -10,17 +10,24 @@
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
-use memval_proto::{ClaimBatch, VerdictBatch};
+use memval_proto::{ClaimBatch, ClaimResult, ExtractedMemory, VerdictBatch};
 use memval_runtime::{Stage, StageError};
 
-use memval_git::GitRepo;
+use memval_git::{Cache, GitRepo, Progress};
 
-use crate::evidence::Evidence;
+use crate::evidence::{checked, Evidence};
+use crate::kept::KeptVerdicts;
 use crate::model::TierB;
 
 /// The Tier A investigator as a pipeline stage.
 pub struct InvestigatorStage {
     repo: PathBuf,
+    /// Where verdicts, history and the name log are kept between runs (`kept.rs`), if anywhere.
+    cache: Option<Arc<dyn Cache>>,
+    /// The kept verdicts of the checkout's state, looked up once (`None`: nothing is kept).
+    kept: tokio::sync::OnceCell<Option<Arc<KeptVerdicts>>>,
+    /// Told what indexing and a first read of history are doing.
+    progress: Option<Progress>,
     /// Built on first need; rebuilt when the checkout's HEAD has moved (a long-running
     /// service whose repo was updated).
     evidence: tokio::sync::Mutex<Option<Arc<Evidence>>>,
@@ -30,7 +37,27 @@ pub struct InvestigatorStage {
 
 impl InvestigatorStage {
     pub fn new(repo: impl Into<PathBuf>) -> Self {
-        InvestigatorStage { repo: repo.into(), evidence: tokio::sync::Mutex::new(None), tier_b: None }
+        InvestigatorStage {
+            repo: repo.into(),
+            cache: None,
+            kept: tokio::sync::OnceCell::new(),
+            progress: None,
+            evidence: tokio::sync::Mutex::new(None),
+            tier_b: None,
+        }
+    }
+
+    /// Tell `progress`, a line each, what indexing and a first read of history are doing.
+    pub fn with_progress(mut self, progress: Progress) -> Self {
+        self.progress = Some(progress);
+        self
+    }
+
+    /// Keep verdicts, history and the name log in `cache`, and answer from what earlier runs
+    /// kept there. For a stage that lives for one run: the checkout's state is read once.
+    pub fn with_cache(mut self, cache: Arc<dyn Cache>) -> Self {
+        self.cache = Some(cache);
+        self
     }
 
     /// Send the claims Tier A leaves not checked to an LLM investigator.
@@ -58,9 +85,11 @@ impl InvestigatorStage {
 
     async fn build(&self) -> Result<Arc<Evidence>, StageError> {
         let repo = self.repo.clone();
+        let cache = self.cache.clone();
+        let progress = self.progress.clone();
         tokio::task::spawn_blocking(move || {
             let started = std::time::Instant::now();
-            let evidence = Evidence::open(&repo)?;
+            let evidence = Evidence::open_keeping(&repo, cache, progress)?;
             let stats = &evidence.index.stats;
             tracing::info!(
                 repo = %repo.display(),
@@ -123,21 +152,112 @@ impl Stage for InvestigatorStage {
     }
 
     async fn process(&self, batch: ClaimBatch) -> Result<Vec<VerdictBatch>, StageError> {
-        let evidence = self.evidence_at(&batch.run.run_id, batch.run.commit.as_deref()).await?;
-        let tier_a = evidence.clone();
-        let verdicts = tokio::task::spawn_blocking(move || {
-            let started = std::time::Instant::now();
-            let claims: usize = batch.items.iter().map(|m| m.claims.len()).sum();
-            let verdicts = tier_a.check_batch(batch);
-            tracing::debug!(target: "memval::timing", claims, seconds = started.elapsed().as_secs_f64(), "batch checked");
-            verdicts
-        })
-            .await
-            .map_err(|e| StageError::Permanent(format!("checking panicked: {e}")))?;
+        let (run_id, commit) = (batch.run.run_id.clone(), batch.run.commit.clone());
+        let (verdicts, evidence) = match self.kept_verdicts(commit.as_deref()).await {
+            Some(kept) => self.check_keeping(batch, kept).await?,
+            None => {
+                let evidence = self.evidence_at(&run_id, commit.as_deref()).await?;
+                (check(evidence.clone(), batch).await?, Some(evidence))
+            }
+        };
         let verdicts = match &self.tier_b {
-            Some(tier_b) => tier_b.refine(evidence, verdicts).await,
+            Some(tier_b) => {
+                let evidence = match evidence {
+                    Some(evidence) => evidence,
+                    None => self.evidence_at(&run_id, commit.as_deref()).await?,
+                };
+                tier_b.refine(evidence, verdicts).await
+            }
             None => verdicts,
         };
         Ok(vec![verdicts])
     }
+}
+
+impl InvestigatorStage {
+    /// The verdicts kept for the checkout's current state, when there is a cache, git can
+    /// say what the state is, and it is at the commit the run checks.
+    async fn kept_verdicts(&self, commit: Option<&str>) -> Option<Arc<KeptVerdicts>> {
+        let cache = self.cache.clone()?;
+        let repo = self.repo.clone();
+        let kept = self.kept.get_or_init(|| async move {
+            match tokio::task::spawn_blocking(move || memval_git::worktree_state(&repo)).await {
+                Ok(Ok(state)) => Some(Arc::new(KeptVerdicts::new(cache, &state.head, &state.digest))),
+                Ok(Err(e)) => {
+                    tracing::info!(error = %e, "the checkout's state is unknown; no verdict is kept");
+                    None
+                }
+                Err(_) => None,
+            }
+        });
+        kept.await.clone().filter(|k| commit.is_none_or(|c| k.head() == c))
+    }
+
+    /// Verdicts of `batch`: those kept for its memories, and the rest checked (and kept).
+    async fn check_keeping(
+        &self,
+        batch: ClaimBatch,
+        kept: Arc<KeptVerdicts>,
+    ) -> Result<(VerdictBatch, Option<Arc<Evidence>>), StageError> {
+        let root = self.repo.clone();
+        let lookup = kept.clone();
+        let items = batch.items;
+        let (items, found) = tokio::task::spawn_blocking(move || {
+            let found: Vec<(Option<String>, Option<Vec<ClaimResult>>)> = items
+                .iter()
+                .map(|item| {
+                    let key = lookup.key(item);
+                    let results = key.as_deref().and_then(|k| lookup.get(k, &root));
+                    (key, results)
+                })
+                .collect();
+            (items, found)
+        })
+        .await
+        .map_err(|e| StageError::Permanent(format!("reading kept verdicts panicked: {e}")))?;
+        let (mut done, mut missing, mut keys) = (Vec::new(), Vec::new(), Vec::new());
+        for (i, (item, (key, results))) in items.into_iter().zip(found).enumerate() {
+            match results {
+                Some(results) => done.push((i, checked(item, results))),
+                None => {
+                    keys.push(key);
+                    missing.push((i, item));
+                }
+            }
+        }
+        let run = batch.run;
+        let batch_id = batch.batch_id;
+        tracing::debug!(target: "memval::kept", batch = %batch_id, reused = done.len(), checked = missing.len(), "kept verdicts");
+        let mut evidence = None;
+        if !missing.is_empty() {
+            let ready = self.evidence_at(&run.run_id, run.commit.as_deref()).await?;
+            let (order, items): (Vec<usize>, Vec<ExtractedMemory>) = missing.into_iter().unzip();
+            let sub = ClaimBatch { run: run.clone(), batch_id: batch_id.clone(), items };
+            let checked = check(ready.clone(), sub).await?;
+            let outside = ready.index.outside_reads();
+            for (key, item) in keys.iter().zip(&checked.items) {
+                if let Some(key) = key {
+                    kept.put(key, &item.results, outside.clone());
+                }
+            }
+            done.extend(order.into_iter().zip(checked.items));
+            evidence = Some(ready);
+        }
+        done.sort_by_key(|(i, _)| *i);
+        let items = done.into_iter().map(|(_, item)| item).collect();
+        Ok((VerdictBatch { batch_id: format!("{batch_id}.v"), run, items }, evidence))
+    }
+}
+
+/// Tier A verdicts of every claim of `batch`, on a blocking thread.
+async fn check(evidence: Arc<Evidence>, batch: ClaimBatch) -> Result<VerdictBatch, StageError> {
+    tokio::task::spawn_blocking(move || {
+        let started = std::time::Instant::now();
+        let claims: usize = batch.items.iter().map(|m| m.claims.len()).sum();
+        let verdicts = evidence.check_batch(batch);
+        tracing::debug!(target: "memval::timing", claims, seconds = started.elapsed().as_secs_f64(), "batch checked");
+        verdicts
+    })
+    .await
+    .map_err(|e| StageError::Permanent(format!("checking panicked: {e}")))
 }
