@@ -66,6 +66,7 @@ impl Hook {
             .args(["hook", "claude"])
             .env_remove("CLAUDE_PROJECT_DIR")
             .env("CLAUDE_CONFIG_DIR", self.home.path())
+            .env("MEMVAL_CACHE_DIR", self.home.path().join("memval-cache"))
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
             .stderr(Stdio::piped())

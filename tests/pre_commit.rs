@@ -41,6 +41,7 @@ fn git(dir: &Path, args: &[&str], cache: &Path) -> Output {
         .args(args)
         .env("GIT_CONFIG_GLOBAL", "/dev/null")
         .env("PRE_COMMIT_HOME", cache)
+        .env("MEMVAL_CACHE_DIR", cache.join("memval"))
         .env("PATH", path_with_memval())
         .output()
         .unwrap()

@@ -18,8 +18,10 @@
 //! internal error to Claude as if it were a finding.
 //!
 //! Never: read a file outside the project or its Claude memory folder, validate with a
-//! model, or keep a store (each call checks in a throwaway store, so parallel hook calls never
-//! wait on one another's lock).
+//! model, or write into the project. Checks run in a store kept in the user's cache folder for
+//! the project (`run::kept_store`), so a re-check after the next edit reuses its verdicts and
+//! history; a call that finds that store held by another (parallel hook calls) or unusable
+//! checks in a throwaway store instead, never waiting on a lock.
 //!
 //! A memory file is told by `memval_proto::tools::notes_agent` (an agent tool's instruction file,
 //! not docs). On Stop the project's memory files are the root's named ones, `.claude/` as one
@@ -180,14 +182,27 @@ async fn answer(payload: &[u8], env: &HookEnv) -> Result<Answer, Error> {
     }
 }
 
-/// Validates each file in a throwaway store and returns the false claims of all of them.
+/// Validates each file and returns the false claims of all of them. The checks run in the
+/// project's kept store in the user's cache folder ([`crate::run::kept_store`]), so a
+/// re-check after an edit reuses what the last one computed; when that store cannot be used
+/// (another hook call holds it, or it is unreadable) they run in a throwaway store.
 async fn check(root: &Path, files: &[PathBuf]) -> Result<Vec<FalseClaim>, Error> {
+    if let Some(kept) = crate::run::kept_store(root) {
+        match check_in(root, files, &kept).await {
+            Ok(found) => return Ok(found),
+            Err(e) => tracing::info!(error = %e, "the kept store cannot be used; checking in a throwaway store"),
+        }
+    }
     let store =
         tempfile::tempdir().map_err(|source| Error::Io { context: "cannot make a temporary store".into(), source })?;
+    check_in(root, files, &store.path().join("store")).await
+}
+
+async fn check_in(root: &Path, files: &[PathBuf], store: &Path) -> Result<Vec<FalseClaim>, Error> {
     let mut found = Vec::new();
-    for (i, file) in files.iter().enumerate() {
+    for file in files {
         let (done, _warnings) =
-            validate_path(root, file, Some(store.path().join(i.to_string())), memval_report::FailOn::Stale).await?;
+            validate_path(root, file, Some(store.to_path_buf()), memval_report::FailOn::Stale).await?;
         let mut claims = false_claims(&done.report);
         // Sources are written relative to the project where they are inside it.
         for c in &mut claims {

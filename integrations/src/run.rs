@@ -13,6 +13,7 @@ use std::sync::Mutex;
 use memval_pipeline::{validate, Validate, Validated};
 use memval_proto::display::one_line;
 use memval_report::FailOn;
+use sha2::{Digest, Sha256};
 
 use crate::Error;
 
@@ -35,12 +36,27 @@ pub async fn validate_path(
         progress: false,
         models: None,
         model_cache: false,
+        keep: true,
         fail_on,
     };
     let warnings = Mutex::new(Vec::new());
     let done =
         validate(run, &|line: &str| warnings.lock().unwrap_or_else(|p| p.into_inner()).push(line.to_owned())).await?;
     Ok((done, warnings.into_inner().unwrap_or_else(|p| p.into_inner())))
+}
+
+/// The store an integration that must not write into the project keeps for it, so re-checks
+/// reuse earlier runs' verdicts and history: `$MEMVAL_CACHE_DIR`, else `$XDG_CACHE_HOME/memval`,
+/// else `~/.cache/memval`, then `projects/` and a digest of the project's path. `None` when
+/// none of those is set.
+pub fn kept_store(root: &Path) -> Option<PathBuf> {
+    let var = |name: &str| std::env::var_os(name).filter(|v| !v.is_empty()).map(PathBuf::from);
+    let base = var("MEMVAL_CACHE_DIR")
+        .or_else(|| var("XDG_CACHE_HOME").map(|d| d.join("memval")))
+        .or_else(|| var("HOME").map(|d| d.join(".cache").join("memval")))?;
+    let digest = Sha256::digest(root.as_os_str().as_encoded_bytes());
+    let name: String = digest.iter().take(12).map(|b| format!("{b:02x}")).collect();
+    Some(base.join("projects").join(name))
 }
 
 /// One claim the code already disproves (STALE or CONTRADICTED).
