@@ -5,7 +5,8 @@
 # and why; exit 2 when memval cannot run.
 #
 # Nothing is written into the repository. The checks keep a store in the user's cache folder
-# ($MEMVAL_CACHE_DIR, else $XDG_CACHE_HOME/memval, else ~/.cache/memval; one per repository),
+# ($MEMVAL_CACHE_DIR, else $XDG_CACHE_HOME/memval, else ~/.cache/memval; one per repository,
+# shared with memval's Claude Code hook),
 # so the next commit's check reuses the verdicts and git history this one computed and only
 # checks again what changed. When that store cannot be used (no cache folder, another check
 # holds it, it is unreadable) a file is checked in a temporary store instead, removed on exit.
@@ -22,9 +23,11 @@ cache=${MEMVAL_CACHE_DIR:-${XDG_CACHE_HOME:+$XDG_CACHE_HOME/memval}}
 cache=${cache:-${HOME:+$HOME/.cache/memval}}
 kept=
 if [ -n "$cache" ]; then
-  top=$(git rev-parse --show-toplevel 2>/dev/null || pwd)
-  key=$(printf '%s' "$top" | cksum | cut -d' ' -f1)
-  kept="$cache/pre-commit/$key"
+  top=$(git rev-parse --show-toplevel 2>/dev/null || pwd -P)
+  # The folder the Claude Code hook keeps for the same project (`run::kept_store`): the first
+  # 24 hex digits of the sha256 of its path, so a commit after an agent's edits starts warm.
+  key=$(printf '%s' "$top" | { sha256sum 2>/dev/null || shasum -a 256; } | cut -c1-24)
+  kept="$cache/projects/$key"
   mkdir -p "$kept" 2>/dev/null || kept=
 fi
 

@@ -68,19 +68,26 @@ def bench_repo(repo, args):
     try:
         notes = next(n for n in ("AGENTS.md", "CLAUDE.md") if os.path.isfile(os.path.join(worktree, n)))
         cache = tempfile.mkdtemp(prefix="memval-hooks-")
-        env = dict(os.environ, MEMVAL_CACHE_DIR=cache, CLAUDE_CONFIG_DIR=os.path.join(cache, "claude"),
-                   PATH=os.path.dirname(os.path.abspath(args.memval)) + os.pathsep + os.environ["PATH"])
+        # The pre-commit script runs the `memval` on PATH: this one, whatever its file is called.
+        bindir = os.path.join(cache, "bin")
+        os.makedirs(bindir)
+        os.symlink(os.path.abspath(args.memval), os.path.join(bindir, "memval"))
+        env = dict(os.environ, MEMVAL_CACHE_DIR=os.path.join(cache, "pre-commit"),
+                   CLAUDE_CONFIG_DIR=os.path.join(cache, "claude"), PATH=bindir + os.pathsep + os.environ["PATH"])
         env.pop("CLAUDE_PROJECT_DIR", None)
+        # The two share one kept store per project; apart here, so each one's first call is cold.
+        hook_env = dict(env, MEMVAL_CACHE_DIR=os.path.join(cache, "hook"))
         pre_commit = ["bash", os.path.join(ROOT, "scripts", "pre-commit.sh"), notes]
         hook = [os.path.abspath(args.memval), "hook", "claude"]
         row = {"repo": repo, "notes": notes}
         row["pre-commit first"] = timed(pre_commit, env, worktree)
         row["pre-commit warm"] = statistics.median(timed(pre_commit, env, worktree) for _ in range(args.runs))
-        row["hook first"] = timed(hook, env, worktree, event(worktree, notes))
-        row["hook warm"] = statistics.median(timed(hook, env, worktree, event(worktree, notes)) for _ in range(args.runs))
+        row["hook first"] = timed(hook, hook_env, worktree, event(worktree, notes))
+        row["hook warm"] = statistics.median(
+            timed(hook, hook_env, worktree, event(worktree, notes)) for _ in range(args.runs))
         with open(os.path.join(worktree, notes), "a") as f:
             f.write("\nThe entry point is `does/not/exist.rs`.\n")
-        row["hook after edit"] = timed(hook, env, worktree, event(worktree, notes))
+        row["hook after edit"] = timed(hook, hook_env, worktree, event(worktree, notes))
         with open(os.path.join(worktree, notes), "a") as f:
             f.write("\nSee `README.md` first.\n")
         row["pre-commit after edit"] = timed(pre_commit, env, worktree)
