@@ -87,10 +87,12 @@ const SHORTCUT: &[&str] = &[
     // Skipping or deleting tests.
     r"\b(?:skip|skipping|disable|disabling|ignore|ignoring|comment\s+out|commenting\s+out|delete|deleting|remove|removing|mute|muting|xfail)\s+(?:the\s+|that\s+|this\s+|those\s+|these\s+|a\s+|all\s+)?(?:[\w-]+\s+){0,2}?(?:tests?|specs?|test\s+suite)\b",
     r"\b(?:salta|saltar|sáltate|saltarte|omite|omitir|desactiva|desactivar|deshabilita|deshabilitar|ignora|ignorar|comenta|comentar|borra|borrar|elimina|eliminar|quita|quitar)\s+(?:el\s+|la\s+|los\s+|las\s+|ese\s+|esos\s+|este\s+|estos\s+)?(?:\w+\s+){0,2}?(?:tests?|pruebas?)\b",
-    r"@pytest\.mark\.skip\b|@unittest\.skip\b|#\[ignore\]|\b(?:it|describe|test)\.skip\(|\bxit\(|-DskipTests\b|-Dmaven\.test\.skip\b|--skip-tests?\b|\bt\.Skip\(",
+    // Skip markers: pytest, unittest, Rust, jest/vitest/mocha, Maven, Go, JUnit 4 and 5.
+    r"@pytest\.mark\.(?:skip|skipif|xfail)\b|\bpytest\.skip\(|@unittest\.skip|#\[ignore\]|\b(?:it|describe|test|suite)\.skip\b|\bx(?:it|describe|test)\(|-DskipTests\b|-Dmaven\.test\.skip\b|--skip-tests?\b|\bt\.Skip(?:f|Now)?\(",
+    r"(?-i)@(?:Disabled|Ignore)\b",
     // Deselecting tests on the command line: pytest's `-k 'not ...'` and `--deselect`, jest's
-    // `--testPathIgnorePatterns`, `cargo test -- --skip`.
-    r#"(?:^|[\s`])-k\s*=?\s*['"]?\s*not\b|--deselect\b|--testPathIgnorePatterns\b|\bcargo\s+test\b[^\n`]*\s--skip\s"#,
+    // `--testPathIgnorePatterns`, `cargo test -- --skip`, `go test -skip`.
+    r#"(?:^|[\s`])-k\s*=?\s*['"]?\s*not\b|--deselect\b|--testPathIgnorePatterns\b|\bcargo\s+test\b[^\n`]*\s--skip\s|\bgo\s+test\b[^\n`]*\s-skip[\s=]"#,
     // Retrying without investigating.
     r"\b(?:re-?run|retry|re-?trigger|restart)\s+(?:it|them|the\s+\w+(?:\s+\w+)?)?\s*(?:until|till)\s+(?:it\s+)?(?:passes|pass|goes\s+green|is\s+green|works)\b",
     r"\bjust\s+(?:re-?run|retry|re-?trigger)\b",
