@@ -227,3 +227,45 @@ fn a_bare_name_whose_root_namesake_went_before_the_memory_names_what_has_it_now(
     repo.commit("notes", LATEST);
     expect("bare name", &repo, "AGENTS.md", &[("runtime", "VALID", None), ("server", "VALID", None)]);
 }
+
+#[test]
+fn a_symbol_renamed_by_substitution_names_what_took_its_place() {
+    let repo = GitRepo::new();
+    repo.write(
+        "src/client.ts",
+        "export interface IAssistantClient {\n  send(text: string): void;\n  reset(): void;\n}\n",
+    );
+    repo.write(
+        "src/app.ts",
+        "import { IAssistantClient } from './client';\nconst client: IAssistantClient = make();\nfunction use(c: IAssistantClient) { return c; }\n",
+    );
+    repo.commit("start", BEFORE);
+    repo.write(
+        "AGENTS.md",
+        "# Notes\n\n`IAssistantClient` in `src/client.ts` is the model client every caller uses.\n",
+    );
+    repo.commit("notes", MEMORY);
+    // One commit renames it everywhere and rewrites its members: no body left to match.
+    repo.write(
+        "src/client.ts",
+        "export interface IAgentProvider {\n  stream(prompt: string, signal: AbortSignal): AsyncIterable<string>;\n  close(): Promise<void>;\n  readonly id: string;\n}\n",
+    );
+    repo.write(
+        "src/app.ts",
+        "import { IAgentProvider } from './client';\nconst client: IAgentProvider = make();\nfunction use(c: IAgentProvider) { return c; }\n",
+    );
+    repo.commit("IAssistantClient becomes IAgentProvider", LATER);
+    let tmp = tempfile::tempdir().unwrap();
+    let report =
+        run_json(repo.dir.path(), &repo.dir.path().join("AGENTS.md").display().to_string(), &tmp.path().join("store"));
+    let claim = report["memories"][0]["claims"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|c| c["code_refs"][0]["symbol"].as_str().is_some_and(|s| s.starts_with("IAssistantClient")))
+        .unwrap_or_else(|| panic!("no claim for IAssistantClient: {report:#}"))
+        .clone();
+    assert_eq!(claim["verdict"], "STALE", "{claim:#}");
+    assert_eq!(claim["successor"], "IAgentProvider", "{claim:#}");
+    assert!(claim["since"]["commit"].is_string(), "{claim:#}");
+}

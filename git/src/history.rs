@@ -1140,6 +1140,18 @@ impl GitRepo {
         self.read_spec(format!("{rev}:{}{path}", self.prefix))
     }
 
+    /// The name that took `name`'s place in `commit`, read from the commit's own patch of code
+    /// files (`substitution.rs`): a rename done by substitution, whatever became of the body.
+    pub fn substitution(&self, commit: &str, name: &str) -> Option<crate::Substitution> {
+        if commit.is_empty() || !commit.bytes().all(|b| b.is_ascii_hexdigit()) || name.is_empty() {
+            return None;
+        }
+        let mut cmd = git(&self.dir);
+        cmd.args(["show", "--format=", "-U0", "--no-color", "--no-renames", "--no-ext-diff", commit, "--"])
+            .args(code_pathspecs());
+        crate::substitution::substitution(&output(&mut cmd)?, name)
+    }
+
     /// Text of the blob `spec` names (`rev:path`, or a blob id), through the one
     /// `cat-file --batch` and the blob cache.
     fn read_spec(&self, spec: String) -> Option<Arc<str>> {

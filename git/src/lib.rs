@@ -1,8 +1,9 @@
 //! memval's one reader of git history, through the `git` binary: what became of a path or a
 //! name since a date (renames, deletions, a folder's fate, the commit that removed a
 //! definition), old file versions ([`GitRepo`]), the last commit date of memory files
-//! ([`GitDates`]), how often paths changed since a date ([`Activity`]), and what a change
-//! is against a base revision ([`diff`]). No other memval crate runs git.
+//! ([`GitDates`]), how often paths changed since a date ([`Activity`]), what a change
+//! is against a base revision ([`diff`]), and which name took another's place in a commit
+//! (`substitution.rs`). No other memval crate runs git.
 //!
 //! History is complete or says it is not; a git error is reported, never read as "nothing
 //! happened". This crate must never write to a repository or reach a remote: every call runs
@@ -33,6 +34,7 @@ pub fn name_search_is_logged(name: &str) -> bool {
 }
 mod run;
 mod state;
+mod substitution;
 
 pub use activity::Activity;
 pub use code::{CODE_EXTENSIONS, TEST_PATHSPECS};
@@ -41,3 +43,4 @@ pub use error::GitError;
 pub use history::{Change, ChangeKind, DirFate, GitRepo, Progress, Trace, NAME_SEARCH_COMMITS};
 pub use kept::{newest_first, Cache};
 pub use state::{worktree_state, WorktreeState};
+pub use substitution::Substitution;

@@ -1,5 +1,7 @@
 //! A symbol gone from the file the memory names: moved to another file, or renamed, read from
-//! the file's old text in git.
+//! the file's old text in git (a definition of the same kind whose body is alike), or, when the
+//! body changed too, from the commit that removed it: the one name that replaced the old one on
+//! most of that commit's changed lines, when the tree defines it now (STALE 80).
 //!
 //! "Moved to another file" without a git record of the old definition means: the only same-named
 //! definition elsewhere, or, among several, the only one sharing the most leading folders with the
@@ -133,6 +135,28 @@ impl Checker<'_> {
         }
     }
 
+    /// `sym` renamed by substitution in the commit that removed it (`at`): one new name took
+    /// its place on most of the lines that lost it, and the tree defines that name now.
+    fn substituted(&self, sym: &SymbolName, raw: &str, old_line: u32, at: &Since) -> Option<Outcome> {
+        let found = self.git?.substitution(&at.commit, &sym.name)?;
+        let (file, def) = self.index.defs_named(&found.name).next()?;
+        Some(checked(
+            Verdict::Stale,
+            80,
+            format!(
+                "{}:{} — {} was renamed to {} in {} (it replaced the old name on {} of the {} changed lines that held it; git: defined at {raw}:{old_line} when the memory was written)",
+                file.path,
+                def.line,
+                sym.display(),
+                found.name,
+                &at.commit[..at.commit.len().min(12)],
+                found.votes,
+                found.lines
+            ),
+            Some(found.name.clone()),
+        ))
+    }
+
     pub(super) fn find_rename(
         &self,
         sym: &SymbolName,
@@ -169,15 +193,22 @@ impl Checker<'_> {
                         old.line
                     ),
                     Some(def.name.to_string()),
-                ),
-                _ => checked(
-                    Verdict::Contradicted,
-                    90,
-                    format!("{path} — {} was defined at {raw}:{} when the memory was written and has been removed", sym.display(), old.line),
-                    None,
-                ),
-            }
-            .since(self.name_changed_in(sym, raw, since)));
+                )
+                .since(self.name_changed_in(sym, raw, since)),
+                _ => {
+                    let changed = self.name_changed_in(sym, raw, since);
+                    if let Some(outcome) = changed.as_ref().and_then(|at| self.substituted(sym, raw, old.line, at)) {
+                        return Some(outcome.since(changed));
+                    }
+                    checked(
+                        Verdict::Contradicted,
+                        90,
+                        format!("{path} — {} was defined at {raw}:{} when the memory was written and has been removed", sym.display(), old.line),
+                        None,
+                    )
+                    .since(changed)
+                }
+            });
         }
         if self.git.is_some() {
             return None;
