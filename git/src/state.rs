@@ -8,6 +8,10 @@
 //! the user's global excludes file switched off, as memval's own walk of the tree reads only
 //! the repository's `.gitignore` files and `.git/info/exclude`: a file that only a global
 //! exclude hides is still one whose change must show.
+//!
+//! Not in the digest: replace refs (`refs/replace`), a changed `diff.*.textconv` setting, and the
+//! target of a symlink that points outside the repository. A user who changes those should run
+//! once with `--no-cache`.
 
 use std::path::Path;
 
