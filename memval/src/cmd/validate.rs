@@ -39,7 +39,7 @@ pub struct ValidateArgs {
     /// No progress lines on stderr.
     #[arg(long, short)]
     pub quiet: bool,
-    /// Check everything afresh: neither reuse nor keep the verdicts, git history and name log
+    /// Check everything afresh: neither reuse nor keep the verdicts, git history, name log and parsed definitions
     /// earlier runs kept in the store. (Kept results are keyed by HEAD, the content of every
     /// changed or untracked file, the memory and memval's own build, so a kept verdict is never
     /// one the current checkout would not give; this flag is for measuring and for doubt.)
