@@ -39,10 +39,11 @@ pub struct ValidateArgs {
     /// No progress lines on stderr.
     #[arg(long, short)]
     pub quiet: bool,
-    /// Check everything afresh: neither reuse nor keep the verdicts, git history, name log and parsed definitions
-    /// earlier runs kept in the store. (Kept results are keyed by HEAD, the content of every
-    /// changed or untracked file, the memory and memval's own build, so a kept verdict is never
-    /// one the current checkout would not give; this flag is for measuring and for doubt.)
+    /// Check everything afresh: neither reuse nor keep the verdicts, git history, name log and
+    /// parsed definitions earlier runs kept in the store. (Kept results are keyed by HEAD, the
+    /// content of every changed or untracked file, the memory and memval's own build, so a kept
+    /// verdict is never one the current checkout would not give; this flag is for measuring and
+    /// for doubt.)
     #[arg(long = "no-cache", id = "no_kept")]
     pub no_kept: bool,
     /// Submit the run to memval services on this NATS cluster instead of running it in
