@@ -617,8 +617,8 @@ impl GitRepo {
         changes.into_iter().rev().flatten().collect()
     }
 
-    /// The history an earlier run kept for this `HEAD`, or built from one it kept for a commit
-    /// a straight line away (`kept.rs`).
+    /// The history an earlier run kept for this `HEAD`, or built from one it kept for an
+    /// ancestor or a descendant of it (`kept.rs`).
     fn kept_history(&self) -> Option<Vec<Change>> {
         let kept = self.kept("history/v1")?;
         if let Some(changes) = kept.get::<Vec<Change>>(&self.head) {

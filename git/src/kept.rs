@@ -45,7 +45,8 @@ pub trait Cache: Send + Sync {
 /// Commits kept per kind of fact (the newest ones run on).
 pub const KEPT_HEADS: usize = 4;
 
-/// The longest straight line of new commits read on top of a kept history.
+/// The most commits between a kept commit and `HEAD` read on top of (or dropped from) a kept
+/// history.
 pub const MAX_STEP: usize = 1_000;
 
 /// How the current `HEAD` relates to a kept commit.
@@ -157,8 +158,8 @@ impl Kept<'_> {
         }
     }
 
-    /// A kept commit `head` is a straight line away from (after it, or also before it with
-    /// `behind_too`), with that line, the newest run first.
+    /// A kept commit `head` descends from (or, with `behind_too`, precedes), with the commits
+    /// between them; the newest kept first.
     pub fn nearest(&self, dir: &Path, head: &str, behind_too: bool) -> Option<(String, Step)> {
         self.heads().into_iter().filter(|kept| kept != head).find_map(|kept| {
             step(dir, &kept, head).filter(|s| behind_too || matches!(s, Step::Ahead(_))).map(|s| (kept, s))
