@@ -124,6 +124,8 @@ pub struct GitRepo {
     path_base: OnceLock<Option<(String, std::collections::HashSet<String>)>>,
     /// Whether this `HEAD` is counted among the heads whose path facts are kept.
     path_head_kept: OnceLock<()>,
+    /// Which commit wrote each line of a file, per path asked (`blame.rs`).
+    pub(crate) blames: Mutex<HashMap<String, Result<crate::blame::FileLines, GitError>>>,
     /// Told, in a line for people, when a long read of history starts.
     progress: Option<Progress>,
 }
@@ -288,6 +290,19 @@ fn blob_ids(raw: &str) -> Option<Vec<String>> {
     Some(ids)
 }
 
+/// `text` as a POSIX extended regular expression (what `git log -G` reads) that matches it
+/// literally.
+pub fn ere_literal(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    for c in text.chars() {
+        if matches!(c, '\\' | '.' | '[' | ']' | '*' | '^' | '$' | '+' | '?' | '(' | ')' | '{' | '}' | '|') {
+            out.push('\\');
+        }
+        out.push(c);
+    }
+    out
+}
+
 /// stdout of a successful run, or git's error with its own first words.
 fn output_checked(cmd: &mut Command, args: &[&str]) -> Result<String, GitError> {
     let out = cmd.stderr(Stdio::piped()).output().map_err(|e| GitError::Spawn(e.to_string()))?;
@@ -449,6 +464,7 @@ impl GitRepo {
             cache: None,
             path_base: OnceLock::new(),
             path_head_kept: OnceLock::new(),
+            blames: Mutex::new(HashMap::new()),
             progress: None,
         })
     }
@@ -464,6 +480,11 @@ impl GitRepo {
     pub fn with_progress(mut self, progress: Progress) -> GitRepo {
         self.progress = Some(progress);
         self
+    }
+
+    /// The directory the repository was opened at.
+    pub(crate) fn dir(&self) -> &Path {
+        &self.dir
     }
 
     fn tell(&self, line: &str) {
@@ -877,6 +898,43 @@ impl GitRepo {
         Ok((!commit.is_empty()).then(|| commit.to_owned()))
     }
 
+    /// Whether some version of `path` in `HEAD`'s history (each commit's before and after, as
+    /// `git log HEAD -- path` walks it) `holds`. `None` when the versions could not be listed
+    /// or read, or there are more than [`MAX_PATH_VERSIONS`] (then [`GitRepo::ever_matched`]
+    /// asks git to search the patches instead).
+    pub fn some_version(&self, path: &str, holds: impl Fn(&str) -> bool) -> Option<bool> {
+        if path.is_empty() || path.starts_with(['-', ':']) {
+            return Some(false);
+        }
+        let versions = self.path_versions(path)?;
+        for id in versions.iter() {
+            if holds(&self.read_spec(id.clone())?) {
+                return Some(true);
+            }
+        }
+        Some(false)
+    }
+
+    /// Whether some commit of `HEAD`'s history added or removed a line of `path` that matches
+    /// `pattern` (a POSIX extended regular expression, as git reads `-G`; build literal parts with
+    /// [`ere_literal`]):
+    /// whether the file ever held such a line (`git log -G`, root commit included). Git's error
+    /// when the search failed.
+    pub fn ever_matched(&self, path: &str, pattern: &str) -> Result<bool, GitError> {
+        if pattern.is_empty() || path.is_empty() || path.starts_with(['-', ':']) {
+            return Ok(false);
+        }
+        let key = (format!("{path}\0-G"), pattern.to_owned());
+        if let Some(known) = self.last_changes.lock().expect("search cache poisoned").get(&key) {
+            return Ok(known.is_some());
+        }
+        let args = ["log", "-n", "1", "--format=%H", &format!("-G{pattern}"), "HEAD", "--", path];
+        let out = output_checked(git(&self.dir).args(args), &args)?;
+        let found = !out.trim().is_empty();
+        self.last_changes.lock().expect("search cache poisoned").insert(key, found.then(String::new));
+        Ok(found)
+    }
+
     /// Whether no version of `path` that `git log HEAD -- path` shows (before or after each
     /// commit) contains `needle`. `false` whenever that is not known for sure: the versions
     /// could not be listed or read, there are too many, or a textconv filter is configured
@@ -1261,6 +1319,7 @@ mod tests {
             cache: None,
             path_base: OnceLock::new(),
             path_head_kept: OnceLock::new(),
+            blames: Mutex::new(HashMap::new()),
             progress: None,
         }
     }

@@ -2,8 +2,8 @@
 //! name since a date (renames, deletions, a folder's fate, the commit that removed a
 //! definition), old file versions ([`GitRepo`]), the last commit date of memory files
 //! ([`GitDates`]), how often paths changed since a date ([`Activity`]), what a change
-//! is against a base revision ([`diff`]), and which name took another's place in a commit
-//! (`substitution.rs`). No other memval crate runs git.
+//! is against a base revision ([`diff`]), which name took another's place in a commit
+//! (`substitution.rs`), and which commit wrote a line of a tracked file (`blame.rs`). No other memval crate runs git.
 //!
 //! History is complete or says it is not; a git error is reported, never read as "nothing
 //! happened". This crate must never write to a repository or reach a remote: every call runs
@@ -19,6 +19,7 @@
 //! build repositories.
 
 mod activity;
+mod blame;
 mod code;
 mod dates;
 pub mod diff;
@@ -37,10 +38,11 @@ mod state;
 mod substitution;
 
 pub use activity::Activity;
+pub use blame::LineWritten;
 pub use code::{CODE_EXTENSIONS, TEST_PATHSPECS};
 pub use dates::GitDates;
 pub use error::GitError;
-pub use history::{Change, ChangeKind, DirFate, GitRepo, Progress, Trace, NAME_SEARCH_COMMITS};
+pub use history::{ere_literal, Change, ChangeKind, DirFate, GitRepo, Progress, Trace, NAME_SEARCH_COMMITS};
 pub use kept::{newest_first, Cache};
 pub use state::{worktree_state, WorktreeState};
 pub use substitution::Substitution;

@@ -10,9 +10,9 @@ use std::process::{Command, Stdio};
 
 use crate::GitError;
 
-/// stdout of `git -C dir <args>`, or git's error.
-pub(crate) fn read_only(dir: &Path, args: &[&str]) -> Result<Vec<u8>, GitError> {
-    let out = Command::new("git")
+/// `git -C dir <args>` run read-only, to its end.
+fn run(dir: &Path, args: &[&str]) -> Result<std::process::Output, GitError> {
+    Command::new("git")
         .arg("-C")
         .arg(dir)
         .arg("--no-optional-locks")
@@ -24,7 +24,12 @@ pub(crate) fn read_only(dir: &Path, args: &[&str]) -> Result<Vec<u8>, GitError> 
         .env_remove("GIT_WORK_TREE")
         .stdin(Stdio::null())
         .output()
-        .map_err(|e| GitError::Spawn(e.to_string()))?;
+        .map_err(|e| GitError::Spawn(e.to_string()))
+}
+
+/// stdout of `git -C dir <args>`, or git's error.
+pub(crate) fn read_only(dir: &Path, args: &[&str]) -> Result<Vec<u8>, GitError> {
+    let out = run(dir, args)?;
     if !out.status.success() {
         return Err(GitError::Failed {
             command: args.join(" "),
@@ -33,6 +38,21 @@ pub(crate) fn read_only(dir: &Path, args: &[&str]) -> Result<Vec<u8>, GitError> 
         });
     }
     Ok(out.stdout)
+}
+
+/// Whether `git -C dir <args>` exits 0 (`true`) or 1 (`false`), for the questions git answers
+/// with its exit status (`merge-base --is-ancestor`); any other exit is git's error.
+pub(crate) fn status(dir: &Path, args: &[&str]) -> Result<bool, GitError> {
+    let out = run(dir, args)?;
+    match out.status.code() {
+        Some(0) => Ok(true),
+        Some(1) => Ok(false),
+        _ => Err(GitError::Failed {
+            command: args.join(" "),
+            status: out.status.to_string(),
+            stderr: String::from_utf8_lossy(&out.stderr).trim().to_owned(),
+        }),
+    }
 }
 
 /// Whether the `git` binary can be run here.

@@ -207,6 +207,10 @@ pub(crate) fn connector(after: &str) -> Option<(Connector, usize)> {
     Some((kind, c.get(0)?.end()))
 }
 
+/// `1,000` or `1,209,600` at the start of a text, up to a character that is not a digit.
+static GROUPED: LazyLock<Regex> =
+    LazyLock::new(|| Regex::new(r"^(\d{1,3}(?:,\d{3})+)(?:[^\d,]|$)").expect("valid regex"));
+
 /// The value at the start of `text`: a code span, a quoted string or one bare token.
 pub(crate) fn value_at(text: &str) -> Option<Value> {
     let t = head(text, LOOKAHEAD);
@@ -217,12 +221,26 @@ pub(crate) fn value_at(text: &str) -> Option<Value> {
             return (!v.is_empty() && v.len() <= MAX_VALUE).then(|| Value { text: v.to_string(), quoted: true });
         }
     }
+    // "defaults to 1,000": a number with its thousands separated is one value.
+    if let Some(number) = GROUPED.captures(t).and_then(|c| c.get(1)) {
+        return Some(Value { text: number.as_str().replace(',', ""), quoted: false });
+    }
     let token = t.split(|c: char| c.is_whitespace() || matches!(c, ',' | ';' | ')' | ']' | '`')).next()?;
     let token = token.trim_end_matches(['.', ':']);
     if token.is_empty() || token.len() > MAX_VALUE || token.starts_with(['=', '>', '(', '[', '{']) {
         return None;
     }
     Some(Value { text: token.to_string(), quoted: false })
+}
+
+/// Whether the text before an assignment ends with a word that makes it a condition or an
+/// example ("when `X=1`", "if `mode: fast`", "e.g. `port: 80`"), not the setting's value.
+pub(crate) fn conditional(before: &str) -> bool {
+    const WORDS: [&str; 7] = ["when", "if", "unless", "whenever", "while", "e.g.", "eg"];
+    before
+        .split_whitespace()
+        .next_back()
+        .is_some_and(|w| WORDS.contains(&w.trim_start_matches('(').to_ascii_lowercase().as_str()))
 }
 
 /// Whether `key <connector> value` is a configuration claim.
@@ -335,6 +353,14 @@ mod tests {
         assert_eq!(read(": 250"), Some((Connector::Colon, "250".into())));
         assert_eq!(read(" is 3"), Some((Connector::Weak, "3".into())));
         assert_eq!(read(" holds the routes"), None);
+        // A number with its thousands separated is one value; a list is not.
+        assert_eq!(read(", which defaults to 1,000."), None);
+        assert_eq!(read(" defaults to 1,000."), Some((Connector::Strong, "1000".into())));
+        assert_eq!(read(" = 1,209,600 seconds"), Some((Connector::Strong, "1209600".into())));
+        assert_eq!(read(" = 1,2"), Some((Connector::Strong, "1".into())));
+        assert!(conditional("Required when "));
+        assert!(conditional("for instance (e.g. "));
+        assert!(!conditional("Set "));
         let v = |t: &str, quoted| Value { text: t.into(), quoted };
         assert!(accept(Connector::Weak, "retries", &v("3", false), true));
         assert!(!accept(Connector::Weak, "retries", &v("3", false), false));

@@ -447,7 +447,7 @@ fn with_history_a_path_that_never_was_is_read_against_its_folder() {
             (
                 "a value given without a file that the repo's file never had: an example, not drift",
                 config("logLevel", "4096"),
-                Want::NotChecked(&["no version of config/app.yaml in git history had 4096"]),
+                Want::NotChecked(&["no version of config/app.yaml in git history set it to 4096"]),
             ),
             (
                 "a symbol in a kind of file several packages have, defined in them: each package's own",

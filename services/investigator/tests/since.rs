@@ -3,33 +3,16 @@
 //! history did not decide names none.
 
 use std::path::Path;
-use std::process::Command;
 
+mod common;
+
+use common::{git, write};
 use memval_investigator::Evidence;
 use memval_proto::{Assertion, Claim, ClaimType, CodeRef, MemoryMeta, Outcome, Since, Source, Verdict};
 
 /// The memory was written on 2026-01-01; every change below comes after it, a day apart.
 const WRITTEN: i64 = 1_767_225_600;
 const DAY: i64 = 86_400;
-
-fn git(root: &Path, args: &[&str], at: i64) -> String {
-    let out = Command::new("git")
-        .args(["-c", "user.name=t", "-c", "user.email=t@example.invalid", "-c", "commit.gpgsign=false"])
-        .args(args)
-        .env("GIT_AUTHOR_DATE", format!("@{at} +0000"))
-        .env("GIT_COMMITTER_DATE", format!("@{at} +0000"))
-        .current_dir(root)
-        .output()
-        .expect("git runs");
-    assert!(out.status.success(), "git {args:?}: {}", String::from_utf8_lossy(&out.stderr));
-    String::from_utf8_lossy(&out.stdout).trim().to_owned()
-}
-
-fn write(root: &Path, path: &str, text: &str) {
-    let full = root.join(path);
-    std::fs::create_dir_all(full.parent().unwrap()).unwrap();
-    std::fs::write(full, text).unwrap();
-}
 
 /// Commits what `change` did to the tree at `at`; returns the commit id.
 fn commit(root: &Path, at: i64, change: impl FnOnce(&Path)) -> String {

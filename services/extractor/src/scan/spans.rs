@@ -3,7 +3,8 @@
 //! Per sentence, each code span is, in order: a command (the program it runs, `./x` included, and
 //! the paths it is given, each at its own place in the span), a path (including a path pattern's
 //! folder, and a two-segment span of plain lowercase words under a named root: see `context`), an
-//! assignment (a config candidate, see `keys`), or a candidate symbol, key or line text for the
+//! assignment (a config candidate, see `keys`; not one that follows "when", "if" or "e.g.": a
+//! condition or an example, not the setting's value), or a candidate symbol, key or line text for the
 //! later passes. A heading made only of code spans (`` ### `editors/code` ``, `` ### `crates/a`,
 //! `crates/b` ``) names each as a path as deliberately as a line of its own would (standalone
 //! strength).
@@ -49,7 +50,10 @@ impl Walker {
                 continue;
             }
             if let Some(a) = config::assignment(inner) {
-                found.assignments.push((a, sp.start, sp.end));
+                // "Required when `AI_PROVIDER=anthropic`": a condition, not the setting's value.
+                if !config::conditional(&orig[..sp.start]) {
+                    found.assignments.push((a, sp.start, sp.end));
+                }
                 continue;
             }
             found.cands.push(Cand { start: sp.start, end: sp.end, text: inner, used: false });

@@ -1,29 +1,39 @@
 //! Config claims: `key = value` in a named file, or anywhere when no file is named.
 //!
-//! A `key = value` claim is VALID when the file sets the key to that value; given without a file
-//! and set by no config file, VALID when the assignment (or the quoted line,
+//! A `key = value` claim is VALID when the file sets the key to that value; given without a
+//! file and set by no config file, VALID when the assignment (or the quoted line,
 //! `_MAX_VALUE = ENUM_MAX_VALUE`) is written in any non-prose file (85), or when the key is still
 //! named there with the value set nowhere (a variable read at run time: 60, value unverified).
-//! STALE (successor: the new value) when the key has another value, set once; given without a
-//! file and with history, only when some version of that file had the memory's value (drift
-//! needs a past), else not checked. A constant holding the key's own name (`X: &str = "X"`)
-//! names the variable and sets no value. Not checked when
-//! the key's last part is set several times to different values (an OpenAPI file's `format:`:
-//! which one is meant is not known) or holds a structure, an expression or a typed declaration (`{`,
-//! `cast(...)`, `Boolean? = null`);
-//! a sentence's full stop is not part of a value, and `pnpm@11.11.0` is `pnpm` with its version
-//! pinned (VALID 80). CONTRADICTED when the file is
-//! gone or the key no longer set; given without a file, when nothing outside prose names the key
-//! and there is no history (the evidence counts the config files read, it does not list them).
-//! With history, such a key has no past in the repository: not checked (an environment
-//! variable, a value given when running, another tool's setting), with the reason.
+//!
+//! What sets a key: `key = v`, `key: v`, `"key": v`, `KEY=v`, `const KEY: T = v`, `#define KEY
+//! v`; not a commented-out line (`# level = 5` in a sample file), not the base type after a
+//! declaration (`enum Status : byte`), and in code not an unquoted name (`TIMEOUT =
+//! LOGIN_TIMEOUT`, `publish=data.meta.action`: a reference to another name, no value). Quotes
+//! escaped inside a string (`data-icon=\"x\"` in JSON) are quotes.
+//!
+//! **Drift needs a past.** STALE (successor: the new value) when the key has another value, set
+//! once, and, with history, some version of that file set it to the memory's value (read from
+//! each version while there are few, else from the patches: `git log -G`); a value the file
+//! never had is the user's own, an example or another file's: not checked, with the reason.
+//! CONTRADICTED when the file is gone or the key no longer set and, with history, some version
+//! of the file set it; a file that never set it (a doc that only tells of it) is not checked.
+//! A constant holding the key's own name (`X: &str = "X"`) names the variable and sets no
+//! value. Not checked when the key's last part is set several times to different values (an
+//! OpenAPI file's `format:`: which one is meant is not known) or holds a structure, an
+//! expression or a typed declaration (`{`, `cast(...)`, `Boolean? = null`); a sentence's full
+//! stop is not part of a value, and `pnpm@11.11.0` is `pnpm` with its version pinned (VALID 80).
+//! Given without a file, CONTRADICTED when nothing outside prose names the key and there is no
+//! history (the evidence counts the config files read, it does not list them). With history,
+//! such a key has no past in the repository: not checked (an environment variable, a value
+//! given when running, another tool's setting), with the reason.
 
 use memval_proto::{CodeRef, Outcome, Since, UnixSeconds, Verdict};
 
 use crate::index::{basename, FileKind};
 
+use crate::symbols::Lang;
+
 use super::common::{checked, clip, is_prose, list};
-use super::history::since_of;
 use super::located::{Located, NEVER_IN_REPO};
 use super::Checker;
 
@@ -35,6 +45,15 @@ pub fn config_assignments(text: &str, key: &str) -> Vec<(u32, String)> {
         if line.len() > 2000 {
             continue;
         }
+        // `#define KEY 18`: a C macro is a setting.
+        if let Some(value) = macro_value(line, key) {
+            found.push((i as u32 + 1, value));
+            continue;
+        }
+        // A commented-out line (`# KEY = 5` in a sample file) sets nothing.
+        if commented(line) {
+            continue;
+        }
         let mut rest = line;
         while let Some(pos) = rest.find(key) {
             let before = &rest[..pos];
@@ -43,7 +62,7 @@ pub fn config_assignments(text: &str, key: &str) -> Vec<(u32, String)> {
             let left_ok = before.chars().next_back().is_none_or(|c| !(c.is_alphanumeric() || c == '_' || c == '-'));
             let after = after.trim_start_matches(['"', '\'']);
             let right_ok = after.chars().next().is_none_or(|c| !(c.is_alphanumeric() || c == '_' || c == '-'));
-            if !(left_ok && right_ok) {
+            if !(left_ok && right_ok) || declares(before) {
                 continue;
             }
             // `KEY=1 make x` (no space around `=`, an unquoted value): a shell assignment, whose
@@ -83,6 +102,55 @@ pub fn config_assignments(text: &str, key: &str) -> Vec<(u32, String)> {
     found
 }
 
+/// Whether `line` is a comment in the common syntaxes (`#`, `//`, `;`, `/*`, `*`, `<!--`,
+/// `--` followed by a blank): a line a sample file leaves for the user to uncomment.
+fn commented(line: &str) -> bool {
+    let t = line.trim_start();
+    t.starts_with('#')
+        || t.starts_with("//")
+        || t.starts_with("/*")
+        || t.starts_with("<!--")
+        || t.starts_with(';')
+        || t.starts_with("* ")
+        || t.starts_with("-- ")
+}
+
+/// The value of `#define KEY value` on `line`, when it defines `key`.
+fn macro_value(line: &str, key: &str) -> Option<String> {
+    let rest = line.trim_start().strip_prefix('#')?.trim_start().strip_prefix("define")?;
+    let rest = rest.strip_prefix([' ', '\t'])?.trim_start().strip_prefix(key)?;
+    if !rest.starts_with([' ', '\t']) {
+        return None;
+    }
+    let value = clean_value(rest.split("//").next().unwrap_or(""));
+    (!value.is_empty()).then_some(value)
+}
+
+/// Whether the text before a key ends with a keyword that declares a type or a function
+/// (`enum Status : byte`, `class Foo: Base`): what follows is a base type, not a value.
+fn declares(before: &str) -> bool {
+    const KEYWORDS: [&str; 17] = [
+        "enum",
+        "class",
+        "struct",
+        "interface",
+        "trait",
+        "record",
+        "protocol",
+        "extension",
+        "object",
+        "namespace",
+        "module",
+        "union",
+        "type",
+        "def",
+        "fn",
+        "func",
+        "fun",
+    ];
+    before.split_whitespace().next_back().is_some_and(|w| KEYWORDS.contains(&w))
+}
+
 pub(super) fn clean_value(raw: &str) -> String {
     let mut v = raw.trim();
     for marker in [" #", " //", "\t#"] {
@@ -91,7 +159,8 @@ pub(super) fn clean_value(raw: &str) -> String {
         }
     }
     let v = v.trim().trim_end_matches([',', ';']).trim();
-    v.trim_matches(|c| c == '"' || c == '\'' || c == '`').trim().to_owned()
+    // `\"x\"`: quotes escaped inside a string of JSON or code are quotes too.
+    v.trim_matches(|c| c == '"' || c == '\'' || c == '`' || c == '\\').trim().to_owned()
 }
 
 pub(super) fn same_value(found: &str, claimed: &str) -> bool {
@@ -104,6 +173,38 @@ pub(super) fn same_value(found: &str, claimed: &str) -> bool {
         }
     };
     norm(found) == norm(claimed)
+}
+
+/// A line that sets `leaf` (to `value`, when given), as `git log -G` reads it: the key, with
+/// no comment marker before it on the line unless it is `#define`, then `=`, `:` or a blank,
+/// then the value on the same line.
+fn setting_pattern(leaf: &str, value: Option<&str>) -> String {
+    let key = format!("^([^#;/]*|[[:space:]]*#[[:space:]]*define[[:space:]]+){}", memval_git::ere_literal(leaf));
+    match value {
+        Some(v) => format!("{key}[\"' ]*[:= \t].*{}", memval_git::ere_literal(v.trim())),
+        None => format!("{key}[\"' ]*[:= \t]"),
+    }
+}
+
+impl Checker<'_> {
+    /// Whether some version of `file` in history set `leaf` (to `value`, when given): each
+    /// version read as the tree is ([`config_assignments`]) while there are few, else the
+    /// patches searched by git ([`setting_pattern`]).
+    fn ever_set(
+        &self,
+        git: &memval_git::GitRepo,
+        file: &str,
+        leaf: &str,
+        value: Option<&str>,
+    ) -> Result<bool, memval_git::GitError> {
+        let holds = |text: &str| {
+            config_assignments(text, leaf).iter().any(|(_, found)| value.is_none_or(|v| same_value(found, v)))
+        };
+        match git.some_version(file, holds) {
+            Some(found) => Ok(found),
+            None => git.ever_matched(file, &setting_pattern(leaf, value)),
+        }
+    }
 }
 
 /// The last part of a dotted or colon-separated key (`server.port` → `port`).
@@ -200,25 +301,22 @@ impl Checker<'_> {
             };
         }
         match seen.first() {
-            Some((file, line, found)) if !scalar(found) => Outcome::NotChecked {
-                reason: format!(
-                    "{file}:{line} — {key} holds a structure, an expression or a typed declaration ({found}), not a value to compare with {value}"
-                ),
-            },
+            Some((file, line, found)) if !scalar(found) || self.names_another(file, *line, found) => {
+                Outcome::NotChecked {
+                    reason: format!(
+                        "{file}:{line} — {key} holds a structure, an expression, a typed declaration or another name ({found}), not a value to compare with {value}"
+                    ),
+                }
+            }
             Some((file, line, found)) if pinned(found, value) => checked(
                 Verdict::Valid,
                 80,
                 format!("{file}:{line} — {key} = {found} ({value}, with its version pinned)"),
                 None,
             ),
-            Some((file, line, found)) if raw == "." => self.value_with_a_past(key, value, (file, *line, found), since),
-            Some((file, line, found)) => checked(
-                Verdict::Stale,
-                85,
-                format!("{file}:{line} — {key} is {found} now, not {value}"),
-                Some(found.clone()),
-            )
-            .since(self.value_left(file, leaf, value, since)),
+            Some((file, line, found)) => {
+                self.value_with_a_past(key, value, (file, *line, found), since, raw == ".")
+            }
             None if raw == "." => match own_name {
                 Some(at) => checked(
                     Verdict::Valid,
@@ -231,10 +329,53 @@ impl Checker<'_> {
             None if files.is_empty() => {
                 checked(Verdict::Contradicted, 70, format!("{raw} — no config file sets {key}"), None)
             }
-            None => {
-                checked(Verdict::Contradicted, 75, format!("{} — {key} is not set there any more", list(&files)), None)
+            None => self.unset_with_a_past(key, &files),
+        }
+    }
+
+    /// A key the memory placed in `files`, which no longer set it. With history, drift needs a
+    /// past: CONTRADICTED only when some version of one of them set the key (a document that
+    /// only tells of the key, another tool's file, never did), else not checked.
+    fn unset_with_a_past(&self, key: &str, files: &[String]) -> Outcome {
+        let gone =
+            || checked(Verdict::Contradicted, 75, format!("{} — {key} is not set there any more", list(files)), None);
+        let Some(git) = self.git else { return gone() };
+        for file in files {
+            match self.ever_set(git, file, leaf_of(key), None) {
+                Ok(true) => return gone(),
+                Ok(false) => {}
+                Err(e) => {
+                    return Outcome::NotChecked {
+                        reason: format!("{file} does not set {key}; git could not search its history for it: {e}"),
+                    }
+                }
             }
         }
+        Outcome::NotChecked {
+            reason: format!(
+                "{} — {key} is not set there, and no version in git history set it: not drift (the memory tells of a setting of another file, the user's or another tool's)",
+                list(files)
+            ),
+        }
+    }
+
+    /// Whether `found`, read on `line` of a code file, is another name (`LOGIN_TIMEOUT`,
+    /// `data.meta.action`) rather than a value written there: in code an unquoted word is a
+    /// reference, only numbers, booleans, nulls and quoted text are values.
+    fn names_another(&self, file: &str, line: u32, found: &str) -> bool {
+        if matches!(Lang::of(file), Lang::Doc | Lang::Other) {
+            return false;
+        }
+        let word = found.trim();
+        let literal_word =
+            ["true", "false", "null", "none", "nil", "undefined"].contains(&word.to_ascii_lowercase().as_str());
+        let number = word.trim_start_matches(['-', '+']).starts_with(|c: char| c.is_ascii_digit());
+        if literal_word || number {
+            return false;
+        }
+        let text = self.index.read_text(file);
+        let at = text.as_deref().and_then(|t| t.lines().nth(line.saturating_sub(1) as usize)).unwrap_or("");
+        !['"', '\'', '`'].iter().any(|q| at.contains(&format!("{q}{word}")))
     }
 
     /// A setting the memory gave without a file, set to another value in `file`. With history,
@@ -247,6 +388,7 @@ impl Checker<'_> {
         value: &str,
         (file, line, found): (&str, u32, &str),
         since: Option<UnixSeconds>,
+        no_file: bool,
     ) -> Outcome {
         let stale = || {
             checked(
@@ -257,14 +399,17 @@ impl Checker<'_> {
             )
         };
         let Some(git) = self.git else { return stale() };
-        match git.last_change_of(file, value.trim()) {
-            Ok(Some(commit)) => stale().since(
-                self.value_left(file, leaf_of(key), value, since)
-                    .or_else(|| since_of(git, &commit)),
-            ),
-            Ok(None) => Outcome::NotChecked {
+        let leaf = leaf_of(key);
+        match self.ever_set(git, file, leaf, Some(value)) {
+            Ok(true) => stale().since(self.value_left(file, leaf, value, since)),
+            Ok(false) => Outcome::NotChecked {
                 reason: format!(
-                    "{file}:{line} — {key} is {found} there, and no version of {file} in git history had {value}: the memory named no file, so not read as this repository's setting (an example, or a value given when running)"
+                    "{file}:{line} — {key} is {found} there, and no version of {file} in git history set it to {value}: not drift ({})",
+                    if no_file {
+                        "the memory named no file: an example, or a value given when running"
+                    } else {
+                        "the memory's value is the user's own, an example, or another file's"
+                    }
                 ),
             },
             Err(e) => Outcome::NotChecked { reason: format!("{file}:{line} — {key} is {found} there; git could not search {file}'s history for {value}: {e}") },
@@ -386,6 +531,23 @@ mod tests {
         {
             assert_eq!(scalar(found), one, "{found}");
         }
+    }
+
+    /// What is no setting: a commented-out line, a declaration's base type; what is one: a C
+    /// macro, a value in escaped quotes.
+    #[test]
+    fn comments_and_declarations_set_nothing() {
+        assert_eq!(
+            config_assignments("# level = 5\n; level = 6\n// level = 7\nlevel = 8", "level"),
+            vec![(4, "8".into())]
+        );
+        assert_eq!(config_assignments("#define DT_PIN 18 // pin\n#define DT_PINS 4", "DT_PIN"), vec![(1, "18".into())]);
+        assert!(config_assignments("public enum Status : byte", "Status").is_empty());
+        assert!(config_assignments("class Widget: Base", "Widget").is_empty());
+        assert_eq!(
+            config_assignments("\"use data-icon=\\\"inline-start\\\" here\"", "data-icon"),
+            vec![(1, "inline-start".into())]
+        );
     }
 
     #[test]

@@ -6,7 +6,8 @@
 //! [`anchors`] (behavioural and architectural claims without a model). Where a path is now is
 //! [`locate`]: [`history`] first, then the [`search`] of today's tree, then (without history)
 //! the second look of [`tree_only`], with the memory's other references ([`context`]) to break
-//! ties; a path git never had is read by [`no_past`]. Leaves every other module imports: [`common`], [`located`], [`symbol_name`]. A new
+//! ties; a path git never had is read by [`no_past`]; drift whose change came before the
+//! memory's line was written is not drift ([`written`]). Leaves every other module imports: [`common`], [`located`], [`symbol_name`]. A new
 //! claim type is one new module here plus its arm in [`Checker::check`].
 //!
 //! ## Every reference of a claim
@@ -62,6 +63,7 @@ mod search;
 mod symbol;
 mod symbol_name;
 mod tree_only;
+mod written;
 
 use memval_git::GitRepo;
 use memval_proto::{Assertion, Claim, ClaimType, CodeRef, MemoryMeta, Outcome, Since, UnixSeconds, Verdict};
@@ -151,7 +153,12 @@ fn verdict_rank(v: Verdict) -> u8 {
 impl Checker<'_> {
     /// The verdict for one claim of `memory`.
     pub fn check(&self, claim: &Claim, memory: &MemoryMeta) -> Outcome {
-        let since = memory.asserted_at();
+        let outcome = self.check_at(claim, memory.asserted_at());
+        self.after_the_change(claim, memory, outcome)
+    }
+
+    /// The verdict for one claim of a memory asserted at `since`.
+    fn check_at(&self, claim: &Claim, since: Option<UnixSeconds>) -> Outcome {
         let mut refs = claim.code_refs.iter().filter(|r| !r.path.trim().is_empty());
         let Some(primary) = refs.next() else {
             return Outcome::NotChecked { reason: "claim has no code reference with a path".into() };

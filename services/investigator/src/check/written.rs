@@ -1,0 +1,76 @@
+//! Drift needs a past, at the memory's own line: a change made before the line was written
+//! did not make it stale.
+//!
+//! A STALE or CONTRADICTED verdict that history decided says which commit made the claim false
+//! (`since`). When the memory is a file of this repository (a notes file, a doc) and the line
+//! the claim comes from was committed in that commit or after it (`git blame` of the work
+//! tree's file, then `merge-base --is-ancestor`), whoever wrote the line wrote it with the
+//! change already made: the line tells of the change itself ("`X` was removed", a migration
+//! guide, a plan), of the user's side (`bin/rails` in the app a user generates), of another
+//! package or system, or it was wrong when written. Read on real repositories' notes and docs,
+//! such verdicts were a real problem about one time in four; those whose change came after the
+//! line, three times in four. The claim is **not checked**, and the reason keeps what was found
+//! so a reader can still look.
+//!
+//! Nothing changes when the line is not committed (written since the last commit: an agent's
+//! fresh note is checked as before), when the memory is not a tracked file of this repository,
+//! or when git cannot say (its error is logged; the verdict stands on the memory's date, as
+//! without this rule).
+
+use std::path::Path;
+
+use memval_git::LineWritten;
+use memval_proto::{Claim, MemoryMeta, Outcome, Verdict};
+
+use super::common::short;
+use super::Checker;
+
+impl Checker<'_> {
+    /// `outcome`, or not checked when it is drift whose change came before the memory's line
+    /// was written.
+    pub(super) fn after_the_change(&self, claim: &Claim, memory: &MemoryMeta, outcome: Outcome) -> Outcome {
+        let Outcome::Checked { verdict, confidence, evidence, since: Some(since), .. } = &outcome else {
+            return outcome;
+        };
+        if !matches!(verdict, Verdict::Stale | Verdict::Contradicted) {
+            return outcome;
+        }
+        let Some(git) = self.git else { return outcome };
+        let Some((path, line)) = self.memory_line(memory, claim.line) else { return outcome };
+        let written = match git.line_written(&path, line) {
+            Ok(Some(LineWritten::Committed { commit, .. })) => commit,
+            Ok(_) => return outcome,
+            Err(e) => {
+                tracing::debug!(memory = %path, error = %e, "cannot tell when the memory's line was written");
+                return outcome;
+            }
+        };
+        match git.is_ancestor(&since.commit, &written) {
+            Ok(true) => Outcome::NotChecked {
+                reason: format!(
+                    "{path}:{line} was written in {}, with the change already made ({} found: {verdict} {confidence}, {evidence}): a line written after the change tells of the change, a plan, the user's side or another system, not of drift",
+                    short(&written),
+                    short(&since.commit),
+                ),
+            },
+            Ok(false) => outcome,
+            Err(e) => {
+                tracing::debug!(memory = %path, error = %e, "cannot order the change and the memory's line");
+                outcome
+            }
+        }
+    }
+
+    /// The memory's file relative to the repository and the line of it claim line `line` sits
+    /// on, when the memory is one file of this repository whose lines map one to one (a notes
+    /// file: its content starts at `first_line`).
+    fn memory_line(&self, memory: &MemoryMeta, line: u32) -> Option<(String, u32)> {
+        if memory.source.line.is_some() || memory.source.format != "notes" {
+            return None;
+        }
+        let file = Path::new(&memory.source.path).canonicalize().ok()?;
+        let rel = file.strip_prefix(self.index.root.path()).ok()?;
+        let rel = rel.components().map(|c| c.as_os_str().to_str()).collect::<Option<Vec<_>>>()?.join("/");
+        (!rel.is_empty()).then(|| (rel, memory.first_line + line.saturating_sub(1)))
+    }
+}

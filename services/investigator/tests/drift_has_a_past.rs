@@ -1,0 +1,186 @@
+//! Drift needs a past, measured where the memory says it: a change made before the memory's line
+//! was written is not drift, and a setting a file never had is not one that changed.
+//!
+//! Real git, a real notes file committed in the repository; each case says what the memory
+//! claims and what memval must answer.
+
+use std::path::Path;
+
+mod common;
+
+use common::{git, write};
+use memval_investigator::Evidence;
+use memval_proto::{Assertion, Claim, ClaimType, CodeRef, MemoryMeta, Outcome, Source, Verdict};
+
+const START: i64 = 1_767_225_600;
+const DAY: i64 = 86_400;
+
+fn commit(root: &Path, day: i64, change: impl FnOnce(&Path)) {
+    change(root);
+    git(root, &["add", "-A"], START + day * DAY);
+    git(root, &["commit", "-q", "-m", "change"], START + day * DAY);
+}
+
+/// The notes file `NOTES.md` of the repository at `root`, as `validate` loads it (its path as
+/// the user gave it, here absolute), dated by its last commit.
+fn notes(root: &Path, last_commit_day: i64) -> MemoryMeta {
+    MemoryMeta {
+        id: "NOTES.md".into(),
+        agent: "notes".into(),
+        tier: 0,
+        kind: "notes".into(),
+        created_at: None,
+        updated_at: Some(START + last_commit_day * DAY),
+        source: Source {
+            path: root.join("NOTES.md").to_string_lossy().into_owned(),
+            line: None,
+            row: None,
+            format: "notes".into(),
+        },
+        first_line: 1,
+    }
+}
+
+fn claim(line: u32, claim_type: ClaimType, code_ref: CodeRef, assertion: Option<Assertion>) -> Claim {
+    Claim { claim_type, claim_text: "claim".into(), line, lines: vec![line], code_refs: vec![code_ref], assertion }
+}
+
+fn symbol(line: u32, s: &str) -> Claim {
+    claim(line, ClaimType::SymbolReference, CodeRef { symbol: Some(s.into()), ..CodeRef::path(".") }, None)
+}
+
+fn file(line: u32, p: &str) -> Claim {
+    claim(line, ClaimType::FileReference, CodeRef::path(p), None)
+}
+
+fn setting(line: u32, p: &str, key: &str, value: &str) -> Claim {
+    claim(
+        line,
+        ClaimType::Configuration,
+        CodeRef { symbol: Some(key.into()), ..CodeRef::path(p) },
+        Some(Assertion::ConfigValue { key: key.into(), value: value.into() }),
+    )
+}
+
+/// What a case expects: a verdict, or not checked with words of its reason.
+#[derive(Debug)]
+enum Want {
+    Verdict(Verdict),
+    NotChecked(&'static str),
+}
+
+fn assert_case(name: &str, got: Outcome, want: &Want) {
+    match (want, &got) {
+        (Want::Verdict(v), Outcome::Checked { verdict, .. }) if verdict == v => {}
+        (Want::NotChecked(words), Outcome::NotChecked { reason }) if reason.contains(words) => {}
+        _ => panic!("{name}: wanted {want:?}, got {got:?}"),
+    }
+}
+
+#[test]
+fn a_change_made_before_the_line_was_written_is_not_drift() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = &dir.path().canonicalize().unwrap();
+    git(root, &["init", "-q", "-b", "main"], START);
+    commit(root, 0, |r| {
+        write(r, "src/engine.rs", "pub struct Widget;\npub struct Gadget;\n");
+        write(r, "src/old.rs", "pub fn old() {}\n");
+        write(r, "NOTES.md", "`Gadget` is the engine's second type.\nSee `src/old.rs`.\n");
+    });
+    // Day 1: `Widget` and `src/old.rs` go. Day 2: lines naming them are added to the notes.
+    commit(root, 1, |r| {
+        write(r, "src/engine.rs", "pub struct Gadget;\n");
+        std::fs::remove_file(r.join("src/old.rs")).unwrap();
+    });
+    commit(root, 2, |r| {
+        write(
+            r,
+            "NOTES.md",
+            "`Gadget` is the engine's second type.\nSee `src/old.rs`.\n`Widget` was folded into `Gadget`.\n`src/old.rs` is gone.\n",
+        );
+    });
+    // Day 3: `Gadget` goes, after every line naming it was written.
+    commit(root, 3, |r| write(r, "src/engine.rs", "pub fn start(speed: u64) -> u64 {\n    speed * 3\n}\n"));
+    // Not committed: a line an agent just added to the notes.
+    write(
+        root,
+        "NOTES.md",
+        "`Gadget` is the engine's second type.\nSee `src/old.rs`.\n`Widget` was folded into `Gadget`.\n`src/old.rs` is gone.\nUse `Widget` for tests.\n",
+    );
+
+    let evidence = Evidence::open(root).unwrap();
+    let checker = evidence.checker();
+    let memory = notes(root, 2);
+    let cases = [
+        ("a symbol removed after the line was written", symbol(1, "Gadget"), Want::Verdict(Verdict::Contradicted)),
+        ("a file deleted after the line was written", file(2, "src/old.rs"), Want::Verdict(Verdict::Contradicted)),
+        (
+            "a symbol removed before the line was written",
+            symbol(3, "Widget"),
+            Want::NotChecked("with the change already made"),
+        ),
+        (
+            "a file deleted before the line was written",
+            file(4, "src/old.rs"),
+            Want::NotChecked("with the change already made"),
+        ),
+        ("a line not committed yet is checked as before", symbol(5, "Widget"), Want::Verdict(Verdict::Contradicted)),
+    ];
+    for (name, claim, want) in cases {
+        assert_case(name, checker.check(&claim, &memory), &want);
+    }
+
+    // A memory outside the repository (its path does not lead into it) is checked as before.
+    let outside =
+        MemoryMeta { source: Source { path: "elsewhere/NOTES.md".into(), ..memory.source.clone() }, ..memory.clone() };
+    assert_case(
+        "a memory outside the repository",
+        checker.check(&symbol(3, "Widget"), &outside),
+        &Want::Verdict(Verdict::Contradicted),
+    );
+}
+
+#[test]
+fn a_setting_is_drift_only_when_the_file_once_had_the_memorys_value() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = &dir.path().canonicalize().unwrap();
+    git(root, &["init", "-q", "-b", "main"], START);
+    commit(root, 0, |r| {
+        write(r, "app.toml", "mode = \"fast\"\nretries = 3\n");
+        write(r, "sample.ini", "# level = 5\nname = demo\n");
+        write(r, "src/status.cs", "enum Status : byte\n{\n    Invited = 0,\n}\n");
+        write(r, "src/settings.py", "TIMEOUT = LOGIN_TIMEOUT\n");
+        write(r, "src/pins.h", "#define DT_PIN 18\n");
+        write(r, "evals.json", "{\"text\": \"use data-icon=\\\"inline-start\\\" here\"}\n");
+        write(r, "NOTES.md", "notes\n");
+    });
+    commit(root, 1, |r| write(r, "app.toml", "mode = \"fast\"\nretries = 5\n"));
+
+    let evidence = Evidence::open(root).unwrap();
+    let checker = evidence.checker();
+    let memory = notes(root, 0);
+    let cases = [
+        ("a value the file once had", setting(1, "app.toml", "retries", "3"), Want::Verdict(Verdict::Stale)),
+        (
+            "a value the file never had",
+            setting(1, "app.toml", "mode", "slow"),
+            Want::NotChecked("no version of app.toml"),
+        ),
+        (
+            "a key only a commented line names",
+            setting(1, "sample.ini", "level", "3"),
+            Want::NotChecked("no version in git history set it"),
+        ),
+        ("an enum's base type is no value", setting(1, ".", "Status", "Invited"), Want::NotChecked("")),
+        ("another name in code is no value", setting(1, ".", "TIMEOUT", "30"), Want::NotChecked("another name")),
+        ("a C macro is a setting", setting(1, ".", "DT_PIN", "18"), Want::Verdict(Verdict::Valid)),
+        (
+            "quotes escaped inside a JSON string",
+            setting(1, ".", "data-icon", "inline-start"),
+            Want::Verdict(Verdict::Valid),
+        ),
+    ];
+    for (name, claim, want) in cases {
+        assert_case(name, checker.check(&claim, &memory), &want);
+    }
+}
