@@ -30,8 +30,9 @@
 //! folder a notes file sits in, so the extractor can resolve paths written relative to it.
 //!
 //! A doc of the walk that records the past by design ([`past_record`]: a changelog, release
-//! notes, a decision record, a migration or upgrade guide, a blog post, an archive, an old
-//! version's docs such as `docs/1.x/`) is loaded with kind `history`: listed, and skipped by the
+//! notes, a decision record, an RFC or a proposal, a plan (`docs/plans/`: what the code was before
+//! it and what it would become), a migration or upgrade guide, a postmortem, a blog post, an
+//! archive, an old version's docs such as `docs/1.x/`) is loaded with kind `history`: listed, and skipped by the
 //! extractor with that reason, since what it says was true when written.
 
 use std::collections::HashMap;
@@ -168,7 +169,8 @@ pub(crate) fn load_dir(dir: &Path, ctx: &mut Ctx, links: &mut Vec<Link>) -> Resu
 }
 
 /// Whether a doc found in a folder walk is a record of the past by design: a changelog,
-/// release notes, a decision record, a migration or upgrade guide, a blog post, an archive,
+/// release notes, a decision record, an RFC, a proposal or a plan, a migration or upgrade
+/// guide, a postmortem, a blog post, an archive,
 /// or the docs of an old version (`docs/1.x/`). What it says was true when written, or
 /// proposed; it is not read as a statement about today's code. `id`: the path below the
 /// folder given.
@@ -186,6 +188,10 @@ pub(crate) fn past_record(id: &str) -> bool {
         "migration",
         "upgrading",
         "upgrade",
+        "migration-guide",
+        "migration_guide",
+        "upgrade-guide",
+        "upgrade_guide",
     ];
     const FOLDERS: &[&str] = &[
         "changelog",
@@ -202,8 +208,15 @@ pub(crate) fn past_record(id: &str) -> bool {
         "proposals",
         "migration",
         "migrations",
+        "migration-guide",
+        "migration_guide",
         "migration-guides",
+        "upgrade-guide",
         "upgrade-guides",
+        "rfc",
+        "proposal",
+        "plans",
+        "postmortems",
         "upgrading",
         "blog",
         "posts",
@@ -355,6 +368,9 @@ mod tests {
             ("MIGRATING.md", true),
             ("docs/1.x/examples/index.md", true),
             ("docs/blog/posts/launch.md", true),
+            ("docs/plans/6.0-typed-stock-movements.md", true),
+            ("docs/latest/migration-guide/index.md", true),
+            ("docs/rfc/0007-sessions.md", true),
             ("docs/latest/concepts/routing.md", false),
             ("docs/v2/guide.md", false),
             ("README.md", false),
