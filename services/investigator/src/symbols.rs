@@ -2,7 +2,8 @@
 //! JavaScript here, and for Java, C#, Kotlin, Swift, Ruby, PHP, C and C++ in
 //! [`crate::grammars`]; a line-based fallback for other text files.
 //!
-//! Methods carry their `impl`, class or receiver as their container. The definition walk never
+//! Methods carry their `impl`, class or receiver as their container; a Go struct field's tag keys
+//! (`yaml:"editInTerminal"`) are names of the code too, with the struct as container. The definition walk never
 //! descends into a function body (a `block`), so a definition nested in a body is not found;
 //! a macro call's text is read line by line. Rust files are skimmed first ([`crate::skim`]).
 //! The index logs each file it parses, with its size and time, under `--log memval::parse=debug`.
@@ -321,6 +322,13 @@ fn collect(lang: Lang, node: Node<'_>, src: &[u8], container: Option<&str>, defs
             for child in node.children_by_field_name("name", &mut cursor) {
                 push(defs, text_of(child, src), container, node, "field");
             }
+            // `yaml:"editInTerminal"`: the key the field is read and written as is a name of
+            // the code too (a config key, a JSON field).
+            if let Some(tag) = node.child_by_field_name("tag") {
+                for key in struct_tag_keys(text_of(tag, src)) {
+                    push(defs, key, container, node, "tag");
+                }
+            }
             descend = false;
         }
         (
@@ -436,6 +444,22 @@ pub fn fallback_definitions(text: &str) -> Vec<Def> {
     defs
 }
 
+/// The names of a Go struct tag (`` `json:"id,omitempty" yaml:"id"` `` → `id`, `id`): each
+/// `key:"value"` pair's value up to its first comma, except `-` (not serialised) and empty ones.
+fn struct_tag_keys(tag: &str) -> Vec<&str> {
+    let mut keys = Vec::new();
+    let mut rest = tag.trim_matches('`');
+    while let Some((_, after)) = rest.split_once(":\"") {
+        let Some((value, tail)) = after.split_once('"') else { break };
+        let name = value.split(',').next().unwrap_or("");
+        if !name.is_empty() && name != "-" && !keys.contains(&name) {
+            keys.push(name);
+        }
+        rest = tail;
+    }
+    keys
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -481,6 +505,10 @@ mod tests {
         has(Lang::Go, go, "mu", Some("Cache"), 4);
         has(Lang::Go, go, "Get", Some("Cache"), 7);
         has(Lang::Go, go, "New", None, 8);
+        let tagged =
+            "package x\n\ntype OS struct {\n\tSuspend bool `yaml:\"editInTerminal,omitempty\" json:\"-\"`\n}\n";
+        has(Lang::Go, tagged, "editInTerminal", Some("OS"), 4);
+        assert_eq!(struct_tag_keys("`json:\"id,omitempty\" yaml:\"id\" db:\"-\"`"), ["id"]);
         let ts = "export class Router {\n  handle(req: Req) {}\n}\nexport interface Req { path: string }\nexport const makeRouter = () => new Router();\nfunction helper() {}\n";
         has(Lang::TypeScript, ts, "handle", Some("Router"), 2);
         has(Lang::TypeScript, ts, "Req", None, 4);
