@@ -1,6 +1,7 @@
 //! Mentions a sentence denies: "middleware are no longer registered in `app/Http/Kernel.php`",
 //! "Do NOT use `current_family`", "there is no `Justfile`", "`test/` (NOT `spec/`)", "`X` was
-//! removed", and what a change takes away ("Replace `X` with ...", "drop `X`", "`X` removed",
+//! removed", "none of `X`", and what a change takes away ("Replace `X` with ...", "drop `X`",
+//! "deprecate `X`", "`X` removed",
 //! "`old`→`new`": the left side of an arrow). Such a sentence says the thing is not there, or not to be used: it makes no claim
 //! that it exists, so no claim is made of the mention (a word that is no claim is not listed
 //! either; the sentence's other mentions are read as usual). Only the clause around the mention counts, and only words about being there or
@@ -21,6 +22,7 @@ const BEFORE: &[&str] = &[
     "there is no",
     "there are no",
     "there's no",
+    "none of",
     // What a change takes away ([`NEAR`]): "Replace `StockMovement` with typed kinds",
     // "drop `ShippingCategory`", "Migrate `Spree::Promotion` from ...".
     "replace",
@@ -38,6 +40,9 @@ const BEFORE: &[&str] = &[
     "migrate",
     "migrates",
     "migrating",
+    "deprecate",
+    "deprecates",
+    "deprecating",
     "not",
     "no",
 ];
@@ -60,6 +65,9 @@ const NEAR: &[&str] = &[
     "migrate",
     "migrates",
     "migrating",
+    "deprecate",
+    "deprecates",
+    "deprecating",
 ];
 
 /// Words after a mention, in its clause, that say it is gone.
@@ -175,6 +183,9 @@ mod tests {
         assert!(at("Tables renamed: `spree_taxons`→`spree_categories`.", "`spree_taxons`"));
         assert!(at("Move `Shipment` -> `Fulfillment` in 6.0.", "`Shipment`"));
         assert!(at("Drop `ShippingCategory` and its join table.", "`ShippingCategory`"));
+        assert!(at("no new callers (none of `restock_backordered`)", "`restock_backordered`"));
+        assert!(at("5.6 deprecates `StoreScopedResource`; 6.0 drops it", "`StoreScopedResource`"));
+        assert!(at("(so `restock_backordered` and the `min_quantity` guard are deleted)", "`restock_backordered`"));
     }
 
     #[test]
