@@ -16,19 +16,8 @@ use std::sync::Arc;
 use memval_proto::UnixSeconds;
 
 use crate::run::{pathspec, read_only, status};
+use crate::written::{FileLines, LineWritten};
 use crate::{GitError, GitRepo};
-
-/// Which commit last wrote a line, as `git blame` of the work tree's file says.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub enum LineWritten {
-    /// The line as it is was committed in `commit`, at committer time `time`.
-    Committed { commit: String, time: UnixSeconds },
-    /// The line differs from every committed version (written since the last commit).
-    Uncommitted,
-}
-
-/// Every line's [`LineWritten`], index 0 for line 1.
-pub(crate) type FileLines = Arc<Vec<LineWritten>>;
 
 /// The lines of a `git blame --porcelain` output, by final line number.
 fn parse_porcelain(out: &str) -> Result<Vec<LineWritten>, GitError> {

@@ -125,7 +125,7 @@ pub struct GitRepo {
     /// Whether this `HEAD` is counted among the heads whose path facts are kept.
     path_head_kept: OnceLock<()>,
     /// Which commit wrote each line of a file, per path asked (`blame.rs`).
-    pub(crate) blames: Mutex<HashMap<String, Result<crate::blame::FileLines, GitError>>>,
+    pub(crate) blames: Mutex<HashMap<String, Result<crate::written::FileLines, GitError>>>,
     /// Told, in a line for people, when a long read of history starts.
     progress: Option<Progress>,
 }

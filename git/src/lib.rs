@@ -36,9 +36,9 @@ pub fn name_search_is_logged(name: &str) -> bool {
 mod run;
 mod state;
 mod substitution;
+mod written;
 
 pub use activity::Activity;
-pub use blame::LineWritten;
 pub use code::{CODE_EXTENSIONS, TEST_PATHSPECS};
 pub use dates::GitDates;
 pub use error::GitError;
@@ -46,3 +46,4 @@ pub use history::{ere_literal, Change, ChangeKind, DirFate, GitRepo, Progress, T
 pub use kept::{newest_first, Cache};
 pub use state::{worktree_state, WorktreeState};
 pub use substitution::Substitution;
+pub use written::LineWritten;
