@@ -169,8 +169,8 @@ pub(crate) fn load_dir(dir: &Path, ctx: &mut Ctx, links: &mut Vec<Link>) -> Resu
 }
 
 /// Whether a doc found in a folder walk is a record of the past by design: a changelog,
-/// release notes, a decision record, an RFC, a proposal or a plan, a migration or upgrade
-/// guide, a postmortem, a blog post, an archive,
+/// release notes or a "what's new", a decision record, an RFC, a proposal or a plan, a
+/// migration or upgrade guide, a postmortem, a blog post, an archive, a file named by its date,
 /// or the docs of an old version (`docs/1.x/`). What it says was true when written, or
 /// proposed; it is not read as a statement about today's code. `id`: the path below the
 /// folder given.
@@ -192,6 +192,9 @@ pub(crate) fn past_record(id: &str) -> bool {
         "migration_guide",
         "upgrade-guide",
         "upgrade_guide",
+        "whats-new",
+        "whats_new",
+        "whatsnew",
     ];
     const FOLDERS: &[&str] = &[
         "changelog",
@@ -223,6 +226,7 @@ pub(crate) fn past_record(id: &str) -> bool {
         "archive",
         "archived",
         "history",
+        "whatsnew",
     ];
     let parts: Vec<String> = id.split('/').map(str::to_ascii_lowercase).collect();
     let Some((file, folders)) = parts.split_last() else { return false };
@@ -230,7 +234,17 @@ pub(crate) fn past_record(id: &str) -> bool {
     let old_version = |f: &str| {
         f.strip_suffix(".x").is_some_and(|v| !v.is_empty() && v.bytes().all(|b| b.is_ascii_digit() || b == b'.'))
     };
-    NAMES.contains(&stem) || folders.iter().any(|f| FOLDERS.contains(&f.as_str()) || old_version(f))
+    NAMES.contains(&stem) || dated(stem) || folders.iter().any(|f| FOLDERS.contains(&f.as_str()) || old_version(f))
+}
+
+/// A file name that starts with the day it was written (`2026-07-09-hil-design.md`,
+/// `2024-03-01_meeting.md`): a dated record, a plan, a design, a meeting's notes or a post,
+/// true of its day.
+fn dated(stem: &str) -> bool {
+    let b = stem.as_bytes();
+    let digits = |r: std::ops::Range<usize>| b.get(r).is_some_and(|d| d.iter().all(u8::is_ascii_digit));
+    let dash = |i: usize| matches!(b.get(i), Some(b'-' | b'_'));
+    digits(0..4) && dash(4) && digits(5..7) && dash(7) && digits(8..10) && (b.len() == 10 || dash(10))
 }
 
 /// Whether `dir` holds at least one notes file (used by detection).
@@ -371,6 +385,12 @@ mod tests {
             ("docs/plans/6.0-typed-stock-movements.md", true),
             ("docs/latest/migration-guide/index.md", true),
             ("docs/rfc/0007-sessions.md", true),
+            ("docs/whats_new.md", true),
+            ("docs/superpowers/specs/2026-07-09-claude-agents-workflows-design.md", true),
+            ("notes/2024-03-01_meeting.md", true),
+            ("docs/2024-03-01.md", true),
+            ("docs/2024-guide.md", false),
+            ("docs/20240301-x.md", false),
             ("docs/latest/concepts/routing.md", false),
             ("docs/v2/guide.md", false),
             ("README.md", false),

@@ -161,6 +161,9 @@ pub(crate) fn assignment(span: &str) -> Option<Assignment> {
     if sep == ":" && raw.starts_with("//") {
         return None; // a URL
     }
+    if sep == ":" && host_port(span.trim()) {
+        return None; // `registry.lan:5000`, `localhost:3000`: an address
+    }
     // `A=1 B=2 cargo test`: a shell command prefixed with its environment. The setting is
     // the first word; the rest is the command it runs (and its other variables).
     let tight = sep == "=" && !span.trim()[..c.get(2)?.start()].ends_with(char::is_whitespace);
@@ -170,6 +173,17 @@ pub(crate) fn assignment(span: &str) -> Option<Assignment> {
         return None;
     }
     Some(Assignment { key: key.to_string(), value: value.to_string() })
+}
+
+/// `registry.lan:5000`, `localhost:8080`, `10.0.0.8:5000`: a host and a port written
+/// together, with no blank around the colon, is an address, not a key set to a number.
+fn host_port(span: &str) -> bool {
+    let Some((host, port)) = span.rsplit_once(':') else { return false };
+    let port_ok = !port.is_empty() && port.len() <= 5 && port.bytes().all(|b| b.is_ascii_digit());
+    let host_ok = !host.is_empty()
+        && host.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'.' || b == b'-')
+        && (host.contains('.') || host.eq_ignore_ascii_case("localhost"));
+    port_ok && host_ok
 }
 
 /// `timeout_ms: 500` written without backticks, in a sentence naming a config file.
@@ -332,6 +346,11 @@ mod tests {
             // code, not a setting
             ("innerWidth := m.width - t.Dialog.View.GetHorizontalFrameSize()", true, false, None),
             ("client = NewClient(cfg)", true, false, None),
+            // an address, not a key set to a number
+            ("registry.lan:5000", true, true, None),
+            ("localhost:3000", true, true, None),
+            ("10.0.0.8:5000", true, true, None),
+            ("server.port: 5000", true, false, Some(("server.port", "5000"))),
         ];
         for (span, cue, config_file, expected) in cases {
             let got = assignment(span).filter(|a| a.accept(*cue, *config_file)).map(|a| (a.key, a.value));

@@ -310,6 +310,14 @@ fn collect(lang: Lang, node: Node<'_>, src: &[u8], container: Option<&str>, defs
                 next_container = Some(n);
             }
         }
+        // `type Ctx interface { IP() string }`: a method the interface declares is a member of
+        // it as much as a method a struct's receiver defines.
+        (Lang::Go, "method_elem") => {
+            if let Some(n) = name_field() {
+                push(defs, &n, container, node, "method");
+            }
+            descend = false;
+        }
         (Lang::Go, "const_spec" | "var_spec") => {
             let mut cursor = node.walk();
             for child in node.children_by_field_name("name", &mut cursor) {
@@ -508,6 +516,8 @@ mod tests {
         let tagged =
             "package x\n\ntype OS struct {\n\tSuspend bool `yaml:\"editInTerminal,omitempty\" json:\"-\"`\n}\n";
         has(Lang::Go, tagged, "editInTerminal", Some("OS"), 4);
+        let iface = "package x\n\ntype Ctx interface {\n\tReq\n\t// IP is the client's address.\n\tIP() string\n}\n";
+        has(Lang::Go, iface, "IP", Some("Ctx"), 6);
         assert_eq!(struct_tag_keys("`json:\"id,omitempty\" yaml:\"id\" db:\"-\"`"), ["id"]);
         let ts = "export class Router {\n  handle(req: Req) {}\n}\nexport interface Req { path: string }\nexport const makeRouter = () => new Router();\nfunction helper() {}\n";
         has(Lang::TypeScript, ts, "handle", Some("Router"), 2);

@@ -657,3 +657,83 @@ fn in_a_language_without_a_grammar_a_name_the_file_has_is_not_checked_not_gone()
         ],
     );
 }
+
+#[test]
+fn a_member_a_type_inherits_or_embeds_is_the_types_own() {
+    let dir = tree(&[
+        (
+            "pipeline/base.py",
+            "class PipelineBase:\n    def loads(self, data):\n        return data\n\n\nclass Other:\n    pass\n",
+        ),
+        (
+            "pipeline/pipeline.py",
+            "from .base import PipelineBase\n\n\nclass Pipeline(PipelineBase):\n    def run(self):\n        pass\n",
+        ),
+        ("req.go", "package web\n\ntype Req interface {\n\tIP() string\n}\n"),
+        ("ctx.go", "package web\n\n// Ctx is what handlers get.\ntype Ctx interface {\n\tReq\n\tNext() error\n}\n"),
+        (
+            "DefaultReq.go",
+            "package web\n\ntype DefaultReq struct{}\n\nfunc (r *DefaultReq) IPs() []string { return nil }\n",
+        ),
+    ]);
+    run(
+        dir.path(),
+        vec![
+            (
+                "a Python class's method defined on its base class",
+                claim(ClaimType::SymbolReference, vec![symbol(".", "Pipeline.loads")], None),
+                Want::Verdict(Verdict::Valid, &["PipelineBase::loads", "gets it from PipelineBase"], &[]),
+            ),
+            (
+                "a Go interface's method declared by an interface it embeds",
+                claim(ClaimType::SymbolReference, vec![symbol(".", "Ctx.IP")], None),
+                Want::Verdict(Verdict::Valid, &["Req::IP", "gets it from Req"], &[]),
+            ),
+            (
+                "a Go interface's own method spec",
+                claim(ClaimType::SymbolReference, vec![symbol(".", "Ctx.Next")], None),
+                Want::Verdict(Verdict::Valid, &["ctx.go:6"], &[]),
+            ),
+            (
+                "a type that does not inherit the member still names another type's",
+                claim(ClaimType::SymbolReference, vec![symbol(".", "Other.loads")], None),
+                Want::Verdict(Verdict::Stale, &["PipelineBase::loads is"], &[]),
+            ),
+            (
+                "a Go struct that neither defines nor embeds it",
+                claim(ClaimType::SymbolReference, vec![symbol(".", "Ctx.IPs")], None),
+                Want::Verdict(Verdict::Stale, &["DefaultReq::IPs is"], &[]),
+            ),
+        ],
+    );
+}
+
+#[test]
+fn a_bare_file_name_joined_onto_a_folder_the_text_names_is_the_file_of_that_name() {
+    let dir = repo(&[&[
+        ("test/hil/test/test_hil_bounded.py", "def test_x():\n    pass\n"),
+        ("test/hil/hil_test.py", "x = 1\n"),
+    ]]);
+    let joined = |written: Option<&str>| {
+        claim(
+            ClaimType::FileReference,
+            vec![CodeRef { written: written.map(Into::into), ..path("test/hil/test_hil_bounded.py") }],
+            None,
+        )
+    };
+    run(
+        dir.path(),
+        vec![
+            (
+                "written bare, joined onto `test/hil`: the one file of that name",
+                joined(Some("test_hil_bounded.py")),
+                Want::Verdict(Verdict::Valid, &["test/hil/test/test_hil_bounded.py"], &["never at"]),
+            ),
+            (
+                "written with its folder: the folder the memory wrote was wrong",
+                joined(None),
+                Want::Verdict(Verdict::Stale, &["never at test/hil/test_hil_bounded.py"], &[]),
+            ),
+        ],
+    );
+}

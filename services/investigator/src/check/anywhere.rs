@@ -7,6 +7,9 @@
 //!   dependency's or the language's: 70, with the first use); or, with history, never a name of
 //!   the code but one that tests, strings or config use (an env var read from a string: 60, "a
 //!   term of the project", where it is named).
+//!   A member named under a type that does not define it but inherits it (`Pipeline.loads`,
+//!   `loads` defined on `PipelineBase`, a base of `Pipeline`; an interface it embeds) is VALID
+//!   (80), see `inherits`.
 //! - **STALE** when it exists only under another type of the repo (`Type::name`); or renamed: found from the
 //!   newest commit that changed how often the name occurs in the code (since the memory's date,
 //!   then before it), whose files' new definitions are compared with the old one by body.
@@ -39,6 +42,7 @@ use crate::usage;
 
 use super::common::{checked, identifiers_contain, is_prose, list, short};
 use super::history::since_of;
+use super::inherits::inherits;
 use super::symbol_name::SymbolName;
 use super::Checker;
 
@@ -136,6 +140,22 @@ impl Checker<'_> {
                         None,
                     );
                 }
+            }
+            // `Pipeline.loads` with `loads` defined on `PipelineBase`, which `Pipeline` extends
+            // (or an interface it embeds): the member is the qualifier's, inherited.
+            let inherited = other.iter().find(|(_, _, full)| {
+                full.rsplit_once("::").is_some_and(|(c, _)| c != qualifier && inherits(self.index, qualifier, c))
+            });
+            if let Some((path, line, full)) = inherited {
+                let base = full.rsplit_once("::").map_or("", |(c, _)| c);
+                return checked(
+                    Verdict::Valid,
+                    80,
+                    format!(
+                        "{path}:{line} — {full} is defined here, and {qualifier} gets it from {base}, one of its bases"
+                    ),
+                    None,
+                );
             }
             let containers: Vec<&String> = other.iter().map(|(_, _, full)| full).filter(|f| f.contains("::")).collect();
             // A lower-case qualifier is a variable or a property (`location.pathname`,

@@ -41,7 +41,17 @@ use super::Checker;
 /// `KEY=v`, `const KEY: T = v`. Returns (line, value).
 pub fn config_assignments(text: &str, key: &str) -> Vec<(u32, String)> {
     let mut found = Vec::new();
+    let mut string_block: Option<&str> = None;
     for (i, line) in text.lines().enumerate() {
+        // Inside a triple-quoted string (a TOML `"""` description, a Python docstring) a line
+        // is text: `MISE_PRERELEASES=1` there documents the setting, it sets nothing.
+        if let Some(quote) = string_block {
+            if line.matches(quote).count() % 2 == 1 {
+                string_block = None;
+            }
+            continue;
+        }
+        string_block = ["\"\"\"", "'''"].into_iter().find(|q| line.matches(q).count() % 2 == 1);
         if line.len() > 2000 {
             continue;
         }
@@ -68,7 +78,9 @@ pub fn config_assignments(text: &str, key: &str) -> Vec<(u32, String)> {
             // `KEY=1 make x` (no space around `=`, an unquoted value): a shell assignment, whose
             // value ends at the first blank.
             if let Some(v) = after.strip_prefix('=').filter(|v| !v.starts_with([' ', '\t', '"', '\''])) {
-                let value = clean_value(v.split_whitespace().next().unwrap_or(""));
+                // Closing marks of the text around it (`` `X=1`) ``) are not part of the value.
+                let word = v.split_whitespace().next().unwrap_or("");
+                let value = clean_value(word.trim_end_matches(['`', ')', ']', ',', ';']));
                 if !value.is_empty() {
                     found.push((i as u32 + 1, value));
                     break;
@@ -552,7 +564,7 @@ mod tests {
 
     #[test]
     fn config_assignments_cover_common_syntaxes() {
-        let cases: [ConfigCase; 9] = [
+        let cases: [ConfigCase; 12] = [
             ("max_connections = 100 # comment", "max_connections", &[(1, "100")]),
             ("  run: SKIP_UI_BUILD=1 make alloy", "SKIP_UI_BUILD", &[(1, "1")]),
             ("GREETING=\"hello world\"", "GREETING", &[(1, "hello world")]),
@@ -562,6 +574,10 @@ mod tests {
             ("pub const MAX_SHARDS: usize = 16;", "MAX_SHARDS", &[(1, "16")]),
             ("my_max_connections = 1\nmax_connections_total = 2", "max_connections", &[]),
             ("name = \"memval\"", "name", &[(1, "memval")]),
+            // text of a triple-quoted string documents a setting; the lines after it set again
+            ("description = \"\"\"\nSet `PRE=1`) to opt in.\n\"\"\"\nPRE=0", "PRE", &[(4, "0")]),
+            ("def f():\n    '''\n    LIMIT = 5 in the docstring\n    '''\n    LIMIT = 7\n", "LIMIT", &[(5, "7")]),
+            ("run: PRE=1`) make", "PRE", &[(1, "1")]),
         ];
         for (text, key, want) in cases {
             let got = config_assignments(text, key);

@@ -85,7 +85,16 @@ impl Checker<'_> {
     pub(super) fn check_file(&self, r: &CodeRef, since: Option<UnixSeconds>) -> Outcome {
         let written = r.path.trim();
         let raw = self.meant(written, &r.alt_paths);
-        let found = self.locate(written, &r.alt_paths, since);
+        // The memory wrote a bare file name (`test_hil_bounded.py`) that the extractor joined onto
+        // a folder the text names: the name as written is a reading too, so a file of that name
+        // elsewhere is the one meant, not a move from a place the memory never wrote.
+        let mut alts = r.alt_paths.clone();
+        if let Some(bare) = r.written.as_deref().map(str::trim).filter(|w| !w.contains('/') && !w.is_empty()) {
+            if bare != written && !alts.iter().any(|a| a == bare) {
+                alts.push(bare.to_owned());
+            }
+        }
+        let found = self.locate(written, &alts, since);
         // `.test.ts`: a file-name ending the memory names as a convention, not a file.
         if matches!(found, Located::Gone { .. } | Located::NotInRepo(_)) && !written.contains('/') {
             if let Some(pattern) = self.naming_pattern(written) {

@@ -54,6 +54,7 @@ pub(crate) mod config;
 mod context;
 mod file;
 mod history;
+mod inherits;
 mod line;
 mod locate;
 mod located;
