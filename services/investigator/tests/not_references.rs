@@ -673,7 +673,7 @@ fn a_member_a_type_inherits_or_embeds_is_the_types_own() {
         ("ctx.go", "package web\n\n// Ctx is what handlers get.\ntype Ctx interface {\n\tReq\n\tNext() error\n}\n"),
         (
             "DefaultReq.go",
-            "package web\n\ntype DefaultReq struct{}\n\nfunc (r *DefaultReq) IPs() []string { return nil }\n",
+            "package web\n\ntype DefaultReq struct{}\n\nfunc (r *DefaultReq) IPs() []string { return nil }\n\nfunc Chain() *DefaultReq { return nil }\n",
         ),
     ]);
     run(
@@ -698,6 +698,11 @@ fn a_member_a_type_inherits_or_embeds_is_the_types_own() {
                 "a type that does not inherit the member still names another type's",
                 claim(ClaimType::SymbolReference, vec![symbol(".", "Other.loads")], None),
                 Want::Verdict(Verdict::Stale, &["PipelineBase::loads is"], &[]),
+            ),
+            (
+                "a member of what a function returns",
+                claim(ClaimType::SymbolReference, vec![symbol(".", "Chain.IPs")], None),
+                Want::NotChecked(&["Chain is a function of the repo"]),
             ),
             (
                 "a Go struct that neither defines nor embeds it",

@@ -20,6 +20,8 @@
 //!   one edit from a name the code defines (60, "a misspelling?", naming it); when nothing in the
 //!   repository has it at all (60, the memory's invention); and, without history, whenever it
 //!   is neither defined nor used.
+//! - **not checked** when its qualifier is a function of the repo (`Chain.Extract`): the member
+//!   is one of what the function returns, a type the text does not give.
 //! - **not checked** (drift needs a past), with history, when it was never a name of the code
 //!   and only prose names it (the memory itself, other docs): a library's, another project's or
 //!   an example name, more often than the repository's.
@@ -45,6 +47,9 @@ use super::history::since_of;
 use super::inherits::inherits;
 use super::symbol_name::SymbolName;
 use super::Checker;
+
+/// Kinds of definition that are functions or methods, not types.
+const FUNCTION_KINDS: &[&str] = &["fn", "func", "function", "def", "method"];
 
 /// What history says of a name no file of the repo defines now.
 enum Removal {
@@ -156,6 +161,17 @@ impl Checker<'_> {
                     ),
                     None,
                 );
+            }
+            // `Chain.Extract` with `Chain` a function: the member is one of what it returns,
+            // whose type the text does not give; another type's member is no successor.
+            let mut qualifier_defs = self.index.defs_named(qualifier).map(|(_, d)| d.kind).peekable();
+            if qualifier_defs.peek().is_some() && qualifier_defs.all(|k| FUNCTION_KINDS.contains(&k)) {
+                return Outcome::NotChecked {
+                    reason: format!(
+                        "{qualifier} is a function of the repo, so {} is a member of what it returns, a type the text does not name: not checked",
+                        sym.display()
+                    ),
+                };
             }
             let containers: Vec<&String> = other.iter().map(|(_, _, full)| full).filter(|f| f.contains("::")).collect();
             // A lower-case qualifier is a variable or a property (`location.pathname`,
