@@ -742,3 +742,33 @@ fn a_bare_file_name_joined_onto_a_folder_the_text_names_is_the_file_of_that_name
         ],
     );
 }
+
+#[test]
+fn a_file_users_make_from_a_template_or_named_as_an_example_is_not_the_repositorys() {
+    let dir = repo(&[&[
+        ("lv_conf_template.h", "#define LV_USE_LOG 0\n"),
+        ("src/lv_obj.h", "int lv_obj(void);\n"),
+        ("src/lv_draw.h", "int lv_draw(void);\n"),
+        ("Sources/App.swift", "struct App {}\n"),
+    ]]);
+    run(
+        dir.path(),
+        vec![
+            (
+                "made by the user from the repository's template",
+                claim(ClaimType::FileReference, vec![path("lv_conf.h")], None),
+                Want::NotChecked(&["make it from lv_conf_template.h"]),
+            ),
+            (
+                "a Foo test file of an example",
+                claim(ClaimType::FileReference, vec![path("Sources/FooTests.swift")], None),
+                Want::NotChecked(&["its name says `foo`"]),
+            ),
+            (
+                "an invented header among the folder's headers is still reported",
+                claim(ClaimType::FileReference, vec![path("src/lv_style.h")], None),
+                Want::Verdict(Verdict::Contradicted, &["wrong or invented name"], &[]),
+            ),
+        ],
+    );
+}

@@ -23,7 +23,9 @@
 //!   (on the session-13 precision sets such verdicts in docs were right 3 times in 19).
 //!
 //! A name git never had whose words mark an example (`ExampleTest.php`, `example2.md`,
-//! `sample_config.yml`) is one, whatever its folder holds.
+//! `sample_config.yml`, `FooTests.swift`, `acme.rb`, `file2.rb`, `FileName.swift`) is one,
+//! whatever its folder holds; so is a file its users make from a template the repository has
+//! (`lv_conf.h` from `lv_conf_template.h`, `.env` from `.env.example`).
 //!
 //! Anything else (an example's `docs/example.py`, a skill's `install.sh` beside its `SKILL.md`,
 //! the user's `.claude/settings.local.json`, another project's `Transformers.js`, `<br/>` read as
@@ -103,6 +105,12 @@ impl Checker<'_> {
         };
         let place = if folder.is_empty() { "the repository's root".to_owned() } else { format!("{folder}/") };
         let name = basename(written.trim_end_matches('/'));
+        let files_named = |n: &str| self.index.files_named(n).first().map(|&i| self.index.file_at(i).path.as_str());
+        if let Some(template) = template_of(name, files_named) {
+            return Located::NotInRepo(format!(
+                "{written} has never been in the repository (not in the tree, not in git history); its users make it from {template}: a file of theirs, not one of the repository's"
+            ));
+        }
         if let Some(word) = example_word(name) {
             return Located::NotInRepo(format!(
                 "{written} has never been in the repository (not in the tree, not in git history) and its name says `{word}`: read as an example, not a path of this repository"
@@ -370,9 +378,34 @@ fn example_word(name: &str) -> Option<&'static str> {
     if !word.is_empty() {
         words.push(word.to_lowercase());
     }
-    ["example", "examples", "sample", "samples", "template", "placeholder", "dummy"]
+    let numbered_file =
+        words.windows(2).any(|w| w[0] == "file" && (w[1] == "name" || w[1].bytes().all(|b| b.is_ascii_digit())));
+    if numbered_file {
+        return Some("file");
+    }
+    ["example", "examples", "sample", "samples", "template", "placeholder", "dummy", "foo", "bar", "baz", "acme"]
         .into_iter()
         .find(|w| words.iter().any(|x| x == w))
+}
+
+/// The template a user copies to make `name` (`lv_conf.h` from `lv_conf_template.h`, `.env`
+/// from `.env.example`, `configuration.py` from `configuration_example.py`): files of those
+/// names in `files`, the repository's base names.
+fn template_of<'a>(name: &str, mut has: impl FnMut(&str) -> Option<&'a str>) -> Option<&'a str> {
+    let (stem, ext) = match name.rsplit_once('.') {
+        Some((s, e)) if !s.is_empty() => (s, Some(e)),
+        _ => (name, None),
+    };
+    let mut names = Vec::new();
+    for kind in ["template", "example", "sample", "dist", "default", "tmpl", "in"] {
+        names.push(format!("{name}.{kind}"));
+        if let Some(ext) = ext {
+            for sep in [".", "_", "-"] {
+                names.push(format!("{stem}{sep}{kind}.{ext}"));
+            }
+        }
+    }
+    names.iter().find_map(|n| has(n))
 }
 
 /// The folder of `path` (`""` at the root).
@@ -427,6 +460,23 @@ mod tests {
         assert_eq!(example_word("resampler.rs"), None);
         assert_eq!(example_word("templates.rs"), None);
         assert_eq!(example_word("lru.go"), None);
+        assert_eq!(example_word("FooTests.swift"), Some("foo"));
+        assert_eq!(example_word("FileName.swift"), Some("file"));
+        assert_eq!(example_word("file2.rb"), Some("file"));
+        assert_eq!(example_word("acme.rb"), Some("acme"));
+        assert_eq!(example_word("file_utils.rs"), None);
+        assert_eq!(example_word("barrier.rs"), None);
+    }
+
+    #[test]
+    fn a_file_users_make_is_known_by_its_template() {
+        let repo = ["lv_conf_template.h", ".env.example", "configuration_example.py", "config.yaml.dist"];
+        let has = |n: &str| repo.iter().copied().find(|r| *r == n);
+        assert_eq!(template_of("lv_conf.h", has), Some("lv_conf_template.h"));
+        assert_eq!(template_of(".env", has), Some(".env.example"));
+        assert_eq!(template_of("configuration.py", has), Some("configuration_example.py"));
+        assert_eq!(template_of("config.yaml", has), Some("config.yaml.dist"));
+        assert_eq!(template_of("settings.py", has), None);
     }
 
     #[test]
