@@ -378,3 +378,47 @@ fn two_agent_tools_notes_that_disagree_are_a_proven_contradiction() {
     after.retain(|k, _| !k.starts_with("reports/"));
     assert_eq!(after, before);
 }
+
+/// A repository whose only notes are its READMEs and docs, reconciled as `--memories .`, with
+/// its decision records kept deep in the tree (memval's own layout): the records are found, the
+/// READMEs and docs are counted as docs, and every empty section says why it is empty.
+#[test]
+fn memories_dot_finds_nested_decision_records_and_counts_its_docs() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path();
+    for (rel, text) in [
+        ("README.md", "# Shop\n\nSee the examples.\n"),
+        ("docs/guide.md", "# Guide\n\nStart the server.\n"),
+        ("examples/README.md", "Decisions DEC-1 and DEC-2 are kept under `memories/`.\n"),
+        (
+            "examples/memories/gaai/contexts/memory/decisions/DEC-1.md",
+            "---\nid: DEC-1\nstatus: active\n---\n# DEC-1: Throttle jobs\n",
+        ),
+        ("examples/memories/gaai/contexts/memory/decisions/DEC-2.md", "# DEC-2: Cap connections\n"),
+    ] {
+        std::fs::create_dir_all(root.join(rel).parent().unwrap()).unwrap();
+        std::fs::write(root.join(rel), text).unwrap();
+    }
+    let out_dir = root.join("reports");
+    let mut cmd = std::process::Command::new(env!("CARGO_BIN_EXE_memval"));
+    for v in ["MEMVAL_LLM_PROVIDER", "MEMVAL_LLM_MODEL", "MEMVAL_LLM_CONFIG", "MEMVAL_LLM_BASE_URL"] {
+        cmd.env_remove(v);
+    }
+    let root_arg = root.to_str().unwrap();
+    let out = cmd
+        .args(["reconcile", "--repo", root_arg, "--memories", root_arg, "--out-dir", out_dir.to_str().unwrap()])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(0), "{}", String::from_utf8_lossy(&out.stderr));
+    let today = chrono::Utc::now().format("%Y-%m-%d").to_string();
+    let md = std::fs::read_to_string(out_dir.join(format!("{today}.reconciliation-report.md"))).unwrap();
+    assert!(md.contains("\nmemory_files_scanned: 2\ndoc_files_scanned: 3\n"), "{md}");
+    assert!(!md.contains("no decision record holds it"), "{md}");
+    assert!(section(&md, "2. Superseded References").contains("2 DEC references checked: 2 ACTIVE"), "{md}");
+    let s3 = section(&md, "3. Contradictions");
+    assert!(s3.contains("all 3 memories belong to one agent (docs)") && s3.contains("--memories"), "{s3}");
+    assert!(section(&md, "1. Stale Entries").contains("2 recorded decision(s)"), "{md}");
+    let s7 = section(&md, "7. Documentation & README Staleness");
+    assert!(!s7.contains("No documentation or README file"), "{s7}");
+    assert!(s7.contains("Documentation staleness check skipped"), "no git here, and the section says so: {s7}");
+}

@@ -541,13 +541,29 @@ pub fn summary(c: &Candidates) -> String {
         _ => format!("keyword, Jaccard >= {KEYWORD_THRESHOLD}"),
     };
     let _ = writeln!(out, "{} pairs from {} memories ({how})", c.pairs.len(), c.memories);
-    if let [only] = c.agents.as_slice() {
-        let _ = writeln!(
-            out,
-            "all {} memories belong to one agent ({}): pairs are only made between memories of two different agents",
-            c.memories,
-            memval_proto::display::one_line(only)
-        );
+    match c.agents.as_slice() {
+        [] => {
+            let _ = writeln!(out, "no memory was read: point --memories at a file or folder of memories");
+        }
+        [only] => {
+            let _ = writeln!(
+                out,
+                "all {} memories belong to one agent ({}): pairs are only made between memories of two different agents; \
+point --memories at memories of a second agent as well (a folder holding two tools' notes files, records with \
+another `agent`, or, for reconcile, a second --memories)",
+                c.memories,
+                memval_proto::display::one_line(only)
+            );
+        }
+        _ if c.pairs.is_empty() && c.resolved_skipped == 0 => {
+            let change = match c.method.as_str() {
+                BOTH => "no two agents' memories are close enough by words or by meaning to compare",
+                EMBED => "--method both also finds pairs that share words",
+                _ => "--method both (with --embed-model DIR) also finds paraphrases the keyword method misses",
+            };
+            let _ = writeln!(out, "no pair of memories of two different agents reached the threshold above: {change}");
+        }
+        _ => {}
     }
     for s in &c.sampled {
         let _ = writeln!(
@@ -677,9 +693,33 @@ mod tests {
             "{}",
             summary(&c)
         );
+        assert!(summary(&c).contains("point --memories at memories of a second agent as well"), "{}", summary(&c));
         // Two agents: no such line, whatever the pairs.
         let two = keyword_pairs(&[memory("1", "a", "alpha beta"), memory("2", "b", "gamma delta")], &opts(None));
         assert!(!summary(&two).contains("one agent"), "{}", summary(&two));
+    }
+
+    #[test]
+    fn no_pair_says_why_and_what_would_change_it() {
+        // Two agents that share no word: the threshold, and the method that also finds paraphrases.
+        let two = keyword_pairs(
+            &[memory("1", "a", "alpha beta gamma delta"), memory("2", "b", "epsilon zeta theta iota")],
+            &opts(None),
+        );
+        assert!(two.pairs.is_empty());
+        assert!(
+            summary(&two)
+                .contains("no pair of memories of two different agents reached the threshold above: --method both"),
+            "{}",
+            summary(&two)
+        );
+        // Nothing read: say so, and where memories come from.
+        let none = keyword_pairs(&[], &opts(None));
+        assert!(summary(&none).contains("no memory was read: point --memories at"), "{}", summary(&none));
+        // Pairs found: no excuse is printed.
+        let found = keyword_pairs(&[memory("1", "a", "alpha beta"), memory("2", "b", "alpha beta")], &opts(None));
+        assert!(!found.pairs.is_empty());
+        assert!(!summary(&found).contains("no pair") && !summary(&found).contains("no memory"), "{}", summary(&found));
     }
 
     #[test]

@@ -34,6 +34,7 @@ use crate::candidates::{embed_note, resolve_cap, Cap, Method, Pairer};
 use crate::contradictions::{self, Text};
 use crate::decisions::{self, Decision};
 use crate::pairs::{self, normalised_ids, Options};
+use crate::records;
 use crate::report::*;
 use crate::scan::{self, Content, Origin};
 use crate::ReconcileError;
@@ -101,7 +102,7 @@ pub fn reconcile(inputs: &Inputs) -> Result<(Report, PathBuf), ReconcileError> {
     for (k, e) in entries.iter().enumerate() {
         let (Content::Text(text), Some(file)) = (&e.content, &e.file) else { continue };
         let stem = file.file_stem().map(|s| s.to_string_lossy().into_owned()).unwrap_or_default();
-        let in_decisions = file.parent().and_then(Path::file_name).is_some_and(|n| n == "decisions")
+        let in_decisions = records::in_decision_folder(file.strip_prefix(&repo).unwrap_or(file))
             || e.category.as_deref() == Some("decisions");
         let found: Vec<Decision> = match decisions::from_file(&stem, text) {
             Some(d) => vec![d],
@@ -246,6 +247,7 @@ pub fn reconcile(inputs: &Inputs) -> Result<(Report, PathBuf), ReconcileError> {
         },
         stale_entries: stale,
         dec_references: refs,
+        decisions_recorded: recorded.len(),
         contradictions,
         new_knowledge,
         missing_files,
@@ -330,7 +332,9 @@ fn staleness(
                         code.not_checked.push(no_date(p));
                         continue;
                     };
-                    match git.commits_since(&in_git(repo, git, p), updated, None) {
+                    let counted = git.commits_since(&in_git(repo, git, p), updated, None);
+                    code.checked += usize::from(counted.is_ok());
+                    match counted {
                         Ok(0) => {}
                         Ok(n) => code.findings.push(CodePathFinding {
                             file: e.path.clone(),
@@ -371,7 +375,9 @@ fn staleness(
                     };
                     // The doc's own commit is not a change of the code near it.
                     let own = file.strip_prefix(repo).ok().map(|p| in_git(repo, git, &p.to_string_lossy()));
-                    match git.commits_since(&in_git(repo, git, &r), updated, own.as_deref()) {
+                    let counted = git.commits_since(&in_git(repo, git, &r), updated, own.as_deref());
+                    docs.checked += usize::from(counted.is_ok());
+                    match counted {
                         Ok(0) => {}
                         Ok(n) => docs.findings.push(DocFinding {
                             file: e.path.clone(),
@@ -432,6 +438,8 @@ fn candidates(repo: &Path, inputs: &Inputs, pairer: &Pairer) -> Result<Contradic
         judged_by: None,
         candidate_notes: notes,
         judge_notes: Vec::new(),
+        memories: memories.len(),
+        agents: pairs::agents_of(&memories),
     })
 }
 

@@ -14,6 +14,7 @@ use memval_proto::{Judgement, Pair};
 use serde::Serialize;
 
 use crate::contradictions::{Kind, Proven};
+use crate::empty;
 use crate::scan::Origin;
 
 /// The `skill` the front matter names: the report is the seed's `memory-reconcile` report.
@@ -87,6 +88,10 @@ pub struct Contradictions {
     pub candidate_notes: Vec<String>,
     /// Judge run notes (fallbacks, cache hits).
     pub judge_notes: Vec<String>,
+    /// Memories compared, and their agents (sorted, each once): with fewer than two agents
+    /// nothing can be proven or paired, and the report says so.
+    pub memories: usize,
+    pub agents: Vec<String>,
 }
 
 impl Contradictions {
@@ -148,11 +153,14 @@ pub struct GitSection<T> {
     pub skipped: Option<String>,
     pub findings: Vec<T>,
     pub not_checked: Vec<NotChecked>,
+    /// Checks git answered (a finding or no commit since): with none and nothing not checked,
+    /// the section says there was nothing to check, and why.
+    pub checked: usize,
 }
 
 impl<T> Default for GitSection<T> {
     fn default() -> Self {
-        GitSection { skipped: None, findings: Vec::new(), not_checked: Vec::new() }
+        GitSection { skipped: None, findings: Vec::new(), not_checked: Vec::new(), checked: 0 }
     }
 }
 
@@ -171,6 +179,8 @@ pub struct Report {
     pub front: FrontMatter,
     pub stale_entries: Vec<StaleEntry>,
     pub dec_references: Vec<DecReference>,
+    /// Decisions recorded in the files scanned (distinct ids).
+    pub decisions_recorded: usize,
     pub contradictions: Contradictions,
     pub new_knowledge: Vec<NewKnowledge>,
     pub missing_files: Vec<MissingFile>,
@@ -243,7 +253,8 @@ pub fn to_markdown(r: &Report) -> String {
 
     let _ = writeln!(o, "## 1. Stale Entries\n");
     if r.stale_entries.is_empty() {
-        let _ = writeln!(o, "No file is older than a decision it references.\n");
+        let cited = r.dec_references.iter().filter(|x| x.status != DecStatus::Missing && !x.from_decision).count();
+        let _ = writeln!(o, "{}\n", empty::stale_entries(r.decisions_recorded, cited));
     } else {
         let _ = writeln!(o, "| File | DEC | File updated_at | DEC updated_at | Delta (days) |\n|---|---|---|---|---|");
         for s in &r.stale_entries {
@@ -261,6 +272,9 @@ pub fn to_markdown(r: &Report) -> String {
     }
 
     let _ = writeln!(o, "## 2. Superseded References\n");
+    if let Some(why) = empty::dec_references(r.dec_references.len(), f.files_scanned, r.decisions_recorded) {
+        let _ = writeln!(o, "{why}\n");
+    }
     let count = |s: DecStatus| r.dec_references.iter().filter(|x| x.status == s).count();
     let in_records = count(DecStatus::Superseded) - r.superseded().count();
     let _ = writeln!(
@@ -297,7 +311,7 @@ pub fn to_markdown(r: &Report) -> String {
     let _ = writeln!(o, "## 3. Contradictions\n");
     let c = &r.contradictions;
     if c.proven.is_empty() {
-        let _ = writeln!(o, "Proven without a model: none.\n");
+        let _ = writeln!(o, "Proven without a model: {}\n", empty::proven(c.memories, &c.agents));
     } else {
         let _ = writeln!(o, "Proven without a model ({}):\n", c.proven.len());
         let _ = writeln!(
@@ -324,6 +338,9 @@ pub fn to_markdown(r: &Report) -> String {
         o.push('\n');
     }
     match &c.judged_by {
+        _ if c.candidates.is_empty() => {
+            let _ = writeln!(o, "Candidate pairs: none ({}).\n", empty::candidates(&c.agents));
+        }
         Some(model) => {
             let _ = writeln!(o, "Candidate pairs ({}), judged by {}:\n", c.candidates.len(), cell(model));
         }
@@ -405,7 +422,7 @@ pub fn to_markdown(r: &Report) -> String {
         &mut o,
         &r.code_paths,
         "Code-path freshness check skipped",
-        "No declared code path changed since its file's updated_at.",
+        &empty::code_paths(r.code_paths.checked, r.code_paths.not_checked.len()),
         |o, x| {
             let _ = writeln!(o, "| {} | {} | {} | {} |", cell(&x.file), cell(&x.code_path), x.commits, x.days_stale);
         },
@@ -414,13 +431,13 @@ pub fn to_markdown(r: &Report) -> String {
 
     let _ = writeln!(o, "## 7. Documentation & README Staleness\n");
     if r.front.doc_files_scanned == 0 && r.docs.findings.is_empty() {
-        let _ = writeln!(o, "No documentation or README files found in project.\n");
+        let _ = writeln!(o, "{}\n", empty::NO_DOCS);
     } else {
         git_section(
             &mut o,
             &r.docs,
             "Documentation staleness check skipped",
-            "No documentation file is older than the code near it.",
+            &empty::docs(r.front.doc_files_scanned, r.docs.checked),
             |o, x| {
                 let _ = writeln!(
                     o,
@@ -533,6 +550,7 @@ mod tests {
                 decision: Some(f("decisions.md:9")),
                 from_decision: false,
             }],
+            decisions_recorded: 1,
             contradictions: Contradictions {
                 proven: vec![Proven { kind: Kind::ConfigValue, subject: f("port"), a: side("1"), b: side("2") }],
                 candidates: vec![
@@ -542,6 +560,8 @@ mod tests {
                 judged_by: Some(f("openai/gpt")),
                 candidate_notes: vec![f("capped at 1 pair")],
                 judge_notes: vec![f("batch 1 fell back")],
+                memories: 2,
+                agents: vec![f("claude"), f("codex")],
             },
             new_knowledge: vec![NewKnowledge {
                 description: f("DEC-9 is referenced"),
@@ -558,6 +578,7 @@ mod tests {
                 skipped: None,
                 findings: vec![CodePathFinding { file: f("a.md"), code_path: f("src/"), commits: 2, days_stale: 5 }],
                 not_checked: not_checked.clone(),
+                checked: 1,
             },
             docs: GitSection {
                 skipped: None,
@@ -569,6 +590,7 @@ mod tests {
                     days_stale: 2,
                 }],
                 not_checked,
+                checked: 1,
             },
             not_loaded: vec![f("memory.db row 3: bad json")],
             manifest: Vec::new(),

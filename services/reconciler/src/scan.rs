@@ -5,7 +5,10 @@
 //! Memory files: a GAAI tree's `index.md` entries plus its decision files (the registry is
 //! the manifest's source); any other format memval reads, through `memval_sources::load`:
 //! one entry per file, or per record for JSON/JSONL/`memory.db` (a record is what those
-//! formats date and attribute). Vendored and generated folders are never walked.
+//! formats date and attribute); a README or docs page of a notes folder is documentation.
+//! Then every decision record the repo keeps ([`crate::records`]), wherever it is, and the
+//! docs. Vendored and generated folders are never walked, and neither is a link: every file
+//! the walk adds is a regular file under the repo root.
 //!
 //! Reading only: nothing is opened for writing, and a missing or unreadable file becomes an
 //! entry saying so, never an abort.
@@ -18,9 +21,10 @@
 use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
 
+use memval_proto::tools::DOCS_AGENT;
 use memval_sources::Format;
 
-use crate::ReconcileError;
+use crate::{records, ReconcileError};
 
 /// Folders never scanned for documentation: vendored, generated, tool state.
 pub const EXCLUDED_DIRS: &[&str] = &[
@@ -246,8 +250,10 @@ pub fn manifest(repo: &Path, memories: &[PathBuf]) -> Result<Manifest, Reconcile
             }
             let file = PathBuf::from(&mem.source.path);
             let file = file.canonicalize().unwrap_or(file);
+            // A README or a docs page a notes folder holds is documentation, whoever reads it.
+            let origin = if mem.agent == DOCS_AGENT { Origin::Documentation } else { Origin::Memory };
             if seen.insert(file.clone()) {
-                let mut e = file_entry(repo, file, Origin::Memory, Some(mem.kind.clone()), None, None);
+                let mut e = file_entry(repo, file, origin, Some(mem.kind.clone()), None, None);
                 if e.updated_at.is_none() {
                     (e.updated_at, e.updated_from) = (mem.updated_at, mem.updated_at.map(|_| "git"));
                 }
@@ -256,7 +262,9 @@ pub fn manifest(repo: &Path, memories: &[PathBuf]) -> Result<Manifest, Reconcile
         }
     }
     m.source = sources.join(", ");
-    docs(repo, &mut m, &seen);
+    let markdown = walk_md(repo);
+    decision_records(repo, &markdown, &mut m, &mut seen);
+    docs(repo, &markdown, &mut m, &seen);
     Ok(m)
 }
 
@@ -337,10 +345,28 @@ fn walk_md(root: &Path) -> Vec<PathBuf> {
     out
 }
 
-/// `**/docs/**/*.md` and `**/README.md` of the repo, outside excluded folders and not
-/// already in the manifest as memory.
-fn docs(repo: &Path, m: &mut Manifest, seen: &BTreeSet<PathBuf>) {
-    for file in walk_md(repo) {
+/// Every decision record kept anywhere under the repo ([`crate::records`]: a GAAI memory's
+/// `decisions/`, an ADR folder) that the memories given did not already bring: memory when a
+/// GAAI memory folder keeps it, else documentation; category `decisions` either way.
+fn decision_records(repo: &Path, markdown: &[PathBuf], m: &mut Manifest, seen: &mut BTreeSet<PathBuf>) {
+    for file in markdown {
+        let rel = file.strip_prefix(repo).unwrap_or(file);
+        if !records::in_decision_folder(rel) {
+            continue;
+        }
+        let canon = file.canonicalize().unwrap_or(file.clone());
+        if !seen.insert(canon) {
+            continue;
+        }
+        let origin = if records::in_gaai_memory(rel) { Origin::Memory } else { Origin::Documentation };
+        m.entries.push(file_entry(repo, file.clone(), origin, Some("decisions".into()), None, None));
+    }
+}
+
+/// `**/docs/**/*.md` and `**/README.md` of `markdown` (the repo's Markdown files outside
+/// excluded folders), not already in the manifest.
+fn docs(repo: &Path, markdown: &[PathBuf], m: &mut Manifest, seen: &BTreeSet<PathBuf>) {
+    for file in markdown.iter().cloned() {
         let rel = file.strip_prefix(repo).unwrap_or(&file);
         let is_readme = rel.file_name().is_some_and(|n| n == "README.md");
         let in_docs = rel.parent().is_some_and(|p| p.components().any(|c| c.as_os_str() == "docs"));
