@@ -7,7 +7,7 @@
 //! holds one command each (`validate`, `history`, `serve`, `dlq`, `judge`, `judge_change`,
 //! `judge_draft`, `pairs`, `reconcile`, `hook`, `mcp`); `cli.rs` the top-level command list and
 //! shared flags; `help.rs` the shape every command's help takes; `model_flags.rs` the `--llm-*`
-//! flags; `output.rs` where output goes.
+//! flags; `output.rs` where output goes; `width.rs` the width a table is sized to.
 
 mod cli;
 mod cmd;
@@ -16,6 +16,7 @@ mod help;
 mod model_flags;
 mod output;
 mod telemetry;
+mod width;
 
 use std::process::ExitCode;
 

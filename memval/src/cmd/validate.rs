@@ -99,7 +99,9 @@ pub async fn run(args: ValidateArgs) -> anyhow::Result<ExitCode> {
     let report = &done.report;
     let text = match format {
         Format::Json => memval_report::to_json(report),
-        Format::Table => memval_report::to_table(report, None),
+        Format::Table => {
+            memval_report::to_table(report, args.output.is_none().then(crate::width::table_width).flatten())
+        }
         Format::Md => memval_report::to_markdown(report),
         Format::Sarif => memval_report::to_sarif(report, &|p: &str| sarif_uri(&done.repo, p)),
     };
