@@ -111,7 +111,7 @@ fn every_report_view_renders_hostile_text_inert() {
         );
         let views = [
             ("json", json.clone()),
-            ("table", memval_report::to_table(&report)),
+            ("table", memval_report::to_table(&report, None)),
             ("md", memval_report::to_markdown(&report)),
             ("sarif", sarif.clone()),
             ("history json", history_json.clone()),

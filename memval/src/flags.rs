@@ -12,15 +12,23 @@ use clap::ValueEnum;
 use memval_pipeline::topology::NatsOptions;
 use memval_transport::jetstream::{Auth, Tls};
 
-/// How to reach NATS. Every flag can also be given in the environment.
+/// How to reach NATS. Every flag can also be given in the environment. They are listed by
+/// `--help` only: `-h` keeps to the flags most runs set.
 #[derive(Debug, Clone, clap::Args)]
 pub struct NatsArgs {
     /// User name for user/password auth.
-    #[arg(help_heading = "NATS connection", long = "nats-user", env = "MEMVAL_NATS_USER", value_name = "USER")]
+    #[arg(
+        help_heading = "NATS connection",
+        hide_short_help = true,
+        long = "nats-user",
+        env = "MEMVAL_NATS_USER",
+        value_name = "USER"
+    )]
     pub user: Option<String>,
     /// Password for user/password auth.
     #[arg(
         help_heading = "NATS connection",
+        hide_short_help = true,
         long = "nats-password",
         env = "MEMVAL_NATS_PASSWORD",
         value_name = "PASSWORD",
@@ -30,6 +38,7 @@ pub struct NatsArgs {
     /// Token auth.
     #[arg(
         help_heading = "NATS connection",
+        hide_short_help = true,
         long = "nats-token",
         env = "MEMVAL_NATS_TOKEN",
         value_name = "TOKEN",
@@ -39,6 +48,7 @@ pub struct NatsArgs {
     /// NKey auth: the user's nkey seed (SU...).
     #[arg(
         help_heading = "NATS connection",
+        hide_short_help = true,
         long = "nats-nkey",
         env = "MEMVAL_NATS_NKEY",
         value_name = "SEED",
@@ -46,27 +56,57 @@ pub struct NatsArgs {
     )]
     pub nkey: Option<String>,
     /// JWT auth: a .creds file.
-    #[arg(help_heading = "NATS connection", long = "nats-creds", env = "MEMVAL_NATS_CREDS", value_name = "FILE")]
+    #[arg(
+        help_heading = "NATS connection",
+        hide_short_help = true,
+        long = "nats-creds",
+        env = "MEMVAL_NATS_CREDS",
+        value_name = "FILE"
+    )]
     pub creds: Option<PathBuf>,
     /// PEM file of the CA that signed the server's certificate.
-    #[arg(help_heading = "NATS connection", long = "nats-tls-ca", env = "MEMVAL_NATS_TLS_CA", value_name = "PEM")]
+    #[arg(
+        help_heading = "NATS connection",
+        hide_short_help = true,
+        long = "nats-tls-ca",
+        env = "MEMVAL_NATS_TLS_CA",
+        value_name = "PEM"
+    )]
     pub tls_ca: Option<PathBuf>,
     /// PEM client certificate, for servers that verify clients (needs --nats-tls-key).
-    #[arg(help_heading = "NATS connection", long = "nats-tls-cert", env = "MEMVAL_NATS_TLS_CERT", value_name = "PEM")]
+    #[arg(
+        help_heading = "NATS connection",
+        hide_short_help = true,
+        long = "nats-tls-cert",
+        env = "MEMVAL_NATS_TLS_CERT",
+        value_name = "PEM"
+    )]
     pub tls_cert: Option<PathBuf>,
     /// PEM key of --nats-tls-cert.
-    #[arg(help_heading = "NATS connection", long = "nats-tls-key", env = "MEMVAL_NATS_TLS_KEY", value_name = "PEM")]
+    #[arg(
+        help_heading = "NATS connection",
+        hide_short_help = true,
+        long = "nats-tls-key",
+        env = "MEMVAL_NATS_TLS_KEY",
+        value_name = "PEM"
+    )]
     pub tls_key: Option<PathBuf>,
     /// Refuse a server that does not offer TLS.
-    #[arg(help_heading = "NATS connection", long = "nats-tls-required", env = "MEMVAL_NATS_TLS_REQUIRED")]
+    #[arg(
+        help_heading = "NATS connection",
+        hide_short_help = true,
+        long = "nats-tls-required",
+        env = "MEMVAL_NATS_TLS_REQUIRED"
+    )]
     pub tls_required: bool,
-    /// Seconds a delivered batch may go unanswered before another replica gets it (used
-    /// when this process creates a consumer; services report progress at a third of it).
-    #[arg(help_heading = "NATS connection", long = "nats-ack-wait", env = "MEMVAL_NATS_ACK_WAIT", value_name = "SECONDS", default_value_t = 30,
+    /// Seconds a delivered batch may go unanswered before another replica gets it.
+    ///
+    /// Used when this process creates a consumer; services report progress at a third of it.
+    #[arg(help_heading = "NATS connection", hide_short_help = true, long = "nats-ack-wait", env = "MEMVAL_NATS_ACK_WAIT", value_name = "SECONDS", default_value_t = 30,
           value_parser = clap::value_parser!(u64).range(1..=3600))]
     pub ack_wait: u64,
     /// Unacknowledged batches a consumer may have out at once, over all its replicas.
-    #[arg(help_heading = "NATS connection", long = "nats-max-ack-pending", env = "MEMVAL_NATS_MAX_ACK_PENDING", value_name = "N", default_value_t = 256,
+    #[arg(help_heading = "NATS connection", hide_short_help = true, long = "nats-max-ack-pending", env = "MEMVAL_NATS_MAX_ACK_PENDING", value_name = "N", default_value_t = 256,
           value_parser = clap::value_parser!(u32).range(1..=100_000))]
     pub max_ack_pending: u32,
 }
@@ -150,8 +190,10 @@ pub struct PairMethodArgs {
     /// How candidate pairs are proposed.
     #[arg(long, value_enum, default_value = "keyword")]
     pub method: PairMethod,
-    /// all-MiniLM-L6-v2's folder for embed and both (model.safetensors, config.json,
-    /// tokenizer.json; `bash scripts/embed-model.sh` fetches them).
+    /// all-MiniLM-L6-v2's folder, for embed and both.
+    ///
+    /// It holds model.safetensors, config.json and tokenizer.json; `bash
+    /// scripts/embed-model.sh` fetches them.
     #[arg(long, value_name = "DIR", env = "MEMVAL_EMBED_MODEL")]
     pub embed_model: Option<PathBuf>,
 }

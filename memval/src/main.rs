@@ -6,18 +6,21 @@
 //! shuts telemetry down (flushing spans), and turns an error into exit code 2. `cmd/<name>.rs`
 //! holds one command each (`validate`, `history`, `serve`, `dlq`, `judge`, `judge_change`,
 //! `judge_draft`, `pairs`, `reconcile`, `hook`, `mcp`); `cli.rs` the top-level command list and
-//! shared flags; `model_flags.rs` the `--llm-*` flags; `output.rs` where output goes.
+//! shared flags; `help.rs` the shape every command's help takes; `model_flags.rs` the `--llm-*`
+//! flags; `output.rs` where output goes; `width.rs` the width a table is sized to.
 
 mod cli;
 mod cmd;
 mod flags;
+mod help;
 mod model_flags;
 mod output;
 mod telemetry;
+mod width;
 
 use std::process::ExitCode;
 
-use clap::Parser;
+use clap::FromArgMatches;
 
 use cli::{Cli, Command};
 
@@ -30,7 +33,11 @@ fn main() -> ExitCode {
         let at = info.location().map(|l| format!(" at {}:{}", l.file(), l.line())).unwrap_or_default();
         eprintln!("memval: internal error (a bug; please report it){at}: {}", what.escape_debug());
     }));
-    let cli = Cli::parse();
+    let mut matches = cli::command().get_matches();
+    let cli = match Cli::from_arg_matches_mut(&mut matches) {
+        Ok(cli) => cli,
+        Err(e) => e.format(&mut cli::command()).exit(),
+    };
     // Logs to stderr; traces over OTLP when OTEL_EXPORTER_OTLP_ENDPOINT is set (not for a
     // `--check-config`, which only reports what tracing would do).
     let export_traces = !matches!(&cli.command, Command::Serve(args) if args.check_config);

@@ -7,61 +7,112 @@ use anyhow::anyhow;
 use memval_llm::{LlmClient, LlmConfig, Settings};
 use memval_pipeline::models::{ModelStages, StageLimits};
 
-/// Which model to call. Flags win over their environment variables, which win over the config
+/// Which model to call. `-h` lists provider, base URL, model and config file; the rest only
+/// `--help`. Flags win over their environment variables, which win over the config
 /// file (`--llm-config`, JSON with the same names: provider, base_url, model, api_key_env,
 /// max_concurrency, call_timeout_secs, run_timeout_secs, max_retries, max_output_tokens,
 /// price_input_per_mtok, price_output_per_mtok). The API key itself is only ever read from the
 /// environment variable named by --llm-api-key-env.
 #[derive(Debug, Clone, Default, clap::Args)]
 pub struct LlmArgs {
-    /// Wire protocol: openai (any OpenAI-compatible chat-completions server: OpenAI, vLLM,
-    /// llama.cpp llama-server, Ollama, LM Studio) or anthropic (Messages API). No provider, no
-    /// model: memval stays deterministic.
-    #[arg(help_heading = "LLM", long = "llm-provider", env = "MEMVAL_LLM_PROVIDER", value_name = "openai|anthropic")]
+    /// Wire protocol: openai or anthropic. No provider, no model: memval stays deterministic.
+    ///
+    /// openai is any OpenAI-compatible chat-completions server: OpenAI, vLLM, llama.cpp
+    /// llama-server, Ollama, LM Studio; anthropic is the Messages API.
+    #[arg(help_heading = "LLM", long = "llm-provider", env = "MEMVAL_LLM_PROVIDER", value_name = "NAME")]
     pub provider: Option<String>,
-    /// Base URL of the API. Default: https://api.openai.com/v1 or https://api.anthropic.com.
-    /// For a local server, e.g. http://127.0.0.1:8080/v1.
+    /// Base URL of the API, e.g. http://127.0.0.1:8080/v1 for a local server.
+    ///
+    /// Default: https://api.openai.com/v1 or https://api.anthropic.com.
     #[arg(help_heading = "LLM", long = "llm-base-url", env = "MEMVAL_LLM_BASE_URL", value_name = "URL")]
     pub base_url: Option<String>,
     /// Model name as the server knows it.
     #[arg(help_heading = "LLM", long = "llm-model", env = "MEMVAL_LLM_MODEL", value_name = "MODEL")]
     pub model: Option<String>,
-    /// Name of the environment variable holding the API key. Default: OPENAI_API_KEY or
-    /// ANTHROPIC_API_KEY when set; none for local servers.
-    #[arg(help_heading = "LLM", long = "llm-api-key-env", env = "MEMVAL_LLM_API_KEY_ENV", value_name = "VAR")]
+    /// Name of the environment variable holding the API key.
+    ///
+    /// Default: OPENAI_API_KEY or ANTHROPIC_API_KEY when set; none for local servers.
+    #[arg(
+        help_heading = "LLM",
+        hide_short_help = true,
+        long = "llm-api-key-env",
+        env = "MEMVAL_LLM_API_KEY_ENV",
+        value_name = "VAR"
+    )]
     pub api_key_env: Option<String>,
-    /// JSON file with any of the settings above (and the ones below).
+    /// JSON file with any of these model settings (`--help` lists them all).
     #[arg(help_heading = "LLM", long = "llm-config", env = "MEMVAL_LLM_CONFIG", value_name = "FILE")]
     pub config: Option<PathBuf>,
     /// Model requests in flight at once. Default 4.
-    #[arg(id = "llm_concurrency", help_heading = "LLM", long = "llm-concurrency", env = "MEMVAL_LLM_CONCURRENCY", value_name = "N",
+    #[arg(id = "llm_concurrency", help_heading = "LLM", hide_short_help = true, long = "llm-concurrency", env = "MEMVAL_LLM_CONCURRENCY", value_name = "N",
           value_parser = clap::value_parser!(u32).range(1..=64))]
     pub concurrency: Option<u32>,
     /// Seconds one call may take before it is abandoned (and retried). Default 120.
-    #[arg(help_heading = "LLM", long = "llm-timeout", env = "MEMVAL_LLM_TIMEOUT", value_name = "SECONDS")]
+    #[arg(
+        help_heading = "LLM",
+        hide_short_help = true,
+        long = "llm-timeout",
+        env = "MEMVAL_LLM_TIMEOUT",
+        value_name = "SECONDS"
+    )]
     pub call_timeout: Option<f64>,
-    /// Seconds the whole run may spend calling the model; later calls fail and their work is
-    /// reported as not checked. Default 1800.
-    #[arg(help_heading = "LLM", long = "llm-run-timeout", env = "MEMVAL_LLM_RUN_TIMEOUT", value_name = "SECONDS")]
+    /// Seconds the whole run may spend calling the model. Default 1800.
+    ///
+    /// Later calls fail and their work is reported as not checked.
+    #[arg(
+        help_heading = "LLM",
+        hide_short_help = true,
+        long = "llm-run-timeout",
+        env = "MEMVAL_LLM_RUN_TIMEOUT",
+        value_name = "SECONDS"
+    )]
     pub run_timeout: Option<f64>,
     /// Retries of a call after 429, 5xx, a timeout or a connection failure. Default 4.
-    #[arg(help_heading = "LLM", long = "llm-max-retries", env = "MEMVAL_LLM_MAX_RETRIES", value_name = "N",
+    #[arg(help_heading = "LLM", hide_short_help = true, long = "llm-max-retries", env = "MEMVAL_LLM_MAX_RETRIES", value_name = "N",
           value_parser = clap::value_parser!(u32).range(0..=10))]
     pub max_retries: Option<u32>,
-    /// USD per million input tokens, for the cost estimate (default: a built-in table of
-    /// hosted models; local models are not priced).
-    #[arg(help_heading = "LLM", long = "llm-price-input", env = "MEMVAL_LLM_PRICE_INPUT", value_name = "USD")]
+    /// USD per million input tokens, for the cost estimate.
+    ///
+    /// Default: a built-in table of hosted models; local models are not priced.
+    #[arg(
+        help_heading = "LLM",
+        hide_short_help = true,
+        long = "llm-price-input",
+        env = "MEMVAL_LLM_PRICE_INPUT",
+        value_name = "USD"
+    )]
     pub price_input: Option<f64>,
     /// USD per million output tokens, for the cost estimate.
-    #[arg(help_heading = "LLM", long = "llm-price-output", env = "MEMVAL_LLM_PRICE_OUTPUT", value_name = "USD")]
+    #[arg(
+        help_heading = "LLM",
+        hide_short_help = true,
+        long = "llm-price-output",
+        env = "MEMVAL_LLM_PRICE_OUTPUT",
+        value_name = "USD"
+    )]
     pub price_output: Option<f64>,
-    /// Stop calling the model once the run's estimated cost reaches this many USD; the rest
-    /// is deferred to a later run (never-validated memories go first) and the report says so.
-    #[arg(help_heading = "LLM", long = "budget-usd", env = "MEMVAL_BUDGET_USD", value_name = "USD")]
+    /// Stop calling the model once the run's estimated cost reaches this many USD.
+    ///
+    /// The rest is deferred to a later run (never-validated memories go first) and the report
+    /// says so.
+    #[arg(
+        help_heading = "LLM",
+        hide_short_help = true,
+        long = "budget-usd",
+        env = "MEMVAL_BUDGET_USD",
+        value_name = "USD"
+    )]
     pub budget_usd: Option<f64>,
-    /// Stop calling the model after this many requests in the run (retries count); the rest
-    /// is deferred.
-    #[arg(help_heading = "LLM", long = "max-llm-calls", env = "MEMVAL_MAX_LLM_CALLS", value_name = "N")]
+    /// Stop calling the model after this many requests in the run (retries count).
+    ///
+    /// The rest is deferred.
+    #[arg(
+        help_heading = "LLM",
+        hide_short_help = true,
+        long = "max-llm-calls",
+        env = "MEMVAL_MAX_LLM_CALLS",
+        value_name = "N"
+    )]
     pub max_calls: Option<u64>,
 }
 
@@ -127,30 +178,33 @@ pub struct ValidateLlmArgs {
     #[command(flatten)]
     pub llm: LlmArgs,
     /// Memories per extraction call (docs/contracts.md §4).
-    #[arg(help_heading = "LLM", long = "llm-memories-per-batch", env = "MEMVAL_LLM_MEMORIES_PER_BATCH", value_name = "N", default_value_t = 10,
+    #[arg(help_heading = "LLM", hide_short_help = true, long = "llm-memories-per-batch", env = "MEMVAL_LLM_MEMORIES_PER_BATCH", value_name = "N", default_value_t = 10,
           value_parser = clap::value_parser!(u32).range(1..=100))]
     pub memories_per_batch: u32,
-    /// Extraction calls per run; memories beyond them keep the rules' claims only (deferred).
-    /// 0: no model extraction.
-    #[arg(help_heading = "LLM", long = "llm-extract-batches", env = "MEMVAL_LLM_EXTRACT_BATCHES", value_name = "N", default_value_t = 10,
+    /// Extraction calls per run; 0: no model extraction.
+    ///
+    /// Memories beyond them keep the rules' claims only (deferred).
+    #[arg(help_heading = "LLM", hide_short_help = true, long = "llm-extract-batches", env = "MEMVAL_LLM_EXTRACT_BATCHES", value_name = "N", default_value_t = 10,
           value_parser = clap::value_parser!(u32).range(0..=10_000))]
     pub extract_batches: u32,
     /// Claims per investigator call (docs/contracts.md §4).
-    #[arg(help_heading = "LLM", long = "llm-claims-per-batch", env = "MEMVAL_LLM_CLAIMS_PER_BATCH", value_name = "N", default_value_t = 15,
+    #[arg(help_heading = "LLM", hide_short_help = true, long = "llm-claims-per-batch", env = "MEMVAL_LLM_CLAIMS_PER_BATCH", value_name = "N", default_value_t = 15,
           value_parser = clap::value_parser!(u32).range(1..=100))]
     pub claims_per_batch: u32,
-    /// Investigator calls per run; the claims of memories beyond them are deferred (not
-    /// checked, with the reason). 0: no LLM investigator.
-    #[arg(help_heading = "LLM", long = "llm-investigate-batches", env = "MEMVAL_LLM_INVESTIGATE_BATCHES", value_name = "N", default_value_t = 5,
+    /// Investigator calls per run; 0: no LLM investigator.
+    ///
+    /// The claims of memories beyond them are deferred (not checked, with the reason).
+    #[arg(help_heading = "LLM", hide_short_help = true, long = "llm-investigate-batches", env = "MEMVAL_LLM_INVESTIGATE_BATCHES", value_name = "N", default_value_t = 5,
           value_parser = clap::value_parser!(u32).range(0..=10_000))]
     pub investigate_batches: u32,
     /// Tool calls (read_file, grep, glob) the investigator may make per batch.
-    #[arg(help_heading = "LLM", long = "llm-tool-budget", env = "MEMVAL_LLM_TOOL_BUDGET", value_name = "N", default_value_t = 25,
+    #[arg(help_heading = "LLM", hide_short_help = true, long = "llm-tool-budget", env = "MEMVAL_LLM_TOOL_BUDGET", value_name = "N", default_value_t = 25,
           value_parser = clap::value_parser!(u32).range(0..=1000))]
     pub tool_budget: u32,
-    /// Call the model even for results the store has cached (same input, model, prompt
-    /// version and, for verdicts, unchanged files).
-    #[arg(help_heading = "LLM", long = "llm-no-cache", env = "MEMVAL_LLM_NO_CACHE")]
+    /// Call the model even for results the store has cached.
+    ///
+    /// Cached: the same input, model, prompt version and, for verdicts, unchanged files.
+    #[arg(help_heading = "LLM", hide_short_help = true, long = "llm-no-cache", env = "MEMVAL_LLM_NO_CACHE")]
     pub no_cache: bool,
 }
 

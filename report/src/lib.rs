@@ -12,7 +12,8 @@
 //! The model (`model.rs`) holds runs, memories, claims with every line that makes them, code refs
 //! with the reading the investigator found and the text as written, not-checked claims and unread
 //! text, and unreadable inputs; each view is one module (`json`, `table`, `markdown`, `sarif`,
-//! `history`, `dlq`). `tests/render.rs` renders one fixture, which carries every verdict and
+//! `history`, `dlq`). The table is sized to the width the caller gives (a terminal's), wrapping
+//! rather than cutting, through the leaf `wrap`; without a width it is as wide as its content. `tests/render.rs` renders one fixture, which carries every verdict and
 //! hostile text, to every view (and hostile dead letters to the dead-letter views) and compares it
 //! with the golden files in `tests/golden/` (`MEMVAL_UPDATE_GOLDEN=1` rewrites them); it also
 //! checks that no table or Markdown view lets a field carrying a forged row add a row or line.
@@ -23,6 +24,7 @@ mod markdown;
 mod model;
 mod sarif;
 mod table;
+mod wrap;
 
 pub mod dlq;
 pub mod history;

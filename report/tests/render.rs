@@ -252,7 +252,7 @@ fn every_view_matches_its_golden_file() {
     let report = fixture(FailOn::Never);
     let cases: Vec<(&str, String)> = vec![
         ("report.json", memval_report::to_json(&report)),
-        ("report.txt", memval_report::to_table(&report)),
+        ("report.txt", memval_report::to_table(&report, None)),
         ("report.md", memval_report::to_markdown(&report)),
         ("report.sarif", memval_report::to_sarif(&report, &|p| format!("rel/{p}"))),
         ("history.json", memval_report::history::to_json(&history(), change_verdicts())),
@@ -273,7 +273,7 @@ fn no_view_carries_a_raw_control_character() {
     let report = fixture(FailOn::Never);
     let views = [
         memval_report::to_json(&report),
-        memval_report::to_table(&report),
+        memval_report::to_table(&report, None),
         memval_report::to_markdown(&report),
         memval_report::to_sarif(&report, &|p| p.to_owned()),
         memval_report::history::to_json(&history(), change_verdicts()),
@@ -413,7 +413,7 @@ fn same_lines(name: &str, view: impl Fn(&str) -> String) {
 
 #[test]
 fn no_view_lets_a_field_forge_a_row() {
-    same_lines("report table", |t| memval_report::to_table(&report_of(t)));
+    same_lines("report table", |t| memval_report::to_table(&report_of(t), None));
     same_lines("report markdown", |t| memval_report::to_markdown(&report_of(t)));
     let history_of = |t: &str| {
         let point = |run: &str, source: &str| HistoryPoint {

@@ -11,6 +11,15 @@ use memval_proto::display::one_line;
 use crate::flags::{HistoryFormat, NatsArgs};
 
 #[derive(Debug, clap::Args)]
+#[command(
+    about = "List or re-inject the dead letters of a NATS cluster",
+    before_help = "Typical use: memval dlq list --nats nats://127.0.0.1:4222",
+    before_long_help = "Batches land in the dead-letter stream (MEMVAL_DLQ) when a stage could not process them \
+(bad payload, too many redeliveries). `dlq list` shows them and changes nothing; `dlq replay` publishes them again \
+and removes them. Each command's --help says more.",
+    after_help = "Exit codes: those of the command run: 0 on success; 2 on bad usage, or when NATS cannot be \
+reached or a replay fails."
+)]
 pub struct DlqArgs {
     #[command(subcommand)]
     pub command: DlqCommand,
@@ -44,26 +53,29 @@ pub struct DlqTarget {
 #[derive(Debug, clap::Args)]
 #[command(
     about = "Show dead letters: sequence, time, stage, reason, original subject and message id",
-    long_about = "Show the dead letters of a cluster (stream MEMVAL_DLQ), oldest first: sequence, time, stage, \
-reason, original subject and message id. Batches land there when a stage could not process them (bad payload, \
-too many redeliveries). Listing changes nothing.\n\n\
-Exit codes: 0 on success (also when there are none); 2 on bad usage or when NATS cannot be reached."
+    before_help = "Typical use: memval dlq list --nats nats://127.0.0.1:4222",
+    before_long_help = "Shows the dead letters of a cluster (stream MEMVAL_DLQ), oldest first. Batches land there \
+when a stage could not process them (bad payload, too many redeliveries). Listing changes nothing.",
+    after_help = "Exit codes: 0 on success (also when there are none); 2 on bad usage or when NATS cannot be reached."
 )]
 pub struct DlqListArgs {
     #[command(flatten)]
     pub target: DlqTarget,
+    /// Output format.
     #[arg(long, value_enum, default_value = "table")]
     pub format: HistoryFormat,
 }
 
 #[derive(Debug, clap::Args)]
 #[command(
-    about = "Publish dead letters again on their original subject (or --subject), then remove them from the dead-letter stream",
-    long_about = "Publish dead letters again on their original subject (or --subject), with the headers they \
-carried and a new message id (the same if the replay is repeated), then remove each from the dead-letter stream once it is published (unless --keep). Name sequences from \
-`memval dlq list`, or --all for every letter that matches --stage/--run.\n\n\
-Exit codes: 0 on success; 2 on bad usage, a sequence that names no dead letter, or when NATS cannot be reached \
-or a publish fails (letters not yet published stay in the stream)."
+    about = "Publish dead letters again, then remove them from the dead-letter stream",
+    before_help = "Typical use: memval dlq replay --nats nats://127.0.0.1:4222 SEQ...",
+    before_long_help = "Publishes dead letters again on their original subject (or --subject), with the headers \
+they carried and a new message id (the same if the replay is repeated), then removes each from the dead-letter \
+stream once it is published (unless --keep). Name sequences from `memval dlq list`, or --all for every letter that \
+matches --stage/--run.",
+    after_help = "Exit codes: 0 on success; 2 on bad usage, a sequence that names no dead letter, or when NATS \
+cannot be reached or a publish fails (letters not yet published stay in the stream)."
 )]
 pub struct DlqReplayArgs {
     #[command(flatten)]

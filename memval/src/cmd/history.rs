@@ -9,13 +9,14 @@ use crate::output::emit;
 #[derive(Debug, clap::Args)]
 #[command(
     about = "Show how memories' scores changed over runs",
-    long_about = "Show how memories' scores changed over the runs kept in a memval store (REPO/.memval/store, or \
---store): per memory, each run's score and verdict counts, oldest first. Change-validation verdicts kept by \
-`memval judge change --store` are listed first in the table. FILTER keeps memories whose id or source path contains \
-it. --format json is one document: {\"memories\": [per memory, its runs], \"change_verdicts\": [the same \
-verdicts, digests in full]}. Reads the store only; never writes it.\n\n\
-Exit codes: 0 on success; 2 when there is no store or it cannot be read.",
-    after_help = "Examples:\n  memval history --repo .\n  memval history lru --format json"
+    before_help = "Typical use: memval history --repo .",
+    before_long_help = "Reads the runs kept in a memval store (REPO/.memval/store, or --store): per memory, each \
+run's score and verdict counts, oldest first. Change-validation verdicts kept by `memval judge change --store` are \
+listed first in the table. FILTER keeps memories whose id or source path contains it. --format json is one \
+document: {\"memories\": [per memory, its runs], \"change_verdicts\": [the same verdicts, digests in full]}. Reads \
+the store only; never writes it.",
+    after_long_help = "Examples:\n  memval history --repo .\n  memval history lru --format json",
+    after_help = "Exit codes: 0 on success; 2 when there is no store or it cannot be read."
 )]
 pub struct HistoryArgs {
     /// Only memories whose id or source path contains this text.

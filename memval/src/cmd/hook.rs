@@ -8,6 +8,12 @@ use anyhow::Context;
 use memval_integrations::hook::{self, HookEnv};
 
 #[derive(Debug, clap::Args)]
+#[command(
+    about = "Agent hooks: `hook claude` answers Claude Code's PostToolUse and Stop events",
+    before_help = "Typical use: memval hook claude, as a command hook in .claude/settings.json",
+    before_long_help = "One command per agent; `memval hook claude --help` shows the settings that install it.",
+    after_help = "Exit codes: those of the hook (`memval hook claude --help`); 2 on bad usage."
+)]
 pub struct HookArgs {
     #[command(subcommand)]
     pub agent: HookAgent,
@@ -17,13 +23,15 @@ pub struct HookArgs {
 pub enum HookAgent {
     /// A Claude Code command hook for PostToolUse (Write|Edit|MultiEdit) and Stop.
     #[command(
-        long_about = "A Claude Code command hook. Reads the hook event on stdin. PostToolUse of Write, Edit or MultiEdit on a \
-memory file (CLAUDE.md, CLAUDE.local.md, AGENTS.md, .github/copilot-instructions.md, or a file in the project's Claude memory \
+        before_help = "Typical use: memval hook claude, as a command hook in .claude/settings.json",
+        before_long_help = "Reads the hook event on stdin. PostToolUse of Write, Edit or MultiEdit on a memory file \
+(CLAUDE.md, CLAUDE.local.md, AGENTS.md, .github/copilot-instructions.md, or a file in the project's Claude memory \
 folder) validates that file; Stop validates the project's memory files (not when stop_hook_active is set). The project is \
-$CLAUDE_PROJECT_DIR, else the event's cwd; files outside it (and outside its Claude memory folder) are never read.\n\n\
-Exit codes (Claude Code's): 0 with no output when every checked claim holds; 0 with {\"decision\":\"block\",\"reason\":...} on \
-stdout naming the false claims, which Claude reads; 1 with a message on stderr for input it cannot use or a path it refuses.",
-        after_help = "In .claude/settings.json:\n  {\"hooks\": {\"PostToolUse\": [{\"matcher\": \"Write|Edit|MultiEdit\", \"hooks\": [{\"type\": \"command\", \"command\": \"memval hook claude\"}]}],\n             \"Stop\": [{\"hooks\": [{\"type\": \"command\", \"command\": \"memval hook claude\"}]}]}}"
+$CLAUDE_PROJECT_DIR, else the event's cwd; files outside it (and outside its Claude memory folder) are never read.",
+        after_long_help = "In .claude/settings.json:\n  {\"hooks\": {\"PostToolUse\": [{\"matcher\": \"Write|Edit|MultiEdit\", \"hooks\": [{\"type\": \"command\", \"command\": \"memval hook claude\"}]}],\n             \"Stop\": [{\"hooks\": [{\"type\": \"command\", \"command\": \"memval hook claude\"}]}]}}",
+        after_help = "Exit codes (Claude Code's): 0 with no output when every checked claim holds; 0 with \
+{\"decision\":\"block\",\"reason\":...} on stdout naming the false claims, which Claude reads; 1 with a message on \
+stderr for input it cannot use or a path it refuses; 2 on bad usage."
     )]
     Claude,
 }

@@ -19,6 +19,15 @@ use crate::model_flags::LlmArgs;
 use crate::output::emit;
 
 #[derive(Debug, clap::Args)]
+#[command(
+    about = "Judge pairs of memories, a draft against saved memory, or a finished change",
+    before_help = "Typical use: memval judge draft --memory ~/.claude/projects/-home-me-app/memory --draft reply.md",
+    before_long_help = "pairs: do memories of different agents contradict each other? draft: does a draft \
+recommendation contradict what the user saved? change: is a finished change proven against its acceptance? Each \
+command's --help says more.",
+    after_help = "Exit codes: those of the command run: judge draft 1 on a veto, judge change 1 on FAIL and 3 \
+on NOT_PROVEN; 0 otherwise; 2 on bad usage or input."
+)]
 pub struct JudgeArgs {
     #[command(subcommand)]
     pub command: JudgeCommand,
@@ -26,20 +35,22 @@ pub struct JudgeArgs {
 
 #[derive(Debug, Subcommand)]
 pub enum JudgeCommand {
-    /// Judge candidate pairs of memories of different agents: contradictory, consistent or
-    /// unrelated, with verbatim quotes for contradictions.
+    /// Judge candidate pairs of memories of different agents with an LLM.
     #[command(
-        long_about = "Judge candidate pairs of memories of two different agents (docs/contracts.md §5) with an LLM. The input is \
-JSONL, one candidate per line: {id_a, agent_a, content_a, id_b, agent_b, content_b, score, method}. Pairs are \
-sorted by score, de-duplicated and capped at --pair-cap, then judged in batches of --batch-size, at most \
---max-batches batches, in parallel.\n\n\
+        before_help = "Typical use: memval pairs --memories memory.db | memval judge pairs --input - \
+--llm-provider openai --llm-model gpt-4o-mini",
+        before_long_help = "Each pair of two different agents' memories (docs/contracts.md §5) is judged \
+contradictory, consistent or unrelated, with verbatim quotes for contradictions. The input is JSONL, one candidate \
+per line: {id_a, agent_a, content_a, id_b, agent_b, content_b, score, method}. Pairs are sorted by score, \
+de-duplicated and capped at --pair-cap, then judged in batches of --batch-size, at most --max-batches batches, in \
+parallel.\n\n\
 Every judgement the model gives is checked: exactly one per pair, a verdict in the enum, an integer confidence \
 0-100, and for a contradiction, claim_a and claim_b quoted verbatim from each side. A judgement that fails is \
 replaced by `unrelated` with confidence 0 and the reason (`fallback`, and a line in `detail`). The judge takes \
-no side and changes nothing.\n\n\
-Exit codes: 0 when every selected pair was judged; 2 on bad usage or input, or when a batch got no answer from \
-the model (those pairs are listed under not_judged).",
-        after_help = "Example:\n  memval judge pairs --input pairs.jsonl --llm-provider openai --llm-model gpt-4o-mini --format json"
+no side and changes nothing.",
+        after_long_help = "Example:\n  memval judge pairs --input pairs.jsonl --llm-provider openai --llm-model gpt-4o-mini --format json",
+        after_help = "Exit codes: 0 when every selected pair was judged; 2 on bad usage or input, or when a batch \
+got no answer from the model (those pairs are listed under not_judged)."
     )]
     Pairs(JudgePairsArgs),
     // No doc comment here: clap would put it over the long help of the command's own Args.
@@ -61,8 +72,10 @@ pub struct JudgePairsArgs {
     /// Output format. Default: table on a terminal, json otherwise.
     #[arg(long, value_enum)]
     pub format: Option<JudgeFormat>,
-    /// Write the result to this file instead of stdout: a file is replaced whole or not at all; a
-    /// device or FIFO (`/dev/null`) is written into, never replaced; a link's target gets it.
+    /// Write the result to this file instead of stdout.
+    ///
+    /// A file is replaced whole or not at all; a device or FIFO (`/dev/null`) is written into,
+    /// never replaced; a link's target gets it.
     #[arg(long, short, value_name = "FILE")]
     pub output: Option<PathBuf>,
     /// Judge at most this many pairs (reconcile_pair_cap; clamped to 1-500).
@@ -74,8 +87,10 @@ pub struct JudgePairsArgs {
     /// Model calls per run (in parallel); pairs beyond them are deferred to a later run.
     #[arg(long, default_value_t = 5, value_parser = clap::value_parser!(u32).range(1..=100))]
     pub max_batches: u32,
-    /// Cache judgements in this memval store (sled; e.g. REPO/.memval/store), so the same
-    /// pair, model and prompt are never paid for twice.
+    /// Cache judgements in this memval store.
+    ///
+    /// A sled store (e.g. REPO/.memval/store), so the same pair, model and prompt are never paid
+    /// for twice.
     #[arg(long, value_name = "DIR")]
     pub store: Option<PathBuf>,
     #[command(flatten)]

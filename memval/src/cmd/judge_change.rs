@@ -18,7 +18,7 @@ use memval_scorer::SledStore;
 
 use crate::model_flags::LlmArgs;
 
-const LONG_ABOUT: &str = "Judge one finished change against its acceptance, freshly, and stop: PASS, FAIL or NOT_PROVEN (docs/contracts.md §8).\n\n\
+const LONG_HELP: &str = "Judges one finished change against its acceptance, freshly, and stops (docs/contracts.md §8).\n\n\
 The subject is every file under --root except .git and build output (target/, node_modules/, __pycache__/, .pytest_cache/, .mypy_cache/, .ruff_cache/, .memval/); its \
 manifest (subject-manifest.v1: path, kind, executable bit and sha256 per file) is derived at the start and again at the end, \
 and any difference is NOT_PROVEN (subject_mutated).\n\n\
@@ -36,16 +36,21 @@ path:line that exist, or the criterion stays not_checked. --cross-model adds a s
 other --llm-* settings are shared). Both verdicts are kept: PASS only when both pass, a delivered FAIL stands, a missing \
 second verdict is NOT_PROVEN (diversity_unsatisfied).\n\n\
 PASS needs distinct author and validator contexts, attested freshness, a non-empty checked list, evidence for every \
-criterion and an empty not_checked.\n\n\
-Exit codes: 0 PASS, 1 FAIL, 3 NOT_PROVEN, 2 bad usage or input (including a git error with --base).";
+criterion and an empty not_checked.";
 
 #[derive(Debug, clap::Args)]
 #[command(
     args_conflicts_with_subcommands = true,
     subcommand_negates_reqs = true,
-    about = "Judge a finished change against its acceptance: PASS, FAIL or NOT_PROVEN (docs/contracts.md §8)",
-    long_about = LONG_ABOUT,
-    after_help = "Examples:\n  memval judge change --root . --acceptance acceptance.json --author-context ctx-a --validator-context ctx-b \\\n      --base main --freshness runtime --attester ci --format md\n  memval judge change manifest --root ."
+    about = "Judge a finished change against its acceptance: PASS, FAIL or NOT_PROVEN",
+    // Written out so it fits 80 columns: clap does not wrap a usage line.
+    override_usage = "memval judge change [OPTIONS] --root <DIR> --acceptance <FILE>\n           \
+--author-context <ID> --validator-context <ID>\n       memval judge change <COMMAND>",
+    before_help = "Typical use: memval judge change --root . --acceptance acceptance.json --author-context A \
+--validator-context B --base main",
+    before_long_help = LONG_HELP,
+    after_help = "Exit codes: 0 PASS, 1 FAIL, 3 NOT_PROVEN, 2 bad usage or input (including a git error with --base).",
+    after_long_help = "Examples:\n  memval judge change --root . --acceptance acceptance.json \\\n      --author-context ctx-a --validator-context ctx-b --base main \\\n      --freshness runtime --attester ci --format md\n  memval judge change manifest --root ."
 )]
 pub struct JudgeChangeArgs {
     #[command(subcommand)]
@@ -104,11 +109,14 @@ pub struct JudgeChangeArgs {
 #[derive(Debug, Subcommand)]
 pub enum ChangeAction {
     /// Print the subject manifest (subject-manifest.v1) of a directory and stop.
-    #[command(long_about = "Print the subject manifest (subject-manifest.v1) of a directory and stop: every file's \
-path, kind, executable bit and sha256 (version control and build output left out), and the digest over them that \
-a change verdict is bound to. Reads only.\n\n\
-Exit codes: 0 on success; 2 when the directory cannot be read.")]
+    #[command(
+        before_help = "Typical use: memval judge change manifest --root .",
+        before_long_help = "The manifest lists every file's path, kind, executable bit and sha256 (version control \
+and build output left out), and the digest over them that a change verdict is bound to. Reads only.",
+        after_help = "Exit codes: 0 on success; 2 when the directory cannot be read."
+    )]
     Manifest {
+        /// The directory.
         #[arg(long, value_name = "DIR")]
         root: PathBuf,
     },

@@ -21,17 +21,18 @@ pub enum Format {
 
 #[derive(Debug, clap::Args)]
 #[command(
-    about = "Judge whether a draft recommendation contradicts the user's saved Claude Code memory (docs/contracts.md §7); exit 1 on a veto",
-    long_about = "Judge whether a draft recommendation contradicts what the user saved in a Claude Code memory \
+    about = "Judge whether a draft contradicts the user's saved Claude Code memory",
+    before_help = "Typical use: memval judge draft --memory ~/.claude/projects/-home-me-app/memory --draft reply.md",
+    before_long_help = "Judges whether a draft recommendation contradicts what the user saved in a Claude Code memory \
 folder (docs/contracts.md §7). Output: {judge, score, veto, confidence, evidence: [{memory_file, memory_excerpt, draft_match}], \
 reason}, plus not_judged (memories no rule cited and no model judged, or that could not be read) and detail.\n\n\
 Veto rules decided without a model (English and Spanish): a draft that bypasses a safety mechanism (--no-verify, \
 skipping hooks, force-push, disabling a check) against a feedback memory forbidding it; a shortcut (lowering a \
 threshold or coverage, skipping or deleting tests, retrying without investigating, skipping hooks) against a \
 root-cause-always memory; credentials in command arguments against a never-credentials memory. With --llm-*, a \
-model also reviews the candidate memories; its quotes must be verbatim or its entry is not kept.\n\n\
-Exit codes: 0 no veto, 1 veto, 2 bad input.",
-    after_help = "Example:\n  memval judge draft --memory ~/.claude/projects/-home-me-app/memory --draft reply.md --format table"
+model also reviews the candidate memories; its quotes must be verbatim or its entry is not kept.",
+    after_long_help = "Example:\n  memval judge draft --memory ~/.claude/projects/-home-me-app/memory --draft reply.md --format table",
+    after_help = "Exit codes: 0 no veto, 1 veto, 2 bad input."
 )]
 pub struct JudgeDraftArgs {
     /// The Claude Code memory folder (MEMORY.md and feedback_/user_/project_/reference_*.md).

@@ -24,8 +24,9 @@ pub enum PairsFormat {
 #[derive(Debug, clap::Args)]
 #[command(
     about = "Candidate pairs of memories of different agents that may contradict each other",
-    long_about = "Candidate pairs of memories of two different agents that may contradict each other (docs/contracts.md §5), \
-best first, one JSON object per line: {id_a, agent_a, content_a, id_b, agent_b, content_b, score, method}, with \
+    before_help = "Typical use: memval pairs --memories memory.db > pairs.jsonl",
+    before_long_help = "The pairs are of memories of two different agents (docs/contracts.md §5), best first, one \
+JSON object per line: {id_a, agent_a, content_a, id_b, agent_b, content_b, score, method}, with \
 id_a < id_b. The output is `memval judge pairs --input`'s input.\n\n\
 keyword: Jaccard >= 0.15 over lowercase alphanumeric tokens of 4 or more characters, computed exactly for every \
 pair. The best pairs are found with a top-k prefix-filtering join, not by comparing every pair.\n\n\
@@ -36,9 +37,9 @@ Embeddings find paraphrases keyword misses, but do not see negation: they propos
 two lists merged, the higher score of a pair kept with the name of the method that gave it.\n\n\
 Each agent is sampled at --per-agent memories (highest tier, then newest). From a memory.db, pairs resolved in reconcile_log \
 (pick-survivor, merge, both-stale) are not raised again, and the default cap is its reconcile_pair_cap. What \
-sampling, the cap or the log left out is said on stderr (jsonl) or under the table.\n\n\
-Exit codes: 0 on success; 2 on bad usage or input, or embed/both without the model files.",
-    after_help = "Examples:\n  memval pairs --memories memory.db > pairs.jsonl\n  memval pairs --memories agents.jsonl --cap 20 --format table\n  memval pairs --memories memory.db --method both --embed-model ~/.cache/memval/models/all-MiniLM-L6-v2\n  memval pairs --memories memory.db | memval judge pairs --input - --llm-provider openai --llm-model gpt-4o-mini"
+sampling, the cap or the log left out is said on stderr (jsonl) or under the table.",
+    after_help = "Exit codes: 0 on success; 2 on bad usage or input, or embed/both without the model files.",
+    after_long_help = "Examples:\n  memval pairs --memories memory.db > pairs.jsonl\n  memval pairs --memories agents.jsonl --cap 20 --format table\n  memval pairs --memories memory.db --method both \\\n      --embed-model ~/.cache/memval/models/all-MiniLM-L6-v2\n  memval pairs --memories memory.db \\\n      | memval judge pairs --input - --llm-provider openai --llm-model gpt-4o-mini"
 )]
 pub struct PairsArgs {
     /// Memories to compare: any format memval reads (JSON/JSONL, memory.db, Claude Code, GAAI, notes).

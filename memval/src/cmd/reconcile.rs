@@ -29,8 +29,9 @@ pub enum ReconcileFormat {
 #[derive(Debug, clap::Args)]
 #[command(
     about = "Reconcile memories with decisions, docs and code: a dated drift report",
-    long_about = "Reconcile memories with decision records, docs and code (docs/contracts.md §6) and write a dated report: \
-{out-dir}/{YYYY-MM-DD}.reconciliation-report.md, then -02, -03, ... the same day (never overwritten). Sections: \
+    before_help = "Typical use: memval reconcile --repo . --memories contexts/",
+    before_long_help = "Reconciles memories with decision records, docs and code (docs/contracts.md §6) and writes \
+a dated report: {out-dir}/{YYYY-MM-DD}.reconciliation-report.md, then -02, -03, ... the same day (never overwritten). Sections: \
 stale entries, superseded references (every DEC-... reference classified ACTIVE, SUPERSEDED or MISSING), \
 contradictions (proven without a model, plus candidate pairs judged by the pair judge when --llm-* is set), new \
 knowledge candidates, missing files (MISSING_FILE / UNREADABLE), code-path staleness and documentation & README \
@@ -39,10 +40,10 @@ Candidate pairs are proposed as by `memval pairs --method`: keyword (the default
 all-MiniLM-L6-v2 sentence embeddings, from --embed-model DIR, cached in --store) or both; the report's \
 contradictions section says which method and what the embedding step did.\n\n\
 memval only reads: no memory, decision or doc is modified, moved or deleted (embed and both write only their \
-embedding cache, in the store).\n\n\
-Exit codes: 0 when no finding reaches --fail-on; 1 when one does; 2 on bad usage or input, or embed/both without \
-the model files.",
-    after_help = "Examples:\n  memval reconcile --repo . --memories contexts/\n  memval reconcile --repo . --memories contexts/ --memories memory.db --format json --fail-on superseded --fail-on missing\n  memval reconcile --repo . --memories memory.db --method both --embed-model ~/.cache/memval/models/all-MiniLM-L6-v2"
+embedding cache, in the store).",
+    after_help = "Exit codes: 0 when no finding reaches --fail-on; 1 when one does; 2 on bad usage or input, or \
+embed/both without the model files.",
+    after_long_help = "Examples:\n  memval reconcile --repo . --memories contexts/\n  memval reconcile --repo . --memories contexts/ --memories memory.db --format json \\\n      --fail-on superseded --fail-on missing\n  memval reconcile --repo . --memories memory.db --method both \\\n      --embed-model ~/.cache/memval/models/all-MiniLM-L6-v2"
 )]
 pub struct ReconcileArgs {
     /// The repository (docs, READMEs and git history are read from it).

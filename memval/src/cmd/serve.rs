@@ -38,18 +38,22 @@ pub struct ServeArgs {
     /// Investigator: the checkout that answers runs of any repo without a --repo-map entry.
     #[arg(long, env = "MEMVAL_REPO", value_name = "PATH")]
     pub repo: Option<PathBuf>,
-    /// Investigator: the checkout that answers runs of repo NAME (repeatable, or
-    /// comma-separated in MEMVAL_REPO_MAP). A run's repo matches NAME exactly or by its last
+    /// Investigator: the checkout that answers runs of repo NAME (repeatable).
+    ///
+    /// Comma-separated in MEMVAL_REPO_MAP. A run's repo matches NAME exactly or by its last
     /// path component.
     #[arg(long = "repo-map", env = "MEMVAL_REPO_MAP", value_name = "NAME=PATH", value_delimiter = ',')]
     pub repo_map: Vec<String>,
-    /// Scorer: where scores and verdicts persist (sled; one scorer process per store).
-    /// Default: ./.memval/store. Reconciler with --method embed|both: where embeddings are
-    /// cached; default: each repo's REPO/.memval/store.
+    /// Scorer: where scores and verdicts persist. Default: ./.memval/store.
+    ///
+    /// A sled store; one scorer process per store. Reconciler with --method embed|both: where
+    /// embeddings are cached; default: each repo's REPO/.memval/store.
     #[arg(long, env = "MEMVAL_STORE", value_name = "DIR")]
     pub store: Option<PathBuf>,
-    /// Batches this process works on at once. Default: the number of cores for the
-    /// investigator, 2 for the extractor, 1 for the scorer and ingest.
+    /// Batches this process works on at once.
+    ///
+    /// Default: the number of cores for the investigator, 2 for the extractor, 1 for the scorer
+    /// and ingest.
     #[arg(long, env = "MEMVAL_CONCURRENCY", value_name = "N", value_parser = clap::value_parser!(u32).range(1..=1024))]
     pub concurrency: Option<u32>,
     /// Extractor and investigator: the model they call (model extraction; the Tier B
@@ -59,63 +63,81 @@ pub struct ServeArgs {
     /// per replica.
     #[command(flatten)]
     pub llm: crate::model_flags::ValidateLlmArgs,
-    /// Extractor and investigator with a model: a sled store of model results, so a
-    /// redelivered batch, a restart or a second run over unchanged code costs no call (one
-    /// process per directory). Default: no cache.
-    #[arg(help_heading = "LLM", long = "llm-cache", env = "MEMVAL_LLM_CACHE", value_name = "DIR")]
+    /// Extractor and investigator with a model: a store of model results. Default: no cache.
+    ///
+    /// A sled store, so a redelivered batch, a restart or a second run over unchanged code costs
+    /// no call (one process per directory).
+    #[arg(
+        help_heading = "LLM",
+        hide_short_help = true,
+        long = "llm-cache",
+        env = "MEMVAL_LLM_CACHE",
+        value_name = "DIR"
+    )]
     pub llm_cache: Option<PathBuf>,
-    /// Judge: the Claude Code memory folder draft judgements are checked against (read
-    /// afresh for every request). With a model (--llm-*) the judge also judges pair batches
+    /// Judge: the Claude Code memory folder draft judgements are checked against.
+    ///
+    /// Read afresh for every request. With a model (--llm-*) the judge also judges pair batches
     /// from the MEMVAL_PAIRS stream; it needs one or both.
     #[arg(long, env = "MEMVAL_MEMORY", value_name = "DIR")]
     pub memory: Option<PathBuf>,
-    /// Reconciler: when to reconcile every repo of --repo-map, a cron expression (5 fields,
-    /// crontab's; or 6-7 with seconds first), checked at start-up.
+    /// Reconciler: when to reconcile every repo of --repo-map, a cron expression.
+    ///
+    /// 5 fields, crontab's; or 6-7 with seconds first. Checked at start-up.
     #[arg(long, env = "MEMVAL_SCHEDULE", value_name = "CRON")]
     pub schedule: Option<String>,
-    /// Reconciler: the memories of each repo, inside it unless absolute (repeatable).
-    /// Default: contexts (a GAAI tree).
+    /// Reconciler: the memories of each repo (repeatable). Default: contexts (a GAAI tree).
+    ///
+    /// Inside the repo unless absolute.
     #[arg(long, env = "MEMVAL_MEMORIES", value_name = "PATH", value_delimiter = ',')]
     pub memories: Vec<PathBuf>,
-    /// Reconciler: folder of the reports (one folder per repo name below it when several
-    /// repos are served). Default: as `memval reconcile`, per repo.
+    /// Reconciler: folder of the reports. Default: as `memval reconcile`, per repo.
+    ///
+    /// One folder per repo name below it when several repos are served.
     #[arg(long, env = "MEMVAL_OUT_DIR", value_name = "DIR")]
     pub out_dir: Option<PathBuf>,
     /// Reconciler: reconcile a repo after this many memory-ingest events of it...
-    #[arg(long, value_name = "N", default_value_t = 10, value_parser = clap::value_parser!(u32).range(1..))]
+    #[arg(long, hide_short_help = true, value_name = "N", default_value_t = 10, value_parser = clap::value_parser!(u32).range(1..))]
     pub debounce_events: u32,
     /// Reconciler: ...or this many seconds after its last event.
-    #[arg(long, value_name = "SECS", default_value_t = 60)]
+    #[arg(long, hide_short_help = true, value_name = "SECS", default_value_t = 60)]
     pub debounce_quiet: u64,
-    /// Reconciler: send candidate pairs to `memval serve judge` replicas with a model (as
-    /// batches on the MEMVAL_PAIRS stream). Without it they are listed "not judged: no model
+    /// Reconciler: send candidate pairs to `memval serve judge` replicas with a model.
+    ///
+    /// As batches on the MEMVAL_PAIRS stream. Without it they are listed "not judged: no model
     /// configured".
     #[arg(long, env = "MEMVAL_PAIR_JUDGES")]
     pub pair_judges: bool,
-    /// Reconciler: how long to wait for the judges' judgements of a reconciliation, from
-    /// when its first batch is sent; pairs without one are listed "not judged" with the
+    /// Reconciler: how long to wait for the judges' judgements of a reconciliation.
+    ///
+    /// From when its first batch is sent; pairs without one are listed "not judged" with the
     /// reason, and a judge that gets their batch later skips it. At most 3600: the pairs
     /// stream drops batches older than that.
-    #[arg(long, value_name = "SECS", default_value_t = 600, value_parser = clap::value_parser!(u64).range(1..=3600))]
+    #[arg(long, hide_short_help = true, value_name = "SECS", default_value_t = 600, value_parser = clap::value_parser!(u64).range(1..=3600))]
     pub judge_timeout: u64,
-    /// Reconciler: how long a replica that claimed a period (schedule firing or ingest event)
-    /// may go without renewing its lease before another replica of the repo takes the period
+    /// Reconciler: how long a replica may hold a period without renewing its lease.
+    ///
+    /// A replica that claimed a period (schedule firing or ingest event) may go this long
+    /// without renewing its lease before another replica of the repo takes the period
     /// over and writes its report; the holder renews every quarter of it. Longer: fewer
     /// renewals, and a crashed replica's period waits longer. At most 86400.
-    #[arg(long, value_name = "SECS", default_value_t = 60, value_parser = clap::value_parser!(u64).range(1..=86_400))]
+    #[arg(long, hide_short_help = true, value_name = "SECS", default_value_t = 60, value_parser = clap::value_parser!(u64).range(1..=86_400))]
     pub lease_ttl: u64,
+    /// Ingest: memories per batch of the runs it starts.
+    #[arg(long, value_name = "N", default_value_t = 50, value_parser = clap::value_parser!(u32).range(1..=10_000))]
+    pub batch_size: u32,
+    /// Check the options and environment, print the configuration, and exit.
+    ///
+    /// Checks the options and the MEMVAL_*/OTEL_* environment, prints the configuration this
+    /// service would run with, and exits (0, or 2 saying what to fix) without contacting NATS
+    /// or reading the repo.
+    #[arg(long)]
+    pub check_config: bool,
+    // Last: `next_help_heading` puts every flag after it under its heading.
     /// Reconciler: how candidate pairs are proposed, as `memval reconcile --method`; with
     /// embed or both the model is found at start-up.
     #[command(flatten, next_help_heading = "Reconciler pairs")]
     pub pair_method: crate::flags::PairMethodArgs,
-    /// Ingest: memories per batch of the runs it starts.
-    #[arg(long, default_value_t = 50, value_parser = clap::value_parser!(u32).range(1..=10_000))]
-    pub batch_size: u32,
-    /// Check the options and the MEMVAL_*/OTEL_* environment, print the configuration this
-    /// service would run with, and exit (0, or 2 saying what to fix) without contacting NATS
-    /// or reading the repo.
-    #[arg(long)]
-    pub check_config: bool,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]

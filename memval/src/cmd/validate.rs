@@ -22,37 +22,45 @@ pub struct ValidateArgs {
     #[arg(long, value_enum)]
     pub format: Option<Format>,
     /// Exit 1 when any claim's verdict is at or above this severity.
-    #[arg(long, default_value_t = FailOn::default(), value_parser = crate::flags::validate_fail_on())]
+    #[arg(long, value_name = "VERDICT", default_value_t = FailOn::default(), value_parser = crate::flags::validate_fail_on())]
     pub fail_on: FailOn,
     /// Where scores and verdicts persist (sled). Default: REPO/.memval/store.
     #[arg(long, value_name = "DIR")]
     pub store: Option<PathBuf>,
-    /// Write the report to this file instead of stdout: a file is replaced whole or not at all; a
-    /// device or FIFO (`/dev/null`) is written into, never replaced; a link's target gets it.
+    /// Write the report to this file instead of stdout.
+    ///
+    /// A file is replaced whole or not at all; a device or FIFO (`/dev/null`) is written into,
+    /// never replaced; a link's target gets it.
     #[arg(long, short, value_name = "FILE")]
     pub output: Option<PathBuf>,
-    /// Memories per batch handed between stages (one message each on NATS). Bigger batches
-    /// cost the broker fewer messages per claim; model calls keep their own sizes
-    /// (--llm-memories-per-batch, --llm-claims-per-batch).
-    #[arg(long, default_value_t = 50, value_parser = clap::value_parser!(u32).range(1..=10_000))]
+    /// Memories per batch handed between stages.
+    ///
+    /// One message each on NATS. Bigger batches cost the broker fewer messages per claim; model
+    /// calls keep their own sizes (--llm-memories-per-batch, --llm-claims-per-batch).
+    #[arg(long, value_name = "N", default_value_t = 50, value_parser = clap::value_parser!(u32).range(1..=10_000))]
     pub batch_size: u32,
     /// No progress lines on stderr.
     #[arg(long, short)]
     pub quiet: bool,
-    /// Check everything afresh: neither reuse nor keep the verdicts, git history, name log and
-    /// parsed definitions earlier runs kept in the store. (Kept results are keyed by HEAD, the
+    /// Check everything afresh, reusing and keeping nothing in the store.
+    ///
+    /// Neither reuse nor keep the verdicts, git history, name log and parsed definitions earlier
+    /// runs kept in the store. (Kept results are keyed by HEAD, the
     /// content of every changed or untracked file, the memory and memval's own build, so a kept
     /// verdict is never one the current checkout would not give; this flag is for measuring and
     /// for doubt.)
     #[arg(long = "no-cache", id = "no_kept")]
     pub no_kept: bool,
-    /// Submit the run to memval services on this NATS cluster instead of running it in
-    /// this process (`memval serve ...`); the report and exit code are the same. The
-    /// scorer service keeps the store, so --store does not go with it.
+    /// Run on the memval services of this NATS cluster (connection flags: --help).
+    ///
+    /// The run is submitted to the services (`memval serve ...`) instead of running in this
+    /// process; the report and exit code are the same. The scorer service keeps the store, so
+    /// --store does not go with it.
     #[arg(long, value_name = "URL", conflicts_with = "store")]
     pub nats: Option<String>,
-    /// With --nats: the repo name the run carries, which investigators map to their own
-    /// checkout (--repo-map NAME=PATH). Default: the --repo path.
+    /// With --nats: the repo name the run carries. Default: the --repo path.
+    ///
+    /// Investigators map it to their own checkout (--repo-map NAME=PATH).
     #[arg(long, value_name = "NAME", requires = "nats")]
     pub repo_name: Option<String>,
     #[command(flatten)]
@@ -91,7 +99,9 @@ pub async fn run(args: ValidateArgs) -> anyhow::Result<ExitCode> {
     let report = &done.report;
     let text = match format {
         Format::Json => memval_report::to_json(report),
-        Format::Table => memval_report::to_table(report),
+        Format::Table => {
+            memval_report::to_table(report, args.output.is_none().then(crate::width::table_width).flatten())
+        }
         Format::Md => memval_report::to_markdown(report),
         Format::Sarif => memval_report::to_sarif(report, &|p: &str| sarif_uri(&done.repo, p)),
     };
