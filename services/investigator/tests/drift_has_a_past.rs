@@ -184,3 +184,33 @@ fn a_setting_is_drift_only_when_the_file_once_had_the_memorys_value() {
         assert_case(name, checker.check(&claim, &memory), &want);
     }
 }
+
+#[test]
+fn a_line_the_file_never_reached_is_another_files() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = &dir.path().canonicalize().unwrap();
+    git(root, &["init", "-q", "-b", "main"], START);
+    let lines = |n: usize| (1..=n).map(|i| format!("int f{i}(void);\n")).collect::<String>();
+    commit(root, 0, |r| {
+        write(r, "src/hub.c", &lines(40));
+        write(r, "src/long.c", &lines(60));
+        write(r, "NOTES.md", "See `hub.c` line 3149.\nSee `src/long.c:50`.\n");
+    });
+    commit(root, 1, |r| write(r, "src/long.c", &lines(30)));
+    let evidence = Evidence::open(root).unwrap();
+    let checker = evidence.checker();
+    let memory = notes(root, 0);
+    let at = |line: u32, p: &str, n: u32| {
+        claim(line, ClaimType::FileReference, CodeRef { line: Some(n), ..CodeRef::path(p) }, None)
+    };
+    assert_case(
+        "a line past every version of the file",
+        checker.check(&at(1, "src/hub.c", 3149), &memory),
+        &Want::NotChecked("no version of it in git history had a line 3149"),
+    );
+    assert_case(
+        "a line the file had and lost",
+        checker.check(&at(2, "src/long.c", 50), &memory),
+        &Want::Verdict(Verdict::Stale),
+    );
+}

@@ -4,8 +4,10 @@
 //! ## Line numbers
 //!
 //! A file claim with a line is VALID when the line the memory saw (read from git at the memory's
-//! date) is still there; STALE when that line moved (successor `path:newline`) or changed; the
-//! file itself goes through the file rules.
+//! date) is still there; STALE when that line moved (successor `path:newline`) or changed, or is
+//! past the file's end; not checked, with history, when no version of the file ever reached that
+//! line (another file of its name: drift needs a past). The file itself goes through the file
+//! rules.
 //!
 //! ## Line text
 //!
@@ -72,6 +74,17 @@ impl Checker<'_> {
             }
             _ if line_now.is_none() => {
                 let lines = current.lines().count();
+                // Drift needs a past: a line no version of the file ever reached is another
+                // file's (a namesake in another project: the Linux kernel's `hub.c:3149` beside a
+                // 482-line `hub.c`), or one the memory never saw here.
+                let reached = self.git.and_then(|git| git.some_version(path, |t| t.lines().count() >= line as usize));
+                if reached == Some(false) {
+                    return Outcome::NotChecked {
+                        reason: format!(
+                            "{path} has {lines} lines, and no version of it in git history had a line {line}: not drift (the memory cites another file of that name, or a line this one never had)"
+                        ),
+                    };
+                }
                 checked(
                     Verdict::Stale,
                     base.min(60),
