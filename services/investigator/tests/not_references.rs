@@ -772,3 +772,20 @@ fn a_file_users_make_from_a_template_or_named_as_an_example_is_not_the_repositor
         ],
     );
 }
+
+#[test]
+fn a_bare_name_many_files_have_is_left_to_the_folder_it_was_joined_onto() {
+    let dir = repo(&[&[("pkg/a/__init__.py", ""), ("pkg/b/__init__.py", ""), ("pkg/c/mod.py", "x = 1\n")]]);
+    let got = Evidence::open(dir.path()).unwrap().checker().check(
+        &claim(
+            ClaimType::FileReference,
+            vec![CodeRef { written: Some("__init__.py".into()), ..path("docs/example-app/src/app/__init__.py") }],
+            None,
+        ),
+        &memory(),
+    );
+    assert!(
+        !matches!(got, Outcome::Checked { verdict: Verdict::Ambiguous, .. }),
+        "a tree diagram's __init__.py is not one of the repository's many: {got:?}"
+    );
+}

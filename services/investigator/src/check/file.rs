@@ -86,11 +86,13 @@ impl Checker<'_> {
         let written = r.path.trim();
         let raw = self.meant(written, &r.alt_paths);
         // The memory wrote a bare file name (`test_hil_bounded.py`) that the extractor joined onto
-        // a folder the text names: the name as written is a reading too, so a file of that name
-        // elsewhere is the one meant, not a move from a place the memory never wrote.
+        // a folder the text names: when the repository has exactly one file of that name, the
+        // name as written is a reading too, so that file is the one meant, not a move from a place
+        // the memory never wrote. (A name many files have, `__init__.py` in a tree diagram, is
+        // left to the joined reading.)
         let mut alts = r.alt_paths.clone();
         if let Some(bare) = r.written.as_deref().map(str::trim).filter(|w| !w.contains('/') && !w.is_empty()) {
-            if bare != written && !alts.iter().any(|a| a == bare) {
+            if bare != written && !alts.iter().any(|a| a == bare) && self.index.files_named(bare).len() == 1 {
                 alts.push(bare.to_owned());
             }
         }
