@@ -214,3 +214,37 @@ fn a_line_the_file_never_reached_is_another_files() {
         &Want::Verdict(Verdict::Stale),
     );
 }
+
+#[test]
+fn a_removed_one_line_definition_is_not_renamed_to_a_neighbour_of_its_shape() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = &dir.path().canonicalize().unwrap();
+    git(root, &["init", "-q", "-b", "main"], START);
+    commit(root, 0, |r| {
+        write(
+            r,
+            "internal/config/config.go",
+            "package config\n\ntype SQL struct {\n\tEngine string `json:\"engine\" yaml:\"engine\"`\n\tEmitSyncQuerier bool `json:\"emit_sync_querier\" yaml:\"emit_sync_querier\"`\n\tDatabase *Database `json:\"database\" yaml:\"database\"`\n}\n\ntype Database struct{}\n",
+        );
+        write(r, "NOTES.md", "Set `emit_sync_querier` to get a sync querier.\n");
+    });
+    commit(root, 1, |r| {
+        write(
+            r,
+            "internal/config/config.go",
+            "package config\n\ntype SQL struct {\n\tEngine string `json:\"engine\" yaml:\"engine\"`\n\tEmitExactTableNames bool `json:\"emit_exact_table_names\" yaml:\"emit_exact_table_names\"`\n\tDatabase *Database `json:\"database\" yaml:\"database\"`\n}\n\ntype Database struct{}\n",
+        );
+    });
+    let evidence = Evidence::open(root).unwrap();
+    let checker = evidence.checker();
+    let claim = claim(
+        1,
+        ClaimType::SymbolReference,
+        CodeRef { symbol: Some("emit_sync_querier".into()), ..CodeRef::path("internal/config/config.go") },
+        None,
+    );
+    match checker.check(&claim, &notes(root, 0)) {
+        Outcome::Checked { verdict: Verdict::Contradicted, .. } => {}
+        other => panic!("a removed struct tag is removed, not renamed to the next field's: {other:?}"),
+    }
+}

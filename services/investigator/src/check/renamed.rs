@@ -180,8 +180,19 @@ impl Checker<'_> {
                     (body_similarity(&old_body, &body, &[&sym.name, &d.name]), d)
                 })
                 .max_by(|a, b| a.0.total_cmp(&b.0));
+            // A one-line definition (a field, a struct tag's key, a constant) has too little body
+            // to tell a rename from a neighbour of the same shape: the bar is higher, and a tag's
+            // key, which is its field's line, is never matched by body (the substitution below
+            // reads the commit instead).
+            let bar = if old.kind == "tag" {
+                f64::INFINITY
+            } else if old.line == old.end_line {
+                0.8
+            } else {
+                0.5
+            };
             return Some(match best {
-                Some((similarity, def)) if similarity >= 0.5 => checked(
+                Some((similarity, def)) if similarity >= bar => checked(
                     Verdict::Stale,
                     (60.0 + 35.0 * similarity).round() as u8,
                     format!(
