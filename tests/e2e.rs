@@ -369,6 +369,42 @@ fn every_output_format_is_well_formed() {
     assert!(md.starts_with("# memval report") && md.contains("| claim | verdict |"), "{md}");
     let table = String::from_utf8(args("table").stdout).unwrap();
     assert!(table.contains("STALE") && table.contains("not checked"), "{table}");
+    // One finding, one row: the demo notes' `TokenBucket` sentence is a symbol claim and an
+    // architectural claim decided on the symbol's evidence; the table shows one row for both,
+    // with the second reading under it, and its count names rows and claims.
+    let notes = demo.join("CLAUDE.md");
+    let notes_view = |format: &str| {
+        let out = memval(&[
+            "validate",
+            "--repo",
+            demo.to_str().unwrap(),
+            "--memories",
+            notes.to_str().unwrap(),
+            "--store",
+            store.path().to_str().unwrap(),
+            "--format",
+            format,
+            "--fail-on",
+            "never",
+            "-q",
+        ]);
+        String::from_utf8(out.stdout).unwrap()
+    };
+    let text = notes_view("table");
+    let rows: Vec<&str> =
+        text.lines().filter(|l| l.trim_start().starts_with("STALE") && l.contains("TokenBucket")).collect();
+    assert_eq!(rows.len(), 1, "{text}");
+    assert!(rows[0].contains("STALE         95  `TokenBucket` is defined in worker/ratelimit.py"), "{text}");
+    let also = "also read as an architectural claim (STALE 60 on the same evidence; behaviour not checked): \
+                Background jobs are throttled by `TokenBucket`";
+    assert!(text.lines().any(|l| l.trim_start().starts_with(also)), "{text}");
+    let json: Value = serde_json::from_str(&notes_view("json")).unwrap();
+    let claims = json["memories"][0]["claims"].as_array().unwrap();
+    let folded = claims.iter().filter(|c| !c["folded_into"].is_null()).count();
+    assert!(folded >= 1, "{json}");
+    let total = json["run"]["claims"].as_u64().unwrap() as usize;
+    let counts = format!("{} findings shown for {total} claims ({folded} folded", total - folded);
+    assert!(text.contains(&counts), "{text}");
     // --output writes the whole report to a file.
     let file = store.path().join("report.json");
     let out = memval(&[

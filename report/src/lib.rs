@@ -11,7 +11,10 @@
 //!
 //! The model (`model.rs`) holds runs, memories, claims with every line that makes them, code refs
 //! with the reading the investigator found and the text as written, not-checked claims and unread
-//! text, and unreadable inputs; each view is one module (`json`, `table`, `markdown`, `sarif`,
+//! text, and unreadable inputs. One finding is one row: a behavioural or architectural claim
+//! decided on another claim's reference and evidence is linked to it (`fold.rs`, the rule) and
+//! shown in its row by the table and Markdown (`findings.rs`, the words), while JSON and SARIF
+//! keep every claim and scores count both. Each view is one module (`json`, `table`, `markdown`, `sarif`,
 //! `history`, `dlq`). The table is sized to the width the caller gives (a terminal's), wrapping
 //! rather than cutting, through the leaf `wrap`; without a width it is as wide as its content. `tests/render.rs` renders one fixture, which carries every verdict and
 //! hostile text, to every view (and hostile dead letters to the dead-letter views) and compares it
@@ -19,6 +22,8 @@
 //! checks that no table or Markdown view lets a field carrying a forged row add a row or line.
 
 mod fail_on;
+mod findings;
+mod fold;
 mod json;
 mod markdown;
 mod model;

@@ -1,11 +1,13 @@
-//! The Markdown view: memories worst first, a table of claims per memory. Every field from a
-//! memory, the repository or a model goes through [`md_escape`]: a newline in a table cell
-//! would end the table (and could start a forged row), so cells are made one line.
+//! The Markdown view: memories worst first, a table of claims per memory, one row per finding (a
+//! claim folded into another's row, `fold.rs`, is named in that row's claim cell). Every field
+//! from a memory, the repository or a model goes through [`md_escape`]: a newline in a table
+//! cell would end the table (and could start a forged row), so cells are made one line.
 
 use std::fmt::Write as _;
 
 use memval_proto::display::one_line;
 
+use crate::findings::{also_read_as, claims_counted, folded_under};
 use crate::model::llm_summary;
 use crate::{MemoryReport, Report};
 
@@ -27,9 +29,9 @@ pub fn to_markdown(report: &Report) -> String {
     let _ = writeln!(out, "- run: `{}`, {} → {}", md_escape(&r.id), r.started_at, r.finished_at);
     let _ = writeln!(
         out,
-        "- {} memories, {} claims: **{} valid, {} stale, {} contradicted, {} ambiguous**, {} not checked\n",
+        "- {} memories, {}: **{} valid, {} stale, {} contradicted, {} ambiguous**, {} not checked\n",
         r.memories,
-        r.claims,
+        md_escape(&claims_counted(report)),
         r.verdicts["VALID"],
         r.verdicts["STALE"],
         r.verdicts["CONTRADICTED"],
@@ -66,12 +68,19 @@ pub fn to_markdown(report: &Report) -> String {
             out,
             "| line | claim | verdict | confidence | evidence | successor | since |\n|---|---|---|---|---|---|---|"
         );
-        for c in &m.claims {
+        for (c, folded) in m.claims.iter().zip(folded_under(m)) {
+            if c.folded_into.is_some() {
+                continue;
+            }
+            let mut claim = md_escape(&c.claim_text);
+            for other in folded {
+                claim.push_str(&format!(" ({})", md_escape(&also_read_as(other))));
+            }
             let _ = writeln!(
                 out,
                 "| {} | {} | **{}** | {} | {} | {} | {} |",
                 c.source_line.unwrap_or(c.line),
-                md_escape(&c.claim_text),
+                claim,
                 c.verdict,
                 c.confidence,
                 md_escape(&c.evidence),

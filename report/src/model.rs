@@ -6,6 +6,7 @@ use memval_proto::{rfc3339, ClaimResult, MemoryScore, Outcome, RunHeader, Verdic
 use serde::Serialize;
 
 use crate::fail_on::FailOn;
+use crate::fold::folded_into;
 
 #[derive(Debug, Serialize)]
 pub struct Report {
@@ -84,6 +85,11 @@ pub struct ClaimReport {
     pub successor: Option<String>,
     /// When the claim became false, for a verdict git history decided.
     pub since: Option<SinceReport>,
+    /// The position, in this memory's `claims`, of the claim whose row shows this one: a
+    /// behavioural or architectural reading of the same sentence, decided on that claim's
+    /// reference and evidence (`fold.rs`). `None` when the claim has a row of its own. The
+    /// table and Markdown show one row for both; scores and verdict counts count both.
+    pub folded_into: Option<usize>,
 }
 
 /// The commit that moved, renamed, removed or changed what a claim names.
@@ -180,6 +186,7 @@ pub fn build(scores: &[MemoryScore], inputs: Inputs<'_>) -> Report {
     let mut failed = false;
     for score in scores {
         let mut claims = Vec::new();
+        let mut checked_results = Vec::new();
         for result in &score.results {
             claims_total += 1;
             match &result.outcome {
@@ -187,6 +194,7 @@ pub fn build(scores: &[MemoryScore], inputs: Inputs<'_>) -> Report {
                     *verdicts.entry(verdict.as_str()).or_default() += 1;
                     failed |= inputs.fail_on.reached_by(*verdict);
                     let (lines, source_lines) = claim_lines(score, result);
+                    checked_results.push(result);
                     claims.push(ClaimReport {
                         claim_type: result.claim.claim_type.as_str(),
                         claim_text: result.claim.claim_text.clone(),
@@ -200,6 +208,7 @@ pub fn build(scores: &[MemoryScore], inputs: Inputs<'_>) -> Report {
                         evidence: evidence.clone(),
                         successor: successor.clone(),
                         since: since.as_ref().map(|s| SinceReport { commit: s.commit.clone(), date: rfc3339(s.date) }),
+                        folded_into: None,
                     });
                 }
                 Outcome::NotChecked { reason } => not_checked.push(NotChecked {
@@ -212,6 +221,9 @@ pub fn build(scores: &[MemoryScore], inputs: Inputs<'_>) -> Report {
                     reason: reason.clone(),
                 }),
             }
+        }
+        for (claim, into) in claims.iter_mut().zip(folded_into(&checked_results)) {
+            claim.folded_into = into;
         }
         // What the extractor did not read (a limit reached) is listed, never dropped.
         for left in &score.left_out {

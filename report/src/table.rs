@@ -1,7 +1,8 @@
-//! The terminal view: each memory, one row per claim (verdict, confidence, the claim, and the
-//! evidence or successor), the claims not checked under the memory they come from, then the
-//! totals. Every field from a memory, the repository or a model is shown through
-//! [`one_line`], so no text can add a row.
+//! The terminal view: each memory, one row per finding (verdict, confidence, the claim, and the
+//! evidence or successor; a claim folded into another's row, `fold.rs`, on a line of its own
+//! under that row), the claims not checked under the memory they come from, then the totals.
+//! Every field from a memory, the repository or a model is shown through [`one_line`], so no
+//! text can add a row.
 //!
 //! Sizing, the contract: given a width (the terminal's), no line is longer than it, as long as
 //! it leaves the claim ten columns. The claim and the evidence share what the verdict and
@@ -14,6 +15,7 @@
 
 use memval_proto::display::one_line;
 
+use crate::findings::{also_read_as, claims_counted, folded_under};
 use crate::model::llm_summary;
 use crate::wrap::{paragraph, row, width as columns, Cell};
 use crate::Report;
@@ -35,6 +37,7 @@ pub fn to_table(report: &Report, width: Option<usize>) -> String {
         .memories
         .iter()
         .flat_map(|m| m.claims.iter())
+        .filter(|c| c.folded_into.is_none())
         .map(|c| {
             let detail = match (&c.successor, &c.since) {
                 (Some(s), Some(since)) => format!("→ {s} (since {})", since.short()),
@@ -60,10 +63,18 @@ pub fn to_table(report: &Report, width: Option<usize>) -> String {
             let why = m.skip_reason.as_deref().unwrap_or("no claim could be checked without an LLM");
             out.extend(paragraph(&format!("({})", one_line(why)), width, ROW_INDENT, ROW_INDENT + 1));
         }
-        for c in &m.claims {
-            let (text, detail) = claims.next().expect("one entry per claim");
+        for (c, folded) in m.claims.iter().zip(folded_under(m)) {
+            if c.folded_into.is_some() {
+                continue;
+            }
+            let (text, detail) = claims.next().expect("one entry per row");
             let verdict = format!("{:<12} {:>3}", c.verdict, c.confidence);
             out.extend(layout.row(ROW_INDENT, Some(&verdict), text, detail));
+            // A second reading of the row's sentence, under the claim, from the claim's column.
+            let column = ROW_INDENT + VERDICT_CELL + 2;
+            for other in folded {
+                out.extend(paragraph(&one_line(&also_read_as(other)), width, column, column + 2));
+            }
         }
     }
     if !report.not_checked.is_empty() {
@@ -91,9 +102,9 @@ pub fn to_table(report: &Report, width: Option<usize>) -> String {
     }
     let v = &report.run.verdicts;
     let totals = format!(
-        "{} memories, {} claims: {} valid, {} stale, {} contradicted, {} ambiguous, {} not checked",
+        "{} memories, {}: {} valid, {} stale, {} contradicted, {} ambiguous, {} not checked",
         report.run.memories,
-        report.run.claims,
+        claims_counted(report),
         v["VALID"],
         v["STALE"],
         v["CONTRADICTED"],

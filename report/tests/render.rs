@@ -1,8 +1,8 @@
 //! Every view of one fixed report, compared with the golden files in `tests/golden/`.
 //!
 //! The fixture covers what a renderer must get right: each verdict, a successor, a claim
-//! made on two lines, a resolved path with its written form, a not-checked claim, unread
-//! text, an unreadable input, a memory with no claims, and hostile text (a terminal escape,
+//! made on two lines, a resolved path with its written form, a claim folded into another's
+//! row, a not-checked claim, unread text, an unreadable input, a memory with no claims, and hostile text (a terminal escape,
 //! a bidi override, a `|` and a newline) in a memory's agent, a claim and evidence. The
 //! dead-letter views render two letters with hostile headers (a reason quoting a payload
 //! with escapes, a bidi override and a long line; a letter with no headers at all).
@@ -133,6 +133,34 @@ fn fixture(fail_on: FailOn) -> Report {
                 &[6],
                 vec![code_ref("cfg", None, None)],
                 checked(Verdict::Ambiguous, 40, "cfg: 2 places match\nconfig/cfg, tools/cfg", None),
+            ),
+            result(
+                5,
+                ClaimType::SymbolReference,
+                "`TokenBucket`",
+                &[8],
+                vec![code_ref("worker/ratelimit.py", Some("TokenBucket"), None)],
+                checked(
+                    Verdict::Stale,
+                    95,
+                    "worker/ratelimit.py:7 — TokenBucket was renamed to RateLimiter",
+                    Some("RateLimiter"),
+                ),
+            ),
+            // The same sentence read as an architectural claim, decided on the symbol's evidence:
+            // shown in the symbol claim's row.
+            result(
+                6,
+                ClaimType::Architectural,
+                "jobs are throttled by `TokenBucket`",
+                &[8],
+                vec![code_ref("worker/ratelimit.py", Some("TokenBucket"), None)],
+                checked(
+                    Verdict::Stale,
+                    60,
+                    "worker/ratelimit.py:7 — TokenBucket was renamed to RateLimiter — its behaviour is unchecked",
+                    Some("RateLimiter"),
+                ),
             ),
             result(
                 4,
@@ -292,7 +320,7 @@ fn no_view_carries_a_raw_control_character() {
 #[test]
 fn counts_and_fail_on_follow_the_verdicts() {
     let never = fixture(FailOn::Never);
-    assert_eq!((never.run.memories, never.run.claims, never.run.checked), (3, 6, 5));
+    assert_eq!((never.run.memories, never.run.claims, never.run.checked), (3, 8, 7));
     // One claim not checked plus one unread range; the unread range is not a claim.
     assert_eq!(never.run.not_checked, 2);
     assert!(!never.run.failed);
@@ -322,7 +350,10 @@ fn sarif_has_a_result_per_line_of_each_claim_that_is_not_valid() {
             ("memval/stale".into(), 4),
             ("memval/stale".into(), 11),
             ("memval/contradicted".into(), 6),
-            ("memval/ambiguous".into(), 8)
+            ("memval/ambiguous".into(), 8),
+            // A claim folded into another's row in the table is still a result of its own.
+            ("memval/stale".into(), 10),
+            ("memval/stale".into(), 10)
         ]
     );
 }
@@ -360,6 +391,22 @@ fn report_of(text: &str) -> Report {
                 &[3],
                 vec![code_ref("c.rs", None, None)],
                 checked(Verdict::Valid, 100, &format!("exists{text}"), None),
+            ),
+            result(
+                3,
+                ClaimType::SymbolReference,
+                &format!("`Bucket`{text}"),
+                &[5],
+                vec![code_ref("d.rs", Some("Bucket"), None)],
+                checked(Verdict::Stale, 95, &format!("d.rs:1 renamed{text}"), None),
+            ),
+            result(
+                4,
+                ClaimType::Behavioral,
+                &format!("throttles{text}"),
+                &[5],
+                vec![code_ref("d.rs", Some("Bucket"), None)],
+                checked(Verdict::Stale, 60, &format!("d.rs:1 renamed{text} — unchecked{text}"), None),
             ),
             result(
                 2,
@@ -415,6 +462,9 @@ fn same_lines(name: &str, view: impl Fn(&str) -> String) {
 fn no_view_lets_a_field_forge_a_row() {
     same_lines("report table", |t| memval_report::to_table(&report_of(t), None));
     same_lines("report markdown", |t| memval_report::to_markdown(&report_of(t)));
+    // The folded claim's text is on the line of its own under its row, escaped like the rest.
+    let folded = memval_report::to_table(&report_of(FORGED_ROWS), None);
+    assert!(folded.contains("also read as a behavioral claim (STALE 60 on the same evidence; behaviour not checked): throttles\\nCLAUDE.md"), "{folded}");
     let history_of = |t: &str| {
         let point = |run: &str, source: &str| HistoryPoint {
             run_id: run.into(),
