@@ -18,7 +18,9 @@ pub struct Doc {
     pub paragraphs: Vec<String>,
     /// Headings in order, with the 0-based line each is on; text without the `#` marks.
     pub headings: Vec<(usize, String)>,
-    /// Bold paragraph leads (`**Store**: ...`), with their lines: they name sections too.
+    /// Bold leads of paragraphs and list items (`**Store**: ...`, `- **Imports run one
+    /// way.** ...`), without their closing `.` or `:`, with their lines: they name sections
+    /// too.
     pub leads: Vec<(usize, String)>,
     /// The 0-based line each paragraph starts on, parallel to `paragraphs`.
     pub paragraph_lines: Vec<usize>,
@@ -54,8 +56,12 @@ impl Doc {
             } else if !line.trim().is_empty() {
                 if para.is_empty() {
                     para_start = i;
-                    if let Some(lead) = line.strip_prefix("**").and_then(|rest| rest.split_once("**")) {
-                        doc.leads.push((i, lead.0.to_owned()));
+                }
+                let item = line.strip_prefix("- ").or_else(|| line.strip_prefix("* "));
+                if para.is_empty() || item.is_some() {
+                    let start = item.unwrap_or(line);
+                    if let Some((lead, _)) = start.strip_prefix("**").and_then(|rest| rest.split_once("**")) {
+                        doc.leads.push((i, lead.trim_end_matches(['.', ':']).to_owned()));
                     }
                 }
                 para.push(line.trim());
