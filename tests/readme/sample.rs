@@ -9,8 +9,9 @@
 //! the test's stdout is a pipe), and compares its stdout with the sample's lines.
 //!
 //! What legitimately varies is made equal first: the demo folder's path is written as
-//! `/tmp/memval-demo`, trailing spaces are dropped (the table pads its last column), and
-//! `MEMVAL_*` variables of the caller's environment do not reach the run. The age part of the
+//! `/tmp/memval-demo`, trailing spaces are dropped (the table pads its last column), the run
+//! gets `COLUMNS=120` whatever the caller's is, and `MEMVAL_*` variables of the caller's
+//! environment do not reach it. The age part of the
 //! score does not vary: the memory was committed in January 2026 and the age modifier stops
 //! growing at 180 days. Progress and notes on stderr are not part of the sample.
 //!
@@ -54,7 +55,13 @@ fn make_demo(dir: &Path) {
 fn demo_output(command: &str, dir: &Path) -> String {
     let dir = dir.to_str().unwrap();
     let args: Vec<String> = command.split_whitespace().skip(1).map(|a| a.replace(DEMO, dir)).collect();
-    let out = clean(env!("CARGO_BIN_EXE_memval")).args(&args).args(["--format", "table"]).output().unwrap();
+    // As a 120-column terminal shows it, whatever `COLUMNS` the tests run with.
+    let out = clean(env!("CARGO_BIN_EXE_memval"))
+        .args(&args)
+        .args(["--format", "table"])
+        .env("COLUMNS", "120")
+        .output()
+        .unwrap();
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert!(matches!(out.status.code(), Some(0 | 1)), "memval {args:?} failed: {stderr}");
     let stdout = String::from_utf8(out.stdout).unwrap();
