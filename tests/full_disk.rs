@@ -7,72 +7,9 @@
 mod support;
 
 use std::path::{Path, PathBuf};
-use std::process::Command;
 
+use support::tmpfs::Tmpfs;
 use support::{memval, GitRepo};
-
-/// A tmpfs of `size` mounted on a fresh folder, unmounted when dropped.
-struct Tmpfs {
-    dir: tempfile::TempDir,
-}
-
-impl Tmpfs {
-    fn mount(size: &str) -> Tmpfs {
-        let dir = tempfile::tempdir().unwrap();
-        let out = Command::new("mount")
-            .args(["-t", "tmpfs", "-o", &format!("size={size}"), "tmpfs"])
-            .arg(dir.path())
-            .output()
-            .expect("mount runs");
-        assert!(
-            out.status.success(),
-            "this test mounts a {size} tmpfs to fill it (it needs root, as CI has): {}",
-            String::from_utf8_lossy(&out.stderr)
-        );
-        Tmpfs { dir }
-    }
-
-    fn path(&self) -> &Path {
-        self.dir.path()
-    }
-
-    /// Fill the filesystem: a file grown until the kernel refuses (ENOSPC).
-    fn fill(&self) -> PathBuf {
-        use std::io::Write;
-        let path = self.path().join("filler");
-        let mut f = std::fs::File::create(&path).unwrap();
-        let block = vec![0u8; 4096];
-        loop {
-            match f.write(&block) {
-                Ok(0) => break,
-                Ok(_) => {}
-                Err(e) if e.kind() == std::io::ErrorKind::StorageFull => break,
-                Err(e) => panic!("filling {}: {e}", path.display()),
-            }
-        }
-        // Down to the byte: a short write leaves a few bytes that one more write takes.
-        while let Ok(n) = f.write(&[0u8]) {
-            if n == 0 {
-                break;
-            }
-        }
-        path
-    }
-}
-
-impl Drop for Tmpfs {
-    fn drop(&mut self) {
-        let ok = Command::new("umount")
-            .arg(self.dir.path())
-            .stderr(std::process::Stdio::null())
-            .status()
-            .is_ok_and(|s| s.success());
-        if !ok {
-            // Something still holds a file there; detach it so the mount does not outlive us.
-            let _ = Command::new("umount").arg("-l").arg(self.dir.path()).status();
-        }
-    }
-}
 
 fn repo_and_memories(dir: &Path) -> (GitRepo, PathBuf) {
     let repo = GitRepo::new();

@@ -288,10 +288,21 @@ fn a_scheduled_reconciliation_over_two_judges_matches_the_in_process_report_and_
     let (code, log) = reconciler.terminate();
     assert_eq!(code, Some(0), "{log}");
     assert!(log.contains("reconciler stopped: "), "{log}");
+    // Each judge says what its model cost when it stops, like the other model stages; the
+    // surviving judges made every call but the killed one's first.
+    let mut judged_calls = 0;
     for judge in [second_judge, third_judge] {
         let (code, log) = judge.terminate();
         assert_eq!(code, Some(0), "{log}");
+        let calls = log
+            .split("judge model openai/scripted: calls ")
+            .nth(1)
+            .and_then(|rest| rest.split(',').next())
+            .and_then(|n| n.parse::<usize>().ok())
+            .unwrap_or_else(|| panic!("the judge printed no model usage when it stopped: {log}"));
+        judged_calls += calls;
     }
+    assert!(judged_calls >= 1 && judged_calls < model.requests().len(), "{judged_calls} calls counted");
     assert_eq!(snapshot(&root), before, "memory files, decision records and docs are untouched");
 }
 

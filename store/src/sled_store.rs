@@ -34,6 +34,16 @@ pub enum StoreError {
     Corrupt(postcard::Error),
 }
 
+impl StoreError {
+    /// Whether this process can write the store no more: a write failed on the disk (full or
+    /// otherwise), and sled 0.34 never takes a write again after one failed, even once the
+    /// disk has room. A new process opening the same folder can; so a long-running writer
+    /// (the scorer service) stops and leaves the restart to its supervisor.
+    pub fn needs_new_process(&self) -> bool {
+        matches!(self, StoreError::DiskFull { .. } | StoreError::Db { source: sled::Error::Io(_), .. })
+    }
+}
+
 /// A run as recorded once it completed.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct RunRecord {

@@ -9,6 +9,7 @@ use serde_json::Value;
 
 pub mod embed;
 pub mod nats;
+pub mod tmpfs;
 pub mod venv;
 
 pub fn workspace() -> PathBuf {

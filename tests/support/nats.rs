@@ -248,6 +248,24 @@ impl Service {
         child.wait().unwrap();
     }
 
+    /// Wait up to `limit` for the process to exit by itself (a crash or a fatal error, as its
+    /// supervisor would see it); returns the exit code and the log.
+    pub fn exits_within(mut self, limit: Duration) -> (Option<i32>, String) {
+        let mut child = self.child.take().unwrap();
+        let deadline = Instant::now() + limit;
+        loop {
+            if let Some(status) = child.try_wait().unwrap() {
+                return (status.code(), self.log_text());
+            }
+            if Instant::now() > deadline {
+                let _ = child.kill();
+                let _ = child.wait();
+                panic!("memval serve {} did not exit within {limit:?}:\n{}", self.role, self.log_text());
+            }
+            std::thread::sleep(Duration::from_millis(50));
+        }
+    }
+
     /// SIGTERM and wait for a clean exit; returns the exit code and the log.
     pub fn terminate(mut self) -> (Option<i32>, String) {
         let mut child = self.child.take().unwrap();

@@ -213,7 +213,8 @@ pub async fn serve(args: ServeArgs, known_env: &BTreeSet<String>) -> anyhow::Res
             .await?;
     let concurrency = config::concurrency(args.concurrency, role.kind());
     let models = model_stages(&args)?;
-    let model = models.as_ref().map(|m| m.model.clone());
+    // The model whose usage is printed when the role stops: the model stages', or the judge's.
+    let mut model = models.as_ref().map(|m| m.model.clone());
     let service = match role {
         Role::Extractor => service::Role::Extractor { models },
         Role::Investigator => {
@@ -224,7 +225,11 @@ pub async fn serve(args: ServeArgs, known_env: &BTreeSet<String>) -> anyhow::Res
             service::Role::Scorer { store: Arc::new(memval_store::open(&dir)?) }
         }
         Role::Ingest => service::Role::Ingest { batch_size: args.batch_size as usize },
-        Role::Judge => judge(&args)?,
+        Role::Judge => {
+            let (judge, judge_model) = judge(&args)?;
+            model = judge_model;
+            judge
+        }
         Role::Reconciler => reconciler(&args, schedule.expect("parsed above"), &js)?,
     };
     let stats = service::serve(service, &js, &args.nats, concurrency, stopped(stop)).await?;
@@ -302,8 +307,9 @@ fn investigator(args: &ServeArgs) -> anyhow::Result<RepoRouter> {
     Ok(RepoRouter::new(named, default))
 }
 
-/// The judge: pair batches with a model, draft judgements with a memory folder.
-fn judge(args: &ServeArgs) -> anyhow::Result<service::Role> {
+/// The judge: pair batches with a model, draft judgements with a memory folder; and the model
+/// both call, if any, whose usage is printed when the judge stops.
+fn judge(args: &ServeArgs) -> anyhow::Result<(service::Role, Option<Arc<dyn memval_llm::ChatModel>>)> {
     use memval_judge::draft;
     let model = args.llm.llm.service_config()?.map(memval_llm::LlmClient::new).transpose()?;
     let model = model.map(|m| Arc::new(m) as Arc<dyn memval_llm::ChatModel>);
@@ -331,7 +337,7 @@ fn judge(args: &ServeArgs) -> anyhow::Result<service::Role> {
         }
         None => None,
     };
-    Ok(service::Role::Judge { pairs, drafts })
+    Ok((service::Role::Judge { pairs, drafts }, model))
 }
 
 /// The reconciler: its repos, schedule and triggers; pair judges over `js` with --pair-judges.
