@@ -254,9 +254,11 @@ const NAME_CHANGES: usize = 8;
 /// machine's load; a search that would need older commits says so instead of answering.
 pub const NAME_SEARCH_COMMITS: usize = 2_000;
 /// A guard against a git that hangs (a broken filesystem, a lock): a search running this
-/// long is stopped and reported as not done. Never reached by a bounded search on a
-/// working machine, so it does not decide verdicts.
-const NAME_SEARCH_HANG: std::time::Duration = std::time::Duration::from_secs(120);
+/// long is stopped and reported as not done. It must never be reached by a bounded search on a
+/// working machine, or the verdict would depend on the machine's load: 120 s was reached once,
+/// reading the patch of 2,000 commits of penpot (23,000 commits) on a 2-core machine at a load of
+/// 8, so the guard is ten minutes.
+const NAME_SEARCH_HANG: std::time::Duration = std::time::Duration::from_secs(600);
 
 /// Entries kept per cache of [`GitRepo::last_change_of`] (answers, and versions per path);
 /// when full it starts over.
