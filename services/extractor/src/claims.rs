@@ -114,9 +114,12 @@ fn paragraph_config(doc: &Doc) -> Vec<Option<(usize, usize)>> {
     out
 }
 
-/// The text as written, when it differs from the path it was resolved to.
+/// The text as written, when it differs from the path it was resolved to. A tree diagram's row
+/// writes its folders by its place in the tree (`test_install` under `e2e/cli/`): what it wrote
+/// is the whole path, not the row's bare name.
 fn written(f: &FileMention) -> Option<String> {
-    (f.raw != f.readings[0]).then(|| f.raw.clone())
+    let as_written = if f.tok.path != f.raw { &f.tok.path } else { &f.raw };
+    (*as_written != f.readings[0]).then(|| as_written.clone())
 }
 
 fn file_ref(f: &FileMention) -> CodeRef {

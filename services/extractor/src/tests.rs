@@ -1303,3 +1303,23 @@ fn a_dotted_file_name_is_not_a_qualified_symbol() {
     assert!(!got.iter().any(|c| c.contains("#db") || c.contains("#exe")), "{got:?}");
     assert!(got.iter().any(|c| c.contains("symbol_reference") && c.contains("to_json")), "{got:?}");
 }
+
+#[test]
+fn a_tree_row_writes_its_whole_path_and_prose_its_bare_name() {
+    let tree = "```\ne2e/\n└── cli/\n    └── test_install\n```\n\nUnder `test/hil`, run `test_hil_bounded.py`.";
+    let written: Vec<(String, Option<String>)> = extract(&memory(tree, None))
+        .claims
+        .iter()
+        .flat_map(|c| c.code_refs.iter().map(|r| (r.path.clone(), r.written.clone())))
+        .collect();
+    let row = written.iter().find(|(p, _)| p.ends_with("test_install")).expect("the tree row is a claim");
+    assert!(
+        !row.1.as_deref().is_some_and(|w| !w.contains('/')),
+        "a tree row's written form is never its bare name: {row:?}"
+    );
+    assert!(
+        written.iter().any(|(p, w)| p.ends_with("test_hil_bounded.py") && w.as_deref() == Some("test_hil_bounded.py"))
+            || written.iter().any(|(p, w)| p == "test_hil_bounded.py" && w.is_none()),
+        "prose keeps the name as written: {written:?}"
+    );
+}
