@@ -28,7 +28,7 @@ lists its own."
 )]
 pub struct Cli {
     /// Log verbosity for diagnostics on stderr (error, warn, info, debug, trace).
-    #[arg(long, global = true, default_value = "warn", env = "MEMVAL_LOG")]
+    #[arg(long, global = true, default_value = "warn", env = "MEMVAL_LOG", hide_env_values = true)]
     pub log: String,
     #[command(subcommand)]
     pub command: Command,

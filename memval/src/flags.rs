@@ -22,6 +22,7 @@ pub struct NatsArgs {
         hide_short_help = true,
         long = "nats-user",
         env = "MEMVAL_NATS_USER",
+        hide_env_values = true,
         value_name = "USER"
     )]
     pub user: Option<String>,
@@ -61,6 +62,7 @@ pub struct NatsArgs {
         hide_short_help = true,
         long = "nats-creds",
         env = "MEMVAL_NATS_CREDS",
+        hide_env_values = true,
         value_name = "FILE"
     )]
     pub creds: Option<PathBuf>,
@@ -70,6 +72,7 @@ pub struct NatsArgs {
         hide_short_help = true,
         long = "nats-tls-ca",
         env = "MEMVAL_NATS_TLS_CA",
+        hide_env_values = true,
         value_name = "PEM"
     )]
     pub tls_ca: Option<PathBuf>,
@@ -79,6 +82,7 @@ pub struct NatsArgs {
         hide_short_help = true,
         long = "nats-tls-cert",
         env = "MEMVAL_NATS_TLS_CERT",
+        hide_env_values = true,
         value_name = "PEM"
     )]
     pub tls_cert: Option<PathBuf>,
@@ -88,6 +92,7 @@ pub struct NatsArgs {
         hide_short_help = true,
         long = "nats-tls-key",
         env = "MEMVAL_NATS_TLS_KEY",
+        hide_env_values = true,
         value_name = "PEM"
     )]
     pub tls_key: Option<PathBuf>,
@@ -96,17 +101,18 @@ pub struct NatsArgs {
         help_heading = "NATS connection",
         hide_short_help = true,
         long = "nats-tls-required",
-        env = "MEMVAL_NATS_TLS_REQUIRED"
+        env = "MEMVAL_NATS_TLS_REQUIRED",
+        hide_env_values = true
     )]
     pub tls_required: bool,
     /// Seconds a delivered batch may go unanswered before another replica gets it.
     ///
     /// Used when this process creates a consumer; services report progress at a third of it.
-    #[arg(help_heading = "NATS connection", hide_short_help = true, long = "nats-ack-wait", env = "MEMVAL_NATS_ACK_WAIT", value_name = "SECONDS", default_value_t = 30,
+    #[arg(help_heading = "NATS connection", hide_short_help = true, long = "nats-ack-wait", env = "MEMVAL_NATS_ACK_WAIT", hide_env_values = true, value_name = "SECONDS", default_value_t = 30,
           value_parser = clap::value_parser!(u64).range(1..=3600))]
     pub ack_wait: u64,
     /// Unacknowledged batches a consumer may have out at once, over all its replicas.
-    #[arg(help_heading = "NATS connection", hide_short_help = true, long = "nats-max-ack-pending", env = "MEMVAL_NATS_MAX_ACK_PENDING", value_name = "N", default_value_t = 256,
+    #[arg(help_heading = "NATS connection", hide_short_help = true, long = "nats-max-ack-pending", env = "MEMVAL_NATS_MAX_ACK_PENDING", hide_env_values = true, value_name = "N", default_value_t = 256,
           value_parser = clap::value_parser!(u32).range(1..=100_000))]
     pub max_ack_pending: u32,
 }
@@ -194,7 +200,7 @@ pub struct PairMethodArgs {
     ///
     /// It holds model.safetensors, config.json and tokenizer.json; `bash
     /// scripts/embed-model.sh` fetches them.
-    #[arg(long, value_name = "DIR", env = "MEMVAL_EMBED_MODEL")]
+    #[arg(long, value_name = "DIR", env = "MEMVAL_EMBED_MODEL", hide_env_values = true)]
     pub embed_model: Option<PathBuf>,
 }
 

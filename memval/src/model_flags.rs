@@ -19,15 +19,33 @@ pub struct LlmArgs {
     ///
     /// openai is any OpenAI-compatible chat-completions server: OpenAI, vLLM, llama.cpp
     /// llama-server, Ollama, LM Studio; anthropic is the Messages API.
-    #[arg(help_heading = "LLM", long = "llm-provider", env = "MEMVAL_LLM_PROVIDER", value_name = "NAME")]
+    #[arg(
+        help_heading = "LLM",
+        long = "llm-provider",
+        env = "MEMVAL_LLM_PROVIDER",
+        hide_env_values = true,
+        value_name = "NAME"
+    )]
     pub provider: Option<String>,
     /// Base URL of the API, e.g. http://127.0.0.1:8080/v1 for a local server.
     ///
     /// Default: https://api.openai.com/v1 or https://api.anthropic.com.
-    #[arg(help_heading = "LLM", long = "llm-base-url", env = "MEMVAL_LLM_BASE_URL", value_name = "URL")]
+    #[arg(
+        help_heading = "LLM",
+        long = "llm-base-url",
+        env = "MEMVAL_LLM_BASE_URL",
+        hide_env_values = true,
+        value_name = "URL"
+    )]
     pub base_url: Option<String>,
     /// Model name as the server knows it.
-    #[arg(help_heading = "LLM", long = "llm-model", env = "MEMVAL_LLM_MODEL", value_name = "MODEL")]
+    #[arg(
+        help_heading = "LLM",
+        long = "llm-model",
+        env = "MEMVAL_LLM_MODEL",
+        hide_env_values = true,
+        value_name = "MODEL"
+    )]
     pub model: Option<String>,
     /// Name of the environment variable holding the API key.
     ///
@@ -37,14 +55,21 @@ pub struct LlmArgs {
         hide_short_help = true,
         long = "llm-api-key-env",
         env = "MEMVAL_LLM_API_KEY_ENV",
+        hide_env_values = true,
         value_name = "VAR"
     )]
     pub api_key_env: Option<String>,
     /// JSON file with any of these model settings (`--help` lists them all).
-    #[arg(help_heading = "LLM", long = "llm-config", env = "MEMVAL_LLM_CONFIG", value_name = "FILE")]
+    #[arg(
+        help_heading = "LLM",
+        long = "llm-config",
+        env = "MEMVAL_LLM_CONFIG",
+        hide_env_values = true,
+        value_name = "FILE"
+    )]
     pub config: Option<PathBuf>,
     /// Model requests in flight at once. Default 4.
-    #[arg(id = "llm_concurrency", help_heading = "LLM", hide_short_help = true, long = "llm-concurrency", env = "MEMVAL_LLM_CONCURRENCY", value_name = "N",
+    #[arg(id = "llm_concurrency", help_heading = "LLM", hide_short_help = true, long = "llm-concurrency", env = "MEMVAL_LLM_CONCURRENCY", hide_env_values = true, value_name = "N",
           value_parser = clap::value_parser!(u32).range(1..=64))]
     pub concurrency: Option<u32>,
     /// Seconds one call may take before it is abandoned (and retried). Default 120.
@@ -53,6 +78,7 @@ pub struct LlmArgs {
         hide_short_help = true,
         long = "llm-timeout",
         env = "MEMVAL_LLM_TIMEOUT",
+        hide_env_values = true,
         value_name = "SECONDS"
     )]
     pub call_timeout: Option<f64>,
@@ -64,11 +90,12 @@ pub struct LlmArgs {
         hide_short_help = true,
         long = "llm-run-timeout",
         env = "MEMVAL_LLM_RUN_TIMEOUT",
+        hide_env_values = true,
         value_name = "SECONDS"
     )]
     pub run_timeout: Option<f64>,
     /// Retries of a call after 429, 5xx, a timeout or a connection failure. Default 4.
-    #[arg(help_heading = "LLM", hide_short_help = true, long = "llm-max-retries", env = "MEMVAL_LLM_MAX_RETRIES", value_name = "N",
+    #[arg(help_heading = "LLM", hide_short_help = true, long = "llm-max-retries", env = "MEMVAL_LLM_MAX_RETRIES", hide_env_values = true, value_name = "N",
           value_parser = clap::value_parser!(u32).range(0..=10))]
     pub max_retries: Option<u32>,
     /// USD per million input tokens, for the cost estimate.
@@ -79,6 +106,7 @@ pub struct LlmArgs {
         hide_short_help = true,
         long = "llm-price-input",
         env = "MEMVAL_LLM_PRICE_INPUT",
+        hide_env_values = true,
         value_name = "USD"
     )]
     pub price_input: Option<f64>,
@@ -88,6 +116,7 @@ pub struct LlmArgs {
         hide_short_help = true,
         long = "llm-price-output",
         env = "MEMVAL_LLM_PRICE_OUTPUT",
+        hide_env_values = true,
         value_name = "USD"
     )]
     pub price_output: Option<f64>,
@@ -100,6 +129,7 @@ pub struct LlmArgs {
         hide_short_help = true,
         long = "budget-usd",
         env = "MEMVAL_BUDGET_USD",
+        hide_env_values = true,
         value_name = "USD"
     )]
     pub budget_usd: Option<f64>,
@@ -111,6 +141,7 @@ pub struct LlmArgs {
         hide_short_help = true,
         long = "max-llm-calls",
         env = "MEMVAL_MAX_LLM_CALLS",
+        hide_env_values = true,
         value_name = "N"
     )]
     pub max_calls: Option<u64>,
@@ -178,33 +209,39 @@ pub struct ValidateLlmArgs {
     #[command(flatten)]
     pub llm: LlmArgs,
     /// Memories per extraction call (docs/contracts.md §4).
-    #[arg(help_heading = "LLM", hide_short_help = true, long = "llm-memories-per-batch", env = "MEMVAL_LLM_MEMORIES_PER_BATCH", value_name = "N", default_value_t = 10,
+    #[arg(help_heading = "LLM", hide_short_help = true, long = "llm-memories-per-batch", env = "MEMVAL_LLM_MEMORIES_PER_BATCH", hide_env_values = true, value_name = "N", default_value_t = 10,
           value_parser = clap::value_parser!(u32).range(1..=100))]
     pub memories_per_batch: u32,
     /// Extraction calls per run; 0: no model extraction.
     ///
     /// Memories beyond them keep the rules' claims only (deferred).
-    #[arg(help_heading = "LLM", hide_short_help = true, long = "llm-extract-batches", env = "MEMVAL_LLM_EXTRACT_BATCHES", value_name = "N", default_value_t = 10,
+    #[arg(help_heading = "LLM", hide_short_help = true, long = "llm-extract-batches", env = "MEMVAL_LLM_EXTRACT_BATCHES", hide_env_values = true, value_name = "N", default_value_t = 10,
           value_parser = clap::value_parser!(u32).range(0..=10_000))]
     pub extract_batches: u32,
     /// Claims per investigator call (docs/contracts.md §4).
-    #[arg(help_heading = "LLM", hide_short_help = true, long = "llm-claims-per-batch", env = "MEMVAL_LLM_CLAIMS_PER_BATCH", value_name = "N", default_value_t = 15,
+    #[arg(help_heading = "LLM", hide_short_help = true, long = "llm-claims-per-batch", env = "MEMVAL_LLM_CLAIMS_PER_BATCH", hide_env_values = true, value_name = "N", default_value_t = 15,
           value_parser = clap::value_parser!(u32).range(1..=100))]
     pub claims_per_batch: u32,
     /// Investigator calls per run; 0: no LLM investigator.
     ///
     /// The claims of memories beyond them are deferred (not checked, with the reason).
-    #[arg(help_heading = "LLM", hide_short_help = true, long = "llm-investigate-batches", env = "MEMVAL_LLM_INVESTIGATE_BATCHES", value_name = "N", default_value_t = 5,
+    #[arg(help_heading = "LLM", hide_short_help = true, long = "llm-investigate-batches", env = "MEMVAL_LLM_INVESTIGATE_BATCHES", hide_env_values = true, value_name = "N", default_value_t = 5,
           value_parser = clap::value_parser!(u32).range(0..=10_000))]
     pub investigate_batches: u32,
     /// Tool calls (read_file, grep, glob) the investigator may make per batch.
-    #[arg(help_heading = "LLM", hide_short_help = true, long = "llm-tool-budget", env = "MEMVAL_LLM_TOOL_BUDGET", value_name = "N", default_value_t = 25,
+    #[arg(help_heading = "LLM", hide_short_help = true, long = "llm-tool-budget", env = "MEMVAL_LLM_TOOL_BUDGET", hide_env_values = true, value_name = "N", default_value_t = 25,
           value_parser = clap::value_parser!(u32).range(0..=1000))]
     pub tool_budget: u32,
     /// Call the model even for results the store has cached.
     ///
     /// Cached: the same input, model, prompt version and, for verdicts, unchanged files.
-    #[arg(help_heading = "LLM", hide_short_help = true, long = "llm-no-cache", env = "MEMVAL_LLM_NO_CACHE")]
+    #[arg(
+        help_heading = "LLM",
+        hide_short_help = true,
+        long = "llm-no-cache",
+        env = "MEMVAL_LLM_NO_CACHE",
+        hide_env_values = true
+    )]
     pub no_cache: bool,
 }
 

@@ -35,7 +35,7 @@ pub enum DlqCommand {
 #[derive(Debug, clap::Args)]
 pub struct DlqTarget {
     /// NATS server URL(s), comma-separated.
-    #[arg(long, env = "MEMVAL_NATS_URL", value_name = "URL")]
+    #[arg(long, env = "MEMVAL_NATS_URL", hide_env_values = true, value_name = "URL")]
     pub nats: String,
     #[command(flatten)]
     pub conn: NatsArgs,

@@ -79,7 +79,13 @@ pub struct JudgePairsArgs {
     #[arg(long, short, value_name = "FILE")]
     pub output: Option<PathBuf>,
     /// Judge at most this many pairs (reconcile_pair_cap; clamped to 1-500).
-    #[arg(long, env = "MEMVAL_RECONCILE_PAIR_CAP", default_value_t = 50, allow_negative_numbers = true)]
+    #[arg(
+        long,
+        env = "MEMVAL_RECONCILE_PAIR_CAP",
+        hide_env_values = true,
+        default_value_t = 50,
+        allow_negative_numbers = true
+    )]
     pub pair_cap: i64,
     /// Pairs per model call.
     #[arg(long, default_value_t = 10, value_parser = clap::value_parser!(u32).range(1..=50))]

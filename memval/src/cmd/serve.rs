@@ -31,30 +31,36 @@ pub struct ServeArgs {
     #[arg(value_enum)]
     pub role: Role,
     /// NATS server URL(s), comma-separated (nats://host:4222, tls://host:4222).
-    #[arg(long, env = "MEMVAL_NATS_URL", value_name = "URL")]
+    #[arg(long, env = "MEMVAL_NATS_URL", hide_env_values = true, value_name = "URL")]
     pub nats: String,
     #[command(flatten)]
     pub conn: NatsArgs,
     /// Investigator: the checkout that answers runs of any repo without a --repo-map entry.
-    #[arg(long, env = "MEMVAL_REPO", value_name = "PATH")]
+    #[arg(long, env = "MEMVAL_REPO", hide_env_values = true, value_name = "PATH")]
     pub repo: Option<PathBuf>,
     /// Investigator: the checkout that answers runs of repo NAME (repeatable).
     ///
     /// Comma-separated in MEMVAL_REPO_MAP. A run's repo matches NAME exactly or by its last
     /// path component.
-    #[arg(long = "repo-map", env = "MEMVAL_REPO_MAP", value_name = "NAME=PATH", value_delimiter = ',')]
+    #[arg(
+        long = "repo-map",
+        env = "MEMVAL_REPO_MAP",
+        hide_env_values = true,
+        value_name = "NAME=PATH",
+        value_delimiter = ','
+    )]
     pub repo_map: Vec<String>,
     /// Scorer: where scores and verdicts persist. Default: ./.memval/store.
     ///
     /// A sled store; one scorer process per store. Reconciler with --method embed|both: where
     /// embeddings are cached; default: each repo's REPO/.memval/store.
-    #[arg(long, env = "MEMVAL_STORE", value_name = "DIR")]
+    #[arg(long, env = "MEMVAL_STORE", hide_env_values = true, value_name = "DIR")]
     pub store: Option<PathBuf>,
     /// Batches this process works on at once.
     ///
     /// Default: the number of cores for the investigator, 2 for the extractor, 1 for the scorer
     /// and ingest.
-    #[arg(long, env = "MEMVAL_CONCURRENCY", value_name = "N", value_parser = clap::value_parser!(u32).range(1..=1024))]
+    #[arg(long, env = "MEMVAL_CONCURRENCY", hide_env_values = true, value_name = "N", value_parser = clap::value_parser!(u32).range(1..=1024))]
     pub concurrency: Option<u32>,
     /// Extractor and investigator: the model they call (model extraction; the Tier B
     /// investigator), as for `memval validate --llm-*`. In a service the budget
@@ -72,6 +78,7 @@ pub struct ServeArgs {
         hide_short_help = true,
         long = "llm-cache",
         env = "MEMVAL_LLM_CACHE",
+        hide_env_values = true,
         value_name = "DIR"
     )]
     pub llm_cache: Option<PathBuf>,
@@ -79,22 +86,22 @@ pub struct ServeArgs {
     ///
     /// Read afresh for every request. With a model (--llm-*) the judge also judges pair batches
     /// from the MEMVAL_PAIRS stream; it needs one or both.
-    #[arg(long, env = "MEMVAL_MEMORY", value_name = "DIR")]
+    #[arg(long, env = "MEMVAL_MEMORY", hide_env_values = true, value_name = "DIR")]
     pub memory: Option<PathBuf>,
     /// Reconciler: when to reconcile every repo of --repo-map, a cron expression.
     ///
     /// 5 fields, crontab's; or 6-7 with seconds first. Checked at start-up.
-    #[arg(long, env = "MEMVAL_SCHEDULE", value_name = "CRON")]
+    #[arg(long, env = "MEMVAL_SCHEDULE", hide_env_values = true, value_name = "CRON")]
     pub schedule: Option<String>,
     /// Reconciler: the memories of each repo (repeatable). Default: contexts (a GAAI tree).
     ///
     /// Inside the repo unless absolute.
-    #[arg(long, env = "MEMVAL_MEMORIES", value_name = "PATH", value_delimiter = ',')]
+    #[arg(long, env = "MEMVAL_MEMORIES", hide_env_values = true, value_name = "PATH", value_delimiter = ',')]
     pub memories: Vec<PathBuf>,
     /// Reconciler: folder of the reports. Default: as `memval reconcile`, per repo.
     ///
     /// One folder per repo name below it when several repos are served.
-    #[arg(long, env = "MEMVAL_OUT_DIR", value_name = "DIR")]
+    #[arg(long, env = "MEMVAL_OUT_DIR", hide_env_values = true, value_name = "DIR")]
     pub out_dir: Option<PathBuf>,
     /// Reconciler: reconcile a repo after this many memory-ingest events of it...
     #[arg(long, hide_short_help = true, value_name = "N", default_value_t = 10, value_parser = clap::value_parser!(u32).range(1..))]
@@ -106,7 +113,7 @@ pub struct ServeArgs {
     ///
     /// As batches on the MEMVAL_PAIRS stream. Without it they are listed "not judged: no model
     /// configured".
-    #[arg(long, env = "MEMVAL_PAIR_JUDGES")]
+    #[arg(long, env = "MEMVAL_PAIR_JUDGES", hide_env_values = true)]
     pub pair_judges: bool,
     /// Reconciler: how long to wait for the judges' judgements of a reconciliation.
     ///
