@@ -248,3 +248,21 @@ fn a_removed_one_line_definition_is_not_renamed_to_a_neighbour_of_its_shape() {
         other => panic!("a removed struct tag is removed, not renamed to the next field's: {other:?}"),
     }
 }
+
+#[test]
+fn a_line_committed_after_the_change_but_dated_before_it_keeps_its_verdict() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = &dir.path().canonicalize().unwrap();
+    git(root, &["init", "-q", "-b", "main"], START);
+    commit(root, 0, |r| write(r, "src/old.rs", "pub fn old() {}\n"));
+    commit(root, 2, |r| std::fs::remove_file(r.join("src/old.rs")).unwrap());
+    // Notes written on day 1, before the deletion, committed on top of it with their own date
+    // (a replayed or restored memory, as the real-history benchmark places old notes).
+    commit(root, 1, |r| write(r, "NOTES.md", "See `src/old.rs`.\n"));
+    let evidence = Evidence::open(root).unwrap();
+    assert_case(
+        "a line dated before the change",
+        evidence.checker().check(&file(1, "src/old.rs"), &notes(root, 1)),
+        &Want::Verdict(Verdict::Contradicted),
+    );
+}

@@ -3,8 +3,9 @@
 //!
 //! A STALE or CONTRADICTED verdict that history decided says which commit made the claim false
 //! (`since`). When the memory is a file of this repository (a notes file, a doc) and the line
-//! the claim comes from was committed in that commit or after it (`git blame` of the work
-//! tree's file, then `merge-base --is-ancestor`), whoever wrote the line wrote it with the
+//! the claim comes from was committed in that commit or after it, in history and in time (`git
+//! blame` of the work tree's file, its committer date no older than the change's, then
+//! `merge-base --is-ancestor`), whoever wrote the line wrote it with the
 //! change already made: the line tells of the change itself ("`X` was removed", a migration
 //! guide, a plan), of the user's side (`bin/rails` in the app a user generates), of another
 //! package or system, or it was wrong when written. Read on real repositories' notes and docs,
@@ -38,6 +39,9 @@ impl Checker<'_> {
         let Some(git) = self.git else { return outcome };
         let Some((path, line)) = self.memory_line(memory, claim.line) else { return outcome };
         let written = match git.line_written(&path, line) {
+            // Committed with a date older than the change's: text brought back from before
+            // the change (restored, replayed, copied from an older version) keeps its verdict.
+            Ok(Some(LineWritten::Committed { time, .. })) if time < since.date => return outcome,
             Ok(Some(LineWritten::Committed { commit, .. })) => commit,
             Ok(_) => return outcome,
             Err(e) => {
