@@ -27,6 +27,9 @@ pub(super) fn as_written<'r>(readings: impl IntoIterator<Item = &'r str>) -> &'r
         .unwrap_or("")
 }
 
+/// Words that stand for any name in examples (`foo.py`, `FooTests.swift`, `acme.rb`).
+pub(crate) const PLACEHOLDER_WORDS: &[&str] = &["foo", "bar", "baz", "qux", "quux", "xxx", "yyy", "zzz", "acme"];
+
 /// Why a path is written as an example rather than a reference: the `path/to/` of
 /// instructions, the `foo`/`bar` of examples, a `my_feature`/`your-app`/`yourImplementation`
 /// stand-in, or one with `my`/`your` as a word of its name (`test_integration_my_agent.py`).
@@ -39,7 +42,7 @@ pub(crate) fn placeholder_path(path: &str) -> Option<&'static str> {
     for segment in &segments {
         let lower = segment.to_ascii_lowercase();
         let stem = lower.split('.').next().unwrap_or(&lower);
-        if stem.split(['_', '-']).any(|w| matches!(w, "foo" | "bar" | "baz" | "qux" | "quux" | "xxx" | "yyy" | "zzz")) {
+        if stem.split(['_', '-']).any(|w| PLACEHOLDER_WORDS.contains(&w)) {
             return Some("`foo`, `bar` and the like are example names");
         }
         let original_stem = segment.split('.').next().unwrap_or(segment);

@@ -54,7 +54,7 @@
 
 use crate::index::basename;
 
-use super::common::{as_written, best_candidate, list, placeholder_path, PAGE_EXTENSIONS};
+use super::common::{as_written, best_candidate, list, placeholder_path, PAGE_EXTENSIONS, PLACEHOLDER_WORDS};
 use super::located::Located;
 use super::Checker;
 
@@ -383,8 +383,10 @@ fn example_word(name: &str) -> Option<&'static str> {
     if numbered_file {
         return Some("file");
     }
-    ["example", "examples", "sample", "samples", "template", "placeholder", "dummy", "foo", "bar", "baz", "acme"]
-        .into_iter()
+    ["example", "examples", "sample", "samples", "template", "placeholder", "dummy"]
+        .iter()
+        .chain(PLACEHOLDER_WORDS)
+        .copied()
         .find(|w| words.iter().any(|x| x == w))
 }
 
