@@ -1027,6 +1027,19 @@ impl GitRepo {
             .collect())
     }
 
+    /// Whether a commit of the name-search window changed how often the identifier `name`
+    /// occurs in one of `files` (paths as memval names them): `Ok(Some(false))` when none did
+    /// and the window holds all of `HEAD`'s history, `Ok(None)` when none did in the window and
+    /// older history was not read, `Err` when git could not be read or `name` is not one
+    /// identifier. Test files are outside the window's patch, as for [`GitRepo::name_removed`].
+    pub fn name_changed_in(&self, name: &str, files: &[&str]) -> Result<Option<bool>, String> {
+        if !is_identifier(name) {
+            return Err(format!("{name} is not one identifier, and only identifiers are logged"));
+        }
+        let log = self.name_log.get_or_init(|| self.read_name_log()).clone()?;
+        Ok(log.changed_in(name, |file| self.local(file).is_some_and(|local| files.contains(&local.as_str()))))
+    }
+
     /// The patch of the newest `search_commits` commits of `HEAD`, non-test code files only,
     /// read into a [`NameLog`]: one walk for every name a run asks about.
     fn read_name_log(&self) -> Result<Arc<NameLog>, String> {

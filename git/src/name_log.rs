@@ -224,6 +224,18 @@ impl NameLog {
         };
         (reaches || !found.is_empty()).then_some(found)
     }
+
+    /// Whether a commit of the window changed how often `name` occurs in a file `keep` accepts
+    /// (given the file's path as the patch names it): `Some(true)` when one did; `Some(false)`
+    /// when none did and the window holds all of `HEAD`'s history; `None` when none did in the
+    /// window but older history was not read.
+    pub fn changed_in(&self, name: &str, keep: impl Fn(&str) -> bool) -> Option<bool> {
+        let changed = self
+            .changes
+            .get(name)
+            .is_some_and(|changes| changes.iter().any(|&(_, file)| keep(&self.files[file as usize])));
+        (changed || self.beyond.is_none()).then_some(changed)
+    }
 }
 
 #[cfg(test)]
@@ -276,6 +288,19 @@ diff --git a/src/a.rs b/src/a.rs
         assert_eq!(log.changes_of("never_there", Some(50), 8), None);
         assert_eq!(log.changes_of("never_there", Some(90), 8), Some(vec![]));
         assert_eq!(log.changes_of("gone", None, 8).map(|v| v.len()), Some(1));
+    }
+
+    #[test]
+    fn a_name_changed_in_a_file_is_told_from_one_never_there() {
+        let whole = NameLog::parse(PATCH, None);
+        assert_eq!(whole.changed_in("gone", |f| f == "src/b.rs"), Some(true));
+        // `gone` changed only in src/b.rs; `never_there` nowhere.
+        assert_eq!(whole.changed_in("gone", |f| f == "src/a.rs"), Some(false));
+        assert_eq!(whole.changed_in("never_there", |_| true), Some(false));
+        // A window that does not hold all history cannot say "never".
+        let part = NameLog::parse(PATCH, Some(90));
+        assert_eq!(part.changed_in("gone", |f| f == "src/a.rs"), None);
+        assert_eq!(part.changed_in("old_name", |f| f == "src/a.rs"), Some(true));
     }
 
     #[test]

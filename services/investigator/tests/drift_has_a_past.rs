@@ -266,3 +266,33 @@ fn a_line_committed_after_the_change_but_dated_before_it_keeps_its_verdict() {
         &Want::Verdict(Verdict::Contradicted),
     );
 }
+
+#[test]
+fn a_member_under_another_type_moved_only_if_git_saw_it_in_the_first() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = &dir.path().canonicalize().unwrap();
+    git(root, &["init", "-q", "-b", "main"], START);
+    commit(root, 0, |r| {
+        write(r, "src/Assert.cs", "public static class Assert\n{\n    public static void IsTrue(bool c) {}\n    public static void Flush() {}\n}\n");
+        write(r, "src/Telemetry.cs", "public static class Telemetry\n{\n    public const string True = \"true\";\n}\n");
+        write(r, "NOTES.md", "Use `Assert.IsTrue`, not xUnit's `Assert.True`; `Assert.Flush` flushes.\n");
+    });
+    // `Flush` leaves `Assert` for `Buffer`: a move git saw.
+    commit(root, 1, |r| {
+        write(r, "src/Assert.cs", "public static class Assert\n{\n    public static void IsTrue(bool c) {}\n}\n");
+        write(r, "src/Buffer.cs", "public static class Buffer\n{\n    public static void Flush() {}\n}\n");
+    });
+    let evidence = Evidence::open(root).unwrap();
+    let checker = evidence.checker();
+    assert_case(
+        "a member that left its type",
+        checker.check(&symbol(1, "Assert.Flush"), &notes(root, 0)),
+        &Want::Verdict(Verdict::Stale),
+    );
+    // `True` was never a member of `Assert` here (xUnit's): `Telemetry::True` is no successor.
+    assert_case(
+        "another library's member",
+        checker.check(&symbol(1, "Assert.True"), &notes(root, 0)),
+        &Want::NotChecked("git never saw True in a file that defines Assert"),
+    );
+}

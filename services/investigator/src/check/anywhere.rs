@@ -10,7 +10,9 @@
 //!   A member named under a type that does not define it but inherits it (`Pipeline.loads`,
 //!   `loads` defined on `PipelineBase`, a base of `Pipeline`; an interface it embeds) is VALID
 //!   (80), see `inherits`.
-//! - **STALE** when it exists only under another type of the repo (`Type::name`); or renamed: found from the
+//! - **STALE** when it exists only under another type of the repo (`Type::name`) and, with
+//!   history, git saw it in a file that defines the type it is named under (else not checked:
+//!   `Assert.True` of xUnit named in an MSTest repository's notes never left `Assert`); or renamed: found from the
 //!   newest commit that changed how often the name occurs in the code (since the memory's date,
 //!   then before it), whose files' new definitions are compared with the old one by body.
 //! - **CONTRADICTED** when git shows the commit that removed its last definition (before the
@@ -179,6 +181,9 @@ impl Checker<'_> {
             // name is no successor.
             let variable = qualifier.starts_with(|c: char| c.is_lowercase());
             if let ([only], false) = (containers.as_slice(), variable) {
+                if let Some(unread) = self.never_a_member(sym, qualifier, only) {
+                    return unread;
+                }
                 return checked(
                     Verdict::Stale,
                     60,
@@ -223,6 +228,35 @@ impl Checker<'_> {
             // it: it was never one of the code's own names either.
             Removal::NotRemoved | Removal::NeverInCode => self.never_in_code(sym),
         }
+    }
+
+    /// Drift needs a past: `X::m`, with `m` defined only under another type `Y`, moved there
+    /// only if `m` was once in a file that defines `X`. With history, when no commit of the
+    /// name-search window changed `m` in those files, the memory names another library's or
+    /// project's member (xUnit's `Assert.True` in the notes of an MSTest repository, .NET's
+    /// `File.Exists`), not one that left `X`: not checked, with why. `None`: it may have moved
+    /// (git saw it there, or there is no history to ask).
+    fn never_a_member(&self, sym: &SymbolName, qualifier: &str, other: &str) -> Option<Outcome> {
+        let git = self.git?;
+        let mut files: Vec<&str> = self.index.defs_named(qualifier).map(|(f, _)| f.path.as_str()).collect();
+        files.sort_unstable();
+        files.dedup();
+        let why = match git.name_changed_in(&sym.name, &files) {
+            Ok(Some(true)) => return None,
+            Ok(Some(false)) => format!("git never saw {} in a file that defines {qualifier}", sym.name),
+            Ok(None) => format!(
+                "the newest {} commits never changed {} in a file that defines {qualifier} (older history not read)",
+                memval_git::NAME_SEARCH_COMMITS,
+                sym.name
+            ),
+            Err(why) => format!("whether it was ever there is not known ({why})"),
+        };
+        Some(Outcome::NotChecked {
+            reason: format!(
+                "{} is not defined, and {why}: {other} is another type's member, not where it went (a library's or another project's name, more often than a move); not checked",
+                sym.display()
+            ),
+        })
     }
 
     /// A name no code of the repo defines or uses, and that git never saw defined in its code:
