@@ -35,10 +35,16 @@ pub(crate) fn claims_counted(report: &Report) -> String {
     let folded = report.memories.iter().flat_map(|m| &m.claims).filter(|c| c.folded_into.is_some()).count();
     let claims = report.run.claims;
     if folded == 0 {
-        return format!("{claims} claims");
+        return counted(claims, "claim", "claims");
     }
     format!(
-        "{} findings shown for {claims} claims ({folded} folded into another claim's row: same reference and evidence); by claim",
-        claims - folded
+        "{} shown for {} ({folded} folded into another claim's row: same reference and evidence); by claim",
+        counted(claims - folded, "finding", "findings"),
+        counted(claims, "claim", "claims")
     )
+}
+
+/// `n` and the noun in its number: "1 memory", "2 memories".
+pub(crate) fn counted(n: usize, one: &str, many: &str) -> String {
+    format!("{n} {}", if n == 1 { one } else { many })
 }

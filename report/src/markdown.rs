@@ -7,7 +7,7 @@ use std::fmt::Write as _;
 
 use memval_proto::display::one_line;
 
-use crate::findings::{also_read_as, claims_counted, folded_under};
+use crate::findings::{also_read_as, claims_counted, counted, folded_under};
 use crate::model::llm_summary;
 use crate::{MemoryReport, Report};
 
@@ -29,8 +29,8 @@ pub fn to_markdown(report: &Report) -> String {
     let _ = writeln!(out, "- run: `{}`, {} → {}", md_escape(&r.id), r.started_at, r.finished_at);
     let _ = writeln!(
         out,
-        "- {} memories, {}: **{} valid, {} stale, {} contradicted, {} ambiguous**, {} not checked\n",
-        r.memories,
+        "- {}, {}: **{} valid, {} stale, {} contradicted, {} ambiguous**, {} not checked\n",
+        counted(r.memories, "memory", "memories"),
         md_escape(&claims_counted(report)),
         r.verdicts["VALID"],
         r.verdicts["STALE"],

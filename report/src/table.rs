@@ -15,7 +15,7 @@
 
 use memval_proto::display::one_line;
 
-use crate::findings::{also_read_as, claims_counted, folded_under};
+use crate::findings::{also_read_as, claims_counted, counted, folded_under};
 use crate::model::llm_summary;
 use crate::wrap::{paragraph, row, width as columns, Cell};
 use crate::Report;
@@ -102,8 +102,8 @@ pub fn to_table(report: &Report, width: Option<usize>) -> String {
     }
     let v = &report.run.verdicts;
     let totals = format!(
-        "{} memories, {}: {} valid, {} stale, {} contradicted, {} ambiguous, {} not checked",
-        report.run.memories,
+        "{}, {}: {} valid, {} stale, {} contradicted, {} ambiguous, {} not checked",
+        counted(report.run.memories, "memory", "memories"),
         claims_counted(report),
         v["VALID"],
         v["STALE"],

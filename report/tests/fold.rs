@@ -128,7 +128,7 @@ fn the_same_reference_and_evidence_is_one_row_with_both_readings() {
     );
     assert!(table.lines().any(|l| l.trim_start().starts_with(&also)), "{table}");
     assert!(
-        table.contains("1 memories, 1 findings shown for 2 claims (1 folded into another claim's row: same reference and evidence); by claim: 0 valid, 2 stale"),
+        table.contains("1 memory, 1 finding shown for 2 claims (1 folded into another claim's row: same reference and evidence); by claim: 0 valid, 2 stale"),
         "{table}"
     );
 
@@ -136,7 +136,7 @@ fn the_same_reference_and_evidence_is_one_row_with_both_readings() {
     let md_rows: Vec<&str> = md.lines().filter(|l| l.starts_with("| 7 |")).collect();
     assert_eq!(md_rows.len(), 1, "{md}");
     assert!(md_rows[0].contains(&also) && md_rows[0].contains("| **STALE** | 95 |"), "{md}");
-    assert!(md.contains("- 1 memories, 1 findings shown for 2 claims"), "{md}");
+    assert!(md.contains("- 1 memory, 1 finding shown for 2 claims"), "{md}");
 
     // JSON keeps both claims and links the folded one to its row.
     let json: serde_json::Value = serde_json::from_str(&to_json(&report)).unwrap();
@@ -170,7 +170,7 @@ fn assert_two_rows(report: &Report) {
     let table = to_table(report, None);
     assert_eq!(rows(&table).len(), 2, "{table}");
     assert!(!table.contains("also read as"), "{table}");
-    assert!(table.contains("1 memories, 2 claims: 0 valid, 2 stale"), "{table}");
+    assert!(table.contains("1 memory, 2 claims: 0 valid, 2 stale"), "{table}");
     let md = to_markdown(report);
     assert_eq!(md.lines().filter(|l| l.contains("| **STALE** |")).count(), 2, "{md}");
     let json: serde_json::Value = serde_json::from_str(&to_json(report)).unwrap();
