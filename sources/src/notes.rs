@@ -234,7 +234,35 @@ pub(crate) fn past_record(id: &str) -> bool {
     let old_version = |f: &str| {
         f.strip_suffix(".x").is_some_and(|v| !v.is_empty() && v.bytes().all(|b| b.is_ascii_digit() || b == b'.'))
     };
-    NAMES.contains(&stem) || dated(stem) || folders.iter().any(|f| FOLDERS.contains(&f.as_str()) || old_version(f))
+    NAMES.contains(&stem)
+        || part_named_as_record(stem)
+        || dated(stem)
+        || folders.iter().any(|f| FOLDERS.contains(&f.as_str()) || old_version(f))
+}
+
+/// A record of releases by a name that also says whose or which (`Changelog-Platform`,
+/// `release-notes-3.0`, `platform_changelog`): one of the names no current-state document
+/// takes, joined to the rest by `-`, `_` or `.`. Broader words (`history`, `migration`,
+/// `upgrade`) name current guides and tools as often, so only their whole-name form counts.
+fn part_named_as_record(stem: &str) -> bool {
+    const RECORDS: &[&str] = &[
+        "changelog",
+        "changelogs",
+        "release-notes",
+        "release_notes",
+        "releasenotes",
+        "whats-new",
+        "whats_new",
+        "whatsnew",
+    ];
+    let joined = |rest: &str, at_start: bool| {
+        let mark = if at_start { rest.chars().next() } else { rest.chars().last() };
+        matches!(mark, Some('-' | '_' | '.'))
+    };
+    RECORDS.iter().any(|name| {
+        stem.strip_prefix(name).is_some_and(|rest| joined(rest, true))
+            || stem.strip_suffix(name).is_some_and(|rest| joined(rest, false))
+    })
 }
 
 /// A file name that starts with the day it was written (`2026-07-09-hil-design.md`,
@@ -395,6 +423,11 @@ mod tests {
             ("docs/v2/guide.md", false),
             ("README.md", false),
             ("docs/history-of-nothing.md", false),
+            ("docs/Changelog-Platform.md", true),
+            ("docs/release-notes-3.0.md", true),
+            ("platform_changelog.md", true),
+            ("docs/changelogger.md", false),
+            ("docs/migration-tool.md", false),
         ] {
             assert_eq!(past_record(id), past, "{id}");
         }
