@@ -241,6 +241,11 @@ impl Service {
         self.child.as_ref().unwrap().id()
     }
 
+    /// The exit status if the process has exited by itself, `None` while it runs.
+    pub fn exited(&mut self) -> Option<ExitStatus> {
+        self.child.as_mut().unwrap().try_wait().unwrap()
+    }
+
     /// SIGKILL: a crash, no chance to finish or hand anything back.
     pub fn kill(mut self) {
         let mut child = self.child.take().unwrap();

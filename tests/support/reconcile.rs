@@ -22,7 +22,8 @@ pub const LOG: &str = "# Decision log\n\n\
 ### DEC-2026-02-01-01 — Store on SQLite\n\n**Status:** Superseded by DEC-2026-03-01-01\n\n\
 ### DEC-2026-03-01-01 — Store on PostgreSQL\n\n**Status:** Active\n\nSupersedes DEC-2026-02-01-01.\n";
 
-pub const OVERVIEW: &str = "---\nupdated_at: 2026-01-10\ndepends_on:\n  code_paths:\n    - src/api.rs\n---\n# Overview\n\n\
+pub const OVERVIEW: &str =
+    "---\nupdated_at: 2026-01-10\ndepends_on:\n  code_paths:\n    - src/api.rs\n---\n# Overview\n\n\
 The API follows DEC-2026-01-05-01.\n\
 We store data on SQLite (DEC-2026-02-01-01), and DEC-99 is the audit rule.\n";
 
@@ -128,7 +129,6 @@ pub fn lease_messages(url: &str, subject: &str) -> Vec<(String, String)> {
 pub fn line_with(log: &str, needle: &str) -> Option<String> {
     log.lines().find(|l| l.contains(needle)).map(str::to_owned)
 }
-
 
 /// `memval reconcile` in one process over `project()`'s memories (its `contexts` folder and
 /// `agents.jsonl`), judged by `model`, writing into `out_dir`: the report a cluster's
