@@ -9,8 +9,9 @@ use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
 
 use serde_json::Value;
+use support::demo_repo;
 use support::nats::{comparable, history, many_memories, validate, Cluster, NatsServer};
-use support::{demo_repo, Rng};
+use support::rng::Rng;
 
 /// Enough memories (one per batch) for a run to last while the test breaks things.
 const MEMORIES: usize = 1500;

@@ -29,8 +29,8 @@ use std::time::{Duration, Instant};
 
 use memval_llm::testing::ScriptedServer;
 use support::nats::{eventually, stored, NatsServer, Service};
-use support::reconcile::{judge_answer, model_args, project, reconcile_in_process, reports_in};
-use support::Rng;
+use support::reconcile::{judge_answer, model_args, project, reconcile_in_process, reports_in, serve_args};
+use support::rng::Rng;
 
 /// Periods in which a reconciler is killed.
 const PERIODS: usize = 10;
@@ -121,25 +121,10 @@ fn kill_reconcilers_period_after_period(replicas: usize, victim: Victim) {
     judge_args.extend(["--concurrency".to_owned(), "2".to_owned()]);
     let judge_args: Vec<&str> = judge_args.iter().map(String::as_str).collect();
     let judges: Vec<Service> = (0..2).map(|_| Service::start("judge", &url, &judge_args, &logs)).collect();
-    let repo_map = format!("shop={}", root.display());
     let schedule = format!("*/{EVERY} * * * * *");
-    let args = [
-        "--repo-map",
-        &repo_map,
-        "--schedule",
-        &schedule,
-        "--memories",
-        "contexts",
-        "--memories",
-        "agents.jsonl",
-        "--out-dir",
-        out_dir.to_str().unwrap(),
-        "--pair-judges",
-        "--judge-timeout",
-        "60",
-        "--lease-ttl",
-        "1",
-    ];
+    let extra = ["--pair-judges", "--judge-timeout", "60", "--lease-ttl", "1"];
+    let args = serve_args(&root, &out_dir, &schedule, &extra);
+    let args: Vec<&str> = args.iter().map(String::as_str).collect();
     let mut reconcilers: Vec<Service> =
         (0..replicas).map(|_| Service::start("reconciler", &url, &args, &logs)).collect();
 
@@ -283,31 +268,19 @@ fn the_reconciler_its_judges_and_ingest_come_back_by_themselves_after_a_broker_o
     let mut nats = NatsServer::start();
     let url = nats.url();
     let model = ScriptedServer::start(judge_answer);
-    let repo_map = format!("shop={}", root.display());
-    let reconciler_args: Vec<String> = [
-        "--repo-map",
-        &repo_map,
-        "--schedule",
-        "*/3 * * * * *",
-        "--memories",
-        "contexts",
-        "--memories",
-        "agents.jsonl",
-        "--out-dir",
-        out_dir.to_str().unwrap(),
+    // Events are counted, not reconciled on (the schedule is what is watched here).
+    let extra = [
         "--pair-judges",
         "--judge-timeout",
         "60",
         "--lease-ttl",
         "2",
-        // Events are counted, not reconciled on (the schedule is what is watched here).
         "--debounce-events",
         "1000",
         "--debounce-quiet",
         "3600",
-    ]
-    .map(str::to_owned)
-    .to_vec();
+    ];
+    let reconciler_args = serve_args(&root, &out_dir, "*/3 * * * * *", &extra);
     let judge_args = model_args(&model);
     let start = |role: &str, args: &[String]| {
         let refs: Vec<&str> = args.iter().map(String::as_str).collect();

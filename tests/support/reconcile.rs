@@ -146,3 +146,22 @@ pub fn reconcile_in_process(root: &Path, out_dir: &Path, model: &ScriptedServer)
     assert_eq!(reports.len(), 1, "{reports:?}");
     reports[0].clone()
 }
+
+/// `memval serve reconciler` arguments for `project()` as repo `shop` (its `contexts` folder
+/// and `agents.jsonl`) on `schedule`, reports into `out_dir`, then `extra`.
+pub fn serve_args(root: &Path, out_dir: &Path, schedule: &str, extra: &[&str]) -> Vec<String> {
+    let mut args: Vec<String> = vec![
+        "--repo-map".into(),
+        format!("shop={}", root.display()),
+        "--schedule".into(),
+        schedule.into(),
+        "--memories".into(),
+        "contexts".into(),
+        "--memories".into(),
+        "agents.jsonl".into(),
+        "--out-dir".into(),
+        out_dir.display().to_string(),
+    ];
+    args.extend(extra.iter().map(|a| a.to_string()));
+    args
+}
