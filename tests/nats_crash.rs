@@ -11,29 +11,12 @@ use std::time::{Duration, Instant};
 use serde_json::Value;
 use support::demo_repo;
 use support::nats::{comparable, history, many_memories, validate, Cluster, NatsServer};
+use support::rng::Rng;
 
 /// Enough memories (one per batch) for a run to last while the test breaks things.
 const MEMORIES: usize = 1500;
 /// Short, so work held by a killed investigator comes back quickly.
 const ACK_WAIT: &str = "2";
-
-/// A small deterministic generator, so a failure can be replayed with the same seed.
-struct Rng(u64);
-
-impl Rng {
-    fn from_clock() -> Rng {
-        let seed = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).unwrap().as_nanos() as u64 | 1;
-        eprintln!("random seed {seed}");
-        Rng(std::env::var("MEMVAL_TEST_SEED").ok().and_then(|s| s.parse().ok()).unwrap_or(seed))
-    }
-
-    fn below(&mut self, n: u64) -> u64 {
-        self.0 ^= self.0 << 13;
-        self.0 ^= self.0 >> 7;
-        self.0 ^= self.0 << 17;
-        self.0 % n
-    }
-}
 
 struct Client {
     child: Child,

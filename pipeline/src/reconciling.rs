@@ -663,11 +663,29 @@ async fn run_reconciliation(
     let (target, trigger, reply) = (&due.target, due.trigger, due.reply.as_deref());
     let heartbeat = held.map(|(held, sequence)| held.keep_alive(sequence));
     let period = due.period.as_deref().map(|p| format!("; period {p}")).unwrap_or_default();
-    let result = reconciler.reconcile(target, trigger, run_id).await;
+    let result = reconciler.reconcile_period(target, trigger, run_id, due.period.as_deref()).await;
     if let Some(heartbeat) = heartbeat {
         heartbeat.finish(if result.is_ok() { LeaseState::Done } else { LeaseState::Failed }).await;
     }
+    // The lease is ended: nobody will look for the period's report by its hidden file now.
+    if let (Ok(outcome), Some(p)) = (&result, &due.period) {
+        if let Some(dir) = outcome.report.parent() {
+            memval_reconciler::naming::clear_period(dir, p);
+        }
+    }
     let answer = match result {
+        Ok(outcome) if outcome.written_before => {
+            stats.left_to_others += 1;
+            eprintln!(
+                "{}",
+                memval_proto::display::one_line(&format!(
+                    "memval: reconciler: {} ({trigger}): report {} was written by the holder this period was taken over from, before it fell silent; none written here{period}",
+                    target.name,
+                    outcome.report.display(),
+                ))
+            );
+            outcome.to_json()
+        }
         Ok(outcome) => {
             stats.reports += 1;
             eprintln!(

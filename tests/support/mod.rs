@@ -1,5 +1,5 @@
-//! Test support: run the real binary, build small git repos with fixed dates, and build the
-//! bundled example repo once per test process.
+//! Test support: run the real binary, build small git repos with fixed dates, build the
+//! bundled example repo once per test process, and draw reproducible random numbers.
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
@@ -9,6 +9,8 @@ use serde_json::Value;
 
 pub mod embed;
 pub mod nats;
+pub mod reconcile;
+pub mod rng;
 pub mod tmpfs;
 pub mod venv;
 

@@ -241,6 +241,11 @@ impl Service {
         self.child.as_ref().unwrap().id()
     }
 
+    /// The exit status if the process has exited by itself, `None` while it runs.
+    pub fn exited(&mut self) -> Option<ExitStatus> {
+        self.child.as_mut().unwrap().try_wait().unwrap()
+    }
+
     /// SIGKILL: a crash, no chance to finish or hand anything back.
     pub fn kill(mut self) {
         let mut child = self.child.take().unwrap();
@@ -461,32 +466,21 @@ pub fn publish(url: &str, subject: &str, msg_id: &str, payload: Vec<u8>) {
 
 /// Read messages from a limits stream (e.g. scores) on `subject`, as a foreign client would.
 pub fn read_subject(url: &str, stream: &str, subject: &str) -> Vec<Vec<u8>> {
-    use memval_transport::jetstream::{ConnectOptions, JetStream, Settings};
-    let runtime = tokio::runtime::Builder::new_current_thread().enable_all().build().unwrap();
-    runtime.block_on(async {
-        let js = JetStream::connect(&ConnectOptions::new(url, "memval-test"), Settings::default()).await.unwrap();
-        js.stored_messages(stream, 0, 10_000)
-            .await
-            .unwrap()
-            .into_iter()
-            .filter(|m| m.subject == subject)
-            .map(|m| m.payload)
-            .collect()
-    })
+    stored(url, stream).into_iter().filter(|m| m.subject == subject).map(|m| m.payload).collect()
 }
 
 /// The headers of the messages on `subject` in a stream, as a foreign client would read them.
 pub fn stored_with_headers(url: &str, stream: &str, subject: &str) -> Vec<memval_transport::Headers> {
+    stored(url, stream).into_iter().filter(|m| m.subject == subject).map(|m| m.headers).collect()
+}
+
+/// Every message of a stream (subject, headers, payload), oldest first, as a foreign client
+/// would read them.
+pub fn stored(url: &str, stream: &str) -> Vec<memval_transport::jetstream::StoredMessage> {
     use memval_transport::jetstream::{ConnectOptions, JetStream, Settings};
     let runtime = tokio::runtime::Builder::new_current_thread().enable_all().build().unwrap();
     runtime.block_on(async {
         let js = JetStream::connect(&ConnectOptions::new(url, "memval-test"), Settings::default()).await.unwrap();
-        js.stored_messages(stream, 0, 10_000)
-            .await
-            .unwrap()
-            .into_iter()
-            .filter(|m| m.subject == subject)
-            .map(|m| m.headers)
-            .collect()
+        js.stored_messages(stream, 0, 10_000).await.unwrap()
     })
 }

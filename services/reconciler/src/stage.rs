@@ -15,7 +15,8 @@
 //! caches in each repo's `REPO/.memval/store`) and an optional [`PairJudges`] (the caller's way
 //! to send `PairBatch`es and get back one `JudgementBatch` or a reason per batch).
 //! `Reconciler::reconcile(target, trigger, run_id)` runs `reconcile`, judges through
-//! `PairJudges` with the in-process plan, writes the report with `naming::write_new` and returns
+//! `PairJudges` with the in-process plan, writes the report with `naming::write_new` (a
+//! cluster's period with `naming::write_period`, `Reconciler::reconcile_period`) and returns
 //! an `Outcome` (report path, front-matter counts, pairs judged or not; its JSON is the reply to a
 //! request).
 
@@ -88,6 +89,9 @@ pub struct Outcome {
     pub candidates: usize,
     pub judged: usize,
     pub not_judged: usize,
+    /// The report of the period was found written by the holder this reconciliation took the
+    /// period over from (`naming::write_period`): `report` is that one, nothing was written.
+    pub written_before: bool,
 }
 
 impl Outcome {
@@ -221,6 +225,19 @@ impl Reconciler {
         trigger: Trigger,
         run_id: &str,
     ) -> Result<Outcome, ReconcileError> {
+        self.reconcile_period(target, trigger, run_id, None).await
+    }
+
+    /// [`Reconciler::reconcile`] for a cluster's `period`: the report is written by
+    /// `naming::write_period`, so a report of the period already written by a holder that then
+    /// fell silent is found and not written again (`Outcome::written_before`).
+    pub async fn reconcile_period(
+        &self,
+        target: &RepoTarget,
+        trigger: Trigger,
+        run_id: &str,
+        period: Option<&str>,
+    ) -> Result<Outcome, ReconcileError> {
         let now = chrono::Utc::now().timestamp();
         let inputs = Inputs {
             repo: target.repo.clone(),
@@ -269,7 +286,14 @@ impl Reconciler {
             report.count();
         }
         let dir = target.out_dir.clone().unwrap_or(default_dir);
-        let path = naming::write_new(&dir, &report.front.generated_at, &report::to_markdown(&report))?;
+        let (date, text) = (&report.front.generated_at, report::to_markdown(&report));
+        let (path, written_before) = match period {
+            None => (naming::write_new(&dir, date, &text)?, false),
+            Some(period) => match naming::write_period(&dir, date, &text, period, run_id)? {
+                naming::Written::New(path) => (path, false),
+                naming::Written::Before(path) => (path, true),
+            },
+        };
         let c = &report.contradictions.candidates;
         let judged = c.iter().filter(|p| p.judgement.is_some()).count();
         Ok(Outcome {
@@ -281,6 +305,7 @@ impl Reconciler {
             candidates: c.len(),
             judged,
             not_judged: c.len() - judged,
+            written_before,
         })
     }
 }
