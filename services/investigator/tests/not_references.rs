@@ -316,6 +316,8 @@ fn with_history_a_path_that_never_was_is_read_against_its_folder() {
             ("examples/clients/src/auth/oauth_client.rs", "fn main() {}\n"),
             ("examples/clients/README.md", "# Clients\n"),
             ("agents/agents-test/TESTING.md", "# Testing\n"),
+            ("app/Domain/Auth/Controllers/Login.php", "<?php\nclass Login {}\n"),
+            ("app/Domain/Tickets/Controllers/Show.php", "<?php\nclass Show {}\n"),
             ("agents/core/lib.kt", "fun main() {}\n"),
             ("web/src/client.ts", "export {};\n"),
             ("docs/getting-started.md", "# Start\n"),
@@ -498,6 +500,11 @@ fn with_history_a_path_that_never_was_is_read_against_its_folder() {
                 "a file the memory put in the right folder, found deeper: STALE, never there",
                 claim(ClaimType::FileReference, vec![path("agents/TESTING.md")], None),
                 Want::Verdict(Verdict::Stale, &["never at agents/TESTING.md", "agents/agents-test/TESTING.md"], &[]),
+            ),
+            (
+                "a folder found deeper in several places is a layout each has, not one it went to",
+                claim(ClaimType::FileReference, vec![path("app/Domain/Controllers/")], None),
+                Want::NotChecked(&["deeper in 2 places", "a layout each of them has"]),
             ),
             (
                 "a file history saw deleted is still drift",

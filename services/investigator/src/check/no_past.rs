@@ -42,6 +42,8 @@
 //! - under the first folder the memory wrote, which exists, with every folder it wrote kept in
 //!   order and more between (`agents/TESTING.md` found only at `agents/agents-test/TESTING.md`,
 //!   `gui/pages/x` at `gui/src/pages/x`): the place is right and the file is deeper, STALE 60;
+//!   found deeper in several places (`app/Domain/Controllers/` where each `app/Domain/*/` has
+//!   a `Controllers/`), a layout the memory describes, **not checked**;
 //! - a near miss of a path the repository has (the same letters with other separators,
 //!   `src/Infrastructure/Dapper/` for `src/Infrastructure.Dapper/`; an entry of the folder it
 //!   names, `src/fonts` beside `src/font`): a typo, CONTRADICTED 65;
@@ -54,7 +56,7 @@
 
 use crate::index::basename;
 
-use super::common::{as_written, best_candidate, list, placeholder_path, PAGE_EXTENSIONS, PLACEHOLDER_WORDS};
+use super::common::{as_written, list, placeholder_path, PAGE_EXTENSIONS, PLACEHOLDER_WORDS};
 use super::located::Located;
 use super::Checker;
 
@@ -313,7 +315,16 @@ impl Checker<'_> {
                     continue;
                 }
                 let deeper: Vec<String> = candidates.iter().filter(|c| keeps_in_order(reading, c)).cloned().collect();
-                if let Some(best) = best_candidate(reading, &deeper).or_else(|| deeper.first().cloned()) {
+                // Deeper in several places (`app/Domain/Controllers/` for the `Controllers/` of
+                // each `app/Domain/*/`): a layout each of them has, not one place it went.
+                if deeper.len() > 1 {
+                    return Located::NotInRepo(format!(
+                        "{reading} has never been in the repository (not in the tree, not in git history); {first}/ holds it deeper in {} places ({}): a layout each of them has, not one place it went, so not read as drift",
+                        deeper.len(),
+                        list(&deeper)
+                    ));
+                }
+                if let Some(best) = deeper.first().cloned() {
                     return Located::Moved {
                         dir: self.index.is_dir(&best),
                         evidence: format!(
