@@ -44,7 +44,8 @@ fn extract_rules(memory: &Memory) -> ExtractedMemory {
         };
     }
     let context = memory.context_dir.as_deref().and_then(context_dir);
-    let doc = scan::scan(&memory.content, context.as_deref());
+    let page = context.as_deref().and_then(|dir| page_dir(dir, memory));
+    let doc = scan::scan(&memory.content, context.as_deref(), page.as_deref());
     let claims = claims::build(&doc);
     let skip_reason = claims
         .is_empty()
@@ -65,6 +66,20 @@ fn extract_rules(memory: &Memory) -> ExtractedMemory {
 
 /// The notes file's folder, normalised; `None` for the repo root or a folder that is not
 /// plainly repo-relative.
+/// The URL folder a docs site serves a notes file's Markdown page at (`docs/guide/setup` for
+/// `docs/guide/setup.md` in `docs/guide`): `None` for other formats and for a folder's index
+/// page (`README.md`, `index.md`, `_index.md`), which is served at its folder itself.
+fn page_dir(dir: &str, memory: &Memory) -> Option<String> {
+    if memory.source.format != "notes" {
+        return None;
+    }
+    let name = memory.source.path.rsplit(['/', '\\']).next()?;
+    let (stem, ext) = name.rsplit_once('.')?;
+    let page = matches!(ext.to_ascii_lowercase().as_str(), "md" | "mdx" | "markdown");
+    let index = matches!(stem.to_ascii_lowercase().as_str(), "readme" | "index" | "_index");
+    (page && !index && !stem.is_empty()).then(|| format!("{dir}/{stem}"))
+}
+
 fn context_dir(dir: &str) -> Option<String> {
     let tok = paths::parse(dir.trim())?;
     (!tok.unresolvable()).then_some(tok.path)

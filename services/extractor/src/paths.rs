@@ -40,7 +40,7 @@ use regex::Regex;
 /// Longest path we keep; anything longer is junk or hostile.
 pub(crate) const MAX_PATH_LEN: usize = 512;
 /// `path` plus at most four `alt_paths`.
-const MAX_READINGS: usize = 5;
+pub(crate) const MAX_READINGS: usize = 5;
 
 /// How much surrounding evidence there is that a token is meant as a path.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
@@ -539,6 +539,14 @@ pub(crate) enum Demote {
 const SKILL_BUNDLE: &[&str] = &["scripts", "references", "reference", "assets", "templates", "examples", "resources"];
 
 /// `base/p` with its `..` segments applied; `None` when it would climb above the repo root.
+/// `../x` read as a docs site with pretty URLs reads it (Hugo, and every generator that serves
+/// `guide/setup.md` at `guide/setup/`): against the page's own URL folder `page`
+/// (`docs/guide/setup` for `docs/guide/setup.md`), so `../diagram.png` is `docs/guide/diagram.png`.
+/// `None` unless `p` climbs and stays inside the repo.
+pub(crate) fn page_reading(page: &str, p: &str) -> Option<String> {
+    p.starts_with("..").then(|| climb(page, p)).flatten()
+}
+
 fn climb(base: &str, p: &str) -> Option<String> {
     let mut parts: Vec<&str> = base.split('/').filter(|s| !s.is_empty() && *s != ".").collect();
     for seg in p.split('/').filter(|s| !s.is_empty() && *s != ".") {

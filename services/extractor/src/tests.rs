@@ -1133,6 +1133,31 @@ fn parent_links_resolve_against_the_notes_folder_while_inside_the_repo() {
 }
 
 #[test]
+fn parent_paths_of_a_markdown_page_are_read_against_its_url_folder_too() {
+    let page = |path: &str, format: &str| Memory {
+        source: Source { path: path.into(), line: None, row: None, format: format.into() },
+        ..memory("![modes](../microservices-mode.png) and `../../query/`.", Some("docs/sources/get-started"))
+    };
+    let rendered = |m: Memory| extract(&m).claims.iter().map(render).collect::<Vec<_>>();
+    // A docs site serves `get-started/deployment-modes.md` at `get-started/deployment-modes/`.
+    assert_eq!(
+        rendered(page("/repo/docs/sources/get-started/deployment-modes.md", "notes")),
+        [
+            "L1 file_reference docs/sources/microservices-mode.png[docs/sources/get-started/microservices-mode.png]",
+            "L1 file_reference docs/query[docs/sources/query]",
+        ]
+    );
+    // A folder's index page is served at the folder itself, and other formats are no pages.
+    for (path, format) in [("/repo/docs/sources/get-started/_index.md", "notes"), ("/repo/memories.jsonl", "jsonl")] {
+        assert_eq!(
+            rendered(page(path, format)),
+            ["L1 file_reference docs/sources/microservices-mode.png", "L1 file_reference docs/query"],
+            "{path}"
+        );
+    }
+}
+
+#[test]
 fn claude_imports_and_less_common_extensions_are_paths() {
     // (memory, expected claims)
     let cases: &[(&str, &[&str])] = &[

@@ -41,4 +41,17 @@ impl Walker {
             }
         }
     }
+
+    /// Adds to every path written `../x` its reading against the page's URL folder
+    /// ([`paths::page_reading`]), after the readings it has, when the memory is a Markdown page.
+    pub(super) fn page_relative_readings(&self, files: &mut [FileMention]) {
+        let Some(page) = &self.page_dir else { return };
+        for f in files.iter_mut() {
+            if let Some(reading) = paths::page_reading(page, &f.tok.path) {
+                if !f.readings.contains(&reading) && f.readings.len() < paths::MAX_READINGS {
+                    f.readings.push(reading);
+                }
+            }
+        }
+    }
 }

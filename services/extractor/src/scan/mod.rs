@@ -65,9 +65,12 @@ use found::Found;
 use front_matter::FrontMatter;
 use walker::Walker;
 
-/// `file_dir`: the notes file's folder, repo-relative (`None` at the root or outside the repo).
-pub(crate) fn scan(content: &str, file_dir: Option<&str>) -> Doc {
+/// `file_dir`: the notes file's folder, repo-relative (`None` at the root or outside the repo);
+/// `page_dir`: for a Markdown page, the folder its URL names on a docs site (`docs/guide/setup`
+/// for `docs/guide/setup.md`), where `../x` may point too.
+pub(crate) fn scan(content: &str, file_dir: Option<&str>, page_dir: Option<&str>) -> Doc {
     let mut w = Walker::new(content, file_dir);
+    w.page_dir = page_dir.map(str::to_string);
     let mut fence: Option<Fence> = None;
     let mut last_read = 0;
     let mut front = FrontMatter::default();
@@ -171,6 +174,7 @@ impl Walker {
 
         let mut files = self.resolve(orig, raw);
         self.own_relative_readings(&mut files, &own_relative);
+        self.page_relative_readings(&mut files);
         line_refs::line_numbers(orig, &range, &mut files);
 
         let text_kind = matches!(kind, Kind::Prose | Kind::Heading);

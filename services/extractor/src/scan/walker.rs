@@ -55,6 +55,8 @@ pub(super) struct Walker {
     pub(super) skill_bundle: Vec<String>,
     /// The notes file's own folder: where its relative links point.
     pub(super) file_dir: Option<String>,
+    /// A Markdown page's URL folder on a docs site (`scan`'s `page_dir`).
+    pub(super) page_dir: Option<String>,
     pub(super) doc: Doc,
     pub(super) paragraph: u32,
     pub(super) section_dir: Option<Vec<String>>,
@@ -96,6 +98,7 @@ impl Walker {
             package: context.as_deref().and_then(package_above_docs).into_iter().collect(),
             context,
             file_dir: file_dir.map(str::to_string),
+            page_dir: None,
             doc: Doc::default(),
             paragraph: 0,
             section_dir: None,
