@@ -1027,17 +1027,24 @@ impl GitRepo {
             .collect())
     }
 
-    /// Whether a commit of the name-search window changed how often the identifier `name`
-    /// occurs in one of `files` (paths as memval names them): `Ok(Some(false))` when none did
-    /// and the window holds all of `HEAD`'s history, `Ok(None)` when none did in the window and
-    /// older history was not read, `Err` when git could not be read or `name` is not one
-    /// identifier. Test files are outside the window's patch, as for [`GitRepo::name_removed`].
-    pub fn name_changed_in(&self, name: &str, files: &[&str]) -> Result<Option<bool>, String> {
+    /// The newest commits (at most [`NAME_CHANGES`]) of the name-search window that changed
+    /// how often the identifier `name` occurs in one of `files` (paths as memval names them),
+    /// each with those files (as memval names them): `Ok(Some(empty))` when none did and the
+    /// window holds all of `HEAD`'s history, `Ok(None)` when none did in the window and older
+    /// history was not read, `Err` when git could not be read or `name` is not one identifier.
+    /// Test files are outside the window's patch, as for [`GitRepo::name_removed`].
+    pub fn name_changes_in(&self, name: &str, files: &[&str]) -> Result<Option<Vec<(String, Vec<String>)>>, String> {
         if !is_identifier(name) {
             return Err(format!("{name} is not one identifier, and only identifiers are logged"));
         }
         let log = self.name_log.get_or_init(|| self.read_name_log()).clone()?;
-        Ok(log.changed_in(name, |file| self.local(file).is_some_and(|local| files.contains(&local.as_str()))))
+        let keep = |file: &str| self.local(file).is_some_and(|local| files.contains(&local.as_str()));
+        Ok(log.changes_in(name, keep, NAME_CHANGES).map(|changes| {
+            changes
+                .into_iter()
+                .map(|(commit, changed)| (commit, changed.iter().filter_map(|f| self.local(f)).collect()))
+                .collect()
+        }))
     }
 
     /// The patch of the newest `search_commits` commits of `HEAD`, non-test code files only,

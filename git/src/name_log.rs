@@ -225,16 +225,31 @@ impl NameLog {
         (reaches || !found.is_empty()).then_some(found)
     }
 
-    /// Whether a commit of the window changed how often `name` occurs in a file `keep` accepts
-    /// (given the file's path as the patch names it): `Some(true)` when one did; `Some(false)`
-    /// when none did and the window holds all of `HEAD`'s history; `None` when none did in the
-    /// window but older history was not read.
-    pub fn changed_in(&self, name: &str, keep: impl Fn(&str) -> bool) -> Option<bool> {
-        let changed = self
-            .changes
-            .get(name)
-            .is_some_and(|changes| changes.iter().any(|&(_, file)| keep(&self.files[file as usize])));
-        (changed || self.beyond.is_none()).then_some(changed)
+    /// The newest commits of the window (at most `limit`) that changed how often `name` occurs
+    /// in a file `keep` accepts (given the file's path as the patch names it), each with those
+    /// files: `Some(empty)` when none did and the window holds all of `HEAD`'s history; `None`
+    /// when none did in the window but older history was not read.
+    pub fn changes_in(
+        &self,
+        name: &str,
+        keep: impl Fn(&str) -> bool,
+        limit: usize,
+    ) -> Option<Vec<(String, Vec<String>)>> {
+        let mut found: Vec<(String, Vec<String>)> = Vec::new();
+        for &(commit, file) in self.changes.get(name).map(Vec::as_slice).unwrap_or(&[]) {
+            let path = &self.files[file as usize];
+            if !keep(path) {
+                continue;
+            }
+            let id = &self.commits[commit as usize].0;
+            let count = found.len();
+            match found.last_mut() {
+                Some((last, files)) if last == id => files.push(path.clone()),
+                _ if count >= limit => break,
+                _ => found.push((id.clone(), vec![path.clone()])),
+            }
+        }
+        (!found.is_empty() || self.beyond.is_none()).then_some(found)
     }
 }
 
@@ -292,15 +307,19 @@ diff --git a/src/a.rs b/src/a.rs
 
     #[test]
     fn a_name_changed_in_a_file_is_told_from_one_never_there() {
+        let ids = |log: &NameLog, name: &str, file: &str| {
+            log.changes_in(name, |f| f == file, 8).map(|v| v.into_iter().map(|(id, _)| id).collect::<Vec<_>>())
+        };
         let whole = NameLog::parse(PATCH, None);
-        assert_eq!(whole.changed_in("gone", |f| f == "src/b.rs"), Some(true));
+        assert_eq!(ids(&whole, "gone", "src/b.rs"), Some(vec!["c2".to_string()]));
+        assert_eq!(ids(&whole, "old_name", "src/a.rs"), Some(vec!["c3".to_string(), "c1".to_string()]));
         // `gone` changed only in src/b.rs; `never_there` nowhere.
-        assert_eq!(whole.changed_in("gone", |f| f == "src/a.rs"), Some(false));
-        assert_eq!(whole.changed_in("never_there", |_| true), Some(false));
+        assert_eq!(ids(&whole, "gone", "src/a.rs"), Some(vec![]));
+        assert_eq!(ids(&whole, "never_there", "src/a.rs"), Some(vec![]));
         // A window that does not hold all history cannot say "never".
         let part = NameLog::parse(PATCH, Some(90));
-        assert_eq!(part.changed_in("gone", |f| f == "src/a.rs"), None);
-        assert_eq!(part.changed_in("old_name", |f| f == "src/a.rs"), Some(true));
+        assert_eq!(ids(&part, "gone", "src/a.rs"), None);
+        assert_eq!(ids(&part, "old_name", "src/a.rs").map(|v| v.len()), Some(2));
     }
 
     #[test]

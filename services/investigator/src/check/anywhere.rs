@@ -11,7 +11,7 @@
 //!   `loads` defined on `PipelineBase`, a base of `Pipeline`; an interface it embeds) is VALID
 //!   (80), see `inherits`.
 //! - **STALE** when it exists only under another type of the repo (`Type::name`) and, with
-//!   history, git saw it in a file that defines the type it is named under (else not checked:
+//!   history, git saw it defined under the type it is named under (else not checked:
 //!   `Assert.True` of xUnit named in an MSTest repository's notes never left `Assert`); or renamed: found from the
 //!   newest commit that changed how often the name occurs in the code (since the memory's date,
 //!   then before it), whose files' new definitions are compared with the old one by body.
@@ -231,19 +231,30 @@ impl Checker<'_> {
     }
 
     /// Drift needs a past: `X::m`, with `m` defined only under another type `Y`, moved there
-    /// only if `m` was once in a file that defines `X`. With history, when no commit of the
-    /// name-search window changed `m` in those files, the memory names another library's or
-    /// project's member (xUnit's `Assert.True` in the notes of an MSTest repository, .NET's
-    /// `File.Exists`), not one that left `X`: not checked, with why. `None`: it may have moved
-    /// (git saw it there, or there is no history to ask).
+    /// only if a file that defines `X` once defined `m` under it. With history, the newest
+    /// commits that changed how often `m` occurs in those files are read at their parents: when
+    /// none defined `X::m` there, the memory names another library's or project's member
+    /// (xUnit's `Assert.True` in the notes of an MSTest repository, .NET's `File.Exists`), not
+    /// one that left `X`: not checked, with why. `None`: it may have moved (git saw it there, or
+    /// there is no history to ask).
     fn never_a_member(&self, sym: &SymbolName, qualifier: &str, other: &str) -> Option<Outcome> {
         let git = self.git?;
         let mut files: Vec<&str> = self.index.defs_named(qualifier).map(|(f, _)| f.path.as_str()).collect();
         files.sort_unstable();
         files.dedup();
-        let why = match git.name_changed_in(&sym.name, &files) {
-            Ok(Some(true)) => return None,
-            Ok(Some(false)) => format!("git never saw {} in a file that defines {qualifier}", sym.name),
+        let why = match git.name_changes_in(&sym.name, &files) {
+            Ok(Some(changes)) => {
+                let defined = changes.iter().any(|(commit, changed)| {
+                    changed.iter().any(|f| {
+                        git.show(&format!("{commit}^"), f)
+                            .is_some_and(|t| definitions(Lang::of(f), &t).iter().any(|d| sym.matches(f, d)))
+                    })
+                });
+                if defined {
+                    return None;
+                }
+                format!("git never saw {} defined under {qualifier} in a file that defines {qualifier}", sym.name)
+            }
             Ok(None) => format!(
                 "the newest {} commits never changed {} in a file that defines {qualifier} (older history not read)",
                 memval_git::NAME_SEARCH_COMMITS,
