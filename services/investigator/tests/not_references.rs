@@ -318,6 +318,8 @@ fn with_history_a_path_that_never_was_is_read_against_its_folder() {
             ("agents/agents-test/TESTING.md", "# Testing\n"),
             ("app/Domain/Auth/Controllers/Login.php", "<?php\nclass Login {}\n"),
             ("app/Domain/Tickets/Controllers/Show.php", "<?php\nclass Show {}\n"),
+            ("maps/package.json", "{\"dependencies\": {\"leaflet\": \"^1.9.4\"}}\n"),
+            ("maps/index.js", "import L from 'leaflet';\n"),
             ("agents/core/lib.kt", "fun main() {}\n"),
             ("web/src/client.ts", "export {};\n"),
             ("docs/getting-started.md", "# Start\n"),
@@ -505,6 +507,11 @@ fn with_history_a_path_that_never_was_is_read_against_its_folder() {
                 "a folder found deeper in several places is a layout each has, not one it went to",
                 claim(ClaimType::FileReference, vec![path("app/Domain/Controllers/")], None),
                 Want::NotChecked(&["deeper in 2 places", "a layout each of them has"]),
+            ),
+            (
+                "a JavaScript library named as its users write it is the library, not a file",
+                claim(ClaimType::FileReference, vec![path("Leaflet.js")], None),
+                Want::NotChecked(&["maps/package.json depends on leaflet", "the library's name"]),
             ),
             (
                 "a file history saw deleted is still drift",

@@ -55,6 +55,7 @@ mod context;
 mod file;
 mod history;
 mod inherits;
+mod library;
 mod line;
 mod locate;
 mod located;
