@@ -134,10 +134,11 @@ fn recall(dist: Dist, dir: &Path, sample: usize, runs: usize, binaries: &[(&str,
         top.len(),
         top.last().map_or(0.0, |p| p.2)
     );
-    for th in [0.15, 0.17, 0.19, 0.21, 0.25, 0.3, 0.4] {
-        print!(" >={th}: {}", exact.iter().filter(|p| p.2 >= th).count());
-    }
-    println!();
+    let counts: Vec<String> = [0.15, 0.17, 0.19, 0.21, 0.25, 0.3, 0.4]
+        .iter()
+        .map(|&th| format!(">= {th}: {}", exact.iter().filter(|p| p.2 >= th).count()))
+        .collect();
+    println!("    pairs by score: {}", counts.join(", "));
     let want: HashSet<(usize, usize)> = top.iter().map(|p| (p.0, p.1)).collect();
     let score: HashMap<(usize, usize), f64> = exact.iter().map(|p| ((p.0, p.1), p.2)).collect();
     for (name, bin) in binaries {

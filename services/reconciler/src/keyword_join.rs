@@ -14,8 +14,12 @@
 //!   overlap Jaccard t needs), so only those prefixes are probed and indexed; a smaller side
 //!   below `t·|x|` tokens cannot reach t (size filter);
 //! - probing adds one to an overlap count per shared prefix token; a pair whose count plus
-//!   the tokens left after the shared one cannot reach α is dropped (positional filter), and
-//!   only the survivors are verified by a merge of the two lists;
+//!   the tokens left after the shared one cannot reach α is dropped (positional filter). A
+//!   token at position `i` of `x` only probes records small enough for α to fit in the
+//!   `|x| - i` tokens left, so the common tokens at the end of a prefix only meet small
+//!   records. Tokens are in the same order in both lists, so every shared token up to the
+//!   last one counted was counted, and verifying a survivor merges only what follows it,
+//!   stopping as soon as α is out of reach;
 //! - the threshold is the `cap`-th best score found so far (never below the floor). It starts
 //!   from a seed: a first pass that only indexes and probes each record's two rarest tokens
 //!   finds most strongly related pairs for little work, and the `cap`-th best of those is a
@@ -28,6 +32,10 @@
 //! full pass run on every core: threads take records in chunks and share the threshold, and
 //! the output is the same under any load (the count of verified pairs is the only figure that
 //! depends on scheduling).
+//!
+//! Exact rather than MinHash LSH: near a threshold of 0.2, LSH needs hundreds of bands of two
+//! or three hashes to find 95% of the pairs there, and since text shares common words, pairs of
+//! unrelated memories (Jaccard 0.05-0.1) would become candidates by the hundred million.
 //!
 //! Pure: records in, scored pairs out; no I/O.
 
@@ -149,30 +157,86 @@ fn overlap_reaching(x: &[u32], y: &[u32], have: usize, need: usize) -> Option<us
     (n >= need).then_some(n)
 }
 
-/// The records in visiting order (size, then id), with what probing needs.
-struct Order<'r> {
-    records: &'r [Record],
+/// 256 bits, one set for each token of a record (by a hash): the symmetric difference of two
+/// records has at least as many tokens as their signatures have differing bits, which bounds
+/// the overlap without reading either token list.
+#[derive(Clone, Copy, Default)]
+#[repr(align(32))]
+struct Signature([u64; 4]);
+
+impl Signature {
+    fn of(tokens: &[u32]) -> Signature {
+        let mut s = Signature::default();
+        for &t in tokens {
+            let bit = (t.wrapping_mul(0x9e37_79b1) >> 24) as usize;
+            s.0[bit >> 6] |= 1 << (bit & 63);
+        }
+        s
+    }
+    /// The most tokens sets of `a` and `b` tokens with these signatures can share.
+    fn most_shared(&self, other: &Signature, a: usize, b: usize) -> usize {
+        let differ: u32 = self.0.iter().zip(&other.0).map(|(x, y)| (x ^ y).count_ones()).sum();
+        (a + b).saturating_sub(differ as usize) / 2
+    }
+}
+
+/// The records in visiting order (size, then id), with what probing and verifying read,
+/// each in an array of its own so a probe touches little memory.
+struct Order {
     /// `by[i]`: the record visited `i`-th.
     by: Vec<u32>,
     size: Vec<u32>,
+    agent: Vec<u32>,
+    id_rank: Vec<u32>,
+    signature: Vec<Signature>,
+    /// The token lists one after another, and where each starts.
+    tokens: Vec<u32>,
+    start: Vec<usize>,
     /// `from_size[s]`: the first visit index whose record has at least `s` tokens.
     from_size: Vec<u32>,
 }
 
-impl<'r> Order<'r> {
-    fn new(records: &'r [Record]) -> Order<'r> {
+impl Order {
+    fn new(records: &[Record]) -> Order {
         let mut by: Vec<u32> = (0..records.len() as u32).collect();
         by.sort_by_key(|&r| (records[r as usize].tokens.len(), records[r as usize].id_rank));
-        let size: Vec<u32> = by.iter().map(|&r| records[r as usize].tokens.len() as u32).collect();
+        let of = |r: &u32| &records[*r as usize];
+        let size: Vec<u32> = by.iter().map(|r| of(r).tokens.len() as u32).collect();
         let longest = size.last().map_or(0, |&s| s as usize);
         let from_size = (0..=longest + 1).map(|s| size.partition_point(|&z| (z as usize) < s) as u32).collect();
-        Order { records, by, size, from_size }
+        let mut start = Vec::with_capacity(by.len() + 1);
+        let mut tokens = Vec::new();
+        for r in &by {
+            start.push(tokens.len());
+            tokens.extend_from_slice(&of(r).tokens);
+        }
+        start.push(tokens.len());
+        Order {
+            agent: by.iter().map(|r| of(r).agent).collect(),
+            id_rank: by.iter().map(|r| of(r).id_rank).collect(),
+            signature: by.iter().map(|r| Signature::of(&of(r).tokens)).collect(),
+            by,
+            size,
+            tokens,
+            start,
+            from_size,
+        }
     }
-    fn tokens(&self, v: u32) -> &'r [u32] {
-        &self.records[self.by[v as usize] as usize].tokens
+    fn tokens(&self, v: u32) -> &[u32] {
+        &self.tokens[self.start[v as usize]..self.start[v as usize + 1]]
     }
     fn len(&self) -> usize {
         self.by.len()
+    }
+    /// The pair of visit indices `x` and `y` with `score`.
+    fn scored(&self, score: f64, x: u32, y: u32) -> Scored {
+        let (ix, iy) = (self.id_rank[x as usize], self.id_rank[y as usize]);
+        let (rx, ry) = (self.by[x as usize], self.by[y as usize]);
+        if ix < iy {
+            Scored { score, lo: ix, hi: iy, a: rx, b: ry }
+        } else {
+            Scored { score, lo: iy, hi: ix, a: ry, b: rx }
+        }
     }
 }
 
@@ -219,7 +283,7 @@ impl Index {
 /// A pass of the join: which index, how many tokens a record probes, where the threshold
 /// starts, and what it keeps.
 struct Pass<'a> {
-    order: &'a Order<'a>,
+    order: &'a Order,
     index: &'a Index,
     /// Tokens a record of this size probes at threshold `t`.
     probe: &'a (dyn Fn(usize, f64) -> usize + Sync),
@@ -257,7 +321,7 @@ const PRUNED: u32 = u32::MAX;
 
 impl<'a> Pass<'a> {
     fn new(
-        order: &'a Order<'a>,
+        order: &'a Order,
         index: &'a Index,
         probe: &'a (dyn Fn(usize, f64) -> usize + Sync),
         floor: f64,
@@ -371,35 +435,39 @@ impl<'a> Pass<'a> {
 
     /// Scores `x` and `y` (visit indices) if they can still make the list, and keeps them.
     fn verify(&self, x: u32, y: u32, m: Meet, w: &mut Worker) {
-        let (rx, ry) = (self.order.by[x as usize], self.order.by[y as usize]);
-        let records = self.order.records;
-        if records[rx as usize].agent == records[ry as usize].agent {
-            return;
-        }
-        let (xt, yt) = (self.order.tokens(x), self.order.tokens(y));
+        let order = self.order;
+        let (a, b) = (order.size[x as usize] as usize, order.size[y as usize] as usize);
         let (i, j) = (m.i as usize, m.j as usize);
         let t = self.threshold(w);
-        let most = m.count as usize + (xt.len() - i - 1).min(yt.len() - j - 1);
-        let bound = jaccard_of(xt.len(), yt.len(), most);
+        let most = m.count as usize + (a - i - 1).min(b - j - 1);
+        let bound = jaccard_of(a, b, most);
         if bound < t {
             return;
         }
         // A pair that cannot beat the worst kept one even at its bound (a tie it would lose
         // on ids) is not worth a merge.
         if let (Some(k), Some(worst)) = (self.cap, w.top.peek()) {
-            if w.top.len() >= k && Scored::new(bound, records, rx, ry) >= *worst {
+            if w.top.len() >= k && order.scored(bound, x, y) >= *worst {
                 return;
             }
         }
+        if order.agent[x as usize] == order.agent[y as usize] {
+            return;
+        }
+        let need = min_overlap(a, b, t);
+        if order.signature[x as usize].most_shared(&order.signature[y as usize], a, b) < need {
+            return;
+        }
         w.verified += 1;
         // Every shared token up to the last one counted was counted (module doc).
-        let need = min_overlap(xt.len(), yt.len(), t);
+        let (xt, yt) = (order.tokens(x), order.tokens(y));
         let Some(overlap) = overlap_reaching(&xt[i + 1..], &yt[j + 1..], m.count as usize, need) else { return };
-        let score = jaccard_of(xt.len(), yt.len(), overlap);
+        let score = jaccard_of(a, b, overlap);
+        let (rx, ry) = (order.by[x as usize], order.by[y as usize]);
         if score < t || self.resolved.contains(&(rx.min(ry), rx.max(ry))) {
             return;
         }
-        let s = Scored::new(score, records, rx, ry);
+        let s = order.scored(score, x, y);
         let Some(k) = self.cap else {
             w.all.push(s);
             return;

@@ -97,7 +97,8 @@ pub struct Candidates {
     pub resolved_skipped: usize,
     /// The cap was reached: more pairs may pass the floor, none scoring above the last one.
     pub capped: bool,
-    /// Pairs whose Jaccard was computed (the work the bounds did not avoid).
+    /// Pairs whose Jaccard was computed (the work the bounds did not avoid; with the join on
+    /// several threads it varies from run to run, the pairs never do).
     pub verified: u64,
     /// How the pairs were found: `keyword`, `embed` or `both` (the first line of [`summary`]).
     pub method: String,
