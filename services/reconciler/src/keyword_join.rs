@@ -280,16 +280,21 @@ impl Index {
     }
 }
 
-/// A pass of the join: which index, how many tokens a record probes, where the threshold
-/// starts, and what it keeps.
-struct Pass<'a> {
+/// What every pass of one join shares.
+#[derive(Clone, Copy)]
+struct Setup<'a> {
     order: &'a Order,
-    index: &'a Index,
-    /// Tokens a record of this size probes at threshold `t`.
-    probe: &'a (dyn Fn(usize, f64) -> usize + Sync),
     floor: f64,
     cap: Option<usize>,
     resolved: &'a HashSet<(u32, u32)>,
+}
+
+/// A pass of the join: which index, how many tokens a record probes (at threshold `t`), and
+/// the threshold, starting where the pass is told.
+struct Pass<'a> {
+    setup: Setup<'a>,
+    index: &'a Index,
+    probe: &'a (dyn Fn(usize, f64) -> usize + Sync),
     /// The best lower bound on the final threshold any thread has found (f64 bits).
     shared: AtomicU64,
     next: AtomicUsize,
@@ -320,31 +325,22 @@ struct Worker {
 const PRUNED: u32 = u32::MAX;
 
 impl<'a> Pass<'a> {
-    fn new(
-        order: &'a Order,
-        index: &'a Index,
-        probe: &'a (dyn Fn(usize, f64) -> usize + Sync),
-        floor: f64,
-        cap: Option<usize>,
-        resolved: &'a HashSet<(u32, u32)>,
-        start: f64,
-    ) -> Pass<'a> {
-        let shared = AtomicU64::new(start.to_bits());
-        Pass { order, index, probe, floor, cap, resolved, shared, next: AtomicUsize::new(0) }
+    fn new(setup: Setup<'a>, index: &'a Index, probe: &'a (dyn Fn(usize, f64) -> usize + Sync), start: f64) -> Self {
+        Pass { setup, index, probe, shared: AtomicU64::new(start.to_bits()), next: AtomicUsize::new(0) }
     }
 
     fn threshold(&self, w: &Worker) -> f64 {
-        let mine = match self.cap {
-            Some(k) if w.top.len() >= k => w.top.peek().map_or(self.floor, |s| s.score),
-            _ => self.floor,
+        let mine = match self.setup.cap {
+            Some(k) if w.top.len() >= k => w.top.peek().map_or(self.setup.floor, |s| s.score),
+            _ => self.setup.floor,
         };
-        mine.max(self.floor).max(f64::from_bits(self.shared.load(Atomic::Relaxed)))
+        mine.max(self.setup.floor).max(f64::from_bits(self.shared.load(Atomic::Relaxed)))
     }
 
     fn run(&self, threads: usize) -> (Vec<Scored>, u64) {
         let work = || {
             let mut w = Worker {
-                count: vec![Meet::default(); self.order.len()],
+                count: vec![Meet::default(); self.setup.order.len()],
                 touched: Vec::new(),
                 top: BinaryHeap::new(),
                 all: Vec::new(),
@@ -353,10 +349,10 @@ impl<'a> Pass<'a> {
             };
             loop {
                 let from = self.next.fetch_add(CHUNK, Atomic::Relaxed);
-                if from >= self.order.len() {
+                if from >= self.setup.order.len() {
                     break;
                 }
-                for v in from..(from + CHUNK).min(self.order.len()) {
+                for v in from..(from + CHUNK).min(self.setup.order.len()) {
                     self.visit(v as u32, &mut w);
                 }
             }
@@ -374,7 +370,7 @@ impl<'a> Pass<'a> {
         let mut found: Vec<Scored> =
             workers.into_iter().flat_map(|w| w.top.into_vec().into_iter().chain(w.all)).collect();
         found.sort();
-        if let Some(k) = self.cap {
+        if let Some(k) = self.setup.cap {
             found.truncate(k);
         }
         (found, verified)
@@ -383,13 +379,13 @@ impl<'a> Pass<'a> {
     /// Meets record `x` (visit index) with every record visited before it.
     fn visit(&self, x: u32, w: &mut Worker) {
         let t = self.threshold(w);
-        let xt = self.order.tokens(x);
+        let xt = self.setup.order.tokens(x);
         let a = xt.len();
         let smallest = min_shared(a, t);
         if smallest > a {
             return;
         }
-        let from = self.order.from_size[smallest];
+        let from = self.setup.order.from_size[smallest];
         // α for each size a record met here can have.
         w.alpha.clear();
         w.alpha.extend((smallest..=a).map(|b| min_overlap(a, b, t) as u32));
@@ -403,7 +399,7 @@ impl<'a> Pass<'a> {
             if largest < smallest {
                 break;
             }
-            let to = x.min(self.order.from_size[largest + 1]);
+            let to = x.min(self.setup.order.from_size[largest + 1]);
             for &(y, j) in self.index.list(token, from, to) {
                 let m = &mut w.count[y as usize];
                 if m.count == PRUNED {
@@ -412,7 +408,7 @@ impl<'a> Pass<'a> {
                 if m.count == 0 {
                     w.touched.push(y);
                 }
-                let b = self.order.size[y as usize] as usize;
+                let b = self.setup.order.size[y as usize] as usize;
                 let counted = m.count + 1;
                 let most = counted as usize + (a - i - 1).min(b - j as usize - 1);
                 *m = if most < w.alpha[b - smallest] as usize {
@@ -424,7 +420,7 @@ impl<'a> Pass<'a> {
         }
         let touched = std::mem::take(&mut w.touched);
         for &y in &touched {
-            let m = std::mem::replace(&mut w.count[y as usize], Meet::default());
+            let m = std::mem::take(&mut w.count[y as usize]);
             if m.count != PRUNED {
                 self.verify(x, y, m, w);
             }
@@ -435,7 +431,7 @@ impl<'a> Pass<'a> {
 
     /// Scores `x` and `y` (visit indices) if they can still make the list, and keeps them.
     fn verify(&self, x: u32, y: u32, m: Meet, w: &mut Worker) {
-        let order = self.order;
+        let order = self.setup.order;
         let (a, b) = (order.size[x as usize] as usize, order.size[y as usize] as usize);
         let (i, j) = (m.i as usize, m.j as usize);
         let t = self.threshold(w);
@@ -446,7 +442,7 @@ impl<'a> Pass<'a> {
         }
         // A pair that cannot beat the worst kept one even at its bound (a tie it would lose
         // on ids) is not worth a merge.
-        if let (Some(k), Some(worst)) = (self.cap, w.top.peek()) {
+        if let (Some(k), Some(worst)) = (self.setup.cap, w.top.peek()) {
             if w.top.len() >= k && order.scored(bound, x, y) >= *worst {
                 return;
             }
@@ -464,11 +460,11 @@ impl<'a> Pass<'a> {
         let Some(overlap) = overlap_reaching(&xt[i + 1..], &yt[j + 1..], m.count as usize, need) else { return };
         let score = jaccard_of(a, b, overlap);
         let (rx, ry) = (order.by[x as usize], order.by[y as usize]);
-        if score < t || self.resolved.contains(&(rx.min(ry), rx.max(ry))) {
+        if score < t || self.setup.resolved.contains(&(rx.min(ry), rx.max(ry))) {
             return;
         }
         let s = order.scored(score, x, y);
-        let Some(k) = self.cap else {
+        let Some(k) = self.setup.cap else {
             w.all.push(s);
             return;
         };
@@ -481,7 +477,7 @@ impl<'a> Pass<'a> {
             return;
         }
         if w.top.len() >= k {
-            let kth = w.top.peek().map_or(self.floor, |s| s.score);
+            let kth = w.top.peek().map_or(self.setup.floor, |s| s.score);
             self.shared.fetch_max(kth.to_bits(), Atomic::Relaxed);
         }
     }
@@ -506,19 +502,20 @@ fn join_on(
     let cap = cap.map(|k| k.max(1));
     let order = Order::new(records);
     let vocab = records.iter().flat_map(|r| r.tokens.last()).max().map_or(0, |&t| t as usize + 1);
+    let setup = Setup { order: &order, floor, cap, resolved };
     // The seed: the cap-th best score among pairs sharing one of their two rarest tokens.
     let mut seed = floor;
     if let Some(k) = cap {
         let index = Index::new(&order, vocab, |_| SEED_PREFIX);
         let probe = |a: usize, _: f64| a.min(SEED_PREFIX);
-        let (found, _) = Pass::new(&order, &index, &probe, floor, cap, resolved, floor).run(threads);
+        let (found, _) = Pass::new(setup, &index, &probe, floor).run(threads);
         if found.len() >= k {
             seed = found[k - 1].score.max(floor);
         }
     }
     let index = Index::new(&order, vocab, |s| s + 1 - min_overlap(s, s, seed).min(s));
     let probe = |a: usize, t: f64| a + 1 - min_shared(a, t).min(a);
-    let (pairs, verified) = Pass::new(&order, &index, &probe, floor, cap, resolved, seed).run(threads);
+    let (pairs, verified) = Pass::new(setup, &index, &probe, seed).run(threads);
     let capped = cap.is_some_and(|k| pairs.len() >= k);
     Found { pairs, capped, verified }
 }
