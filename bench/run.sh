@@ -14,6 +14,9 @@
 #                                # round trip (needs nats-server; ~1 min once built)
 #   bash bench/run.sh pairs      # memval pairs --method keyword: 100k memories (synthetic and real
 #                                # text from the cargo registry), recall vs all-pairs, vs the seed
+#   bash bench/run.sh pairs_tail # the keyword join on a planted-only and a dense-tail Zipf corpus
+#                                # (100k; --memories 1000000 for 1M), recall vs all-pairs on 20k,
+#                                # --baseline OTHER_MEMVAL to compare a build; ~3 min with a baseline
 #   bash bench/run.sh embed      # memval pairs --method embed: memories/s embedded, a warm-cache
 #                                # rerun, the cosine search alone (needs the model:
 #                                # bash scripts/embed-model.sh; ~2-4 min once built)
@@ -25,8 +28,8 @@ cd "$(dirname "$0")/.."
 what="${1:-all}"
 shift || true
 case "$what" in
-  accuracy|speed|throughput|tierb|real|draft|pairs|embed|all) ;;
-  *) echo "usage: bash bench/run.sh [accuracy|speed|throughput|tierb|real|draft|pairs|embed|all] [ARGS...]" >&2; exit 2 ;;
+  accuracy|speed|throughput|tierb|real|draft|pairs|pairs_tail|embed|all) ;;
+  *) echo "usage: bash bench/run.sh [accuracy|speed|throughput|tierb|real|draft|pairs|pairs_tail|embed|all] [ARGS...]" >&2; exit 2 ;;
 esac
 target="${CARGO_TARGET_DIR:-$PWD/target}/release"
 memval="$target/memval"
@@ -48,6 +51,9 @@ if [[ "$what" == draft ]]; then
 fi
 if [[ "$what" == pairs ]]; then
   "$target/pairs" --memval "$memval" "$@"
+fi
+if [[ "$what" == pairs_tail ]]; then
+  "$target/pairs_tail" --memval "$memval" "$@"
 fi
 if [[ "$what" == embed ]]; then
   if [[ -z "${MEMVAL_EMBED_MODEL:-}" ]]; then

@@ -16,6 +16,9 @@ pub mod labelled;
 pub mod llama;
 pub mod memories;
 pub mod nats;
+pub mod pair_corpus;
+pub mod pair_exact;
+pub mod pair_run;
 
 // ---------------------------------------------------------------------------------------
 // Deterministic PRNG (splitmix64)

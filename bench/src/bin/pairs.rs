@@ -23,12 +23,12 @@
 
 use std::collections::{HashMap, HashSet};
 use std::path::{Path, PathBuf};
-use std::process::{Command, Stdio};
 use std::time::Instant;
 
-use anyhow::{bail, Context, Result};
+use anyhow::{Context, Result};
+use memval_bench::pair_exact::{exhaustive, tokens};
+use memval_bench::pair_run::{parse_pairs, run_pairs, write_memories};
 use memval_bench::{arg_value, median, memval_binary, registry_src, Rng};
-use serde_json::{json, Value};
 
 const SEED: u64 = 20_261_201;
 const AGENTS: usize = 60;
@@ -73,7 +73,7 @@ fn bench(name: &str, memval: &Path, dir: &Path, texts: &[(String, String)], runs
         texts.len(),
         agents.len()
     );
-    let all = write(dir, &format!("{name}-all.jsonl"), texts)?;
+    let all = write_memories(dir, &format!("{name}-all.jsonl"), texts)?;
 
     // 1. Scale.
     let mut times = Vec::new();
@@ -97,7 +97,7 @@ fn bench(name: &str, memval: &Path, dir: &Path, texts: &[(String, String)], runs
 
     // 2. Recall on a 5k subset (the first 5,000: every agent is in it).
     let sub = &texts[..texts.len().min(5000)];
-    let sub_path = write(dir, &format!("{name}-5k.jsonl"), sub)?;
+    let sub_path = write_memories(dir, &format!("{name}-5k.jsonl"), sub)?;
     let (memval_secs, stdout) = time_pairs(memval, &sub_path, 500)?;
     let mine = parse_pairs(&stdout)?;
     let start = Instant::now();
@@ -131,7 +131,7 @@ fn bench(name: &str, memval: &Path, dir: &Path, texts: &[(String, String)], runs
     // 3. Against the seed's bash loop (25 ms per pair, measured).
     for (size, seed_time) in [(100, "1 min 43 s"), (400, "28 min 38 s"), (1400, "~6 h (estimated)")] {
         let part = &texts[..size.min(texts.len())];
-        let path = write(dir, &format!("{name}-{size}.jsonl"), part)?;
+        let path = write_memories(dir, &format!("{name}-{size}.jsonl"), part)?;
         let mut t = Vec::new();
         let mut count = 0;
         for _ in 0..5 {
@@ -144,113 +144,9 @@ fn bench(name: &str, memval: &Path, dir: &Path, texts: &[(String, String)], runs
     Ok(())
 }
 
-/// `memval pairs --method keyword --per-agent 0 --cap CAP --format jsonl`: seconds and stdout.
+/// Seconds and stdout of `memval pairs` (see [`run_pairs`]).
 fn time_pairs(memval: &Path, memories: &Path, cap: usize) -> Result<(f64, Vec<u8>)> {
-    let start = Instant::now();
-    let out = Command::new(memval)
-        .args([
-            "pairs",
-            "--method",
-            "keyword",
-            "--per-agent",
-            "0",
-            "--format",
-            "jsonl",
-            "--cap",
-            &cap.to_string(),
-            "--memories",
-        ])
-        .arg(memories)
-        .stdin(Stdio::null())
-        .output()
-        .context("running memval pairs")?;
-    let secs = start.elapsed().as_secs_f64();
-    if !out.status.success() {
-        bail!("memval pairs failed: {}", String::from_utf8_lossy(&out.stderr));
-    }
-    Ok((secs, out.stdout))
-}
-
-/// `(id_a, id_b, score)` of memval's JSONL.
-fn parse_pairs(stdout: &[u8]) -> Result<Vec<(usize, usize, f64)>> {
-    let text = std::str::from_utf8(stdout)?;
-    text.lines()
-        .map(|l| {
-            let v: Value = serde_json::from_str(l)?;
-            let id = |k: &str| v[k].as_u64().map(|x| x as usize).with_context(|| format!("{k} in {l}"));
-            Ok((id("id_a")?, id("id_b")?, v["score"].as_f64().context("score")?))
-        })
-        .collect()
-}
-
-fn write(dir: &Path, name: &str, texts: &[(String, String)]) -> Result<PathBuf> {
-    let path = dir.join(name);
-    let mut s = String::new();
-    for (i, (agent, content)) in texts.iter().enumerate() {
-        s.push_str(&json!({"id": i, "agent": agent, "content": content, "tier": i % 3, "type": "memory", "created_at": "2026-11-01T00:00:00Z"}).to_string());
-        s.push('\n');
-    }
-    std::fs::write(&path, s)?;
-    Ok(path)
-}
-
-/// The benchmark's own tokeniser (docs/contracts.md §5): lowercase alphanumeric runs of 4+ characters.
-fn tokens(text: &str) -> Vec<String> {
-    let mut t: Vec<String> =
-        text.split(|c: char| !c.is_alphanumeric()).filter(|w| w.chars().count() >= 4).map(str::to_lowercase).collect();
-    t.sort();
-    t.dedup();
-    t
-}
-
-/// Every pair of different agents with Jaccard >= 0.15, best first (score, then ids).
-fn exhaustive(texts: &[(String, String)]) -> Vec<(usize, usize, f64)> {
-    let mut vocab: HashMap<String, u32> = HashMap::new();
-    let sets: Vec<Vec<u32>> = texts
-        .iter()
-        .map(|(_, t)| {
-            let mut ids: Vec<u32> = tokens(t)
-                .into_iter()
-                .map(|w| {
-                    let n = vocab.len() as u32;
-                    *vocab.entry(w).or_insert(n)
-                })
-                .collect();
-            ids.sort_unstable();
-            ids
-        })
-        .collect();
-    let mut out = Vec::new();
-    for a in 0..sets.len() {
-        for b in a + 1..sets.len() {
-            if texts[a].0 == texts[b].0 {
-                continue;
-            }
-            let (x, y) = (&sets[a], &sets[b]);
-            let (mut i, mut j, mut common) = (0, 0, 0usize);
-            while i < x.len() && j < y.len() {
-                match x[i].cmp(&y[j]) {
-                    std::cmp::Ordering::Less => i += 1,
-                    std::cmp::Ordering::Greater => j += 1,
-                    std::cmp::Ordering::Equal => {
-                        common += 1;
-                        i += 1;
-                        j += 1;
-                    }
-                }
-            }
-            let union = x.len() + y.len() - common;
-            if union == 0 {
-                continue;
-            }
-            let score = common as f64 / union as f64;
-            if score >= 0.15 {
-                out.push((a, b, score));
-            }
-        }
-    }
-    out.sort_by(|p, q| q.2.total_cmp(&p.2).then(p.0.cmp(&q.0)).then(p.1.cmp(&q.1)));
-    out
+    run_pairs(memval, memories, cap).map(|r| (r.secs, r.stdout))
 }
 
 // ------------------------------------------------------------------------------------------

@@ -2,17 +2,11 @@
 //! agents whose token sets have a Jaccard of at least 0.15, best first, capped.
 //!
 //! An all-pairs scan is quadratic and, because common words are kept, hundreds of millions
-//! of pairs pass 0.15 on 100k real memories. So the top `cap` pairs are found with a top-k
-//! set-similarity join (prefix filtering, as in Xiao et al.'s topk-join):
-//!
-//! - tokens are ranked rarest first and every memory's token list is sorted by that rank;
-//! - a pair whose first shared token sits at position `i` of a list of `n` tokens has a
-//!   Jaccard of at most `(n - i) / n`. Positions are visited from the highest such bound
-//!   down, each one probing an inverted index of the positions visited before it, so a pair
-//!   is met exactly when its first shared token is visited on both sides;
-//! - the `cap`-th best score found so far is a threshold that only rises; visiting stops as
-//!   soon as the next bound is below it, so frequent words at the end of long lists are
-//!   almost never visited. Size and position bounds skip hopeless pairs unverified.
+//! of pairs pass 0.15 on 100k real memories. So the top `cap` pairs are found by an exact top-k
+//! set-similarity join, `keyword_join.rs` (prefix, size and positional filtering with
+//! overlap counting, at a threshold seeded from each memory's rarest tokens that only rises;
+//! its module doc says how and why). This module samples, tokenises and ranks the tokens, and
+//! says what was left out.
 //!
 //! Every pair emitted carries its exact Jaccard, computed from the two token lists; a bound
 //! never stands in for a score. With no cap the threshold stays at 0.15 and every pair at or
@@ -23,24 +17,23 @@
 //!
 //! Tokens are lowercase alphanumeric runs of 4+ characters (Unicode letters and digits; common
 //! words kept, as the seed keeps them); the score is the exact Jaccard of the two token sets. The
-//! inverted index of the positions visited is keyed by token and list size, so a probe walks only
-//! the sizes that can reach the threshold. Size and position bounds skip pairs unverified, and so
-//! does a bound that could at best tie the worst kept pair and lose on ids; a pair is scored once,
-//! at its first shared token. Ties break on ids (numeric when both are integers), so the output
+//! tokens are ranked rarest first (ties by first appearance). Ties break on ids (numeric when both are integers), so the output
 //! equals the all-pairs scan's prefix exactly (`exhaustive`, checked in unit tests on skewed random
 //! corpora and in `bench/pairs`). Per-agent sampling takes the numerically highest `tier` first
 //! (docs/contracts.md §5 says "highest tier"; memval reads that as the larger number), then the
 //! newest `updated_at`/`created_at`, then id. `--cap` is taken as given (0 = no cap); without it
 //! the cap is `reconcile_pair_cap` of a `memory.db`, clamped to 1-500, else 50. Pairs settled in
 //! `reconcile_log` (`pick-survivor`, `merge`, `both-stale`; read by
-//! `memval_sources::reconcile_log`) are not raised. What sampling, the cap, the log or token-less
+//! `memval_sources::reconcile_log`) are not raised, and counted apart from the join (those at or
+//! above the floor), so the count never depends on the order pairs were met in. What sampling, the cap, the log or token-less
 //! memories left out is printed.
 
 use std::cmp::Ordering;
-use std::collections::{BinaryHeap, HashMap, HashSet};
+use std::collections::{HashMap, HashSet};
 
 use memval_proto::{Memory, Pair};
 
+use crate::keyword_join::{join, Record, Scored};
 use crate::tokens::{jaccard_of, tokens};
 
 /// docs/contracts.md §5: the keyword method's Jaccard floor.
@@ -104,7 +97,8 @@ pub struct Candidates {
     pub resolved_skipped: usize,
     /// The cap was reached: more pairs may pass the floor, none scoring above the last one.
     pub capped: bool,
-    /// Pairs whose Jaccard was computed (the work the bounds did not avoid).
+    /// Pairs whose Jaccard was computed (the work the bounds did not avoid; with the join on
+    /// several threads it varies from run to run, the pairs never do).
     pub verified: u64,
     /// How the pairs were found: `keyword`, `embed` or `both` (the first line of [`summary`]).
     pub method: String,
@@ -171,78 +165,6 @@ pub fn sample(memories: &[Memory], per_agent: Option<usize>) -> (Vec<usize>, Vec
     (keep, sampled)
 }
 
-/// A memory ready for the join: its token ranks, rarest first.
-struct Record {
-    memory: usize,
-    agent: u32,
-    /// Position of the memory's id in id order: the tie-break between equal scores.
-    id_rank: u32,
-    tokens: Vec<u32>,
-}
-
-/// A scored pair of records, ordered best first by `Ord` (higher score, then lower ids).
-#[derive(Clone, Copy, Debug)]
-struct Scored {
-    score: f64,
-    /// `id_rank`s, smaller first.
-    lo: u32,
-    hi: u32,
-    a: u32,
-    b: u32,
-}
-
-impl Scored {
-    fn new(score: f64, records: &[Record], a: u32, b: u32) -> Scored {
-        let (ra, rb) = (records[a as usize].id_rank, records[b as usize].id_rank);
-        let (lo, hi, a, b) = if ra < rb { (ra, rb, a, b) } else { (rb, ra, b, a) };
-        Scored { score, lo, hi, a, b }
-    }
-    /// `Less` means better.
-    fn rank(&self, other: &Scored) -> Ordering {
-        other.score.total_cmp(&self.score).then(self.lo.cmp(&other.lo)).then(self.hi.cmp(&other.hi))
-    }
-}
-impl PartialEq for Scored {
-    fn eq(&self, other: &Self) -> bool {
-        self.rank(other) == Ordering::Equal
-    }
-}
-impl Eq for Scored {}
-impl PartialOrd for Scored {
-    fn partial_cmp(&self, other: &Self) -> Option<Ordering> {
-        Some(self.cmp(other))
-    }
-}
-/// Max-heap order = worst first, so the heap's top is the pair to evict.
-impl Ord for Scored {
-    fn cmp(&self, other: &Self) -> Ordering {
-        self.rank(other)
-    }
-}
-
-/// A position of a record to visit, with the best Jaccard a pair first meeting there can have.
-struct Event {
-    bound: f64,
-    record: u32,
-    pos: u32,
-}
-impl PartialEq for Event {
-    fn eq(&self, other: &Self) -> bool {
-        self.cmp(other) == Ordering::Equal
-    }
-}
-impl Eq for Event {}
-impl PartialOrd for Event {
-    fn partial_cmp(&self, other: &Self) -> Option<Ordering> {
-        Some(self.cmp(other))
-    }
-}
-impl Ord for Event {
-    fn cmp(&self, other: &Self) -> Ordering {
-        self.bound.total_cmp(&other.bound).then(other.record.cmp(&self.record)).then(other.pos.cmp(&self.pos))
-    }
-}
-
 /// The records of the sampled memories (those with tokens), and the ids of those without.
 fn records(memories: &[Memory], keep: &[usize]) -> (Vec<Record>, Vec<String>) {
     let mut agents: HashMap<&str, u32> = HashMap::new();
@@ -297,134 +219,63 @@ fn records(memories: &[Memory], keep: &[usize]) -> (Vec<Record>, Vec<String>) {
     (records, without)
 }
 
-/// The first position where two sorted lists share a value, as `(pos_in_a, overlap)`, or
-/// `None` when they share nothing.
-fn first_shared_and_overlap(a: &[u32], b: &[u32]) -> Option<(usize, usize)> {
-    let (mut i, mut j) = (0, 0);
-    let mut first = None;
-    let mut n = 0;
-    while i < a.len() && j < b.len() {
-        match a[i].cmp(&b[j]) {
-            Ordering::Less => i += 1,
-            Ordering::Greater => j += 1,
-            Ordering::Equal => {
-                first.get_or_insert(i);
-                n += 1;
-                i += 1;
-                j += 1;
-            }
-        }
-    }
-    first.map(|f| (f, n))
-}
-
 /// The keyword candidates of `memories` (see the module docs for how).
 pub fn keyword_pairs(memories: &[Memory], options: &Options) -> Candidates {
     let (keep, sampled) = sample(memories, options.per_agent);
     let (records, without_tokens) = records(memories, &keep);
-    let cap = options.cap.map(|c| c.max(1));
-    let mut top: BinaryHeap<Scored> = BinaryHeap::new();
-    let mut all: Vec<Scored> = Vec::new();
-    let mut resolved_skipped = 0usize;
-    let mut verified = 0u64;
-    let mut events: BinaryHeap<Event> =
-        (0..records.len() as u32).map(|r| Event { bound: 1.0, record: r, pos: 0 }).collect();
-    // Per (token rank, list size): (record, position) of every visited position holding it,
-    // so a probe only walks the sizes that can still reach the threshold.
-    let mut index: HashMap<(u32, u32), Vec<(u32, u32)>> = HashMap::new();
-    let floor = KEYWORD_THRESHOLD;
-    let threshold = |top: &BinaryHeap<Scored>| match cap {
-        Some(k) if top.len() >= k => top.peek().map_or(floor, |w| w.score.max(floor)),
-        _ => floor,
-    };
-    let mut t = floor;
-    while let Some(Event { bound, record: x, pos: i }) = events.pop() {
-        // Equal scores still compete on ids, so only a strictly lower bound ends the search.
-        if bound < t {
-            break;
-        }
-        let rx = &records[x as usize];
-        let lx = rx.tokens.len();
-        let token = rx.tokens[i as usize];
-        // Only sizes that can reach the threshold (one wider each way against rounding;
-        // the exact test is below).
-        let (lo, hi) = ((t * lx as f64).floor().max(1.0) as usize, (lx as f64 / t).ceil() as usize);
-        for ly in lo..=hi {
-            let Some(list) = index.get(&(token, ly as u32)) else { continue };
-            for &(y, j) in list {
-                let ry = &records[y as usize];
-                if ry.agent == rx.agent {
-                    continue;
-                }
-                let (small, large) = if lx < ly { (lx, ly) } else { (ly, lx) };
-                if (small as f64) / (large as f64) < t {
-                    continue;
-                }
-                // If this token is the first they share, the overlap is at most this.
-                let most = 1 + (lx - i as usize - 1).min(ly - j as usize - 1);
-                let bound = jaccard_of(lx, ly, most);
-                if bound < t {
-                    continue;
-                }
-                // A pair that cannot beat the worst kept one even at its bound (a tie it
-                // would lose on ids) is not worth scoring.
-                if let (Some(k), Some(worst)) = (cap, top.peek()) {
-                    if top.len() >= k && Scored::new(bound, &records, x, y) >= *worst {
-                        continue;
-                    }
-                }
-                verified += 1;
-                let Some((first, overlap)) = first_shared_and_overlap(&rx.tokens, &ry.tokens) else { continue };
-                if first != i as usize {
-                    // Met at an earlier shared token already.
-                    continue;
-                }
-                let score = jaccard_of(lx, ly, overlap);
-                if score < t {
-                    continue;
-                }
-                let (ma, mb) = (&memories[rx.memory], &memories[ry.memory]);
-                if !options.resolved.is_empty() && options.resolved.contains(&normalised_ids(&ma.id, &mb.id)) {
-                    resolved_skipped += 1;
-                    continue;
-                }
-                let s = Scored::new(score, &records, x, y);
-                match cap {
-                    None => all.push(s),
-                    Some(k) => {
-                        if top.len() < k {
-                            top.push(s);
-                        } else if top.peek().is_some_and(|worst| s < *worst) {
-                            top.pop();
-                            top.push(s);
-                        }
-                        t = threshold(&top);
-                    }
-                }
-            }
-        }
-        index.entry((token, lx as u32)).or_default().push((x, i));
-        if (i as usize) + 1 < lx {
-            let next = i + 1;
-            events.push(Event { bound: (lx - next as usize) as f64 / lx as f64, record: x, pos: next });
-        }
-    }
-    let capped = cap.is_some_and(|k| top.len() >= k);
-    let mut chosen: Vec<Scored> = if cap.is_some() { top.into_vec() } else { all };
-    chosen.sort();
-    let pairs = chosen.iter().map(|s| pair_of(memories, &records, s)).collect();
+    let resolved = resolved_records(memories, &records, &options.resolved);
+    let found = join(&records, KEYWORD_THRESHOLD, options.cap, &resolved);
+    // Counted apart from the join, so the count is the same however the join met the pairs.
+    let resolved_skipped = resolved
+        .iter()
+        .filter(|&&(x, y)| {
+            let (rx, ry) = (&records[x as usize], &records[y as usize]);
+            rx.agent != ry.agent && crate::tokens::jaccard(&rx.tokens, &ry.tokens) >= KEYWORD_THRESHOLD
+        })
+        .count();
+    let pairs = found.pairs.iter().map(|s| pair_of(memories, &records, s)).collect();
     Candidates {
         pairs,
         memories: memories.len(),
         sampled,
         without_tokens,
         resolved_skipped,
-        capped,
-        verified,
+        capped: found.capped,
+        verified: found.verified,
         method: KEYWORD.to_owned(),
         without_text: Vec::new(),
         agents: agents_of(memories),
     }
+}
+
+/// The record pairs (smaller index first) whose ids `resolved` holds, normalised.
+fn resolved_records(
+    memories: &[Memory],
+    records: &[Record],
+    resolved: &HashSet<(String, String)>,
+) -> HashSet<(u32, u32)> {
+    let mut out = HashSet::new();
+    if resolved.is_empty() {
+        return out;
+    }
+    let mut by_id: HashMap<&str, Vec<u32>> = HashMap::new();
+    for (r, rec) in records.iter().enumerate() {
+        by_id.entry(memories[rec.memory].id.as_str()).or_default().push(r as u32);
+    }
+    for (a, b) in resolved {
+        if id_order(a, b) == Ordering::Greater {
+            continue;
+        }
+        let (Some(xs), Some(ys)) = (by_id.get(a.as_str()), by_id.get(b.as_str())) else { continue };
+        for &x in xs {
+            for &y in ys {
+                if x != y {
+                    out.insert((x.min(y), x.max(y)));
+                }
+            }
+        }
+    }
+    out
 }
 
 fn pair_of(memories: &[Memory], records: &[Record], s: &Scored) -> Pair {
