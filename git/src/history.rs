@@ -245,6 +245,10 @@ type NameResults = HashMap<(String, Option<UnixSeconds>), Result<Vec<NameChange>
 /// parent's commit time and the code files it changed.
 pub type NameChange = (String, UnixSeconds, Vec<String>);
 
+/// A commit and the files (as memval names them) it changed a name's count in:
+/// [`GitRepo::name_changes_in`].
+pub type CommitFiles = (String, Vec<String>);
+
 /// Commits [`GitRepo::name_removed`] returns, newest first: enough to step past later commits
 /// that only touched a comment or a string naming it.
 const NAME_CHANGES: usize = 8;
@@ -1033,7 +1037,7 @@ impl GitRepo {
     /// window holds all of `HEAD`'s history, `Ok(None)` when none did in the window and older
     /// history was not read, `Err` when git could not be read or `name` is not one identifier.
     /// Test files are outside the window's patch, as for [`GitRepo::name_removed`].
-    pub fn name_changes_in(&self, name: &str, files: &[&str]) -> Result<Option<Vec<(String, Vec<String>)>>, String> {
+    pub fn name_changes_in(&self, name: &str, files: &[&str]) -> Result<Option<Vec<CommitFiles>>, String> {
         if !is_identifier(name) {
             return Err(format!("{name} is not one identifier, and only identifiers are logged"));
         }
