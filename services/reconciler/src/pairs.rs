@@ -436,8 +436,9 @@ another `agent`, or, for reconcile, a second --memories)",
         let more = ids.len().saturating_sub(shown.len());
         let _ = writeln!(
             out,
-            "{} memories not compared {why} (ids {}{})",
+            "{} {} not compared {why} (ids {}{})",
             ids.len(),
+            if ids.len() == 1 { "memory" } else { "memories" },
             shown.join(", "),
             if more > 0 { format!(" and {more} more") } else { String::new() }
         );
@@ -578,7 +579,7 @@ mod tests {
         let m = vec![memory("1", "a", "ok, go"), memory("2", "b", "alpha beta")];
         let c = keyword_pairs(&m, &opts(None));
         assert_eq!(c.without_tokens, ["1"]);
-        assert!(summary(&c).contains("1 memories not compared"));
+        assert!(summary(&c).contains("1 memory not compared"));
     }
 
     #[test]
