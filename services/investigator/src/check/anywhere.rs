@@ -244,13 +244,7 @@ impl Checker<'_> {
         files.dedup();
         let why = match git.name_changes_in(&sym.name, &files) {
             Ok(Some(changes)) => {
-                let defined = changes.iter().any(|(commit, changed)| {
-                    changed.iter().any(|f| {
-                        git.show(&format!("{commit}^"), f)
-                            .is_some_and(|t| definitions(Lang::of(f), &t).iter().any(|d| sym.matches(f, d)))
-                    })
-                });
-                if defined {
+                if changes.iter().any(|(commit, changed)| defined_before(git, commit, changed, sym)) {
                     return None;
                 }
                 format!("git never saw {} defined under {qualifier} in a file that defines {qualifier}", sym.name)
@@ -415,11 +409,7 @@ impl Checker<'_> {
         // file it changed removed (or renamed) its last definition; later
         // ones only touched uses of it.
         for (commit, before, files) in &changes {
-            let defined_before = files.iter().any(|f| {
-                git.show(&format!("{commit}^"), f)
-                    .is_some_and(|t| definitions(Lang::of(f), &t).iter().any(|d| sym.matches(f, d)))
-            });
-            if !defined_before {
+            if !defined_before(git, commit, files, sym) {
                 continue;
             }
             for file in files.iter().filter(|f| self.index.file(f).is_some()) {
@@ -489,4 +479,12 @@ impl Checker<'_> {
         }
         None
     }
+}
+
+/// Whether one of `files`, as `commit`'s parent had it, defines `sym`.
+fn defined_before(git: &GitRepo, commit: &str, files: &[String], sym: &SymbolName) -> bool {
+    files.iter().any(|f| {
+        git.show(&format!("{commit}^"), f)
+            .is_some_and(|t| definitions(Lang::of(f), &t).iter().any(|d| sym.matches(f, d)))
+    })
 }
