@@ -20,6 +20,15 @@
 //!   records. Tokens are in the same order in both lists, so every shared token up to the
 //!   last one counted was counted, and verifying a survivor merges only what follows it,
 //!   stopping as soon as α is out of reach;
+//! - near a low threshold a prefix is most of a record, and the lists of the mid-frequency
+//!   tokens at its end grow with the corpus: reading them is work that grows with its square.
+//!   So the tokens from some rank on are frequent (`keyword_index`): a frequent token is
+//!   indexed and probed only together with a second frequent token of the same 2-prefix
+//!   (the first `|x| - α + 2` tokens, which hold the two smallest shared tokens of any pair
+//!   sharing α), in a hash index of token pairs whose lists hold only the records with both.
+//!   The split is where the estimated work (lists read against pairs made) is least. A
+//!   record met only by a pair has nothing counted and is verified by a full merge. Records
+//!   so small that one shared token can be enough index every prefix token singly instead;
 //! - the threshold is the `cap`-th best score found so far (never below the floor). It starts
 //!   from a seed: a first pass that only indexes and probes each record's two rarest tokens
 //!   finds most strongly related pairs for little work, and the `cap`-th best of those is a
@@ -43,6 +52,7 @@ use std::cmp::Ordering;
 use std::collections::{BinaryHeap, HashSet};
 use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering as Atomic};
 
+use crate::keyword_index::{frequent_from, Index, PairIndex};
 use crate::tokens::jaccard_of;
 
 /// A memory ready for the join: its token ranks, rarest first.
@@ -182,7 +192,7 @@ impl Signature {
 
 /// The records in visiting order (size, then id), with what probing and verifying read,
 /// each in an array of its own so a probe touches little memory.
-struct Order {
+pub(crate) struct Order {
     /// `by[i]`: the record visited `i`-th.
     by: Vec<u32>,
     size: Vec<u32>,
@@ -197,7 +207,7 @@ struct Order {
 }
 
 impl Order {
-    fn new(records: &[Record]) -> Order {
+    pub fn new(records: &[Record]) -> Order {
         let mut by: Vec<u32> = (0..records.len() as u32).collect();
         by.sort_by_key(|&r| (records[r as usize].tokens.len(), records[r as usize].id_rank));
         let of = |r: &u32| &records[*r as usize];
@@ -222,10 +232,10 @@ impl Order {
             from_size,
         }
     }
-    fn tokens(&self, v: u32) -> &[u32] {
+    pub fn tokens(&self, v: u32) -> &[u32] {
         &self.tokens[self.start[v as usize]..self.start[v as usize + 1]]
     }
-    fn len(&self) -> usize {
+    pub fn len(&self) -> usize {
         self.by.len()
     }
     /// The pair of visit indices `x` and `y` with `score`.
@@ -240,46 +250,6 @@ impl Order {
     }
 }
 
-/// An inverted index of record prefixes: for each token, `(visit index, position)` of every
-/// indexed prefix holding it, by visit index.
-struct Index {
-    start: Vec<usize>,
-    entries: Vec<(u32, u32)>,
-}
-
-impl Index {
-    /// Indexes the first `prefix(size)` tokens of every record.
-    fn new(order: &Order, vocab: usize, prefix: impl Fn(usize) -> usize) -> Index {
-        let mut start = vec![0usize; vocab + 1];
-        for v in 0..order.len() as u32 {
-            let toks = order.tokens(v);
-            for &t in &toks[..prefix(toks.len()).min(toks.len())] {
-                start[t as usize + 1] += 1;
-            }
-        }
-        for t in 0..vocab {
-            start[t + 1] += start[t];
-        }
-        let mut fill = start.clone();
-        let mut entries = vec![(0u32, 0u32); start[vocab]];
-        for v in 0..order.len() as u32 {
-            let toks = order.tokens(v);
-            for (j, &t) in toks[..prefix(toks.len()).min(toks.len())].iter().enumerate() {
-                entries[fill[t as usize]] = (v, j as u32);
-                fill[t as usize] += 1;
-            }
-        }
-        Index { start, entries }
-    }
-    /// The entries of `token` visited in `from..to`.
-    fn list(&self, token: u32, from: u32, to: u32) -> &[(u32, u32)] {
-        let all = &self.entries[self.start[token as usize]..self.start[token as usize + 1]];
-        let lo = all.partition_point(|e| e.0 < from);
-        let hi = lo + all[lo..].partition_point(|e| e.0 < to);
-        &all[lo..hi]
-    }
-}
-
 /// What every pass of one join shares.
 #[derive(Clone, Copy)]
 struct Setup<'a> {
@@ -289,20 +259,34 @@ struct Setup<'a> {
     resolved: &'a HashSet<(u32, u32)>,
 }
 
-/// A pass of the join: which index, how many tokens a record probes (at threshold `t`), and
-/// the threshold, starting where the pass is told.
+/// A pass of the join: which indexes, how many tokens a record probes (at threshold `t`),
+/// and the threshold, starting where the pass is told.
 struct Pass<'a> {
     setup: Setup<'a>,
     index: &'a Index,
     probe: &'a (dyn Fn(usize, f64) -> usize + Sync),
+    pairs: Option<Pairs<'a>>,
     /// The best lower bound on the final threshold any thread has found (f64 bits).
     shared: AtomicU64,
     next: AtomicUsize,
 }
 
+/// The pair index of a pass and how the vocabulary is split for it (`keyword_index`).
+#[derive(Clone, Copy)]
+struct Pairs<'a> {
+    index: &'a PairIndex,
+    /// Tokens of this rank or above are frequent: the single-token index holds them only for
+    /// small records, the pair index for the others.
+    frequent_from: u32,
+    /// Records visited before this are small: one shared token can be enough for them (at
+    /// the seed), so they index every prefix token on its own and no pair.
+    small_to: u32,
+}
+
 /// How a record probing met another: the shared tokens counted (0 before the first,
-/// [`PRUNED`] once the pair cannot reach the threshold), and the positions of the last one
-/// counted in the prober (`i`) and in the other (`j`).
+/// [`PRUNED`] once the pair cannot reach the threshold, [`FRESH`] when it was only met by a
+/// pair of frequent tokens), and the positions of the last one counted in the prober (`i`)
+/// and in the other (`j`).
 #[derive(Clone, Copy, Default)]
 struct Meet {
     count: u32,
@@ -323,10 +307,18 @@ struct Worker {
 }
 
 const PRUNED: u32 = u32::MAX;
+/// Met by a token pair, nothing counted: verifying merges both lists from the start.
+const FRESH: u32 = u32::MAX - 1;
 
 impl<'a> Pass<'a> {
-    fn new(setup: Setup<'a>, index: &'a Index, probe: &'a (dyn Fn(usize, f64) -> usize + Sync), start: f64) -> Self {
-        Pass { setup, index, probe, shared: AtomicU64::new(start.to_bits()), next: AtomicUsize::new(0) }
+    fn new(
+        setup: Setup<'a>,
+        index: &'a Index,
+        probe: &'a (dyn Fn(usize, f64) -> usize + Sync),
+        pairs: Option<Pairs<'a>>,
+        start: f64,
+    ) -> Self {
+        Pass { setup, index, probe, pairs, shared: AtomicU64::new(start.to_bits()), next: AtomicUsize::new(0) }
     }
 
     fn threshold(&self, w: &Worker) -> f64 {
@@ -392,6 +384,7 @@ impl<'a> Pass<'a> {
         // The largest size a record first sharing the token at `i` can have: α must fit in
         // the `a - i` tokens left. It only falls as `i` grows.
         let mut largest = a;
+        let (frequent_from, small_to) = self.pairs.map_or((u32::MAX, u32::MAX), |p| (p.frequent_from, p.small_to));
         for (i, &token) in xt[..(self.probe)(a, t).min(a)].iter().enumerate() {
             while largest >= smallest && w.alpha[largest - smallest] as usize > a - i {
                 largest -= 1;
@@ -399,7 +392,10 @@ impl<'a> Pass<'a> {
             if largest < smallest {
                 break;
             }
-            let to = x.min(self.setup.order.from_size[largest + 1]);
+            let mut to = x.min(self.setup.order.from_size[largest + 1]);
+            if token >= frequent_from {
+                to = to.min(small_to);
+            }
             for &(y, j) in self.index.list(token, from, to) {
                 let m = &mut w.count[y as usize];
                 if m.count == PRUNED {
@@ -418,6 +414,9 @@ impl<'a> Pass<'a> {
                 };
             }
         }
+        if let Some(pairs) = self.pairs {
+            self.visit_pairs(x, t, smallest, pairs, w);
+        }
         let touched = std::mem::take(&mut w.touched);
         for &y in &touched {
             let m = std::mem::take(&mut w.count[y as usize]);
@@ -429,13 +428,47 @@ impl<'a> Pass<'a> {
         w.touched.clear();
     }
 
+    /// Meets record `x` (visit index) with the records of more than one token visited before
+    /// it whose two smallest shared tokens are frequent: through the pairs of frequent tokens
+    /// of its 2-prefix (`keyword_index`). Records already met are left as they are.
+    fn visit_pairs(&self, x: u32, t: f64, smallest: usize, pairs: Pairs<'_>, w: &mut Worker) {
+        let order = self.setup.order;
+        let xt = order.tokens(x);
+        let a = xt.len();
+        let first = xt.partition_point(|&token| token < pairs.frequent_from);
+        let end = (a + 2 - min_shared(a, t)).min(a);
+        let from = order.from_size[smallest].max(pairs.small_to);
+        let mut largest = a;
+        for i2 in first + 1..end {
+            // The first shared token is before `i2`, the rest from `i2` on.
+            while largest >= smallest && w.alpha[largest - smallest] as usize > a - i2 + 1 {
+                largest -= 1;
+            }
+            let to = if largest < smallest { 0 } else { x.min(order.from_size[largest + 1]) };
+            if to <= from {
+                break;
+            }
+            for &u in &xt[first..i2] {
+                for y in pairs.index.records(u, xt[i2], from, to) {
+                    let m = &mut w.count[y as usize];
+                    if m.count == 0 {
+                        w.touched.push(y);
+                        m.count = FRESH;
+                    }
+                }
+            }
+        }
+    }
+
     /// Scores `x` and `y` (visit indices) if they can still make the list, and keeps them.
     fn verify(&self, x: u32, y: u32, m: Meet, w: &mut Worker) {
         let order = self.setup.order;
         let (a, b) = (order.size[x as usize] as usize, order.size[y as usize] as usize);
-        let (i, j) = (m.i as usize, m.j as usize);
+        // Where the merge resumes, after the last token counted.
+        let (count, i, j) =
+            if m.count == FRESH { (0, 0, 0) } else { (m.count as usize, m.i as usize + 1, m.j as usize + 1) };
         let t = self.threshold(w);
-        let most = m.count as usize + (a - i - 1).min(b - j - 1);
+        let most = count + (a - i).min(b - j);
         let bound = jaccard_of(a, b, most);
         if bound < t {
             return;
@@ -457,7 +490,7 @@ impl<'a> Pass<'a> {
         w.verified += 1;
         // Every shared token up to the last one counted was counted (module doc).
         let (xt, yt) = (order.tokens(x), order.tokens(y));
-        let Some(overlap) = overlap_reaching(&xt[i + 1..], &yt[j + 1..], m.count as usize, need) else { return };
+        let Some(overlap) = overlap_reaching(&xt[i..], &yt[j..], count, need) else { return };
         let score = jaccard_of(a, b, overlap);
         let (rx, ry) = (order.by[x as usize], order.by[y as usize]);
         if score < t || self.setup.resolved.contains(&(rx.min(ry), rx.max(ry))) {
@@ -488,16 +521,18 @@ impl<'a> Pass<'a> {
 pub(crate) fn join(records: &[Record], floor: f64, cap: Option<usize>, resolved: &HashSet<(u32, u32)>) -> Found {
     let threads =
         if records.len() >= PARALLEL_FROM { std::thread::available_parallelism().map_or(1, |n| n.get()) } else { 1 };
-    join_on(records, floor, cap, resolved, threads)
+    join_on(records, floor, cap, resolved, threads, None)
 }
 
-/// [`join`] on `threads` threads.
+/// [`join`] on `threads` threads, with tokens in at least `frequent` records indexed by pairs
+/// (`None`: where the work is least, `keyword_index::frequent_from`).
 fn join_on(
     records: &[Record],
     floor: f64,
     cap: Option<usize>,
     resolved: &HashSet<(u32, u32)>,
     threads: usize,
+    frequent: Option<usize>,
 ) -> Found {
     let cap = cap.map(|k| k.max(1));
     let order = Order::new(records);
@@ -506,16 +541,36 @@ fn join_on(
     // The seed: the cap-th best score among pairs sharing one of their two rarest tokens.
     let mut seed = floor;
     if let Some(k) = cap {
-        let index = Index::new(&order, vocab, |_| SEED_PREFIX);
+        let index = Index::new(&order, vocab, |_| SEED_PREFIX, |_, _| true);
         let probe = |a: usize, _: f64| a.min(SEED_PREFIX);
-        let (found, _) = Pass::new(setup, &index, &probe, floor).run(threads);
+        let (found, _) = Pass::new(setup, &index, &probe, None, floor).run(threads);
         if found.len() >= k {
             seed = found[k - 1].score.max(floor);
         }
     }
-    let index = Index::new(&order, vocab, |s| s + 1 - min_overlap(s, s, seed).min(s));
+    // Small records: one shared token can reach the seed with a record of their size.
+    let longest = order.from_size.len() - 2;
+    let small = (1..=longest).take_while(|&b| min_overlap(b, b, seed) <= 1).last().unwrap_or(0);
+    let small_to = order.from_size[small + 1];
+    let prefix = |s: usize| s + 1 - min_overlap(s, s, seed).min(s);
+    let prefix2 = |s: usize| (s + 2).saturating_sub(min_overlap(s, s, seed));
+    let frequent_from = match frequent {
+        None => frequent_from(&order, vocab, small_to, prefix, prefix2),
+        Some(n) => {
+            // Ranks are rarest first: the frequent tokens are the ranks from the first one in
+            // `n` records on.
+            let mut df = vec![0usize; vocab];
+            for t in records.iter().flat_map(|r| &r.tokens) {
+                df[*t as usize] += 1;
+            }
+            df.iter().position(|&d| d >= n).unwrap_or(vocab) as u32
+        }
+    };
+    let index = Index::new(&order, vocab, prefix, |v, t| t < frequent_from || v < small_to);
+    let pair_index = PairIndex::new(&order, small_to, frequent_from, prefix2);
+    let pairs = Pairs { index: &pair_index, frequent_from, small_to };
     let probe = |a: usize, t: f64| a + 1 - min_shared(a, t).min(a);
-    let (pairs, verified) = Pass::new(setup, &index, &probe, seed).run(threads);
+    let (pairs, verified) = Pass::new(setup, &index, &probe, Some(pairs), seed).run(threads);
     let capped = cap.is_some_and(|k| pairs.len() >= k);
     Found { pairs, capped, verified }
 }
@@ -554,9 +609,12 @@ mod tests {
     /// The join on one and on three threads, with and without the resolved pairs, against the scan.
     fn check(records: &[Record], floor: f64, cap: Option<usize>, resolved: &HashSet<(u32, u32)>, what: &str) {
         let want = key(&scan(records, floor, cap, resolved));
-        for threads in [1, 3] {
-            let got = join_on(records, floor, cap, resolved, threads);
-            assert_eq!(key(&got.pairs), want, "{what}, cap {cap:?}, {threads} threads");
+        // Every token frequent, the commoner ones, none.
+        for (threads, frequent) in
+            [(1, Some(1)), (3, Some(1)), (1, Some(4)), (3, Some(12)), (1, Some(usize::MAX)), (3, None)]
+        {
+            let got = join_on(records, floor, cap, resolved, threads, frequent);
+            assert_eq!(key(&got.pairs), want, "{what}, cap {cap:?}, {threads} threads, frequent from {frequent:?}");
             let all = scan(records, floor, None, resolved).len();
             assert_eq!(got.capped, cap.is_some_and(|k| all >= k), "{what}, cap {cap:?}");
         }
@@ -618,14 +676,14 @@ mod tests {
         for cap in [1, 2, 5, 17, 54, 60] {
             check(&records, 0.15, Some(cap), &HashSet::new(), "all equal");
         }
-        let got = join_on(&records, 0.15, Some(3), &HashSet::new(), 2);
+        let got = join_on(&records, 0.15, Some(3), &HashSet::new(), 2, Some(1));
         assert_eq!(key(&got.pairs), [(0, 1, 1.0), (0, 2, 1.0), (0, 3, 1.0)]);
         // id order, not record order, breaks the tie.
         let mut reversed: Vec<Record> = (0..4).map(|i| record(i, i as u32, &[1, 2, 3])).collect();
         for (i, r) in reversed.iter_mut().enumerate() {
             r.id_rank = 3 - i as u32;
         }
-        let got = join_on(&reversed, 0.15, Some(1), &HashSet::new(), 1);
+        let got = join_on(&reversed, 0.15, Some(1), &HashSet::new(), 1, Some(1));
         assert_eq!((got.pairs[0].a, got.pairs[0].b), (3, 2));
     }
 
@@ -639,7 +697,7 @@ mod tests {
         let records = vec![record(0, 0, &x), record(1, 1, &at), record(2, 2, &below)];
         assert!(crate::tokens::jaccard(&records[0].tokens, &records[2].tokens) < 0.15);
         for cap in [Some(1), Some(5), None] {
-            let got = join_on(&records, 0.15, cap, &HashSet::new(), 1);
+            let got = join_on(&records, 0.15, cap, &HashSet::new(), 1, Some(1));
             assert_eq!(key(&got.pairs), [(0, 1, 0.15)], "cap {cap:?}");
             check(&records, 0.15, cap, &HashSet::new(), "at the floor");
         }
@@ -649,18 +707,18 @@ mod tests {
     fn pairs_of_one_agent_are_never_made() {
         let records: Vec<Record> = (0..6).map(|i| record(i, 0, &[1, 2, 3, 4])).collect();
         for cap in [Some(1), None] {
-            assert!(join_on(&records, 0.15, cap, &HashSet::new(), 2).pairs.is_empty());
+            assert!(join_on(&records, 0.15, cap, &HashSet::new(), 2, Some(1)).pairs.is_empty());
         }
         let mut two = records;
         two.push(record(6, 1, &[1, 2, 3, 4]));
-        let got = join_on(&two, 0.15, None, &HashSet::new(), 1);
+        let got = join_on(&two, 0.15, None, &HashSet::new(), 1, Some(1));
         assert_eq!(got.pairs.len(), 6);
         assert!(got.pairs.iter().all(|p| p.b == 6));
     }
 
     #[test]
     fn no_records_and_one_token_sets() {
-        assert!(join_on(&[], 0.15, Some(3), &HashSet::new(), 2).pairs.is_empty());
+        assert!(join_on(&[], 0.15, Some(3), &HashSet::new(), 2, Some(1)).pairs.is_empty());
         let records = vec![record(0, 0, &[5]), record(1, 1, &[5]), record(2, 2, &[6]), record(3, 3, &[5, 6])];
         check(&records, 0.15, Some(2), &HashSet::new(), "one token");
         check(&records, 0.15, None, &HashSet::new(), "one token");

@@ -20,6 +20,7 @@ pub mod embed_pairs;
 pub mod empty;
 pub mod error;
 pub mod judging;
+mod keyword_index;
 mod keyword_join;
 pub mod naming;
 pub mod pairs;

@@ -4,8 +4,8 @@
 //! An all-pairs scan is quadratic and, because common words are kept, hundreds of millions
 //! of pairs pass 0.15 on 100k real memories. So the top `cap` pairs are found by an exact top-k
 //! set-similarity join, `keyword_join.rs` (prefix, size and positional filtering with
-//! overlap counting, at a threshold seeded from each memory's rarest tokens that only rises;
-//! its module doc says how and why). This module samples, tokenises and ranks the tokens, and
+//! overlap counting, frequent tokens indexed by pairs, at a threshold seeded from each
+//! memory's rarest tokens that only rises; its module doc says how and why). This module samples, tokenises and ranks the tokens, and
 //! says what was left out.
 //!
 //! Every pair emitted carries its exact Jaccard, computed from the two token lists; a bound
