@@ -24,13 +24,14 @@
 mod support;
 
 use std::collections::{BTreeMap, BTreeSet};
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
 use memval_llm::testing::ScriptedServer;
 use support::nats::{eventually, stored, NatsServer, Service};
 use support::reconcile::{judge_answer, model_args, project, reconcile_in_process, reports_in, serve_args};
 use support::rng::Rng;
+use support::GitRepo;
 
 /// Periods in which a reconciler is killed.
 const PERIODS: usize = 10;
@@ -100,19 +101,33 @@ fn all_logs(logs: &Path) -> String {
         .join("\n")
 }
 
+/// The project both tests reconcile, where services write, and what every period's report
+/// must be: `memval reconcile` in one process, with the same answers from the model.
+struct Setting {
+    _repo: GitRepo,
+    _work: tempfile::TempDir,
+    root: PathBuf,
+    out_dir: PathBuf,
+    logs: PathBuf,
+    want: String,
+}
+
+fn setting_up() -> Setting {
+    let repo = project();
+    let root = repo.dir.path().canonicalize().unwrap();
+    let work = tempfile::tempdir().unwrap();
+    let (out_dir, logs) = (work.path().join("reports"), work.path().join("logs"));
+    std::fs::create_dir_all(&logs).unwrap();
+    let local_model = ScriptedServer::start(judge_answer);
+    let want = std::fs::read_to_string(reconcile_in_process(&root, &work.path().join("local"), &local_model)).unwrap();
+    assert!(!want.contains("not judged"), "{want}");
+    Setting { _repo: repo, _work: work, root, out_dir, logs, want }
+}
+
 fn kill_reconcilers_period_after_period(replicas: usize, victim: Victim) {
     let started = Instant::now();
     let mut rng = Rng::from_clock();
-    let r = project();
-    let root = r.dir.path().canonicalize().unwrap();
-    let work = tempfile::tempdir().unwrap();
-    let (local_out, out_dir, logs) = (work.path().join("local"), work.path().join("reports"), work.path().join("logs"));
-    std::fs::create_dir_all(&logs).unwrap();
-
-    // What every period's report must be: `memval reconcile` in one process, same model.
-    let local_model = ScriptedServer::start(judge_answer);
-    let want = std::fs::read_to_string(reconcile_in_process(&root, &local_out, &local_model)).unwrap();
-    assert!(!want.contains("not judged"), "{want}");
+    let Setting { root, out_dir, logs, want, .. } = &setting_up();
 
     let nats = NatsServer::start();
     let url = nats.url();
@@ -120,13 +135,13 @@ fn kill_reconcilers_period_after_period(replicas: usize, victim: Victim) {
     let mut judge_args = model_args(&model);
     judge_args.extend(["--concurrency".to_owned(), "2".to_owned()]);
     let judge_args: Vec<&str> = judge_args.iter().map(String::as_str).collect();
-    let judges: Vec<Service> = (0..2).map(|_| Service::start("judge", &url, &judge_args, &logs)).collect();
+    let judges: Vec<Service> = (0..2).map(|_| Service::start("judge", &url, &judge_args, logs)).collect();
     let schedule = format!("*/{EVERY} * * * * *");
     let extra = ["--pair-judges", "--judge-timeout", "60", "--lease-ttl", "1"];
-    let args = serve_args(&root, &out_dir, &schedule, &extra);
+    let args = serve_args(root, out_dir, &schedule, &extra);
     let args: Vec<&str> = args.iter().map(String::as_str).collect();
     let mut reconcilers: Vec<Service> =
-        (0..replicas).map(|_| Service::start("reconciler", &url, &args, &logs)).collect();
+        (0..replicas).map(|_| Service::start("reconciler", &url, &args, logs)).collect();
 
     // Period after period: the claim, a random moment, a SIGKILL, a replacement.
     let mut last: Option<u64> = None;
@@ -149,7 +164,7 @@ fn kill_reconcilers_period_after_period(replicas: usize, victim: Victim) {
             Victim::Anyone => Some(rng.below(reconcilers.len() as u64) as usize),
         };
         let Some(index) = index else {
-            panic!("period {t}: its holder (pid {holder}) is not a running reconciler\n{}", all_logs(&logs))
+            panic!("period {t}: its holder (pid {holder}) is not a running reconciler\n{}", all_logs(logs))
         };
         let state = schedule_leases(&url)[&t].last().unwrap().0.clone();
         let doomed = reconcilers.remove(index);
@@ -160,7 +175,7 @@ fn kill_reconcilers_period_after_period(replicas: usize, victim: Victim) {
             mid_run += 1;
         }
         eprintln!("[{replicas} reconcilers] period {round} (schedule-{t}): killed {what} (pid {pid}) {delay} ms after its claim, lease {state}");
-        reconcilers.push(Service::start("reconciler", &url, &args, &logs));
+        reconcilers.push(Service::start("reconciler", &url, &args, logs));
     }
     let (first, last) = (first.unwrap(), last.unwrap());
     let periods: Vec<u64> = (first..=last).step_by(EVERY as usize).collect();
@@ -185,8 +200,8 @@ fn kill_reconcilers_period_after_period(replicas: usize, victim: Victim) {
     }
 
     let leases = schedule_leases(&url);
-    let by_period = reported(&logs);
-    let everything = || format!("leases {leases:#?}\nreports {by_period:#?}\n{}", all_logs(&logs));
+    let by_period = reported(logs);
+    let everything = || format!("leases {leases:#?}\nreports {by_period:#?}\n{}", all_logs(logs));
     for t in &periods {
         let reports = by_period.get(t).map_or(0, BTreeSet::len);
         assert_eq!(reports, 1, "period schedule-{t} has {reports} reports\n{}", everything());
@@ -199,14 +214,14 @@ fn kill_reconcilers_period_after_period(replicas: usize, victim: Victim) {
     }
     // Every report file in the folder is one of these reports, whole, and the in-process one.
     // (A holder killed once its lease was done may leave its hidden file: not a report.)
-    let files: Vec<_> = reports_in(&out_dir)
+    let files: Vec<_> = reports_in(out_dir)
         .into_iter()
         .filter(|f| !f.file_name().unwrap().to_string_lossy().starts_with('.'))
         .collect();
     assert_eq!(files.len(), by_period.len(), "files {files:?}\n{}", everything());
     for file in &files {
         let got = std::fs::read_to_string(file).unwrap();
-        assert_eq!(got, want, "{} differs from the in-process report\n{}", file.display(), everything());
+        assert_eq!(&got, want, "{} differs from the in-process report\n{}", file.display(), everything());
     }
     eprintln!(
         "{PERIODS} periods with {replicas} reconcilers ({victim:?} killed): {mid_run} holders killed mid-run, {} reports, {:.0?}",
@@ -257,13 +272,7 @@ fn survivors(services: Vec<(Service, Vec<String>)>, url: &str, logs: &Path) -> V
 
 #[test]
 fn the_reconciler_its_judges_and_ingest_come_back_by_themselves_after_a_broker_outage() {
-    let r = project();
-    let root = r.dir.path().canonicalize().unwrap();
-    let work = tempfile::tempdir().unwrap();
-    let (local_out, out_dir, logs) = (work.path().join("local"), work.path().join("reports"), work.path().join("logs"));
-    std::fs::create_dir_all(&logs).unwrap();
-    let local_model = ScriptedServer::start(judge_answer);
-    let want = std::fs::read_to_string(reconcile_in_process(&root, &local_out, &local_model)).unwrap();
+    let Setting { root, out_dir, logs, want, .. } = &setting_up();
 
     let mut nats = NatsServer::start();
     let url = nats.url();
@@ -280,11 +289,11 @@ fn the_reconciler_its_judges_and_ingest_come_back_by_themselves_after_a_broker_o
         "--debounce-quiet",
         "3600",
     ];
-    let reconciler_args = serve_args(&root, &out_dir, "*/3 * * * * *", &extra);
+    let reconciler_args = serve_args(root, out_dir, "*/3 * * * * *", &extra);
     let judge_args = model_args(&model);
     let start = |role: &str, args: &[String]| {
         let refs: Vec<&str> = args.iter().map(String::as_str).collect();
-        (Service::start(role, &url, &refs, &logs), args.to_vec())
+        (Service::start(role, &url, &refs, logs), args.to_vec())
     };
     let services = vec![
         start("reconciler", &reconciler_args),
@@ -292,21 +301,21 @@ fn the_reconciler_its_judges_and_ingest_come_back_by_themselves_after_a_broker_o
         start("judge", &judge_args),
         start("ingest", &[]),
     ];
-    eventually(Duration::from_secs(30), "a report before the outage", || (!reported(&logs).is_empty()).then_some(()));
+    eventually(Duration::from_secs(30), "a report before the outage", || (!reported(logs).is_empty()).then_some(()));
 
     // Down for 10 s: every connection is lost, and the schedule fires (three times) meanwhile.
     nats.restart_after(Duration::from_secs(10));
     let back = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).unwrap().as_secs();
     eprintln!("nats-server back after a 10 s outage");
-    let services = survivors(services, &url, &logs);
+    let services = survivors(services, &url, logs);
 
     // A period that fired after the restart is reconciled, its pairs judged, as in one process.
     let (period, paths) = eventually(Duration::from_secs(60), "a report of a period after the outage", || {
-        reported(&logs).into_iter().find(|(t, _)| *t > back)
+        reported(logs).into_iter().find(|(t, _)| *t > back)
     });
     for path in &paths {
         let got = std::fs::read_to_string(path).unwrap();
-        assert_eq!(got, want, "{path} (period schedule-{period})\n{}", all_logs(&logs));
+        assert_eq!(&got, want, "{path} (period schedule-{period})\n{}", all_logs(logs));
     }
     // Ingest turns an event into a run again.
     support::nats::publish(&url, "memval.v1.events.memory_ingested", "ev-51", ingest_event(51));
