@@ -14,7 +14,23 @@
 //! first, so the frequent tokens are the tail of every list, and when the smallest shared
 //! token of two records is frequent, so is the second smallest.
 
-use crate::keyword_join::Order;
+/// The records' token lists in visiting order, one after another, and where each starts (one
+/// more start than there are records).
+#[derive(Clone, Copy)]
+pub(crate) struct Lists<'a> {
+    pub tokens: &'a [u32],
+    pub start: &'a [usize],
+}
+
+impl<'a> Lists<'a> {
+    /// The tokens of the record visited `v`-th.
+    pub fn get(&self, v: u32) -> &'a [u32] {
+        &self.tokens[self.start[v as usize]..self.start[v as usize + 1]]
+    }
+    pub fn len(&self) -> usize {
+        self.start.len() - 1
+    }
+}
 
 /// What indexing and probing one token pair costs, in list entries a probe by a single token
 /// reads (both are a random memory access; a pair is read twice, hashed and filtered). Measured
@@ -27,7 +43,7 @@ const PAIR_COST: u128 = 4;
 /// made frequent costs a pair signature with every later token of a 2-prefix (the first
 /// `prefix2(size)`), for each record from visit index `first` on.
 pub(crate) fn frequent_from(
-    order: &Order,
+    order: Lists<'_>,
     vocab: usize,
     first: u32,
     prefix: impl Fn(usize) -> usize,
@@ -36,7 +52,7 @@ pub(crate) fn frequent_from(
     let mut listed = vec![0u128; vocab];
     let mut paired = vec![0u128; vocab];
     for v in 0..order.len() as u32 {
-        let toks = order.tokens(v);
+        let toks = order.get(v);
         for &t in &toks[..prefix(toks.len()).min(toks.len())] {
             listed[t as usize] += 1;
         }
@@ -70,10 +86,15 @@ pub(crate) struct Index {
 impl Index {
     /// Indexes, for every record, the tokens of its first `prefix(size)` that `keep(visit
     /// index, token)` accepts.
-    pub fn new(order: &Order, vocab: usize, prefix: impl Fn(usize) -> usize, keep: impl Fn(u32, u32) -> bool) -> Index {
+    pub fn new(
+        order: Lists<'_>,
+        vocab: usize,
+        prefix: impl Fn(usize) -> usize,
+        keep: impl Fn(u32, u32) -> bool,
+    ) -> Index {
         let keep = &keep;
         let indexed = |v: u32| {
-            let toks = order.tokens(v);
+            let toks = order.get(v);
             toks[..prefix(toks.len()).min(toks.len())].iter().enumerate().filter(move |&(_, &t)| keep(v, t))
         };
         let mut start = vec![0usize; vocab + 1];
@@ -127,9 +148,9 @@ fn hash(u: u32, v: u32) -> (u64, u32) {
 impl PairIndex {
     /// Indexes, for every record from visit index `first` on, every pair of its frequent
     /// tokens (rank `frequent_from` or above) among its first `prefix(size)`.
-    pub fn new(order: &Order, first: u32, frequent_from: u32, prefix: impl Fn(usize) -> usize) -> PairIndex {
+    pub fn new(order: Lists<'_>, first: u32, frequent_from: u32, prefix: impl Fn(usize) -> usize) -> PairIndex {
         let frequent = |v: u32| {
-            let toks = order.tokens(v);
+            let toks = order.get(v);
             let end = prefix(toks.len()).min(toks.len());
             let from = toks[..end].partition_point(|&t| t < frequent_from);
             &toks[from..end]
@@ -190,22 +211,21 @@ impl PairIndex {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::keyword_join::Record;
 
-    fn order(sets: &[&[u32]]) -> Order {
-        let records: Vec<Record> = sets
-            .iter()
-            .enumerate()
-            .map(|(i, t)| Record { memory: i, agent: i as u32, id_rank: i as u32, tokens: t.to_vec() })
-            .collect();
-        Order::new(&records)
+    /// `sets` in the order given, as the visiting order.
+    fn lists(sets: &[&[u32]]) -> (Vec<u32>, Vec<usize>) {
+        let mut start = vec![0];
+        for set in sets {
+            start.push(start.last().unwrap() + set.len());
+        }
+        (sets.concat(), start)
     }
 
     #[test]
     fn a_pair_lists_the_records_holding_both_tokens_in_their_prefix() {
-        // Visit order is by size, then id: sizes 2, 3, 3, 4.
-        let o = order(&[&[1, 2, 3], &[1, 3], &[2, 3, 4, 5], &[1, 2, 3]]);
-        let all = PairIndex::new(&o, 0, 0, |s| s);
+        let (tokens, start) = lists(&[&[1, 3], &[1, 2, 3], &[1, 2, 3], &[2, 3, 4, 5]]);
+        let o = Lists { tokens: &tokens, start: &start };
+        let all = PairIndex::new(o, 0, 0, |s| s);
         let got = |u, v, from, to| all.records(u, v, from, to).collect::<Vec<u32>>();
         assert_eq!(got(1, 3, 0, 4), [0, 1, 2]);
         assert_eq!(got(1, 3, 1, 4), [1, 2]);
@@ -215,7 +235,7 @@ mod tests {
         assert_eq!(all.entries(), 1 + 3 + 3 + 6);
         // Only the frequent tokens (rank 3 and above), only the first two tokens of a prefix,
         // only from the second record visited on.
-        let some = PairIndex::new(&o, 1, 3, |s| s.min(3));
+        let some = PairIndex::new(o, 1, 3, |s| s.min(3));
         assert_eq!(some.records(3, 4, 0, 4).collect::<Vec<u32>>(), [3]);
         assert_eq!(some.records(1, 3, 0, 4).count(), 0);
         assert_eq!(some.entries(), 1);
@@ -226,12 +246,14 @@ mod tests {
         // Each record: three tokens of its own, then tokens 1999 and 2000, which all 400 hold.
         let sets: Vec<Vec<u32>> = (0..400u32).map(|i| vec![3 * i, 3 * i + 1, 3 * i + 2, 1999, 2000]).collect();
         let refs: Vec<&[u32]> = sets.iter().map(Vec::as_slice).collect();
-        let o = order(&refs);
-        let from = frequent_from(&o, 2001, 0, |s| s, |s| s);
+        let (tokens, start) = lists(&refs);
+        let o = Lists { tokens: &tokens, start: &start };
+        let from = frequent_from(o, 2001, 0, |s| s, |s| s);
         assert_eq!(from, 1200);
-        assert_eq!(PairIndex::new(&o, 0, from, |s| s).entries(), 400);
+        assert_eq!(PairIndex::new(o, 0, from, |s| s).entries(), 400);
         // Three records: reading three entries of each common token costs less than pairing.
-        let from = frequent_from(&order(&refs[..3]), 2001, 0, |s| s, |s| s);
+        let (tokens, start) = lists(&refs[..3]);
+        let from = frequent_from(Lists { tokens: &tokens, start: &start }, 2001, 0, |s| s, |s| s);
         assert!(from >= 2000, "{from}");
     }
 }

@@ -52,7 +52,7 @@ use std::cmp::Ordering;
 use std::collections::{BinaryHeap, HashSet};
 use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering as Atomic};
 
-use crate::keyword_index::{frequent_from, Index, PairIndex};
+use crate::keyword_index::{frequent_from, Index, Lists, PairIndex};
 use crate::tokens::jaccard_of;
 
 /// A memory ready for the join: its token ranks, rarest first.
@@ -192,7 +192,7 @@ impl Signature {
 
 /// The records in visiting order (size, then id), with what probing and verifying read,
 /// each in an array of its own so a probe touches little memory.
-pub(crate) struct Order {
+struct Order {
     /// `by[i]`: the record visited `i`-th.
     by: Vec<u32>,
     size: Vec<u32>,
@@ -207,7 +207,7 @@ pub(crate) struct Order {
 }
 
 impl Order {
-    pub fn new(records: &[Record]) -> Order {
+    fn new(records: &[Record]) -> Order {
         let mut by: Vec<u32> = (0..records.len() as u32).collect();
         by.sort_by_key(|&r| (records[r as usize].tokens.len(), records[r as usize].id_rank));
         let of = |r: &u32| &records[*r as usize];
@@ -232,10 +232,13 @@ impl Order {
             from_size,
         }
     }
-    pub fn tokens(&self, v: u32) -> &[u32] {
-        &self.tokens[self.start[v as usize]..self.start[v as usize + 1]]
+    fn lists(&self) -> Lists<'_> {
+        Lists { tokens: &self.tokens, start: &self.start }
     }
-    pub fn len(&self) -> usize {
+    fn tokens(&self, v: u32) -> &[u32] {
+        self.lists().get(v)
+    }
+    fn len(&self) -> usize {
         self.by.len()
     }
     /// The pair of visit indices `x` and `y` with `score`.
@@ -541,7 +544,7 @@ fn join_on(
     // The seed: the cap-th best score among pairs sharing one of their two rarest tokens.
     let mut seed = floor;
     if let Some(k) = cap {
-        let index = Index::new(&order, vocab, |_| SEED_PREFIX, |_, _| true);
+        let index = Index::new(order.lists(), vocab, |_| SEED_PREFIX, |_, _| true);
         let probe = |a: usize, _: f64| a.min(SEED_PREFIX);
         let (found, _) = Pass::new(setup, &index, &probe, None, floor).run(threads);
         if found.len() >= k {
@@ -555,7 +558,7 @@ fn join_on(
     let prefix = |s: usize| s + 1 - min_overlap(s, s, seed).min(s);
     let prefix2 = |s: usize| (s + 2).saturating_sub(min_overlap(s, s, seed));
     let frequent_from = match frequent {
-        None => frequent_from(&order, vocab, small_to, prefix, prefix2),
+        None => frequent_from(order.lists(), vocab, small_to, prefix, prefix2),
         Some(n) => {
             // Ranks are rarest first: the frequent tokens are the ranks from the first one in
             // `n` records on.
@@ -566,8 +569,8 @@ fn join_on(
             df.iter().position(|&d| d >= n).unwrap_or(vocab) as u32
         }
     };
-    let index = Index::new(&order, vocab, prefix, |v, t| t < frequent_from || v < small_to);
-    let pair_index = PairIndex::new(&order, small_to, frequent_from, prefix2);
+    let index = Index::new(order.lists(), vocab, prefix, |v, t| t < frequent_from || v < small_to);
+    let pair_index = PairIndex::new(order.lists(), small_to, frequent_from, prefix2);
     let pairs = Pairs { index: &pair_index, frequent_from, small_to };
     let probe = |a: usize, t: f64| a + 1 - min_shared(a, t).min(a);
     let (pairs, verified) = Pass::new(setup, &index, &probe, Some(pairs), seed).run(threads);
