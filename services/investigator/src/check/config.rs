@@ -224,10 +224,12 @@ fn leaf_of(key: &str) -> &str {
     key.rsplit(['.', ':']).next().unwrap_or(key).trim()
 }
 
-/// Whether a value read from a file is one value, not the start of a structure (`{`, `[`) or
-/// a code expression (`_t.cast(...)`, `opts.x ?? 3`).
+/// Whether a value read from a file is one value, not the start of a structure (`{`, `[`), a
+/// code expression (`_t.cast(...)`, `opts.x ?? 3`) or a template filled in when it runs
+/// (`<< parameters.x >>`, `${{ inputs.x }}`, `{{ .Values.x }}`, `${X:-1}`, `$X`).
 fn scalar(found: &str) -> bool {
     let f = found.trim();
+    let template = f.starts_with('$') || f.contains("${") || f.contains("{{") || f.contains("<<");
     // `Boolean? = null`, `int | None = None`: a typed declaration with its default, which the
     // user's own setting (what docs show) overrides; not a value the repository sets.
     let typed_default = f.contains(" = ");
@@ -236,7 +238,8 @@ fn scalar(found: &str) -> bool {
         || f.contains('(')
         || f.contains("??")
         || f.contains(" || ")
-        || typed_default)
+        || typed_default
+        || template)
 }
 
 /// `pnpm@11.11.0` for `pnpm`: the value the memory names, with a version pinned after `@`.
@@ -538,9 +541,19 @@ mod tests {
         assert!(!same_value("1.0", "1"));
         assert!(pinned("pnpm@11.11.0", "pnpm"));
         assert!(!pinned("pnpm@latest-tag", "yarn"));
-        for (found, one) in
-            [("{", false), ("[1, 2]", false), ("_t.cast(_ApiType, x)", false), ("3", true), ("auto", true)]
-        {
+        for (found, one) in [
+            ("{", false),
+            ("[1, 2]", false),
+            ("_t.cast(_ApiType, x)", false),
+            ("<< parameters.include_test_deps >>", false),
+            ("${{ inputs.level }}", false),
+            ("prefix-{{ .Values.tag }}", false),
+            ("${PORT:-8080}", false),
+            ("$HOME/.cache", false),
+            ("3", true),
+            ("auto", true),
+            ("a<b", true),
+        ] {
             assert_eq!(scalar(found), one, "{found}");
         }
     }
