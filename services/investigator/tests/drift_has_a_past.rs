@@ -152,9 +152,15 @@ fn a_setting_is_drift_only_when_the_file_once_had_the_memorys_value() {
         write(r, "src/settings.py", "TIMEOUT = LOGIN_TIMEOUT\n");
         write(r, "src/pins.h", "#define DT_PIN 18\n");
         write(r, "evals.json", "{\"text\": \"use data-icon=\\\"inline-start\\\" here\"}\n");
+        write(r, ".circleci/config.yml", "env:\n  INCLUDE_DEPS: << parameters.include_deps >>\n");
+        write(r, "chart/values.yaml", "replicas: 1\n");
+        write(r, "tools/values.yaml", "name: tools\n");
         write(r, "NOTES.md", "notes\n");
     });
-    commit(root, 1, |r| write(r, "app.toml", "mode = \"fast\"\nretries = 5\n"));
+    commit(root, 1, |r| {
+        write(r, "app.toml", "mode = \"fast\"\nretries = 5\n");
+        write(r, "chart/values.yaml", "replicas: 3\n");
+    });
 
     let evidence = Evidence::open(root).unwrap();
     let checker = evidence.checker();
@@ -178,6 +184,21 @@ fn a_setting_is_drift_only_when_the_file_once_had_the_memorys_value() {
             "quotes escaped inside a JSON string",
             setting(1, ".", "data-icon", "inline-start"),
             Want::Verdict(Verdict::Valid),
+        ),
+        (
+            "a template filled in when the job runs is no value",
+            setting(1, ".circleci/config.yml", "INCLUDE_DEPS", "false"),
+            Want::NotChecked("a template"),
+        ),
+        (
+            "another value in one of several files of the name the memory gave",
+            setting(1, "values.yaml", "replicas", "1"),
+            Want::NotChecked("which file the memory means is not known"),
+        ),
+        (
+            "the same file, named by its path",
+            setting(1, "chart/values.yaml", "replicas", "1"),
+            Want::Verdict(Verdict::Stale),
         ),
     ];
     for (name, claim, want) in cases {

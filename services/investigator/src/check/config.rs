@@ -256,8 +256,9 @@ impl Checker<'_> {
         if leaf.is_empty() {
             return Outcome::NotChecked { reason: format!("cannot read a config key from {key:?}") };
         }
-        let (files, moved) = if raw == "." {
-            (self.config_files_defining(leaf), None)
+        // `guessed`: the memory's path is not there, and the files are those it could mean.
+        let (files, moved, guessed) = if raw == "." {
+            (self.config_files_defining(leaf), None, false)
         } else {
             match self.locate(raw, &r.alt_paths, since) {
                 Located::Refused(refusal) => return Outcome::NotChecked { reason: refusal.to_string() },
@@ -265,18 +266,18 @@ impl Checker<'_> {
                 Located::NeverInRepo | Located::NameElsewhere { .. } => {
                     return Outcome::NotChecked { reason: NEVER_IN_REPO.into() }
                 }
-                Located::Here { path, dir: false, .. } => (vec![path], None),
-                Located::Moved { to, dir: false, evidence, .. } => (vec![to], Some(evidence)),
+                Located::Here { path, dir: false, .. } => (vec![path], None, false),
+                Located::Moved { to, dir: false, evidence, .. } => (vec![to], Some(evidence), false),
                 Located::Here { path: dir, dir: true, .. } | Located::Moved { to: dir, dir: true, .. } => {
                     let prefix = format!("{dir}/");
                     let files =
                         self.config_files_defining(leaf).into_iter().filter(|f| f.starts_with(&prefix)).collect();
-                    (files, None)
+                    (files, None, false)
                 }
                 Located::Gone { confidence, evidence, since } => {
                     return checked(Verdict::Contradicted, confidence, format!("{raw} — {evidence}"), None).since(since)
                 }
-                Located::Unclear { candidates } | Located::Split { candidates, .. } => (candidates, None),
+                Located::Unclear { candidates } | Located::Split { candidates, .. } => (candidates, None, true),
             }
         };
         let mut seen = Vec::new();
@@ -319,7 +320,7 @@ impl Checker<'_> {
             Some((file, line, found)) if !scalar(found) || self.names_another(file, *line, found) => {
                 Outcome::NotChecked {
                     reason: format!(
-                        "{file}:{line} — {key} holds a structure, an expression, a typed declaration or another name ({found}), not a value to compare with {value}"
+                        "{file}:{line} — {key} holds a structure, an expression, a template, a typed declaration or another name ({found}), not a value to compare with {value}"
                     ),
                 }
             }
@@ -329,6 +330,14 @@ impl Checker<'_> {
                 format!("{file}:{line} — {key} = {found} ({value}, with its version pinned)"),
                 None,
             ),
+            // Another value in one of several files the memory might mean says nothing about
+            // the memory's own file (a user's `values.yaml` a doc tells them to write).
+            Some((file, line, found)) if guessed => Outcome::NotChecked {
+                reason: format!(
+                    "{raw} is not there; of the {} files of its name, {file}:{line} sets {key} to {found}, not {value}: which file the memory means is not known",
+                    files.len()
+                ),
+            },
             Some((file, line, found)) => {
                 self.value_with_a_past(key, value, (file, *line, found), since, raw == ".")
             }
