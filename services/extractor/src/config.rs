@@ -257,6 +257,28 @@ pub(crate) fn conditional(before: &str) -> bool {
         .is_some_and(|w| WORDS.contains(&w.trim_start_matches('(').to_ascii_lowercase().as_str()))
 }
 
+/// Whether a line leads into a worked example: it ends with `:` and supposes something ("Let's
+/// say that we have version `0.47.0`:", "Suppose the key is rotated:", "For example:"). The
+/// values of the list under it are the example's, not the repository's settings.
+pub(crate) fn hypothetical(line: &str) -> bool {
+    const CUES: [&str; 11] = [
+        "let's say",
+        "let’s say",
+        "let us say",
+        "say we ",
+        "say you ",
+        "suppose",
+        "imagine",
+        "for example",
+        "for instance",
+        "e.g.",
+        "hypothetical",
+    ];
+    let t = line.trim().trim_matches(['*', '_']);
+    let lower = t.to_lowercase();
+    t.ends_with(':') && CUES.iter().any(|c| lower.starts_with(c.trim_end()) || lower.contains(&format!(" {c}")))
+}
+
 /// Whether `key <connector> value` is a configuration claim.
 pub(crate) fn accept(connector: Connector, key: &str, value: &Value, cue: bool) -> bool {
     let plain = value.quoted || PLAIN_VALUE.is_match(&value.text);
@@ -380,6 +402,12 @@ mod tests {
         assert!(conditional("Required when "));
         assert!(conditional("for instance (e.g. "));
         assert!(!conditional("Set "));
+        assert!(hypothetical("Let's say that we have new Strimzi version - `0.47.0`:"));
+        assert!(hypothetical("For example:"));
+        assert!(hypothetical("**Suppose the key is rotated:**"));
+        assert!(!hypothetical("Let's say that we have new Strimzi version."));
+        assert!(!hypothetical("The defaults in `app.toml`:"));
+        assert!(!hypothetical("Supported say-so flags:"));
         let v = |t: &str, quoted| Value { text: t.into(), quoted };
         assert!(accept(Connector::Weak, "retries", &v("3", false), true));
         assert!(!accept(Connector::Weak, "retries", &v("3", false), false));

@@ -596,6 +596,12 @@ fn configuration() {
     check("Add `tokio = \"1\"` to Cargo.toml", &["L1 file_reference Cargo.toml"]);
     check("The field `max_conns: usize` in `src/pool.rs`", &["L1 file_reference src/pool.rs"]);
     check("`ShardedCache` is the main type", &["L1 symbol_reference .#ShardedCache"]);
+    // a worked example's values, under a line that supposes them, are the example's; the list
+    // after running text that ends it is read again
+    check(
+        "Let's say that we have new version - `0.47.0`:\n\n- `Upgrade.yaml`\n  - `fromVersion: 0.47.0`\n\nThen:\n\n- `toVersion: 1.0` in `Upgrade.yaml`",
+        &["L3 file_reference Upgrade.yaml", "L8 configuration Upgrade.yaml#toVersion {toVersion=1.0}"],
+    );
 }
 
 #[test]

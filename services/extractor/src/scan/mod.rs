@@ -24,6 +24,11 @@
 //! 10. [`negation`]: what the sentence denies ("no longer in `Kernel.php`", "NOT `spec/`") is
 //!     no claim: its symbols and keys are dropped, its files marked `denied_files`.
 //!
+//! A line of running text that supposes something and ends with `:` ("Let's say we have
+//! version `0.47.0`:", [`config::hypothetical`]) leads into a worked example: the settings of
+//! the list under it, up to the next running text outside the list or heading, are the
+//! example's and none is a claim.
+//!
 //! The walker's state is in [`walker`] (what is in scope, what was produced so far), what the
 //! walk produces in [`doc`], what is decided once per memory in [`context`].
 //!
@@ -129,11 +134,19 @@ impl Walker {
         if content.trim().is_empty() {
             return;
         }
+        // Running text outside a list ends a worked example; it may lead into another.
+        let outside_list = item_col.is_none() && markdown::indent_width(line) == 0;
+        if outside_list {
+            self.example = false;
+        }
         if commands::is_prose_command(content) {
             self.command_program(content, line_no);
             return;
         }
         self.prose(content, line_no, Kind::Prose, item_col);
+        if outside_list && config::hypothetical(content) {
+            self.example = true;
+        }
     }
 
     /// A heading or a line of running text: an intro prefix, each sentence, then what the
@@ -207,6 +220,9 @@ impl Walker {
 
         if let Some(dir) = files.iter().rfind(|f| paths::folder_like(&f.tok)) {
             self.recent_dir = Some(dir.readings.clone());
+        }
+        if self.example {
+            configs.clear();
         }
         let has_mentions = !(files.is_empty() && syms.is_empty() && configs.is_empty());
         self.push(Sentence {

@@ -47,6 +47,7 @@ impl Walker {
     /// the list scopes and the tree nesting are forgotten.
     pub(super) fn close_section(&mut self) {
         self.paragraph += 1;
+        self.example = false;
         self.section_dir = None;
         self.section_anchor = None;
         self.recent_dir = None;

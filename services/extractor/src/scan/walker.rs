@@ -69,6 +69,10 @@ pub(super) struct Walker {
     /// The line being read.
     pub(super) line_no: u32,
     pub(super) budget: usize,
+    /// Under a line leading into a worked example ([`crate::config::hypothetical`]), until
+    /// the next line of running text outside the list or heading: the values set there are
+    /// the example's.
+    pub(super) example: bool,
 }
 
 /// The folder a docs folder sits in, when that is not the repository's root: `web` for
@@ -109,6 +113,7 @@ impl Walker {
             pending_root: None,
             line_no: 0,
             budget: MAX_MENTIONS,
+            example: false,
         }
     }
 
