@@ -971,6 +971,12 @@ fn docs_folders_describe_the_whole_repo() {
     );
     // a package folder's notes are about the package
     check_in(Some("crates/core"), "See `src/lib.rs`.", &["L1 file_reference crates/core/src/lib.rs[src/lib.rs]"]);
+    // a package's tests folder names paths from the package too
+    check_in(
+        Some("packages/maps/test"),
+        "See `example/README.md`.",
+        &["L1 file_reference packages/maps/test/example/README.md[packages/maps/example/README.md|example/README.md]"],
+    );
 }
 
 #[test]

@@ -75,11 +75,16 @@ pub(super) struct Walker {
     pub(super) example: bool,
 }
 
-/// The folder a docs folder sits in, when that is not the repository's root: `web` for
-/// `web/docs` and `web/docs/guide`; `None` for `docs/guide` or `.github`.
+/// Folders of a package's tests: a notes file in one (`pkg/test/README.md`) names paths from
+/// the package (`example/README.md` is `pkg/example/README.md`).
+const TEST_DIRS: &[&str] = &["test", "tests", "__tests__", "spec", "specs", "e2e", "integration_test", "testing"];
+
+/// The folder a docs or tests folder sits in, when that is not the repository's root: `web`
+/// for `web/docs` and `web/docs/guide`, `packages/x` for `packages/x/test`; `None` for
+/// `docs/guide`, `test` or `.github`.
 fn package_above_docs(dir: &str) -> Option<String> {
     let segments: Vec<&str> = dir.split('/').filter(|s| !s.is_empty()).collect();
-    let docs = segments.iter().position(|s| paths::is_docs_dir(s))?;
+    let docs = segments.iter().position(|s| paths::is_docs_dir(s) || TEST_DIRS.contains(s))?;
     (docs > 0).then(|| segments[..docs].join("/"))
 }
 
