@@ -377,15 +377,50 @@ impl Checker<'_> {
     }
 }
 
+/// What a `…Name` stands in for (`ComponentName/`, `PAGE_NAME`, `feature-name.ts`).
+const STAND_IN_KINDS: &[&str] = &[
+    "file",
+    "folder",
+    "dir",
+    "directory",
+    "component",
+    "page",
+    "feature",
+    "module",
+    "service",
+    "package",
+    "project",
+    "app",
+    "class",
+    "function",
+    "table",
+    "model",
+    "plugin",
+    "tool",
+    "command",
+    "route",
+    "screen",
+    "view",
+    "controller",
+    "resource",
+    "repo",
+    "skill",
+    "hook",
+    "type",
+    "test",
+    "spec",
+];
+
 /// A word of `name` that marks an example (`ExampleTest.php`, `example2.md`,
 /// `sample_config.yml`, `template-page.md`): asked only of a name git never had.
 fn example_word(name: &str) -> Option<&'static str> {
     let mut words = Vec::new();
     let mut word = String::new();
     for c in name.chars() {
-        // A word ends at a separator, before a capital, and where digits start.
+        // A word ends at a separator, before a capital after a small letter, and where
+        // digits start.
         let ends = !c.is_alphanumeric()
-            || c.is_uppercase()
+            || (c.is_uppercase() && word.ends_with(char::is_lowercase))
             || (c.is_ascii_digit() && !word.ends_with(|p: char| p.is_ascii_digit()));
         if ends && !word.is_empty() {
             words.push(std::mem::take(&mut word).to_lowercase());
@@ -397,10 +432,14 @@ fn example_word(name: &str) -> Option<&'static str> {
     if !word.is_empty() {
         words.push(word.to_lowercase());
     }
-    let numbered_file =
-        words.windows(2).any(|w| w[0] == "file" && (w[1] == "name" || w[1].bytes().all(|b| b.is_ascii_digit())));
-    if numbered_file {
+    // `FileName`, `file2`, `ComponentName`, `PAGE_NAME`: a stand-in for a name of that kind.
+    if words.windows(2).any(|w| w[0] == "file" && w[1].bytes().all(|b| b.is_ascii_digit())) {
         return Some("file");
+    }
+    if let Some(kind) =
+        words.windows(2).find_map(|w| (w[1] == "name").then(|| STAND_IN_KINDS.iter().find(|k| **k == w[0])).flatten())
+    {
+        return Some(kind);
     }
     ["example", "examples", "sample", "samples", "template", "placeholder", "dummy"]
         .iter()
@@ -487,6 +526,11 @@ mod tests {
         assert_eq!(example_word("acme.rb"), Some("acme"));
         assert_eq!(example_word("file_utils.rs"), None);
         assert_eq!(example_word("barrier.rs"), None);
+        assert_eq!(example_word("ComponentName"), Some("component"));
+        assert_eq!(example_word("PAGE_NAME"), Some("page"));
+        assert_eq!(example_word("feature-name.ts"), Some("feature"));
+        assert_eq!(example_word("hostname.rs"), None);
+        assert_eq!(example_word("name_service.go"), None);
     }
 
     #[test]
