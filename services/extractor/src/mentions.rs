@@ -76,7 +76,9 @@ pub(crate) fn config_mentions(
             continue;
         };
         let dollar = c.text.trim_start().starts_with('$');
-        let value = config::connector(gap(orig, c.end, range.end)).and_then(|(conn, len)| {
+        // "When `x` is true, ...": a condition on the setting, not its value.
+        let condition = config::conditional(orig.get(range.start..c.start).unwrap_or(""));
+        let value = config::connector(gap(orig, c.end, range.end)).filter(|_| !condition).and_then(|(conn, len)| {
             let v = config::value_at(gap(orig, c.end + len, range.end))?;
             config::accept(conn, key, &v, cue).then_some(v.text)
         });

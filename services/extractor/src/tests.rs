@@ -596,6 +596,11 @@ fn configuration() {
     check("Add `tokio = \"1\"` to Cargo.toml", &["L1 file_reference Cargo.toml"]);
     check("The field `max_conns: usize` in `src/pool.rs`", &["L1 file_reference src/pool.rs"]);
     check("`ShardedCache` is the main type", &["L1 symbol_reference .#ShardedCache"]);
+    // a condition on a setting is not its value
+    check(
+        "When `memtable_whole_key_filtering` is true and the bloom filter indicates the key is not present, the entire skiplist search is skipped.",
+        &["L1 symbol_reference .#memtable_whole_key_filtering"],
+    );
     // a worked example's values, under a line that supposes them, are the example's; the list
     // after running text that ends it is read again
     check(
