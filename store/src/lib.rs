@@ -16,8 +16,11 @@
 //! and a full disk (`StoreError::DiskFull`, from `ENOSPC`/`EDQUOT` on open or on any write) are
 //! told apart, each saying what to do (wait or pass `--store`; move it aside; free space or put
 //! `--store` on another disk). A run flushes its scores before it writes its run record and
-//! flushes again, so a store that cannot take them stops the run before anything is reported;
-//! `store/tests/full_disk.rs` and `tests/full_disk.rs` fill a real tmpfs under it.
+//! flushes again, so a store that cannot take them stops the run before anything is reported.
+//! A snapshot a full disk left half-written (sled's `snap.<lsn>.generating`, which sled would
+//! read back as corrupt) is removed on the next open, saying so, and the store opens from its
+//! last whole snapshot and log; `store/tests/full_disk.rs` and `tests/full_disk.rs` fill a real
+//! tmpfs under it.
 
 mod sled_store;
 

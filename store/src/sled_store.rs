@@ -127,6 +127,18 @@ pub(crate) fn is_disk_full(e: &std::io::Error) -> bool {
     matches!(e.kind(), std::io::ErrorKind::StorageFull | std::io::ErrorKind::QuotaExceeded)
 }
 
+/// The snapshots sled began to write in `dir` and never finished (`snap.<lsn>.generating`).
+fn unfinished_snapshots(dir: &Path) -> Vec<std::path::PathBuf> {
+    let Ok(entries) = std::fs::read_dir(dir) else { return Vec::new() };
+    entries
+        .flatten()
+        .map(|e| e.path())
+        .filter(|p| {
+            p.file_name().and_then(|n| n.to_str()).is_some_and(|n| n.starts_with("snap.") && n.ends_with(".generating"))
+        })
+        .collect()
+}
+
 /// A sled error of the store at `dir`, a full disk told apart; an I/O error marks the store
 /// `broken`.
 fn sled_error(dir: &str, broken: &AtomicBool, source: sled::Error) -> StoreError {
@@ -142,7 +154,25 @@ fn sled_error(dir: &str, broken: &AtomicBool, source: sled::Error) -> StoreError
 impl SledStore {
     pub fn open(dir: &Path) -> Result<SledStore, StoreError> {
         let path = dir.display().to_string();
-        let db = sled::Config::new().path(dir).open().map_err(|source| {
+        let opened = match sled::Config::new().path(dir).open() {
+            // A full disk can stop sled half-way through a snapshot: it writes the snapshot to
+            // `snap.<lsn>.generating` and renames it only once whole, but reads that name back
+            // as the newest snapshot and refuses the store. An unfinished snapshot holds
+            // nothing the log does not; without it sled rebuilds from the last whole one.
+            Err(sled::Error::Corruption { .. }) if !unfinished_snapshots(dir).is_empty() => {
+                for file in unfinished_snapshots(dir) {
+                    eprintln!(
+                        "memval: the store at {path}: removing {}, a snapshot a full disk left unfinished",
+                        file.display()
+                    );
+                    std::fs::remove_file(&file)
+                        .map_err(|source| StoreError::Create { path: file.display().to_string(), source })?;
+                }
+                sled::Config::new().path(dir).open()
+            }
+            opened => opened,
+        };
+        let db = opened.map_err(|source| {
             let path = path.clone();
             // sled takes an exclusive file lock; another process holding it is not a fault,
             // and neither is a full disk (the store is fine, there is no room to grow it).

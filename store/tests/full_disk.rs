@@ -102,3 +102,27 @@ fn a_full_disk_is_told_apart_and_the_store_still_closes() {
     // another process (`tests/full_disk.rs` runs the binary again): this one still holds the
     // broken store's lock.
 }
+
+/// What a full disk can leave in the middle of a snapshot (sled writes it under a
+/// `.generating` name and renames it once whole): the store opens again, with what it held.
+#[test]
+fn a_snapshot_a_full_disk_left_unfinished_does_not_lock_the_store_out() {
+    let dir = tempfile::tempdir().unwrap();
+    let store_dir = dir.path().join("store");
+    {
+        let store = memval_store::open(&store_dir).unwrap();
+        store.put_run(&record("kept", 1)).unwrap();
+        store.flush().unwrap();
+    }
+    for name in ["snap.FFFFFFFFFFFFFFF0.generating", "snap.FFFFFFFFFFFFFFF1.generating"] {
+        std::fs::write(store_dir.join(name), b"").unwrap();
+    }
+    let store = memval_store::open(&store_dir).expect("a store with an unfinished snapshot opens");
+    assert_eq!(store.runs().unwrap().iter().map(|r| r.header.run_id.as_str()).collect::<Vec<_>>(), ["kept"]);
+    let left: Vec<_> = std::fs::read_dir(&store_dir)
+        .unwrap()
+        .flatten()
+        .filter(|e| e.file_name().to_string_lossy().ends_with(".generating"))
+        .collect();
+    assert!(left.is_empty(), "{left:?}");
+}
