@@ -11,6 +11,9 @@ use std::time::Duration;
 use memval_transport::jetstream::ConnectOptions;
 use memval_transport::reply::Requester;
 
+/// How long a handler takes: longer than the test waits for requests to reach the responder.
+const HANDLING: Duration = Duration::from_millis(1500);
+
 struct Server {
     child: Child,
     port: u16,
@@ -72,7 +75,7 @@ async fn answers_are_bounded_and_shutdown_answers_what_was_delivered() {
             async move {
                 let now = f.fetch_add(1, Ordering::SeqCst) + 1;
                 m.fetch_max(now, Ordering::SeqCst);
-                tokio::time::sleep(Duration::from_millis(100)).await;
+                tokio::time::sleep(HANDLING).await;
                 f.fetch_sub(1, Ordering::SeqCst);
                 [b"re:".as_slice(), &payload].concat()
             }
@@ -91,8 +94,15 @@ async fn answers_are_bounded_and_shutdown_answers_what_was_delivered() {
         })
         .collect();
     // Stop while most of them are still waiting for a handler: they were delivered, so they
-    // are still answered.
-    tokio::time::sleep(Duration::from_millis(150)).await;
+    // are still answered. Both handlers busy means the responder is reading; the rest of the
+    // requests get a second to reach it however loaded the machine is (each handler takes
+    // longer than that, so four are still waiting).
+    let busy = std::time::Instant::now();
+    while most.load(Ordering::SeqCst) < 2 {
+        assert!(busy.elapsed() < Duration::from_secs(30), "two requests never reached the responder");
+        tokio::time::sleep(Duration::from_millis(10)).await;
+    }
+    tokio::time::sleep(Duration::from_secs(1)).await;
     stop.send(()).unwrap();
     for (i, ask) in asks.into_iter().enumerate() {
         assert_eq!(ask.await.unwrap().unwrap(), format!("re:{i}").into_bytes());
