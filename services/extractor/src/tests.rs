@@ -543,6 +543,25 @@ fn line_references() {
 }
 
 #[test]
+fn another_repositorys_owner_and_name_is_no_path() {
+    // `conda/` is a folder the notes name, so `conda/x` reads as a path unless the line says
+    // it is a repository
+    let roots = "Code is in `conda/` and `acme/`.\n\n";
+    check(
+        &format!("{roots}- Style is in the **[Guide](https://github.com/conda/infrastructure/blob/main/STYLE.md)** (`conda/infrastructure` on GitHub)."),
+        &["L1 file_reference conda", "L1 file_reference acme"],
+    );
+    check(
+        &format!("{roots}Fork the `acme/widgets` repository first, then edit `conda/app.py`."),
+        &["L1 file_reference conda", "L1 file_reference acme", "L3 file_reference conda/app.py"],
+    );
+    check(
+        &format!("{roots}The parser is `conda/parser` (see https://gitlab.com/acme/tools)."),
+        &["L1 file_reference conda", "L1 file_reference acme", "L3 file_reference conda/parser"],
+    );
+}
+
+#[test]
 fn configuration() {
     check(
         "`max_connections` = 100 in `config/app.toml`",

@@ -39,6 +39,29 @@ impl Found<'_> {
         });
     }
 
+    /// A repository's `owner/name` (`conda/infrastructure`) is no path of this one: a path of
+    /// two segments that a code host's URL on the line names as its repository
+    /// (`github.com/conda/infrastructure/...`), or that the line calls a repository "on
+    /// GitHub", is dropped.
+    pub(super) fn drop_repository_slugs(&mut self, line: &str) {
+        let lower = line.to_lowercase();
+        self.raw.retain(|(tok, _, end)| {
+            let slug = tok.path.to_lowercase();
+            if tok.line.is_some() || slug.split('/').count() != 2 {
+                return true;
+            }
+            let hosted = ["github.com/", "gitlab.com/", "bitbucket.org/", "codeberg.org/"].iter().any(|host| {
+                let named = format!("{host}{slug}");
+                lower.match_indices(&named).any(|(at, _)| {
+                    lower[at + named.len()..].chars().next().is_none_or(|c| matches!(c, '/' | ')' | '.' | '#' | ' '))
+                })
+            });
+            let after = lower.get(*end..).unwrap_or("").trim_start_matches(['`', '*', '_', ')']).trim_start();
+            let called_one = ["on github", "on gitlab", "repository", "repo "].iter().any(|w| after.starts_with(w));
+            !(hosted || called_one)
+        });
+    }
+
     /// Past the memory's mention budget the text is hostile: stop doing work for it.
     pub(super) fn truncate(&mut self, budget: usize) {
         self.raw.truncate(budget);

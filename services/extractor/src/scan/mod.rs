@@ -182,6 +182,7 @@ impl Walker {
         let config_file = found.names_config_file();
         let mut configs = keys::settings(std::mem::take(&mut found.assignments), cue, config_file);
         found.drop_nested();
+        found.drop_repository_slugs(orig);
         found.truncate(self.budget);
         let Found { raw, mut cands, own_relative, .. } = found;
 
