@@ -76,6 +76,34 @@ pub(crate) fn frequent_from(
     from as u32
 }
 
+/// Entries grouped by key (a counting sort): `each` yields `(key, entry)` pairs, the same ones
+/// each time it is called (once to count, once to place); within a key, entries stay in the
+/// order they came. Returns where each key's entries start (one more start than keys) and the
+/// entries.
+fn grouped(keys: usize, each: impl Fn(&mut dyn FnMut(usize, (u32, u32)))) -> (Vec<usize>, Vec<(u32, u32)>) {
+    // Counted into `start[k + 2]`, so that after the sums `start[k + 1]` is where key `k`
+    // begins: placing moves it on to where the key ends, which is where the next one begins.
+    let mut start = vec![0usize; keys + 2];
+    each(&mut |k, _| start[k + 2] += 1);
+    for k in 0..keys {
+        start[k + 2] += start[k + 1];
+    }
+    let mut entries = vec![(0u32, 0u32); start[keys + 1]];
+    each(&mut |k, entry| {
+        entries[start[k + 1]] = entry;
+        start[k + 1] += 1;
+    });
+    start.pop();
+    (start, entries)
+}
+
+/// The part of `entries` (in visit order, `visit` of each) visited in `from..to`.
+fn visited_in<T>(entries: &[T], visit: impl Fn(&T) -> u32, from: u32, to: u32) -> &[T] {
+    let lo = entries.partition_point(|e| visit(e) < from);
+    let hi = lo + entries[lo..].partition_point(|e| visit(e) < to);
+    &entries[lo..hi]
+}
+
 /// An inverted index of record prefixes by single tokens: for each token, `(visit index,
 /// position)` of every indexed prefix holding it, by visit index.
 pub(crate) struct Index {
@@ -97,32 +125,19 @@ impl Index {
             let toks = order.get(v);
             toks[..prefix(toks.len()).min(toks.len())].iter().enumerate().filter(move |&(_, &t)| keep(v, t))
         };
-        let mut start = vec![0usize; vocab + 1];
-        for v in 0..order.len() as u32 {
-            for (_, &t) in indexed(v) {
-                start[t as usize + 1] += 1;
+        let (start, entries) = grouped(vocab, |put| {
+            for v in 0..order.len() as u32 {
+                for (j, &t) in indexed(v) {
+                    put(t as usize, (v, j as u32));
+                }
             }
-        }
-        for t in 0..vocab {
-            start[t + 1] += start[t];
-        }
-        let mut fill = start.clone();
-        let mut entries = vec![(0u32, 0u32); start[vocab]];
-        for v in 0..order.len() as u32 {
-            for (j, &t) in indexed(v) {
-                entries[fill[t as usize]] = (v, j as u32);
-                fill[t as usize] += 1;
-            }
-        }
+        });
         Index { start, entries }
     }
 
     /// The entries of `token` visited in `from..to`.
     pub fn list(&self, token: u32, from: u32, to: u32) -> &[(u32, u32)] {
-        let all = &self.entries[self.start[token as usize]..self.start[token as usize + 1]];
-        let lo = all.partition_point(|e| e.0 < from);
-        let hi = lo + all[lo..].partition_point(|e| e.0 < to);
-        &all[lo..hi]
+        visited_in(&self.entries[self.start[token as usize]..self.start[token as usize + 1]], |e| e.0, from, to)
     }
 }
 
@@ -160,34 +175,17 @@ impl PairIndex {
         // About four entries a bucket.
         let bits = (total / 4).max(2).next_power_of_two().trailing_zeros();
         let shift = 64 - bits;
-        let buckets = 1usize << bits;
-        let each = |v: u32, f: &mut dyn FnMut(u64, u32)| {
-            let toks = frequent(v);
-            for (k, &t2) in toks.iter().enumerate() {
-                for &t1 in &toks[..k] {
-                    let (h, print) = hash(t1, t2);
-                    f(h >> shift, print);
+        let (start, entries) = grouped(1usize << bits, |put| {
+            for v in first..order.len() as u32 {
+                let toks = frequent(v);
+                for (k, &t2) in toks.iter().enumerate() {
+                    for &t1 in &toks[..k] {
+                        let (h, print) = hash(t1, t2);
+                        put((h >> shift) as usize, (print, v));
+                    }
                 }
             }
-        };
-        // Counted into `start[b + 2]`, so that after the sums `start[b + 1]` is where bucket
-        // `b` begins: filling moves it on to where the bucket ends, which is where the next
-        // one begins, and `start[b]` ends where bucket `b` begins.
-        let mut start = vec![0usize; buckets + 2];
-        for v in first..order.len() as u32 {
-            each(v, &mut |b, _| start[b as usize + 2] += 1);
-        }
-        for b in 0..buckets {
-            start[b + 2] += start[b + 1];
-        }
-        let mut entries = vec![(0u32, 0u32); total];
-        for v in first..order.len() as u32 {
-            each(v, &mut |b, print| {
-                entries[start[b as usize + 1]] = (print, v);
-                start[b as usize + 1] += 1;
-            });
-        }
-        start.pop();
+        });
         PairIndex { shift, start, entries }
     }
 
@@ -196,10 +194,10 @@ impl PairIndex {
     pub fn records(&self, u: u32, v: u32, from: u32, to: u32) -> impl Iterator<Item = u32> + '_ {
         let (h, print) = hash(u, v);
         let b = (h >> self.shift) as usize;
-        let all = &self.entries[self.start[b]..self.start[b + 1]];
-        let lo = all.partition_point(|e| e.1 < from);
-        let hi = lo + all[lo..].partition_point(|e| e.1 < to);
-        all[lo..hi].iter().filter(move |e| e.0 == print).map(|e| e.1)
+        visited_in(&self.entries[self.start[b]..self.start[b + 1]], |e| e.1, from, to)
+            .iter()
+            .filter(move |e| e.0 == print)
+            .map(|e| e.1)
     }
 
     #[cfg(test)]
