@@ -147,7 +147,11 @@ fn exit_codes_gate_ci() {
     let code = |extra: &[&str]| memval(&[&base[..], extra].concat()).status.code();
     assert_eq!(code(&["--fail-on", "never"]), Some(0));
     assert_eq!(code(&["--fail-on", "stale"]), Some(1), "the example has stale memories");
-    assert_eq!(code(&["--fail-on", "contradicted"]), Some(1), "the example has contradicted memories");
+    // Its one CONTRADICTED claim (a type no version of the code had) is at confidence 60: it
+    // fails the run only when the gate counts verdicts under the default 80.
+    assert_eq!(code(&["--fail-on", "contradicted"]), Some(0), "the CONTRADICTED claim is under --fail-confidence");
+    assert_eq!(code(&["--fail-on", "contradicted", "--fail-confidence", "0"]), Some(1));
+    assert_eq!(code(&["--fail-on", "stale", "--fail-confidence", "96"]), Some(0), "no verdict is at 96 or above");
     // A repo where everything is true passes even the strictest gate.
     let clean = GitRepo::new();
     clean.write("src/lib.rs", "pub fn answer() -> u32 { 42 }\n");

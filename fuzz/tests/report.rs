@@ -89,6 +89,7 @@ fn every_report_view_renders_hostile_text_inert() {
                 memories_format: "notes",
                 store: "store".into(),
                 fail_on: memval_report::FailOn::Stale,
+                fail_confidence: memval_report::FAIL_CONFIDENCE,
                 problems: vec![memval_report::Problem {
                     path: text.chars().take(10).collect(),
                     reason: text.chars().skip(10).take(60).collect(),

@@ -23,12 +23,17 @@
 //! history; a call that finds that store held by another (parallel hook calls) or unusable
 //! checks in a throwaway store instead, never waiting on a lock.
 //!
+//! Only a STALE or CONTRADICTED verdict at confidence 80 or above (`memval validate`'s default
+//! `--fail-confidence`) is named to Claude: one on weaker evidence is left to `memval validate`,
+//! so the hook does not keep an agent working on what may be a false alarm.
+//!
 //! A memory file is told by `memval_proto::tools::notes_agent` (an agent tool's instruction file,
 //! not docs). On Stop the project's memory files are the root's named ones, `.claude/` as one
 //! notes folder when it holds commands, agents, rules or skills, and the memory folder.
 
 use std::path::{Path, PathBuf};
 
+use memval_report::FAIL_CONFIDENCE;
 use serde::Deserialize;
 
 use crate::confine::Roots;
@@ -202,7 +207,7 @@ async fn check_in(root: &Path, files: &[PathBuf], store: &Path) -> Result<Vec<Fa
     let mut found = Vec::new();
     for file in files {
         let (done, _warnings) =
-            validate_path(root, file, Some(store.to_path_buf()), memval_report::FailOn::Stale).await?;
+            validate_path(root, file, Some(store.to_path_buf()), memval_report::FailOn::Stale, FAIL_CONFIDENCE).await?;
         let mut claims = false_claims(&done.report);
         // Sources are written relative to the project where they are inside it.
         for c in &mut claims {

@@ -29,7 +29,7 @@ use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use memval_report::FailOn;
+use memval_report::{FailOn, FAIL_CONFIDENCE};
 use rmcp::handler::server::router::tool::ToolRouter;
 use rmcp::handler::server::wrapper::Parameters;
 use rmcp::model::{
@@ -42,7 +42,7 @@ use serde::Deserialize;
 use tokio::io::{AsyncRead, AsyncWrite};
 
 use crate::confine::Roots;
-use crate::run::{describe, false_claims, validate_path};
+use crate::run::{below_confidence, describe, false_claims, validate_path};
 use crate::Error;
 
 /// How often a long tool call reports that it is still running.
@@ -78,6 +78,10 @@ pub struct ValidateParams {
     // The schema names no `default` (none is shown for an absent value).
     #[schemars(with = "Option<FailOnSchema>", skip_serializing_if = "Option::is_none")]
     pub fail_on: Option<FailOn>,
+    /// Only a verdict at this confidence (0-100) or above counts toward `fail_on` (default: 80).
+    #[serde(default)]
+    #[schemars(range(max = 100))]
+    pub fail_confidence: Option<u8>,
 }
 
 #[derive(Debug, Deserialize, JsonSchema)]
@@ -241,7 +245,12 @@ impl Server {
             let roots = self.roots(&p.repo)?;
             let memories = roots.resolve(Path::new(&p.memories))?;
             let _one = self.validating.lock().await;
-            let (done, warnings) = validate_path(&roots.root, &memories, None, p.fail_on.unwrap_or_default()).await?;
+            let floor = p.fail_confidence.unwrap_or(FAIL_CONFIDENCE);
+            if floor > 100 {
+                return Err(Error::BadInput(format!("fail_confidence is {floor}; give 0 to 100")));
+            }
+            let (done, warnings) =
+                validate_path(&roots.root, &memories, None, p.fail_on.unwrap_or_default(), floor).await?;
             let mut content = vec![ContentBlock::text(memval_report::to_json(&done.report))];
             if !warnings.is_empty() {
                 content.push(ContentBlock::text(memval_proto::display::terminal_safe(&warnings.join("\n"))));
@@ -276,18 +285,30 @@ impl Server {
             std::fs::write(&file, &p.text)
                 .map_err(|source| Error::Io { context: "cannot write the scratch memory".into(), source })?;
             let (done, _warnings) =
-                validate_path(&roots.root, &file, Some(scratch.path().join("store")), FailOn::Stale).await?;
+                validate_path(&roots.root, &file, Some(scratch.path().join("store")), FailOn::Stale, FAIL_CONFIDENCE)
+                    .await?;
             let mut found = false_claims(&done.report);
+            let low = below_confidence(&done.report);
+            let low = match low {
+                0 => String::new(),
+                n => format!(
+                    "\n{n} more STALE or CONTRADICTED at a confidence under {FAIL_CONFIDENCE} (weaker evidence): see the report"
+                ),
+            };
             for c in &mut found {
                 c.source = "memory".into();
             }
             let summary = if found.is_empty() {
                 format!(
-                    "no claim of this memory is false: {} checked, {} not checked (see not_checked)",
+                    "no claim of this memory is false at confidence {FAIL_CONFIDENCE} or above: {} checked, {} not checked (see not_checked){low}",
                     done.report.run.checked, done.report.run.not_checked
                 )
             } else {
-                format!("{} claim(s) of this memory are already false:\n{}", found.len(), describe(&found, usize::MAX))
+                format!(
+                    "{} claim(s) of this memory are already false:\n{}{low}",
+                    found.len(),
+                    describe(&found, usize::MAX)
+                )
             };
             Ok(vec![ContentBlock::text(memval_report::to_json(&done.report)), ContentBlock::text(summary)])
         };

@@ -25,6 +25,7 @@ pub async fn validate_path(
     memories: &Path,
     store: Option<PathBuf>,
     fail_on: FailOn,
+    fail_confidence: u8,
 ) -> Result<(Validated, Vec<String>), Error> {
     let run = Validate {
         repo: repo.to_path_buf(),
@@ -38,6 +39,7 @@ pub async fn validate_path(
         model_cache: false,
         keep: true,
         fail_on,
+        fail_confidence,
     };
     let warnings = Mutex::new(Vec::new());
     let done =
@@ -70,12 +72,14 @@ pub struct FalseClaim {
     pub successor: Option<String>,
 }
 
-/// The claims of `report` that are STALE or CONTRADICTED, in report order. AMBIGUOUS is not
-/// false, and what was not checked is not known to be false.
+/// The claims of `report` that are STALE or CONTRADICTED at the run's `fail_confidence` or
+/// above, in report order. AMBIGUOUS is not false, what was not checked is not known to be
+/// false, and a verdict below the confidence a run fails on is left to the report
+/// ([`below_confidence`] counts them).
 pub fn false_claims(report: &memval_report::Report) -> Vec<FalseClaim> {
     let mut out = Vec::new();
     for m in &report.memories {
-        for c in m.claims.iter().filter(|c| c.verdict == "STALE" || c.verdict == "CONTRADICTED") {
+        for c in m.claims.iter().filter(|c| is_false(c) && c.confidence >= report.run.fail_confidence) {
             out.push(FalseClaim {
                 source: m.source.clone(),
                 line: c.source_line,
@@ -86,6 +90,16 @@ pub fn false_claims(report: &memval_report::Report) -> Vec<FalseClaim> {
         }
     }
     out
+}
+
+/// How many STALE or CONTRADICTED claims of `report` are below its `fail_confidence`.
+pub fn below_confidence(report: &memval_report::Report) -> usize {
+    let low = |c: &&memval_report::ClaimReport| is_false(c) && c.confidence < report.run.fail_confidence;
+    report.memories.iter().map(|m| m.claims.iter().filter(low).count()).sum()
+}
+
+fn is_false(c: &memval_report::ClaimReport) -> bool {
+    c.verdict == "STALE" || c.verdict == "CONTRADICTED"
 }
 
 /// One line per false claim, at most `max` of them and then how many more there are (the

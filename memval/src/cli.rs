@@ -61,8 +61,8 @@ Behavioral and architectural claims need an LLM investigator; without one they a
 (never counted as VALID) unless the code they describe is provably gone or moved.\n\n\
 Examples:\n  memval validate --repo . --memories CLAUDE.md\n  memval validate --repo . --memories . --format md \
 > report.md\n  memval validate --repo . --memories memories.jsonl --format sarif > memval.sarif",
-        after_help = "Exit codes: 0 when no claim is at or above --fail-on; 1 when one is; 2 on bad usage or \
-input, or when the run could not complete."
+        after_help = "Exit codes: 0 when no claim is at or above --fail-on at --fail-confidence or more; 1 when \
+one is; 2 on bad usage or input, or when the run could not complete."
     )]
     Validate(Box<crate::cmd::validate::ValidateArgs>),
     History(crate::cmd::history::HistoryArgs),

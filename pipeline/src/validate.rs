@@ -37,6 +37,8 @@ pub struct Validate {
     pub keep: bool,
     /// The verdict at or above which the run counts as failed (`--fail-on`).
     pub fail_on: FailOn,
+    /// The confidence from which a verdict counts toward `fail_on` (`--fail-confidence`).
+    pub fail_confidence: u8,
 }
 
 /// A completed run: its report, and the repo as resolved (for relative paths in views).
@@ -157,6 +159,7 @@ pub async fn validate(v: Validate, warn: &(dyn Fn(&str) + Sync)) -> Result<Valid
                 Some((url, _)) => format!("scorer service at {url}"),
             },
             fail_on: v.fail_on,
+            fail_confidence: v.fail_confidence,
             problems: loaded
                 .problems
                 .iter()

@@ -1,12 +1,21 @@
 //! `--fail-on` of a validation run: the verdict at or above which a run fails (exit 1), or
 //! never. One type from where it is given (`memval validate --fail-on`, the MCP
 //! `validate_memories` tool's `fail_on`) to the report's `run.fail_on`.
+//!
+//! `--fail-confidence` goes with it: only a verdict at that confidence or above counts toward
+//! `--fail-on` ([`FAIL_CONFIDENCE`] by default). A verdict below it is reported like any other;
+//! it does not fail the run, and integrations that interrupt an agent do not name it.
 
 use std::fmt;
 use std::str::FromStr;
 
 use memval_proto::Verdict;
 use serde::{Deserialize, Serialize};
+
+/// The confidence from which a verdict counts toward `--fail-on` unless the user says
+/// otherwise: the level memval's checks give only on evidence that held up on real
+/// repositories' notes and docs (BENCHMARKS.md, the precision benchmark).
+pub const FAIL_CONFIDENCE: u8 = 80;
 
 /// What `--fail-on` names. It serializes (and deserializes) as its [`name`](FailOn::name):
 /// `"stale"` in the report's `run.fail_on`, as it always has.
@@ -53,9 +62,15 @@ impl FailOn {
         }
     }
 
-    /// Whether a claim with `verdict` fails the run (severity order: [`severity`]).
+    /// Whether a claim with `verdict` reaches the threshold (severity order: [`severity`]).
     pub fn reached_by(self, verdict: Verdict) -> bool {
         self.threshold().is_some_and(|f| severity(verdict) >= severity(f))
+    }
+
+    /// Whether a claim with `verdict` at `confidence` fails the run: it reaches the threshold
+    /// at `floor` (`--fail-confidence`) or above.
+    pub fn failed_by(self, verdict: Verdict, confidence: u8, floor: u8) -> bool {
+        confidence >= floor && self.reached_by(verdict)
     }
 }
 

@@ -2,8 +2,9 @@
 //! scores) and its views: the JSON document ([`to_json`], a public contract documented in the
 //! README: fields are added, never renamed or removed), the terminal table, Markdown, SARIF
 //! 2.1.0, the views of `memval history` ([`history`]) and of `memval dlq list` ([`dlq`]).
-//! [`FailOn`] is `--fail-on`, whose threshold decides `run.failed`: the one type the CLI and
-//! the MCP server convert to, from a flag or a tool call.
+//! [`FailOn`] is `--fail-on`, whose threshold decides `run.failed` with `--fail-confidence`
+//! ([`FAIL_CONFIDENCE`] by default): the one type the CLI and the MCP server convert to, from a
+//! flag or a tool call.
 //!
 //! Rendering is pure: a report in, a string out. Every string that can hold input text (a
 //! memory, a path, evidence quoting a file) is made inert for a terminal here, so no caller
@@ -34,7 +35,7 @@ mod wrap;
 pub mod dlq;
 pub mod history;
 
-pub use fail_on::{severity, FailOn, UnknownFailOn};
+pub use fail_on::{severity, FailOn, UnknownFailOn, FAIL_CONFIDENCE};
 pub use json::to_json;
 pub use markdown::to_markdown;
 pub use model::{

@@ -8,7 +8,7 @@ use std::fmt::Write as _;
 use memval_proto::display::one_line;
 
 use crate::findings::{also_read_as, claims_counted, counted, folded_under};
-use crate::model::llm_summary;
+use crate::model::{gate_summary, llm_summary};
 use crate::{MemoryReport, Report};
 
 fn md_escape(s: &str) -> String {
@@ -38,6 +38,9 @@ pub fn to_markdown(report: &Report) -> String {
         r.verdicts["AMBIGUOUS"],
         r.not_checked
     );
+    if let Some(line) = gate_summary(report) {
+        let _ = writeln!(out, "- {}\n", md_escape(&line));
+    }
     if let Some(line) = llm_summary(report) {
         let _ = writeln!(out, "- {}\n", md_escape(&line));
     }

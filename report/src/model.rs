@@ -36,7 +36,10 @@ pub struct RunInfo {
     pub not_checked: usize,
     pub verdicts: BTreeMap<&'static str, usize>,
     pub fail_on: FailOn,
-    /// Whether a claim at or above `fail_on` was found (the exit code is 1 then).
+    /// The confidence from which a verdict counts toward `fail_on` (`--fail-confidence`).
+    pub fail_confidence: u8,
+    /// Whether a claim at or above `fail_on`, at `fail_confidence` or above, was found (the exit
+    /// code is 1 then).
     pub failed: bool,
 }
 
@@ -174,6 +177,7 @@ pub struct Inputs<'a> {
     pub memories_format: &'a str,
     pub store: String,
     pub fail_on: FailOn,
+    pub fail_confidence: u8,
     pub problems: Vec<Problem>,
 }
 
@@ -192,7 +196,7 @@ pub fn build(scores: &[MemoryScore], inputs: Inputs<'_>) -> Report {
             match &result.outcome {
                 Outcome::Checked { verdict, confidence, evidence, successor, since } => {
                     *verdicts.entry(verdict.as_str()).or_default() += 1;
-                    failed |= inputs.fail_on.reached_by(*verdict);
+                    failed |= inputs.fail_on.failed_by(*verdict, *confidence, inputs.fail_confidence);
                     let (lines, source_lines) = claim_lines(score, result);
                     checked_results.push(result);
                     claims.push(ClaimReport {
@@ -269,6 +273,7 @@ pub fn build(scores: &[MemoryScore], inputs: Inputs<'_>) -> Report {
             not_checked: not_checked.len(),
             verdicts,
             fail_on: inputs.fail_on,
+            fail_confidence: inputs.fail_confidence,
             failed,
         },
         memories,
@@ -306,4 +311,26 @@ pub(crate) fn llm_summary(report: &Report) -> Option<String> {
         ));
     }
     Some(line)
+}
+
+/// One line, for the table and Markdown views, when verdicts that reach `--fail-on` were left
+/// out of the exit code by `--fail-confidence`: how many, so an exit 0 next to STALE rows is
+/// not a surprise.
+pub(crate) fn gate_summary(report: &Report) -> Option<String> {
+    let run = &report.run;
+    let threshold = run.fail_on.threshold()?;
+    let under = report
+        .memories
+        .iter()
+        .flat_map(|m| &m.claims)
+        .filter(|c| c.confidence < run.fail_confidence)
+        .filter(|c| Verdict::parse(c.verdict).is_some_and(|v| run.fail_on.reached_by(v)))
+        .count();
+    (under > 0).then(|| {
+        format!(
+            "{under} of the verdicts at or above {} have a confidence under {} (--fail-confidence): shown, not failing the run",
+            threshold.as_str().to_lowercase(),
+            run.fail_confidence
+        )
+    })
 }

@@ -16,7 +16,7 @@
 use memval_proto::display::one_line;
 
 use crate::findings::{also_read_as, claims_counted, counted, folded_under};
-use crate::model::llm_summary;
+use crate::model::{gate_summary, llm_summary};
 use crate::wrap::{paragraph, row, width as columns, Cell};
 use crate::Report;
 
@@ -113,6 +113,9 @@ pub fn to_table(report: &Report, width: Option<usize>) -> String {
     );
     out.push(String::new());
     out.extend(paragraph(&totals, width, 0, 2));
+    if let Some(line) = gate_summary(report) {
+        out.extend(paragraph(&line, width, 0, 2));
+    }
     if let Some(line) = llm_summary(report) {
         out.extend(paragraph(&one_line(&line), width, 0, 2));
     }

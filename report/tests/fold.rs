@@ -94,6 +94,7 @@ fn report(behaviour_line: u32, refs: Vec<CodeRef>, evidence: &str) -> Report {
             memories_format: "notes",
             store: "/repo/.memval/store".into(),
             fail_on: FailOn::Never,
+            fail_confidence: 0,
             problems: Vec::new(),
         },
     )

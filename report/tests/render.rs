@@ -83,6 +83,11 @@ fn meta(id: &str, agent: &str, path: &str, format: &str, line: Option<u32>) -> M
 }
 
 fn fixture(fail_on: FailOn) -> Report {
+    gated(fail_on, memval_report::FAIL_CONFIDENCE)
+}
+
+/// The fixture's report with `--fail-on fail_on --fail-confidence floor`.
+fn gated(fail_on: FailOn, floor: u8) -> Report {
     let header = RunHeader {
         run_id: "20261201T120000000000Z-0001".into(),
         repo: "/repo".into(),
@@ -206,6 +211,7 @@ fn fixture(fail_on: FailOn) -> Report {
             memories_format: "notes",
             store: "/repo/.memval/store".into(),
             fail_on,
+            fail_confidence: floor,
             problems: vec![Problem { path: "broken.json".into(), reason: format!("not JSON {HOSTILE}") }],
         },
     )
@@ -327,6 +333,17 @@ fn counts_and_fail_on_follow_the_verdicts() {
     assert!(fixture(FailOn::Stale).run.failed, "a STALE claim reaches --fail-on stale");
     let contradicted_only = fixture(FailOn::Contradicted);
     assert!(contradicted_only.run.failed, "CONTRADICTED is at or above contradicted");
+    // The verdicts at or above STALE have confidence 60, 85, 90 and 95.
+    assert!(gated(FailOn::Stale, 95).run.failed, "STALE 95 is at the floor");
+    assert!(!gated(FailOn::Stale, 96).run.failed, "every verdict is under the floor");
+    assert!(!gated(FailOn::Contradicted, 91).run.failed, "the CONTRADICTED claim is at 90");
+    assert!(gated(FailOn::Contradicted, 90).run.failed);
+    assert_eq!(gated(FailOn::Stale, 96).run.verdicts, fixture(FailOn::Stale).run.verdicts, "the floor hides nothing");
+    // The views say how many verdicts the floor kept out of the exit code.
+    let said = "4 of the verdicts at or above stale have a confidence under 96";
+    assert!(memval_report::to_table(&gated(FailOn::Stale, 96), None).contains(said));
+    assert!(memval_report::to_markdown(&gated(FailOn::Stale, 96)).contains(said));
+    assert!(!memval_report::to_table(&gated(FailOn::Stale, 60), None).contains("have a confidence under"));
 }
 
 #[test]
@@ -437,6 +454,7 @@ fn report_of(text: &str) -> Report {
             memories_format: "notes",
             store: "/repo/.memval/store".into(),
             fail_on: FailOn::Never,
+            fail_confidence: 0,
             problems: vec![Problem { path: format!("broken{text}.json"), reason: format!("not JSON{text}") }],
         },
     )

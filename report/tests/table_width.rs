@@ -103,6 +103,7 @@ fn report() -> Report {
             memories_format: "jsonl",
             store: "/repo/.memval/store".into(),
             fail_on: FailOn::Never,
+            fail_confidence: 0,
             problems: Vec::new(),
         },
     )

@@ -21,9 +21,16 @@ pub struct ValidateArgs {
     /// Output format. Default: table on a terminal, json otherwise.
     #[arg(long, value_enum)]
     pub format: Option<Format>,
-    /// Exit 1 when any claim's verdict is at or above this severity.
+    /// Exit 1 when any claim's verdict is at or above this severity (at --fail-confidence).
     #[arg(long, value_name = "VERDICT", default_value_t = FailOn::default(), value_parser = crate::flags::validate_fail_on())]
     pub fail_on: FailOn,
+    /// Count a verdict toward --fail-on only at this confidence (0-100) or above.
+    ///
+    /// Below it a verdict is still reported, with its evidence, but does not fail the run. The
+    /// default, 80, is where memval's verdicts held up on real repositories' notes and docs;
+    /// 0 counts every verdict.
+    #[arg(long, value_name = "N", default_value_t = memval_report::FAIL_CONFIDENCE, value_parser = clap::value_parser!(u8).range(0..=100))]
+    pub fail_confidence: u8,
     /// Where scores and verdicts persist (sled). Default: REPO/.memval/store.
     #[arg(long, value_name = "DIR")]
     pub store: Option<PathBuf>,
@@ -92,6 +99,7 @@ pub async fn run(args: ValidateArgs) -> anyhow::Result<ExitCode> {
         model_cache: !args.llm.no_cache,
         keep: !args.no_kept,
         fail_on: args.fail_on,
+        fail_confidence: args.fail_confidence,
     };
     let done = validate(run, &|line: &str| eprintln!("memval: {line}")).await?;
     let to_terminal = args.output.is_none() && std::io::stdout().is_terminal();

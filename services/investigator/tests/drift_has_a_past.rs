@@ -8,18 +8,9 @@ use std::path::Path;
 
 mod common;
 
-use common::{git, write};
+use common::{commit_on_day as commit, new_repo, write, DAY, START};
 use memval_investigator::Evidence;
 use memval_proto::{Assertion, Claim, ClaimType, CodeRef, MemoryMeta, Outcome, Source, Verdict};
-
-const START: i64 = 1_767_225_600;
-const DAY: i64 = 86_400;
-
-fn commit(root: &Path, day: i64, change: impl FnOnce(&Path)) {
-    change(root);
-    git(root, &["add", "-A"], START + day * DAY);
-    git(root, &["commit", "-q", "-m", "change"], START + day * DAY);
-}
 
 /// The notes file `NOTES.md` of the repository at `root`, as `validate` loads it (its path as
 /// the user gave it, here absolute), dated by its last commit.
@@ -79,9 +70,8 @@ fn assert_case(name: &str, got: Outcome, want: &Want) {
 
 #[test]
 fn a_change_made_before_the_line_was_written_is_not_drift() {
-    let dir = tempfile::tempdir().unwrap();
-    let root = &dir.path().canonicalize().unwrap();
-    git(root, &["init", "-q", "-b", "main"], START);
+    let (_dir, root) = new_repo();
+    let root = &root;
     commit(root, 0, |r| {
         write(r, "src/engine.rs", "pub struct Widget;\npub struct Gadget;\n");
         write(r, "src/old.rs", "pub fn old() {}\n");
@@ -142,9 +132,8 @@ fn a_change_made_before_the_line_was_written_is_not_drift() {
 
 #[test]
 fn a_setting_is_drift_only_when_the_file_once_had_the_memorys_value() {
-    let dir = tempfile::tempdir().unwrap();
-    let root = &dir.path().canonicalize().unwrap();
-    git(root, &["init", "-q", "-b", "main"], START);
+    let (_dir, root) = new_repo();
+    let root = &root;
     commit(root, 0, |r| {
         write(r, "app.toml", "mode = \"fast\"\nretries = 3\n");
         write(r, "sample.ini", "# level = 5\nname = demo\n");
@@ -208,9 +197,8 @@ fn a_setting_is_drift_only_when_the_file_once_had_the_memorys_value() {
 
 #[test]
 fn a_line_the_file_never_reached_is_another_files() {
-    let dir = tempfile::tempdir().unwrap();
-    let root = &dir.path().canonicalize().unwrap();
-    git(root, &["init", "-q", "-b", "main"], START);
+    let (_dir, root) = new_repo();
+    let root = &root;
     let lines = |n: usize| (1..=n).map(|i| format!("int f{i}(void);\n")).collect::<String>();
     commit(root, 0, |r| {
         write(r, "src/hub.c", &lines(40));
@@ -238,9 +226,8 @@ fn a_line_the_file_never_reached_is_another_files() {
 
 #[test]
 fn a_removed_one_line_definition_is_not_renamed_to_a_neighbour_of_its_shape() {
-    let dir = tempfile::tempdir().unwrap();
-    let root = &dir.path().canonicalize().unwrap();
-    git(root, &["init", "-q", "-b", "main"], START);
+    let (_dir, root) = new_repo();
+    let root = &root;
     commit(root, 0, |r| {
         write(
             r,
@@ -272,9 +259,8 @@ fn a_removed_one_line_definition_is_not_renamed_to_a_neighbour_of_its_shape() {
 
 #[test]
 fn a_line_committed_after_the_change_but_dated_before_it_keeps_its_verdict() {
-    let dir = tempfile::tempdir().unwrap();
-    let root = &dir.path().canonicalize().unwrap();
-    git(root, &["init", "-q", "-b", "main"], START);
+    let (_dir, root) = new_repo();
+    let root = &root;
     commit(root, 0, |r| write(r, "src/old.rs", "pub fn old() {}\n"));
     commit(root, 2, |r| std::fs::remove_file(r.join("src/old.rs")).unwrap());
     // Notes written on day 1, before the deletion, committed on top of it with their own date
@@ -290,9 +276,8 @@ fn a_line_committed_after_the_change_but_dated_before_it_keeps_its_verdict() {
 
 #[test]
 fn a_member_under_another_type_moved_only_if_git_saw_it_in_the_first() {
-    let dir = tempfile::tempdir().unwrap();
-    let root = &dir.path().canonicalize().unwrap();
-    git(root, &["init", "-q", "-b", "main"], START);
+    let (_dir, root) = new_repo();
+    let root = &root;
     commit(root, 0, |r| {
         write(r, "src/Assert.cs", "public static class Assert\n{\n    public static void IsTrue(bool c) {}\n    public static void Flush() {}\n}\n");
         write(r, "src/Telemetry.cs", "public static class Telemetry\n{\n    public const string True = \"true\";\n}\n");

@@ -50,6 +50,12 @@ use super::inherits::inherits;
 use super::symbol_name::SymbolName;
 use super::Checker;
 
+/// The confidence of "not defined anywhere, its last definition removed in X" when no rename
+/// was found: the commit may have renamed, inlined or split it in ways a rename search does not
+/// see (on the labelled real repositories, the verdict's kind was right in about one case of
+/// three), so it stays a finding below the confidence a CI gate acts on (80).
+const REMOVED_NAME: u8 = 70;
+
 /// Kinds of definition that are functions or methods, not types.
 const FUNCTION_KINDS: &[&str] = &["fn", "func", "function", "def", "method"];
 
@@ -422,7 +428,7 @@ impl Checker<'_> {
             return Removal::Found(
                 checked(
                     Verdict::Contradicted,
-                    85,
+                    REMOVED_NAME,
                     self.with_history_note(
                         git,
                         format!(

@@ -46,6 +46,13 @@
 //! | same stem, other extension; close symbol name without history | 50 |
 //! | several candidates, or mention without definition | 40 |
 //! | not found anywhere, no history to confirm | 70–75 |
+//! | a path written as a bare name (`LICENSE`, `api/`) that history shows gone (`locate.rs`) | at most 70 |
+//! | a name no file defines, its last definition removed by a commit, no rename found (`anywhere.rs`) | 70 |
+//!
+//! 80 is where `validate`'s gate starts by default (`--fail-confidence`): a verdict at 80 or
+//! more rests on evidence that held up on real repositories' notes and docs (the precision
+//! benchmark, BENCHMARKS.md §4); the weaker kinds above stay under it, reported but not failing
+//! a run.
 
 mod anchors;
 mod anywhere;

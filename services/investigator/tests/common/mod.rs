@@ -25,3 +25,27 @@ pub fn write(root: &Path, path: &str, text: &str) {
     std::fs::create_dir_all(full.parent().unwrap()).unwrap();
     std::fs::write(full, text).unwrap();
 }
+
+/// The first day of the tests' repositories (2026-01-01, Unix seconds), and one day.
+#[allow(dead_code)]
+pub const START: i64 = 1_767_225_600;
+#[allow(dead_code)]
+pub const DAY: i64 = 86_400;
+
+/// A new repository (branch `main`, no commit yet) in a temporary folder: the folder's guard and
+/// its canonical path.
+#[allow(dead_code)]
+pub fn new_repo() -> (tempfile::TempDir, std::path::PathBuf) {
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path().canonicalize().unwrap();
+    git(&root, &["init", "-q", "-b", "main"], START);
+    (dir, root)
+}
+
+/// Makes `change` in `root` and commits everything, `day` days after [`START`].
+#[allow(dead_code)]
+pub fn commit_on_day(root: &Path, day: i64, change: impl FnOnce(&Path)) {
+    change(root);
+    git(root, &["add", "-A"], START + day * DAY);
+    git(root, &["commit", "-q", "-m", "change"], START + day * DAY);
+}
