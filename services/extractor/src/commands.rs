@@ -236,17 +236,19 @@ const PATH_FLAGS: &[&str] = &[
     "--directory",
 ];
 
-/// Flags whose value is a module name for one program and a file for another: `python -m
-/// pkg.tool` names a module, `maturin develop -m python/Cargo.toml` a manifest. Module names
-/// are dotted, never slashed, so a value with a `/` is a path.
-const MODULE_OR_PATH_FLAGS: &[&str] = &["-m"];
+/// Flags whose value is a module, a name or code for one program and a file for another:
+/// `python -m pkg.tool` names a module, `maturin develop -m python/Cargo.toml` a manifest;
+/// `git -c core.x=y` and `bash -c 'make'` give a setting or code, `fluent-bit -c
+/// conf/fluent-bit.conf` a config file. Module names are dotted, settings and code are not plain
+/// path words, so a plain value with a `/` is a path.
+const MODULE_OR_PATH_FLAGS: &[&str] = &["-m", "-c"];
 
 /// Flags whose value is not an existing path: an output, a name, a pattern, a number.
 #[rustfmt::skip]
 const VALUE_FLAGS: &[&str] = &[
     "-o", "-O", "--out", "--output", "--out-dir", "--outdir", "--target-dir", "-p", "--package",
     "-F", "--features", "--bin", "--example", "--test", "--bench", "-j", "--jobs", "--target",
-    "-k", "--filter", "-t", "--tag", "--name", "-n", "-e", "--env", "--profile", "-c",
+    "-k", "--filter", "-t", "--tag", "--name", "-n", "-e", "--env", "--profile",
     "--grep", "-g", "--reporter", "--project-name", "--format", "--log", "--since", "--until",
 ];
 
@@ -273,8 +275,9 @@ pub(crate) fn path_args(text: &str) -> Vec<(&str, bool)> {
     let mut out = Vec::new();
     for segment in t.split(['&', ';', '|']) {
         // `TESTPATH=tests/x/test_y.py tox -e py3`: a leading variable set to a slashed path
-        // hands that path to the command.
-        for w in segment.split_whitespace().take_while(|w| w.contains('=')) {
+        // hands that path to the command; `export BUNDLE_GEMFILE=gemfiles/x/Gemfile` to the
+        // commands after it.
+        for w in segment.split_whitespace().skip_while(|w| *w == "export").take_while(|w| w.contains('=')) {
             if let Some((name, value)) = w.split_once('=') {
                 let name_ok =
                     !name.is_empty() && name.chars().all(|c| c.is_ascii_uppercase() || c.is_ascii_digit() || c == '_');
@@ -287,7 +290,7 @@ pub(crate) fn path_args(text: &str) -> Vec<(&str, bool)> {
         }
         let mut words = segment
             .split_whitespace()
-            .skip_while(|w| w.contains('=') || *w == "sudo" || *w == "exec" || *w == "time")
+            .skip_while(|w| w.contains('=') || matches!(*w, "sudo" | "exec" | "time" | "export"))
             .peekable();
         let Some(first) = words.next() else { continue };
         // `readme = "README.md"`, `include: 'x.md'`: a setting, not a command.
@@ -313,7 +316,8 @@ pub(crate) fn path_args(text: &str) -> Vec<(&str, bool)> {
                 continue;
             }
             if std::mem::take(&mut slashed_path_next) {
-                if w.contains('/') && !w.starts_with('-') {
+                let plain = !w.contains(['=', '$', '"', '\'', '`', '(', ')', '*', '?', '{', '}', ':', '<', '>']);
+                if plain && w.contains('/') && !w.starts_with('-') {
                     out.push((w, false));
                 }
                 continue;
@@ -465,6 +469,12 @@ mod path_arg_tests {
             ("pytest \"tests/unit/test_a.py\"", &[("tests/unit/test_a.py", false)]),
             ("cat \"$DIR/x.txt\" 'a'b'", &[]),
             ("readme = \"README.md\"", &[]),
+            ("./build/bin/fluent-bit -c conf/fluent-bit.conf", &[("conf/fluent-bit.conf", false)]),
+            ("git -c core.hooksPath=.githooks/ commit", &[]),
+            ("bash -c 'make all'", &[]),
+            ("python -c \"import a/b\"", &[]),
+            ("export BUNDLE_GEMFILE=gemfiles/rails_72/Gemfile", &[("gemfiles/rails_72/Gemfile", false)]),
+            ("export PATH=$PATH:bin/x", &[]),
             ("include: 'docs/x.md'", &[]),
         ];
         for (line, want) in cases {
