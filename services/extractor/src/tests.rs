@@ -95,6 +95,12 @@ fn paths_inline_backticked_fenced_and_linked() {
         &["L4 file_reference src/lib.rs", "L5 file_reference src/cache/lru.go"],
     );
     check("```rust\ninclude!(\"src/gen.rs\");\nlet x = y.len();\n```", &["L2 file_reference src/gen.rs"]);
+    // A parent folder's module imported by a snippet is relative to the file it stands for;
+    // a module of the doc's own folder, or a path the code reads, is still a path.
+    check(
+        "```ts\nimport type { Entry } from \"../types\";\nconst f = require('../fetch/index.ts');\nimport x from \"./lib/util.js\";\nload(\"../data/seed.json\");\n```",
+        &["L4 file_reference lib/util.js", "L5 file_reference ../data/seed.json"],
+    );
     // Quoted literals in code read as code spans do, and a folder glob names its folder;
     // a file pattern, a media type and a quoted word are not paths.
     check(

@@ -68,12 +68,16 @@ impl Walker {
         false
     }
 
-    /// Paths in a line of a code block (`include!("src/x.rs")`, `import "./lib/util.js"`).
+    /// Paths in a line of a code block (`include!("src/x.rs")`, `import "./lib/util.js"`). An
+    /// import of a parent folder's module (`from "../types"`) is relative to the file the
+    /// snippet stands for, which the text does not name: it is no path of the doc's folder.
     fn code_paths(&mut self, line: &str, line_no: u32) {
         let masked = markdown::mask_urls(line);
         let folders = self.structure_folders();
+        let import = is_import(line);
         let files: Vec<FileMention> = TOKEN
             .find_iter(&masked)
+            .filter(|m| !(import && m.as_str().starts_with("../")))
             .filter_map(|m| {
                 let tok = paths::classify(m.as_str(), Strength::Prose)
                     .or_else(|| code_literal(&masked, m.start(), m.end()))?;
@@ -103,6 +107,17 @@ impl Walker {
             denied_files: Vec::new(),
         });
     }
+}
+
+/// Whether a code line imports a module by a quoted specifier: `import x from "y"`, `export *
+/// from "y"`, `require("y")`, `import("y")`, `from "y" import` is Python's and has no quotes.
+fn is_import(line: &str) -> bool {
+    let t = line.trim_start();
+    let quoted_after =
+        |cue: &str| t.find(cue).is_some_and(|i| t[i + cue.len()..].trim_start().starts_with(['"', '\'']));
+    (t.starts_with("import ") || t.starts_with("export ")) && (quoted_after(" from") || quoted_after("import"))
+        || quoted_after("require(")
+        || quoted_after("import(")
 }
 
 /// A word of a code line that plain reading did not take as a path, taken anyway when the

@@ -2,7 +2,9 @@
 //! "Do NOT use `current_family`", "there is no `Justfile`", "`test/` (NOT `spec/`)", "`X` was
 //! removed", "none of `X`", and what a change takes away ("Replace `X` with ...", "drop `X`",
 //! "deprecate `X`", "`X` removed",
-//! "`old`→`new`": the left side of an arrow). Such a sentence says the thing is not there, or not to be used: it makes no claim
+//! "`old`→`new`": the left side of an arrow), and what a reader or a command is to make ("Create a
+//! file named `build.config.js`", "`init` also creates an `appwrite.json`": the file a step
+//! makes, whether or not one by that name is in the repository). Such a sentence says the thing is not there, or not to be used: it makes no claim
 //! that it exists, so no claim is made of the mention (a word that is no claim is not listed
 //! either; the sentence's other mentions are read as usual). Only the clause around the mention counts, and only words about being there or
 //! being used: "Never edit `gen.rs`" and "Do not modify `build.rs`" still say the file exists.
@@ -99,6 +101,15 @@ const AFTER: &[&str] = &[
     "renamed",
 ];
 
+/// Verbs of making: the mention they are about is what a step makes, not what is there.
+const MAKE: &[&str] =
+    &["create", "creates", "creating", "generate", "generates", "generating", "scaffold", "scaffolds"];
+
+/// Words that may stand between a verb of making and what it makes: "create a new file named
+/// `x`", "generates your own `y`".
+const MAKE_FILLER: &[&str] =
+    &["a", "an", "the", "new", "your", "own", "empty", "file", "folder", "directory", "named", "called", "also"];
+
 /// How far from a mention its clause is read, in bytes.
 const WINDOW: usize = 160;
 
@@ -129,6 +140,10 @@ pub(super) fn denied(orig: &str, range: &Range<usize>, start: usize, end: usize)
     let words: Vec<&str> =
         before.split(|c: char| !c.is_alphanumeric() && c != '\'').filter(|w| !w.is_empty()).collect();
     let joined = format!(" {} ", words.join(" "));
+    let made = words.iter().rev().find(|w| !MAKE_FILLER.contains(w)).is_some_and(|w| MAKE.contains(w));
+    if made {
+        return true;
+    }
     if BEFORE.iter().any(|cue| cue_in(&joined, cue)) {
         // A bare "not" or "no" denies only the mention right after it ("NOT `spec/`", "no
         // `Makefile`"): "Do not modify `build.rs`" says `build.rs` is there. A verb of change
@@ -186,6 +201,16 @@ mod tests {
         assert!(at("no new callers (none of `restock_backordered`)", "`restock_backordered`"));
         assert!(at("5.6 deprecates `StoreScopedResource`; 6.0 drops it", "`StoreScopedResource`"));
         assert!(at("(so `restock_backordered` and the `min_quantity` guard are deleted)", "`restock_backordered`"));
+    }
+
+    #[test]
+    fn what_a_step_makes_is_not_said_to_be_there() {
+        assert!(at("Create a file named `build.config.js` in your plugin directory.", "`build.config.js`"));
+        assert!(at("The `init` command also creates an `appwrite.json` file for your project.", "`appwrite.json`"));
+        assert!(at("Running the generator generates `src/gen/api.ts`.", "`src/gen/api.ts`"));
+        assert!(!at("The `init` command also creates an `appwrite.json` file.", "`init`"));
+        assert!(!at("`scripts/new.sh` creates a release branch.", "`scripts/new.sh`"));
+        assert!(!at("Create a branch, then edit `src/main.rs`.", "`src/main.rs`"));
     }
 
     #[test]

@@ -46,7 +46,8 @@ pub(crate) fn placeholder_path(path: &str) -> Option<&'static str> {
             return Some("`foo`, `bar` and the like are example names");
         }
         let original_stem = segment.split('.').next().unwrap_or(segment);
-        let camel_stand_in = ["my", "your"].iter().any(|p| {
+        // `myFeature`, `MyRule`, `YourComponent` (not `MYSQL`, `Mycelium`).
+        let camel_stand_in = ["my", "My", "your", "Your"].iter().any(|p| {
             original_stem.starts_with(p) && original_stem[p.len()..].starts_with(|c: char| c.is_ascii_uppercase())
         });
         if ["my_", "my-", "your_", "your-", "some_", "some-"].iter().any(|p| stem.starts_with(p))
@@ -196,6 +197,11 @@ mod tests {
             ("your-app/config.yml", true),
             ("tests/integrations/test_integration_my_agent.py", true),
             ("common/archiver/yourImplementation/historyArchiver.go", true),
+            ("Sources/Rules/MyRule.swift", true),
+            ("Tests/Rules/MyRuleTests.swift", true),
+            ("src/components/YourComponent.tsx", true),
+            ("docs/MYSQL.md", false),
+            ("src/Mycelium.swift", false),
             ("src/myriad/mypy_plugin.py", false),
             ("src/yourself.rs", false),
             ("src/utils/path.ts", false),
