@@ -201,6 +201,12 @@ fn section_and_context_relative_paths() {
     );
     check_in(Some(".claude/rules"), "Read `docs/a.md`.", &["L1 file_reference docs/a.md"]);
     check_in(Some(".agents/rules"), "Read `docs/a.md`.", &["L1 file_reference docs/a.md"]);
+    // ...and name their siblings bare: the root first, then their own folder
+    check_in(
+        Some(".cursor/rules"),
+        "Follow `testing.mdc` and `docs/a.md`.",
+        &["L1 file_reference testing.mdc[.cursor/rules/testing.mdc]", "L1 file_reference docs/a.md"],
+    );
     // ...but a skill names its own bundled files from its folder first, the repo's after
     check_in(
         Some(".claude/skills/release"),

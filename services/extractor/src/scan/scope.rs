@@ -37,6 +37,9 @@ impl Walker {
         if !self.skill_bundle.is_empty() {
             v.push(folder(&self.skill_bundle, true, false));
         }
+        if let Some(own) = self.tool_folder() {
+            v.push(folder(own, true, true));
+        }
         if let Some(r) = &self.recent_dir {
             v.push(folder(r, true, true));
         }
@@ -54,6 +57,14 @@ impl Walker {
             demote: self.context_demote,
             own: true,
         })
+    }
+
+    /// The folder of a notes file kept in an agent tool's folder (`.cursor/rules/`, `.github/`),
+    /// whose paths are read from the root: its bare names may still be its siblings
+    /// (`testing.mdc` in `.cursor/rules/a.mdc`), read there after the root.
+    fn tool_folder(&self) -> Option<&[String]> {
+        let own = self.file_dir.as_ref().filter(|_| self.context.is_none())?;
+        Some(std::slice::from_ref(own))
     }
 
     /// The package a docs folder sits in (`web` for `web/docs/`), read like the notes file's
