@@ -204,3 +204,47 @@ fn a_memory_file_outside_the_project_is_refused_unread() {
     assert!(err.contains("refused") && err.contains("outside"), "{err}");
     assert!(!err.contains("src/cache.rs"), "{err}");
 }
+
+#[test]
+fn a_false_claim_on_weak_evidence_does_not_keep_claude_working() {
+    // `Makefile` was deleted; a note naming it by its bare name is CONTRADICTED, but on evidence
+    // under the default gate (a bare name may be anyone's file): the report shows it, the hook
+    // does not interrupt Claude with it.
+    let repo = GitRepo::new();
+    repo.write("Makefile", "all:\n\techo all\n");
+    repo.write("src/store.rs", "pub struct Store;\n");
+    repo.commit("init", "2026-01-01T00:00:00Z");
+    repo.git(&["rm", "-q", "Makefile"]);
+    repo.commit("drop make", "2026-03-01T00:00:00Z");
+    repo.write("CLAUDE.md", "# Notes\n\nThe cache lives in `src/store.rs`; build with the `Makefile`.\n");
+    repo.write("AGENTS.md", "# Agents\n\nThe cache lives in `src/store.rs`.\n");
+    let store = tempfile::tempdir().unwrap();
+    let notes = repo.dir.path().join("CLAUDE.md");
+    let report = |floor: &str| {
+        let out = support::memval(&[
+            "validate",
+            "--repo",
+            repo.path(),
+            "--memories",
+            notes.to_str().unwrap(),
+            "--store",
+            store.path().to_str().unwrap(),
+            "--format",
+            "json",
+            "--fail-confidence",
+            floor,
+        ]);
+        (out.status.code(), serde_json::from_slice::<Value>(&out.stdout).unwrap())
+    };
+    let (code, json) = report("0");
+    assert_eq!(code, Some(1), "counted at any confidence, the claim fails the run: {json}");
+    let claims = json["memories"][0]["claims"].as_array().unwrap();
+    let makefile = claims.iter().find(|c| c["claim_text"].as_str().unwrap().contains("Makefile")).unwrap();
+    assert_eq!(makefile["verdict"], "CONTRADICTED", "{makefile}");
+    assert!(makefile["confidence"].as_u64().unwrap() < 80, "{makefile}");
+    assert_eq!(report("80").0, Some(0), "under the default gate the run passes");
+    assert_silent(
+        &Hook::new().run("post_tool_use_write.json", repo.dir.path()),
+        "Write of a note with a weak false claim",
+    );
+}
