@@ -307,3 +307,40 @@ fn a_member_under_another_type_moved_only_if_git_saw_it_in_the_first() {
         &Want::NotChecked("git never saw True defined under Assert"),
     );
 }
+
+#[test]
+fn a_name_the_code_used_and_stopped_using_is_drift_said_as_such() {
+    let (_dir, root) = new_repo();
+    let root = &root;
+    // `loop_blocks` is a local of the code, never defined as an item; `NOTES.md` names it on day 0.
+    commit(root, 0, |r| {
+        write(
+            r,
+            "src/engine.rs",
+            "pub fn run(blocks: Vec<u32>) -> u32 {\n    let loop_blocks = blocks.len() as u32;\n    loop_blocks * 2\n}\n",
+        );
+        write(r, "NOTES.md", "`run` keeps the blocks in `loop_blocks`.\n`LedgerQuartz` holds the totals.\n");
+    });
+    // Day 2: a refactor takes the local away.
+    commit(root, 2, |r| {
+        write(r, "src/engine.rs", "pub fn run(blocks: Vec<u32>) -> u32 {\n    blocks.len() as u32 * 2\n}\n")
+    });
+
+    let evidence = Evidence::open(root).unwrap();
+    let checker = evidence.checker();
+    let memory = notes(root, 0);
+    match checker.check(&symbol(1, "loop_blocks"), &memory) {
+        Outcome::Checked { verdict: Verdict::Contradicted, confidence, evidence, since, .. } => {
+            assert!(evidence.contains("no longer named by the repo's code"), "{evidence}");
+            assert!(!evidence.contains("never been a name"), "{evidence}");
+            assert!(confidence < 80, "a local's removal stays under the gate: {confidence}");
+            assert_eq!(since.map(|s| s.date), Some(START + 2 * DAY), "since: the commit that took its last use");
+        }
+        other => panic!("a local the code stopped using: wanted CONTRADICTED, got {other:?}"),
+    }
+    // A name the code never had (only these notes name it) is still read as one it never had.
+    match checker.check(&symbol(2, "LedgerQuartz"), &memory) {
+        Outcome::NotChecked { reason } => assert!(reason.contains("never been a name of the repo's code"), "{reason}"),
+        other => panic!("a name no code ever had: wanted not checked, got {other:?}"),
+    }
+}

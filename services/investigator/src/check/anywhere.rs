@@ -56,6 +56,10 @@ use super::Checker;
 /// three), so it stays a finding below the confidence a CI gate acts on (80).
 const REMOVED_NAME: u8 = 70;
 
+/// A name the code used without defining it, whose uses a commit took away: what it was to the
+/// code (a local, another library's call) is not known, so it stays under the gate as well.
+const USES_REMOVED: u8 = 60;
+
 /// Kinds of definition that are functions or methods, not types.
 const FUNCTION_KINDS: &[&str] = &["fn", "func", "function", "def", "method"];
 
@@ -67,9 +71,9 @@ enum Removal {
     /// one) changed how often the repo's code names it: it was not a name of the code when
     /// the memory was written either.
     NeverInCode,
-    /// Not asked (the code still uses the name, or there is no history), or commits touched
-    /// only its uses.
-    NotRemoved,
+    /// Commits changed how often the code names it, and none removed a definition: the code
+    /// used it (a local, a parameter, another library's name) until the newest of them.
+    UsesRemoved(String),
     /// Git was not asked, or could not answer within its bound in commits, with why: whether
     /// the name was ever the code's is not known, so the claim is not checked.
     Unsearched(String),
@@ -219,20 +223,16 @@ impl Checker<'_> {
         // Drift needs a past: what history says since the memory's date, then before it (a
         // definition removed before the memory was last written is still one it got wrong).
         let mut removal = self.removal_in_history(git, sym, since);
-        if since.is_some() && matches!(removal, Removal::NeverInCode | Removal::NotRemoved) {
-            removal = match self.removal_in_history(git, sym, None) {
-                Removal::NotRemoved => Removal::NeverInCode,
-                other => other,
-            };
+        if since.is_some() && matches!(removal, Removal::NeverInCode) {
+            removal = self.removal_in_history(git, sym, None);
         }
         match removal {
             Removal::Found(outcome) => outcome,
             Removal::Unsearched(why) => Outcome::NotChecked {
                 reason: format!("{} is neither defined nor used by the repo's code now, and {why}", sym.display()),
             },
-            // Commits changed how often the code names it but none removed a definition of
-            // it: it was never one of the code's own names either.
-            Removal::NotRemoved | Removal::NeverInCode => self.never_in_code(sym),
+            Removal::NeverInCode => self.never_in_code(sym),
+            Removal::UsesRemoved(commit) => self.uses_removed(git, sym, &commit),
         }
     }
 
@@ -268,6 +268,40 @@ impl Checker<'_> {
                 sym.display()
             ),
         })
+    }
+
+    /// A name the repo's code used (never defining it: a local, a parameter, another library's
+    /// name) until `commit` changed its last uses away. Still named by tests, strings or config:
+    /// a term of the project, as for a name the code never had. Otherwise the memory names
+    /// something the code stopped naming: drift, said as such (not as a deletion of a
+    /// definition, and not as a name the code never had), below the gate, since the name's role
+    /// in the code is not known.
+    fn uses_removed(&self, git: &GitRepo, sym: &SymbolName, commit: &str) -> Outcome {
+        if let Some((path, line)) = self.first_named_outside_prose(&sym.name) {
+            return checked(
+                Verdict::Valid,
+                60,
+                format!(
+                    "{path}:{line} — {} is named here: a term of the project (tests, strings or config), not a definition of its code",
+                    sym.display()
+                ),
+                None,
+            );
+        }
+        checked(
+            Verdict::Contradicted,
+            USES_REMOVED,
+            self.with_history_note(
+                git,
+                format!(
+                    ". — {} is no longer named by the repo's code: its last uses went in {} (git never saw it defined here: a local name, a parameter or another library's)",
+                    sym.display(),
+                    short(commit)
+                ),
+            ),
+            None,
+        )
+        .since(since_of(git, commit))
     }
 
     /// A name no code of the repo defines or uses, and that git never saw defined in its code:
@@ -442,7 +476,10 @@ impl Checker<'_> {
                 .since(since_of(git, commit)),
             );
         }
-        Removal::NotRemoved
+        match changes.first() {
+            Some((commit, _, _)) => Removal::UsesRemoved(commit.clone()),
+            None => Removal::NeverInCode,
+        }
     }
 
     /// The one definition of `sym` outside `except`, or the best one in `near`'s folder.
