@@ -327,8 +327,9 @@ pub(crate) fn gate_summary(report: &Report) -> Option<String> {
         .filter(|c| Verdict::parse(c.verdict).is_some_and(|v| run.fail_on.reached_by(v)))
         .count();
     (under > 0).then(|| {
+        let (noun, verb) = if under == 1 { ("verdict", "has") } else { ("verdicts", "have") };
         format!(
-            "{under} of the verdicts at or above {} have a confidence under {} (--fail-confidence): shown, not failing the run",
+            "{under} {noun} at or above {} {verb} a confidence under {} (--fail-confidence): shown, not failing the run",
             threshold.as_str().to_lowercase(),
             run.fail_confidence
         )
