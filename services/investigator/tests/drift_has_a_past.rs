@@ -344,3 +344,37 @@ fn a_name_the_code_used_and_stopped_using_is_drift_said_as_such() {
         other => panic!("a name no code ever had: wanted not checked, got {other:?}"),
     }
 }
+
+#[test]
+fn a_definition_that_left_with_a_vendored_dependency_is_the_dependencys() {
+    let (_dir, root) = new_repo();
+    let root = &root;
+    commit(root, 0, |r| {
+        write(
+            r,
+            "vendor/github.com/acme/check/assert.go",
+            "package check\n\nfunc NotNil(v any) bool {\n\treturn v != nil\n}\n\nfunc Eventually(f func() bool) bool {\n\treturn f()\n}\n",
+        );
+        write(r, "engine.go", "package engine\n\nfunc Start() int {\n\treturn 1\n}\n");
+        write(r, "engine_test.go", "package engine\n\nfunc TestStart(t *testing.T) {\n\tcheck.NotNil(Start())\n}\n");
+        write(r, "NOTES.md", "Tests assert with `check.NotNil`.\nWait with `check.Eventually`.\n");
+    });
+    // Day 2: the vendored copy goes; the module cache serves the dependency from now on.
+    commit(root, 2, |r| std::fs::remove_dir_all(r.join("vendor")).unwrap());
+
+    let evidence = Evidence::open(root).unwrap();
+    let checker = evidence.checker();
+    let memory = notes(root, 0);
+    match checker.check(&symbol(1, "check.NotNil"), &memory) {
+        Outcome::Checked { verdict: Verdict::Valid, evidence, .. } => {
+            assert!(evidence.contains("engine_test.go:4"), "{evidence}");
+            assert!(evidence.contains("vendored copy"), "{evidence}");
+        }
+        other => panic!("a dependency's name the tests still use: wanted VALID, got {other:?}"),
+    }
+    assert_case(
+        "a dependency's name nothing names any more",
+        checker.check(&symbol(2, "check.Eventually"), &memory),
+        &Want::NotChecked("vendored copy"),
+    );
+}

@@ -71,6 +71,9 @@ enum Removal {
     /// one) changed how often the repo's code names it: it was not a name of the code when
     /// the memory was written either.
     NeverInCode,
+    /// Its last definition git saw was in a dependency's vendored copy (`vendor/`,
+    /// `third_party/`, `node_modules/`), which this commit removed: a library's name.
+    Vendored(String),
     /// Commits changed how often the code names it, and none removed a definition: the code
     /// used it (a local, a parameter, another library's name) until the newest of them.
     UsesRemoved(String),
@@ -233,6 +236,7 @@ impl Checker<'_> {
             },
             Removal::NeverInCode => self.never_in_code(sym),
             Removal::UsesRemoved(commit) => self.uses_removed(git, sym, &commit),
+            Removal::Vendored(commit) => self.vendored_removed(sym, &commit),
         }
     }
 
@@ -250,7 +254,7 @@ impl Checker<'_> {
         files.dedup();
         let why = match git.name_changes_in(&sym.name, &files) {
             Ok(Some(changes)) => {
-                if changes.iter().any(|(commit, changed)| defined_before(git, commit, changed, sym)) {
+                if changes.iter().any(|(commit, changed)| !defined_before(git, commit, changed, sym).is_empty()) {
                     return None;
                 }
                 format!("git never saw {} defined under {qualifier} in a file that defines {qualifier}", sym.name)
@@ -268,6 +272,32 @@ impl Checker<'_> {
                 sym.display()
             ),
         })
+    }
+
+    /// A name whose only definition git saw was a dependency's vendored copy, removed in
+    /// `commit` (keda's `vendor/` went, `assert.NotNil` with it): the memory names a library's
+    /// name, which the vendored copy's removal does not take from the project. Still named by
+    /// tests, strings or config: VALID as a term the project uses; otherwise not checked.
+    fn vendored_removed(&self, sym: &SymbolName, commit: &str) -> Outcome {
+        if let Some((path, line)) = self.first_named_outside_prose(&sym.name) {
+            return checked(
+                Verdict::Valid,
+                60,
+                format!(
+                    "{path}:{line} — {} is named here; the only definition git saw was a dependency's vendored copy (removed in {}): a library's name the project uses",
+                    sym.display(),
+                    short(commit)
+                ),
+                None,
+            );
+        }
+        Outcome::NotChecked {
+            reason: format!(
+                "{} is not defined, and the only definition git saw was a dependency's vendored copy (removed in {}): a library's name, not the repo's; not checked",
+                sym.display(),
+                short(commit)
+            ),
+        }
     }
 
     /// A name the repo's code used (never defining it: a local, a parameter, another library's
@@ -449,8 +479,12 @@ impl Checker<'_> {
         // file it changed removed (or renamed) its last definition; later
         // ones only touched uses of it.
         for (commit, before, files) in &changes {
-            if !defined_before(git, commit, files, sym) {
+            let defining = defined_before(git, commit, files, sym);
+            if defining.is_empty() {
                 continue;
+            }
+            if defining.iter().all(|f| vendored(f)) {
+                return Removal::Vendored(commit.clone());
             }
             for file in files.iter().filter(|f| self.index.file(f).is_some()) {
                 if let Some(found @ Outcome::Checked { verdict: Verdict::Stale, .. }) =
@@ -525,9 +559,21 @@ impl Checker<'_> {
 }
 
 /// Whether one of `files`, as `commit`'s parent had it, defines `sym`.
-fn defined_before(git: &GitRepo, commit: &str, files: &[String], sym: &SymbolName) -> bool {
-    files.iter().any(|f| {
-        git.show(&format!("{commit}^"), f)
-            .is_some_and(|t| definitions(Lang::of(f), &t).iter().any(|d| sym.matches(f, d)))
-    })
+fn defined_before<'f>(git: &GitRepo, commit: &str, files: &'f [String], sym: &SymbolName) -> Vec<&'f String> {
+    files
+        .iter()
+        .filter(|f| {
+            git.show(&format!("{commit}^"), f)
+                .is_some_and(|t| definitions(Lang::of(f), &t).iter().any(|d| sym.matches(f, d)))
+        })
+        .collect()
+}
+
+/// Folders that hold a copy of another project's code (Go's `vendor/`, C and C++'s
+/// `third_party/`, a committed `node_modules/`): a definition there is the dependency's.
+const VENDORED: &[&str] = &["vendor", "third_party", "third-party", "node_modules", "bower_components"];
+
+/// Whether `path` lies under a [`VENDORED`] folder.
+fn vendored(path: &str) -> bool {
+    path.split('/').rev().skip(1).any(|segment| VENDORED.contains(&segment))
 }
