@@ -309,7 +309,7 @@ fn a_member_under_another_type_moved_only_if_git_saw_it_in_the_first() {
 }
 
 #[test]
-fn a_name_the_code_used_and_stopped_using_is_drift_said_as_such() {
+fn a_name_the_code_used_and_stopped_using_is_said_as_such() {
     let (_dir, root) = new_repo();
     let root = &root;
     // `loop_blocks` is a local of the code, never defined as an item; `NOTES.md` names it on day 0.
@@ -329,19 +329,36 @@ fn a_name_the_code_used_and_stopped_using_is_drift_said_as_such() {
     let evidence = Evidence::open(root).unwrap();
     let checker = evidence.checker();
     let memory = notes(root, 0);
+    // Prose still names it (these notes): code that builds the name, or a refactor that moved it
+    // out of sight, is as likely as drift: not checked, and the reason says what history shows.
     match checker.check(&symbol(1, "loop_blocks"), &memory) {
+        Outcome::NotChecked { reason } => {
+            assert!(reason.contains("no longer names it"), "{reason}");
+            assert!(!reason.contains("never been a name"), "{reason}");
+        }
+        other => panic!("a local the code stopped using, named in the notes: wanted not checked, got {other:?}"),
+    }
+    // A memory kept elsewhere, whose name nothing in the repository has now: drift, since the
+    // commit that took its last use, under the gate.
+    let outside =
+        MemoryMeta { source: Source { path: "elsewhere/NOTES.md".into(), ..memory.source.clone() }, ..memory.clone() };
+    std::fs::write(root.join("NOTES.md"), "notes\n").unwrap();
+    let evidence = Evidence::open(root).unwrap();
+    let checker = evidence.checker();
+    match checker.check(&symbol(1, "loop_blocks"), &outside) {
         Outcome::Checked { verdict: Verdict::Contradicted, confidence, evidence, since, .. } => {
             assert!(evidence.contains("no longer named by the repo's code"), "{evidence}");
-            assert!(!evidence.contains("never been a name"), "{evidence}");
             assert!(confidence < 80, "a local's removal stays under the gate: {confidence}");
             assert_eq!(since.map(|s| s.date), Some(START + 2 * DAY), "since: the commit that took its last use");
         }
         other => panic!("a local the code stopped using: wanted CONTRADICTED, got {other:?}"),
     }
-    // A name the code never had (only these notes name it) is still read as one it never had.
-    match checker.check(&symbol(2, "LedgerQuartz"), &memory) {
-        Outcome::NotChecked { reason } => assert!(reason.contains("never been a name of the repo's code"), "{reason}"),
-        other => panic!("a name no code ever had: wanted not checked, got {other:?}"),
+    // A name the code never had is still one it never had.
+    match checker.check(&symbol(2, "LedgerQuartz"), &outside) {
+        Outcome::Checked { verdict: Verdict::Contradicted, evidence, since: None, .. } => {
+            assert!(evidence.contains("not a name of this repository"), "{evidence}")
+        }
+        other => panic!("a name no code ever had: wanted CONTRADICTED without since, got {other:?}"),
     }
 }
 

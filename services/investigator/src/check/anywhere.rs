@@ -56,10 +56,6 @@ use super::Checker;
 /// three), so it stays a finding below the confidence a CI gate acts on (80).
 const REMOVED_NAME: u8 = 70;
 
-/// A name the code used without defining it, whose uses a commit took away: what it was to the
-/// code (a local, another library's call) is not known, so it stays under the gate as well.
-const USES_REMOVED: u8 = 60;
-
 /// Kinds of definition that are functions or methods, not types.
 const FUNCTION_KINDS: &[&str] = &["fn", "func", "function", "def", "method"];
 
@@ -234,8 +230,8 @@ impl Checker<'_> {
             Removal::Unsearched(why) => Outcome::NotChecked {
                 reason: format!("{} is neither defined nor used by the repo's code now, and {why}", sym.display()),
             },
-            Removal::NeverInCode => self.never_in_code(sym),
-            Removal::UsesRemoved(commit) => self.uses_removed(git, sym, &commit),
+            Removal::NeverInCode => self.never_in_code(sym, None),
+            Removal::UsesRemoved(commit) => self.never_in_code(sym, Some((git, &commit))),
             Removal::Vendored(commit) => self.vendored_removed(sym, &commit),
         }
     }
@@ -300,53 +296,32 @@ impl Checker<'_> {
         }
     }
 
-    /// A name the repo's code used (never defining it: a local, a parameter, another library's
-    /// name) until `commit` changed its last uses away. Still named by tests, strings or config:
-    /// a term of the project, as for a name the code never had. Otherwise the memory names
-    /// something the code stopped naming: drift, said as such (not as a deletion of a
-    /// definition, and not as a name the code never had), below the gate, since the name's role
-    /// in the code is not known.
-    fn uses_removed(&self, git: &GitRepo, sym: &SymbolName, commit: &str) -> Outcome {
-        if let Some((path, line)) = self.first_named_outside_prose(&sym.name) {
-            return checked(
-                Verdict::Valid,
-                60,
-                format!(
-                    "{path}:{line} — {} is named here: a term of the project (tests, strings or config), not a definition of its code",
-                    sym.display()
-                ),
-                None,
-            );
-        }
-        checked(
-            Verdict::Contradicted,
-            USES_REMOVED,
-            self.with_history_note(
-                git,
-                format!(
-                    ". — {} is no longer named by the repo's code: its last uses went in {} (git never saw it defined here: a local name, a parameter or another library's)",
-                    sym.display(),
-                    short(commit)
-                ),
-            ),
-            None,
-        )
-        .since(since_of(git, commit))
-    }
-
     /// A name no code of the repo defines or uses, and that git never saw defined in its code:
-    /// not drift. One or two letters are not checked. A close misspelling of a name the code defines is reported as that; a term
-    /// tests, strings or config use (an env var read from a string) is the project's; a name
-    /// nothing in the repository has at all is the memory's invention; a name only prose has
-    /// (the memory itself, other docs) is not read as one of the code's.
-    fn never_in_code(&self, sym: &SymbolName) -> Outcome {
+    /// not drift of a definition. One or two letters are not checked. A close misspelling of a
+    /// name the code defines is reported as that; a term tests, strings or config use (an env
+    /// var read from a string) is the project's; a name only prose has (the memory itself,
+    /// other docs) is not read as one of the code's; a name nothing in the repository has at
+    /// all is the memory's invention. `used_until`: the commit that took the last of the code's
+    /// uses of it, when the code once used it (a local, a parameter, another library's name):
+    /// the evidence says so, and the invention becomes a name the code stopped using, since
+    /// that commit. Where prose still names it, code that builds the name (an env var made from
+    /// a prefix and a key) or a refactor that moved it out of sight is as likely as drift, so
+    /// it stays not checked.
+    fn never_in_code(&self, sym: &SymbolName, used_until: Option<(&GitRepo, &str)>) -> Outcome {
+        let shown = sym.display();
+        let past = match used_until {
+            Some((_, commit)) => format!(
+                "the repo's code no longer names it (its last uses went in {}) and git never saw it defined",
+                short(commit)
+            ),
+            None => "it has never been a name of the repo's code (not now, not in git history)".to_owned(),
+        };
         // One or two letters (`f`, `F()`, `Q`, the `X.Y` of `vX.Y.Z`) say too little to be
         // told from a variable, a macro of the platform or a placeholder.
         if sym.name.chars().count() <= 2 {
             return Outcome::NotChecked {
                 reason: format!(
-                    "{} is too short to tell from a placeholder, a local variable or a platform's macro, and the repo's code never had it: not checked",
-                    sym.display()
+                    "{shown} is too short to tell from a placeholder, a local variable or a platform's macro, and {past}: not checked"
                 ),
             };
         }
@@ -355,8 +330,7 @@ impl Checker<'_> {
                 Verdict::Valid,
                 60,
                 format!(
-                    "{path}:{line} — {} is named here: a term of the project (tests, strings or config), not a definition of its code",
-                    sym.display()
+                    "{path}:{line} — {shown} is named here: a term of the project (tests, strings or config), not a definition of its code"
                 ),
                 None,
             );
@@ -365,30 +339,40 @@ impl Checker<'_> {
             return checked(
                 Verdict::Contradicted,
                 60,
-                format!(
-                    "{path}:{line} — {} has never been a name of the repo's code (not now, not in git history); {near} is defined here: a misspelling?",
-                    sym.display()
-                ),
+                format!("{path}:{line} — {shown}: {past}; {near} is defined here: a misspelling?"),
                 None,
             );
         }
         if self.index.mentions(&sym.name) {
             return Outcome::NotChecked {
                 reason: format!(
-                    "{} has never been a name of the repo's code (not now, not in git history) and only prose names it: not read as a reference to the code (a library's, another project's or an example name)",
-                    sym.display()
+                    "{shown}: {past}, and only prose names it: not read as a reference to the code (a library's, another project's or an example name)"
                 ),
             };
         }
-        checked(
-            Verdict::Contradicted,
-            60,
-            format!(
-                ". — {} is not a name of this repository: no file has it and git never saw it in the code (invented, or another project's)",
-                sym.display()
+        match used_until {
+            Some((git, commit)) => checked(
+                Verdict::Contradicted,
+                60,
+                self.with_history_note(
+                    git,
+                    format!(
+                        ". — {shown} is no longer named by the repo's code: its last uses went in {} (git never saw it defined here: a local name, a parameter or another library's)",
+                        short(commit)
+                    ),
+                ),
+                None,
+            )
+            .since(since_of(git, commit)),
+            None => checked(
+                Verdict::Contradicted,
+                60,
+                format!(
+                    ". — {shown} is not a name of this repository: no file has it and git never saw it in the code (invented, or another project's)"
+                ),
+                None,
             ),
-            None,
-        )
+        }
     }
 
     /// Without history: a name only prose has, or one nothing has.

@@ -48,7 +48,7 @@
 //! | not found anywhere, no history to confirm | 70–75 |
 //! | a path written as a bare name (`LICENSE`, `api/`) that history shows gone (`locate.rs`) | at most 70 |
 //! | a name no file defines, its last definition removed by a commit, no rename found (`anywhere.rs`) | 70 |
-//! | a name the code used but never defined (a local, another library's), its last uses removed by a commit (`anywhere.rs`) | 60 |
+//! | a name the code used but never defined (a local, another library's), its last uses removed by a commit, and no other file names it (`anywhere.rs`) | 60 |
 //! | VALID: a name whose only definition git saw was a dependency's vendored copy (`vendor/`, `third_party/`), still named by tests, strings or config (`anywhere.rs`) | 60 |
 //!
 //! 80 is where `validate`'s gate starts by default (`--fail-confidence`): a verdict at 80 or
