@@ -282,6 +282,14 @@ pub(crate) fn symbol_mentions(
         }
         let before = bare[..m.start()].chars().next_back();
         let after = bare[m.end()..].chars().next();
+        // `Schema::V*::Interface`, `Handler*.go`: a pattern over names, not one (an emphasis
+        // that closes, `*Cache::get*`, is followed by a space or punctuation instead).
+        let mut rest = bare[m.end()..].chars();
+        if matches!(rest.next(), Some('*' | '?'))
+            && rest.next().is_some_and(|c| c.is_alphanumeric() || matches!(c, '_' | ':' | '.' | '*'))
+        {
+            continue;
+        }
         if before
             .is_some_and(|c| c.is_alphanumeric() || matches!(c, '_' | '/' | '.' | '-' | '@' | '$' | '#' | '\\' | '~'))
             || after.is_some_and(|c| c.is_alphanumeric() || matches!(c, '_' | '/' | '-' | '(' | '@'))

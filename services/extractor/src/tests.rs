@@ -1345,6 +1345,14 @@ fn an_agents_own_tools_and_note_markers_are_no_symbols() {
 }
 
 #[test]
+fn a_pattern_over_names_is_no_name() {
+    check(
+        "- Schema::V*::Interface :: the implementation for each schema version\n- *Index::open* opens the index; Loader::V?::x and Loader::step*.run are patterns too.",
+        &["L2 symbol_reference .#Index::open", "L2 behavioral .#Index::open"],
+    );
+}
+
+#[test]
 fn front_matter_that_configures_the_agent_tool_names_no_file() {
     check(
         "---\nname: generator\ndescription: Write tests into tests/gen.spec.ts\ntools:\n  - search\n  - playwright-test/browser_click\nmodel: Claude Sonnet 4.6\nmcp-servers:\n  playwright-test:\n    command: npx\n    args: [tools/run.js]\n---\nSee `src/api/routes.ts`.",
