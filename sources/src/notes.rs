@@ -171,9 +171,9 @@ pub(crate) fn load_dir(dir: &Path, ctx: &mut Ctx, links: &mut Vec<Link>) -> Resu
 /// Whether a doc found in a folder walk is a record of the past by design: a changelog,
 /// release notes or a "what's new", a decision record, an RFC, a proposal or a plan, a
 /// migration or upgrade guide, a postmortem, a blog post, an archive, a file named by its date,
-/// or the docs of an old version (`docs/1.x/`). What it says was true when written, or
-/// proposed; it is not read as a statement about today's code. `id`: the path below the
-/// folder given.
+/// or the docs of a past version (`docs/1.x/`, Docusaurus' `versioned_docs/version-6.6/`).
+/// What it says was true when written, or proposed; it is not read as a statement about
+/// today's code. `id`: the path below the folder given.
 pub(crate) fn past_record(id: &str) -> bool {
     const NAMES: &[&str] = &[
         "changelog",
@@ -227,13 +227,17 @@ pub(crate) fn past_record(id: &str) -> bool {
         "archived",
         "history",
         "whatsnew",
+        // Docusaurus keeps each release's docs, as they stood when it was cut, in
+        // `versioned_docs/version-<release>/` (the current docs live elsewhere, in `docs/`).
+        "versioned_docs",
     ];
     let parts: Vec<String> = id.split('/').map(str::to_ascii_lowercase).collect();
     let Some((file, folders)) = parts.split_last() else { return false };
     let stem = file.rsplit_once('.').map_or(file.as_str(), |(stem, _)| stem);
-    let old_version = |f: &str| {
-        f.strip_suffix(".x").is_some_and(|v| !v.is_empty() && v.bytes().all(|b| b.is_ascii_digit() || b == b'.'))
-    };
+    let release = |v: &str| !v.is_empty() && v.bytes().all(|b| b.is_ascii_digit() || b == b'.');
+    // `docs/1.x/` (an old major's docs) or `version-6.6/` (a release's, as Docusaurus names it).
+    let old_version =
+        |f: &str| f.strip_suffix(".x").is_some_and(release) || f.strip_prefix("version-").is_some_and(release);
     NAMES.contains(&stem)
         || part_named_as_record(stem)
         || dated(stem)
@@ -428,6 +432,10 @@ mod tests {
             ("platform_changelog.md", true),
             ("docs/changelogger.md", false),
             ("docs/migration-tool.md", false),
+            ("docs/versioned_docs/version-6.6/configuration.md", true),
+            ("website/version-5.9/guide.md", true),
+            ("docs/docs/configuration.md", false),
+            ("docs/version-history-tool.md", false),
         ] {
             assert_eq!(past_record(id), past, "{id}");
         }
