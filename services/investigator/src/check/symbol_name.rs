@@ -22,8 +22,9 @@ impl SymbolName {
         }
     }
 
-    /// Does `def` in `path` answer to this name? A qualifier matches the enclosing type, or
-    /// a module (a path segment or file stem).
+    /// Does `def` in `path` answer to this name? A qualifier matches the enclosing type, a
+    /// variable named after it (`configuration.getAsInt` for `CompilerConfiguration`'s), or a
+    /// module (a path segment or file stem).
     pub(super) fn matches(&self, path: &str, def: &Def) -> bool {
         if *def.name != *self.name {
             return false;
@@ -32,6 +33,7 @@ impl SymbolName {
             None => true,
             Some(q) => {
                 def.container.as_deref() == Some(q.as_str())
+                    || def.container.as_deref().is_some_and(|c| named_after(q, c))
                     || path.split('/').any(|seg| seg == q || seg.split('.').next() == Some(q.as_str()))
                     || matches!(q.as_str(), "self" | "Self" | "crate" | "super" | "this")
             }
@@ -44,6 +46,16 @@ impl SymbolName {
             None => self.name.clone(),
         }
     }
+}
+
+/// Whether the lower-case `variable` is named after the type `container`, as variables are
+/// (`configuration: CompilerConfiguration`, `client: HttpClient`, `user: User`): the type's
+/// name ends with the variable's, capitalised, on a word boundary.
+fn named_after(variable: &str, container: &str) -> bool {
+    let mut chars = variable.chars();
+    let Some(first) = chars.next().filter(char::is_ascii_lowercase) else { return false };
+    let word: String = first.to_ascii_uppercase().to_string() + chars.as_str();
+    variable.len() >= 3 && container.ends_with(&word)
 }
 
 #[cfg(test)]
@@ -63,5 +75,22 @@ mod tests {
             let s = SymbolName::parse(raw);
             assert_eq!((s.name.as_str(), s.qualifier.as_deref()), (name, q), "{raw}");
         }
+    }
+
+    #[test]
+    fn a_variable_named_after_its_type_answers_for_it() {
+        let def = |container: &str| Def {
+            name: "getAsInt".into(),
+            container: Some(container.into()),
+            line: 1,
+            end_line: 1,
+            kind: "fun",
+        };
+        let sym = SymbolName::parse("configuration.getAsInt");
+        assert!(sym.matches("src/Options.kt", &def("CompilerConfiguration")));
+        assert!(sym.matches("src/Options.kt", &def("Configuration")));
+        assert!(!sym.matches("src/Options.kt", &def("Settings")), "another type's member");
+        assert!(!sym.matches("src/Options.kt", &def("Reconfiguration")), "not on a word boundary");
+        assert!(!SymbolName::parse("Configuration.getAsInt").matches("src/Options.kt", &def("CompilerConfiguration")));
     }
 }
