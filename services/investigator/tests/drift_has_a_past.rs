@@ -395,3 +395,40 @@ fn a_definition_that_left_with_a_vendored_dependency_is_the_dependencys() {
         &Want::NotChecked("vendored copy"),
     );
 }
+
+#[test]
+fn a_one_line_definition_is_renamed_only_to_a_name_its_removing_commit_brought() {
+    let (_dir, root) = new_repo();
+    let root = &root;
+    let options = |fields: &str| format!("export interface Options {{\n{fields}  logger: (m: string) => void;\n}}\n");
+    commit(root, 0, |r| {
+        write(r, "src/options.ts", &options("  propagate: boolean;\n  mergeObjects?: boolean;\n"));
+        write(r, "NOTES.md", "`propagate` and `mergeObjects` are options.\n");
+    });
+    // Day 1: a field of the same shape is added. Day 2: `propagate` goes, and `mergeObjects` is
+    // renamed in the same commit.
+    commit(root, 1, |r| {
+        write(r, "src/options.ts", &options("  propagate: boolean;\n  mergeObjects?: boolean;\n  colors: boolean;\n"))
+    });
+    commit(root, 2, |r| write(r, "src/options.ts", &options("  mergeEmbedded?: boolean;\n  colors: boolean;\n")));
+
+    let evidence = Evidence::open(root).unwrap();
+    let checker = evidence.checker();
+    let memory = notes(root, 0);
+    let placed = |name: &str| {
+        claim(
+            1,
+            ClaimType::SymbolReference,
+            CodeRef { symbol: Some(name.into()), ..CodeRef::path("src/options.ts") },
+            None,
+        )
+    };
+    match checker.check(&placed("propagate"), &memory) {
+        Outcome::Checked { verdict: Verdict::Contradicted, .. } => {}
+        other => panic!("a field removed is not renamed to one added a day before: {other:?}"),
+    }
+    match checker.check(&placed("mergeObjects"), &memory) {
+        Outcome::Checked { verdict: Verdict::Stale, successor: Some(s), .. } => assert_eq!(s, "mergeEmbedded"),
+        other => panic!("a field renamed in one commit: wanted STALE -> mergeEmbedded, got {other:?}"),
+    }
+}

@@ -17,7 +17,7 @@ use crate::confine::RepoRoot;
 use crate::similar::{body_similarity, name_similarity};
 use crate::symbols::{definitions, Def, Lang};
 
-use super::common::{checked, slice_lines};
+use super::common::{checked, identifiers_contain, slice_lines};
 use super::history::since_of;
 use super::symbol_name::SymbolName;
 use super::Checker;
@@ -157,6 +157,16 @@ impl Checker<'_> {
         ))
     }
 
+    /// Whether `commit` brought the identifier `name` into the file (at one of `paths`): absent
+    /// from it at the commit's parent, present after.
+    fn brought_in(&self, commit: &str, paths: &[&str], name: &str) -> bool {
+        let Some(git) = self.git else { return false };
+        paths.iter().any(|path| {
+            git.show(commit, path).is_some_and(|after| identifiers_contain(&after, name))
+                && !git.show(&format!("{commit}^"), path).is_some_and(|before| identifiers_contain(&before, name))
+        })
+    }
+
     pub(super) fn find_rename(
         &self,
         sym: &SymbolName,
@@ -191,6 +201,14 @@ impl Checker<'_> {
             } else {
                 0.5
             };
+            // ... and a rename is made in one commit: the one that took the old name away must
+            // have brought the new one into the file (mikro-orm's `propagateToOneOwner: boolean;`
+            // is not `colors: boolean;`, a field added years apart).
+            let one_line = old.line == old.end_line;
+            let changed = self.name_changed_in(sym, raw, since);
+            let best = best.filter(|(_, def)| {
+                !one_line || changed.as_ref().is_some_and(|at| self.brought_in(&at.commit, &[path, raw], &def.name))
+            });
             return Some(match best {
                 Some((similarity, def)) if similarity >= bar => checked(
                     Verdict::Stale,
@@ -205,9 +223,8 @@ impl Checker<'_> {
                     ),
                     Some(def.name.to_string()),
                 )
-                .since(self.name_changed_in(sym, raw, since)),
+                .since(changed),
                 _ => {
-                    let changed = self.name_changed_in(sym, raw, since);
                     if let Some(outcome) = changed.as_ref().and_then(|at| self.substituted(sym, raw, old.line, at)) {
                         return Some(outcome.since(changed));
                     }
