@@ -247,7 +247,8 @@ pub(crate) fn past_record(id: &str) -> bool {
 /// A record of releases by a name that also says whose or which (`Changelog-Platform`,
 /// `release-notes-3.0`, `platform_changelog`): one of the names no current-state document
 /// takes, joined to the rest by `-`, `_` or `.`. Broader words (`history`, `migration`,
-/// `upgrade`) name current guides and tools as often, so only their whole-name form counts.
+/// `upgrade`) name current guides and tools as often, so only their whole-name form counts, or
+/// a guide's to a version (`upgrading-v4-to-v5`).
 fn part_named_as_record(stem: &str) -> bool {
     const RECORDS: &[&str] = &[
         "changelog",
@@ -263,10 +264,14 @@ fn part_named_as_record(stem: &str) -> bool {
         let mark = if at_start { rest.chars().next() } else { rest.chars().last() };
         matches!(mark, Some('-' | '_' | '.'))
     };
+    // A guide from one version to another (`upgrading-v4-to-v5`, `migration-3.0`): the broader
+    // words count when a version follows them.
+    const VERSION_GUIDES: &[&str] = &["upgrading", "upgrade", "migrating", "migration", "migrate"];
+    let versioned = |rest: &str| joined(rest, true) && rest.bytes().any(|b| b.is_ascii_digit());
     RECORDS.iter().any(|name| {
         stem.strip_prefix(name).is_some_and(|rest| joined(rest, true))
             || stem.strip_suffix(name).is_some_and(|rest| joined(rest, false))
-    })
+    }) || VERSION_GUIDES.iter().any(|name| stem.strip_prefix(name).is_some_and(versioned))
 }
 
 /// A file name that starts with the day it was written (`2026-07-09-hil-design.md`,
@@ -436,6 +441,11 @@ mod tests {
             ("website/version-5.9/guide.md", true),
             ("docs/docs/configuration.md", false),
             ("docs/version-history-tool.md", false),
+            ("docs/docs/upgrading-v4-to-v5.md", true),
+            ("docs/migration-3.0.md", true),
+            ("docs/upgrade_to_2.md", true),
+            ("docs/migrate-tool.md", false),
+            ("docs/upgrades.md", false),
         ] {
             assert_eq!(past_record(id), past, "{id}");
         }
