@@ -248,13 +248,16 @@ pub(crate) fn value_at(text: &str) -> Option<Value> {
 }
 
 /// Whether the text before an assignment ends with a word that makes it a condition or an
-/// example ("when `X=1`", "if `mode: fast`", "e.g. `port: 80`"), not the setting's value.
+/// example ("when `X=1`", "if `mode: fast`", "e.g. `port: 80`"), or the assignment sits in a
+/// clause that opens with one ("If web restore is enabled (`DISABLE_BACKUP_RESTORE=0`)"): a
+/// value the reader may choose, not the setting's value.
 pub(crate) fn conditional(before: &str) -> bool {
     const WORDS: [&str; 7] = ["when", "if", "unless", "whenever", "while", "e.g.", "eg"];
-    before
-        .split_whitespace()
-        .next_back()
-        .is_some_and(|w| WORDS.contains(&w.trim_start_matches('(').to_ascii_lowercase().as_str()))
+    const OPENERS: [&str; 5] = ["when", "if", "unless", "whenever", "while"];
+    let word = |w: &str| w.trim_start_matches(['(', '*', '_', '>', '-']).to_ascii_lowercase();
+    let clause = before.rsplit(['.', ';', ':', ',', '!', '?', '\n']).next().unwrap_or(before);
+    before.split_whitespace().next_back().is_some_and(|w| WORDS.contains(&word(w).as_str()))
+        || clause.split_whitespace().next().is_some_and(|w| OPENERS.contains(&word(w).as_str()))
 }
 
 /// Whether a line leads into a worked example: it ends with `:` and supposes something ("Let's
@@ -402,6 +405,10 @@ mod tests {
         assert!(conditional("Required when "));
         assert!(conditional("for instance (e.g. "));
         assert!(!conditional("Set "));
+        assert!(conditional("If web restore is enabled ("));
+        assert!(conditional("The cache. When it is warm (see below) the flag is "));
+        assert!(!conditional("When running in production, set "));
+        assert!(!conditional("Restore is enabled ("));
         assert!(hypothetical("Let's say that we have new Strimzi version - `0.47.0`:"));
         assert!(hypothetical("For example:"));
         assert!(hypothetical("**Suppose the key is rotated:**"));

@@ -1345,6 +1345,14 @@ fn an_agents_own_tools_and_note_markers_are_no_symbols() {
 }
 
 #[test]
+fn a_value_in_a_conditional_clause_is_the_readers_choice() {
+    check(
+        "If web restore is enabled (`DISABLE_BACKUP_RESTORE=0`), you can restore backups.\nThe restore is enabled by default (`ENABLE_RESTORE=1`).",
+        &["L2 configuration .#ENABLE_RESTORE {ENABLE_RESTORE=1}"],
+    );
+}
+
+#[test]
 fn a_pattern_over_names_is_no_name() {
     check(
         "- Schema::V*::Interface :: the implementation for each schema version\n- *Index::open* opens the index; Loader::V?::x and Loader::step*.run are patterns too.",
