@@ -60,6 +60,12 @@ fn extract_rules(memory: &Memory) -> ExtractedMemory {
             ),
         })
         .into_iter()
+        .chain(doc.past_sections.iter().map(|(from, to, title)| LeftOut {
+            line: *from,
+            reason: format!(
+                "lines {from}-{to} not read: the section \"{title}\" records the past (a changelog, breaking changes, what was removed or renamed, a migration from an old version): true of its time, so not checked against today's code"
+            ),
+        }))
         .collect();
     ExtractedMemory { memory: memory.meta(), claims, skip_reason, left_out }
 }

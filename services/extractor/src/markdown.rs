@@ -75,8 +75,8 @@ impl Fence {
     }
 }
 
-/// The text of an ATX heading (`## services/api`), without the closing `#`s.
-pub(crate) fn heading(line: &str) -> Option<&str> {
+/// An ATX heading's (`## services/api`) level (the number of `#`s) and text, without the closing `#`s.
+pub(crate) fn heading_level(line: &str) -> Option<(usize, &str)> {
     let indent = line.len() - line.trim_start_matches(' ').len();
     if indent > 3 {
         return None;
@@ -93,9 +93,9 @@ pub(crate) fn heading(line: &str) -> Option<&str> {
     let rest = rest.trim();
     let stripped = rest.trim_end_matches('#');
     if stripped.len() < rest.len() && (stripped.is_empty() || stripped.ends_with([' ', '\t'])) {
-        Some(stripped.trim_end())
+        Some((hashes, stripped.trim_end()))
     } else {
-        Some(rest)
+        Some((hashes, rest))
     }
 }
 
@@ -432,9 +432,9 @@ mod tests {
 
     #[test]
     fn headings_lists_and_fences() {
-        assert_eq!(heading("## services/api ##"), Some("services/api"));
-        assert_eq!(heading("#hashtag"), None);
-        assert_eq!(heading("    # code"), None);
+        assert_eq!(heading_level("## services/api ##"), Some((2, "services/api")));
+        assert_eq!(heading_level("#hashtag"), None);
+        assert_eq!(heading_level("    # code"), None);
         let item = list_item("  - [x] `src/` holds code").unwrap();
         assert_eq!((item.marker_col, item.content_col, item.content), (2, 8, "`src/` holds code"));
         assert!(list_item("---").is_none());

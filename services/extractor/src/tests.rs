@@ -1384,6 +1384,23 @@ fn a_record_of_the_past_is_skipped_with_its_reason() {
     assert!(!extract(&memory(text, None)).claims.is_empty());
 }
 
+/// A section of a current document that records the past (a README's changelog, "Removed
+/// methods") is not read, up to the next heading of its level; its lines are listed as not
+/// read with the heading, and what follows it is read again.
+#[test]
+fn a_section_that_records_the_past_is_listed_not_read() {
+    let text = "# Tool\n\nSee `src/main.rs`.\n\n## Changelog\n\n### 1.2\n\n- Removed `src/old.rs`.\n\n```\nsrc/gone.rs\n```\n\n## Removed methods\n\n- `removeAndFlush()`\n\n## Usage\n\nRun `bin/tool.sh`.\n";
+    let out = extract(&memory(text, None));
+    let got: Vec<String> = out.claims.iter().map(render).collect();
+    assert_eq!(got, ["L3 file_reference src/main.rs", "L21 file_reference bin/tool.sh"], "{got:?}");
+    let left: Vec<(u32, bool)> =
+        out.left_out.iter().map(|l| (l.line, l.reason.contains("records the past"))).collect();
+    assert_eq!(left, [(5, true), (15, true)], "{:?}", out.left_out);
+    assert!(out.left_out[0].reason.starts_with("lines 5-14 not read: the section \"Changelog\""), "{:?}", out.left_out);
+    // "Migrations" is a feature, not a record of the past.
+    check("## Migrations\n\nSee `src/migrate.rs`.", &["L3 file_reference src/migrate.rs"]);
+}
+
 /// A file name with a dot is a file, not a member of a type: `memory.db` is no `memory::db`,
 /// `python.exe` no `python::exe`; `model.to_json` stays a member.
 #[test]

@@ -254,6 +254,34 @@ fn without_history_a_reading_needs_the_memory_to_back_it() {
             &["no history", "same words"],
         ),
         (
+            "a path that differs only in letter case: renamed in case",
+            vec![("docs/guide.md", "x\n"), ("docs/Other.md", "x\n")],
+            vec![path("Docs/Guide.md")],
+            Verdict::Stale,
+            Some("docs/guide.md"),
+            &["no history", "other letter case"],
+        ),
+        (
+            "a folder gone where one sibling is its name with a word added: renamed",
+            vec![
+                ("packages/browser-rum/index.ts", TS),
+                ("packages/browser-rum-core/index.ts", TS),
+                ("packages/browser-core/index.ts", TS),
+            ],
+            vec![path("packages/rum"), path("packages/rum-core"), path("packages/core")],
+            Verdict::Stale,
+            Some("packages/browser-rum"),
+            &["no history", "with one word added"],
+        ),
+        (
+            "two siblings with a word added say nothing",
+            vec![("androidApp/build.gradle.kts", "x\n"), ("desktopApp/build.gradle.kts", "x\n")],
+            vec![path("app")],
+            Verdict::Contradicted,
+            None,
+            &["not in the tree"],
+        ),
+        (
             "a folder whose named children went to different folders: split",
             vec![
                 ("packages/3-targets/3-targets/postgres/index.ts", TS),

@@ -53,4 +53,7 @@ pub(crate) struct Doc {
     /// When the memory names more than [`MAX_MENTIONS`] things: the line the scan stopped
     /// on and the memory's last line. What lies between is reported as not read.
     pub unread: Option<(u32, u32)>,
+    /// Sections that record the past (`scan::past`): first line, last line, heading. Not
+    /// read, and reported as such.
+    pub past_sections: Vec<(u32, u32, String)>,
 }

@@ -49,6 +49,7 @@ mod line_refs;
 mod links;
 mod names;
 mod negation;
+mod past;
 mod scope;
 mod sections;
 mod spans;
@@ -92,7 +93,9 @@ pub(crate) fn scan(content: &str, file_dir: Option<&str>, page_dir: Option<&str>
         match fence.take() {
             Some(f) if f.closes(line) => w.block_break(),
             Some(f) => {
-                w.code_line(line, line_no, &f);
+                if w.past.is_none() {
+                    w.code_line(line, line_no, &f);
+                }
                 fence = Some(f);
             }
             None => match markdown::fence_open(line) {
@@ -104,8 +107,9 @@ pub(crate) fn scan(content: &str, file_dir: Option<&str>, page_dir: Option<&str>
             },
         }
     }
+    let last = u32::try_from(content.split('\n').count()).unwrap_or(u32::MAX);
+    w.end_past(last_read);
     if w.budget == 0 {
-        let last = u32::try_from(content.split('\n').count()).unwrap_or(u32::MAX);
         w.doc.unread = Some((last_read, last));
     }
     w.doc
@@ -120,11 +124,17 @@ impl Walker {
             self.block_break();
             return;
         }
-        if let Some(text) = markdown::heading(line) {
+        if let Some((level, text)) = markdown::heading_level(line) {
             self.close_section();
+            if self.past_heading(level, text, line_no) {
+                return;
+            }
             if !text.is_empty() {
                 self.prose(text, line_no, Kind::Heading, None);
             }
+            return;
+        }
+        if self.past.is_some() {
             return;
         }
         if markdown::is_tree_line(line) && self.tree_line(line, line_no) {

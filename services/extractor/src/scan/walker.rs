@@ -73,6 +73,8 @@ pub(super) struct Walker {
     /// the next line of running text outside the list or heading: the values set there are
     /// the example's.
     pub(super) example: bool,
+    /// Inside a section that records the past ([`super::past`]): nothing is read until it ends.
+    pub(super) past: Option<super::past::PastSection>,
 }
 
 /// Folders of a package's tests: a notes file in one (`pkg/test/README.md`) names paths from
@@ -119,6 +121,7 @@ impl Walker {
             line_no: 0,
             budget: MAX_MENTIONS,
             example: false,
+            past: None,
         }
     }
 

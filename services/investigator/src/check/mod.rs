@@ -70,6 +70,7 @@ mod locate;
 mod located;
 mod no_past;
 mod renamed;
+mod respelled;
 mod search;
 mod symbol;
 mod symbol_name;

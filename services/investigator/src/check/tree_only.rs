@@ -8,6 +8,8 @@
 //! The second look without history (`Checker::guess_without_history`): a path the tree search
 //! found gone or could not place is read again from the tree alone, in this order.
 //!
+//! (0) The same path in other letter case (`check/respelled.rs`), before anything else.
+//!
 //! (1) A folder whose own references in the memory (`old/x`, `old/y`) are found elsewhere by (2)
 //! or (3): all in one folder, it moved there (50); in several, it was split (AMBIGUOUS, the
 //! folders listed).
@@ -35,6 +37,9 @@
 //! and a package that agrees with the path on its name only while the folder it sat in is gone
 //! too (`references/hello-world`, deleted with `references/`, is not the test fixture
 //! `packages/cli-v3/e2e/fixtures/hello-world`).
+//!
+//! (3a) A folder renamed by one word added to its name, beside it (`packages/rum` →
+//! `packages/browser-rum`; `check/respelled.rs`).
 //!
 //! (3b) A source file (`.rs`, `.py`, `.ts`/`.js` and kin, `.go`, `.rb`,
 //! `.ex`) gone where a folder of its stem now stands beside it holding files of its language
@@ -89,12 +94,18 @@ impl Checker<'_> {
         if !matches!(found, Located::Gone { .. } | Located::Unclear { .. }) {
             return None;
         }
+        if let Some(moved) = self.other_case(path) {
+            return Some(moved);
+        }
         let folder_like = !basename(path).contains('.') || self.context.has_inside(path);
         if folder_like {
             if let Some(split) = self.children_went(path) {
                 return Some(split);
             }
             if let Some(moved) = self.folder_successor(path) {
+                return Some(moved);
+            }
+            if let Some(moved) = self.word_added(path) {
                 return Some(moved);
             }
         }

@@ -1,0 +1,104 @@
+//! Sections that record the past inside a current document: a README's "Changelog", a guide's
+//! "Breaking changes", "Removed methods from `EntityRepository`", "Migrating from v5". What
+//! such a section names was true then, or is named because it is gone: "`removeAndFlush()`"
+//! under "Removed methods" claims nothing exists. A whole file of that kind is skipped before
+//! the walk (`sources::notes`, `HISTORY_KIND`); this is the same rule for one section.
+//!
+//! The section runs from its heading to the next heading of the same or a higher level (its
+//! sub-headings, such as a changelog's versions, are inside it). Nothing in it is read, and
+//! its lines are reported as not read, with the heading, so nothing is skipped silently.
+
+use std::sync::LazyLock;
+
+use regex::Regex;
+
+use super::walker::Walker;
+
+/// A heading that opens a record of the past. Plain "Migrations" or "Upgrading" (a feature, a
+/// how-to) and "Deprecated" (still there) are not: only the words that say a change happened
+/// or a list of what went away.
+static PAST_HEADING: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(
+        r"(?ix)^[^a-z0-9]*(?:
+            change\s?log | release\s+(?:notes|history) | version\s+history
+          | breaking\s+changes? | what'?s\s+changed
+          | (?:removed|deleted|dropped|renamed|removals)\b
+          | migrat(?:ing|ion)\s+(?:from|to|guide)\b | migration\s+notes
+          | upgrad(?:ing|e)\s+(?:from|to|guide|notes)\b
+        )",
+    )
+    .expect("valid regex")
+});
+
+/// An open section that records the past: its heading's level, first line and title.
+#[derive(Debug)]
+pub(super) struct PastSection {
+    level: usize,
+    from: u32,
+    title: String,
+}
+
+/// Whether a heading's title opens a record of the past.
+pub(super) fn is_past_heading(title: &str) -> bool {
+    PAST_HEADING.is_match(title.trim())
+}
+
+impl Walker {
+    /// A heading at `level` on `line_no`: closes an open past section it is not inside, and
+    /// opens one if its title records the past. Returns whether the walk is now inside one.
+    pub(super) fn past_heading(&mut self, level: usize, title: &str, line_no: u32) -> bool {
+        if self.past.as_ref().is_some_and(|p| level <= p.level) {
+            self.end_past(line_no.saturating_sub(1));
+        }
+        if self.past.is_none() && is_past_heading(title) {
+            let title = crate::mentions::clean_text(title);
+            self.past = Some(PastSection { level, from: line_no, title });
+        }
+        self.past.is_some()
+    }
+
+    /// Closes the open past section at `last` (its last line), reporting its lines as not read.
+    pub(super) fn end_past(&mut self, last: u32) {
+        if let Some(p) = self.past.take() {
+            self.doc.past_sections.push((p.from, last.max(p.from), p.title));
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::is_past_heading;
+
+    #[test]
+    fn headings_that_record_the_past() {
+        for title in [
+            "Changelog",
+            "CHANGELOG",
+            "Change log",
+            "Release notes",
+            "📝 Release History",
+            "Breaking changes in v6",
+            "Removed methods from `EntityRepository` interface",
+            "Renamed options",
+            "Migrating from v5 to v6",
+            "Migration guide",
+            "Upgrading to 3.0",
+            "What's changed",
+        ] {
+            assert!(is_past_heading(title), "{title}");
+        }
+        for title in [
+            "Migrations",
+            "Running migrations",
+            "Upgrading",
+            "Deprecated options",
+            "History",
+            "Recent changes",
+            "Making changes",
+            "Removing a package",
+            "Project structure",
+        ] {
+            assert!(!is_past_heading(title), "{title}");
+        }
+    }
+}

@@ -1,0 +1,141 @@
+//! Without history, two more readings of a path that is gone, from its own folder alone: the
+//! same path in other letter case, and a folder renamed by a word added to its name.
+//!
+//! - **Letter case.** `tracer/README.MD` when the tree has `tracer/README.md` (each segment the
+//!   unique one of its folder equal but for case): the same file, renamed in case (60).
+//! - **A word added.** A folder gone from a folder that still stands, where exactly one sibling
+//!   folder's name is its name with one word added in front or behind (`packages/rum` →
+//!   `packages/browser-rum`, `desktop` → `desktopApp`; words split at `-`, `_`, `.` and a lower-
+//!   to upper-case change): renamed to it (50). Two such siblings (`app` beside `androidApp` and
+//!   `desktopApp`) say nothing. A sibling the memory names as it is, or one that lacks what the
+//!   memory names inside the missing folder, is another folder.
+//!
+//! Both only read the index; with history, git's renames answer instead.
+
+use crate::names::basename;
+
+use super::located::Located;
+use super::Checker;
+
+impl Checker<'_> {
+    /// The one path of the tree equal to `path` but for letter case, segment by segment.
+    pub(super) fn other_case(&self, path: &str) -> Option<Located> {
+        let mut at = String::new();
+        for segment in path.split('/').filter(|s| !s.is_empty()) {
+            let children = self.index.children(&at);
+            let exact = children.iter().any(|(name, _)| name == segment);
+            let name = if exact {
+                segment.to_owned()
+            } else {
+                let folded: Vec<&String> =
+                    children.iter().map(|(n, _)| n).filter(|n| n.eq_ignore_ascii_case(segment)).collect();
+                match folded.as_slice() {
+                    [one] => (*one).clone(),
+                    _ => return None,
+                }
+            };
+            at = if at.is_empty() { name } else { format!("{at}/{name}") };
+        }
+        if at == path || at.is_empty() {
+            return None;
+        }
+        let dir = self.index.is_dir(&at);
+        Some(Located::Moved {
+            to: at.clone(),
+            dir,
+            confidence: 60,
+            evidence: format!("no history; {at} is the same path in other letter case (unconfirmed)"),
+            since: None,
+        })
+    }
+
+    /// The one sibling folder whose name is the missing folder's with one word added.
+    pub(super) fn word_added(&self, path: &str) -> Option<Located> {
+        let path = path.trim_end_matches('/');
+        let name = basename(path);
+        let parent = path.strip_suffix(name)?.trim_end_matches('/');
+        if !parent.is_empty() && !self.index.is_dir(parent) {
+            return None;
+        }
+        let old = name_words(name);
+        if old.is_empty() {
+            return None;
+        }
+        let siblings: Vec<String> = self
+            .index
+            .children(parent)
+            .into_iter()
+            .filter(|(child, dir)| *dir && one_word_added(&old, &name_words(child)))
+            .map(|(child, _)| if parent.is_empty() { child } else { format!("{parent}/{child}") })
+            .filter(|d| !self.context.knew(self.index, d, path))
+            .filter(|d| self.holds_named_children(path, d).unwrap_or(true))
+            .collect();
+        let [to] = siblings.as_slice() else {
+            return None;
+        };
+        Some(Located::Moved {
+            to: to.clone(),
+            dir: true,
+            confidence: 50,
+            evidence: format!(
+                "no history; {to} is the only folder beside it named {name} with one word added (a rename; unconfirmed)"
+            ),
+            since: None,
+        })
+    }
+}
+
+/// A file or folder name's words, lower-cased: split at `-`, `_`, `.`, spaces and where a lower
+/// case letter or digit is followed by an upper case one (`desktopApp` → `desktop`, `app`).
+fn name_words(name: &str) -> Vec<String> {
+    let mut words = Vec::new();
+    let mut current = String::new();
+    let mut prev_lower = false;
+    for c in name.chars() {
+        if matches!(c, '-' | '_' | '.' | ' ') {
+            if !current.is_empty() {
+                words.push(std::mem::take(&mut current));
+            }
+            prev_lower = false;
+            continue;
+        }
+        if c.is_uppercase() && prev_lower && !current.is_empty() {
+            words.push(std::mem::take(&mut current));
+        }
+        prev_lower = c.is_lowercase() || c.is_ascii_digit();
+        current.extend(c.to_lowercase());
+    }
+    if !current.is_empty() {
+        words.push(current);
+    }
+    words
+}
+
+/// Whether `new` is `old` with exactly one word added before or after it.
+fn one_word_added(old: &[String], new: &[String]) -> bool {
+    new.len() == old.len() + 1 && (new[1..] == *old || new[..old.len()] == *old)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{name_words, one_word_added};
+
+    #[test]
+    fn words_of_names() {
+        assert_eq!(name_words("desktopApp"), ["desktop", "app"]);
+        assert_eq!(name_words("browser-rum-core"), ["browser", "rum", "core"]);
+        assert_eq!(name_words("HTTPServer_v2"), ["httpserver", "v2"]);
+    }
+
+    #[test]
+    fn one_word_in_front_or_behind() {
+        let w = |s: &str| name_words(s);
+        assert!(one_word_added(&w("rum"), &w("browser-rum")));
+        assert!(one_word_added(&w("rum-core"), &w("browser-rum-core")));
+        assert!(one_word_added(&w("desktop"), &w("desktopApp")));
+        assert!(!one_word_added(&w("core"), &w("browser-rum-core")));
+        assert!(!one_word_added(&w("store-example"), &w("with-store")));
+        assert!(!one_word_added(&w("rum"), &w("rum")));
+        assert!(!one_word_added(&w("core"), &w("browser-core-x")));
+    }
+}
