@@ -213,6 +213,21 @@ def metrics(rows):
     m["per_verdict"] = per
     m["macro_f1"] = sum(f1s) / len(f1s) if f1s else 0.0
     m["macro_classes"] = len(f1s)  # verdicts with a label or a prediction
+    # The three verdicts one tree can show (issue 26's measure without `.git`): the rows whose
+    # label is not AMBIGUOUS; memval's AMBIGUOUS on them is a miss. AMBIGUOUS labels apart.
+    three = [r for r in rows if r["expected"] != "AMBIGUOUS"]
+    f1s3 = []
+    for v in ("VALID", "STALE", "CONTRADICTED"):
+        support = sum(1 for r in three if r["expected"] == v)
+        predicted = sum(1 for r in three if r["got"] == v)
+        tp = sum(1 for r in three if r["expected"] == v and r["got"] == v)
+        if support or predicted:
+            p = tp / predicted if predicted else 0.0
+            rc = tp / support if support else 0.0
+            f1s3.append(f1(p, rc))
+    m["macro_f1_3"] = sum(f1s3) / len(f1s3) if f1s3 else 0.0
+    amb = collections.Counter(r["got"] for r in rows if r["expected"] == "AMBIGUOUS")
+    m["ambiguous_labels"] = {"of": sum(amb.values()), "got": dict(sorted(amb.items()))}
     drift = [r for r in rows if r["expected"] in ("VALID", "STALE", "CONTRADICTED")]
     pos = lambda v: v in ("STALE", "CONTRADICTED")  # noqa: E731
     tp = sum(1 for r in drift if pos(r["expected"]) and pos(r["got"]))
@@ -249,6 +264,10 @@ def print_summary(title, m, secs=None):
     if secs is not None:
         line += f"  {secs:.1f}s"
     print(line)
+    if "macro_f1_3" in m:
+        amb = m["ambiguous_labels"]
+        got = ", ".join(f"{k} {v}" for k, v in amb["got"].items()) or "-"
+        print(f"    over VALID/STALE/CONTRADICTED: macroF1 {fmt(m['macro_f1_3'])};  AMBIGUOUS labels {amb['of']} (memval: {got})")
     print("    " + "  ".join(
         f"{v[:5]} P {fmt(pv[v]['precision'])} R {fmt(pv[v]['recall'])} ({pv[v]['support']})" for v in VERDICTS))
 
