@@ -274,6 +274,22 @@ fn without_history_a_reading_needs_the_memory_to_back_it() {
             &["no history", "with one word added"],
         ),
         (
+            "a first folder gone whose contents the memory's paths find at the root: moved up",
+            vec![("pyproject.toml", "x\n"), ("tests/test_a.py", "x\n"), ("src/pkg/a.py", "x\n")],
+            vec![path("sub/tests"), path("sub/pyproject.toml")],
+            Verdict::Stale,
+            Some("tests"),
+            &["no history", "moved up"],
+        ),
+        (
+            "one path alone found at the root proves nothing",
+            vec![("tests/test_a.py", "x\n"), ("src/pkg/a.py", "x\n")],
+            vec![path("sub/tests")],
+            Verdict::Contradicted,
+            None,
+            &["share only its name"],
+        ),
+        (
             "two siblings with a word added say nothing",
             vec![("androidApp/build.gradle.kts", "x\n"), ("desktopApp/build.gradle.kts", "x\n")],
             vec![path("app")],

@@ -1,5 +1,6 @@
-//! Without history, two more readings of a path that is gone, from its own folder alone: the
-//! same path in other letter case, and a folder renamed by a word added to its name.
+//! Without history, three more readings of a path that is gone: the same path in other letter
+//! case, a folder renamed by a word added to its name, and a first folder whose contents moved
+//! up to the root.
 //!
 //! - **Letter case.** `tracer/README.MD` when the tree has `tracer/README.md` (each segment the
 //!   unique one of its folder equal but for case): the same file, renamed in case (60).
@@ -9,8 +10,13 @@
 //!   to upper-case change): renamed to it (50). Two such siblings (`app` beside `androidApp` and
 //!   `desktopApp`) say nothing. A sibling the memory names as it is, or one that lacks what the
 //!   memory names inside the missing folder, is another folder.
+//! - **Moved up to the root.** `ragas/tests` when `ragas/` is gone from the root and `tests` is
+//!   there, and another path the memory names in `ragas/` is at the root too with the rest of its
+//!   path (`ragas/pyproject.toml` → `pyproject.toml`): a sub-project became the repository (50).
+//!   One path alone proves nothing (`tests` is in most repositories), and a root path the memory
+//!   names as it is belongs to the memory's other reading.
 //!
-//! Both only read the index; with history, git's renames answer instead.
+//! All three only read the index; with history, git's renames answer instead.
 
 use crate::names::basename;
 
@@ -79,6 +85,43 @@ impl Checker<'_> {
             confidence: 50,
             evidence: format!(
                 "no history; {to} is the only folder beside it named {name} with one word added (a rename; unconfirmed)"
+            ),
+            since: None,
+        })
+    }
+}
+
+impl Checker<'_> {
+    /// `first/rest` gone with `first/` gone from the root, where `rest` and another path the
+    /// memory names in `first/` are at the root with the rest of their path.
+    pub(super) fn moved_up(&self, path: &str) -> Option<Located> {
+        let (first, rest) = path.trim_end_matches('/').split_once('/')?;
+        if rest.is_empty() || self.index.is_dir(first) || self.index.file(first).is_some() {
+            return None;
+        }
+        let here = |p: &str| self.index.file(p).is_some() || self.index.is_dir(p);
+        if !here(rest) || self.context.knew(self.index, rest, path) {
+            return None;
+        }
+        let others: Vec<String> = self
+            .context
+            .inside(self.index, first)
+            .into_iter()
+            .filter(|p| p != path)
+            .filter(|p| here(&p[first.len() + 1..]))
+            .collect();
+        if others.is_empty() {
+            return None;
+        }
+        let dir = self.index.is_dir(rest);
+        Some(Located::Moved {
+            to: rest.to_owned(),
+            dir,
+            confidence: 50,
+            evidence: format!(
+                "no history; {first}/ is gone from the root, and {rest} is at the root as {} more of the paths the memory names in {first}/ are ({}): its contents moved up (unconfirmed)",
+                others.len(),
+                super::common::list(&others)
             ),
             since: None,
         })

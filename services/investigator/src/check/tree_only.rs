@@ -8,7 +8,9 @@
 //! The second look without history (`Checker::guess_without_history`): a path the tree search
 //! found gone or could not place is read again from the tree alone, in this order.
 //!
-//! (0) The same path in other letter case (`check/respelled.rs`), before anything else.
+//! (0) The same path in other letter case, or a path whose first folder's contents moved up to
+//! the root (`ragas/tests` → `tests`, backed by another of the memory's paths in `ragas/`;
+//! `check/respelled.rs`), before anything else.
 //!
 //! (1) A folder whose own references in the memory (`old/x`, `old/y`) are found elsewhere by (2)
 //! or (3): all in one folder, it moved there (50); in several, it was split (AMBIGUOUS, the
@@ -94,7 +96,7 @@ impl Checker<'_> {
         if !matches!(found, Located::Gone { .. } | Located::Unclear { .. }) {
             return None;
         }
-        if let Some(moved) = self.other_case(path) {
+        if let Some(moved) = self.other_case(path).or_else(|| self.moved_up(path)) {
             return Some(moved);
         }
         let folder_like = !basename(path).contains('.') || self.context.has_inside(path);
