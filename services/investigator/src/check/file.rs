@@ -137,6 +137,9 @@ impl Checker<'_> {
                 checked(Verdict::Valid, confidence, evidence, None)
             }
             Located::Moved { to, dir, confidence, evidence, since } => {
+                if let Some(valid) = self.written_from_package(r, &to, dir) {
+                    return valid;
+                }
                 let shown = if dir { format!("{to}/") } else { to.clone() };
                 checked(Verdict::Stale, confidence, format!("{raw} — now at {shown}; {evidence}"), Some(to))
                     .since(since)

@@ -69,6 +69,7 @@ mod line;
 mod locate;
 mod located;
 mod no_past;
+mod package_relative;
 mod renamed;
 mod respelled;
 mod search;
@@ -76,6 +77,8 @@ mod symbol;
 mod symbol_name;
 mod tree_only;
 mod written;
+
+pub(crate) use written::memory_file;
 
 use memval_git::GitRepo;
 use memval_proto::{Assertion, Claim, ClaimType, CodeRef, MemoryMeta, Outcome, Since, UnixSeconds, Verdict};

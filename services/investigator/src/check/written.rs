@@ -23,6 +23,8 @@ use std::path::Path;
 use memval_git::LineWritten;
 use memval_proto::{Claim, MemoryMeta, Outcome, Verdict};
 
+use crate::index::RepoIndex;
+
 use super::common::short;
 use super::Checker;
 
@@ -69,12 +71,19 @@ impl Checker<'_> {
     /// on, when the memory is one file of this repository whose lines map one to one (a notes
     /// file: its content starts at `first_line`).
     fn memory_line(&self, memory: &MemoryMeta, line: u32) -> Option<(String, u32)> {
-        if memory.source.line.is_some() || memory.source.format != "notes" {
-            return None;
-        }
-        let file = Path::new(&memory.source.path).canonicalize().ok()?;
-        let rel = file.strip_prefix(self.index.root.path()).ok()?;
-        let rel = rel.components().map(|c| c.as_os_str().to_str()).collect::<Option<Vec<_>>>()?.join("/");
-        (!rel.is_empty()).then(|| (rel, memory.first_line + line.saturating_sub(1)))
+        let rel = memory_file(self.index, memory)?;
+        Some((rel, memory.first_line + line.saturating_sub(1)))
     }
+}
+
+/// The memory's file relative to the repository, when the memory is one file of this
+/// repository whose lines map one to one (a notes file).
+pub(crate) fn memory_file(index: &RepoIndex, memory: &MemoryMeta) -> Option<String> {
+    if memory.source.line.is_some() || memory.source.format != "notes" {
+        return None;
+    }
+    let file = Path::new(&memory.source.path).canonicalize().ok()?;
+    let rel = file.strip_prefix(index.root.path()).ok()?;
+    let rel = rel.components().map(|c| c.as_os_str().to_str()).collect::<Option<Vec<_>>>()?.join("/");
+    (!rel.is_empty()).then_some(rel)
 }

@@ -1,0 +1,48 @@
+//! A path written from the package a notes file sits in, found there: no move.
+//!
+//! A doc deep in a package (`plugins/x/src/Experimental/README.md`, `plugins/x/docs/guide.md`)
+//! often names paths from the package's root (`src/Experimental/Experiment/`), the way its
+//! readers and its build see them. When the repository grew a level (a plugin moved into
+//! `plugins/x/` with its docs), history says the path as read from the repository's root moved
+//! to `plugins/x/src/Experimental/Experiment`: exactly where the memory's text points when read
+//! from a folder above its own file. The memory is right about its package; that is VALID (80),
+//! with the folder it was read from, not STALE with the path it already names.
+//!
+//! Only folders strictly above the memory's own folder and below the root count: a successor
+//! in the memory's own folder is where another reading of a bare name points, which stays a
+//! move (`check/locate.rs`), and one at the root is the path as written. Paths written `../x`
+//! or absolute are the memory's own readings, not a package's.
+
+use memval_proto::{CodeRef, Outcome, Verdict};
+
+use super::common::checked;
+use super::Checker;
+
+impl Checker<'_> {
+    /// VALID when the successor `to` history found for `r` is the path as the memory wrote it,
+    /// read from a folder above the memory's own file.
+    pub(super) fn written_from_package(&self, r: &CodeRef, to: &str, dir: bool) -> Option<Outcome> {
+        let own = self.context.own_dir()?;
+        let written = r.written.as_deref().unwrap_or(&r.path).trim();
+        let written = written.strip_prefix("./").unwrap_or(written).trim_end_matches('/');
+        if written.is_empty() || written.starts_with('/') || written.split('/').any(|s| s == ".." || s == ".") {
+            return None;
+        }
+        let mut above = own.rsplit_once('/').map(|(up, _)| up);
+        while let Some(package) = above.filter(|a| !a.is_empty()) {
+            if to == format!("{package}/{written}") {
+                let what = if dir { "directory" } else { "file" };
+                return Some(checked(
+                    Verdict::Valid,
+                    80,
+                    format!(
+                        "{to} — {what} exists; {written} is written from {package}/, the package the memory's file sits in (read from another folder, it is a path history moved here)"
+                    ),
+                    None,
+                ));
+            }
+            above = package.rsplit_once('/').map(|(up, _)| up);
+        }
+        None
+    }
+}

@@ -1,0 +1,89 @@
+//! A doc deep in a package names paths from the package's root; when history moved the package
+//! (with the doc) under a new folder, the path as the doc reads is where it always was: VALID,
+//! not STALE with the path it already names. Real git, a real doc committed in the repository.
+
+mod common;
+
+use common::{commit_on_day as commit, git, new_repo, write, DAY, START};
+use memval_investigator::Evidence;
+use memval_proto::{Claim, ClaimBatch, ClaimType, CodeRef, ExtractedMemory, MemoryMeta, Outcome, RunHeader, Source, Verdict};
+
+fn doc(root: &std::path::Path, path: &str) -> MemoryMeta {
+    MemoryMeta {
+        id: path.into(),
+        agent: "docs".into(),
+        tier: 0,
+        kind: "notes".into(),
+        created_at: None,
+        updated_at: Some(START + DAY),
+        source: Source { path: root.join(path).to_string_lossy().into_owned(), line: None, row: None, format: "notes".into() },
+        first_line: 1,
+    }
+}
+
+/// A reference as the extractor gives one for a doc in `dir`: the path read from the doc's
+/// folder, written as `written`, with the root reading after it.
+fn written_in(dir: &str, written: &str) -> Claim {
+    let code_ref = CodeRef {
+        written: Some(written.into()),
+        alt_paths: vec![written.trim_end_matches('/').into()],
+        ..CodeRef::path(format!("{dir}/{}", written.trim_end_matches('/')))
+    };
+    Claim {
+        claim_type: ClaimType::FileReference,
+        claim_text: "claim".into(),
+        line: 1,
+        lines: vec![1],
+        code_refs: vec![code_ref],
+        assertion: None,
+    }
+}
+
+fn check(root: &std::path::Path, memory: MemoryMeta, claims: Vec<Claim>) -> Vec<Outcome> {
+    let evidence = Evidence::open(root).unwrap();
+    let batch = ClaimBatch {
+        run: RunHeader { run_id: "r".into(), repo: "repo".into(), commit: None, started_at: 0, expected_memories: 1 },
+        batch_id: "b".into(),
+        items: vec![ExtractedMemory { memory, claims, skip_reason: None, left_out: Vec::new() }],
+    };
+    evidence.check_batch(batch).items.remove(0).results.into_iter().map(|r| r.outcome).collect()
+}
+
+fn verdict(o: &Outcome) -> (Verdict, String, Option<String>) {
+    match o {
+        Outcome::Checked { verdict, evidence, successor, .. } => (*verdict, evidence.clone(), successor.clone()),
+        other => panic!("not checked: {other:?}"),
+    }
+}
+
+#[test]
+fn a_path_written_from_the_package_the_doc_moved_with_is_valid() {
+    let (_dir, root) = new_repo();
+    let root = &root;
+    commit(root, 0, |r| {
+        write(r, "src/Experimental/Experiment/Abstract.php", "<?php class AbstractExperiment {}\n");
+        write(r, "src/Experimental/README.md", "The experiments live in `src/Experimental/Experiment/`.\n");
+        write(r, "src/Removed.php", "<?php class Removed {}\n");
+    });
+    // Day 1: the plugin moves under `plugins/x/`, its doc with it.
+    git(root, &["mv", "src", "plugins-x-src"], START + DAY);
+    std::fs::create_dir_all(root.join("plugins/x")).unwrap();
+    git(root, &["mv", "plugins-x-src", "plugins/x/src"], START + DAY);
+    commit(root, 1, |_| {});
+    // Day 2: a root-level file moves into another package, which a doc of `plugins/x` named.
+    commit(root, 2, |r| write(r, "lib/tool.php", "<?php class Tool {}\n"));
+    git(root, &["mv", "lib", "plugins/y-lib"], START + 3 * DAY);
+    commit(root, 3, |_| {});
+
+    let dir = "plugins/x/src/Experimental";
+    let memory = doc(root, "plugins/x/src/Experimental/README.md");
+    let got = check(root, memory, vec![written_in(dir, "src/Experimental/Experiment/"), written_in(dir, "lib/tool.php")]);
+    let (v, evidence, successor) = verdict(&got[0]);
+    assert_eq!(v, Verdict::Valid, "{evidence}");
+    assert!(evidence.contains("written from plugins/x/"), "{evidence}");
+    assert_eq!(successor, None);
+    // A path that moved somewhere that is no folder above the doc stays a move.
+    let (v, evidence, successor) = verdict(&got[1]);
+    assert_eq!(v, Verdict::Stale, "{evidence}");
+    assert_eq!(successor.as_deref(), Some("plugins/y-lib/tool.php"));
+}
