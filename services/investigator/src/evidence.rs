@@ -71,9 +71,8 @@ impl Evidence {
             .into_iter()
             .map(|mut item| {
                 // Each claim is read in the light of the memory's other references.
-                let own_dir = crate::check::memory_file(&self.index, &item.memory)
-                    .and_then(|f| f.rsplit_once('/').map(|(dir, _)| dir.to_owned()));
-                let context = MemoryContext::of(&item.claims).for_memory(&item.memory).in_dir(own_dir);
+                let own_file = crate::check::memory_file(&self.index, &item.memory);
+                let context = MemoryContext::of(&item.claims).for_memory(&item.memory).in_file(own_file);
                 let checker = Checker { context: &context, ..self.checker() };
                 let results = std::mem::take(&mut item.claims)
                     .into_iter()

@@ -86,4 +86,14 @@ fn a_path_written_from_the_package_the_doc_moved_with_is_valid() {
     let (v, evidence, successor) = verdict(&got[1]);
     assert_eq!(v, Verdict::Stale, "{evidence}");
     assert_eq!(successor.as_deref(), Some("plugins/y-lib/tool.php"));
+
+    // A doc that history does not show moving with the package (written there after the move,
+    // as a scaffold's "creates `src/...`" may be) is no record of where its paths were read
+    // from: its line came after the move, so it is not drift either.
+    commit(root, 4, |r| write(r, "plugins/x/src/NEW.md", "Creates `src/Experimental/Experiment/`.\n"));
+    let got = check(root, doc(root, "plugins/x/src/NEW.md"), vec![written_in("plugins/x/src", "src/Experimental/Experiment/")]);
+    match &got[0] {
+        Outcome::NotChecked { reason } => assert!(reason.contains("with the change already made"), "{reason}"),
+        other => panic!("{other:?}"),
+    }
 }

@@ -29,9 +29,9 @@ pub struct MemoryContext {
     searches: Option<NameSearches>,
     /// The memory is a README or a doc, written for people, not an agent tool's notes.
     for_people: bool,
-    /// The folder of the memory's own file, relative to the repo root, when it is a file of
-    /// the repository below its root (`plugins/x/docs` for `plugins/x/docs/guide.md`).
-    own_dir: Option<String>,
+    /// The memory's own file, relative to the repo root, when it is a file of the repository
+    /// (`plugins/x/docs/guide.md`).
+    own_file: Option<String>,
 }
 
 /// Distinct names one memory may have history searched for ([`MemoryContext::take_search`]).
@@ -49,7 +49,7 @@ impl Clone for NameSearches {
 }
 
 pub(super) static NO_CONTEXT: MemoryContext =
-    MemoryContext { paths: Vec::new(), symbols: Vec::new(), searches: None, for_people: false, own_dir: None };
+    MemoryContext { paths: Vec::new(), symbols: Vec::new(), searches: None, for_people: false, own_file: None };
 
 impl MemoryContext {
     /// The context of a claim checked on its own.
@@ -217,15 +217,15 @@ impl MemoryContext {
         self
     }
 
-    /// The same context, for a memory whose file sits in `dir` of the repository.
-    pub fn in_dir(mut self, dir: Option<String>) -> MemoryContext {
-        self.own_dir = dir.filter(|d| !d.is_empty());
+    /// The same context, for a memory that is the file `file` of the repository.
+    pub fn in_file(mut self, file: Option<String>) -> MemoryContext {
+        self.own_file = file.filter(|f| !f.is_empty());
         self
     }
 
-    /// The folder of the memory's own file in the repository, below its root.
-    pub(super) fn own_dir(&self) -> Option<&str> {
-        self.own_dir.as_deref()
+    /// The memory's own file in the repository.
+    pub(super) fn own_file(&self) -> Option<&str> {
+        self.own_file.as_deref()
     }
 
     /// Whether the memory is a README or a doc (written for people), not an agent's notes.

@@ -8,11 +8,16 @@
 //! from a folder above its own file. The memory is right about its package; that is VALID (80),
 //! with the folder it was read from, not STALE with the path it already names.
 //!
-//! Only folders strictly above the memory's own folder and below the root count: a successor
+//! Only when the memory's own file moved there too, in history (`src/Experimental/README.md` →
+//! `plugins/x/src/Experimental/README.md`): a doc written in the package after the move that
+//! names `src/lib.rs` may mean a file of the project it tells the reader to make, and one that
+//! history does not show moving is no record of where its paths were read from. Only folders
+//! strictly above the memory's own folder and below the root count: a successor
 //! in the memory's own folder is where another reading of a bare name points, which stays a
 //! move (`check/locate.rs`), and one at the root is the path as written. Paths written `../x`
 //! or absolute are the memory's own readings, not a package's.
 
+use memval_git::{ChangeKind, GitRepo};
 use memval_proto::{CodeRef, Outcome, Verdict};
 
 use super::common::checked;
@@ -22,7 +27,9 @@ impl Checker<'_> {
     /// VALID when the successor `to` history found for `r` is the path as the memory wrote it,
     /// read from a folder above the memory's own file.
     pub(super) fn written_from_package(&self, r: &CodeRef, to: &str, dir: bool) -> Option<Outcome> {
-        let own = self.context.own_dir()?;
+        let git = self.git?;
+        let file = self.context.own_file()?;
+        let own = file.rsplit_once('/').map(|(dir, _)| dir)?;
         let written = r.written.as_deref().unwrap_or(&r.path).trim();
         let written = written.strip_prefix("./").unwrap_or(written).trim_end_matches('/');
         if written.is_empty() || written.starts_with('/') || written.split('/').any(|s| s == ".." || s == ".") {
@@ -30,7 +37,7 @@ impl Checker<'_> {
         }
         let mut above = own.rsplit_once('/').map(|(up, _)| up);
         while let Some(package) = above.filter(|a| !a.is_empty()) {
-            if to == format!("{package}/{written}") {
+            if to == format!("{package}/{written}") && moved_into(git, file, package) {
                 let what = if dir { "directory" } else { "file" };
                 return Some(checked(
                     Verdict::Valid,
@@ -45,4 +52,15 @@ impl Checker<'_> {
         }
         None
     }
+}
+
+/// Whether history shows the memory's file `file` renamed into `package` from the same path
+/// without it (`src/Experimental/README.md` → `plugins/x/src/Experimental/README.md`).
+fn moved_into(git: &GitRepo, file: &str, package: &str) -> bool {
+    let Some(before) = file.strip_prefix(package).and_then(|rest| rest.strip_prefix('/')) else {
+        return false;
+    };
+    git.history()
+        .iter()
+        .any(|c| matches!(&c.kind, ChangeKind::Renamed { from, to } if from == before && to == file))
 }
