@@ -621,3 +621,21 @@ fn without_history_a_reading_needs_the_memory_to_back_it() {
         }
     }
 }
+
+/// `build.proj` in backticks reads as a member `proj` of `build`; a file of that name in the
+/// repository is what it names (an extension memval does not know), not a missing symbol.
+#[test]
+fn a_dotted_name_that_is_a_file_of_the_repo_names_the_file() {
+    let sym = |s: &str| CodeRef { symbol: Some(s.into()), ..CodeRef::path(".") };
+    let got = check_memory(
+        &[("build.proj", "<Project />\n"), ("src/build.rs", "pub fn run() {}\n")],
+        &[sym("build.proj"), sym("build.nothing")],
+    );
+    match &got[0] {
+        Outcome::Checked { verdict: Verdict::Valid, evidence, .. } => {
+            assert!(evidence.contains("build.proj — a file of that name exists"), "{evidence}")
+        }
+        other => panic!("{other:?}"),
+    }
+    assert!(!matches!(&got[1], Outcome::Checked { verdict: Verdict::Valid, .. }), "{:?}", got[1]);
+}

@@ -43,11 +43,30 @@ impl Checker<'_> {
         let out = self.check_symbol_named(r, symbol, since);
         // Only a verdict resting on absence gives way: a STALE found the name's successor.
         match out {
-            Outcome::Checked { verdict: Verdict::Contradicted | Verdict::Ambiguous, .. } => {
-                self.naming_pattern(symbol).unwrap_or(out)
+            Outcome::Checked { verdict: Verdict::Contradicted | Verdict::Ambiguous, .. } | Outcome::NotChecked { .. } => {
+                self.file_of_that_name(r, symbol).or_else(|| self.naming_pattern(symbol)).unwrap_or(out)
             }
             _ => out,
         }
+    }
+
+    /// `build.proj`, `Directory.Packages.props`: a name written without a file that reads as a
+    /// member of a type (`build::proj`) but is the name of a file of the repo, under an
+    /// extension memval does not know. The file exists: VALID, where it is.
+    fn file_of_that_name(&self, r: &CodeRef, symbol: &str) -> Option<Outcome> {
+        let written = symbol.trim();
+        if r.path.trim() != "." || !written.contains('.') || written.contains([':', '(', ' ', '/']) {
+            return None;
+        }
+        let mut places: Vec<&str> =
+            self.index.files_named(written).iter().map(|&i| self.index.file_at(i).path.as_str()).collect();
+        places.sort();
+        let first = places.first()?;
+        let more = match places.len() {
+            1 => String::new(),
+            n => format!(" (and {} more of that name)", n - 1),
+        };
+        Some(checked(Verdict::Valid, 80, format!("{first} — a file of that name exists{more}: `{written}` names the file"), None))
     }
 
     pub(super) fn check_symbol_named(&self, r: &CodeRef, symbol: &str, since: Option<UnixSeconds>) -> Outcome {
