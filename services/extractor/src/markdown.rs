@@ -70,6 +70,11 @@ impl Fence {
         SHELL_LANGS.contains(&self.lang.as_str())
     }
 
+    /// A Mermaid diagram (```` ```mermaid ````).
+    pub(crate) fn is_diagram(&self) -> bool {
+        self.lang == "mermaid"
+    }
+
     pub(crate) fn is_listing(&self) -> bool {
         LISTING_LANGS.contains(&self.lang.as_str())
     }

@@ -1401,6 +1401,16 @@ fn a_section_that_records_the_past_is_listed_not_read() {
     check("## Migrations\n\nSee `src/migrate.rs`.", &["L3 file_reference src/migrate.rs"]);
 }
 
+/// A Mermaid diagram's boxes name modules by path; its HTML (`<br/>`), node ids, arrows and
+/// styles, and words joined by slashes in other case (alternatives) are no paths.
+#[test]
+fn a_mermaid_diagram_names_the_paths_of_its_labels() {
+    check(
+        "```mermaid\ngraph TB\n    BCS --> Sync[beacon/sync<br/>Block Sync]\n    SS --> DB[(Database<br/>RocksDB/LevelDB)]\n    CLI --> Node[Node<br/>COMBINED/VC_ONLY]\n    Infra[infrastructure/<br/>async, events]\n    style CLI fill:#e1f5ff\n```",
+        &["L3 file_reference beacon/sync", "L6 file_reference infrastructure"],
+    );
+}
+
 /// A file name with a dot is a file, not a member of a type: `memory.db` is no `memory::db`,
 /// `python.exe` no `python::exe`; `model.to_json` stays a member.
 #[test]

@@ -3,7 +3,7 @@
 //! In a shell fence, an empty line or a line that reads as a command, the program the command
 //! runs and the paths given to it are the claims (`command_lines`); a line of a listing fence
 //! holding one name is a listing entry (`trees`); any other code line is scanned whole for
-//! paths. For a tree row, a listing entry or a command, the comment at the end of the line
+//! paths; a Mermaid diagram's line gives the paths its labels name (`diagrams`). For a tree row, a listing entry or a command, the comment at the end of the line
 //! (`uv sync  # after editing pyproject.toml`, `frontend/  # see frontend/AGENTS.md`;
 //! `markdown::code_comment`) is prose written in the code block, and the paths it names are read
 //! too. In a code line a word plain reading did not take is taken when the code writes it
@@ -38,6 +38,10 @@ impl Walker {
     /// Reads a code line; `true` when only its structure was read (a tree row, a listing
     /// entry, a command), `false` when the whole line was scanned for paths.
     fn code_structure(&mut self, line: &str, line_no: u32, fence: &Fence) -> bool {
+        if fence.is_diagram() {
+            self.diagram_line(line, line_no);
+            return true;
+        }
         if markdown::is_tree_line(line) && self.tree_line(line, line_no) {
             return true;
         }

@@ -41,6 +41,7 @@ mod behavioural;
 mod code_blocks;
 mod command_lines;
 mod context;
+mod diagrams;
 mod doc;
 mod found;
 mod front_matter;
