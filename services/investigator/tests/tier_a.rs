@@ -290,6 +290,22 @@ fn without_history_a_reading_needs_the_memory_to_back_it() {
             &["share only its name"],
         ),
         (
+            "a page gone where a folder of its stem holds SKILL.md: that page",
+            vec![(".claude/skills/review/SKILL.md", "x\n"), (".claude/skills/other.md", "x\n")],
+            vec![path(".claude/skills/review.md")],
+            Verdict::Stale,
+            Some(".claude/skills/review/SKILL.md"),
+            &["no history", "is its page"],
+        ),
+        (
+            "a file whose words are now in another style, the only one: renamed",
+            vec![("scripts/publish_local.sh", "x\n"), ("scripts/run.sh", "x\n")],
+            vec![path("publishLocal.sh")],
+            Verdict::Stale,
+            Some("scripts/publish_local.sh"),
+            &["no history", "same words"],
+        ),
+        (
             "two siblings with a word added say nothing",
             vec![("androidApp/build.gradle.kts", "x\n"), ("desktopApp/build.gradle.kts", "x\n")],
             vec![path("app")],

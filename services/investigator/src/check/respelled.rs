@@ -1,9 +1,15 @@
-//! Without history, three more readings of a path that is gone: the same path in other letter
-//! case, a folder renamed by a word added to its name, and a first folder whose contents moved
-//! up to the root.
+//! Without history, more readings of a path that is gone: the same path in other letter case,
+//! a file renamed to another style of the same words, a page that became a folder, a folder
+//! renamed by a word added to its name, and a first folder whose contents moved up to the root.
 //!
 //! - **Letter case.** `tracer/README.MD` when the tree has `tracer/README.md` (each segment the
 //!   unique one of its folder equal but for case): the same file, renamed in case (60).
+//! - **The same words in another style.** `publishLocal.sh` when the tree's only file with the
+//!   words `publish`, `local` and the extension `.sh` is `scripts/publish_local.sh` (two words
+//!   at least; words split as below): renamed, and perhaps moved (50).
+//! - **A page that became a folder.** `.claude/skills/review.md` gone where `.claude/skills/review/`
+//!   stands beside it holding `SKILL.md`, `README.md` or `index.md`: that file (55), the way
+//!   agent skills and docs sites turn a page into a folder with its assets.
 //! - **A word added.** A folder gone from a folder that still stands, where exactly one sibling
 //!   folder's name is its name with one word added in front or behind (`packages/rum` →
 //!   `packages/browser-rum`, `desktop` → `desktopApp`; words split at `-`, `_`, `.` and a lower-
@@ -16,7 +22,7 @@
 //!   One path alone proves nothing (`tests` is in most repositories), and a root path the memory
 //!   names as it is belongs to the memory's other reading.
 //!
-//! All three only read the index; with history, git's renames answer instead.
+//! All of them only read the index; with history, git's renames answer instead.
 
 use crate::names::basename;
 
@@ -51,6 +57,63 @@ impl Checker<'_> {
             dir,
             confidence: 60,
             evidence: format!("no history; {at} is the same path in other letter case (unconfirmed)"),
+            since: None,
+        })
+    }
+
+    /// The one file of the tree whose name has the same words (two or more) and extension as
+    /// the missing file's, in another style (`publishLocal.sh` → `scripts/publish_local.sh`).
+    pub(super) fn same_words_restyled(&self, path: &str) -> Option<Located> {
+        let name = basename(path);
+        let (stem, ext) = name.rsplit_once('.')?;
+        let words = name_words(stem);
+        if words.len() < 2 || stem.is_empty() {
+            return None;
+        }
+        let found: Vec<&str> = self
+            .index
+            .files()
+            .map(|(_, f)| f.path.as_str())
+            .filter(|p| {
+                let other = basename(p);
+                // Only separators differ between styles: a cheap length test first.
+                other != name
+                    && other.len().abs_diff(name.len()) < words.len()
+                    && other.rsplit_once('.').is_some_and(|(s, e)| e == ext && name_words(s) == words)
+            })
+            .take(2)
+            .collect();
+        let [to] = found.as_slice() else {
+            return None;
+        };
+        Some(Located::Moved {
+            to: (*to).to_owned(),
+            dir: false,
+            confidence: 50,
+            evidence: format!("no history; {to} is the only file with the same words as {name}, in another style (unconfirmed)"),
+            since: None,
+        })
+    }
+
+    /// A Markdown page gone where a folder of its stem beside it holds an entry page: that page.
+    pub(super) fn page_became_folder(&self, path: &str) -> Option<Located> {
+        let (stem, ext) = basename(path).rsplit_once('.')?;
+        if !matches!(ext, "md" | "mdx") || stem.is_empty() {
+            return None;
+        }
+        let folder = match path.rsplit_once('/') {
+            Some((dir, _)) => format!("{dir}/{stem}"),
+            None => stem.to_owned(),
+        };
+        let entry = ["SKILL.md", "README.md", "index.md", "index.mdx"]
+            .iter()
+            .map(|e| format!("{folder}/{e}"))
+            .find(|p| self.index.file(p).is_some())?;
+        Some(Located::Moved {
+            to: entry.clone(),
+            dir: false,
+            confidence: 55,
+            evidence: format!("no history; {folder}/ stands where {path} was, and {entry} is its page (unconfirmed)"),
             since: None,
         })
     }

@@ -49,6 +49,10 @@
 //! its entry file when it has one (`mod.rs`, `__init__.py`, `index.ts`, ...), else the folder
 //! (`handlers.rs` → `handlers/`, `presets.py` → `presets/__init__.py`, 55).
 //!
+//! (3c) A Markdown page gone where a folder of its stem beside it holds `SKILL.md`,
+//! `README.md` or `index.md`; then a file whose name has the same words in another style
+//! (`publishLocal.sh` → `scripts/publish_local.sh`), unique in the tree (`check/respelled.rs`).
+//!
 //! (4) When the memory's other paths in an ancestor folder are found, at least two of them and
 //! more than anywhere else, under one other folder with their rest kept, the entry there whose
 //! name shares the longest prefix with the missing one's (≥ 60 % of the longer name, unique:
@@ -112,7 +116,11 @@ impl Checker<'_> {
             }
         }
         if !folder_like {
-            if let Some(moved) = self.module_became_folder(path) {
+            if let Some(moved) = self
+                .module_became_folder(path)
+                .or_else(|| self.page_became_folder(path))
+                .or_else(|| self.same_words_restyled(path))
+            {
                 return Some(moved);
             }
         }
