@@ -164,6 +164,16 @@ pub(crate) fn assignment(span: &str) -> Option<Assignment> {
     if sep == ":" && host_port(span.trim()) {
         return None; // `registry.lan:5000`, `localhost:3000`: an address
     }
+    // `config:recommended`, `schedule:nonOfficeHours`, `npm:lodash`: a name in a namespace.
+    // YAML wants a blank after a key's colon, JSON quotes its keys.
+    let after_colon = &span.trim()[c.get(2)?.end()..];
+    if sep == ":"
+        && !span.trim().starts_with(['"', '\''])
+        && after_colon.starts_with(|ch: char| ch.is_ascii_alphabetic())
+        && !raw.contains(char::is_whitespace)
+    {
+        return None;
+    }
     // `A=1 B=2 cargo test`: a shell command prefixed with its environment. The setting is
     // the first word; the rest is the command it runs (and its other variables).
     let tight = sep == "=" && !span.trim()[..c.get(2)?.start()].ends_with(char::is_whitespace);
@@ -255,9 +265,29 @@ pub(crate) fn conditional(before: &str) -> bool {
     const WORDS: [&str; 7] = ["when", "if", "unless", "whenever", "while", "e.g.", "eg"];
     const OPENERS: [&str; 5] = ["when", "if", "unless", "whenever", "while"];
     let word = |w: &str| w.trim_start_matches(['(', '*', '_', '>', '-']).to_ascii_lowercase();
-    let clause = before.rsplit(['.', ';', ':', ',', '!', '?', '\n']).next().unwrap_or(before);
-    before.split_whitespace().next_back().is_some_and(|w| WORDS.contains(&word(w).as_str()))
-        || clause.split_whitespace().next().is_some_and(|w| OPENERS.contains(&word(w).as_str()))
+    if before.split_whitespace().next_back().is_some_and(|w| WORDS.contains(&word(w).as_str())) {
+        return true;
+    }
+    // The clause the assignment sits in, or, when it is one more item of a list of settings
+    // (", `b=2` and `c=3`"), the clause that list continues: "If you use `a=1`, `b=2` and ...".
+    let sentence = before.rsplit(['.', ';', ':', '!', '?', '\n']).next().unwrap_or(before);
+    for clause in sentence.rsplit(',') {
+        if clause.split_whitespace().next().is_some_and(|w| OPENERS.contains(&word(w).as_str())) {
+            return true;
+        }
+        if !list_item(clause) {
+            return false;
+        }
+    }
+    false
+}
+
+/// Whether a clause holds nothing but code spans joined by "and", "or" (or nothing): one more
+/// item of a list.
+fn list_item(clause: &str) -> bool {
+    clause.split('`').enumerate().all(|(i, part)| {
+        i % 2 == 1 || part.split_whitespace().all(|w| matches!(w.to_ascii_lowercase().as_str(), "and" | "or" | "&" | "nor"))
+    })
 }
 
 /// Whether a line leads into a worked example: it ends with `:` and supposes something ("Let's
@@ -342,6 +372,8 @@ mod tests {
         type Case<'a> = (&'a str, bool, bool, Option<(&'a str, &'a str)>);
         let cases: &[Case<'_>] = &[
             ("timeout_ms: 250", false, false, Some(("timeout_ms", "250"))),
+            ("config:recommended", true, true, None),
+            ("mode: fast", true, false, Some(("mode", "fast"))),
             ("max_connections = 100", false, false, Some(("max_connections", "100"))),
             ("DATABASE_URL=postgres://db/x", false, false, Some(("DATABASE_URL", "postgres://db/x"))),
             ("log_level = \"debug\"", false, false, Some(("log_level", "debug"))),
@@ -409,6 +441,10 @@ mod tests {
         assert!(conditional("The cache. When it is warm (see below) the flag is "));
         assert!(!conditional("When running in production, set "));
         assert!(!conditional("Restore is enabled ("));
+        // One more setting of a list the condition opens.
+        assert!(conditional("If you use `minimumReleaseAge=3 days`, "));
+        assert!(conditional("If you use `a=1`, `prCreation=\"x\"` and "));
+        assert!(!conditional("If you use `a=1`, Renovate sets "));
         assert!(hypothetical("Let's say that we have new Strimzi version - `0.47.0`:"));
         assert!(hypothetical("For example:"));
         assert!(hypothetical("**Suppose the key is rotated:**"));
