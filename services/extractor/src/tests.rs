@@ -1411,6 +1411,16 @@ fn a_mermaid_diagram_names_the_paths_of_its_labels() {
     );
 }
 
+/// A link to a bare name is a path when its text is that name; a page link of a docs site
+/// (`[Setup](setup)`) is not read.
+#[test]
+fn a_link_to_a_bare_name_named_as_itself_is_a_path() {
+    check(
+        "Use [gradle-conventions](gradle-conventions) and [`tools`](tools); see [Setup](setup).",
+        &["L1 file_reference gradle-conventions", "L1 file_reference tools"],
+    );
+}
+
 /// A file name with a dot is a file, not a member of a type: `memory.db` is no `memory::db`,
 /// `python.exe` no `python::exe`; `model.to_json` stays a member.
 #[test]

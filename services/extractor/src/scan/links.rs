@@ -1,7 +1,9 @@
 //! Markdown links of a sentence.
 //!
 //! A markdown link's target is a path; a link written `./x` or `../x` is relative to the notes
-//! file itself, as a markdown renderer reads it, whatever section folder the text is under.
+//! file itself, as a markdown renderer reads it, whatever section folder the text is under. A
+//! bare name with no extension is a path only when the link's text is that name
+//! (`[gradle-conventions](gradle-conventions)`): `[Setup](setup)` may be a docs site's page.
 
 use std::ops::Range;
 
@@ -15,7 +17,8 @@ use super::walker::Walker;
 pub(super) fn links(line: &Line<'_>, range: &Range<usize>, found: &mut Found<'_>) {
     for link in line.links_in(range) {
         let target = &line.masked[link.target.clone()];
-        if let Some(tok) = paths::classify(target, Strength::Standalone) {
+        let text = &line.orig[link.text.clone()];
+        if let Some(tok) = paths::classify(target, Strength::Standalone).or_else(|| named_as_itself(text, target)) {
             if target.trim_start().starts_with("./") || target.trim_start().starts_with("../") {
                 found.own_relative.push((link.start, link.end));
             }
@@ -54,4 +57,13 @@ impl Walker {
             }
         }
     }
+}
+
+/// `[gradle-conventions](gradle-conventions)`: a link to a bare name (no folder, no extension)
+/// whose text is the name itself names a file or folder beside the notes file.
+fn named_as_itself(text: &str, target: &str) -> Option<paths::PathToken> {
+    let name = target.trim().trim_end_matches('/');
+    let shown = text.trim().trim_matches('`').trim_end_matches('/');
+    let bare = name.len() >= 2 && name.bytes().all(|b| b.is_ascii_alphanumeric() || matches!(b, b'-' | b'_'));
+    (bare && shown == name).then(|| paths::parse(name)).flatten()
 }
