@@ -286,7 +286,8 @@ pub(crate) fn conditional(before: &str) -> bool {
 /// item of a list.
 fn list_item(clause: &str) -> bool {
     clause.split('`').enumerate().all(|(i, part)| {
-        i % 2 == 1 || part.split_whitespace().all(|w| matches!(w.to_ascii_lowercase().as_str(), "and" | "or" | "&" | "nor"))
+        i % 2 == 1
+            || part.split_whitespace().all(|w| matches!(w.to_ascii_lowercase().as_str(), "and" | "or" | "&" | "nor"))
     })
 }
 

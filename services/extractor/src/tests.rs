@@ -1393,8 +1393,7 @@ fn a_section_that_records_the_past_is_listed_not_read() {
     let out = extract(&memory(text, None));
     let got: Vec<String> = out.claims.iter().map(render).collect();
     assert_eq!(got, ["L3 file_reference src/main.rs", "L21 file_reference bin/tool.sh"], "{got:?}");
-    let left: Vec<(u32, bool)> =
-        out.left_out.iter().map(|l| (l.line, l.reason.contains("records the past"))).collect();
+    let left: Vec<(u32, bool)> = out.left_out.iter().map(|l| (l.line, l.reason.contains("records the past"))).collect();
     assert_eq!(left, [(5, true), (15, true)], "{:?}", out.left_out);
     assert!(out.left_out[0].reason.starts_with("lines 5-14 not read: the section \"Changelog\""), "{:?}", out.left_out);
     // "Migrations" is a feature, not a record of the past.

@@ -6,7 +6,9 @@ mod common;
 
 use common::{commit_on_day as commit, git, new_repo, write, DAY, START};
 use memval_investigator::Evidence;
-use memval_proto::{Claim, ClaimBatch, ClaimType, CodeRef, ExtractedMemory, MemoryMeta, Outcome, RunHeader, Source, Verdict};
+use memval_proto::{
+    Claim, ClaimBatch, ClaimType, CodeRef, ExtractedMemory, MemoryMeta, Outcome, RunHeader, Source, Verdict,
+};
 
 fn doc(root: &std::path::Path, path: &str) -> MemoryMeta {
     MemoryMeta {
@@ -16,7 +18,12 @@ fn doc(root: &std::path::Path, path: &str) -> MemoryMeta {
         kind: "notes".into(),
         created_at: None,
         updated_at: Some(START + DAY),
-        source: Source { path: root.join(path).to_string_lossy().into_owned(), line: None, row: None, format: "notes".into() },
+        source: Source {
+            path: root.join(path).to_string_lossy().into_owned(),
+            line: None,
+            row: None,
+            format: "notes".into(),
+        },
         first_line: 1,
     }
 }
@@ -77,7 +84,8 @@ fn a_path_written_from_the_package_the_doc_moved_with_is_valid() {
 
     let dir = "plugins/x/src/Experimental";
     let memory = doc(root, "plugins/x/src/Experimental/README.md");
-    let got = check(root, memory, vec![written_in(dir, "src/Experimental/Experiment/"), written_in(dir, "lib/tool.php")]);
+    let got =
+        check(root, memory, vec![written_in(dir, "src/Experimental/Experiment/"), written_in(dir, "lib/tool.php")]);
     let (v, evidence, successor) = verdict(&got[0]);
     assert_eq!(v, Verdict::Valid, "{evidence}");
     assert!(evidence.contains("written from plugins/x/"), "{evidence}");
@@ -91,7 +99,11 @@ fn a_path_written_from_the_package_the_doc_moved_with_is_valid() {
     // as a scaffold's "creates `src/...`" may be) is no record of where its paths were read
     // from: its line came after the move, so it is not drift either.
     commit(root, 4, |r| write(r, "plugins/x/src/NEW.md", "Creates `src/Experimental/Experiment/`.\n"));
-    let got = check(root, doc(root, "plugins/x/src/NEW.md"), vec![written_in("plugins/x/src", "src/Experimental/Experiment/")]);
+    let got = check(
+        root,
+        doc(root, "plugins/x/src/NEW.md"),
+        vec![written_in("plugins/x/src", "src/Experimental/Experiment/")],
+    );
     match &got[0] {
         Outcome::NotChecked { reason } => assert!(reason.contains("with the change already made"), "{reason}"),
         other => panic!("{other:?}"),

@@ -82,17 +82,6 @@ impl Walker {
         if files.is_empty() {
             return;
         }
-        self.push(Sentence {
-            line: line_no,
-            text: clean_text(line.trim()),
-            paragraph: self.paragraph,
-            anchor: None,
-            files,
-            symbols: Vec::new(),
-            configs: Vec::new(),
-            line_texts: Vec::new(),
-            behaviour: None,
-            denied_files: Vec::new(),
-        });
+        self.push(Sentence::of_files(line_no, clean_text(line.trim()), self.paragraph, files));
     }
 }

@@ -34,7 +34,10 @@ fn diagram_path(word: &str) -> Option<paths::PathToken> {
     if word.starts_with(['-', '.', ':']) || segments.iter().any(|s| s.is_empty()) {
         return None;
     }
-    let plain = |s: &str| s.len() >= 2 && s.bytes().all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || matches!(c, b'_' | b'-' | b'.'));
+    let plain = |s: &str| {
+        s.len() >= 2
+            && s.bytes().all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || matches!(c, b'_' | b'-' | b'.'))
+    };
     let lower = |s: &str| s.bytes().any(|c| c.is_ascii_lowercase());
     if (segments.len() >= 2 || word.ends_with('/')) && segments.iter().all(|s| plain(s)) {
         return paths::parse(word);
@@ -58,7 +61,14 @@ impl Walker {
             at += word.len() + 1;
             let Some(tok) = diagram_path(word) else { continue };
             let readings = paths::readings(&tok, &folders);
-            files.push(FileMention { raw: tok.path.clone(), tok, readings, start, end: start + word.len(), after: start + word.len() });
+            files.push(FileMention {
+                raw: tok.path.clone(),
+                tok,
+                readings,
+                start,
+                end: start + word.len(),
+                after: start + word.len(),
+            });
             if files.len() >= self.budget {
                 break;
             }
@@ -67,18 +77,7 @@ impl Walker {
         if files.is_empty() {
             return;
         }
-        self.push(Sentence {
-            line: line_no,
-            text: clean_text(&text),
-            paragraph: self.paragraph,
-            anchor: None,
-            files,
-            symbols: Vec::new(),
-            configs: Vec::new(),
-            line_texts: Vec::new(),
-            behaviour: None,
-            denied_files: Vec::new(),
-        });
+        self.push(Sentence::of_files(line_no, clean_text(&text), self.paragraph, files));
     }
 }
 
@@ -91,7 +90,16 @@ mod tests {
         for word in ["beacon/sync", "infrastructure/", "storage/api", "src/main/Node.java", "docs/guide.md"] {
             assert!(diagram_path(word).is_some(), "{word}");
         }
-        for word in ["RocksDB/LevelDB", "COMBINED/VC_ONLY/BOOTNODE", "Geth/Nethermind/Besu", "-->", "Sync", "fill:#e1f5ff", "a/b", "BCS"] {
+        for word in [
+            "RocksDB/LevelDB",
+            "COMBINED/VC_ONLY/BOOTNODE",
+            "Geth/Nethermind/Besu",
+            "-->",
+            "Sync",
+            "fill:#e1f5ff",
+            "a/b",
+            "BCS",
+        ] {
             assert!(diagram_path(word).is_none(), "{word}");
         }
     }

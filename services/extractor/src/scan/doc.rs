@@ -46,6 +46,24 @@ pub(crate) struct Sentence {
     pub denied_files: Vec<usize>,
 }
 
+impl Sentence {
+    /// A code line's or a command's sentence: the files it names, nothing else.
+    pub(super) fn of_files(line: u32, text: String, paragraph: u32, files: Vec<FileMention>) -> Sentence {
+        Sentence {
+            line,
+            text,
+            paragraph,
+            anchor: None,
+            files,
+            symbols: Vec::new(),
+            configs: Vec::new(),
+            line_texts: Vec::new(),
+            behaviour: None,
+            denied_files: Vec::new(),
+        }
+    }
+}
+
 #[derive(Debug, Default)]
 pub(crate) struct Doc {
     pub sentences: Vec<Sentence>,

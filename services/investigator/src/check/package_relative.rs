@@ -60,7 +60,5 @@ fn moved_into(git: &GitRepo, file: &str, package: &str) -> bool {
     let Some(before) = file.strip_prefix(package).and_then(|rest| rest.strip_prefix('/')) else {
         return false;
     };
-    git.history()
-        .iter()
-        .any(|c| matches!(&c.kind, ChangeKind::Renamed { from, to } if from == before && to == file))
+    git.history().iter().any(|c| matches!(&c.kind, ChangeKind::Renamed { from, to } if from == before && to == file))
 }

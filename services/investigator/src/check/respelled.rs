@@ -90,7 +90,9 @@ impl Checker<'_> {
             to: (*to).to_owned(),
             dir: false,
             confidence: 50,
-            evidence: format!("no history; {to} is the only file with the same words as {name}, in another style (unconfirmed)"),
+            evidence: format!(
+                "no history; {to} is the only file with the same words as {name}, in another style (unconfirmed)"
+            ),
             since: None,
         })
     }

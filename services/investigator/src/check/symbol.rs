@@ -43,7 +43,8 @@ impl Checker<'_> {
         let out = self.check_symbol_named(r, symbol, since);
         // Only a verdict resting on absence gives way: a STALE found the name's successor.
         match out {
-            Outcome::Checked { verdict: Verdict::Contradicted | Verdict::Ambiguous, .. } | Outcome::NotChecked { .. } => {
+            Outcome::Checked { verdict: Verdict::Contradicted | Verdict::Ambiguous, .. }
+            | Outcome::NotChecked { .. } => {
                 self.file_of_that_name(r, symbol).or_else(|| self.naming_pattern(symbol)).unwrap_or(out)
             }
             _ => out,
@@ -66,7 +67,12 @@ impl Checker<'_> {
             1 => String::new(),
             n => format!(" (and {} more of that name)", n - 1),
         };
-        Some(checked(Verdict::Valid, 80, format!("{first} — a file of that name exists{more}: `{written}` names the file"), None))
+        Some(checked(
+            Verdict::Valid,
+            80,
+            format!("{first} — a file of that name exists{more}: `{written}` names the file"),
+            None,
+        ))
     }
 
     pub(super) fn check_symbol_named(&self, r: &CodeRef, symbol: &str, since: Option<UnixSeconds>) -> Outcome {
