@@ -71,7 +71,7 @@ impl Evidence {
             .into_iter()
             .map(|mut item| {
                 // Each claim is read in the light of the memory's other references.
-                let own_file = crate::check::memory_file(&self.index, &item.memory);
+                let own_file = self.index.memory_file(&item.memory);
                 let context = MemoryContext::of(&item.claims).for_memory(&item.memory).in_file(own_file);
                 let checker = Checker { context: &context, ..self.checker() };
                 let results = std::mem::take(&mut item.claims)

@@ -252,6 +252,18 @@ impl RepoIndex {
         self
     }
 
+    /// A memory's own file relative to the repository, when the memory is one file of it whose
+    /// lines map one to one (a notes file or doc, not a row of a JSON file).
+    pub fn memory_file(&self, memory: &memval_proto::MemoryMeta) -> Option<String> {
+        if memory.source.line.is_some() || memory.source.format != "notes" {
+            return None;
+        }
+        let file = Path::new(&memory.source.path).canonicalize().ok()?;
+        let rel = file.strip_prefix(self.root.path()).ok()?;
+        let rel = rel.components().map(|c| c.as_os_str().to_str()).collect::<Option<Vec<_>>>()?.join("/");
+        (!rel.is_empty()).then_some(rel)
+    }
+
     pub fn file(&self, path: &str) -> Option<&FileInfo> {
         self.by_path.get(path).map(|&i| &self.files[i as usize])
     }

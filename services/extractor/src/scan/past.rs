@@ -12,7 +12,7 @@ use std::sync::LazyLock;
 
 use regex::Regex;
 
-use super::walker::Walker;
+use super::walker::{PastSection, Walker};
 
 /// A heading that opens a record of the past. Plain "Migrations" or "Upgrading" (a feature, a
 /// how-to) and "Deprecated" (still there) are not: only the words that say a change happened
@@ -29,14 +29,6 @@ static PAST_HEADING: LazyLock<Regex> = LazyLock::new(|| {
     )
     .expect("valid regex")
 });
-
-/// An open section that records the past: its heading's level, first line and title.
-#[derive(Debug)]
-pub(super) struct PastSection {
-    level: usize,
-    from: u32,
-    title: String,
-}
 
 /// Whether a heading's title opens a record of the past.
 pub(super) fn is_past_heading(title: &str) -> bool {

@@ -73,8 +73,17 @@ pub(super) struct Walker {
     /// the next line of running text outside the list or heading: the values set there are
     /// the example's.
     pub(super) example: bool,
-    /// Inside a section that records the past ([`super::past`]): nothing is read until it ends.
-    pub(super) past: Option<super::past::PastSection>,
+    /// Inside a section that records the past (`scan::past`): nothing is read until it ends.
+    pub(super) past: Option<PastSection>,
+}
+
+/// An open section that records the past (`scan::past`): its heading's level, first line and
+/// title.
+#[derive(Debug)]
+pub(super) struct PastSection {
+    pub(super) level: usize,
+    pub(super) from: u32,
+    pub(super) title: String,
 }
 
 /// Folders of a package's tests: a notes file in one (`pkg/test/README.md`) names paths from

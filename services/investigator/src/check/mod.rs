@@ -78,8 +78,6 @@ mod symbol_name;
 mod tree_only;
 mod written;
 
-pub(crate) use written::memory_file;
-
 use memval_git::GitRepo;
 use memval_proto::{Assertion, Claim, ClaimType, CodeRef, MemoryMeta, Outcome, Since, UnixSeconds, Verdict};
 

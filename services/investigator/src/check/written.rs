@@ -18,12 +18,8 @@
 //! or when git cannot say (its error is logged; the verdict stands on the memory's date, as
 //! without this rule).
 
-use std::path::Path;
-
 use memval_git::LineWritten;
 use memval_proto::{Claim, MemoryMeta, Outcome, Verdict};
-
-use crate::index::RepoIndex;
 
 use super::common::short;
 use super::Checker;
@@ -71,19 +67,7 @@ impl Checker<'_> {
     /// on, when the memory is one file of this repository whose lines map one to one (a notes
     /// file: its content starts at `first_line`).
     fn memory_line(&self, memory: &MemoryMeta, line: u32) -> Option<(String, u32)> {
-        let rel = memory_file(self.index, memory)?;
+        let rel = self.index.memory_file(memory)?;
         Some((rel, memory.first_line + line.saturating_sub(1)))
     }
-}
-
-/// The memory's file relative to the repository, when the memory is one file of this
-/// repository whose lines map one to one (a notes file).
-pub(crate) fn memory_file(index: &RepoIndex, memory: &MemoryMeta) -> Option<String> {
-    if memory.source.line.is_some() || memory.source.format != "notes" {
-        return None;
-    }
-    let file = Path::new(&memory.source.path).canonicalize().ok()?;
-    let rel = file.strip_prefix(index.root.path()).ok()?;
-    let rel = rel.components().map(|c| c.as_os_str().to_str()).collect::<Option<Vec<_>>>()?.join("/");
-    (!rel.is_empty()).then_some(rel)
 }
