@@ -37,7 +37,8 @@
 //!
 //! Nothing is capped but hostile input: 4,096 mentions per memory (`scan::MAX_MENTIONS`). The
 //! lines past it are named in `ExtractedMemory::left_out` (`LeftOut`: first line, reason), and
-//! the report lists them under `not_checked` as `unread_text`. A memory with no claim carries a
+//! the report lists them under `not_checked` as `unread_text`; so are the sections of a current
+//! doc that record the past (`scan::past`), with their heading. A memory with no claim carries a
 //! `skip_reason`. A panic inside the rules is caught per memory ([`extract`]) and becomes that
 //! memory's skip reason, so one bad memory never loses its batch (the investigator does the same
 //! per claim, and the runtime catches a panic around a whole batch and dead-letters it).
