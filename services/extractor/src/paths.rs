@@ -437,10 +437,7 @@ fn looks_like_path(tok: &PathToken, strength: Strength) -> bool {
         return segments.len() >= 2;
     }
     // A trailing slash marks a folder even in running text ("everything under shard/").
-    let plain_segments = segments.iter().all(|s| {
-        s.len() >= 2
-            && s.bytes().all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || matches!(c, b'_' | b'-' | b'.'))
-    });
+    let plain_segments = segments.iter().all(|s| plain_segment(s));
     if segments.len() == 1 {
         if tok.dir {
             return last != ".." && (strength >= Strength::Backtick || COMMON_DIRS.contains(&last) || plain_segments);
@@ -465,6 +462,12 @@ fn looks_like_path(tok: &PathToken, strength: Strength) -> bool {
         Strength::Backtick => tok.dir || common || segments.len() >= 3,
         Strength::Prose => PROSE_ROOTS.contains(&segments[0]) || (tok.dir && plain_segments),
     }
+}
+
+/// A path segment of two or more lower-case letters, digits, `_`, `-` or `.` (`storage`,
+/// `p2p`, `api_v2`): how folder names are written, unlike words of prose (`Read`, `I/O`).
+pub(crate) fn plain_segment(s: &str) -> bool {
+    s.len() >= 2 && s.bytes().all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || matches!(c, b'_' | b'-' | b'.'))
 }
 
 fn has_known_ext(name: &str) -> bool {

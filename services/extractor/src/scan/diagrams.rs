@@ -34,12 +34,8 @@ fn diagram_path(word: &str) -> Option<paths::PathToken> {
     if word.starts_with(['-', '.', ':']) || segments.iter().any(|s| s.is_empty()) {
         return None;
     }
-    let plain = |s: &str| {
-        s.len() >= 2
-            && s.bytes().all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || matches!(c, b'_' | b'-' | b'.'))
-    };
     let lower = |s: &str| s.bytes().any(|c| c.is_ascii_lowercase());
-    if (segments.len() >= 2 || word.ends_with('/')) && segments.iter().all(|s| plain(s)) {
+    if (segments.len() >= 2 || word.ends_with('/')) && segments.iter().all(|s| paths::plain_segment(s)) {
         return paths::parse(word);
     }
     paths::classify(word, Strength::Prose).filter(|_| segments.iter().all(|s| lower(s)))

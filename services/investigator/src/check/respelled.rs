@@ -34,11 +34,12 @@ impl Checker<'_> {
     pub(super) fn other_case(&self, path: &str) -> Option<Located> {
         let mut at = String::new();
         for segment in path.split('/').filter(|s| !s.is_empty()) {
-            let children = self.index.children(&at);
-            let exact = children.iter().any(|(name, _)| name == segment);
-            let name = if exact {
+            let exact = if at.is_empty() { segment.to_owned() } else { format!("{at}/{segment}") };
+            // A folder's listing walks every file: only where the segment is not there as written.
+            let name = if self.index.is_dir(&exact) || self.index.file(&exact).is_some() {
                 segment.to_owned()
             } else {
+                let children = self.index.children(&at);
                 let folded: Vec<&String> =
                     children.iter().map(|(n, _)| n).filter(|n| n.eq_ignore_ascii_case(segment)).collect();
                 match folded.as_slice() {
