@@ -432,3 +432,71 @@ fn a_one_line_definition_is_renamed_only_to_a_name_its_removing_commit_brought()
         other => panic!("a field renamed in one commit: wanted STALE -> mergeEmbedded, got {other:?}"),
     }
 }
+
+/// A bare folder name that two folders side by side have now (`tools/docs`, `website/docs`)
+/// names each package's own only when the root had none when the memory was written: a root
+/// `docs/` of the memory's day, deleted since, is the one it named (a tree diagram's top row);
+/// so is a root folder named like the project itself.
+#[test]
+fn a_root_folder_of_the_memorys_day_is_the_one_a_bare_name_meant() {
+    let (_dir, root) = new_repo();
+    let root = &root;
+    commit(root, 0, |r| {
+        write(r, "docs/index.md", "# Docs\n");
+        write(r, "docs/guide.md", "# Guide\n");
+        write(r, "tools/docs/gen.py", "print(1)\n");
+        write(r, "website/docs/intro.mdx", "# Intro\n");
+        write(r, "README.md", "# toolkit\n\nA toolkit.\n");
+        write(r, "toolkit/core.py", "x = 1\n");
+        write(r, "NOTES.md", "```\nsrc/\ndocs/    # the site\ntoolkit/ # the library\n```\n");
+    });
+    commit(root, 1, |r| {
+        std::fs::remove_dir_all(r.join("docs")).unwrap();
+        std::fs::remove_dir_all(r.join("toolkit")).unwrap();
+        write(r, "website/docs/other.mdx", "# Other\n");
+    });
+    let evidence = Evidence::open(root).unwrap();
+    let checker = evidence.checker();
+    assert_case(
+        "a root folder deleted after the memory was written",
+        checker.check(&file(2, "docs"), &notes(root, 0)),
+        &Want::Verdict(Verdict::Contradicted),
+    );
+    // The project's own name is no file, unless the root had one of that name on the day.
+    assert_case(
+        "a root folder named like the project, deleted after the memory was written",
+        checker.check(&file(3, "toolkit"), &notes(root, 0)),
+        &Want::Verdict(Verdict::Contradicted),
+    );
+}
+
+/// A file git saw added and deleted again round after round (a `RELEASE.md` each change adds and
+/// the release removes) is made per change: naming it is no claim that it stays. A file deleted
+/// once is still gone.
+#[test]
+fn a_file_made_for_each_change_and_removed_is_not_gone() {
+    let (_dir, root) = new_repo();
+    let root = &root;
+    commit(root, 0, |r| {
+        write(r, "src/lib.py", "x = 1\n");
+        write(r, "OLD.md", "# old\n");
+        write(r, "NOTES.md", "Add a `RELEASE.md` to every change.\nSee `OLD.md`.\n");
+    });
+    for round in 0..3 {
+        commit(root, 1 + 2 * round, |r| write(r, "RELEASE.md", &format!("Release type: patch\n\nFix {round}.\n")));
+        commit(root, 2 + 2 * round, |r| std::fs::remove_file(r.join("RELEASE.md")).unwrap());
+    }
+    commit(root, 8, |r| std::fs::remove_file(r.join("OLD.md")).unwrap());
+    let evidence = Evidence::open(root).unwrap();
+    let checker = evidence.checker();
+    assert_case(
+        "a file added and deleted three times",
+        checker.check(&file(1, "RELEASE.md"), &notes(root, 0)),
+        &Want::NotChecked("added it and deleted it again 3 times"),
+    );
+    assert_case(
+        "a file deleted once",
+        checker.check(&file(2, "OLD.md"), &notes(root, 0)),
+        &Want::Verdict(Verdict::Contradicted),
+    );
+}

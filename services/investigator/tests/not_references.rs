@@ -214,6 +214,7 @@ fn with_history_a_file_that_never_defined_the_symbol_does_not_make_it_moved() {
             ("ci/test.yml", "env:\n  E2E_TOKEN: ${{ secrets.E2E_TOKEN }}\n"),
             (".gitignore", "dist/\n"),
             ("ui/list/render.go", "package list\n\nfunc RenderItems() {}\n"),
+            ("ui/list/debug.go", "package list\n\nfunc devicePrint() {}\n"),
             ("ui/list/vanish.go", "package list\n\nfunc Vanished() {}\n"),
         ],
         // Foo lived in a.go, then moved to b.go; Vanished's file was deleted.
@@ -260,7 +261,7 @@ fn with_history_a_file_that_never_defined_the_symbol_does_not_make_it_moved() {
                 claim(ClaimType::FileReference, vec![path("ui/list/cache.go")], None),
                 Want::Verdict(
                     Verdict::Contradicted,
-                    &["never in the repository", "ui/list/ holds 2 other .go files"],
+                    &["never in the repository", "ui/list/ holds 3 other .go files"],
                     &["deleted"],
                 ),
             ),
@@ -287,6 +288,11 @@ fn with_history_a_file_that_never_defined_the_symbol_does_not_make_it_moved() {
                     &["RenderItems is defined here", "ui/list/render.go:3", "misspelling"],
                     &[],
                 ),
+            ),
+            (
+                "the same words in another naming style name the API the code mirrors, not a misspelling",
+                claim(ClaimType::SymbolReference, vec![symbol(".", "device_print")], None),
+                Want::NotChecked(&["ui/list/debug.go:3 defines devicePrint", "the same words in the code's own style"]),
             ),
             (
                 "a name whose definition git saw removed is drift",
@@ -320,6 +326,9 @@ fn with_history_a_path_that_never_was_is_read_against_its_folder() {
             ("app/Domain/Tickets/Controllers/Show.php", "<?php\nclass Show {}\n"),
             ("maps/package.json", "{\"dependencies\": {\"leaflet\": \"^1.9.4\"}}\n"),
             ("maps/index.js", "import L from 'leaflet';\n"),
+            ("Project.toml", "name = \"Sampling\"\n\n[deps]\nLogDensityProblems = \"6fdf6af0\"\n"),
+            ("src/mcmc/hmc.jl", "function step() end\n"),
+            ("src/mcmc/mh.jl", "function step() end\n"),
             ("agents/core/lib.kt", "fun main() {}\n"),
             ("web/src/client.ts", "export {};\n"),
             ("docs/getting-started.md", "# Start\n"),
@@ -512,6 +521,16 @@ fn with_history_a_path_that_never_was_is_read_against_its_folder() {
                 "a JavaScript library named as its users write it is the library, not a file",
                 claim(ClaimType::FileReference, vec![path("Leaflet.js")], None),
                 Want::NotChecked(&["maps/package.json depends on leaflet", "the library's name"]),
+            ),
+            (
+                "a Julia package named as its users write it is the package, not a file",
+                claim(ClaimType::FileReference, vec![path("LogDensityProblems.jl")], None),
+                Want::NotChecked(&["Project.toml depends on LogDensityProblems", "the library's name"]),
+            ),
+            (
+                "a Julia file the project's manifest does not list stays an invented name",
+                claim(ClaimType::FileReference, vec![path("src/mcmc/nuts.jl")], None),
+                Want::Verdict(Verdict::Contradicted, &["src/mcmc/ holds 2 other .jl files"], &["library"]),
             ),
             (
                 "a file history saw deleted is still drift",
@@ -801,5 +820,34 @@ fn a_bare_name_many_files_have_is_left_to_the_folder_it_was_joined_onto() {
     assert!(
         !matches!(got, Outcome::Checked { verdict: Verdict::Ambiguous, .. }),
         "a tree diagram's __init__.py is not one of the repository's many: {got:?}"
+    );
+}
+
+/// A name of one or two letters whose last definition git saw removed (a render helper `h` a
+/// deleted file had) is too short to be the memory's: not checked. A longer name removed the
+/// same way stays the drift it is.
+#[test]
+fn a_removed_definition_of_one_letter_is_not_the_memorys_name() {
+    let dir = repo(&[
+        &[(
+            "web/render.js",
+            "export function h(tag) { return tag; }\nexport function renderPage() { return h('p'); }\n",
+        )],
+        &[("web/render.js", "export const ready = true;\n")],
+    ]);
+    run(
+        dir.path(),
+        vec![
+            (
+                "a one-letter function git saw removed",
+                claim(ClaimType::SymbolReference, vec![symbol(".", "h")], None),
+                Want::NotChecked(&["too short", "removed in"]),
+            ),
+            (
+                "a longer function removed by the same commit is still gone",
+                claim(ClaimType::SymbolReference, vec![symbol(".", "renderPage")], None),
+                Want::Verdict(Verdict::Contradicted, &["removed in"], &[]),
+            ),
+        ],
     );
 }

@@ -226,6 +226,19 @@ impl Checker<'_> {
             removal = self.removal_in_history(git, sym, None);
         }
         match removal {
+            // One or two letters (Vue's `h()`, a test's `t`) whose last definition git saw
+            // removed: some file once defined that letter, which says nothing of the memory's.
+            Removal::Found(Outcome::Checked { verdict: Verdict::Contradicted, evidence, .. })
+                if sym.name.chars().count() <= 2 =>
+            {
+                Outcome::NotChecked {
+                    reason: format!(
+                        "{} is too short to tell from another library's function or a local name ({}): not checked",
+                        sym.display(),
+                        evidence.trim_start_matches(". — ")
+                    ),
+                }
+            }
             Removal::Found(outcome) => outcome,
             Removal::Unsearched(why) => Outcome::NotChecked {
                 reason: format!("{} is neither defined nor used by the repo's code now, and {why}", sym.display()),
@@ -336,6 +349,13 @@ impl Checker<'_> {
             );
         }
         if let Some((near, path, line)) = self.defined_near_miss(&sym.name) {
+            if super::respelled::restyled(&sym.name, &near) {
+                return Outcome::NotChecked {
+                    reason: format!(
+                        "{shown}: {past}; {path}:{line} defines {near}, the same words in the code's own style: the name of the API it mirrors (another language's or library's spelling), not checked"
+                    ),
+                };
+            }
             return checked(
                 Verdict::Contradicted,
                 60,

@@ -9,7 +9,7 @@
 
 use std::sync::Arc;
 
-use memval_git::GitRepo;
+use memval_git::{ChangeKind, GitRepo};
 use memval_proto::{Since, UnixSeconds};
 
 use crate::confine::RepoRoot;
@@ -28,6 +28,10 @@ pub(super) fn since_of(git: &GitRepo, commit: &str) -> Option<Since> {
 
 /// Fewer distinct lines than this say too little to tell where a file's text went.
 const MIN_LINES_EXTRACTED: usize = 8;
+
+/// How many times a path must have been added and deleted again before its deletion reads as
+/// a workflow's (a file made per change) rather than drift: three rounds are no accident.
+const MIN_TIMES_MADE_AND_REMOVED: usize = 3;
 
 /// Whether the file name `new` is `old` with a prefix or a suffix: the same extension, and a stem
 /// that holds the old stem (of four characters or more) between separators
@@ -236,6 +240,12 @@ impl Checker<'_> {
                 dir: false,
             };
         }
+        if let Some(times) = made_and_removed(git, last) {
+            return Located::NotInRepo(format!(
+                "{last} — git added it and deleted it again {times} times (the last in {}): a file made for one change and removed when it is done (a release note, a changeset), not one that stays; not checked",
+                short(&commit)
+            ));
+        }
         let (confidence, evidence) = self.history_confidence(
             git,
             95 - penalty,
@@ -301,4 +311,21 @@ impl Checker<'_> {
             && self.index.read_text(path).is_some_and(|now| Arc::ptr_eq(&now, &old) || now == old);
         (!unchanged).then_some(old)
     }
+}
+
+/// How many times history shows `path` added and then deleted, when that is
+/// [`MIN_TIMES_MADE_AND_REMOVED`] or more: the file of a workflow that makes it for one change
+/// and removes it when the change is released (strawberry's `RELEASE.md`), which a memory names
+/// as something to write, not as a file that should be there.
+fn made_and_removed(git: &GitRepo, path: &str) -> Option<usize> {
+    let (mut added, mut deleted) = (0usize, 0usize);
+    for change in git.history() {
+        match &change.kind {
+            ChangeKind::Added { path: p } | ChangeKind::Renamed { to: p, .. } if p == path => added += 1,
+            ChangeKind::Deleted { path: p } | ChangeKind::Renamed { from: p, .. } if p == path => deleted += 1,
+            _ => {}
+        }
+    }
+    let times = added.min(deleted);
+    (times >= MIN_TIMES_MADE_AND_REMOVED).then_some(times)
 }

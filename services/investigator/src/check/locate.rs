@@ -60,10 +60,10 @@ impl Checker<'_> {
         if let Some(page) = self.page_without_extension(&path) {
             return page;
         }
-        if let Some(each) = self.folder_of_each_package(raw, alts) {
+        if let Some(each) = self.folder_of_each_package(raw, alts, since) {
             return each;
         }
-        if let Some(not_a_path) = self.not_a_path_of_the_repo(&path, alts) {
+        if let Some(not_a_path) = self.not_a_path_of_the_repo(&path, alts, since) {
             return not_a_path;
         }
         // What history says of the path as written comes before other readings of it: a
@@ -153,12 +153,16 @@ impl Checker<'_> {
     /// memory's own folder reading shows (`vscode/my_project/server/Gemfile`: the history of
     /// `server/Gemfile` is not what it meant), or the project's own name written bare
     /// (`whisper.cpp` in whisper.cpp's notes: its README's title, or its folder's name).
-    fn not_a_path_of_the_repo(&self, path: &str, alts: &[String]) -> Option<Located> {
+    /// A root file or folder of that name, when the memory was written, is no project name.
+    fn not_a_path_of_the_repo(&self, path: &str, alts: &[String], since: Option<UnixSeconds>) -> Option<Located> {
         if let Some(why) = placeholder_path(path) {
             return Some(Located::NotInRepo(format!("{path} reads as an example, not a path of the repo ({why})")));
         }
         let written = as_written(std::iter::once(path).chain(alts.iter().map(String::as_str)));
-        if !written.contains('/') && self.index.project_names().iter().any(|n| n.eq_ignore_ascii_case(written)) {
+        if !written.contains('/')
+            && self.index.project_names().iter().any(|n| n.eq_ignore_ascii_case(written))
+            && !self.root_had(written.trim_end_matches('/'), since)
+        {
             return Some(Located::NotInRepo(format!(
                 "{written} is the project's own name (its README's title or its folder's name), not read as a file"
             )));
@@ -184,15 +188,21 @@ impl Checker<'_> {
     /// packages side by side have it (`actionpack/lib`, `activerecord/lib`;
     /// `libs/a/pyproject.toml`, `libs/b/pyproject.toml`): in a repository of packages it names
     /// each package's own, whatever the root once had (`Located::Unclear`, which the file
-    /// check takes as VALID when each ends with the name). With history only.
-    fn folder_of_each_package(&self, raw: &str, alts: &[String]) -> Option<Located> {
+    /// check takes as VALID when each ends with the name). With history only, and only when the
+    /// root had no such file or folder when the memory was written: a root `docs/` of that
+    /// day, deleted since, is what the memory named (a tree diagram's top row), however many
+    /// folders are called `docs` now.
+    fn folder_of_each_package(&self, raw: &str, alts: &[String], since: Option<UnixSeconds>) -> Option<Located> {
         let name = raw.trim().trim_start_matches("./").trim_end_matches('/');
         // Without history the second look decides (`check/tree_only.rs`).
-        if self.git.is_none()
-            || name.is_empty()
+        self.git?;
+        if name.is_empty()
             || name.contains('/')
             || alts.iter().any(|a| self.index.file(a).is_some() || self.index.is_dir(a.trim_end_matches('/')))
         {
+            return None;
+        }
+        if self.root_had(name, since) {
             return None;
         }
         let mut places: Vec<String> = self.index.dirs_named(name).into_iter().map(str::to_owned).collect();
@@ -217,6 +227,15 @@ impl Checker<'_> {
             return found;
         }
         self.guess_without_history(path, &found).unwrap_or(found)
+    }
+
+    /// Whether the repository's root had a file or folder `name` when the memory was written
+    /// (`since`, with history): then a bare `name` is that one, whatever else is called so now.
+    fn root_had(&self, name: &str, since: Option<UnixSeconds>) -> bool {
+        let (Some(git), Some(since)) = (self.git, since) else { return false };
+        let Some(then) = git.rev_at(since).and_then(|rev| git.files_at(&rev)) else { return false };
+        let inside = format!("{name}/");
+        then.iter().any(|f| f == name || f.starts_with(&inside))
     }
 
     /// `Here` when `path` is a file or directory of the repo now.

@@ -22,8 +22,9 @@
 //!   projects' files and what the reader will write (`scripts/deploy.sh`) as well as their own
 //!   (on the session-13 precision sets such verdicts in docs were right 3 times in 19).
 //!
-//! A bare `Name.js` git never had that a `package.json` of the repository depends on
-//! (`Leaflet.js`, `leaflet`) is the library's name, not checked (`library.rs`).
+//! A bare `Name.js` or `Name.jl` git never had that a `package.json` or `Project.toml` of the
+//! repository depends on (`Leaflet.js`, `leaflet`; `Optimization.jl`, `Optimization`) is the
+//! library's name, not checked (`library.rs`).
 //!
 //! A name git never had whose words mark an example (`ExampleTest.php`, `example2.md`,
 //! `sample_config.yml`, `FooTests.swift`, `acme.rb`, `file2.rb`, `FileName.swift`) is one,
@@ -116,7 +117,7 @@ impl Checker<'_> {
                 "{written} has never been in the repository (not in the tree, not in git history); its users make it from {template}: a file of theirs, not one of the repository's"
             ));
         }
-        if let Some((manifest, package)) = self.js_library(written) {
+        if let Some((manifest, package)) = self.declared_library(written) {
             return Located::NotInRepo(format!(
                 "{written} has never been in the repository (not in the tree, not in git history); {manifest} depends on {package}: the library's name, not a file of the repository"
             ));

@@ -196,7 +196,7 @@ impl Checker<'_> {
 
 /// A file or folder name's words, lower-cased: split at `-`, `_`, `.`, spaces and where a lower
 /// case letter or digit is followed by an upper case one (`desktopApp` → `desktop`, `app`).
-fn name_words(name: &str) -> Vec<String> {
+pub(super) fn name_words(name: &str) -> Vec<String> {
     let mut words = Vec::new();
     let mut current = String::new();
     let mut prev_lower = false;
@@ -220,6 +220,14 @@ fn name_words(name: &str) -> Vec<String> {
     words
 }
 
+/// Whether `a` and `b` are the same two or more words joined in two naming styles, one with
+/// underscores and one without (`device_print` and `devicePrint`): a binding that spells
+/// another language's API in its own style, not a misspelling of it.
+pub(super) fn restyled(a: &str, b: &str) -> bool {
+    let words = name_words(a);
+    words.len() >= 2 && words == name_words(b) && a.contains('_') != b.contains('_')
+}
+
 /// Whether `new` is `old` with exactly one word added before or after it.
 fn one_word_added(old: &[String], new: &[String]) -> bool {
     new.len() == old.len() + 1 && (new[1..] == *old || new[..old.len()] == *old)
@@ -227,7 +235,16 @@ fn one_word_added(old: &[String], new: &[String]) -> bool {
 
 #[cfg(test)]
 mod tests {
-    use super::{name_words, one_word_added};
+    use super::{name_words, one_word_added, restyled};
+
+    #[test]
+    fn the_same_words_in_another_naming_style() {
+        assert!(restyled("device_print", "devicePrint"));
+        assert!(restyled("DevicePrint", "device_print"));
+        assert!(!restyled("OrderBy", "orderBy"), "only the case differs: a misspelling");
+        assert!(!restyled("print", "Print"), "one word");
+        assert!(!restyled("device_print", "device_prints"));
+    }
 
     #[test]
     fn words_of_names() {
