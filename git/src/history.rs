@@ -848,6 +848,18 @@ impl GitRepo {
         Some(fate)
     }
 
+    /// Whether history shows `path`, or a file below the folder `path`, in the tree at time `at`
+    /// (an addition at or before it and no deletion between; see `History::present_at`).
+    pub fn had_at(&self, path: &str, at: UnixSeconds) -> bool {
+        let history = self.indexed_history();
+        if history.present_at(path, at) {
+            return true;
+        }
+        let prefix = format!("{path}/");
+        let first = history.paths.partition_point(|p| p.as_str() < prefix.as_str());
+        history.paths[first..].iter().take_while(|p| p.starts_with(&prefix)).any(|p| history.present_at(p, at))
+    }
+
     /// The last commit on `HEAD` at or before `ts`.
     pub fn rev_at(&self, ts: UnixSeconds) -> Option<String> {
         let mut revs = self.revs.lock().expect("rev cache poisoned");

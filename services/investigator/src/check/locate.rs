@@ -233,9 +233,7 @@ impl Checker<'_> {
     /// (`since`, with history): then a bare `name` is that one, whatever else is called so now.
     fn root_had(&self, name: &str, since: Option<UnixSeconds>) -> bool {
         let (Some(git), Some(since)) = (self.git, since) else { return false };
-        let Some(then) = git.rev_at(since).and_then(|rev| git.files_at(&rev)) else { return false };
-        let inside = format!("{name}/");
-        then.iter().any(|f| f == name || f.starts_with(&inside))
+        git.had_at(name, since)
     }
 
     /// `Here` when `path` is a file or directory of the repo now.
