@@ -860,6 +860,24 @@ impl GitRepo {
         history.paths[first..].iter().take_while(|p| p.starts_with(&prefix)).any(|p| history.present_at(p, at))
     }
 
+    /// How many times history added `path` (or renamed something to it) and how many times it
+    /// deleted it (or renamed it away), from the path's own changes.
+    pub fn times_added_and_deleted(&self, path: &str) -> (usize, usize) {
+        let history = self.indexed_history();
+        let (mut added, mut deleted) = (0, 0);
+        for &i in history.by_path.get(path).into_iter().flatten() {
+            match &history.changes[i].kind {
+                ChangeKind::Added { .. } => added += 1,
+                ChangeKind::Deleted { .. } => deleted += 1,
+                ChangeKind::Renamed { from, to } => {
+                    added += usize::from(to == path && from != path);
+                    deleted += usize::from(from == path && to != path);
+                }
+            }
+        }
+        (added, deleted)
+    }
+
     /// The last commit on `HEAD` at or before `ts`.
     pub fn rev_at(&self, ts: UnixSeconds) -> Option<String> {
         let mut revs = self.revs.lock().expect("rev cache poisoned");

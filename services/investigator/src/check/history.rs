@@ -9,7 +9,7 @@
 
 use std::sync::Arc;
 
-use memval_git::{ChangeKind, GitRepo};
+use memval_git::GitRepo;
 use memval_proto::{Since, UnixSeconds};
 
 use crate::confine::RepoRoot;
@@ -318,14 +318,7 @@ impl Checker<'_> {
 /// and removes it when the change is released (strawberry's `RELEASE.md`), which a memory names
 /// as something to write, not as a file that should be there.
 fn made_and_removed(git: &GitRepo, path: &str) -> Option<usize> {
-    let (mut added, mut deleted) = (0usize, 0usize);
-    for change in git.history() {
-        match &change.kind {
-            ChangeKind::Added { path: p } | ChangeKind::Renamed { to: p, .. } if p == path => added += 1,
-            ChangeKind::Deleted { path: p } | ChangeKind::Renamed { from: p, .. } if p == path => deleted += 1,
-            _ => {}
-        }
-    }
+    let (added, deleted) = git.times_added_and_deleted(path);
     let times = added.min(deleted);
     (times >= MIN_TIMES_MADE_AND_REMOVED).then_some(times)
 }
