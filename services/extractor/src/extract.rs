@@ -66,6 +66,13 @@ fn extract_rules(memory: &Memory) -> ExtractedMemory {
                 "lines {from}-{to} not read: the section \"{title}\" records the past (a changelog, breaking changes, what was removed or renamed, a migration from an old version): true of its time, so not checked against today's code"
             ),
         }))
+        .chain(doc.outputs.iter().filter(|o| o.mentions > 0).map(|o| LeftOut {
+            line: o.line,
+            reason: format!(
+                "{}/ and the {} mention(s) of it or below it not checked: line {} says a build writes there (what a build makes, which a checkout does not keep)",
+                o.folder, o.mentions, o.line
+            ),
+        }))
         .collect();
     ExtractedMemory { memory: memory.meta(), claims, skip_reason, left_out }
 }

@@ -1448,3 +1448,19 @@ fn a_tree_row_writes_its_whole_path_and_prose_its_bare_name() {
         "prose keeps the name as written: {written:?}"
     );
 }
+
+/// A folder the text says a build writes into ("output to `bin/`") is no claim, and neither is
+/// any path the memory names below it, before or after that line; the folder is listed as not
+/// checked with the line that says so. Other paths are read as usual.
+#[test]
+fn what_a_build_writes_is_listed_not_claimed() {
+    let text = "Run `bin/dialog-info` to see it.\n\n## Building\n\nBinaries are output to `bin/` with variants.\nSee `Taskfile.yaml` and `src/main.go`.\n\n- `bin/dialog-error`: the error dialog\n";
+    let out = extract(&memory(text, None));
+    let got: Vec<String> = out.claims.iter().map(render).collect();
+    assert_eq!(got, ["L6 file_reference Taskfile.yaml[bin/Taskfile.yaml]", "L6 file_reference src/main.go"], "{got:?}");
+    assert_eq!(out.left_out.len(), 1, "{:?}", out.left_out);
+    assert_eq!(out.left_out[0].line, 5);
+    assert!(out.left_out[0].reason.starts_with("bin/ and the 3 mention(s)"), "{:?}", out.left_out);
+    // Generated code kept in the repository is still a claim.
+    check("Generated clients live in `src/gen/`.", &["L1 file_reference src/gen"]);
+}

@@ -74,4 +74,18 @@ pub(crate) struct Doc {
     /// Sections that record the past (`scan::past`): first line, last line, heading. Not
     /// read, and reported as such.
     pub past_sections: Vec<(u32, u32, String)>,
+    /// Folders the text says a build writes into (`scan::outputs`): no path at or below them is
+    /// a claim, and each is reported as not checked.
+    pub outputs: Vec<Output>,
+}
+
+/// A folder the memory says a build writes into.
+#[derive(Debug)]
+pub(crate) struct Output {
+    /// The line that says so.
+    pub line: u32,
+    /// The folder, as its first reading (repository-relative).
+    pub folder: String,
+    /// How many mentions of the memory are at or below it.
+    pub mentions: usize,
 }

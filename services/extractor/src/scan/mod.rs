@@ -22,7 +22,10 @@
 //! 9. [`behavioural`]: a sentence without settings or line contents as a behavioural or
 //!    architectural claim;
 //! 10. [`negation`]: what the sentence denies ("no longer in `Kernel.php`", "NOT `spec/`") is
-//!     no claim: its symbols and keys are dropped, its files marked `denied_files`.
+//!     no claim: its symbols and keys are dropped, its files marked `denied_files`;
+//! 11. [`outputs`]: a folder the sentence says a build writes into ("output to `bin/`") is
+//!     recorded; once the walk ends, every file mention at or below such a folder, in any
+//!     sentence, is marked `denied_files` too.
 //!
 //! A line of running text that supposes something and ends with `:` ("Let's say we have
 //! version `0.47.0`:", [`config::hypothetical`]) leads into a worked example: the settings of
@@ -50,6 +53,7 @@ mod line_refs;
 mod links;
 mod names;
 mod negation;
+mod outputs;
 mod past;
 mod scope;
 mod sections;
@@ -113,6 +117,7 @@ pub(crate) fn scan(content: &str, file_dir: Option<&str>, page_dir: Option<&str>
     if w.budget == 0 {
         w.doc.unread = Some((last_read, last));
     }
+    outputs::deny_below_outputs(&mut w.doc);
     w.doc
 }
 
@@ -226,6 +231,12 @@ impl Walker {
             Vec::new()
         };
         if text_kind {
+            for f in files.iter().filter(|f| paths::folder_like(&f.tok) && outputs::written_into(orig, &range, f.start))
+            {
+                if let Some(folder) = f.readings.first() {
+                    self.doc.outputs.push(doc::Output { line: line_no, folder: folder.clone(), mentions: 0 });
+                }
+            }
             syms.retain(|s| !negation::denied(orig, &range, s.start, s.end));
             configs.retain(|c| !negation::denied(orig, &range, c.start, c.end));
         }

@@ -1,0 +1,97 @@
+//! Where the text says a build writes: "Binaries are output to `bin/`", "compiled into
+//! `dist/`", "the site is built into `_site/`". Such a folder holds what a build makes, which a
+//! checkout does not have (or once had by mistake): the mention is no claim that it is there,
+//! and neither is any path the memory names below it ("run `bin/message-info-gtk4`" further
+//! down). Each such folder is reported as not checked, with the line that says so.
+//!
+//! Only words that say the build puts its output there count. "Generated" does not (generated
+//! code is often kept in the repository), nor "placed" or "saved" ("tests are placed in
+//! `tests/`" describes the layout).
+
+use std::ops::Range;
+
+use super::doc::Doc;
+
+/// The words right before a folder that say a build writes into it.
+const WRITTEN_INTO: &[&str] = &[
+    "output to",
+    "output into",
+    "outputs to",
+    "outputs into",
+    "outputted to",
+    "outputted into",
+    "written to",
+    "written into",
+    "built to",
+    "built into",
+    "compiled to",
+    "compiled into",
+    "emitted to",
+    "emitted into",
+];
+
+/// Words that may stand between those and the folder: "output to the `bin/` directory".
+const FILLER: &[&str] = &["the", "a", "its", "their", "your"];
+
+/// How far before a mention its cue is looked for, in bytes.
+const WINDOW: usize = 48;
+
+/// Whether the mention starting at `start` in the sentence `orig[range]` is a folder the text
+/// says a build writes into.
+pub(super) fn written_into(orig: &str, range: &Range<usize>, start: usize) -> bool {
+    if start < range.start || start > range.end {
+        return false;
+    }
+    let mut from = start.saturating_sub(WINDOW).max(range.start);
+    while !orig.is_char_boundary(from) {
+        from += 1;
+    }
+    let before = orig[from..start].to_lowercase();
+    let mut words: Vec<&str> = before.split(|c: char| !c.is_alphanumeric()).filter(|w| !w.is_empty()).collect();
+    while words.last().is_some_and(|w| FILLER.contains(w)) {
+        words.pop();
+    }
+    let tail = words.iter().rev().take(2).rev().copied().collect::<Vec<_>>().join(" ");
+    WRITTEN_INTO.contains(&tail.as_str())
+}
+
+/// Marks every file mention at or below a build-output folder of the memory as no claim
+/// (`denied_files`), and records, per folder, how many mentions that took (`Doc::outputs`).
+pub(super) fn deny_below_outputs(doc: &mut Doc) {
+    if doc.outputs.is_empty() {
+        return;
+    }
+    let folders: Vec<String> = doc.outputs.iter().map(|o| o.folder.clone()).collect();
+    for s in &mut doc.sentences {
+        for (i, f) in s.files.iter().enumerate() {
+            let Some(path) = f.readings.first() else { continue };
+            let Some(k) = folders.iter().position(|d| path == d || path.starts_with(&format!("{d}/"))) else {
+                continue;
+            };
+            if !s.denied_files.contains(&i) {
+                s.denied_files.push(i);
+            }
+            doc.outputs[k].mentions += 1;
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::written_into;
+
+    fn at(text: &str, mention: &str) -> bool {
+        written_into(text, &(0..text.len()), text.find(mention).unwrap())
+    }
+
+    #[test]
+    fn folders_a_build_writes_into() {
+        assert!(at("Binaries are output to `bin/` directory with variants.", "`bin/`"));
+        assert!(at("The site is built into the `_site/` folder.", "`_site/`"));
+        assert!(at("TypeScript is compiled to `dist/`.", "`dist/`"));
+        assert!(!at("Generated clients live in `src/gen/`.", "`src/gen/`"));
+        assert!(!at("Tests are placed in `tests/`.", "`tests/`"));
+        assert!(!at("The output of `make` goes to the console.", "`make`"));
+        assert!(!at("Read `docs/output.md` before you change `src/out/`.", "`src/out/`"));
+    }
+}
