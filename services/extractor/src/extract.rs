@@ -73,6 +73,13 @@ fn extract_rules(memory: &Memory) -> ExtractedMemory {
                 o.folder, o.mentions, o.line
             ),
         }))
+        .chain(doc.gone.iter().filter(|g| g.mentions > 0).map(|g| LeftOut {
+            line: g.line,
+            reason: format!(
+                "{} and its {} other mention(s) not checked: line {} says it is gone (removed, renamed or replaced), so the code not having it agrees with the memory",
+                g.name, g.mentions, g.line
+            ),
+        }))
         .collect();
     ExtractedMemory { memory: memory.meta(), claims, skip_reason, left_out }
 }

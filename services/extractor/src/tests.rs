@@ -741,7 +741,7 @@ fn every_claim_is_kept_in_the_memory_order() {
     let mut m = memory(
         "`Cache` in `a.rs` uses a mutex per shard.\n\
          `b.rs` calls `c.rs` for every request.\n\
-         `f.rs` and `g.rs` are gone; see `CLAUDE.md`.",
+         `f.rs` and `g.rs` are small; see `CLAUDE.md`.",
         None,
     );
     m.source.path = "CLAUDE.md".into();
@@ -1463,4 +1463,54 @@ fn what_a_build_writes_is_listed_not_claimed() {
     assert!(out.left_out[0].reason.starts_with("bin/ and the 3 mention(s)"), "{:?}", out.left_out);
     // Generated code kept in the repository is still a claim.
     check("Generated clients live in `src/gen/`.", &["L1 file_reference src/gen"]);
+}
+
+/// A name the memory itself says is gone ("has been deprecated ... and finally removed", "has
+/// been replaced by") is no claim anywhere in that section, its heading included; it is listed as
+/// not checked with the line that says so. What replaced it is still a claim, and so is the
+/// name in another section.
+#[test]
+fn what_the_memory_says_is_gone_is_listed_not_claimed() {
+    let text = "# `SentryTracingExtension`\n\nStrawberry's `SentryTracingExtension` has been deprecated in version 0.210.0 and finally removed.\n\nUse `SentryIntegration` from `sentry_sdk/integrations/strawberry.py`.\n\nIf `SentryTracingExtension` was set, drop it.\n\n# Other\n\nSee `SentryTracingExtension`.\n";
+    let out = extract(&memory(text, None));
+    let got: Vec<String> = out.claims.iter().map(render).collect();
+    assert_eq!(
+        got,
+        [
+            "L5 file_reference sentry_sdk/integrations/strawberry.py",
+            "L5 symbol_reference sentry_sdk/integrations/strawberry.py#SentryIntegration",
+            "L11 symbol_reference .#SentryTracingExtension"
+        ],
+        "{got:?}"
+    );
+    assert_eq!(out.left_out.len(), 1, "{:?}", out.left_out);
+    assert_eq!(out.left_out[0].line, 3);
+    assert!(
+        out.left_out[0].reason.starts_with("SentryTracingExtension and its 2 other mention(s)"),
+        "{:?}",
+        out.left_out
+    );
+    // What another clause says was removed is not the mention.
+    for (text, want) in [
+        (
+            "`scripts/prune.sh` runs nightly, since the cron job was removed.",
+            &["L1 file_reference scripts/prune.sh", "L1 behavioral scripts/prune.sh"][..],
+        ),
+        (
+            "`Config` is read once; the old file was removed.",
+            &["L1 symbol_reference .#Config", "L1 behavioral .#Config"][..],
+        ),
+    ] {
+        check(text, want);
+    }
+}
+
+/// A line of sample output stamped with a date and time records one past run: the file and line
+/// it names (`file=wakunode2.nim:941`) are no claim. Code lines around it are read as usual.
+#[test]
+fn a_timestamped_log_line_is_no_claim() {
+    check(
+        "For example\n\n```\nINF 2022-05-11 16:42:30.591+02:00 Listening on topics=\"wakunode\" file=wakunode2.nim:941\nimport \"./lib/util.js\"\n```\n",
+        &["L5 file_reference lib/util.js"],
+    );
 }

@@ -500,3 +500,40 @@ fn a_file_made_for_each_change_and_removed_is_not_gone() {
         &Want::Verdict(Verdict::Contradicted),
     );
 }
+
+#[test]
+fn a_definition_renamed_in_code_that_still_gives_the_old_name_is_valid() {
+    let (_dir, root) = new_repo();
+    let root = &root;
+    let scalars = |time: &str, date: &str| {
+        format!(
+            "{time} = ScalarDefinition(\n    name=\"Time\",\n    description=\"Time (isoformat)\",\n    serialize=datetime.time.isoformat,\n    parse_value=wrap_parser(datetime.time.fromisoformat, \"Time\"),\n)\n\n{date} = ScalarDefinition(\n    name=\"Date\",\n    description=\"Date (isoformat)\",\n    serialize=datetime.date.isoformat,\n    parse_value=wrap_parser(datetime.date.fromisoformat, \"Date\"),\n)\n"
+        )
+    };
+    commit(root, 0, |r| {
+        write(r, "pkg/scalars.py", &scalars("Time", "Date"));
+        write(r, "NOTES.md", "`Time` and `Date` are scalars.\n");
+    });
+    // Day 1: both are renamed in code; `Time` keeps its registered name, `Date` is made `Day`.
+    commit(root, 1, |r| {
+        let renamed = scalars("TimeDefinition", "DayDefinition").replace("name=\"Date\"", "name=\"Day\"");
+        write(r, "pkg/scalars.py", &renamed.replace("fromisoformat, \"Date\"", "fromisoformat, \"Day\""));
+    });
+
+    let evidence = Evidence::open(root).unwrap();
+    let checker = evidence.checker();
+    let memory = notes(root, 0);
+    match checker.check(&symbol(1, "Time"), &memory) {
+        Outcome::Checked { verdict: Verdict::Valid, evidence, .. } => {
+            assert!(evidence.contains("pkg/scalars.py:2"), "{evidence}");
+            assert!(evidence.contains("TimeDefinition"), "{evidence}");
+        }
+        other => panic!("a scalar still registered as \"Time\": wanted VALID, got {other:?}"),
+    }
+    match checker.check(&symbol(1, "Date"), &memory) {
+        Outcome::Checked { verdict: Verdict::Stale, successor, .. } => {
+            assert_eq!(successor.as_deref(), Some("DayDefinition"));
+        }
+        other => panic!("a scalar renamed in code and by name: wanted STALE, got {other:?}"),
+    }
+}

@@ -10,6 +10,15 @@
 //! deliberately (`code_literal`): a quoted string literal (`paths: ["Sources/**"]`,
 //! `pushd 'tools/azsdk'`) reads as a code span does, and a folder glob (`- Tests/**`, quoted or
 //! not) names its folder; a file pattern (`src/**/*.ts`) names none.
+//!
+//! A line of a fence stamped with a date and time (`INF 2022-05-11 16:42:30.591+02:00 Listening on
+//! ... file=wakunode2.nim:941`) is a record of one past run, shown as sample output: the paths
+//! and line numbers it names were where that run's code was, not a claim about today's code,
+//! so the line is not read (`is_log_record`).
+
+use std::sync::LazyLock;
+
+use regex::Regex;
 
 use crate::commands;
 use crate::markdown::{self, Fence};
@@ -40,6 +49,10 @@ impl Walker {
     fn code_structure(&mut self, line: &str, line_no: u32, fence: &Fence) -> bool {
         if fence.is_diagram() {
             self.diagram_line(line, line_no);
+            return true;
+        }
+        if is_log_record(line) {
+            self.pending_root = None;
             return true;
         }
         if markdown::is_tree_line(line) && self.tree_line(line, line_no) {
@@ -102,6 +115,18 @@ impl Walker {
     }
 }
 
+/// A date and a time of day, as logs stamp them (`2022-05-11 16:42:30`, `2021-06-23T10:37:25Z`,
+/// `2024/01/02 03:04`), or a time of day to the millisecond (`16:42:30.591`).
+static TIMESTAMP: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r"\b(?:19|20)\d\d[-/](?:0[1-9]|1[0-2])[-/](?:0[1-9]|[12]\d|3[01])[T ]?[0-2]\d:[0-5]\d|\b[0-2]\d:[0-5]\d:[0-5]\d[.,]\d{3}")
+        .expect("valid regex")
+});
+
+/// Whether a code line is a record of one past run (a log line): it carries a timestamp.
+fn is_log_record(line: &str) -> bool {
+    TIMESTAMP.is_match(line)
+}
+
 /// Whether a code line imports a module by a quoted specifier: `import x from "y"`, `export *
 /// from "y"`, `require("y")`, `import("y")`, `from "y" import` is Python's and has no quotes.
 fn is_import(line: &str) -> bool {
@@ -125,5 +150,35 @@ fn code_literal(line: &str, start: usize, end: usize) -> Option<PathToken> {
         paths::classify(word, Strength::Backtick).or_else(|| paths::pattern_folder(word))
     } else {
         paths::pattern_folder(word).filter(|_| word.contains('*'))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::is_log_record;
+
+    #[test]
+    fn timestamped_lines_are_records_of_a_past_run() {
+        for line in [
+            "INF 2022-05-11 16:42:30.591+02:00 Listening on topics=\"wakunode\" file=wakunode2.nim:941",
+            "2021-06-23T10:37:25Z DEBUG src/server/main.rs:88 started",
+            "[2024/01/02 03:04:05] loaded config/app.yaml",
+            "16:42:30.591 INFO  [main] c.e.App - started in lib/app.jar",
+        ] {
+            assert!(is_log_record(line), "{line}");
+        }
+    }
+
+    #[test]
+    fn code_and_commands_are_not() {
+        for line in [
+            "cargo run --bin server -- --config config/app.yaml",
+            "include!(\"src/gen/2024_01_02_schema.rs\");",
+            "db/migrate/20240102030405_create_users.rb",
+            "version: 2024-01-02",
+            "timeout: 10:30",
+        ] {
+            assert!(!is_log_record(line), "{line}");
+        }
     }
 }

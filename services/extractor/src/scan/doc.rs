@@ -77,6 +77,23 @@ pub(crate) struct Doc {
     /// Folders the text says a build writes into (`scan::outputs`): no path at or below them is
     /// a claim, and each is reported as not checked.
     pub outputs: Vec<Output>,
+    /// Names the memory says are gone (`scan::gone`): no mention of them is a claim, and each
+    /// is reported as not checked.
+    pub gone: Vec<Gone>,
+    /// Every heading read: its line and level.
+    pub headings: Vec<(u32, usize)>,
+}
+
+/// A name the memory says is gone ("`X` was removed").
+#[derive(Debug)]
+pub(crate) struct Gone {
+    /// The line that says so.
+    pub line: u32,
+    /// The name (a symbol, a key or a path), as written.
+    pub name: String,
+    /// How many other mentions of it the memory makes (the one that says it is gone is no
+    /// claim already).
+    pub mentions: usize,
 }
 
 /// A folder the memory says a build writes into.

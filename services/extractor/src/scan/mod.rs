@@ -25,7 +25,10 @@
 //!     no claim: its symbols and keys are dropped, its files marked `denied_files`;
 //! 11. [`outputs`]: a folder the sentence says a build writes into ("output to `bin/`") is
 //!     recorded; once the walk ends, every file mention at or below such a folder, in any
-//!     sentence, is marked `denied_files` too.
+//!     sentence, is marked `denied_files` too;
+//! 12. [`gone`]: a name the sentence says is gone ("`X` has been removed", "`Y` was replaced
+//!     by ...") is recorded; once the walk ends, every mention of it in the same section, its
+//!     heading included, is no claim (the memory already says it is not there).
 //!
 //! A line of running text that supposes something and ends with `:` ("Let's say we have
 //! version `0.47.0`:", [`config::hypothetical`]) leads into a worked example: the settings of
@@ -48,6 +51,7 @@ mod diagrams;
 mod doc;
 mod found;
 mod front_matter;
+mod gone;
 mod keys;
 mod line_refs;
 mod links;
@@ -118,6 +122,7 @@ pub(crate) fn scan(content: &str, file_dir: Option<&str>, page_dir: Option<&str>
         w.doc.unread = Some((last_read, last));
     }
     outputs::deny_below_outputs(&mut w.doc);
+    gone::forget_gone(&mut w.doc);
     w.doc
 }
 
@@ -132,6 +137,7 @@ impl Walker {
         }
         if let Some((level, text)) = markdown::heading_level(line) {
             self.close_section();
+            self.doc.headings.push((line_no, level));
             if self.past_heading(level, text, line_no) {
                 return;
             }
@@ -236,6 +242,16 @@ impl Walker {
                 if let Some(folder) = f.readings.first() {
                     self.doc.outputs.push(doc::Output { line: line_no, folder: folder.clone(), mentions: 0 });
                 }
+            }
+            // A name the memory says is gone is no claim in that section (`gone`).
+            let said_gone = |start: usize, end: usize| negation::said_gone(orig, &range, start, end);
+            let names = files.iter().filter(|f| said_gone(f.start, f.end)).map(|f| f.raw.clone());
+            let names = names
+                .chain(syms.iter().filter(|s| said_gone(s.start, s.end)).map(|s| s.name.clone()))
+                .chain(configs.iter().filter(|c| said_gone(c.start, c.end)).map(|c| c.key.clone()))
+                .collect::<Vec<_>>();
+            for name in names {
+                gone::record(&mut self.doc, line_no, &name);
             }
             syms.retain(|s| !negation::denied(orig, &range, s.start, s.end));
             configs.retain(|c| !negation::denied(orig, &range, c.start, c.end));

@@ -10,6 +10,9 @@
 //! being used: "Never edit `gen.rs`" and "Do not modify `build.rs`" still say the file exists.
 
 use std::ops::Range;
+use std::sync::LazyLock;
+
+use regex::Regex;
 
 /// Words before a mention, in its clause, that deny it is there or is to be used.
 const BEFORE: &[&str] = &[
@@ -121,19 +124,7 @@ fn clause_break(c: char) -> bool {
 
 /// Whether the sentence `orig[range]` denies the mention at `start..end`.
 pub(super) fn denied(orig: &str, range: &Range<usize>, start: usize, end: usize) -> bool {
-    if start < range.start || end > range.end || start > end {
-        return false;
-    }
-    // A clause is short: look at most WINDOW bytes each way, so a hostile line of thousands
-    // of mentions costs each of them a constant, not the whole line.
-    let mut from = start.saturating_sub(WINDOW).max(range.start);
-    while !orig.is_char_boundary(from) {
-        from += 1;
-    }
-    let mut to = (end + WINDOW).min(range.end);
-    while !orig.is_char_boundary(to) {
-        to -= 1;
-    }
+    let Some((from, to)) = window(orig, range, start, end) else { return false };
     let before = &orig[from..start];
     let clause_start =
         before.rfind(clause_break).map_or(0, |i| i + before[i..].chars().next().map_or(1, char::len_utf8));
@@ -158,8 +149,61 @@ pub(super) fn denied(orig: &str, range: &Range<usize>, start: usize, end: usize)
             return true;
         }
     }
+    gone_after(&orig[end..to.max(end)])
+}
+
+/// Whether the sentence `orig[range]` says the mention at `start..end` is gone: the words
+/// after it, in its clause ("`SentryTracingExtension` has been deprecated ... and finally
+/// removed", "`setDefaultLocale` has been replaced by ...").
+/// A name the memory itself says is gone is no claim wherever else the memory names it
+/// (`scan::gone`).
+///
+/// Only a statement counts here, not a list's bare "removed" ("`cleanup.sh` deleted old
+/// branches" is what a script did): a form of "be" before the verb ("was removed", "has been
+/// deprecated", "is now replaced"), "no longer exists", "does not exist", "is gone". Not an
+/// arrow: `A` → `B` may map one thing to another as well as rename it.
+pub(super) fn said_gone(orig: &str, range: &Range<usize>, start: usize, end: usize) -> bool {
+    let Some((_, to)) = window(orig, range, start, end) else { return false };
     let after = &orig[end..to.max(end)];
-    // `spree_taxons`→`spree_categories`, `Shipment -> Fulfillment`: the left side is what was.
+    let clause_end = after.find(clause_break).unwrap_or(after.len());
+    GONE.is_match(&after[..clause_end])
+}
+
+/// A statement that the thing before it is gone, right after it (one word may stand between:
+/// "`X` option was removed").
+static GONE: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(
+        r"(?ix)^\W*(?:[\w'-]+\s+)?(?:
+            (?:is|are|was|were|has\s+been|have\s+been|had\s+been|got|gets|will\s+be)\s+(?:\w+\s+)?
+              (?:removed|deleted|dropped|deprecated|replaced|renamed|retired|superseded)\b
+          | no\s+longer\s+exists?\b | (?:does|do)\s+not\s+exist\b | (?:is|are)\s+gone\b
+        )",
+    )
+    .expect("valid regex")
+});
+
+/// The bytes of the sentence `range` read around the mention at `start..end`: a clause is short,
+/// so at most [`WINDOW`] bytes each way, and a hostile line of thousands of mentions costs each
+/// of them a constant, not the whole line. `None` when the mention is not inside the sentence.
+fn window(orig: &str, range: &Range<usize>, start: usize, end: usize) -> Option<(usize, usize)> {
+    if start < range.start || end > range.end || start > end {
+        return None;
+    }
+    let mut from = start.saturating_sub(WINDOW).max(range.start);
+    while !orig.is_char_boundary(from) {
+        from += 1;
+    }
+    let mut to = (end + WINDOW).min(range.end);
+    while !orig.is_char_boundary(to) {
+        to -= 1;
+    }
+    Some((from, to))
+}
+
+/// Whether the text right after a mention says it is gone: an arrow to what took its place
+/// (`spree_taxons`→`spree_categories`, `Shipment -> Fulfillment`: the left side is what was), or
+/// words of its clause ([`AFTER`]).
+fn gone_after(after: &str) -> bool {
     if after.trim_start().starts_with(['→', '⇒']) || after.trim_start().starts_with("->") {
         return true;
     }
@@ -225,5 +269,38 @@ mod tests {
         assert!(!at("Tables renamed: `spree_taxons`→`spree_categories`.", "`spree_categories`"));
         assert!(!at("`cleanup.sh` removes stale caches.", "`cleanup.sh`"));
         assert!(!at("Rename a column in the model at `app/models/user.rb` first.", "`app/models/user.rb`"));
+    }
+
+    fn gone(text: &str, mention: &str) -> bool {
+        let start = text.find(mention).unwrap();
+        said_gone(text, &(0..text.len()), start, start + mention.len())
+    }
+
+    #[test]
+    fn statements_that_a_thing_is_gone() {
+        assert!(gone(
+            "Strawberry's `SentryTracingExtension` has been deprecated in version 0.210.0 and finally removed",
+            "`SentryTracingExtension`"
+        ));
+        assert!(gone(
+            "The option `setDefaultLocale` has been replaced by `setDefaultUserLocale`.",
+            "`setDefaultLocale`"
+        ));
+        assert!(gone("`LegacyCache` was removed in v2.", "`LegacyCache`"));
+        assert!(gone("`old_fn` is now deprecated", "`old_fn`"));
+        assert!(gone("`tools/gen.sh` no longer exists.", "`tools/gen.sh`"));
+    }
+
+    #[test]
+    fn statements_that_do_not_say_it_is_gone() {
+        assert!(!gone("`cleanup.sh` deleted old branches.", "`cleanup.sh`"));
+        assert!(!gone("`Cache` evicts what was removed from the store.", "`Cache`"));
+        assert!(!gone("`Config` is read once; the old file was removed.", "`Config`"));
+        assert!(!gone(
+            "The option `setDefaultLocale` has been replaced by `setDefaultUserLocale`.",
+            "`setDefaultUserLocale`"
+        ));
+        assert!(!gone("Use `new_fn`, the old one was removed.", "`new_fn`"));
+        assert!(!gone("`CLAUDE.md` → `AGENTS.md` (the older kept)", "`CLAUDE.md`"));
     }
 }

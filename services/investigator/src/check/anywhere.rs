@@ -491,10 +491,13 @@ impl Checker<'_> {
                 return Removal::Vendored(commit.clone());
             }
             for file in files.iter().filter(|f| self.index.file(f).is_some()) {
-                if let Some(found @ Outcome::Checked { verdict: Verdict::Stale, .. }) =
-                    self.find_rename(sym, file, file, Some(*before))
-                {
-                    return Removal::Found(found.since(since_of(git, commit)));
+                match self.find_rename(sym, file, file, Some(*before)) {
+                    Some(found @ Outcome::Checked { verdict: Verdict::Stale, .. }) => {
+                        return Removal::Found(found.since(since_of(git, commit)));
+                    }
+                    // Renamed in code only: the definition still gives it the name.
+                    Some(found @ Outcome::Checked { verdict: Verdict::Valid, .. }) => return Removal::Found(found),
+                    _ => {}
                 }
             }
             return Removal::Found(

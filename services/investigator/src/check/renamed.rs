@@ -1,7 +1,10 @@
 //! A symbol gone from the file the memory names: moved to another file, or renamed, read from
 //! the file's old text in git (a definition of the same kind whose body is alike), or, when the
 //! body changed too, from the commit that removed it: the one name that replaced the old one on
-//! most of that commit's changed lines, when the tree defines it now (STALE 80).
+//! most of that commit's changed lines, when the tree defines it now (STALE 80). A definition
+//! renamed in code that still gives the thing its old name as a string (`TimeDefinition =
+//! ScalarDefinition(name="Time")`: a GraphQL, serialised or registered name) is the same thing
+//! by the name the memory uses: VALID 75, at that line.
 //!
 //! "Moved to another file" without a git record of the old definition means: the only same-named
 //! definition elsewhere, or, among several, the only one sharing the most leading folders with the
@@ -36,6 +39,15 @@ fn last_defining(
 ) -> Option<usize> {
     let first = versions.len().saturating_sub(MAX_VERSIONS_WALKED);
     (first..versions.len()).rev().find(|&i| git.show(&versions[i].0, file).is_some_and(|t| holds(&t)))
+}
+
+/// The line of `def`'s body in `text` that holds `name` as a string literal (`"Time"`,
+/// `'Time'`), if one does.
+fn quoted_in(text: &str, def: &Def, name: &str) -> Option<u32> {
+    let body = slice_lines(text, def.line, def.end_line);
+    let quoted = [format!("\"{name}\""), format!("'{name}'")];
+    let at = body.lines().position(|l| quoted.iter().any(|q| l.contains(q.as_str())))?;
+    Some(def.line + u32::try_from(at).ok()?)
 }
 
 impl Checker<'_> {
@@ -209,6 +221,24 @@ impl Checker<'_> {
             let best = best.filter(|(_, def)| {
                 !one_line || changed.as_ref().is_some_and(|at| self.brought_in(&at.commit, &[path, raw], &def.name))
             });
+            // The code renamed its definition but still gives it the old name as a string
+            // (`TimeDefinition = ScalarDefinition(name="Time", ...)`, a serialised or registered
+            // name): the thing the memory names is still there by that name.
+            if let Some((_, def)) = best.filter(|(similarity, _)| *similarity >= bar) {
+                if let Some(at) = quoted_in(&current, def, &sym.name) {
+                    return Some(checked(
+                        Verdict::Valid,
+                        75,
+                        format!(
+                            "{path}:{at} — {} is still the name {} gives it (\"{}\"); only the code's name for the definition changed",
+                            sym.display(),
+                            def.name,
+                            sym.name
+                        ),
+                        None,
+                    ));
+                }
+            }
             return Some(match best {
                 Some((similarity, def)) if similarity >= bar => checked(
                     Verdict::Stale,

@@ -1,0 +1,91 @@
+//! Names the memory itself says are gone: "`SentryTracingExtension` has been deprecated ... and
+//! finally removed", "The option `setDefaultLocale` has been replaced by ...". The memory
+//! already tells its reader the thing is not there; that the code no longer has it agrees with
+//! the memory. So no mention of that name in the same section is a claim that it exists (the
+//! section's heading `# SentryTracingExtension`, "If `setDefaultLocale` was set ..."), and each
+//! such name is reported as not checked, with the line that says it is gone.
+//!
+//! The section runs from the heading above that line (or the memory's start) to the next heading
+//! of the same or a higher level. Only the section: a long document names the same file in
+//! other contexts (one repository's `CLAUDE.md` was replaced, another's is current).
+//!
+//! Which words say so is `negation::said_gone`: a statement right after the mention ("was
+//! removed", "has been replaced"), not a bare "removed" in a list or another clause's verb.
+
+use super::doc::{Doc, Gone};
+
+/// Takes every mention of a name the memory says is gone out of the claims: its symbol and key
+/// mentions are dropped, its file mentions marked denied, and the count kept per name
+/// (`Doc::gone`).
+pub(super) fn forget_gone(doc: &mut Doc) {
+    if doc.gone.is_empty() {
+        return;
+    }
+    let Doc { sentences, gone, headings, .. } = doc;
+    let sections: Vec<(u32, u32)> = gone.iter().map(|g| section_of(headings, g.line)).collect();
+    for s in sentences.iter_mut() {
+        for (g, (from, to)) in gone.iter_mut().zip(&sections) {
+            if s.line < *from || s.line > *to {
+                continue;
+            }
+            let before = s.symbols.len() + s.configs.len();
+            s.symbols.retain(|m| !same_name(&m.name, &g.name));
+            s.configs.retain(|c| !same_name(&c.key, &g.name));
+            g.mentions += before - s.symbols.len() - s.configs.len();
+            for (i, f) in s.files.iter().enumerate() {
+                if same_name(&f.raw, &g.name) && !s.denied_files.contains(&i) {
+                    s.denied_files.push(i);
+                    g.mentions += 1;
+                }
+            }
+        }
+    }
+}
+
+/// The first and last line of the section holding `line`: from the last heading at or before
+/// it (line 1 without one) to the line before the next heading of the same or a higher level.
+fn section_of(headings: &[(u32, usize)], line: u32) -> (u32, u32) {
+    let opening = headings.iter().rev().find(|(at, _)| *at <= line);
+    let from = opening.map_or(1, |(at, _)| *at);
+    let level = opening.map_or(0, |(_, level)| *level);
+    let next = headings.iter().find(|(at, l)| *at > line && (*l <= level || level == 0));
+    (from, next.map_or(u32::MAX, |(at, _)| at - 1))
+}
+
+/// Whether a mention names the gone thing: the same name, or the same path with or without a
+/// trailing slash.
+fn same_name(mention: &str, gone: &str) -> bool {
+    mention.trim_end_matches('/') == gone.trim_end_matches('/')
+}
+
+/// Records a name the sentence on `line` says is gone, once per name.
+pub(super) fn record(doc: &mut Doc, line: u32, name: &str) {
+    if name.is_empty() || doc.gone.iter().any(|g| same_name(&g.name, name)) {
+        return;
+    }
+    doc.gone.push(Gone { line, name: name.to_string(), mentions: 0 });
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{same_name, section_of};
+
+    #[test]
+    fn a_section_runs_to_the_next_heading_of_its_level() {
+        let headings = [(1, 1), (5, 2), (9, 3), (12, 2), (20, 1)];
+        assert_eq!(section_of(&headings, 6), (5, 11));
+        assert_eq!(section_of(&headings, 5), (5, 11));
+        assert_eq!(section_of(&headings, 10), (9, 11));
+        assert_eq!(section_of(&headings, 25), (20, u32::MAX));
+        assert_eq!(section_of(&[(4, 2)], 2), (1, 3));
+        assert_eq!(section_of(&[], 2), (1, u32::MAX));
+    }
+
+    #[test]
+    fn a_name_is_the_same_with_or_without_its_slash() {
+        assert!(same_name("src/old/", "src/old"));
+        assert!(same_name("setDefaultLocale", "setDefaultLocale"));
+        assert!(!same_name("setDefaultUserLocale", "setDefaultLocale"));
+        assert!(!same_name("src/old/a.rs", "src/old"));
+    }
+}
