@@ -489,8 +489,18 @@ fn has_known_ext(name: &str) -> bool {
     if name.split('.').all(|part| part.chars().count() <= 1) {
         return false;
     }
-    EXTENSIONS.contains(&ext.to_ascii_lowercase().as_str())
+    let ext = ext.to_ascii_lowercase();
+    // A copy to start from (`env.properties.sample`, `config.yml.example`, `config.h.in`): a
+    // suffix after a file's own extension.
+    if COPY_SUFFIXES.contains(&ext.as_str()) && stem.contains('.') {
+        return has_known_ext(stem);
+    }
+    EXTENSIONS.contains(&ext.as_str())
 }
+
+/// Suffixes that make a file a copy or a template of another file (`env.properties.sample`,
+/// `settings.json.example`, `config.h.in`); a name is a file when what comes before them is.
+const COPY_SUFFIXES: &[&str] = &["sample", "example", "template", "orig", "in", "default"];
 
 /// `**src/a.rs**` (also `**src/a.rs**.` at the end of a sentence) is bold text,
 /// `**/docs/**` is a glob.
@@ -727,6 +737,9 @@ mod tests {
             ("Cargo.lock", Prose, Some(("Cargo.lock", false, None))),
             ("logs/app.log", Prose, Some(("logs/app.log", false, None))),
             ("README.MD", Prose, Some(("README.MD", false, None))),
+            ("env.properties.sample", Backtick, Some(("env.properties.sample", false, None))),
+            ("config/settings.json.example", Prose, Some(("config/settings.json.example", false, None))),
+            ("config.h.in", Backtick, Some(("config.h.in", false, None))),
         ];
         for (token, strength, expected) in cases {
             check(token, *strength, *expected);
@@ -778,6 +791,8 @@ mod tests {
             ("", Prose),
             (".", Prose),
             ("/", Prose),
+            ("self.in", Backtick),
+            ("foo.example", Backtick),
         ];
         for (token, strength) in cases {
             check(token, *strength, None);

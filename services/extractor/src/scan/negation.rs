@@ -2,7 +2,7 @@
 //! "Do NOT use `current_family`", "there is no `Justfile`", "`test/` (NOT `spec/`)", "`X` was
 //! removed", "none of `X`", and what a change takes away ("Replace `X` with ...", "drop `X`",
 //! "deprecate `X`", "`X` removed",
-//! "`old`→`new`": the left side of an arrow), and what a reader or a command is to make ("Create a
+//! "`old`→`new`": the left side of an arrow, in a sentence about a change), and what a reader or a command is to make ("Create a
 //! file named `build.config.js`", "`init` also creates an `appwrite.json`": the file a step
 //! makes, whether or not one by that name is in the repository). Such a sentence says the thing is not there, or not to be used: it makes no claim
 //! that it exists, so no claim is made of the mention (a word that is no claim is not listed
@@ -149,7 +149,7 @@ pub(super) fn denied(orig: &str, range: &Range<usize>, start: usize, end: usize)
             return true;
         }
     }
-    gone_after(&orig[end..to.max(end)])
+    gone_after(&orig[end..to.max(end)], &orig[range.clone()])
 }
 
 /// Whether the sentence `orig[range]` says the mention at `start..end` is gone: the words
@@ -168,6 +168,14 @@ pub(super) fn said_gone(orig: &str, range: &Range<usize>, start: usize, end: usi
     let clause_end = after.find(clause_break).unwrap_or(after.len());
     GONE.is_match(&after[..clause_end])
 }
+
+/// Words of a sentence about a change of names or places.
+static CHANGE: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(
+        r"(?i)\b(?:renam\w*|mov(?:e|ed|es|ing)|migrat\w*|replac\w*|deprecat\w*|became|becomes|formerly|previously|old|now|rewrit\w*|switch\w*|chang\w*)\b",
+    )
+    .expect("valid regex")
+});
 
 /// A statement that the thing before it is gone, right after it (one word may stand between:
 /// "`X` option was removed").
@@ -202,9 +210,12 @@ fn window(orig: &str, range: &Range<usize>, start: usize, end: usize) -> Option<
 
 /// Whether the text right after a mention says it is gone: an arrow to what took its place
 /// (`spree_taxons`→`spree_categories`, `Shipment -> Fulfillment`: the left side is what was), or
-/// words of its clause ([`AFTER`]).
-fn gone_after(after: &str) -> bool {
-    if after.trim_start().starts_with(['→', '⇒']) || after.trim_start().starts_with("->") {
+/// words of its clause ([`AFTER`]). An arrow says "became" only in a sentence about a change
+/// ("Tables renamed: ...", "Move `Shipment` -> `Fulfillment`"); elsewhere it maps one thing to
+/// what it makes or feeds (`.gitlab/generate-appsec.php` → `appsec-gen.yml`), and both are there.
+fn gone_after(after: &str, sentence: &str) -> bool {
+    if (after.trim_start().starts_with(['→', '⇒']) || after.trim_start().starts_with("->")) && CHANGE.is_match(sentence)
+    {
         return true;
     }
     let clause_end = after.find(clause_break).unwrap_or(after.len());
@@ -268,6 +279,8 @@ mod tests {
         assert!(!at("Note: `src/main.rs` starts the server.", "`src/main.rs`"));
         assert!(!at("Tables renamed: `spree_taxons`→`spree_categories`.", "`spree_categories`"));
         assert!(!at("`cleanup.sh` removes stale caches.", "`cleanup.sh`"));
+        assert!(!at("- `.gitlab/generate-appsec.php` → `appsec-gen.yml`", "`.gitlab/generate-appsec.php`"));
+        assert!(!at("`parse()` -> `validate()` -> `emit()`", "`parse()`"));
         assert!(!at("Rename a column in the model at `app/models/user.rb` first.", "`app/models/user.rb`"));
     }
 
