@@ -299,13 +299,21 @@ pub(crate) fn path_args(text: &str) -> Vec<(&str, bool)> {
         }
         let program = first.rsplit('/').next().unwrap_or(first);
         // `docker compose -f x.yml up`: only the file flags count for docker.
-        let flags_only = matches!(program, "docker" | "podman") && words.peek() == Some(&"compose");
+        let flags_only = matches!(program, "docker" | "podman") && words.peek() == Some(&"compose")
+            || matches!(program, "pip" | "pip3");
         if NO_PATH_ARGS.contains(&program) && !flags_only {
             continue;
         }
-        if words.peek().is_some_and(|w| PACKAGE_SUBCOMMANDS.contains(w)) && !INTERPRETERS.contains(&program) {
+        if words.peek().is_some_and(|w| PACKAGE_SUBCOMMANDS.contains(w))
+            && !INTERPRETERS.contains(&program)
+            && !flags_only
+        {
             continue;
         }
+        // `pip install -r requirements/dev.txt`: pip reads the files of its requirement and
+        // constraint flags, and no other argument is a path. A bare `requirements.txt` is as
+        // often the reader's own file as the repository's: only a path with a folder counts.
+        let pip = matches!(program, "pip" | "pip3");
         let mut skip_next = false;
         let mut slashed_path_next = false;
         // `cd dir`, `pushd dir`: the one argument is a folder.
@@ -342,6 +350,9 @@ pub(crate) fn path_args(text: &str) -> Vec<(&str, bool)> {
                         out.push((v, matches!(f, "-C" | "--cwd" | "--dir" | "--directory")))
                     }
                     Some(_) => {}
+                    None if pip && matches!(flag, "-r" | "--requirement" | "-c" | "--constraint") => {
+                        slashed_path_next = true
+                    }
                     None if PATH_FLAGS.contains(&flag) => {
                         path_next = Some(matches!(flag, "-C" | "--cwd" | "--dir" | "--directory"))
                     }
@@ -445,6 +456,10 @@ mod path_arg_tests {
             ("bun test src/x.test.ts", &[("src/x.test.ts", false)]),
             ("make -C dir test", &[("dir", true)]),
             ("docker compose -f docker-compose.yml up -d", &[("docker-compose.yml", false)]),
+            ("pip install -r tests/requirements.txt", &[("tests/requirements.txt", false)]),
+            ("pip install -c ci/constraints.txt requests flask", &[("ci/constraints.txt", false)]),
+            ("pip install -r requirements.txt", &[]),
+            ("pip install requests/foo", &[]),
             ("docker-compose -f deploy/compose.yaml up", &[("deploy/compose.yaml", false)]),
             ("pytest -k slow tests/unit/test_a.py", &[("tests/unit/test_a.py", false)]),
             ("cargo test --manifest-path crates/x/Cargo.toml -p x", &[("crates/x/Cargo.toml", false)]),

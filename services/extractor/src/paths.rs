@@ -113,6 +113,8 @@ const EXTENSIONS: &[&str] = &[
     "entitlements", "storyboard", "xib", "xcassets", "xcstrings",
     // Cursor rules, PHP tool configs (`phpstan.neon`, `phpunit.xml.dist`), solution filters
     "mdc", "neon", "dist", "slnf",
+    // R Markdown and Quarto, R documentation, Fluent translations (`l10n/en-US/viewer.ftl`)
+    "rmd", "qmd", "rd", "ftl",
 ];
 
 /// Files that are named without an extension but are unmistakably files.
@@ -129,7 +131,8 @@ const BARE_NAMES: &[&str] = &[
 /// Files named without an extension that are files when written as code (`NOTICE`,
 /// Chromium's `DEPS`); in running text the same words are ordinary capitals.
 #[rustfmt::skip]
-const CODE_BARE_NAMES: &[&str] = &["NOTICE", "DEPS", "OWNERS", "AUTHORS", "CONTRIBUTORS", "PATENTS"];
+const CODE_BARE_NAMES: &[&str] =
+    &["NOTICE", "DEPS", "OWNERS", "AUTHORS", "CONTRIBUTORS", "PATENTS", "NAMESPACE", "DESCRIPTION"];
 
 /// Any of [`BARE_NAMES`] or [`CODE_BARE_NAMES`] inside a token, in one literal search (this
 /// runs for every word).
@@ -459,8 +462,22 @@ fn looks_like_path(tok: &PathToken, strength: Strength) -> bool {
     match strength {
         // ...but not `TODO/FIXME` on a line of its own.
         Strength::Standalone => segments.iter().any(|s| s.bytes().any(|c| c.is_ascii_lowercase())),
-        Strength::Backtick => tok.dir || common || segments.len() >= 3,
-        Strength::Prose => PROSE_ROOTS.contains(&segments[0]) || (tok.dir && plain_segments),
+        // Two segments in code: a folder, a common root, a dot-folder (`.githooks/pre-commit`),
+        // or a file name with an extension, known or not (`R/bibentries.R`).
+        Strength::Backtick => {
+            tok.dir
+                || common
+                || segments.len() >= 3
+                || (segments[0].len() > 1 && segments[0].starts_with('.'))
+                || ext_like(last)
+        }
+        // A folder in running text: plain segments, or a plain first one and names after it
+        // (`sources/AITerm/`).
+        Strength::Prose => {
+            PROSE_ROOTS.contains(&segments[0])
+                || (tok.dir && plain_segments)
+                || (tok.dir && plain_segment(segments[0]) && segments[1..].iter().all(|s| name_segment(s)))
+        }
     }
 }
 
@@ -468,6 +485,24 @@ fn looks_like_path(tok: &PathToken, strength: Strength) -> bool {
 /// `p2p`, `api_v2`): how folder names are written, unlike words of prose (`Read`, `I/O`).
 pub(crate) fn plain_segment(s: &str) -> bool {
     s.len() >= 2 && s.bytes().all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || matches!(c, b'_' | b'-' | b'.'))
+}
+
+/// A segment that names something: letters, digits, `_`, `-`, `.`, starting with a letter.
+fn name_segment(s: &str) -> bool {
+    s.chars().next().is_some_and(|c| c.is_ascii_alphabetic())
+        && s.bytes().all(|c| c.is_ascii_alphanumeric() || matches!(c, b'_' | b'-' | b'.'))
+}
+
+/// A file name with an extension of one to four letters or digits after a stem (`bibentries.R`,
+/// `schema.prisma2`), whether or not the extension is known.
+fn ext_like(name: &str) -> bool {
+    name.rsplit_once('.').is_some_and(|(stem, ext)| {
+        stem.chars().any(char::is_alphanumeric)
+            && !stem.starts_with('.')
+            && (1..=4).contains(&ext.len())
+            && ext.bytes().all(|c| c.is_ascii_alphanumeric())
+            && ext.bytes().any(|c| c.is_ascii_alphabetic())
+    })
 }
 
 fn has_known_ext(name: &str) -> bool {
@@ -740,6 +775,11 @@ mod tests {
             ("env.properties.sample", Backtick, Some(("env.properties.sample", false, None))),
             ("config/settings.json.example", Prose, Some(("config/settings.json.example", false, None))),
             ("config.h.in", Backtick, Some(("config.h.in", false, None))),
+            ("R/bibentries.R", Backtick, Some(("R/bibentries.R", false, None))),
+            (".githooks/pre-commit", Backtick, Some((".githooks/pre-commit", false, None))),
+            ("l10n/en-US/viewer.ftl", Prose, Some(("l10n/en-US/viewer.ftl", false, None))),
+            ("sources/AITerm/", Prose, Some(("sources/AITerm", true, None))),
+            ("NAMESPACE", Backtick, Some(("NAMESPACE", false, None))),
         ];
         for (token, strength, expected) in cases {
             check(token, *strength, *expected);
@@ -793,6 +833,10 @@ mod tests {
             ("/", Prose),
             ("self.in", Backtick),
             ("foo.example", Backtick),
+            ("Read/Write/", Prose),
+            ("client/Server", Prose),
+            ("NAMESPACE", Prose),
+            ("react/jsx-runtime", Backtick),
         ];
         for (token, strength) in cases {
             check(token, *strength, None);

@@ -20,7 +20,7 @@ use super::walker::{PastSection, Walker};
 static PAST_HEADING: LazyLock<Regex> = LazyLock::new(|| {
     Regex::new(
         r"(?ix)^[^a-z0-9]*(?:
-            change\s?log | release\s+(?:notes|history) | version\s+history
+            change\s?log\b | release\s+(?:notes|history) | version\s+history
           | breaking\s+changes? | what'?s\s+changed
           | (?:removed|deleted|dropped|renamed|removals)\b
           | migrat(?:ing|ion)\s+(?:from|to|guide)\b | migration\s+notes
@@ -30,9 +30,18 @@ static PAST_HEADING: LazyLock<Regex> = LazyLock::new(|| {
     .expect("valid regex")
 });
 
-/// Whether a heading's title opens a record of the past.
+/// Words of a heading about how to keep such a record, not the record itself ("Changelog
+/// guidelines", "Updating the changelog", "Release notes format").
+static ABOUT_THE_RECORD: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r"(?i)\b(?:guidelines?|conventions?|policy|rules|format|entries|how\s+to|writing|updating)\b")
+        .expect("valid regex")
+});
+
+/// Whether a heading's title opens a record of the past. "Changelogs" (plural) and "Changelog
+/// guidelines" are instructions about records, read as any other section.
 pub(super) fn is_past_heading(title: &str) -> bool {
-    PAST_HEADING.is_match(title.trim())
+    let title = title.trim();
+    PAST_HEADING.is_match(title) && !ABOUT_THE_RECORD.is_match(title)
 }
 
 impl Walker {
@@ -89,6 +98,9 @@ mod tests {
             "Making changes",
             "Removing a package",
             "Project structure",
+            "Changelogs",
+            "Changelog guidelines",
+            "Release notes format",
         ] {
             assert!(!is_past_heading(title), "{title}");
         }
