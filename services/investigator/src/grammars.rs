@@ -135,8 +135,15 @@ pub(crate) fn step(lang: Grammar, node: Node<'_>, src: &[u8]) -> Step {
         | (Grammar::Swift, "class_declaration" | "protocol_declaration")
         | (Grammar::Php, "class_declaration" | "interface_declaration" | "trait_declaration" | "enum_declaration")
         | (Grammar::Ruby, "class" | "module")
-        | (Grammar::Cpp, "class_specifier" | "namespace_definition") => {
-            Step::def(name_of(node, src), "class", true, true)
+        | (Grammar::Cpp, "namespace_definition") => Step::def(name_of(node, src), "class", true, true),
+        // `class Foo;` (and Objective-C's `@class Foo;` in a header read as C++) only declares
+        // a name defined elsewhere, often in another library.
+        (Grammar::Cpp, "class_specifier") => {
+            if node.child_by_field_name("body").is_some() {
+                Step::def(name_of(node, src), "class", true, true)
+            } else {
+                Step::read_on()
+            }
         }
         (Grammar::C | Grammar::Cpp, "struct_specifier" | "enum_specifier" | "union_specifier") => {
             if node.child_by_field_name("body").is_some() {

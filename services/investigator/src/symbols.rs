@@ -137,8 +137,38 @@ pub fn parse_definitions(lang: Lang, text: &str) -> Vec<Def> {
     if lang == Lang::Doc {
         return Vec::new();
     }
-    tree_definitions(lang, text).unwrap_or_else(|| fallback_definitions(text))
+    let mut defs = tree_definitions(lang, text).unwrap_or_else(|| fallback_definitions(text));
+    // A C or C++ header may be Objective-C's (`@interface SPImageView : NSImageView`), which the
+    // C++ grammar does not read: its classes and protocols are read by line.
+    if matches!(lang, Lang::C | Lang::Cpp) && text.contains('@') {
+        defs.extend(objc_definitions(text));
+    }
+    defs
 }
+
+/// Objective-C's classes, categories' classes and protocols: `@interface X`, `@implementation
+/// X`, `@protocol X` (not `@protocol X;`, a forward declaration).
+fn objc_definitions(text: &str) -> Vec<Def> {
+    text.lines()
+        .enumerate()
+        .filter(|(_, line)| line.len() <= 1000)
+        .filter_map(|(i, line)| {
+            let name = OBJC_DEF.captures(line)?.get(1)?;
+            Some(Def {
+                name: name.as_str().into(),
+                container: None,
+                line: i as u32 + 1,
+                end_line: i as u32 + 1,
+                kind: "class",
+            })
+        })
+        .collect()
+}
+
+static OBJC_DEF: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r"^\s*@(?:interface|implementation|protocol)\s+([A-Za-z_][A-Za-z0-9_]*)\b\s*(?:[^;\s]|$)")
+        .expect("objc regex")
+});
 
 /// Definitions from the language's grammar; `None` without one, or when the parser gives
 /// no tree.
@@ -427,6 +457,7 @@ pub fn fallback_definitions(text: &str) -> Vec<Def> {
         let line_no = i as u32 + 1;
         let name = FALLBACK_DEF
             .captures(line)
+            .or_else(|| OBJC_DEF.captures(line))
             .or_else(|| C_TYPE.captures(line))
             .or_else(|| DEFINE.captures(line))
             .or_else(|| {
@@ -583,6 +614,18 @@ mod tests {
         has(Lang::Cpp, cpp, "fd_", Some("Socket"), 5);
         has(Lang::Cpp, cpp, "close", Some("Socket"), 8);
         has(Lang::Cpp, cpp, "Port", None, 9);
+        let objc = "@protocol Drawing;\n@interface SPImageView : NSImageView\n- (void)draw;\n@end\n@protocol Shape <NSObject>\n@end\n";
+        has(Lang::Cpp, objc, "SPImageView", None, 2);
+        has(Lang::Cpp, objc, "Shape", None, 5);
+        assert!(!names(Lang::Cpp, objc).iter().any(|(n, _, _)| n == "Drawing"), "{:?}", names(Lang::Cpp, objc));
+        has(Lang::Other, "@implementation SPImageView\n@end\n", "SPImageView", None, 1);
+        // A forward declaration defines nothing, in C++ or in an Objective-C header.
+        for header in
+            ["class WebView;\nclass Shown { int x; };\n", "@class WebView;\n@class Shown;\nclass Shown { int x; };\n"]
+        {
+            assert!(!names(Lang::Cpp, header).iter().any(|(n, _, _)| n == "WebView"), "{:?}", names(Lang::Cpp, header));
+            assert!(names(Lang::Cpp, header).iter().any(|(n, _, _)| n == "Shown"), "{:?}", names(Lang::Cpp, header));
+        }
     }
 
     #[test]

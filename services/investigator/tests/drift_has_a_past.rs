@@ -537,3 +537,54 @@ fn a_definition_renamed_in_code_that_still_gives_the_old_name_is_valid() {
         other => panic!("a scalar renamed in code and by name: wanted STALE, got {other:?}"),
     }
 }
+
+#[test]
+fn a_file_now_made_from_a_template_is_not_gone_and_an_affixed_name_is_its_successor() {
+    let (_dir, root) = new_repo();
+    let root = &root;
+    commit(root, 0, |r| {
+        write(r, "doc/Makefile", "all:\n\tsphinx-build . _build\n");
+        write(r, "util/run_tests_e2e", "#!/bin/sh\nset -e\ndocker compose up -d\ndart test e2e\n");
+        write(r, "util/gone_script", "#!/bin/sh\necho gone\n");
+        write(r, "src/config.h", "#define VERSION \"1.0\"\n#define HAVE_ZLIB 1\n");
+        write(r, "NOTES.md", "Run `make -C doc`, see `doc/Makefile`.\nRun `util/run_tests_e2e`.\nRun `util/gone_script`.\nSee `src/config.h`.\n");
+    });
+    commit(root, 1, |r| {
+        std::fs::remove_file(r.join("doc/Makefile")).unwrap();
+        write(r, "doc/Makefile.am", "html-local:\n\tsphinx-build . _build\n");
+        std::fs::remove_file(r.join("util/run_tests_e2e")).unwrap();
+        write(r, "util/run_tests_e2e_host", "#!/bin/bash\n# was: run_tests_e2e\nexec ./tool e2e --host\n");
+        std::fs::remove_file(r.join("util/gone_script")).unwrap();
+        write(r, "util/other", "#!/bin/sh\necho other\n");
+        std::fs::remove_file(r.join("src/config.h")).unwrap();
+        write(
+            r,
+            "src/config.h.in",
+            "/* Filled in by configure. */\n#undef PACKAGE_STRING\n#undef ENABLE_NLS\n#undef SIZEOF_LONG\n",
+        );
+    });
+    let evidence = Evidence::open(root).unwrap();
+    let checker = evidence.checker();
+    let memory = notes(root, 0);
+    assert_case(
+        "a Makefile whose Makefile.am came in",
+        checker.check(&file(1, "doc/Makefile"), &memory),
+        &Want::NotChecked("configure step"),
+    );
+    assert_case(
+        "a header deleted when its configure template came in",
+        checker.check(&file(4, "src/config.h"), &memory),
+        &Want::NotChecked("configure step"),
+    );
+    match checker.check(&file(2, "util/run_tests_e2e"), &memory) {
+        Outcome::Checked { verdict: Verdict::Stale, successor, .. } => {
+            assert_eq!(successor.as_deref(), Some("util/run_tests_e2e_host"));
+        }
+        other => panic!("a script renamed with a suffix and rewritten: wanted STALE, got {other:?}"),
+    }
+    assert_case(
+        "a script deleted next to an unrelated new one",
+        checker.check(&file(3, "util/gone_script"), &memory),
+        &Want::Verdict(Verdict::Contradicted),
+    );
+}

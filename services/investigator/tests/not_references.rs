@@ -851,3 +851,30 @@ fn a_removed_definition_of_one_letter_is_not_the_memorys_name() {
         ],
     );
 }
+
+/// A docs site serves `semaphores/make-semaphore.md` as the folder `semaphores/make-semaphore/`,
+/// so its link `../semaphore` names the page `semaphores/semaphore.md`: the extractor's page
+/// reading, written without the page's extension.
+#[test]
+fn a_docs_link_from_a_page_served_as_a_folder_is_the_page() {
+    let dir = repo(&[&[
+        ("docs/locks/semaphore.md", "# Semaphore\n"),
+        ("docs/locks/make-semaphore.md", "[see](../semaphore)\n"),
+    ]]);
+    let evidence = Evidence::open(dir.path()).unwrap();
+    let checker = evidence.checker();
+    let page = MemoryMeta {
+        agent: memval_proto::tools::DOCS_AGENT.into(),
+        source: Source { path: "docs/locks/make-semaphore.md".into(), line: None, row: None, format: "notes".into() },
+        ..memory()
+    };
+    let read = CodeRef { alt_paths: vec!["docs/locks/semaphore".into()], ..CodeRef::path("docs/semaphore") };
+    let link = claim(ClaimType::FileReference, vec![read], None);
+    let context = MemoryContext::of(std::slice::from_ref(&link)).for_memory(&page);
+    match (Checker { context: &context, ..checker }).check(&link, &page) {
+        Outcome::Checked { verdict: Verdict::Valid, evidence, .. } => {
+            assert!(evidence.contains("docs/locks/semaphore.md"), "{evidence}")
+        }
+        other => panic!("a page link read from the page's folder: {other:?}"),
+    }
+}

@@ -77,6 +77,14 @@ impl Checker<'_> {
         if let Some(last) = trace.renames.last().map(|r| r.2.clone()) {
             let chain: Vec<String> =
                 trace.renames.iter().map(|(commit, from, to)| format!("{from} → {to} in {}", short(commit))).collect();
+            // `doc/Makefile` renamed to `doc/Makefile.am`: it became the template a configure
+            // step makes it from.
+            if trace.deleted_in.is_none() && TEMPLATE_SUFFIXES.iter().any(|s| last == format!("{path}{s}")) {
+                return Some(Located::NotInRepo(format!(
+                    "{path} — git renamed it to {last} in {}: the template a build's configure step makes it from, so a generated file; not checked",
+                    short(&trace.renames[0].0)
+                )));
+            }
             if trace.deleted_in.is_none() {
                 if let Some(Located::Here { dir, .. }) = self.exists(&last, 100, None) {
                     return Some(Located::Moved {
@@ -225,6 +233,16 @@ impl Checker<'_> {
             [] => {}
             several => return Located::Unclear { candidates: several.iter().map(|(p, _)| p.clone()).collect() },
         }
+        // `doc/Makefile` deleted when `doc/Makefile.am` came in: the file is made from that
+        // template by the build's configure step now, and a checkout has it once that ran.
+        if let Some(template) =
+            TEMPLATE_SUFFIXES.iter().map(|s| format!("{last}{s}")).find(|t| self.index.file(t).is_some())
+        {
+            return Located::NotInRepo(format!(
+                "{last} — git deleted it in {}, and {template} is in the tree: the template a build's configure step makes it from, so a generated file; not checked",
+                short(&commit)
+            ));
+        }
         if let Some((to, kept, of)) = old.as_deref().and_then(|old| self.lines_went_to(git, &commit, old)) {
             return Located::Moved {
                 confidence: 70 - penalty,
@@ -234,6 +252,18 @@ impl Checker<'_> {
                         "git: deleted in {}, which added {to} with {kept} of its {of} lines: extracted there",
                         short(&commit)
                     ),
+                ),
+                since: since_of(git, &commit),
+                to,
+                dir: false,
+            };
+        }
+        if let Some(to) = self.renamed_with_affix(git, &commit, last) {
+            return Located::Moved {
+                confidence: 70 - penalty,
+                evidence: self.with_history_note(
+                    git,
+                    format!("git: deleted in {}, which added {to}, the same name with a prefix or suffix: renamed and rewritten", short(&commit)),
                 ),
                 since: since_of(git, &commit),
                 to,
@@ -276,6 +306,20 @@ impl Checker<'_> {
         best.filter(|(_, kept)| kept * 2 > lines.len()).map(|(p, kept)| (p, kept, lines.len()))
     }
 
+    /// The one file `commit` added next to the deleted `path`, still there, whose name is the old
+    /// one with a word put before or after it ([`affixed`]: `util/run_tests_e2e` →
+    /// `util/run_tests_e2e_host`): a rename git did not pair, made in the deleting commit, the
+    /// text rewritten beyond the resemblance the search over later commits asks for.
+    fn renamed_with_affix(&self, git: &GitRepo, commit: &str, path: &str) -> Option<String> {
+        let (dir, name) = path.rsplit_once('/').unwrap_or(("", path));
+        let mut found = git.added_in(commit).into_iter().filter(|p| {
+            let (d, n) = p.rsplit_once('/').unwrap_or(("", p.as_str()));
+            d == dir && affixed(name, n) && self.index.file(p).is_some()
+        });
+        let first = found.next()?;
+        found.next().is_none().then_some(first)
+    }
+
     /// `evidence`, with a note when the history it comes from is incomplete.
     pub(super) fn with_history_note(&self, git: &GitRepo, evidence: String) -> String {
         match git.incomplete() {
@@ -312,6 +356,10 @@ impl Checker<'_> {
         (!unchanged).then_some(old)
     }
 }
+
+/// Suffixes of the templates a configure step makes a file from (autotools' `Makefile.am` and
+/// `config.h.in`, CMake's `configure_file` inputs).
+const TEMPLATE_SUFFIXES: &[&str] = &[".in", ".am", ".cmake.in"];
 
 /// How many times history shows `path` added and then deleted, when that is
 /// [`MIN_TIMES_MADE_AND_REMOVED`] or more: the file of a workflow that makes it for one change

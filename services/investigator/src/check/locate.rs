@@ -57,7 +57,12 @@ impl Checker<'_> {
         if let Err(refusal) = self.index.resolve_existing(&path) {
             return Located::Refused(refusal);
         }
-        if let Some(page) = self.page_without_extension(&path) {
+        // A link to a page without its extension; from a page a docs site serves as a folder
+        // (`../semaphore` from `semaphores/make-semaphore.md`), its other reading is the page.
+        let other_readings = alts.iter().filter_map(|a| RepoRoot::normalise(a).ok());
+        if let Some(page) =
+            std::iter::once(path.clone()).chain(other_readings).find_map(|p| self.page_without_extension(&p))
+        {
             return page;
         }
         if let Some(each) = self.folder_of_each_package(raw, alts, since) {
