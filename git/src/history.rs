@@ -68,6 +68,13 @@ pub struct DirFate {
     /// The newest commit that moved or deleted one of the counted files: when the folder had
     /// gone from its place.
     pub last_change: Option<String>,
+    /// The newest commit in which a counted file left the folder (renamed out of it, or deleted
+    /// while in it): when the folder's last files went.
+    pub last_exit: Option<String>,
+    /// How many counted files left the folder in `last_exit`.
+    pub last_exit_files: usize,
+    /// Where those went, by the folder that kept their place below it, most first.
+    pub last_exit_moved: Vec<(String, usize)>,
 }
 
 /// Where a path went after a date.
@@ -795,6 +802,7 @@ impl GitRepo {
         let prefix = format!("{dir}/");
         let mut fate = DirFate::default();
         let mut moved: HashMap<String, usize> = HashMap::new();
+        let mut exits: Vec<(String, Option<String>)> = Vec::new();
         let first = history.paths.partition_point(|p| p.as_str() < prefix.as_str());
         let files = history.paths[first..].iter().take_while(|p| p.starts_with(&prefix));
         for file in files {
@@ -803,12 +811,30 @@ impl GitRepo {
             }
             let trace = self.follow(file, since);
             let rest = &file[prefix.len()..];
+            let below = rest.rsplit_once('/').map(|(d, _)| d);
+            let base_of = |to: &str| -> Option<String> {
+                let new_dir = to.rsplit_once('/').map_or("", |(d, _)| d);
+                match below {
+                    None => Some(new_dir.to_owned()),
+                    Some(below) if new_dir == below => Some(String::new()),
+                    Some(below) => new_dir.strip_suffix(below).and_then(|b| b.strip_suffix('/')).map(str::to_owned),
+                }
+            };
             let decided_by = trace.deleted_in.as_ref().or(trace.renames.last().map(|r| &r.0));
             if let Some(commit) = decided_by {
                 let newer = |c: &String| history.times.get(c) > history.times.get(commit);
                 if !fate.last_change.as_ref().is_some_and(newer) {
                     fate.last_change = Some(commit.clone());
                 }
+            }
+            // Where it first left the folder: renamed out of it (to the folder that kept its
+            // place below it, if one did), or deleted while still in it.
+            let exit = match trace.renames.iter().find(|(_, _, to)| !to.starts_with(&prefix)) {
+                Some((commit, _, to)) => Some((commit.clone(), base_of(to).filter(|b| !b.is_empty() && b != dir))),
+                None => trace.deleted_in.clone().map(|c| (c, None)),
+            };
+            if let Some(exit) = exit {
+                exits.push(exit);
             }
             if trace.deleted_in.is_some() {
                 fate.deleted += 1;
@@ -820,15 +846,6 @@ impl GitRepo {
                 // path inside `dir`; a file right inside `dir` keeps it anywhere): a folder
                 // renamed whole and reorganised inside afterwards went to its new name. A file
                 // that never kept its place went elsewhere and votes for no folder.
-                let below = rest.rsplit_once('/').map(|(d, _)| d);
-                let base_of = |to: &str| -> Option<String> {
-                    let new_dir = to.rsplit_once('/').map_or("", |(d, _)| d);
-                    match below {
-                        None => Some(new_dir.to_owned()),
-                        Some(below) if new_dir == below => Some(String::new()),
-                        Some(below) => new_dir.strip_suffix(below).and_then(|b| b.strip_suffix('/')).map(str::to_owned),
-                    }
-                };
                 if let Some(base) = trace.renames.iter().rev().find_map(|(_, _, to)| base_of(to)) {
                     if !base.is_empty() && base != dir {
                         *moved.entry(base).or_default() += 1;
@@ -845,6 +862,21 @@ impl GitRepo {
         let mut moved: Vec<(String, usize)> = moved.into_iter().collect();
         moved.sort_by(|a, b| b.1.cmp(&a.1).then(a.0.cmp(&b.0)));
         fate.moved = moved;
+        // The folder's last files: those that left it in the newest commit any file left it in.
+        let when = |c: &String| history.times.get(c).copied();
+        if let Some(last) = exits.iter().map(|(c, _)| c).max_by(|a, b| when(a).cmp(&when(b)).then(a.cmp(b))).cloned() {
+            let mut went: HashMap<String, usize> = HashMap::new();
+            for (_, to) in exits.iter().filter(|(c, _)| *c == last) {
+                fate.last_exit_files += 1;
+                if let Some(to) = to {
+                    *went.entry(to.clone()).or_default() += 1;
+                }
+            }
+            let mut went: Vec<(String, usize)> = went.into_iter().collect();
+            went.sort_by(|a, b| b.1.cmp(&a.1).then(a.0.cmp(&b.0)));
+            fate.last_exit_moved = went;
+            fate.last_exit = Some(last);
+        }
         Some(fate)
     }
 

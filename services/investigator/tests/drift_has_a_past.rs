@@ -588,3 +588,39 @@ fn a_file_now_made_from_a_template_is_not_gone_and_an_affixed_name_is_its_succes
         &Want::Verdict(Verdict::Contradicted),
     );
 }
+
+#[test]
+fn a_folder_whose_last_files_moved_together_moved_there() {
+    let (_dir, root) = new_repo();
+    let root = &root;
+    let module =
+        |name: &str| format!("defmodule Web.{name} do\n  def call(conn), do: conn\n  def name, do: \"{name}\"\nend\n");
+    commit(root, 0, |r| {
+        for name in ["a", "b", "c", "d", "e", "f", "g"] {
+            write(r, &format!("lib/web/{name}.ex"), &module(name));
+        }
+        write(r, "mix.exs", "defmodule App.MixProject do\nend\n");
+        write(r, "NOTES.md", "Controllers live in `lib/web/`.\n");
+    });
+    // Over the years most files of the folder are deleted ...
+    commit(root, 1, |r| {
+        for name in ["a", "b", "c", "d"] {
+            std::fs::remove_file(r.join(format!("lib/web/{name}.ex"))).unwrap();
+        }
+    });
+    // ... then everything moves under `app/`.
+    commit(root, 2, |r| {
+        std::fs::create_dir_all(r.join("app")).unwrap();
+        std::fs::rename(r.join("lib"), r.join("app/lib")).unwrap();
+        std::fs::rename(r.join("mix.exs"), r.join("app/mix.exs")).unwrap();
+    });
+    let evidence = Evidence::open(root).unwrap();
+    let checker = evidence.checker();
+    match checker.check(&file(1, "lib/web/"), &notes(root, 0)) {
+        Outcome::Checked { verdict: Verdict::Stale, successor, evidence, .. } => {
+            assert_eq!(successor.as_deref(), Some("app/lib/web"), "{evidence}");
+            assert!(evidence.contains("last 3 files"), "{evidence}");
+        }
+        other => panic!("a folder whose last files moved under app/: wanted STALE, got {other:?}"),
+    }
+}

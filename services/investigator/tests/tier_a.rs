@@ -574,6 +574,14 @@ fn without_history_a_reading_needs_the_memory_to_back_it() {
             &["no history", "share only its name"],
         ),
         (
+            "the only file of its name, in another folder of its old folder's parent: moved",
+            vec![("test/test_common/normalization.jl", "x\n"), ("test/runtests.jl", "x\n")],
+            vec![path("test/testsuite/normalization.jl")],
+            Verdict::Stale,
+            Some("test/test_common/normalization.jl"),
+            &["no history"],
+        ),
+        (
             "a Rust module file gone, a folder of its name holding Rust files beside it: moved into the folder",
             vec![("crates/ra/src/handlers/request.rs", "fn a() {}\n"), ("crates/ra/src/main.rs", "fn main() {}\n")],
             vec![path("crates/ra/src/handlers.rs")],

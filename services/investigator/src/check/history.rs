@@ -29,6 +29,9 @@ pub(super) fn since_of(git: &GitRepo, commit: &str) -> Option<Since> {
 /// Fewer distinct lines than this say too little to tell where a file's text went.
 const MIN_LINES_EXTRACTED: usize = 8;
 
+/// How many files a folder's last move must take before it speaks for the folder.
+const MIN_LAST_FILES: usize = 3;
+
 /// How many times a path must have been added and deleted again before its deletion reads as
 /// a workflow's (a file made per change) rather than drift: three rounds are no accident.
 const MIN_TIMES_MADE_AND_REMOVED: usize = 3;
@@ -127,6 +130,29 @@ impl Checker<'_> {
                     format!("git: {c} of the {n} files of {path}/ that changed were moved into it"),
                 ),
                 since: fate.last_change.as_deref().and_then(|c| since_of(git, c)),
+            });
+        }
+        // Files deleted over the years, then the rest moved together (`lib/web/` → `app/lib/web/`
+        // when everything went under `app/`): the folder went where its last files went, when
+        // most of them went to one live folder and that is a quarter of all that changed.
+        let last_went = fate.last_exit_moved.first().filter(|(d, c)| {
+            fate.last_exit_files >= MIN_LAST_FILES && c * 2 > fate.last_exit_files && c * 4 >= n && self.index.is_dir(d)
+        });
+        if let (Some((dir, c)), Some(exit)) = (last_went, fate.last_exit.as_deref()) {
+            return Some(Located::Moved {
+                to: dir.clone(),
+                dir: true,
+                confidence: 85 - penalty,
+                evidence: self.with_history_note(
+                    git,
+                    format!(
+                        "git: the last {} files of {path}/ left it together in {}, {c} of them into it ({n} of its files changed in all, {} deleted)",
+                        fate.last_exit_files,
+                        short(exit),
+                        fate.deleted
+                    ),
+                ),
+                since: since_of(git, exit),
             });
         }
         if fate.deleted * 2 > n && top * 4 < n {

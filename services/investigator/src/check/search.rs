@@ -436,6 +436,12 @@ impl Checker<'_> {
         if same_named == 1 && !old_folder.is_empty() && (above || folder.starts_with(&format!("{old_folder}/"))) {
             return None;
         }
+        // ... or in another folder of the same parent (`test/testsuite/x.jl` →
+        // `test/test_common/x.jl`): a folder renamed or split beside itself.
+        let grandparent = old_folder.rsplit_once('/').map(|(g, _)| g);
+        if same_named == 1 && grandparent.is_some_and(|g| folder.starts_with(&format!("{g}/"))) {
+            return None;
+        }
         // A folder other than the root: every memory names something at the root.
         if !folder.is_empty() && self.context.existing_in(self.index, folder, path) {
             return None;
