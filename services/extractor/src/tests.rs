@@ -1514,3 +1514,16 @@ fn a_timestamped_log_line_is_no_claim() {
         &["L5 file_reference lib/util.js"],
     );
 }
+
+/// A note that the names it lists are of the past ("References below to `TuiLogger`, ... are
+/// historical"), its list running over several lines: none of them is a claim in its section,
+/// and the page it points to for the current names still is.
+#[test]
+fn names_a_note_calls_historical_are_no_claims() {
+    let text = "# Design\n\n> **Note:** This is the original proposal. See [`logging.md`](logging.md) for the current types.\n> References below to `TuiLogger`, `IsolatedLogger`,\n> and `JsonStdOutLogWriter` are historical; treat the layout as authoritative.\n\nThe server logs via `JsonStdOutLogWriter` and `TuiLogger` in `src/log.dart`.\n";
+    let out = extract(&memory(text, None));
+    let got: Vec<String> = out.claims.iter().map(render).collect();
+    assert!(got.iter().any(|c| c.contains("logging.md")), "{got:?}");
+    assert!(got.iter().any(|c| c.contains("src/log.dart")), "{got:?}");
+    assert!(!got.iter().any(|c| c.contains("TuiLogger") || c.contains("JsonStdOutLogWriter") || c.contains("IsolatedLogger")), "{got:?}");
+}

@@ -10,7 +10,13 @@
 //! other contexts (one repository's `CLAUDE.md` was replaced, another's is current).
 //!
 //! Which words say so is `negation::said_gone`: a statement right after the mention ("was
-//! removed", "has been replaced"), not a bare "removed" in a list or another clause's verb.
+//! removed", "has been replaced"), not a bare "removed" in a list or another clause's verb. A
+//! note that its names are of the past ("References below to `TuiLogger`, `IsolatedLogger` ...
+//! are historical") makes every name of its paragraph gone (`says_historical`).
+
+use std::sync::LazyLock;
+
+use regex::Regex;
 
 use super::doc::{Doc, Gone};
 
@@ -64,6 +70,38 @@ pub(super) fn record(doc: &mut Doc, line: u32, name: &str) {
         return;
     }
     doc.gone.push(Gone { line, name: name.to_string(), mentions: 0 });
+}
+
+/// A note that what it names is of the past: "References below to `TuiLogger` ... are
+/// historical", "these names are obsolete", "... no longer apply".
+static HISTORICAL: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(
+        r"(?i)\b(?:is|are)\s+(?:now\s+|all\s+)?(?:historical|obsolete|outdated|superseded)\b|\bno\s+longer\s+(?:apply|applies|current|accurate)\b",
+    )
+    .expect("valid regex")
+});
+
+/// Whether the sentence says what it (or its paragraph) names is of the past.
+pub(super) fn says_historical(text: &str) -> bool {
+    HISTORICAL.is_match(text)
+}
+
+/// Records as gone the names `here` of the sentence on `line` and those of the lines before it
+/// in the paragraph `paragraph` back to the last one that ends a sentence: a note whose list
+/// of names runs over several lines ends with the words that say they are of the past.
+pub(super) fn record_paragraph(doc: &mut Doc, paragraph: u32, line: u32, here: Vec<String>) {
+    let mut names: Vec<String> = Vec::new();
+    let ends_sentence = |text: &str| text.trim_end().ends_with(['.', '!', '?']);
+    let same = doc.sentences.iter().rev().take_while(|s| s.paragraph == paragraph && s.line < line);
+    for s in same.take_while(|s| !ends_sentence(&s.text)) {
+        names.extend(s.files.iter().map(|f| f.raw.clone()));
+        names.extend(s.symbols.iter().map(|m| m.name.clone()));
+        names.extend(s.configs.iter().map(|c| c.key.clone()));
+    }
+    names.extend(here);
+    for name in names {
+        record(doc, line, &name);
+    }
 }
 
 #[cfg(test)]

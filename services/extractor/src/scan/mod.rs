@@ -253,6 +253,16 @@ impl Walker {
             for name in names {
                 gone::record(&mut self.doc, line_no, &name);
             }
+            // "References below to `TuiLogger`, `IsolatedLogger` ... are historical": every name
+            // of the paragraph so far.
+            if gone::says_historical(text) {
+                let here = files.iter().map(|f| f.raw.clone());
+                let here = here
+                    .chain(syms.iter().map(|s| s.name.clone()))
+                    .chain(configs.iter().map(|c| c.key.clone()))
+                    .collect::<Vec<_>>();
+                gone::record_paragraph(&mut self.doc, self.paragraph, line_no, here);
+            }
             syms.retain(|s| !negation::denied(orig, &range, s.start, s.end));
             configs.retain(|c| !negation::denied(orig, &range, c.start, c.end));
         }
