@@ -1525,5 +1525,25 @@ fn names_a_note_calls_historical_are_no_claims() {
     let got: Vec<String> = out.claims.iter().map(render).collect();
     assert!(got.iter().any(|c| c.contains("logging.md")), "{got:?}");
     assert!(got.iter().any(|c| c.contains("src/log.dart")), "{got:?}");
-    assert!(!got.iter().any(|c| c.contains("TuiLogger") || c.contains("JsonStdOutLogWriter") || c.contains("IsolatedLogger")), "{got:?}");
+    assert!(
+        !got.iter()
+            .any(|c| c.contains("TuiLogger") || c.contains("JsonStdOutLogWriter") || c.contains("IsolatedLogger")),
+        "{got:?}"
+    );
+}
+
+/// A section whose first sentence names the folder its heading is about ("### App Directory",
+/// "The `app/` directory contains ...") reads the paths of its lists, and of its sub-sections,
+/// in that folder first; the next section of its level does not.
+#[test]
+fn a_section_about_a_folder_reads_its_paths_there() {
+    let text = "## Structure\n\n### App Directory\n\nThe `app/` directory contains the main application code.\n\n#### Backend\n\n- `lib/operately/` - Core business logic\n\n### Design Directory\n\nMockups.\n\n- `lib/other/` - elsewhere\n";
+    let out = extract(&memory(text, None));
+    let got: Vec<String> = out.claims.iter().map(render).collect();
+    assert!(got.iter().any(|c| c.starts_with("L9 file_reference app/lib/operately")), "{got:?}");
+    assert!(got.iter().any(|c| c.starts_with("L15 file_reference lib/other")), "{got:?}");
+    // A first sentence naming a folder the heading does not is no subject.
+    let text = "### Backend\n\nThe `app/` directory is built first.\n\n- `lib/x/` - code\n";
+    let got: Vec<String> = extract(&memory(text, None)).claims.iter().map(render).collect();
+    assert!(got.iter().any(|c| c.starts_with("L5 file_reference lib/x")), "{got:?}");
 }

@@ -136,6 +136,7 @@ impl Walker {
             return;
         }
         if let Some((level, text)) = markdown::heading_level(line) {
+            self.outer_dirs.retain(|(l, _)| *l < level);
             self.close_section();
             self.doc.headings.push((line_no, level));
             if self.past_heading(level, text, line_no) {
@@ -143,6 +144,10 @@ impl Walker {
             }
             if !text.is_empty() {
                 self.prose(text, line_no, Kind::Heading, None);
+            }
+            match self.section_dir.clone() {
+                Some(dir) => self.outer_dirs.push((level, dir)),
+                None => self.fresh_heading = Some((level, text.to_lowercase())),
             }
             return;
         }
@@ -165,7 +170,11 @@ impl Walker {
             self.command_program(content, line_no);
             return;
         }
+        let first = self.doc.sentences.len();
         self.prose(content, line_no, Kind::Prose, item_col);
+        if let Some(heading) = self.fresh_heading.take().filter(|_| outside_list) {
+            self.subject_folder(&heading, first);
+        }
         if outside_list && config::hypothetical(content) {
             self.example = true;
         }

@@ -30,6 +30,9 @@ impl Walker {
         if let Some(r) = &self.section_dir {
             v.push(folder(r, false, false));
         }
+        for (_, r) in self.outer_dirs.iter().rev().filter(|(_, r)| Some(r) != self.section_dir.as_ref()) {
+            v.push(folder(r, false, false));
+        }
         if let Some(c) = self.context_folder() {
             v.push(c);
             v.extend(self.package_folder());

@@ -108,6 +108,27 @@ impl Walker {
         true
     }
 
+    /// The first sentence under a heading that names the folder the heading is about ("###
+    /// App Directory", then "The `app/` directory contains the main application code"): the
+    /// section is on that folder, and so are its sub-sections (`outer_dirs`). Only one folder
+    /// in the line, and its name among the heading's words.
+    pub(super) fn subject_folder(&mut self, heading: &(usize, String), first: usize) {
+        let new = &self.doc.sentences[first..];
+        let mut files = new.iter().flat_map(|s| &s.files);
+        let (Some(only), None) = (files.next(), files.next()) else { return };
+        if !paths::folder_like(&only.tok) || self.section_dir.is_some() {
+            return;
+        }
+        let name = only.tok.path.trim_end_matches('/').rsplit('/').next().unwrap_or("").to_lowercase();
+        let named = heading.1.split(|c: char| !c.is_alphanumeric() && c != '_' && c != '-').any(|w| w == name);
+        if name.len() < 2 || !named {
+            return;
+        }
+        let readings = only.readings.clone();
+        self.outer_dirs.push((heading.0, readings.clone()));
+        self.section_dir = Some(readings);
+    }
+
     /// What a prose line opens for the lines after it: a section folder or file (heading or
     /// intro line naming one path), a list scope (item starting with a path), a tree root.
     pub(super) fn scopes_after(

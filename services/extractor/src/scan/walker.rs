@@ -60,6 +60,12 @@ pub(super) struct Walker {
     pub(super) doc: Doc,
     pub(super) paragraph: u32,
     pub(super) section_dir: Option<Vec<String>>,
+    /// The folders of the sections this one is inside, by heading level ("### App Directory"
+    /// on `app/` holds "#### Backend"): read after the section's own folder.
+    pub(super) outer_dirs: Vec<(usize, Vec<String>)>,
+    /// The open heading's level and title, while no running text has followed it yet: the
+    /// first sentence may name the folder the section is about (`sections`).
+    pub(super) fresh_heading: Option<(usize, String)>,
     pub(super) section_anchor: Option<usize>,
     pub(super) recent_dir: Option<Vec<String>>,
     pub(super) list: Vec<ListScope>,
@@ -122,6 +128,8 @@ impl Walker {
             doc: Doc::default(),
             paragraph: 0,
             section_dir: None,
+            outer_dirs: Vec::new(),
+            fresh_heading: None,
             section_anchor: None,
             recent_dir: None,
             list: Vec::new(),
