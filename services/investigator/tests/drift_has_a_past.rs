@@ -624,3 +624,36 @@ fn a_folder_whose_last_files_moved_together_moved_there() {
         other => panic!("a folder whose last files moved under app/: wanted STALE, got {other:?}"),
     }
 }
+
+#[test]
+fn a_name_defined_in_several_places_none_at_the_memorys_line_is_ambiguous() {
+    let (_dir, root) = new_repo();
+    let root = &root;
+    commit(root, 0, |r| {
+        write(r, "src/view.py", "class ImageView:\n    pass\n");
+        write(r, "tests/fakes.py", "import os\n\nclass ImageView:\n    pass\n");
+        write(r, "NOTES.md", "A note in `ImageView` (line 50).\n");
+    });
+    let evidence = Evidence::open(root).unwrap();
+    let checker = evidence.checker();
+    let at = |line: u32| {
+        claim(
+            1,
+            ClaimType::SymbolReference,
+            CodeRef { symbol: Some("ImageView".into()), line: Some(line), ..CodeRef::path(".") },
+            None,
+        )
+    };
+    match checker.check(&at(50), &notes(root, 0)) {
+        Outcome::Checked { verdict: Verdict::Ambiguous, evidence, .. } => {
+            assert!(evidence.contains("none at line 50"), "{evidence}")
+        }
+        other => panic!("two definitions, neither at the line: wanted AMBIGUOUS, got {other:?}"),
+    }
+    match checker.check(&at(3), &notes(root, 0)) {
+        Outcome::Checked { verdict: Verdict::Valid, evidence, .. } => {
+            assert!(evidence.contains("tests/fakes.py:3"), "{evidence}")
+        }
+        other => panic!("one of them at the line: wanted VALID, got {other:?}"),
+    }
+}

@@ -104,6 +104,21 @@ impl Checker<'_> {
                     Some(format!("{path}:{at}")),
                 );
             }
+            // Several definitions and none on the memory's line: the name is there, the line
+            // is not, and which definition the memory meant is not known.
+            if let [(path, at), ..] = found.as_slice() {
+                return checked(
+                    Verdict::Ambiguous,
+                    50,
+                    format!(
+                        "{path}:{at} — {} is defined in {} places, none at line {want}: {}",
+                        sym.display(),
+                        found.len(),
+                        list(&found.iter().map(|(p, l)| format!("{p}:{l}")).collect::<Vec<_>>())
+                    ),
+                    None,
+                );
+            }
         }
         match found.as_slice() {
             [(path, line)] => {
