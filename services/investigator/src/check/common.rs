@@ -46,8 +46,9 @@ pub(crate) fn placeholder_path(path: &str) -> Option<&'static str> {
             return Some("`foo`, `bar` and the like are example names");
         }
         let original_stem = segment.split('.').next().unwrap_or(segment);
-        // `myFeature`, `MyRule`, `YourComponent` (not `MYSQL`, `Mycelium`).
-        let camel_stand_in = ["my", "My", "your", "Your"].iter().any(|p| {
+        // `myFeature`, `MyRule`, `YourComponent`, `SomePage` (not `MYSQL`, `Mycelium`,
+        // `Something`).
+        let camel_stand_in = ["my", "My", "your", "Your", "some", "Some"].iter().any(|p| {
             original_stem.starts_with(p) && original_stem[p.len()..].starts_with(|c: char| c.is_ascii_uppercase())
         });
         if ["my_", "my-", "your_", "your-", "some_", "some-"].iter().any(|p| stem.starts_with(p))
@@ -200,6 +201,8 @@ mod tests {
             ("Sources/Rules/MyRule.swift", true),
             ("Tests/Rules/MyRuleTests.swift", true),
             ("src/components/YourComponent.tsx", true),
+            ("app/assets/js/pages/SomePage/", true),
+            ("src/Something.ts", false),
             ("docs/MYSQL.md", false),
             ("src/Mycelium.swift", false),
             ("src/myriad/mypy_plugin.py", false),
