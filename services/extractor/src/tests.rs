@@ -1546,4 +1546,8 @@ fn a_section_about_a_folder_reads_its_paths_there() {
     let text = "### Backend\n\nThe `app/` directory is built first.\n\n- `lib/x/` - code\n";
     let got: Vec<String> = extract(&memory(text, None)).claims.iter().map(render).collect();
     assert!(got.iter().any(|c| c.starts_with("L5 file_reference lib/x")), "{got:?}");
+    // A page title naming a folder scopes its own section, not the page's sub-sections.
+    let text = "# exec/ — the engine\n\n## Root files\n\n| `planner.rs` | entry point |\n";
+    let got: Vec<String> = extract(&memory(text, None)).claims.iter().map(render).collect();
+    assert!(got.iter().any(|c| c.starts_with("L5 file_reference planner.rs")), "{got:?}");
 }

@@ -145,9 +145,11 @@ impl Walker {
             if !text.is_empty() {
                 self.prose(text, line_no, Kind::Heading, None);
             }
-            match self.section_dir.clone() {
-                Some(dir) => self.outer_dirs.push((level, dir)),
-                None => self.fresh_heading = Some((level, text.to_lowercase())),
+            // A heading that names a folder scopes its own section only (a page's title
+            // `# exec/` names the page's own folder); a section the first sentence puts on a
+            // folder holds its sub-sections too (`sections::subject_folder`).
+            if self.section_dir.is_none() {
+                self.fresh_heading = Some((level, text.to_lowercase()));
             }
             return;
         }
