@@ -18,6 +18,8 @@ use std::sync::LazyLock;
 
 use regex::Regex;
 
+use crate::mentions::{ConfigMention, FileMention, SymbolMention};
+
 use super::doc::{Doc, Gone};
 
 /// Takes every mention of a name the memory says is gone out of the claims: its symbol and key
@@ -64,6 +66,20 @@ fn same_name(mention: &str, gone: &str) -> bool {
     mention.trim_end_matches('/') == gone.trim_end_matches('/')
 }
 
+/// The names of a sentence's mentions (a path as written, a symbol, a key) whose place in the
+/// line `keep` takes.
+pub(super) fn names_where(
+    files: &[FileMention],
+    symbols: &[SymbolMention],
+    configs: &[ConfigMention],
+    keep: impl Fn(usize, usize) -> bool,
+) -> Vec<String> {
+    let files = files.iter().filter(|f| keep(f.start, f.end)).map(|f| f.raw.clone());
+    let symbols = symbols.iter().filter(|m| keep(m.start, m.end)).map(|m| m.name.clone());
+    let configs = configs.iter().filter(|c| keep(c.start, c.end)).map(|c| c.key.clone());
+    files.chain(symbols).chain(configs).collect()
+}
+
 /// Records a name the sentence on `line` says is gone, once per name.
 pub(super) fn record(doc: &mut Doc, line: u32, name: &str) {
     if name.is_empty() || doc.gone.iter().any(|g| same_name(&g.name, name)) {
@@ -94,9 +110,7 @@ pub(super) fn record_paragraph(doc: &mut Doc, paragraph: u32, line: u32, here: V
     let ends_sentence = |text: &str| text.trim_end().ends_with(['.', '!', '?']);
     let same = doc.sentences.iter().rev().take_while(|s| s.paragraph == paragraph && s.line < line);
     for s in same.take_while(|s| !ends_sentence(&s.text)) {
-        names.extend(s.files.iter().map(|f| f.raw.clone()));
-        names.extend(s.symbols.iter().map(|m| m.name.clone()));
-        names.extend(s.configs.iter().map(|c| c.key.clone()));
+        names.extend(names_where(&s.files, &s.symbols, &s.configs, |_, _| true));
     }
     names.extend(here);
     for name in names {

@@ -256,22 +256,13 @@ impl Walker {
             }
             // A name the memory says is gone is no claim in that section (`gone`).
             let said_gone = |start: usize, end: usize| negation::said_gone(orig, &range, start, end);
-            let names = files.iter().filter(|f| said_gone(f.start, f.end)).map(|f| f.raw.clone());
-            let names = names
-                .chain(syms.iter().filter(|s| said_gone(s.start, s.end)).map(|s| s.name.clone()))
-                .chain(configs.iter().filter(|c| said_gone(c.start, c.end)).map(|c| c.key.clone()))
-                .collect::<Vec<_>>();
-            for name in names {
+            for name in gone::names_where(&files, &syms, &configs, said_gone) {
                 gone::record(&mut self.doc, line_no, &name);
             }
             // "References below to `TuiLogger`, `IsolatedLogger` ... are historical": every name
             // of the paragraph so far.
             if gone::says_historical(text) {
-                let here = files.iter().map(|f| f.raw.clone());
-                let here = here
-                    .chain(syms.iter().map(|s| s.name.clone()))
-                    .chain(configs.iter().map(|c| c.key.clone()))
-                    .collect::<Vec<_>>();
+                let here = gone::names_where(&files, &syms, &configs, |_, _| true);
                 gone::record_paragraph(&mut self.doc, self.paragraph, line_no, here);
             }
             syms.retain(|s| !negation::denied(orig, &range, s.start, s.end));

@@ -83,10 +83,11 @@ impl Checker<'_> {
             // `doc/Makefile` renamed to `doc/Makefile.am`: it became the template a configure
             // step makes it from.
             if trace.deleted_in.is_none() && TEMPLATE_SUFFIXES.iter().any(|s| last == format!("{path}{s}")) {
-                return Some(Located::NotInRepo(format!(
-                    "{path} — git renamed it to {last} in {}: the template a build's configure step makes it from, so a generated file; not checked",
-                    short(&trace.renames[0].0)
-                )));
+                return Some(made_from_template(
+                    path,
+                    format!("git renamed it to {last} in {}", short(&trace.renames[0].0)),
+                    &last,
+                ));
             }
             if trace.deleted_in.is_none() {
                 if let Some(Located::Here { dir, .. }) = self.exists(&last, 100, None) {
@@ -264,12 +265,15 @@ impl Checker<'_> {
         if let Some(template) =
             TEMPLATE_SUFFIXES.iter().map(|s| format!("{last}{s}")).find(|t| self.index.file(t).is_some())
         {
-            return Located::NotInRepo(format!(
-                "{last} — git deleted it in {}, and {template} is in the tree: the template a build's configure step makes it from, so a generated file; not checked",
-                short(&commit)
-            ));
+            return made_from_template(
+                last,
+                format!("git deleted it in {}, and {template} is in the tree", short(&commit)),
+                &template,
+            );
         }
-        if let Some((to, kept, of)) = old.as_deref().and_then(|old| self.lines_went_to(git, &commit, old)) {
+        // The files the deleting commit added, still in the tree: where its text or its name went.
+        let added: Vec<String> = git.added_in(&commit).into_iter().filter(|p| self.index.file(p).is_some()).collect();
+        if let Some((to, kept, of)) = old.as_deref().and_then(|old| self.lines_went_to(git, &commit, &added, old)) {
             return Located::Moved {
                 confidence: 70 - penalty,
                 evidence: self.with_history_note(
@@ -284,7 +288,7 @@ impl Checker<'_> {
                 dir: false,
             };
         }
-        if let Some(to) = self.renamed_with_affix(git, &commit, last) {
+        if let Some(to) = renamed_with_affix(&added, last) {
             return Located::Moved {
                 confidence: 70 - penalty,
                 evidence: self.with_history_note(
@@ -310,40 +314,32 @@ impl Checker<'_> {
         Located::Gone { confidence, evidence, since: since_of(git, &commit) }
     }
 
-    /// Of the files `commit` added that are still there, the one that took more than half of
+    /// Of the files `commit` added that are still there (`added`), the one that took more than half of
     /// the deleted file's lines (`old`, lines of a few characters and more, each counted once),
     /// with how many: a file extracted into a new place in the commit that deleted it, rewritten
     /// beyond what git calls a rename.
-    fn lines_went_to(&self, git: &GitRepo, commit: &str, old: &str) -> Option<(String, usize, usize)> {
+    fn lines_went_to(
+        &self,
+        git: &GitRepo,
+        commit: &str,
+        added: &[String],
+        old: &str,
+    ) -> Option<(String, usize, usize)> {
         let lines: std::collections::BTreeSet<&str> =
             old.lines().map(str::trim).filter(|l| l.chars().filter(|c| c.is_alphanumeric()).count() >= 4).collect();
         if lines.len() < MIN_LINES_EXTRACTED {
             return None;
         }
         let mut best: Option<(String, usize)> = None;
-        for path in git.added_in(commit).into_iter().filter(|p| self.index.file(p).is_some()) {
-            let Some(text) = git.show(commit, &path) else { continue };
+        for path in added {
+            let Some(text) = git.show(commit, path) else { continue };
             let there: std::collections::BTreeSet<&str> = text.lines().map(str::trim).collect();
             let kept = lines.iter().filter(|l| there.contains(*l)).count();
-            if best.as_ref().is_none_or(|(p, k)| kept > *k || (kept == *k && path < *p)) {
-                best = Some((path, kept));
+            if best.as_ref().is_none_or(|(p, k)| kept > *k || (kept == *k && path < p)) {
+                best = Some((path.clone(), kept));
             }
         }
         best.filter(|(_, kept)| kept * 2 > lines.len()).map(|(p, kept)| (p, kept, lines.len()))
-    }
-
-    /// The one file `commit` added next to the deleted `path`, still there, whose name is the old
-    /// one with a word put before or after it ([`affixed`]: `util/run_tests_e2e` →
-    /// `util/run_tests_e2e_host`): a rename git did not pair, made in the deleting commit, the
-    /// text rewritten beyond the resemblance the search over later commits asks for.
-    fn renamed_with_affix(&self, git: &GitRepo, commit: &str, path: &str) -> Option<String> {
-        let (dir, name) = path.rsplit_once('/').unwrap_or(("", path));
-        let mut found = git.added_in(commit).into_iter().filter(|p| {
-            let (d, n) = p.rsplit_once('/').unwrap_or(("", p.as_str()));
-            d == dir && affixed(name, n) && self.index.file(p).is_some()
-        });
-        let first = found.next()?;
-        found.next().is_none().then_some(first)
     }
 
     /// `evidence`, with a note when the history it comes from is incomplete.
@@ -387,6 +383,14 @@ impl Checker<'_> {
 /// `config.h.in`, CMake's `configure_file` inputs).
 const TEMPLATE_SUFFIXES: &[&str] = &[".in", ".am", ".cmake.in"];
 
+/// `path`, now made from `template` by a build's configure step: a generated file, not checked;
+/// `how` is what git shows of it.
+fn made_from_template(path: &str, how: String, template: &str) -> Located {
+    Located::NotInRepo(format!(
+        "{path} — {how}: {template} is the template a build's configure step makes it from, so a generated file; not checked"
+    ))
+}
+
 /// How many times history shows `path` added and then deleted, when that is
 /// [`MIN_TIMES_MADE_AND_REMOVED`] or more: the file of a workflow that makes it for one change
 /// and removes it when the change is released (strawberry's `RELEASE.md`), which a memory names
@@ -395,4 +399,19 @@ fn made_and_removed(git: &GitRepo, path: &str) -> Option<usize> {
     let (added, deleted) = git.times_added_and_deleted(path);
     let times = added.min(deleted);
     (times >= MIN_TIMES_MADE_AND_REMOVED).then_some(times)
+}
+
+/// Of `added` (the files the deleting commit added, still in the tree), the one beside the
+/// deleted `path` whose name is the old one with a word put before or after it ([`affixed`]:
+/// `util/run_tests_e2e` → `util/run_tests_e2e_host`): a rename git did not pair, made in the
+/// deleting commit, the text rewritten beyond the resemblance the search over later commits
+/// asks for.
+fn renamed_with_affix(added: &[String], path: &str) -> Option<String> {
+    let (dir, name) = path.rsplit_once('/').unwrap_or(("", path));
+    let mut found = added.iter().filter(|p| {
+        let (d, n) = p.rsplit_once('/').unwrap_or(("", p.as_str()));
+        d == dir && affixed(name, n)
+    });
+    let first = found.next()?;
+    found.next().is_none().then(|| first.clone())
 }
