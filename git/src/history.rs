@@ -1286,6 +1286,26 @@ impl GitRepo {
         self.read_spec(format!("{rev}:{}{path}", self.prefix))
     }
 
+    /// The dependency manifests `commit` deleted or added dependencies to (`manifests.rs`),
+    /// with paths relative to this checkout's folder; `None` when git could not show it.
+    pub fn manifest_changes(&self, commit: &str) -> Option<Vec<crate::ManifestChange>> {
+        if commit.is_empty() || !commit.bytes().all(|b| b.is_ascii_hexdigit()) {
+            return None;
+        }
+        let mut cmd = git(&self.dir);
+        cmd.args(["show", "--format=", "-U0", "--no-color", "--no-renames", "--no-ext-diff", commit, "--"])
+            .args(crate::manifests::MANIFEST_NAMES.iter().map(|n| format!(":(glob)**/{n}")));
+        let mut changes = crate::manifests::manifest_changes(&output(&mut cmd)?);
+        changes.retain_mut(|c| match c.path.strip_prefix(&self.prefix) {
+            Some(inside) => {
+                c.path = inside.to_owned();
+                true
+            }
+            None => false,
+        });
+        Some(changes)
+    }
+
     /// The name that took `name`'s place in `commit`, read from the commit's own patch of code
     /// files (`substitution.rs`): a rename done by substitution, whatever became of the body.
     pub fn substitution(&self, commit: &str, name: &str) -> Option<crate::Substitution> {

@@ -3,7 +3,8 @@
 //! definition), old file versions ([`GitRepo`]), the last commit date of memory files
 //! ([`GitDates`]), how often paths changed since a date ([`Activity`]), what a change
 //! is against a base revision ([`diff`]), which name took another's place in a commit
-//! (`substitution.rs`), and which commit wrote a line of a tracked file (`blame.rs`). No other memval crate runs git.
+//! (`substitution.rs`), which manifests a commit deleted or gave a new dependency
+//! (`manifests.rs`), and which commit wrote a line of a tracked file (`blame.rs`). No other memval crate runs git.
 //!
 //! History is complete or says it is not; a git error is reported, never read as "nothing
 //! happened". This crate must never write to a repository or reach a remote: every call runs
@@ -26,6 +27,7 @@ pub mod diff;
 mod error;
 mod history;
 mod kept;
+mod manifests;
 mod name_log;
 
 /// Whether a history search for `name` is a lookup in the one patch walk a checkout reads
@@ -44,6 +46,7 @@ pub use dates::GitDates;
 pub use error::GitError;
 pub use history::{ere_literal, Change, ChangeKind, DirFate, GitRepo, Progress, Trace, NAME_SEARCH_COMMITS};
 pub use kept::{newest_first, Cache};
+pub use manifests::{is_manifest, names_package, ManifestChange, MANIFEST_NAMES};
 pub use state::{worktree_state, WorktreeState};
 pub use substitution::Substitution;
 pub use written::LineWritten;

@@ -657,3 +657,172 @@ fn a_name_defined_in_several_places_none_at_the_memorys_line_is_ambiguous() {
         other => panic!("one of them at the line: wanted VALID, got {other:?}"),
     }
 }
+
+#[test]
+fn a_definition_that_left_for_a_package_of_its_own_is_not_a_removal() {
+    let (_dir, root) = new_repo();
+    let root = &root;
+    commit(root, 0, |r| {
+        // A package the monorepo will split out, a package whose file will re-export a new
+        // dependency, and a class that is simply removed.
+        write(r, "ui/core/package.json", "{\n  \"name\": \"@acme/core\",\n  \"version\": \"0.1.0\"\n}\n");
+        write(r, "ui/core/src/time.ts", "export class TimeRangeProvider {\n  start = 0;\n}\n");
+        write(
+            r,
+            "ui/app/package.json",
+            "{\n  \"name\": \"@acme/app\",\n  \"dependencies\": {\n    \"react\": \"^18.0.0\"\n  }\n}\n",
+        );
+        write(r, "shared/pubspec.yaml", "name: shared\ndependencies:\n  path: ^1.8.0\n");
+        write(r, "shared/lib/log.dart", "class SpinnerLogWriter {\n  void log() {}\n}\n");
+        write(r, "shared/lib/cache.dart", "class OldCache {\n  void get() {}\n}\n\nclass Keys {}\n");
+        write(
+            r,
+            "NOTES.md",
+            "`TimeRangeProvider` keeps the range.\n`SpinnerLogWriter` draws a spinner.\n`OldCache` caches.\n",
+        );
+    });
+    // Day 2: `ui/core` leaves for its own repository (the app depends on it from the registry),
+    // and the log writers go into the `acme_logging` package, which `log.dart` re-exports;
+    // `OldCache` is deleted in the same commit from a file that names no new package.
+    commit(root, 2, |r| {
+        std::fs::remove_dir_all(r.join("ui/core")).unwrap();
+        write(
+            r,
+            "ui/app/package.json",
+            "{\n  \"name\": \"@acme/app\",\n  \"dependencies\": {\n    \"@acme/core\": \"^0.1.0\",\n    \"react\": \"^18.0.0\"\n  }\n}\n",
+        );
+        write(r, "shared/pubspec.yaml", "name: shared\ndependencies:\n  path: ^1.8.0\n  acme_logging: ^0.1.0\n");
+        write(r, "shared/lib/log.dart", "export 'package:acme_logging/acme_logging.dart';\n");
+        write(r, "shared/lib/cache.dart", "class Keys {}\n");
+    });
+
+    let evidence = Evidence::open(root).unwrap();
+    let checker = evidence.checker();
+    let memory = notes(root, 0);
+    assert_case(
+        "a class whose whole package left and is a dependency now",
+        checker.check(&symbol(1, "TimeRangeProvider"), &memory),
+        &Want::NotChecked("with its package @acme/core"),
+    );
+    assert_case(
+        "a class moved into a dependency its file now re-exports",
+        checker.check(&symbol(2, "SpinnerLogWriter"), &memory),
+        &Want::NotChecked("depend on acme_logging"),
+    );
+    match checker.check(&symbol(3, "OldCache"), &memory) {
+        Outcome::Checked { verdict: Verdict::Contradicted, .. } => {}
+        other => panic!("a class removed while the file names no new package: wanted CONTRADICTED, got {other:?}"),
+    }
+}
+
+#[test]
+fn a_path_the_root_did_not_have_is_read_at_the_end_of_a_packages_paths() {
+    let (_dir, root) = new_repo();
+    let root = &root;
+    commit(root, 0, |r| {
+        write(r, "modules/codec/src/main/scala/Codec.scala", "object Codec\n");
+        write(r, "modules/log/src/main/scala/Log.scala", "object Log\n");
+        write(r, "packages/cli/lib/plugins/aws/deploy.js", "module.exports = 1;\n");
+        write(r, "src/legacy/old.js", "module.exports = 2;\n");
+        write(r, "NOTES.md", "Sources: `src/main/scala`.\nAWS: `lib/plugins/aws/`.\nOld: `src/legacy/`.\n");
+    });
+    // Day 2, after the notes: the root's `src/legacy/` moves into a package.
+    commit(root, 2, |r| {
+        std::fs::create_dir_all(r.join("packages/cli/src")).unwrap();
+        std::fs::rename(r.join("src/legacy"), r.join("packages/cli/src/legacy")).unwrap();
+    });
+
+    let evidence = Evidence::open(root).unwrap();
+    let checker = evidence.checker();
+    let memory = notes(root, 1);
+    match checker.check(&file(1, "src/main/scala"), &memory) {
+        Outcome::Checked { verdict: Verdict::Valid, evidence, .. } => {
+            assert!(evidence.contains("each of 2 packages"), "{evidence}")
+        }
+        other => panic!("a folder every module has: wanted VALID, got {other:?}"),
+    }
+    match checker.check(&file(2, "lib/plugins/aws"), &memory) {
+        Outcome::Checked { verdict: Verdict::Valid, evidence, .. } => {
+            assert!(evidence.contains("packages/cli/lib/plugins/aws"), "{evidence}")
+        }
+        other => panic!("a path written from its one package: wanted VALID, got {other:?}"),
+    }
+    match checker.check(&file(3, "src/legacy"), &memory) {
+        Outcome::Checked { verdict: Verdict::Stale, successor: Some(to), .. } => {
+            assert_eq!(to, "packages/cli/src/legacy")
+        }
+        other => panic!("the root had it when the memory was written, and it moved: wanted STALE, got {other:?}"),
+    }
+}
+
+#[test]
+fn a_bare_file_name_the_code_handles_is_the_users_file() {
+    let (_dir, root) = new_repo();
+    let root = &root;
+    commit(root, 0, |r| {
+        write(r, "btw.md", "# the project's own copy\n");
+        write(r, "notes.md", "# scratch\n");
+        write(r, "R/config.R", "config_path <- function(dir) {\n  file.path(dir, \"btw.md\")\n}\n");
+        write(r, "NOTES.md", "Each project keeps `btw.md`.\nSee `notes.md`.\n");
+    });
+    commit(root, 2, |r| {
+        std::fs::remove_file(r.join("btw.md")).unwrap();
+        std::fs::remove_file(r.join("notes.md")).unwrap();
+    });
+
+    let evidence = Evidence::open(root).unwrap();
+    let checker = evidence.checker();
+    let memory = notes(root, 1);
+    assert_case(
+        "a file name the code reads from its user's project",
+        checker.check(&file(1, "btw.md"), &memory),
+        &Want::NotChecked("R/config.R:2"),
+    );
+    assert_case(
+        "a file nothing handles by name, deleted",
+        checker.check(&file(2, "notes.md"), &memory),
+        &Want::Verdict(Verdict::Contradicted),
+    );
+}
+
+#[test]
+fn a_member_given_with_a_line_and_no_file_may_be_cited_at_its_use() {
+    let (_dir, root) = new_repo();
+    let root = &root;
+    commit(root, 0, |r| {
+        write(r, "Sources/Manager.swift", "class Manager {\n  func loadImage() {}\n}\n");
+        write(
+            r,
+            "Sources/Cache.swift",
+            "class ShardedCache {\n  func get() {\n    let m = Manager()\n    m.start()\n    m.loadImage()\n  }\n}\n",
+        );
+        write(r, "NOTES.md", "`loadImage` (line 5) loads.\n`loadImage` (line 40) too.\n`ShardedCache` (line 9).\n");
+    });
+    let evidence = Evidence::open(root).unwrap();
+    let checker = evidence.checker();
+    let memory = notes(root, 1);
+    let at = |line: u32, name: &str, at: u32| {
+        claim(
+            line,
+            ClaimType::SymbolReference,
+            CodeRef { symbol: Some(name.into()), line: Some(at), ..CodeRef::path(".") },
+            None,
+        )
+    };
+    match checker.check(&at(1, "loadImage", 5), &memory) {
+        Outcome::Checked { verdict: Verdict::Valid, evidence, .. } => {
+            assert!(evidence.contains("Sources/Cache.swift:5"), "{evidence}")
+        }
+        other => panic!("the line of a call: wanted VALID, got {other:?}"),
+    }
+    assert_case(
+        "a line that holds neither its definition nor a use",
+        checker.check(&at(2, "loadImage", 40), &memory),
+        &Want::NotChecked("not at line 40"),
+    );
+    assert_case(
+        "a type's name at a line not its definition's",
+        checker.check(&at(3, "ShardedCache", 9), &memory),
+        &Want::Verdict(Verdict::Stale),
+    );
+}

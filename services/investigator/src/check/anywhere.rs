@@ -25,7 +25,8 @@
 //! - **not checked** when its qualifier is a function of the repo (`Chain.Extract`): the member
 //!   is one of what the function returns, a type the text does not give.
 //! - **not checked** (drift needs a past), with history, when it was never a name of the code
-//!   and only prose names it (the memory itself, other docs): a library's, another project's or
+//!   and two or more names the code defines end with it (`ObjectRenderer` for
+//!   `HtmlObjectRenderer`, ...: a family's name, `family.rs`), or only prose names it (the memory itself, other docs): a library's, another project's or
 //!   an example name, more often than the repository's.
 //!
 //! History is searched only when no code uses the name, and the search is bounded in work, not
@@ -96,6 +97,12 @@ impl Checker<'_> {
             if let Some((path, at)) = found.iter().find(|(_, l)| *l == want) {
                 return checked(Verdict::Valid, 90, format!("{path}:{at} — {} is defined here", sym.display()), None);
             }
+            // `ioQueue` (line 738), `error.isTaskCancelled` (line 354): a function's, a
+            // variable's or a member's name with a line and no file is as often where it is used
+            // (a call, a check) as where it is defined.
+            if !found.is_empty() && sym.use_like() {
+                return self.used_at_line(sym, want);
+            }
             if let [(path, at)] = found.as_slice() {
                 return checked(
                     Verdict::Stale,
@@ -136,6 +143,34 @@ impl Checker<'_> {
                 None,
             ),
             [] => self.defined_nowhere(sym, since),
+        }
+    }
+
+    /// A use-like name given with a line and no file, defined elsewhere: VALID when a file
+    /// that names it has it at that line; else not checked, since which file's line the memory
+    /// meant is not known.
+    fn used_at_line(&self, sym: &SymbolName, want: u32) -> Outcome {
+        let mut files: Vec<&FileInfo> = self.index.files_with_token(&sym.name).filter(|f| !is_prose(&f.path)).collect();
+        files.sort_by(|a, b| a.path.cmp(&b.path));
+        let at_line = files.into_iter().find(|f| {
+            self.index
+                .read_text(&f.path)
+                .and_then(|t| t.lines().nth(want.saturating_sub(1) as usize).map(|l| identifiers_contain(l, &sym.name)))
+                .unwrap_or(false)
+        });
+        match at_line {
+            Some(f) => checked(
+                Verdict::Valid,
+                70,
+                format!("{}:{want} — {} is used here (the line of a use, not of its definition)", f.path, sym.display()),
+                None,
+            ),
+            None => Outcome::NotChecked {
+                reason: format!(
+                    "{} is defined in the repo, but not at line {want}; a function's or a member's name with a line and no file is as often the line of a use in a file the memory does not name: not checked",
+                    sym.display()
+                ),
+            },
         }
     }
 
@@ -363,6 +398,15 @@ impl Checker<'_> {
                 None,
             );
         }
+        // `ObjectRenderer` in docs about `HtmlObjectRenderer`, `IMarkdownObjectRenderer`, ...:
+        // the family's name, not an invention or a misspelling of one of them.
+        if let Some(members) = self.family_of(&sym.name) {
+            return Outcome::NotChecked {
+                reason: format!(
+                    "{shown}: {past}; the code defines {members}, which end with it: read as the name of that family, not checked"
+                ),
+            };
+        }
         if let Some((near, path, line)) = self.defined_near_miss(&sym.name) {
             if super::respelled::restyled(&sym.name, &near) {
                 return Outcome::NotChecked {
@@ -514,6 +558,9 @@ impl Checker<'_> {
                     Some(found @ Outcome::Checked { verdict: Verdict::Valid, .. }) => return Removal::Found(found),
                     _ => {}
                 }
+            }
+            if let Some(moved_out) = self.left_for_package(git, commit, &defining, sym) {
+                return Removal::Found(moved_out);
             }
             return Removal::Found(
                 checked(

@@ -5,7 +5,11 @@
 //!
 //! A bare name (`runtime/`) whose namesake at the root was already gone when the memory was
 //! written names what bears that name now (`packages/core/src/runtime/`), not the root's old one:
-//! history before the memory's date is not asked about it.
+//! history before the memory's date is not asked about it. So does a longer path the root did
+//! not have then, found now at the end of a package's paths (`module_tail.rs`).
+//!
+//! A bare name that is gone while the repo's code names it as a file in a string is its user's
+//! file, not checked (`user_file.rs`).
 //!
 //! With or without history, a missing path is reported (the evidence's first word, which the
 //! report takes as the claim's path) at its first reading whose folder is still in the tree, when
@@ -30,9 +34,18 @@ impl Checker<'_> {
     pub(super) fn locate(&self, raw: &str, alts: &[String], since: Option<UnixSeconds>) -> Located {
         let found = self.locate_readings(raw, alts, since);
         let written = as_written(std::iter::once(raw).chain(alts.iter().map(String::as_str)));
+        let bare = !written.is_empty() && !written.contains('/');
+        // A file's name (`btw.md`, `.npmrc`), not a folder's: code names folders for many reasons.
+        if let (Located::Gone { evidence, .. }, true) = (&found, bare && written.contains('.')) {
+            if let Some((path, line)) = self.named_as_a_file_by_code(written) {
+                return Located::NotInRepo(format!(
+                    "{written} is a file the repo's code handles by name ({path}:{line}): one of its user's, which the history of the repo's own copy ({evidence}) says nothing of; not checked"
+                ));
+            }
+        }
         match found {
             Located::Gone { confidence, evidence, since }
-                if confidence > BARE_NAME_GONE && !written.is_empty() && !written.contains('/') =>
+                if confidence > BARE_NAME_GONE && bare =>
             {
                 Located::Gone {
                     confidence: BARE_NAME_GONE,
@@ -67,6 +80,12 @@ impl Checker<'_> {
         }
         if let Some(each) = self.folder_of_each_package(raw, alts, since) {
             return each;
+        }
+        // Another reading that exists (from the notes' folder) is checked below, and wins.
+        let another_exists =
+            alts.iter().any(|a| self.index.file(a).is_some() || self.index.is_dir(a.trim_end_matches('/')));
+        if let Some(tail) = self.written_relative_to_a_package(&path, since).filter(|_| !another_exists) {
+            return tail;
         }
         if let Some(not_a_path) = self.not_a_path_of_the_repo(&path, alts, since) {
             return not_a_path;

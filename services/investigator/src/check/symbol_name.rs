@@ -40,6 +40,17 @@ impl SymbolName {
         }
     }
 
+    /// A function's, a variable's or a member's name (`ioQueue`, `error.isTaskCancelled`,
+    /// `self.load`), not a type's: one a text cites at a line of its use as often as at its
+    /// definition. A `snake_case` name is left out: Python and Rust define functions so, and a
+    /// line given with one is most often its `def`'s.
+    pub(super) fn use_like(&self) -> bool {
+        let lower = |s: &str| s.starts_with(|c: char| c.is_ascii_lowercase());
+        let camel =
+            lower(&self.name) && self.name.contains(|c: char| c.is_ascii_uppercase()) && !self.name.contains('_');
+        camel || self.qualifier.as_deref().is_some_and(lower) && lower(&self.name)
+    }
+
     pub(super) fn display(&self) -> String {
         match &self.qualifier {
             Some(q) => format!("{q}::{}", self.name),
@@ -74,6 +85,21 @@ mod tests {
         for (raw, name, q) in cases {
             let s = SymbolName::parse(raw);
             assert_eq!((s.name.as_str(), s.qualifier.as_deref()), (name, q), "{raw}");
+        }
+    }
+
+    #[test]
+    fn names_cited_at_a_line_of_their_use() {
+        for (raw, use_like) in [
+            ("ioQueue", true),
+            ("error.isTaskCancelled", true),
+            ("self.loadAndCacheImage", true),
+            ("ShardedCache", false),
+            ("Cache::get", false),
+            ("render_matrix", false),
+            ("store", false),
+        ] {
+            assert_eq!(SymbolName::parse(raw).use_like(), use_like, "{raw}");
         }
     }
 

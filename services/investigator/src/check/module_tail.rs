@@ -1,0 +1,64 @@
+//! A path the root did not have when the memory was written, found now as the tail of a
+//! package's path: written relative to that package, not moved.
+//!
+//! Notes of a multi-module build name paths the way each module has them: `src/main/scala` of
+//! every sbt module, `src/test/groovy/` of every Gradle module, `lib/plugins/aws/` of the one
+//! package that holds it. When the repository's root had no such path at the memory's date
+//! (history says so), the memory was not naming the root's; when the tree has it now at the end
+//! of one or more longer paths (`airframe-codec/src/main/scala`), those are what it names:
+//! **VALID**, at 80 for one place and 70 when it is a folder every one of several packages has,
+//! listed. Bare names are `locate.rs`'s (`folder_of_each_package`); without a date or history
+//! nothing is said here.
+
+use memval_proto::UnixSeconds;
+
+use super::common::list;
+use super::located::Located;
+use super::Checker;
+
+impl Checker<'_> {
+    /// `Here` at the path(s) ending with `path`, when the root did not have `path` at `since`.
+    pub(super) fn written_relative_to_a_package(&self, path: &str, since: Option<UnixSeconds>) -> Option<Located> {
+        let (git, since) = (self.git?, since?);
+        let path = path.trim_start_matches("./").trim_end_matches('/');
+        if !path.contains('/')
+            || path.starts_with('/')
+            || path.split('/').any(|s| s.is_empty() || s == "." || s == "..")
+        {
+            return None;
+        }
+        if git.had_at(path, since) {
+            return None;
+        }
+        let tail = format!("/{path}");
+        let mut places: Vec<(String, bool)> = self
+            .index
+            .dirs()
+            .filter(|d| d.ends_with(&tail))
+            .map(|d| (d.to_owned(), true))
+            .chain(self.index.files().filter(|(_, f)| f.path.ends_with(&tail)).map(|(_, f)| (f.path.clone(), false)))
+            .collect();
+        places.sort();
+        let why = format!("the root had no {path} when the memory was written");
+        match places.as_slice() {
+            [] => None,
+            [(only, dir)] => Some(Located::Here {
+                path: only.clone(),
+                dir: *dir,
+                confidence: 80,
+                note: Some(format!("written relative to its package: {why}")),
+            }),
+            [(first, dir), ..] => Some(Located::Here {
+                path: first.clone(),
+                dir: *dir,
+                confidence: 70,
+                note: Some(format!(
+                    "the {} of each of {} packages ({}): {why}",
+                    path,
+                    places.len(),
+                    list(&places.iter().map(|(p, _)| p.clone()).collect::<Vec<_>>())
+                )),
+            }),
+        }
+    }
+}

@@ -1,0 +1,55 @@
+//! A bare file name the repository's own code handles by name: the user's file, not the repo's.
+//!
+//! A tool's docs name the files it reads or writes in its user's project (`btw.md` a client
+//! loads, the `.npmrc` a bot rewrites, the `yarn.lock` it updates). The repository may once have
+//! had a copy of its own, since deleted: history then calls the name "deleted", yet the memory
+//! never meant that copy. When a path written as a bare name is gone and a code file (not prose)
+//! names it as a file in a string (`"btw.md"`, `'/.npmrc'`), the name is one the program works
+//! with: **not checked**, with the line that names it.
+
+use super::common::is_prose;
+use super::Checker;
+
+impl Checker<'_> {
+    /// The first code file (by path) whose text names `name` as a file in a string, and the line.
+    pub(super) fn named_as_a_file_by_code(&self, name: &str) -> Option<(String, u32)> {
+        let token = name
+            .split(|c: char| !(c.is_alphanumeric() || c == '_'))
+            .max_by_key(|part| part.len())
+            .filter(|part| part.len() >= 2)?;
+        let mut files: Vec<&str> = self
+            .index
+            .files_with_token(token)
+            .map(|f| f.path.as_str())
+            .filter(|p| !is_prose(p) && !p.ends_with(".json") && !p.ends_with(".lock"))
+            .collect();
+        files.sort_unstable();
+        files.into_iter().find_map(|path| {
+            let text = self.index.read_text(path)?;
+            text.lines().position(|l| names_file_in_string(l, name)).map(|i| (path.to_owned(), i as u32 + 1))
+        })
+    }
+}
+
+/// Whether `line` has `name` in a string as a file: after a quote or a `/`, before a quote.
+fn names_file_in_string(line: &str, name: &str) -> bool {
+    const QUOTES: [char; 3] = ['"', '\'', '`'];
+    line.match_indices(name).any(|(at, _)| {
+        line[..at].chars().next_back().is_some_and(|c| QUOTES.contains(&c) || c == '/')
+            && line[at + name.len()..].chars().next().is_some_and(|c| QUOTES.contains(&c))
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::names_file_in_string;
+
+    #[test]
+    fn a_file_named_in_a_string() {
+        assert!(names_file_in_string(r#"  path <- file.path(dir, "btw.md")"#, "btw.md"));
+        assert!(names_file_in_string("const rc = join(home, '/.npmrc');", ".npmrc"));
+        assert!(!names_file_in_string("// see btw.md for details", "btw.md"), "a comment, no string");
+        assert!(!names_file_in_string(r#"load("btw.md.bak")"#, "btw.md"), "another file");
+        assert!(!names_file_in_string(r#"load("mybtw.md")"#, "btw.md"), "another name");
+    }
+}
