@@ -826,3 +826,44 @@ fn a_member_given_with_a_line_and_no_file_may_be_cited_at_its_use() {
         &Want::Verdict(Verdict::Stale),
     );
 }
+
+#[test]
+fn a_path_the_root_had_when_the_notes_began_moved_with_it() {
+    let (_dir, root) = new_repo();
+    let root = &root;
+    commit(root, 0, |r| {
+        write(r, "lib/web/router.ex", "defmodule Router do\nend\n");
+        write(r, "NOTES.md", "The web layer is `lib/web`.\n");
+    });
+    // Day 1: the app moves under `app/`; day 2: the notes are edited elsewhere, after the move.
+    commit(root, 1, |r| {
+        std::fs::create_dir_all(r.join("app")).unwrap();
+        std::fs::rename(r.join("lib"), r.join("app/lib")).unwrap();
+    });
+    commit(root, 2, |r| write(r, "NOTES.md", "The web layer is `lib/web`.\n\nMore notes.\n"));
+
+    // Checked as `validate` checks a memory: with its own file known.
+    let evidence = Evidence::open(root).unwrap();
+    let batch = memval_proto::ClaimBatch {
+        run: memval_proto::RunHeader {
+            run_id: "r".into(),
+            repo: "repo".into(),
+            commit: None,
+            started_at: 0,
+            expected_memories: 1,
+        },
+        batch_id: "b".into(),
+        items: vec![memval_proto::ExtractedMemory {
+            memory: notes(root, 2),
+            claims: vec![file(1, "lib/web")],
+            skip_reason: None,
+            left_out: Vec::new(),
+        }],
+    };
+    match evidence.check_batch(batch).items.remove(0).results.remove(0).outcome {
+        Outcome::Checked { verdict: Verdict::Valid, evidence, .. } => {
+            panic!("the root had lib/web when the notes began, so it is not read from a package: {evidence}")
+        }
+        Outcome::Checked { .. } | Outcome::NotChecked { .. } => {}
+    }
+}

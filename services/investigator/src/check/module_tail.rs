@@ -3,8 +3,9 @@
 //!
 //! Notes of a multi-module build name paths the way each module has them: `src/main/scala` of
 //! every sbt module, `src/test/groovy/` of every Gradle module, `lib/plugins/aws/` of the one
-//! package that holds it. When the repository's root had no such path at the memory's date
-//! (history says so), the memory was not naming the root's; when the tree has it now at the end
+//! package that holds it. When the repository's root had no such path at the memory's date,
+//! nor when the memory's file was first committed (history says so), the memory was not naming
+//! the root's; when the tree has it now at the end
 //! of one or more longer paths (`airframe-codec/src/main/scala`), those are what it names:
 //! **VALID**, at 80 for one place and 70 when it is a folder every one of several packages has,
 //! listed. Bare names are `locate.rs`'s (`folder_of_each_package`); without a date or history
@@ -27,7 +28,14 @@ impl Checker<'_> {
         {
             return None;
         }
-        if git.had_at(path, since) {
+        // Nor when the root had it as the memory's file began: lines older than its last edit
+        // may have meant the root's (a doc of 2024 naming `lib/x`, moved into `app/` in 2025).
+        let began = self
+            .context
+            .own_file()
+            .and_then(|own| git.commits_changing(own, None).ok())
+            .and_then(|commits| commits.first().map(|(_, at)| *at));
+        if git.had_at(path, since) || began.is_some_and(|at| git.had_at(path, at)) {
             return None;
         }
         let tail = format!("/{path}");
