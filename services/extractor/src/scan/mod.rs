@@ -265,7 +265,11 @@ impl Walker {
                 let here = gone::names_where(&files, &syms, &configs, |_, _| true);
                 gone::record_paragraph(&mut self.doc, self.paragraph, line_no, here);
             }
-            syms.retain(|s| !negation::denied(orig, &range, s.start, s.end));
+            // A name tied to a file the sentence denies or has the reader make (`def execute()`
+            // in "Create debug files like `debug.py` with `def execute():`") is that file's.
+            syms.retain(|s| {
+                !negation::denied(orig, &range, s.start, s.end) && !s.file.is_some_and(|f| denied_files.contains(&f))
+            });
             configs.retain(|c| !negation::denied(orig, &range, c.start, c.end));
         }
 

@@ -110,9 +110,31 @@ const AFTER: &[&str] = &[
 const MAKE: &[&str] = &["create", "creates", "creating"];
 
 /// Words that may stand between a verb of making and what it makes: "create a new file named
-/// `x`", "creates your own `y`".
-const MAKE_FILLER: &[&str] =
-    &["a", "an", "the", "new", "your", "own", "empty", "file", "folder", "directory", "named", "called", "also"];
+/// `x`", "creates your own `y`", "create files like `x`", "such as", "e.g."; one other word
+/// may stand among them too ("Create debug files like `x`").
+const MAKE_FILLER: &[&str] = &[
+    "a",
+    "an",
+    "the",
+    "new",
+    "your",
+    "own",
+    "empty",
+    "file",
+    "files",
+    "folder",
+    "folders",
+    "directory",
+    "directories",
+    "named",
+    "called",
+    "also",
+    "like",
+    "such",
+    "as",
+    "e",
+    "g",
+];
 
 /// How far from a mention its clause is read, in bytes.
 const WINDOW: usize = 160;
@@ -132,7 +154,7 @@ pub(super) fn denied(orig: &str, range: &Range<usize>, start: usize, end: usize)
     let words: Vec<&str> =
         before.split(|c: char| !c.is_alphanumeric() && c != '\'').filter(|w| !w.is_empty()).collect();
     let joined = format!(" {} ", words.join(" "));
-    let made = words.iter().rev().find(|w| !MAKE_FILLER.contains(w)).is_some_and(|w| MAKE.contains(w));
+    let made = words.iter().rev().filter(|w| !MAKE_FILLER.contains(w)).take(2).any(|w| MAKE.contains(w));
     if made {
         return true;
     }
@@ -267,6 +289,9 @@ mod tests {
         assert!(!at("The `init` command also creates an `appwrite.json` file.", "`init`"));
         assert!(!at("`scripts/new.sh` creates a release branch.", "`scripts/new.sh`"));
         assert!(!at("Create a branch, then edit `src/main.rs`.", "`src/main.rs`"));
+        assert!(at("Create debug files like `./helpdesk/debug.py` with a function", "`./helpdesk/debug.py`"));
+        assert!(!at("Create tests in `tests/unit/` for each module.", "`tests/unit/`"));
+        assert!(!at("Create a symlink to `vendor/lib`.", "`vendor/lib`"));
     }
 
     #[test]

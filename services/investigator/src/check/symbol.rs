@@ -92,7 +92,8 @@ impl Checker<'_> {
             }
             Located::Here { path, dir: true, .. } => self.check_symbol_in_dir(&sym, &path),
             Located::Here { path, confidence, .. } => {
-                self.check_symbol_in_file(&sym, raw, &path, None, r.line, since, confidence)
+                let found = self.check_symbol_in_file(&sym, raw, &path, None, r.line, since, confidence);
+                any_file_so_named(r, &sym, found)
             }
             Located::Moved { to, dir: true, .. } => self.check_symbol_in_dir(&sym, &to),
             Located::Moved { to, confidence, evidence, since: moved_in, .. } => {
@@ -328,5 +329,55 @@ impl Checker<'_> {
             .last_change_of(&file, &sym.name)
             .ok()
             .map(|_| "does not define it, and git shows no version of it that did")
+    }
+}
+
+/// A memory that names its file by a bare name several files carry (`test_utils.py`) names any
+/// of them: a symbol "moved" to another file of that name, with no line given, is where the
+/// memory said (`helpdesk/integrations/erpnext/test_utils.py` for "helpers in `test_utils.py`").
+fn any_file_so_named(r: &CodeRef, sym: &SymbolName, found: Outcome) -> Outcome {
+    let bare = r.written.as_deref().map(str::trim).filter(|w| !w.is_empty() && !w.contains('/'));
+    match (&found, bare, r.line) {
+        (Outcome::Checked { verdict: Verdict::Stale, successor: Some(to), .. }, Some(bare), None)
+            if to.rsplit('/').next() == Some(bare) =>
+        {
+            checked(
+                Verdict::Valid,
+                80,
+                format!("{to} — {} is defined here, in a file named {bare} as the memory wrote it", sym.display()),
+                None,
+            )
+        }
+        _ => found,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use memval_proto::{CodeRef, Outcome, Verdict};
+
+    use super::{any_file_so_named, checked, SymbolName};
+
+    #[test]
+    fn a_bare_file_name_names_every_file_so_named() {
+        let moved = || checked(Verdict::Stale, 85, "moved".into(), Some("app/integrations/test_utils.py".into()));
+        let sym = SymbolName::parse("enable_sync");
+        let bare = CodeRef { written: Some("test_utils.py".into()), ..CodeRef::path("app/test_utils.py") };
+        match any_file_so_named(&bare, &sym, moved()) {
+            Outcome::Checked { verdict: Verdict::Valid, evidence, .. } => {
+                assert!(evidence.starts_with("app/integrations/test_utils.py"), "{evidence}")
+            }
+            other => panic!("written as a bare name another file carries: wanted VALID, got {other:?}"),
+        }
+        let with_folder = CodeRef::path("app/test_utils.py");
+        assert!(matches!(
+            any_file_so_named(&with_folder, &sym, moved()),
+            Outcome::Checked { verdict: Verdict::Stale, .. }
+        ));
+        let other_name = CodeRef { written: Some("helpers.py".into()), ..CodeRef::path("app/helpers.py") };
+        assert!(matches!(
+            any_file_so_named(&other_name, &sym, moved()),
+            Outcome::Checked { verdict: Verdict::Stale, .. }
+        ));
     }
 }
