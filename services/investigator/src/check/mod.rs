@@ -72,6 +72,7 @@ mod locate;
 mod located;
 mod module_tail;
 mod no_past;
+mod notes_renamed;
 mod package_relative;
 mod renamed;
 mod respelled;

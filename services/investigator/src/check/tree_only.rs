@@ -53,6 +53,9 @@
 //! `README.md` or `index.md`; then a file whose name has the same words in another style
 //! (`publishLocal.sh` → `scripts/publish_local.sh`), unique in the tree (`check/respelled.rs`).
 //!
+//! (3d) An agent tool's notes file (`CLAUDE.md`, `GEMINI.md`, `.cursorrules`, ...) gone where an
+//! `AGENTS.md` stands beside it was renamed to it (55, `check/notes_renamed.rs`).
+//!
 //! (4) When the memory's other paths in an ancestor folder are found, at least two of them and
 //! more than anywhere else, under one other folder with their rest kept, the entry there whose
 //! name shares the longest prefix with the missing one's (≥ 60 % of the longer name, unique:
@@ -118,6 +121,7 @@ impl Checker<'_> {
         if !folder_like {
             if let Some(moved) = self
                 .module_became_folder(path)
+                .or_else(|| self.notes_became_agents_md(path))
                 .or_else(|| self.page_became_folder(path))
                 .or_else(|| self.same_words_restyled(path))
             {
