@@ -844,23 +844,7 @@ fn a_path_the_root_had_when_the_notes_began_moved_with_it() {
 
     // Checked as `validate` checks a memory: with its own file known.
     let evidence = Evidence::open(root).unwrap();
-    let batch = memval_proto::ClaimBatch {
-        run: memval_proto::RunHeader {
-            run_id: "r".into(),
-            repo: "repo".into(),
-            commit: None,
-            started_at: 0,
-            expected_memories: 1,
-        },
-        batch_id: "b".into(),
-        items: vec![memval_proto::ExtractedMemory {
-            memory: notes(root, 2),
-            claims: vec![file(1, "lib/web")],
-            skip_reason: None,
-            left_out: Vec::new(),
-        }],
-    };
-    match evidence.check_batch(batch).items.remove(0).results.remove(0).outcome {
+    match common::check_as_validate(&evidence, notes(root, 2), vec![file(1, "lib/web")]).remove(0) {
         Outcome::Checked { verdict: Verdict::Valid, evidence, .. } => {
             panic!("the root had lib/web when the notes began, so it is not read from a package: {evidence}")
         }

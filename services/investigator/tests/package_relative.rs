@@ -6,9 +6,7 @@ mod common;
 
 use common::{commit_on_day as commit, git, new_repo, write, DAY, START};
 use memval_investigator::Evidence;
-use memval_proto::{
-    Claim, ClaimBatch, ClaimType, CodeRef, ExtractedMemory, MemoryMeta, Outcome, RunHeader, Source, Verdict,
-};
+use memval_proto::{Claim, ClaimType, CodeRef, MemoryMeta, Outcome, Source, Verdict};
 
 fn doc(root: &std::path::Path, path: &str) -> MemoryMeta {
     MemoryMeta {
@@ -47,13 +45,7 @@ fn written_in(dir: &str, written: &str) -> Claim {
 }
 
 fn check(root: &std::path::Path, memory: MemoryMeta, claims: Vec<Claim>) -> Vec<Outcome> {
-    let evidence = Evidence::open(root).unwrap();
-    let batch = ClaimBatch {
-        run: RunHeader { run_id: "r".into(), repo: "repo".into(), commit: None, started_at: 0, expected_memories: 1 },
-        batch_id: "b".into(),
-        items: vec![ExtractedMemory { memory, claims, skip_reason: None, left_out: Vec::new() }],
-    };
-    evidence.check_batch(batch).items.remove(0).results.into_iter().map(|r| r.outcome).collect()
+    common::check_as_validate(&Evidence::open(root).unwrap(), memory, claims)
 }
 
 fn verdict(o: &Outcome) -> (Verdict, String, Option<String>) {

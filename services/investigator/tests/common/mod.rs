@@ -49,3 +49,25 @@ pub fn commit_on_day(root: &Path, day: i64, change: impl FnOnce(&Path)) {
     git(root, &["add", "-A"], START + day * DAY);
     git(root, &["commit", "-q", "-m", "change"], START + day * DAY);
 }
+
+/// The outcomes of `claims`, checked as `validate` checks a memory: in one batch, so the
+/// checker knows the memory's own file and its other references.
+#[allow(dead_code)]
+pub fn check_as_validate(
+    evidence: &memval_investigator::Evidence,
+    memory: memval_proto::MemoryMeta,
+    claims: Vec<memval_proto::Claim>,
+) -> Vec<memval_proto::Outcome> {
+    let batch = memval_proto::ClaimBatch {
+        run: memval_proto::RunHeader {
+            run_id: "r".into(),
+            repo: "repo".into(),
+            commit: None,
+            started_at: 0,
+            expected_memories: 1,
+        },
+        batch_id: "b".into(),
+        items: vec![memval_proto::ExtractedMemory { memory, claims, skip_reason: None, left_out: Vec::new() }],
+    };
+    evidence.check_batch(batch).items.remove(0).results.into_iter().map(|r| r.outcome).collect()
+}
