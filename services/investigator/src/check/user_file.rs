@@ -3,11 +3,10 @@
 //! A tool's docs name the files it reads or writes in its user's project (`btw.md` a client
 //! loads, the `.npmrc` a bot rewrites, the `yarn.lock` it updates). The repository may once have
 //! had a copy of its own, since deleted: history then calls the name "deleted", yet the memory
-//! never meant that copy. When a path written as a bare name is gone and a code file (not prose)
-//! names it as a file in a string (`"btw.md"`, `'/.npmrc'`), the name is one the program works
+//! never meant that copy. When a path written as a bare name is gone and a source file (of a
+//! programming language: not prose, not another agent's notes, not data) names it as a file in a string (`"btw.md"`, `'/.npmrc'`), the name is one the program works
 //! with: **not checked**, with the line that names it.
 
-use super::common::is_prose;
 use super::Checker;
 
 impl Checker<'_> {
@@ -17,18 +16,21 @@ impl Checker<'_> {
             .split(|c: char| !(c.is_alphanumeric() || c == '_'))
             .max_by_key(|part| part.len())
             .filter(|part| part.len() >= 2)?;
-        let mut files: Vec<&str> = self
-            .index
-            .files_with_token(token)
-            .map(|f| f.path.as_str())
-            .filter(|p| !is_prose(p) && !p.ends_with(".json") && !p.ends_with(".lock"))
-            .collect();
+        let mut files: Vec<&str> =
+            self.index.files_with_token(token).map(|f| f.path.as_str()).filter(|p| is_code(p)).collect();
         files.sort_unstable();
         files.into_iter().find_map(|path| {
             let text = self.index.read_text(path)?;
             text.lines().position(|l| names_file_in_string(l, name)).map(|i| (path.to_owned(), i as u32 + 1))
         })
     }
+}
+
+/// Whether `path` is a source file of a programming language (`memval_git::CODE_EXTENSIONS`,
+/// any letter case: R's `.R`): not prose, not an agent's notes (`.mdc`), not data.
+fn is_code(path: &str) -> bool {
+    let ext = path.rsplit('/').next().unwrap_or(path).rsplit_once('.').map(|(_, e)| e.to_ascii_lowercase());
+    ext.is_some_and(|e| memval_git::CODE_EXTENSIONS.contains(&e.as_str()))
 }
 
 /// Whether `line` has `name` in a string as a file: after a quote or a `/`, before a quote.
@@ -42,7 +44,16 @@ fn names_file_in_string(line: &str, name: &str) -> bool {
 
 #[cfg(test)]
 mod tests {
-    use super::names_file_in_string;
+    use super::{is_code, names_file_in_string};
+
+    #[test]
+    fn only_source_files_handle_files() {
+        assert!(is_code("R/btw-config.R"));
+        assert!(is_code("src/npm/npmrc.ts"));
+        assert!(!is_code(".cursor/rules/testing-guide.mdc"), "another note names it");
+        assert!(!is_code("docs/guide.md"));
+        assert!(!is_code("package.json"));
+    }
 
     #[test]
     fn a_file_named_in_a_string() {
