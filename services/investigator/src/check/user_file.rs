@@ -4,8 +4,12 @@
 //! loads, the `.npmrc` a bot rewrites, the `yarn.lock` it updates). The repository may once have
 //! had a copy of its own, since deleted: history then calls the name "deleted", yet the memory
 //! never meant that copy. When a path written as a bare name is gone and a source file (of a
-//! programming language: not prose, not another agent's notes, not data) names it as a file in a string (`"btw.md"`, `'/.npmrc'`), the name is one the program works
-//! with: **not checked**, with the line that names it.
+//! programming language: not prose, not another agent's notes, not data) has it as a whole
+//! string (`"btw.md"`, `'.npmrc'`: a file name the code joins to a folder of its user's, not a
+//! path or a pattern of the repository's own, `'!**/yarn.lock'`), the name is one the program
+//! works with: **not checked**, with the line that names it. The repository's own tooling (a
+//! build or CI script under `build/`, `scripts/`, `.github/`, ...) names its own files, so it
+//! does not count.
 
 use super::Checker;
 
@@ -17,7 +21,7 @@ impl Checker<'_> {
             .max_by_key(|part| part.len())
             .filter(|part| part.len() >= 2)?;
         let mut files: Vec<&str> =
-            self.index.files_with_token(token).map(|f| f.path.as_str()).filter(|p| is_code(p)).collect();
+            self.index.files_with_token(token).map(|f| f.path.as_str()).filter(|p| is_code(p) && !tooling(p)).collect();
         files.sort_unstable();
         files.into_iter().find_map(|path| {
             let text = self.index.read_text(path)?;
@@ -33,18 +37,41 @@ fn is_code(path: &str) -> bool {
     ext.is_some_and(|e| memval_git::CODE_EXTENSIONS.contains(&e.as_str()))
 }
 
-/// Whether `line` has `name` in a string as a file: after a quote or a `/`, before a quote.
+/// Folders of a repository's own tooling: a build or CI script names the repository's files
+/// (`build/Targets.fs` passing `docs-builder.sln` to a tool), not its users'.
+const TOOLING: &[&str] = &["build", "scripts", "script", "tools", "ci", ".github", "eng", "tasks", "hack"];
+
+/// Whether `path` lies under a [`TOOLING`] folder or is a build script itself (`build.rs`,
+/// `build.gradle`, `Rakefile.rb`).
+fn tooling(path: &str) -> bool {
+    let mut segments = path.split('/').rev();
+    let file = segments.next().unwrap_or(path);
+    file.starts_with("build.") || segments.any(|s| TOOLING.contains(&s))
+}
+
+/// Whether `line` has `name` as a whole string, the file name alone (`"btw.md"`, joined to
+/// a folder of the user's by the code around it): not a path or a pattern of the repo's own
+/// (`'src/btw.md'`, `'!**/yarn.lock'`).
 fn names_file_in_string(line: &str, name: &str) -> bool {
     const QUOTES: [char; 3] = ['"', '\'', '`'];
     line.match_indices(name).any(|(at, _)| {
-        line[..at].chars().next_back().is_some_and(|c| QUOTES.contains(&c) || c == '/')
-            && line[at + name.len()..].chars().next().is_some_and(|c| QUOTES.contains(&c))
+        let before = line[..at].chars().next_back();
+        before.is_some_and(|c| QUOTES.contains(&c)) && line[at + name.len()..].chars().next() == before
     })
 }
 
 #[cfg(test)]
 mod tests {
-    use super::{is_code, names_file_in_string};
+    use super::{is_code, names_file_in_string, tooling};
+
+    #[test]
+    fn tooling_names_the_repositorys_own_files() {
+        assert!(tooling("build/Targets.fs"));
+        assert!(tooling("scripts/release.py"));
+        assert!(tooling("build.rs"));
+        assert!(!tooling("R/btw-config.R"));
+        assert!(!tooling("lib/modules/manager/npm/npmrc.ts"));
+    }
 
     #[test]
     fn only_source_files_handle_files() {
@@ -58,7 +85,9 @@ mod tests {
     #[test]
     fn a_file_named_in_a_string() {
         assert!(names_file_in_string(r#"  path <- file.path(dir, "btw.md")"#, "btw.md"));
-        assert!(names_file_in_string("const rc = join(home, '/.npmrc');", ".npmrc"));
+        assert!(names_file_in_string("const rc = join(home, '.npmrc');", ".npmrc"));
+        assert!(!names_file_in_string("  '!**/yarn.lock',", "yarn.lock"), "a pattern of the repo's files");
+        assert!(!names_file_in_string(r#"read("docs/btw.md")"#, "btw.md"), "a path of the repo");
         assert!(!names_file_in_string("// see btw.md for details", "btw.md"), "a comment, no string");
         assert!(!names_file_in_string(r#"load("btw.md.bak")"#, "btw.md"), "another file");
         assert!(!names_file_in_string(r#"load("mybtw.md")"#, "btw.md"), "another name");
