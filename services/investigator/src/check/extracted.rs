@@ -58,7 +58,7 @@ impl Checker<'_> {
         for file in defining {
             let Some(own) = self.nearest_manifest(file) else { continue };
             let Some(change) = changes.iter().find(|c| !c.deleted && c.path == own) else { continue };
-            let now = self.index.read_text(&own)?;
+            let Some(now) = self.index.read_text(&own) else { continue };
             // ... and the file that defined it began to import it there: the code went into it.
             let (Some(before), Some(after)) = (git.show(&format!("{commit}^"), file), git.show(commit, file)) else {
                 continue;
