@@ -254,6 +254,14 @@ pub(crate) fn value_at(text: &str) -> Option<Value> {
     if token.is_empty() || token.len() > MAX_VALUE || token.starts_with(['=', '>', '(', '[', '{']) {
         return None;
     }
+    // "is set to a truthy value", "defaults to the project's name": a phrase about the value,
+    // opened by a determiner, not the value.
+    const DETERMINERS: [&str; 13] =
+        ["a", "an", "the", "any", "some", "your", "its", "their", "this", "that", "whatever", "each", "every"];
+    let phrase = t[token.len()..].starts_with(' ') && t[token.len()..].trim_start().starts_with(char::is_alphanumeric);
+    if phrase && DETERMINERS.contains(&token.to_ascii_lowercase().as_str()) {
+        return None;
+    }
     Some(Value { text: token.to_string(), quoted: false })
 }
 
@@ -430,6 +438,10 @@ mod tests {
         assert_eq!(read(": 250"), Some((Connector::Colon, "250".into())));
         assert_eq!(read(" is 3"), Some((Connector::Weak, "3".into())));
         assert_eq!(read(" holds the routes"), None);
+        // A phrase about the value, opened by a determiner, is no value.
+        assert_eq!(read(" is set to a truthy value before"), None);
+        assert_eq!(read(" defaults to the project name"), None);
+        assert_eq!(read(" defaults to `a`"), Some((Connector::Strong, "a".into())));
         // A number with its thousands separated is one value; a list is not.
         assert_eq!(read(", which defaults to 1,000."), None);
         assert_eq!(read(" defaults to 1,000."), Some((Connector::Strong, "1000".into())));

@@ -361,6 +361,17 @@ fn tree_diagrams_and_listings() {
             "L5 file_reference myproject/Cargo.toml[Cargo.toml]",
         ],
     );
+    // a root naming the notes file's own folder is that folder, not the project's name
+    check_in(
+        Some("deployment"),
+        "```\ndeployment/\n├── README.md\n└── k8s/\n```",
+        &["L2 file_reference deployment", "L3 file_reference deployment/README.md", "L4 file_reference deployment/k8s"],
+    );
+    check_in(
+        Some("apps/web"),
+        "```\nweb/\n└── src/\n```",
+        &["L2 file_reference apps/web", "L3 file_reference apps/web/src"],
+    );
     // a tree under the notes file's folder
     check_in(
         Some("docs"),
@@ -1100,6 +1111,29 @@ fn paths_given_to_shell_commands_are_claims() {
     );
     check("Run `pytest tests/unit/test_cache.py` before pushing.", &["L1 file_reference tests/unit/test_cache.py"]);
     check("Install with `npm install @scope/pkg`.", &[]);
+    // A command continued over lines is one command: the path `git submodule add` creates is
+    // no program of its own, and a script's argument on a later line is claimed at its start.
+    check_in(
+        None,
+        "```bash
+git submodule add \\
+   --name rocRoller \\
+   https://github.com/x/rocRoller.git \\
+   math-libs/BLAS/rocRoller
+python scripts/gen.py \\
+  --input data/in.csv
+```",
+        &["L6 file_reference scripts/gen.py", "L6 file_reference data/in.csv"],
+    );
+    // A block that ends inside a continued command still reads it.
+    check_in(
+        None,
+        "```bash
+bun test \\
+  src/x.test.ts \\
+```",
+        &["L2 file_reference src/x.test.ts"],
+    );
 }
 
 #[test]

@@ -553,6 +553,30 @@ fn without_history_a_reading_needs_the_memory_to_back_it() {
             &["no history", "close match by name"],
         ),
         (
+            "of two files of its name, the one in a subfolder of its old one: moved down",
+            vec![
+                ("backend/app/sample/hello.py", "x = 1\n"),
+                ("backend/app/main.py", "x = 1\n"),
+                ("cypress/fixtures/hello.py", "x = 1\n"),
+            ],
+            vec![path("backend/app/hello.py")],
+            Verdict::Stale,
+            Some("backend/app/sample/hello.py"),
+            &["no history", "close match by name"],
+        ),
+        (
+            "of two files of its name, both in subfolders of its old one: not shown moved",
+            vec![
+                ("backend/app/sample/hello.py", "x = 1\n"),
+                ("backend/app/demo/hello.py", "x = 1\n"),
+                ("backend/app/main.py", "x = 1\n"),
+            ],
+            vec![path("backend/app/hello.py")],
+            Verdict::Contradicted,
+            None,
+            &["2 other places have its name"],
+        ),
+        (
             "a name many files share, in a subfolder of its old folder that is still there: that subfolder's own",
             vec![
                 ("skills/clickhouse/README.md", "x\n"),

@@ -1,7 +1,8 @@
 //! Lines of a fenced code block.
 //!
 //! In a shell fence, an empty line or a line that reads as a command, the program the command
-//! runs and the paths given to it are the claims (`command_lines`); a line of a listing fence
+//! runs and the paths given to it are the claims (`command_lines`); a command continued over
+//! lines with `\` is read whole, at its first line; a line of a listing fence
 //! holding one name is a listing entry (`trees`); any other code line is scanned whole for
 //! paths; a Mermaid diagram's line gives the paths its labels name (`diagrams`). For a tree row, a listing entry or a command, the comment at the end of the line
 //! (`uv sync  # after editing pyproject.toml`, `frontend/  # see frontend/AGENTS.md`;
@@ -63,8 +64,8 @@ impl Walker {
             name,
             emitted: false,
         });
-        if fence.is_shell() || line.trim().is_empty() || commands::is_command(line) {
-            self.command_program(line, line_no);
+        if self.continued.is_some() || fence.is_shell() || line.trim().is_empty() || commands::is_command(line) {
+            self.command_line(line, line_no);
             return true;
         }
         if fence.is_listing() {
@@ -83,6 +84,26 @@ impl Walker {
         }
         self.code_paths(line, line_no);
         false
+    }
+
+    /// A line of a command in a code block. A command continued over lines (`git submodule add
+    /// \`, then `--name x \`, then `math-libs/x`) is read once, whole, at its first line: the
+    /// last line's word is an argument of `git`, not a program of its own.
+    fn command_line(&mut self, line: &str, line_no: u32) {
+        let more = line.trim_end().strip_suffix('\\');
+        match (self.continued.take(), more) {
+            (None, None) => self.command_program(line, line_no),
+            (None, Some(head)) => self.continued = Some((line_no, head.trim_end().to_owned())),
+            (Some((first, mut words)), more) => {
+                words.push(' ');
+                words.push_str(more.unwrap_or(line).trim());
+                if more.is_some() {
+                    self.continued = Some((first, words));
+                } else {
+                    self.command_program(&words, first);
+                }
+            }
+        }
     }
 
     /// Paths in a line of a code block (`include!("src/x.rs")`, `import "./lib/util.js"`). An

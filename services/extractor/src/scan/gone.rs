@@ -89,10 +89,11 @@ pub(super) fn record(doc: &mut Doc, line: u32, name: &str) {
 }
 
 /// A note that what it names is of the past: "References below to `TuiLogger` ... are
-/// historical", "these names are obsolete", "... no longer apply".
+/// historical", "these names are obsolete", "... no longer apply", and the names a note lists
+/// after calling them so ("references some outdated structures (Next.js, `pages/` directory)").
 static HISTORICAL: LazyLock<Regex> = LazyLock::new(|| {
     Regex::new(
-        r"(?i)\b(?:is|are)\s+(?:now\s+|all\s+)?(?:historical|obsolete|outdated|superseded)\b|\bno\s+longer\s+(?:apply|applies|current|accurate)\b",
+        r"(?i)\b(?:is|are)\s+(?:now\s+|all\s+)?(?:historical|obsolete|outdated|superseded)\b|\bno\s+longer\s+(?:apply|applies|current|accurate)\b|\b(?:outdated|obsolete|superseded)\s+(?:[a-z-]+\s+){0,2}\(",
     )
     .expect("valid regex")
 });
@@ -120,7 +121,16 @@ pub(super) fn record_paragraph(doc: &mut Doc, paragraph: u32, line: u32, here: V
 
 #[cfg(test)]
 mod tests {
-    use super::{same_name, section_of};
+    use super::{same_name, says_historical, section_of};
+
+    #[test]
+    fn notes_that_call_their_names_of_the_past() {
+        assert!(says_historical("References below to `TuiLogger` are historical."));
+        assert!(says_historical("The README references some outdated structures (Next.js, `pages/` directory)."));
+        assert!(says_historical("Two obsolete flags (`--fast`, `--old`) remain accepted."));
+        assert!(!says_historical("Update outdated docs in `docs/`."));
+        assert!(!says_historical("The `src/ffi/` directory is legacy (prefer `%raw`)."));
+    }
 
     #[test]
     fn a_section_runs_to_the_next_heading_of_its_level() {

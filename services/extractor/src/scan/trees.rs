@@ -5,7 +5,9 @@
 //! The lone name on the line just above a tree's first row is its root (`src`, `.`,
 //! `myproject/`). A root that is not a common folder name may be the project's own name, so its
 //! children also get a reading without it, after the reading with it: a tree drawn under the
-//! project's name (`strands-agents/src/...`) may mean the path without it. Backticked names and
+//! project's name (`strands-agents/src/...`) may mean the path without it; a root that names
+//! the notes file's own folder (`deployment/` in `deployment/AGENTS.md`, `web/` in
+//! `apps/web/AGENTS.md`) is that folder. Backticked names and
 //! unmistakable code names beside a row's name (`├── lru.go  # ShardedCache, a mutex per
 //! shard`) are that file's symbols. A row whose entry is a phrase (`+-- Define a custom tool ->
 //! tools/REFERENCE.md`: a word without extension or slash, one space, another word;
@@ -61,8 +63,10 @@ impl Walker {
         // The line above a tree's first entry is its root (`src`, `.`, `myproject/`).
         if let Some(root) = self.pending_root.take().filter(|r| self.nest.is_empty() && r.line + 1 == line_no) {
             if root.emitted {
-                let label = !paths::is_common_dir(&root.name);
-                self.nest.push(NestEntry { col: 0, name: root.name, label });
+                let own = self.names_own_folder(&root.name);
+                let label = !paths::is_common_dir(&root.name) && !own;
+                let name = if own { self.file_dir.clone().unwrap_or(root.name) } else { root.name };
+                self.nest.push(NestEntry { col: 0, name, label });
             } else {
                 self.nest_entry(0, &root.name, root.line, &root.name, true);
             }
@@ -72,6 +76,16 @@ impl Walker {
         }
         self.nest_entry(col, name, line_no, line, false);
         true
+    }
+
+    /// Whether a tree's root names the notes file's own folder (`deployment/` drawn in
+    /// `deployment/AGENTS.md`, `web/` in `apps/web/AGENTS.md`): that folder, not the project's
+    /// name, so its rows are read in it and get no reading without it.
+    fn names_own_folder(&self, root: &str) -> bool {
+        let root = root.trim_end_matches('/');
+        self.file_dir.as_deref().is_some_and(|dir| {
+            !root.is_empty() && (dir == root || dir.rsplit_once('/').is_some_and(|(_, last)| last == root))
+        })
     }
 
     /// A tree or listing entry at `col`: its full path is the names of the open entries left
@@ -86,9 +100,13 @@ impl Walker {
             self.nest.push(NestEntry { col, name: String::new(), label: false });
             return true;
         }
-        let Some(tok) = paths::parse(name) else {
+        let Some(mut tok) = paths::parse(name) else {
             return false;
         };
+        // A root naming the notes file's own folder (`web/` drawn in `apps/web/AGENTS.md`) is it.
+        if root && self.nest.is_empty() && self.names_own_folder(&tok.path) {
+            tok.path = self.file_dir.clone().unwrap_or(tok.path);
+        }
         if tok.unresolvable() || self.nest.len() >= MAX_NEST {
             return false;
         }
@@ -103,7 +121,11 @@ impl Walker {
             }
             _ => None,
         };
-        let label = root && self.nest.is_empty() && paths::folder_like(&tok) && !paths::is_common_dir(&tok.path);
+        let label = root
+            && self.nest.is_empty()
+            && paths::folder_like(&tok)
+            && !paths::is_common_dir(&tok.path)
+            && self.file_dir.as_deref() != Some(tok.path.as_str());
         self.nest.push(NestEntry { col, name: tok.path.clone(), label });
 
         let full_tok = PathToken { path: full, dir: tok.dir, line: None };

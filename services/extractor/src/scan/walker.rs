@@ -72,6 +72,9 @@ pub(super) struct Walker {
     pub(super) nest: Vec<NestEntry>,
     /// A lone name on the previous line: the root of a tree, should one follow.
     pub(super) pending_root: Option<PendingRoot>,
+    /// A command of a code block continued on the next line (`git submodule add \`): its first
+    /// line's number and its words so far.
+    pub(super) continued: Option<(u32, String)>,
     /// The line being read.
     pub(super) line_no: u32,
     pub(super) budget: usize,
@@ -135,6 +138,7 @@ impl Walker {
             list: Vec::new(),
             nest: Vec::new(),
             pending_root: None,
+            continued: None,
             line_no: 0,
             budget: MAX_MENTIONS,
             example: false,
@@ -144,6 +148,10 @@ impl Walker {
 
     /// A blank line, a fence opening or closing: a new paragraph, and no tree continues.
     pub(super) fn block_break(&mut self) {
+        // A command whose last line still asked for more ends with its block.
+        if let Some((line_no, command)) = self.continued.take() {
+            self.command_program(&command, line_no);
+        }
         self.paragraph += 1;
         self.nest.clear();
     }

@@ -262,6 +262,9 @@ impl Checker<'_> {
 
     /// `Here` when `path` is a file or directory of the repo now.
     pub(super) fn exists(&self, path: &str, confidence: u8, note: Option<String>) -> Option<Located> {
+        if self.holds_only_the_memory(path) {
+            return None;
+        }
         if self.index.file(path).is_some() {
             if self.index.resolve_existing(path).is_err() {
                 return None;
@@ -280,6 +283,19 @@ impl Checker<'_> {
                 note: Some(note.unwrap_or_else(|| "present on disk but ignored by .gitignore".into())),
             }),
             _ => None,
+        }
+    }
+
+    /// A folder whose one file is the memory itself (`deployment/` holding `deployment/AGENTS.md`
+    /// and nothing else): the notes outlived what they describe, and their own file is no
+    /// evidence that the folder they describe is there.
+    pub(super) fn holds_only_the_memory(&self, path: &str) -> bool {
+        let dir = path.trim_end_matches('/');
+        match self.context.own_file().and_then(|f| f.strip_prefix(dir)) {
+            Some(rest) if rest.starts_with('/') && !dir.is_empty() => {
+                self.index.is_dir(dir) && self.index.dir_file_count(dir) == 1
+            }
+            _ => false,
         }
     }
 

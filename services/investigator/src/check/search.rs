@@ -8,9 +8,10 @@
 //! and is no successor; and a file name that three or more files share (`base.ts`) ties nothing,
 //! so the old file's folder name must appear in the candidate's path, and found only in a
 //! subfolder of its old folder while that folder is still there it is the subfolder's own
-//! (`skills/x/README.md` is not `skills/README.md` moved). The only file of its name, in a folder
+//! (`skills/x/README.md` is not `skills/README.md` moved). The only file of its name in a folder
 //! above or below the old one (`docs/CONTRIBUTING.md` → `CONTRIBUTING.md`, `scripts/x.json` →
-//! `scripts/labeling/x.json`), is tied to it: a folder flattened or sorted into subfolders. What the
+//! `scripts/labeling/x.json`), of at most two files so named, is tied to it: a folder flattened or
+//! sorted into subfolders. What the
 //! tree search leaves gone or unplaced gets the second look (`check/tree_only.rs`).
 //!
 //! ## Words that are not references
@@ -429,11 +430,21 @@ impl Checker<'_> {
             }
         }
         let folder = candidate.rsplit_once('/').map_or("", |(d, _)| d);
-        // The only file of its name, in a folder above or below its old one
-        // (`docs/CONTRIBUTING.md` → `CONTRIBUTING.md`, `scripts/x.json` → `scripts/labeling/x.json`):
-        // a folder flattened or sorted into subfolders.
-        let above = folder.is_empty() || old_folder.starts_with(&format!("{folder}/"));
-        if same_named == 1 && !old_folder.is_empty() && (above || folder.starts_with(&format!("{old_folder}/"))) {
+        // The only file of its name in a folder above or below its old one
+        // (`docs/CONTRIBUTING.md` → `CONTRIBUTING.md`, `scripts/x.json` → `scripts/labeling/x.json`,
+        // `backend/app/hello.py` → `backend/app/sample/hello.py` while a test fixture elsewhere
+        // is named so too): a folder flattened or sorted into subfolders. Of a name three or
+        // more files share, a subfolder's file is its own (above).
+        let in_line = |f: &str| {
+            f.is_empty() || old_folder.starts_with(&format!("{f}/")) || f.starts_with(&format!("{old_folder}/"))
+        };
+        let lined_up = self
+            .index
+            .files_named(basename(path))
+            .iter()
+            .filter(|&&i| in_line(self.index.file_at(i).path.rsplit_once('/').map_or("", |(d, _)| d)))
+            .count();
+        if same_named <= 2 && lined_up == 1 && !old_folder.is_empty() && in_line(folder) {
             return None;
         }
         // ... or in another folder of the same parent (`test/testsuite/x.jl` →
