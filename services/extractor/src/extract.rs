@@ -15,6 +15,10 @@ pub const EMPTY_REASON: &str = "empty: the memory has no text to check";
 /// Why a doc that records the past by design is not checked.
 pub const HISTORY_REASON: &str = "a record of the past or a plan by design (a changelog, release notes, a decision record, an RFC, a plan, a migration guide, a postmortem, a blog post, a file named by its date or an old version's docs): what it says was true when written, or was to become true, so it is not checked against today's code";
 
+/// Why a memory whose opening says it is not current ("ignore this document", "Deprecated:")
+/// is not checked; the skip reason goes on with the line that says so.
+pub const DISOWNED_REASON: &str = "its opening says it is not current (outdated, deprecated, or to be ignored), so it is not checked against today's code";
+
 /// How the skip reason of a memory the extractor failed on begins (a bug in memval, kept to
 /// that one memory: the rest of the batch and the run go on).
 pub const INTERNAL_ERROR_REASON: &str = "not read: memval's extractor failed on this memory (a bug; please report it)";
@@ -40,6 +44,14 @@ fn extract_rules(memory: &Memory) -> ExtractedMemory {
             memory: memory.meta(),
             claims: Vec::new(),
             skip_reason: Some(HISTORY_REASON.into()),
+            left_out: Vec::new(),
+        };
+    }
+    if let Some((line, text)) = crate::disowned::disowned(&memory.content) {
+        return ExtractedMemory {
+            memory: memory.meta(),
+            claims: Vec::new(),
+            skip_reason: Some(format!("{DISOWNED_REASON} (line {line}: \"{text}\")")),
             left_out: Vec::new(),
         };
     }

@@ -47,6 +47,7 @@ mod behaviour;
 mod claims;
 mod commands;
 mod config;
+mod disowned;
 mod extract;
 mod lines;
 mod markdown;

@@ -1419,6 +1419,19 @@ fn a_record_of_the_past_is_skipped_with_its_reason() {
     assert!(!extract(&memory(text, None)).claims.is_empty());
 }
 
+/// A document whose opening tells its reader to ignore it yields no claim; the skip reason
+/// quotes the line that says so.
+#[test]
+fn a_document_that_disowns_itself_is_skipped_with_its_line() {
+    let text = "# Fast setup\n\nNOTE: **This functionality is not available yet, ignore this document.**\n\nThe workflow is `.github/workflows/ci-fast.yml`.\n";
+    let out = extract(&memory(text, None));
+    assert!(out.claims.is_empty(), "{:?}", out.claims);
+    let reason = out.skip_reason.unwrap_or_default();
+    assert!(reason.starts_with(crate::extract::DISOWNED_REASON) && reason.contains("line 3"), "{reason}");
+    // Without the banner the same page is read.
+    assert!(!extract(&memory(&text.replace("ignore this document", "read on"), None)).claims.is_empty());
+}
+
 /// A section of a current document that records the past (a README's changelog, "Removed
 /// methods") is not read, up to the next heading of its level; its lines are listed as not
 /// read with the heading, and what follows it is read again.

@@ -1,0 +1,74 @@
+//! A document that disowns itself at its top: "FIXME: This functionality is not available yet,
+//! ignore this document.", "> **Deprecated:** ...", "This guide is outdated". Its author tells
+//! the reader not to take it as true of today's code, so memval does not either: the memory is
+//! skipped with the line that says so. Only the opening counts (the lines before the second
+//! heading, at most [`OPENING_LINES`]): a sentence deep in a page ("ignore this file when ...")
+//! is about something else.
+
+use std::sync::LazyLock;
+
+use regex::Regex;
+
+/// How many lines from the top are the opening a banner sits in.
+const OPENING_LINES: usize = 15;
+
+static DISOWNS: LazyLock<Regex> = LazyLock::new(|| {
+    let this = r"(?:this|the\s+following)\s+(?:document(?:ation)?|doc|page|file|guide|readme|article|tutorial)";
+    let not_current = r"(?:now\s+)?(?:outdated|obsolete|deprecated|archived|superseded|out\s+of\s+date|not\s+maintained|unmaintained|no\s+longer\s+(?:maintained|accurate|current|relevant|valid|up[- ]to[- ]date|applies))";
+    Regex::new(&format!(
+        r"(?i)\b(?:ignore|disregard)\s+{this}(?:[\s.,;:!)*_]|$)|\b{this}\s+(?:is|has\s+been)\s+{not_current}\b|^[\s>*_#\[!]*(?:deprecated|obsolete|outdated|archived)\b[\s*_\]]*[:!.]"
+    ))
+    .expect("valid regex")
+});
+
+/// The line (1-based) of the memory's opening that disowns it, and its text.
+pub(crate) fn disowned(content: &str) -> Option<(u32, String)> {
+    let mut headings = 0;
+    let mut fence = false;
+    for (i, line) in content.lines().take(OPENING_LINES).enumerate() {
+        let t = line.trim();
+        if t.starts_with("```") || t.starts_with("~~~") {
+            fence = !fence;
+            continue;
+        }
+        if fence {
+            continue;
+        }
+        if t.starts_with('#') {
+            headings += 1;
+            if headings > 1 {
+                return None;
+            }
+        }
+        if DISOWNS.is_match(t) {
+            return Some((u32::try_from(i + 1).unwrap_or(u32::MAX), t.chars().take(160).collect()));
+        }
+    }
+    None
+}
+
+#[cfg(test)]
+mod tests {
+    use super::disowned;
+
+    #[test]
+    fn a_document_that_tells_its_reader_to_ignore_it() {
+        let cases: [(&str, Option<u32>); 10] = [
+            ("# Fast setup\n\nFIXME: NOTE: **This functionality is not available yet, ignore this document.**\n\nUse `ci-fast.yml`.", Some(3)),
+            ("> **Deprecated:** see `docs/new.md`.\n\n# Old API\n", Some(1)),
+            ("# Guide\n\n> [!WARNING]\n> This guide is outdated; the build moved to Bazel.\n", Some(4)),
+            ("# Notes\n\nThis document is no longer maintained.\n", Some(3)),
+            ("**OBSOLETE**: kept for reference.\n", Some(1)),
+            // Not the opening: a second heading came first.
+            ("# A\n\n## B\n\nIgnore this document when running locally.\n", None),
+            // Words about other things.
+            ("# Cache\n\nDeprecated APIs live in `src/old.rs`.\n", None),
+            ("# Cache\n\nThe outdated entries are evicted by `evict()`.\n", None),
+            ("# Build\n\n```\n# deprecated: old flag\n```\n", None),
+            ("# Tests\n\nRun `make test`; ignore this file's warnings.\n", None),
+        ];
+        for (text, line) in cases {
+            assert_eq!(disowned(text).map(|(l, _)| l), line, "{text:?}");
+        }
+    }
+}
