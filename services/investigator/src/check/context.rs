@@ -183,9 +183,9 @@ impl MemoryContext {
     pub(super) fn existing_in(&self, index: &RepoIndex, folder: &str, except: &str) -> bool {
         self.paths.iter().any(|(p, alts)| {
             p != except
-                && std::iter::once(p).chain(alts).any(|q| {
-                    q.rsplit_once('/').map_or("", |(d, _)| d) == folder && (index.file(q).is_some() || index.is_dir(q))
-                })
+                && std::iter::once(p)
+                    .chain(alts)
+                    .any(|q| crate::names::folder(q) == folder && (index.file(q).is_some() || index.is_dir(q)))
         })
     }
 

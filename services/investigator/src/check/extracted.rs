@@ -17,6 +17,8 @@
 use memval_git::{is_manifest, names_package, MANIFEST_NAMES};
 use memval_proto::Outcome;
 
+use crate::names::folder;
+
 use super::common::short;
 use super::symbol_name::SymbolName;
 use super::Checker;
@@ -34,7 +36,7 @@ impl Checker<'_> {
     ) -> Option<Outcome> {
         let changes = git.manifest_changes(commit)?;
         let within = |manifest: &str, file: &str| {
-            let dir = parent(manifest);
+            let dir = folder(manifest);
             dir.is_empty() || file.starts_with(&format!("{dir}/"))
         };
         // The whole package that held the definition was deleted, and is a dependency now.
@@ -100,7 +102,7 @@ impl Checker<'_> {
 
     /// The manifest of today's tree nearest above `file`: the package it belongs to.
     fn nearest_manifest(&self, file: &str) -> Option<String> {
-        let mut dir = parent(file);
+        let mut dir = folder(file);
         loop {
             for name in MANIFEST_NAMES {
                 let candidate = if dir.is_empty() { (*name).to_owned() } else { format!("{dir}/{name}") };
@@ -111,7 +113,7 @@ impl Checker<'_> {
             if dir.is_empty() {
                 return None;
             }
-            dir = parent(dir);
+            dir = folder(dir);
         }
     }
 }
@@ -124,9 +126,4 @@ fn names_in_code(text: &str, name: &str) -> bool {
         !text[..at].chars().next_back().is_some_and(|c| part(c) || c == '@')
             && !text[at + name.len()..].chars().next().is_some_and(|c| part(c) || c == '-')
     })
-}
-
-/// The folder of `path` ("" at the root).
-fn parent(path: &str) -> &str {
-    path.rsplit_once('/').map_or("", |(dir, _)| dir)
 }

@@ -59,6 +59,7 @@
 //! verdict other than VALID given here says "never" in its evidence, not "deleted" or "moved".
 
 use crate::index::basename;
+use crate::names::folder;
 
 use super::common::{as_written, list, placeholder_path, PAGE_EXTENSIONS, PLACEHOLDER_WORDS};
 use super::located::Located;
@@ -92,11 +93,11 @@ impl Checker<'_> {
         let written_folder = written.contains('/');
         // The memory wrote the folder, or named it as a folder itself (a section `## src/x/`),
         // or names a source file of a language the repository is written in.
-        let under = readings.iter().map(|r| folder_of(r)).find(|up| {
+        let under = readings.iter().map(|r| folder(r)).find(|up| {
             (up.is_empty() || self.index.is_dir(up))
                 && ((written_folder && !up.is_empty()) || self.context.names_folder(self.index, up))
         });
-        let under = under.or_else(|| self.repo_source_file(written).then(|| folder_of(readings[0])));
+        let under = under.or_else(|| self.repo_source_file(written).then(|| folder(readings[0])));
         let not_read = |why: &str| {
             Located::NotInRepo(format!(
                 "{written} has never been in the repository (not in the tree, not in git history, no file of its name) and {why}: not read as a path of this repository (an example, another project's file, or one of the user's)"
@@ -127,7 +128,7 @@ impl Checker<'_> {
                 "{written} has never been in the repository (not in the tree, not in git history) and its name says `{word}`: read as an example, not a path of this repository"
             ));
         }
-        match self.folder_says(&folder, name) {
+        match self.folder_says(folder, name) {
             Some(FolderSays::Spelled(entry)) => {
                 let path = if folder.is_empty() { entry.clone() } else { format!("{folder}/{entry}") };
                 Located::Here {
@@ -245,11 +246,11 @@ impl Checker<'_> {
             if let Some(same) = same {
                 return Some((r.to_string(), format!("{same} is spelled the same but for its separators")));
             }
-            let folder = folder_of(r);
-            if !(folder.is_empty() || self.index.is_dir(&folder)) || folder.is_empty() {
+            let folder = folder(r);
+            if !(folder.is_empty() || self.index.is_dir(folder)) || folder.is_empty() {
                 return None;
             }
-            match self.folder_says(&folder, basename(r.trim_end_matches('/'))) {
+            match self.folder_says(folder, basename(r.trim_end_matches('/'))) {
                 Some(FolderSays::NearMiss(entry) | FolderSays::Spelled(entry)) => {
                     Some((r.to_string(), format!("{folder}/ has {entry}, a near miss")))
                 }
@@ -303,7 +304,7 @@ impl Checker<'_> {
                 }
                 _ => return Located::Unclear { candidates: relative },
             }
-        } else if let Some(twin) = candidates.iter().find(|c| readings.iter().any(|r| folder_of(r) == folder_of(c))) {
+        } else if let Some(twin) = candidates.iter().find(|c| readings.iter().any(|r| folder(r) == folder(c))) {
             return Located::Here {
                 path: twin.clone(),
                 dir: false,
@@ -352,11 +353,11 @@ impl Checker<'_> {
         // A docs link or a module path without its extension (`../reference/panels` beside
         // `panels.md`): the entry of its folder, as when no file of its name is anywhere.
         for reading in readings {
-            let (folder, name) = (folder_of(reading), basename(reading.trim_end_matches('/')));
-            if !(folder.is_empty() || self.index.is_dir(&folder)) {
+            let (folder, name) = (folder(reading), basename(reading.trim_end_matches('/')));
+            if !(folder.is_empty() || self.index.is_dir(folder)) {
                 continue;
             }
-            if let Some(FolderSays::Spelled(entry)) = self.folder_says(&folder, name) {
+            if let Some(FolderSays::Spelled(entry)) = self.folder_says(folder, name) {
                 let path = if folder.is_empty() { entry.clone() } else { format!("{folder}/{entry}") };
                 return Located::Here {
                     dir: self.index.is_dir(&path),
@@ -467,11 +468,6 @@ fn template_of<'a>(name: &str, mut has: impl FnMut(&str) -> Option<&'a str>) -> 
         }
     }
     names.iter().find_map(|n| has(n))
-}
-
-/// The folder of `path` (`""` at the root).
-fn folder_of(path: &str) -> String {
-    path.trim_end_matches('/').rsplit_once('/').map_or(String::new(), |(up, _)| up.to_owned())
 }
 
 /// Whether `found` has every segment of `path`, in order, from the same first one, and more.

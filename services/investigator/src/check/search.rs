@@ -35,6 +35,7 @@
 use memval_proto::UnixSeconds;
 
 use crate::index::basename;
+use crate::names::folder;
 
 use super::common::{best_candidate, identifiers_contain, list, placeholder_path, same_kind_of_file};
 use super::history::since_of;
@@ -410,7 +411,7 @@ impl Checker<'_> {
         let same_named = self.index.files_named(basename(path)).len();
         // Its folder still there, a name many files share inside a subfolder of it is that
         // subfolder's own file (`skills/x/README.md` is not `skills/README.md` moved).
-        let old_folder = path.rsplit_once('/').map_or("", |(d, _)| d);
+        let old_folder = folder(path);
         if same_named >= 3
             && !old_folder.is_empty()
             && self.index.is_dir(old_folder)
@@ -429,7 +430,7 @@ impl Checker<'_> {
                 ));
             }
         }
-        let folder = candidate.rsplit_once('/').map_or("", |(d, _)| d);
+        let new_folder = folder(candidate);
         // The only file of its name in a folder above or below its old one
         // (`docs/CONTRIBUTING.md` → `CONTRIBUTING.md`, `scripts/x.json` → `scripts/labeling/x.json`,
         // `backend/app/hello.py` → `backend/app/sample/hello.py` while a test fixture elsewhere
@@ -442,31 +443,31 @@ impl Checker<'_> {
             .index
             .files_named(basename(path))
             .iter()
-            .filter(|&&i| in_line(self.index.file_at(i).path.rsplit_once('/').map_or("", |(d, _)| d)))
+            .filter(|&&i| in_line(folder(&self.index.file_at(i).path)))
             .count();
-        if same_named <= 2 && lined_up == 1 && !old_folder.is_empty() && in_line(folder) {
+        if same_named <= 2 && lined_up == 1 && !old_folder.is_empty() && in_line(new_folder) {
             return None;
         }
         // ... or in another folder of the same parent (`test/testsuite/x.jl` →
         // `test/test_common/x.jl`): a folder renamed or split beside itself.
         let grandparent = old_folder.rsplit_once('/').map(|(g, _)| g);
-        if same_named == 1 && grandparent.is_some_and(|g| folder.starts_with(&format!("{g}/"))) {
+        if same_named == 1 && grandparent.is_some_and(|g| new_folder.starts_with(&format!("{g}/"))) {
             return None;
         }
         // A folder other than the root: every memory names something at the root.
-        if !folder.is_empty() && self.context.existing_in(self.index, folder, path) {
+        if !new_folder.is_empty() && self.context.existing_in(self.index, new_folder, path) {
             return None;
         }
         // The memory's other paths moved the same way: found under the candidate's folder
         // (`tensorzero-core/x` at `crates/tensorzero-core/x` beside `crates/tensorzero-node`),
         // or, for those in the same old folder, in the candidate's folder with the rest of
         // their path kept.
-        if self.context.found_under(self.index, folder, path) > 0 {
+        if self.context.found_under(self.index, new_folder, path) > 0 {
             return None;
         }
         if !old_folder.is_empty()
-            && !folder.is_empty()
-            && self.context.moved_along(self.index, old_folder, folder, path)
+            && !new_folder.is_empty()
+            && self.context.moved_along(self.index, old_folder, new_folder, path)
         {
             return None;
         }
