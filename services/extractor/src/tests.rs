@@ -361,6 +361,11 @@ fn tree_diagrams_and_listings() {
             "L5 file_reference myproject/Cargo.toml[Cargo.toml]",
         ],
     );
+    // a row its comment marks as one to add is what a step makes: no claim
+    check(
+        "```\nflashinfer/jit/scale.py     # NEW: JIT generator\nflashinfer/utils.py         # decorators\ncsrc/scale.cu               # (new) launcher\n```",
+        &["L3 file_reference flashinfer/utils.py"],
+    );
     // a root naming the notes file's own folder is that folder, not the project's name
     check_in(
         Some("deployment"),

@@ -428,9 +428,12 @@ fn collect(lang: Lang, node: Node<'_>, src: &[u8], container: Option<&str>, defs
     }
 }
 
+/// A definition keyword of the languages without a grammar here, after any modifiers (Move's
+/// `public(package) fun`, `entry fun`); a module named with its path (`module pkg::name;`) defines
+/// its last segment.
 static FALLBACK_DEF: LazyLock<Regex> = LazyLock::new(|| {
     Regex::new(
-        r"^\s*(?:(?:export|pub(?:\([^)]*\))?|public|private|protected|internal|static|abstract|final|async|default|open|override|inline|extern)\s+)*(?:def|class|fn|func|function|struct|enum|trait|interface|type|module|sub|proc|record|object|macro|defmodule|defp?)\s+([A-Za-z_][A-Za-z0-9_?!]*)",
+        r"^\s*(?:(?:export|pub(?:\([^)]*\))?|public(?:\([^)]*\))?|private|protected|internal|static|abstract|final|async|default|open|override|inline|extern|entry|native)\s+)*(?:def|class|fn|fun|func|function|struct|enum|trait|interface|type|module|sub|proc|record|object|macro|defmodule|defp?)\s+(?:[A-Za-z_][A-Za-z0-9_]*::)*([A-Za-z_][A-Za-z0-9_?!]*)",
     )
     .expect("fallback regex")
 });
@@ -636,6 +639,11 @@ mod tests {
         has(Lang::Other, c, "parse_header", None, 4);
         assert!(!names(Lang::Other, c).iter().any(|(n, _, _)| n == "foo"));
         has(Lang::Other, "module Billing\n  def charge(x)\n  end\nend\n", "charge", None, 2);
+        // Move: `fun` under `public(package)`, `entry`; a module named with its address.
+        let mv = "module deepbook::ewma_config;\n\npublic(package) fun penalty_rate(c: &C): u64 {\n    c.rate\n}\nentry fun run() {}\n";
+        has(Lang::Other, mv, "ewma_config", None, 1);
+        has(Lang::Other, mv, "penalty_rate", None, 3);
+        has(Lang::Other, mv, "run", None, 6);
     }
 
     #[test]

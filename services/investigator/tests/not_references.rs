@@ -215,6 +215,7 @@ fn with_history_a_file_that_never_defined_the_symbol_does_not_make_it_moved() {
             (".gitignore", "dist/\n"),
             ("ui/list/render.go", "package list\n\nfunc RenderItems() {}\n"),
             ("ui/list/debug.go", "package list\n\nfunc devicePrint() {}\n"),
+            ("server/config.rs", "pub struct Args {\n    pub pyth_pro_url: String,\n}\n"),
             ("ui/list/vanish.go", "package list\n\nfunc Vanished() {}\n"),
         ],
         // Foo lived in a.go, then moved to b.go; Vanished's file was deleted.
@@ -281,13 +282,14 @@ fn with_history_a_file_that_never_defined_the_symbol_does_not_make_it_moved() {
                 Want::NotChecked(&["camelCase", "only prose names it"]),
             ),
             (
-                "a misspelling of a name the code defines says which",
+                "one edit from a name the code defines: a misspelling or another thing's name, not checked, naming it",
                 claim(ClaimType::SymbolReference, vec![symbol(".", "renderItems")], None),
-                Want::Verdict(
-                    Verdict::Contradicted,
-                    &["RenderItems is defined here", "ui/list/render.go:3", "misspelling"],
-                    &[],
-                ),
+                Want::NotChecked(&["ui/list/render.go:3 defines RenderItems", "one edit away", "misspelling"]),
+            ),
+            (
+                "an environment variable spelling a field a settings library reads from it: not checked, saying so",
+                claim(ClaimType::SymbolReference, vec![symbol(".", "PYTH_PRO_URL")], None),
+                Want::NotChecked(&["server/config.rs:2 defines pyth_pro_url", "environment variable"]),
             ),
             (
                 "the same words in another naming style name the API the code mirrors, not a misspelling",

@@ -155,7 +155,7 @@ pub(super) fn denied(orig: &str, range: &Range<usize>, start: usize, end: usize)
         before.split(|c: char| !c.is_alphanumeric() && c != '\'').filter(|w| !w.is_empty()).collect();
     let joined = format!(" {} ", words.join(" "));
     let made = words.iter().rev().filter(|w| !MAKE_FILLER.contains(w)).take(2).any(|w| MAKE.contains(w));
-    if made {
+    if made || example_of_a_step(&orig[from..start]) {
         return true;
     }
     if BEFORE.iter().any(|cue| cue_in(&joined, cue)) {
@@ -173,6 +173,26 @@ pub(super) fn denied(orig: &str, range: &Range<usize>, start: usize, end: usize)
     }
     gone_after(&orig[end..to.max(end)], &orig[range.clone()])
 }
+
+/// Whether a mention is the example a step gives of what it makes: right after "e.g.", "for
+/// example", "such as" or "like", in a clause that opens with a verb of making as an instruction
+/// ("Create a benchmark file in `benchmarks/` (e.g., `benchmarks/bench_scale.py`)", "Add a test
+/// under `tests/`, for example `tests/test_x.py`"). `before`: the sentence's text before the
+/// mention.
+fn example_of_a_step(before: &str) -> bool {
+    const STEP: [&str; 5] = ["create", "add", "write", "make", "put"];
+    let Some(cue) = EXAMPLE_CUE.find(before) else { return false };
+    let head = before[..cue.start()].trim_end_matches(['(', ',', ' ', '\t']);
+    let clause = head.rfind(['.', ';', ':', '!', '?', '\n', '(', ',']).map_or(head, |i| &head[i + 1..]);
+    let first = clause.split(|c: char| !c.is_alphanumeric()).find(|w| !w.is_empty()).unwrap_or("");
+    STEP.contains(&first.to_lowercase().as_str())
+}
+
+/// An example cue right before a mention: "(e.g., ", ", for example ", " such as ", " like ".
+static EXAMPLE_CUE: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r"(?i)(?:\(|,|\s)\s*(?:e\.\s?g\.?|eg|for\s+example|for\s+instance|such\s+as|like)[\s,:]*`?$")
+        .expect("valid regex")
+});
 
 /// Whether the sentence `orig[range]` says the mention at `start..end` is gone: the words
 /// after it, in its clause ("`SentryTracingExtension` has been deprecated ... and finally
@@ -290,6 +310,18 @@ mod tests {
         assert!(!at("`scripts/new.sh` creates a release branch.", "`scripts/new.sh`"));
         assert!(!at("Create a branch, then edit `src/main.rs`.", "`src/main.rs`"));
         assert!(at("Create debug files like `./helpdesk/debug.py` with a function", "`./helpdesk/debug.py`"));
+        // The example a step gives of what it makes.
+        assert!(at(
+            "Create a benchmark file in `benchmarks/` (e.g., `benchmarks/bench_scale.py`):",
+            "`benchmarks/bench_scale.py`"
+        ));
+        assert!(at("Add a test under `tests/`, for example `tests/test_scale.py`.", "`tests/test_scale.py`"));
+        assert!(!at("Create a benchmark file in `benchmarks/` (e.g., `benchmarks/bench_scale.py`):", "`benchmarks/`"));
+        assert!(!at(
+            "Benchmarks live in `benchmarks/` (e.g., `benchmarks/bench_gemm.py`).",
+            "`benchmarks/bench_gemm.py`"
+        ));
+        assert!(!at("Run a benchmark, e.g. `benchmarks/bench_gemm.py`.", "`benchmarks/bench_gemm.py`"));
         assert!(!at("Create tests in `tests/unit/` for each module.", "`tests/unit/`"));
         assert!(!at("Create a symlink to `vendor/lib`.", "`vendor/lib`"));
     }

@@ -1,5 +1,6 @@
 //! Sections that record the past inside a current document: a README's "Changelog", a guide's
-//! "Breaking changes", "Removed methods from `EntityRepository`", "Migrating from v5". What
+//! "Breaking changes", "Removed methods from `EntityRepository`", "Migrating from v5", a
+//! "Decision log", a heading that carries its day ("Cross-check (2026-06-01)"). What
 //! such a section names was true then, or is named because it is gone: "`removeAndFlush()`"
 //! under "Removed methods" claims nothing exists. A whole file of that kind is skipped before
 //! the walk (`sources::notes`, `HISTORY_KIND`); this is the same rule for one section.
@@ -25,7 +26,17 @@ static PAST_HEADING: LazyLock<Regex> = LazyLock::new(|| {
           | (?:removed|deleted|dropped|renamed|removals)\b
           | migrat(?:ing|ion)\s+(?:from|to|guide)\b | migration\s+notes
           | upgrad(?:ing|e)\s+(?:from|to|guide|notes)\b
+          | decision\s+log\b
         )",
+    )
+    .expect("valid regex")
+});
+
+/// A heading that carries the day it records (`Cross-check (2026-06-01)`, `Decision log — May
+/// 31, 2026`): what it holds was true that day.
+static DATED_HEADING: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(
+        r"(?i)\b(?:19|20)\d\d-(?:0[1-9]|1[0-2])-(?:0[1-9]|[12]\d|3[01])\b|\b(?:jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]*\.?\s+\d{1,2},?\s+(?:19|20)\d\d\b",
     )
     .expect("valid regex")
 });
@@ -41,7 +52,7 @@ static ABOUT_THE_RECORD: LazyLock<Regex> = LazyLock::new(|| {
 /// guidelines" are instructions about records, read as any other section.
 pub(super) fn is_past_heading(title: &str) -> bool {
     let title = title.trim();
-    PAST_HEADING.is_match(title) && !ABOUT_THE_RECORD.is_match(title)
+    (PAST_HEADING.is_match(title) || DATED_HEADING.is_match(title)) && !ABOUT_THE_RECORD.is_match(title)
 }
 
 impl Walker {
@@ -85,6 +96,9 @@ mod tests {
             "Migration guide",
             "Upgrading to 3.0",
             "What's changed",
+            "Decision Log — May 31, 2026 working slice",
+            "Legacy-vs-unified kernel equivalence (cross-check, 2026-06-01)",
+            "Sync notes, Sept 3, 2025",
         ] {
             assert!(is_past_heading(title), "{title}");
         }
@@ -101,6 +115,9 @@ mod tests {
             "Changelogs",
             "Changelog guidelines",
             "Release notes format",
+            "Roadmap for 2026",
+            "Support until May 2027",
+            "Decision making",
         ] {
             assert!(!is_past_heading(title), "{title}");
         }

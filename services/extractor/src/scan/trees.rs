@@ -9,7 +9,8 @@
 //! the notes file's own folder (`deployment/` in `deployment/AGENTS.md`, `web/` in
 //! `apps/web/AGENTS.md`) is that folder. Backticked names and
 //! unmistakable code names beside a row's name (`├── lru.go  # ShardedCache, a mutex per
-//! shard`) are that file's symbols. A row whose entry is a phrase (`+-- Define a custom tool ->
+//! shard`) are that file's symbols; a row whose comment marks it new (`# NEW: Python API`) is
+//! what a step makes, no claim. A row whose entry is a phrase (`+-- Define a custom tool ->
 //! tools/REFERENCE.md`: a word without extension or slash, one space, another word;
 //! `markdown::tree_entry_is_phrase`) is no entry: the line is read as text (for
 //! `tools/REFERENCE.md`), the line above it is no root, and its children are read against its
@@ -139,7 +140,10 @@ impl Walker {
                 }
             }
         }
-        let symbols = if tok.dir { Vec::new() } else { row_symbols(text, name) };
+        // A row marked as one the reader adds (`flashinfer/scale.py  # NEW: Python API`) is what a
+        // step makes, not what is there: no claim, nor are its symbols.
+        let made = markdown::code_comment(text).is_some_and(marks_new);
+        let symbols = if tok.dir || made { Vec::new() } else { row_symbols(text, name) };
         let file = FileMention { raw: tok.path, tok: full_tok, readings, start: 0, end: 0, after: 0 };
         self.push(Sentence {
             line: line_no,
@@ -151,10 +155,20 @@ impl Walker {
             configs: Vec::new(),
             line_texts: Vec::new(),
             behaviour: None,
-            denied_files: Vec::new(),
+            denied_files: if made { vec![0] } else { Vec::new() },
         });
         true
     }
+}
+
+/// Whether a tree row's comment marks the row as one to add: `NEW` as a word in capitals
+/// (`# NEW: JIT generator`), or "(new)", "new file", "to create", "to be added" in any case.
+fn marks_new(comment: &str) -> bool {
+    let lower = comment.to_ascii_lowercase();
+    comment.split(|c: char| !c.is_ascii_alphanumeric()).any(|w| w == "NEW")
+        || ["(new)", "new file", "to create", "to be created", "to add", "to be added", "create this"]
+            .iter()
+            .any(|cue| lower.contains(cue))
 }
 
 /// The symbols a tree or listing row names beside its file (`├── lru.go  # ShardedCache,

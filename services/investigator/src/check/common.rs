@@ -31,8 +31,8 @@ pub(super) fn as_written<'r>(readings: impl IntoIterator<Item = &'r str>) -> &'r
 pub(crate) const PLACEHOLDER_WORDS: &[&str] = &["foo", "bar", "baz", "qux", "quux", "xxx", "yyy", "zzz", "acme"];
 
 /// Why a path is written as an example rather than a reference: the `path/to/` of
-/// instructions, the `foo`/`bar` of examples, a `my_feature`/`your-app`/`yourImplementation`
-/// stand-in, or one with `my`/`your` as a word of its name (`test_integration_my_agent.py`).
+/// instructions, the `foo`/`bar` of examples, a `my_feature`/`your-app`/`yourImplementation`/
+/// `new_op`/`NewWidget` stand-in, or one with `my`/`your` as a word of its name (`test_integration_my_agent.py`).
 /// `None` for anything else (the caller asks only about paths nothing in the repo is named like).
 pub(crate) fn placeholder_path(path: &str) -> Option<&'static str> {
     let segments: Vec<&str> = path.split('/').filter(|s| !s.is_empty()).collect();
@@ -48,14 +48,14 @@ pub(crate) fn placeholder_path(path: &str) -> Option<&'static str> {
         let original_stem = segment.split('.').next().unwrap_or(segment);
         // `myFeature`, `MyRule`, `YourComponent`, `SomePage` (not `MYSQL`, `Mycelium`,
         // `Something`).
-        let camel_stand_in = ["my", "My", "your", "Your", "some", "Some"].iter().any(|p| {
+        let camel_stand_in = ["my", "My", "your", "Your", "some", "Some", "New"].iter().any(|p| {
             original_stem.starts_with(p) && original_stem[p.len()..].starts_with(|c: char| c.is_ascii_uppercase())
         });
-        if ["my_", "my-", "your_", "your-", "some_", "some-"].iter().any(|p| stem.starts_with(p))
+        if ["my_", "my-", "your_", "your-", "some_", "some-", "new_", "new-"].iter().any(|p| stem.starts_with(p))
             || stem.split(['_', '-']).skip(1).any(|w| matches!(w, "my" | "your"))
             || camel_stand_in
         {
-            return Some("a `my_...`/`your_...` name stands for the reader's own");
+            return Some("a `my_...`/`your_...`/`new_...` name stands for the reader's own");
         }
     }
     None
@@ -201,6 +201,11 @@ mod tests {
             ("Sources/Rules/MyRule.swift", true),
             ("Tests/Rules/MyRuleTests.swift", true),
             ("src/components/YourComponent.tsx", true),
+            ("flashinfer/jit/new_op.py", true),
+            ("csrc/new_op_jit_binding.cu", true),
+            ("src/widgets/NewWidget.tsx", true),
+            ("src/news/feed.ts", false),
+            ("src/Newton.rs", false),
             ("app/assets/js/pages/SomePage/", true),
             ("src/Something.ts", false),
             ("docs/MYSQL.md", false),

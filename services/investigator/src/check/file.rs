@@ -172,10 +172,18 @@ impl Checker<'_> {
     /// nothing carries it (the caller's verdict stands).
     pub(super) fn naming_pattern(&self, written: &str) -> Option<Outcome> {
         let w = written.trim();
+        if self.index.mentions(w) {
+            return None;
+        }
+        self.affix_of_names(w)
+    }
+
+    /// [`Checker::naming_pattern`] for a text the caller already knows no code names as a
+    /// whole (a symbol's name: `_tests` in "no `test_` prefixes inside `_tests` modules").
+    pub(super) fn affix_of_names(&self, w: &str) -> Option<Outcome> {
         let affix = w.len() >= 3
             && !w.contains(['/', ' ', '(', ':'])
             && !w.starts_with("__")
-            && !self.index.mentions(w)
             && (w.starts_with('_') || w.ends_with('_') || (w.starts_with('.') && w[1..].contains('.')));
         if !affix {
             return None;

@@ -228,6 +228,16 @@ pub(super) fn restyled(a: &str, b: &str) -> bool {
     words.len() >= 2 && words == name_words(b) && a.contains('_') != b.contains('_')
 }
 
+/// Whether `env` is `name` as an environment variable spells it: the same words, one in
+/// capitals with underscores (`PYTH_PRO_URL`), the other in lower case (`pyth_pro_url`, the
+/// field a CLI or settings library reads from it).
+pub(super) fn env_spelling(env: &str, name: &str) -> bool {
+    let upper = |s: &str| s.bytes().all(|b| b.is_ascii_uppercase() || b.is_ascii_digit() || b == b'_');
+    let lower = |s: &str| s.bytes().all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || b == b'_');
+    let (big, small) = if upper(env) { (env, name) } else { (name, env) };
+    upper(big) && lower(small) && big.bytes().any(|b| b.is_ascii_uppercase()) && big.eq_ignore_ascii_case(small)
+}
+
 /// Whether `new` is `old` with exactly one word added before or after it.
 fn one_word_added(old: &[String], new: &[String]) -> bool {
     new.len() == old.len() + 1 && (new[1..] == *old || new[..old.len()] == *old)
@@ -244,6 +254,16 @@ mod tests {
         assert!(!restyled("OrderBy", "orderBy"), "only the case differs: a misspelling");
         assert!(!restyled("print", "Print"), "one word");
         assert!(!restyled("device_print", "device_prints"));
+    }
+
+    #[test]
+    fn an_environment_variable_spells_its_setting() {
+        use super::env_spelling;
+        assert!(env_spelling("PYTH_PRO_URL", "pyth_pro_url"));
+        assert!(env_spelling("port", "PORT"));
+        assert!(!env_spelling("PYTH_PRO_URL", "pyth_pro_uri"));
+        assert!(!env_spelling("OrderBy", "orderby"));
+        assert!(!env_spelling("renderItems", "RenderItems"));
     }
 
     #[test]
