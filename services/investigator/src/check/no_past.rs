@@ -65,6 +65,41 @@ use super::common::{as_written, list, placeholder_path, PAGE_EXTENSIONS, PLACEHO
 use super::located::Located;
 use super::Checker;
 
+impl Checker<'_> {
+    /// A bare file name (`postgress_schema.ts`) the tree lacks, while history had a file of
+    /// that name at one place the tree lacks now (`supabase/functions/utils/postgress_schema.ts`):
+    /// the memory named that file, and what became of it is its verdict (renamed: STALE to
+    /// where it went; deleted: CONTRADICTED). `None` when history had no such file, or had it at
+    /// several places (which one was meant is not known).
+    fn bare_name_in_history(&self, git: &memval_git::GitRepo, written: &str) -> Option<Located> {
+        let name = written.trim_end_matches('/');
+        if name.contains('/') || !name.contains('.') || name.starts_with('.') {
+            return None;
+        }
+        let places: std::collections::BTreeSet<String> = git
+            .added_named(name, None)
+            .into_iter()
+            .map(|(path, _, _)| path)
+            .filter(|path| self.index.file(path).is_none())
+            .collect();
+        let [place] = places.iter().collect::<Vec<_>>()[..] else { return None };
+        let note = format!("written as the bare name {name}; the repository's one file of that name was {place}");
+        match self.follow_history(git, place, None, 0)? {
+            Located::Moved { to, dir, confidence, evidence, since } => Some(Located::Moved {
+                to,
+                dir,
+                confidence: confidence.min(80),
+                evidence: format!("{note}; {evidence}"),
+                since,
+            }),
+            Located::Gone { confidence, evidence, since } => {
+                Some(Located::Gone { confidence: confidence.min(80), evidence: format!("{note}; {evidence}"), since })
+            }
+            _ => None,
+        }
+    }
+}
+
 /// Why the folder a never-seen path sits in makes it one of the folder's own.
 enum FolderSays {
     /// The entry under another spelling: it is there.
@@ -89,6 +124,9 @@ impl Checker<'_> {
                 "not in the tree, not in the git history this clone has, and no file of that name exists".into(),
             );
             return Located::Gone { confidence, evidence, since: None };
+        }
+        if let Some(found) = self.bare_name_in_history(git, written) {
+            return found;
         }
         let written_folder = written.contains('/');
         // The memory wrote the folder, or named it as a folder itself (a section `## src/x/`),

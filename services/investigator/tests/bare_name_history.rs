@@ -1,0 +1,72 @@
+//! A bare file name the tree lacks is read against history: when the repository once had one
+//! file of that name, deeper than the root, the memory named it, and what became of it is the
+//! verdict. Real git.
+
+mod common;
+
+use common::{commit_on_day as commit, git, new_repo, write, DAY, START};
+use memval_investigator::Evidence;
+use memval_proto::{Claim, ClaimType, CodeRef, MemoryMeta, Outcome, Source, Verdict};
+
+fn notes(root: &std::path::Path) -> MemoryMeta {
+    MemoryMeta {
+        id: "NOTES.md".into(),
+        agent: "notes".into(),
+        tier: 0,
+        kind: "notes".into(),
+        created_at: None,
+        updated_at: Some(START + DAY / 2),
+        source: Source {
+            path: root.join("NOTES.md").to_string_lossy().into_owned(),
+            line: None,
+            row: None,
+            format: "notes".into(),
+        },
+        first_line: 1,
+    }
+}
+
+fn file(path: &str) -> Claim {
+    Claim {
+        claim_type: ClaimType::FileReference,
+        claim_text: format!("`{path}` exists"),
+        line: 1,
+        lines: vec![1],
+        code_refs: vec![CodeRef::path(path)],
+        assertion: None,
+    }
+}
+
+fn verdict(o: &Outcome) -> (Verdict, String, Option<String>) {
+    match o {
+        Outcome::Checked { verdict, evidence, successor, .. } => (*verdict, evidence.clone(), successor.clone()),
+        other => panic!("not checked: {other:?}"),
+    }
+}
+
+#[test]
+fn a_bare_name_history_had_deeper_is_followed() {
+    let (_dir, root) = new_repo();
+    commit(&root, 0, |r| {
+        write(r, "NOTES.md", "# notes\n");
+        write(r, "supabase/utils/postgress_schema.ts", "export const a = 1;\n");
+        write(r, "supabase/utils/old_helpers.ts", "export const b = 1;\n");
+        write(r, "src/main.ts", "export {};\n");
+    });
+    std::fs::create_dir_all(root.join("supabase/db")).unwrap();
+    git(&root, &["mv", "supabase/utils/postgress_schema.ts", "supabase/db/postgres_schema.ts"], START + DAY);
+    git(&root, &["rm", "-q", "supabase/utils/old_helpers.ts"], START + DAY);
+    commit(&root, 1, |_| {});
+    let got = common::check_as_validate(
+        &Evidence::open(&root).unwrap(),
+        notes(&root),
+        vec![file("postgress_schema.ts"), file("old_helpers.ts")],
+    );
+    let (v, evidence, successor) = verdict(&got[0]);
+    assert_eq!(v, Verdict::Stale, "{evidence}");
+    assert_eq!(successor.as_deref(), Some("supabase/db/postgres_schema.ts"));
+    assert!(evidence.contains("supabase/utils/postgress_schema.ts"), "{evidence}");
+    let (v, evidence, _) = verdict(&got[1]);
+    assert_eq!(v, Verdict::Contradicted, "{evidence}");
+    assert!(evidence.contains("deleted"), "{evidence}");
+}
