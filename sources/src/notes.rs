@@ -104,8 +104,11 @@ pub(crate) fn load_file(path: &Path, ctx: &mut Ctx) -> Result<Vec<Memory>, Sourc
     }
 }
 
-/// Loads every notes file under `dir`, honouring `.gitignore`. A folder with none is not a
-/// notes folder: that is an error, so a mistyped path does not look like a clean run.
+/// Loads every notes file under `dir`, honouring `.gitignore`, except for an agent tool's notes
+/// file at `dir` itself (`CLAUDE.md`, `.cursorrules`, `.github/copilot-instructions.md`): people
+/// ignore their own notes in git, and those are memories too ([`ignored_root_notes`]). A folder
+/// with none is not a notes folder: that is an error, so a mistyped path does not look like a
+/// clean run.
 ///
 /// A file reached by several names (`CLAUDE.md` a link to `AGENTS.md`) is one memory, named
 /// by the file itself when it is in the folder, else by its first link; the other names are
@@ -113,7 +116,9 @@ pub(crate) fn load_file(path: &Path, ctx: &mut Ctx) -> Result<Vec<Memory>, Sourc
 pub(crate) fn load_dir(dir: &Path, ctx: &mut Ctx, links: &mut Vec<Link>) -> Result<Vec<Memory>, SourceError> {
     let root = std::fs::canonicalize(dir).map_err(|e| SourceError::io(dir, e))?;
     let mut files: Vec<(PathBuf, PathBuf, String, &'static str)> = Vec::new(); // (canonical, shown, id, agent)
-    for found in walk(dir) {
+    let walked: Vec<PathBuf> = walk(dir).collect();
+    let ignored = ignored_root_notes(dir, &walked);
+    for found in walked.into_iter().chain(ignored) {
         let shown = dir.join(&found);
         match inside(&root, &shown) {
             Ok(canon) if canon.is_file() => {
@@ -290,7 +295,7 @@ fn dated(stem: &str) -> bool {
 
 /// Whether `dir` holds at least one notes file (used by detection).
 pub(crate) fn any_in(dir: &Path) -> bool {
-    walk(dir).next().is_some()
+    walk(dir).next().is_some() || !ignored_root_notes(dir, &[]).is_empty()
 }
 
 /// Notes files under `dir`, as paths relative to it, sorted for a stable load order. The
@@ -324,6 +329,18 @@ fn walk(dir: &Path) -> impl Iterator<Item = PathBuf> + '_ {
         let rel = entry.path().strip_prefix(dir).ok()?.to_path_buf();
         is_notes_file(dir, &rel).then_some(rel)
     })
+}
+
+/// The agent tools' notes files at `dir` itself that the walk left out (`.gitignore` names them:
+/// a personal `CLAUDE.md`, a tracked file a later ignore rule covers), in a fixed order.
+fn ignored_root_notes(dir: &Path, walked: &[PathBuf]) -> Vec<PathBuf> {
+    memval_proto::tools::TOOL_FILES
+        .iter()
+        .map(|(name, _)| PathBuf::from(name))
+        .chain(std::iter::once(PathBuf::from(".github/copilot-instructions.md")))
+        .filter(|rel| !walked.contains(rel))
+        .filter(|rel| dir.join(rel).symlink_metadata().is_ok_and(|m| m.is_file() || m.file_type().is_symlink()))
+        .collect()
 }
 
 fn skipped_dir(name: &str) -> bool {

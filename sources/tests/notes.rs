@@ -70,6 +70,32 @@ fn notes_folder_one_memory_per_file_with_line_numbers_and_dates() {
     assert_eq!(by_id("fresh/README.md").updated_at, None, "untracked file has no date");
 }
 
+/// An agent tool's notes file at the folder given is read even when `.gitignore` names it
+/// (a personal `CLAUDE.md`, `CLAUDE.local.md`): those are memories too. Deeper ones, and docs,
+/// still follow `.gitignore`.
+#[test]
+fn ignored_notes_at_the_folder_given_are_read() {
+    let repo = tempfile::tempdir().unwrap();
+    let root = repo.path();
+    git_init(root);
+    write(root, ".gitignore", "/CLAUDE.md\nCLAUDE.local.md\nlocal/\n");
+    write(root, "CLAUDE.md", "Build with `make`.\n");
+    write(root, "CLAUDE.local.md", "My own notes on src/main.rs.\n");
+    write(root, "README.md", "A project.\n");
+    write(root, "local/CLAUDE.md", "ignored with its folder\n");
+    let report = load(root, root).unwrap();
+    let mut ids: Vec<&str> = report.memories.iter().map(|m| m.id.as_str()).collect();
+    ids.sort();
+    assert_eq!(ids, ["CLAUDE.local.md", "CLAUDE.md", "README.md"]);
+    // A folder whose only notes file is ignored is still a notes folder.
+    let only = tempfile::tempdir().unwrap();
+    git_init(only.path());
+    write(only.path(), ".gitignore", "AGENTS.md\n");
+    write(only.path(), "AGENTS.md", "Use src/lib.rs.\n");
+    assert_eq!(detect(only.path()).unwrap(), Format::Notes);
+    assert_eq!(load(only.path(), only.path()).unwrap().memories.len(), 1);
+}
+
 #[test]
 fn notes_subfolder_ids_are_relative_to_the_folder_given() {
     let repo = fixture();
