@@ -70,3 +70,27 @@ fn a_bare_name_history_had_deeper_is_followed() {
     assert_eq!(v, Verdict::Contradicted, "{evidence}");
     assert!(evidence.contains("deleted"), "{evidence}");
 }
+
+/// A bare name listed under its folder (`CompilerDetection.cmake` under `tests/cmake/`), the
+/// extractor's joined reading the only one history had: the verdict is reported at that reading.
+#[test]
+fn a_listed_bare_name_is_reported_at_the_reading_history_had() {
+    let (_dir, root) = new_repo();
+    commit(&root, 0, |r| {
+        write(r, "NOTES.md", "# notes\n");
+        write(r, "tests/cmake/CompilerDetection.cmake", "set(X 1)\n");
+        write(r, "src/main.cpp", "int main() {}\n");
+    });
+    git(&root, &["rm", "-q", "tests/cmake/CompilerDetection.cmake"], START + DAY);
+    commit(&root, 1, |_| {});
+    let listed = CodeRef {
+        written: Some("CompilerDetection.cmake".into()),
+        alt_paths: vec!["tests/cmake/CompilerDetection.cmake".into()],
+        ..CodeRef::path("CompilerDetection.cmake")
+    };
+    let claim = Claim { code_refs: vec![listed], ..file("CompilerDetection.cmake") };
+    let got = common::check_as_validate(&Evidence::open(&root).unwrap(), notes(&root), vec![claim]);
+    let (v, evidence, _) = verdict(&got[0]);
+    assert_eq!(v, Verdict::Contradicted, "{evidence}");
+    assert!(evidence.starts_with("tests/cmake/CompilerDetection.cmake — "), "{evidence}");
+}
