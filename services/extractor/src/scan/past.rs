@@ -1,6 +1,7 @@
 //! Sections that record the past inside a current document: a README's "Changelog", a guide's
 //! "Breaking changes", "Removed methods from `EntityRepository`", "Migrating from v5", a
-//! "Decision log", a heading that carries its day ("Cross-check (2026-06-01)"). What
+//! "Decision log", "Codex reviews" or "Review threads", a heading that carries its day
+//! ("Cross-check (2026-06-01)"). What
 //! such a section names was true then, or is named because it is gone: "`removeAndFlush()`"
 //! under "Removed methods" claims nothing exists. A whole file of that kind is skipped before
 //! the walk (`sources::notes`, `HISTORY_KIND`); this is the same rule for one section.
@@ -27,6 +28,7 @@ static PAST_HEADING: LazyLock<Regex> = LazyLock::new(|| {
           | migrat(?:ing|ion)\s+(?:from|to|guide)\b | migration\s+notes
           | upgrad(?:ing|e)\s+(?:from|to|guide|notes)\b
           | decision\s+log\b
+          | (?:[\w\#.-]+\s+){0,3}(?:reviews | review\s+(?:threads|notes|comments|findings|log))\b
         )",
     )
     .expect("valid regex")
@@ -99,6 +101,8 @@ mod tests {
             "Decision Log — May 31, 2026 working slice",
             "Legacy-vs-unified kernel equivalence (cross-check, 2026-06-01)",
             "Sync notes, Sept 3, 2025",
+            "10. Codex Reviews",
+            "PR #3093 Review Threads — Reviewer Pass 2",
         ] {
             assert!(is_past_heading(title), "{title}");
         }
@@ -118,6 +122,9 @@ mod tests {
             "Roadmap for 2026",
             "Support until May 2027",
             "Decision making",
+            "Code review",
+            "Reviewing pull requests",
+            "Review guidelines",
         ] {
             assert!(!is_past_heading(title), "{title}");
         }
