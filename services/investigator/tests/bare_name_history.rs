@@ -94,3 +94,28 @@ fn a_listed_bare_name_is_reported_at_the_reading_history_had() {
     assert_eq!(v, Verdict::Contradicted, "{evidence}");
     assert!(evidence.starts_with("tests/cmake/CompilerDetection.cmake — "), "{evidence}");
 }
+
+/// The same, as the extractor gives it when the folder is named first: the joined path as the
+/// claim's path, the bare name as its other reading. The root has the bare reading's folder, the
+/// joined one's folder is gone: history had the joined one, so the verdict is reported there.
+#[test]
+fn a_joined_path_history_had_is_reported_though_its_folder_is_gone() {
+    let (_dir, root) = new_repo();
+    commit(&root, 0, |r| {
+        write(r, "NOTES.md", "# notes\n");
+        write(r, "tests/cmake/CompilerFlags.cmake", "set(X 1)\n");
+        write(r, "src/main.cpp", "int main() {}\n");
+    });
+    git(&root, &["rm", "-q", "-r", "tests"], START + DAY);
+    commit(&root, 1, |_| {});
+    let joined = CodeRef {
+        written: Some("CompilerFlags.cmake".into()),
+        alt_paths: vec!["CompilerFlags.cmake".into()],
+        ..CodeRef::path("tests/cmake/CompilerFlags.cmake")
+    };
+    let claim = Claim { code_refs: vec![joined], ..file("CompilerFlags.cmake") };
+    let got = common::check_as_validate(&Evidence::open(&root).unwrap(), notes(&root), vec![claim]);
+    let (v, evidence, _) = verdict(&got[0]);
+    assert_eq!(v, Verdict::Contradicted, "{evidence}");
+    assert!(evidence.starts_with("tests/cmake/CompilerFlags.cmake — "), "{evidence}");
+}

@@ -299,8 +299,8 @@ impl Checker<'_> {
         }
     }
 
-    /// Of a missing path's readings, the one the memory meant: with history, the first that
-    /// history had when the path as written never was; else the first whose folder is
+    /// Of a missing path's readings, the one the memory meant: with history, the path as
+    /// written when history had it, else the first reading history had; else the first whose folder is
     /// still in the tree when the path as written has none (a tree drawn under the project's
     /// name, `myproject/src/x/gone.py`, means `src/x/gone.py` once `src/x/` is there); else the
     /// path as written. The report names this reading as the claim's path.
@@ -308,10 +308,11 @@ impl Checker<'_> {
         // A bare name in a list under its folder (`CompilerDetection.cmake` under
         // `tests/cmake/`) that only the joined reading was ever a file of: that reading.
         if let Some(git) = self.git.filter(|_| self.index.file(raw).is_none() && !self.index.is_dir(raw)) {
-            if !git.follow(raw, None).known {
-                if let Some(known) = alts.iter().find(|a| *a != raw && git.follow(a, None).known) {
-                    return known;
-                }
+            if git.follow(raw, None).known {
+                return raw;
+            }
+            if let Some(known) = alts.iter().find(|a| *a != raw && git.follow(a, None).known) {
+                return known;
             }
         }
         let folder_there = |p: &str| match p.trim_end_matches('/').rsplit_once('/') {
