@@ -283,8 +283,13 @@ fn with_history_a_file_that_never_defined_the_symbol_does_not_make_it_moved() {
             ),
             (
                 "one edit from a name the code defines: a misspelling or another thing's name, not checked, naming it",
-                claim(ClaimType::SymbolReference, vec![symbol(".", "renderItems")], None),
+                claim(ClaimType::SymbolReference, vec![symbol(".", "RenderItem")], None),
                 Want::NotChecked(&["ui/list/render.go:3 defines RenderItems", "one edit away", "misspelling"]),
+            ),
+            (
+                "the same letters in another case: a misspelling, naming the defined one",
+                claim(ClaimType::SymbolReference, vec![symbol(".", "Renderitems")], None),
+                Want::Verdict(Verdict::Contradicted, &["RenderItems, the same letters in another case", "misspelling"], &[]),
             ),
             (
                 "an environment variable spelling a field a settings library reads from it: not checked, saying so",

@@ -23,8 +23,9 @@
 //! - **not checked** when its qualifier is a function of the repo (`Chain.Extract`): the member
 //!   is one of what the function returns, a type the text does not give; and when it was never
 //!   a name of the code but is one edit from one the code defines: a misspelling as often as
-//!   another thing's name (about one in three was real on labelled repositories), named in the
-//!   reason; an environment variable spelling a defined setting (`PYTH_PRO_URL` for
+//!   another thing's name (about one in five was real on labelled repositories), named in the
+//!   reason (the same letters in another case, `TestCliRunner` for `TestCLIRunner`, stays
+//!   CONTRADICTED at 60, "a misspelling?"); an environment variable spelling a defined setting (`PYTH_PRO_URL` for
 //!   `pyth_pro_url`) says so.
 //! - **not checked** (drift needs a past), with history, when it was never a name of the code
 //!   and two or more names the code defines end with it (`ObjectRenderer` for
@@ -431,9 +432,19 @@ impl Checker<'_> {
                     ),
                 };
             }
+            // The same letters in another case (`TestCliRunner` for `TestCLIRunner`): a
+            // misspelling (on the labelled real repositories, each such verdict was real).
+            if near.eq_ignore_ascii_case(&sym.name) {
+                return checked(
+                    Verdict::Contradicted,
+                    60,
+                    format!("{path}:{line} — {shown}: {past}; {near}, the same letters in another case, is defined here: a misspelling?"),
+                    None,
+                );
+            }
             // One edit from a defined name is as often another thing's name (a field, a
             // library's, an example's, a naming pattern's `_tests`) as a misspelling: on the
-            // labelled real repositories, about one such verdict in three was a real problem.
+            // labelled real repositories, about one such verdict in five was a real problem.
             return Outcome::NotChecked {
                 reason: format!(
                     "{shown}: {past}; {path}:{line} defines {near}, one edit away: a misspelling of it, or the name of something else (a field, a library's or an example's name); not checked"
