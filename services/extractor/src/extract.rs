@@ -85,6 +85,13 @@ fn extract_rules(memory: &Memory) -> ExtractedMemory {
                 o.folder, o.mentions, o.line
             ),
         }))
+        .chain(doc.examples.iter().filter(|e| e.mentions > 0).map(|e| LeftOut {
+            line: e.line,
+            reason: format!(
+                "{} and {} mention(s) built from it not checked: line {} takes it as the example the section walks through, what a reader makes for their own case",
+                e.name, e.mentions, e.line
+            ),
+        }))
         .chain(doc.gone.iter().filter(|g| g.mentions > 0).map(|g| LeftOut {
             line: g.line,
             reason: format!(

@@ -1424,6 +1424,20 @@ fn a_record_of_the_past_is_skipped_with_its_reason() {
     assert!(!extract(&memory(text, None)).claims.is_empty());
 }
 
+/// A section that walks through adding something with a named example: the paths built from
+/// the example's name are no claims (listed as not checked with the line), other paths of the
+/// section are, and the next section is read as usual.
+#[test]
+fn a_worked_examples_paths_are_no_claims() {
+    let text = "## Adding a new submodule\n\nTo add one, using https://github.com/ROCm/rocRoller as an example:\n\n```bash\ngit submodule add https://github.com/ROCm/rocRoller.git math-libs/BLAS/rocRoller\nls math-libs/BLAS/rocRoller\n```\n\nThen edit `build_tools/fetch_sources.py`.\n\n## Layout\n\nSee `math-libs/BLAS/rocRoller/README.md`.\n";
+    let out = extract(&memory(text, None));
+    let got: Vec<String> = out.claims.iter().map(render).collect();
+    assert!(got.iter().any(|c| c.contains("build_tools/fetch_sources.py")), "{got:?}");
+    assert!(!got.iter().any(|c| c.starts_with("L7 ") || c.starts_with("L8 ")), "{got:?}");
+    assert!(got.iter().any(|c| c.starts_with("L14 ") && c.contains("rocRoller/README.md")), "{got:?}");
+    assert!(out.left_out.iter().any(|l| l.line == 3 && l.reason.contains("rocRoller")), "{:?}", out.left_out);
+}
+
 /// A document whose opening tells its reader to ignore it yields no claim; the skip reason
 /// quotes the line that says so.
 #[test]

@@ -80,6 +80,9 @@ pub(crate) struct Doc {
     /// Names the memory says are gone (`scan::gone`): no mention of them is a claim, and each
     /// is reported as not checked.
     pub gone: Vec<Gone>,
+    /// Names a section takes as its worked example (`scan::worked`): no mention built from them
+    /// in that section is a claim, and each is reported as not checked.
+    pub examples: Vec<Example>,
     /// Every heading read: its line and level.
     pub headings: Vec<(u32, usize)>,
 }
@@ -93,6 +96,17 @@ pub(crate) struct Gone {
     pub name: String,
     /// How many other mentions of it the memory makes (the one that says it is gone is no
     /// claim already).
+    pub mentions: usize,
+}
+
+/// A name a section walks through as its example ("using `rocRoller` as an example").
+#[derive(Debug)]
+pub(crate) struct Example {
+    /// The line that says so.
+    pub line: u32,
+    /// The example's name.
+    pub name: String,
+    /// How many mentions of the section were built from it.
     pub mentions: usize,
 }
 

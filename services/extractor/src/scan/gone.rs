@@ -52,7 +52,7 @@ pub(super) fn forget_gone(doc: &mut Doc) {
 
 /// The first and last line of the section holding `line`: from the last heading at or before
 /// it (line 1 without one) to the line before the next heading of the same or a higher level.
-fn section_of(headings: &[(u32, usize)], line: u32) -> (u32, u32) {
+pub(super) fn section_of(headings: &[(u32, usize)], line: u32) -> (u32, u32) {
     let opening = headings.iter().rev().find(|(at, _)| *at <= line);
     let from = opening.map_or(1, |(at, _)| *at);
     let level = opening.map_or(0, |(_, level)| *level);

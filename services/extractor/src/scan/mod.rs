@@ -28,7 +28,10 @@
 //!     sentence, is marked `denied_files` too;
 //! 12. [`gone`]: a name the sentence says is gone ("`X` has been removed", "`Y` was replaced
 //!     by ...") is recorded; once the walk ends, every mention of it in the same section, its
-//!     heading included, is no claim (the memory already says it is not there).
+//!     heading included, is no claim (the memory already says it is not there);
+//! 13. [`worked`]: a name the sentence takes as its example ("using `rocRoller` as an
+//!     example") is recorded; once the walk ends, the mentions built from it in the rest of
+//!     its section are no claims.
 //!
 //! A line of running text that supposes something and ends with `:` ("Let's say we have
 //! version `0.47.0`:", [`config::hypothetical`]) leads into a worked example: the settings of
@@ -65,6 +68,7 @@ mod spans;
 mod trees;
 mod walker;
 mod words;
+mod worked;
 
 use std::ops::Range;
 
@@ -123,6 +127,7 @@ pub(crate) fn scan(content: &str, file_dir: Option<&str>, page_dir: Option<&str>
     }
     outputs::deny_below_outputs(&mut w.doc);
     gone::forget_gone(&mut w.doc);
+    worked::forget_examples(&mut w.doc);
     w.doc
 }
 
@@ -258,6 +263,10 @@ impl Walker {
             let said_gone = |start: usize, end: usize| negation::said_gone(orig, &range, start, end);
             for name in gone::names_where(&files, &syms, &configs, said_gone) {
                 gone::record(&mut self.doc, line_no, &name);
+            }
+            // "To add a new submodule, using `rocRoller` as an example:": the section's example.
+            if let Some(name) = worked::example_name(text) {
+                worked::record(&mut self.doc, line_no, name);
             }
             // "References below to `TuiLogger`, `IsolatedLogger` ... are historical": every name
             // of the paragraph so far.
