@@ -373,9 +373,17 @@ fn tree_diagrams_and_listings() {
         &["L2 file_reference deployment", "L3 file_reference deployment/README.md", "L4 file_reference deployment/k8s"],
     );
     check_in(
-        Some("apps/web"),
-        "```\nweb/\n└── src/\n```",
-        &["L2 file_reference apps/web", "L3 file_reference apps/web/src"],
+        Some("docs/contributing/tests"),
+        "```\ntests/\n└── querier/\n```",
+        &[
+            "L2 file_reference tests[docs/contributing/tests/tests]",
+            "L3 file_reference tests/querier[docs/contributing/tests/tests/querier]",
+        ],
+    );
+    check_in(
+        Some("apps/dashboard"),
+        "```\ndashboard/\n└── src/\n```",
+        &["L2 file_reference apps/dashboard", "L3 file_reference apps/dashboard/src"],
     );
     // a tree under the notes file's folder
     check_in(

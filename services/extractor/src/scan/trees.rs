@@ -6,8 +6,9 @@
 //! `myproject/`). A root that is not a common folder name may be the project's own name, so its
 //! children also get a reading without it, after the reading with it: a tree drawn under the
 //! project's name (`strands-agents/src/...`) may mean the path without it; a root that names
-//! the notes file's own folder (`deployment/` in `deployment/AGENTS.md`, `web/` in
-//! `apps/web/AGENTS.md`) is that folder. Backticked names and
+//! the notes file's own folder (`deployment/` in `deployment/AGENTS.md`, `dashboard/` in
+//! `apps/dashboard/AGENTS.md`; a common name such as `tests/` only when it is the whole folder)
+//! is that folder. Backticked names and
 //! unmistakable code names beside a row's name (`├── lru.go  # ShardedCache, a mutex per
 //! shard`) are that file's symbols; a row whose comment marks it new (`# NEW: Python API`) is
 //! what a step makes, no claim. A row whose entry is a phrase (`+-- Define a custom tool ->
@@ -80,12 +81,16 @@ impl Walker {
     }
 
     /// Whether a tree's root names the notes file's own folder (`deployment/` drawn in
-    /// `deployment/AGENTS.md`, `web/` in `apps/web/AGENTS.md`): that folder, not the project's
+    /// `deployment/AGENTS.md`, `dashboard/` in `apps/dashboard/AGENTS.md`): that folder, not the project's
     /// name, so its rows are read in it and get no reading without it.
     fn names_own_folder(&self, root: &str) -> bool {
         let root = root.trim_end_matches('/');
+        // The folder's last name alone counts only when it is no common folder name: `tests/`
+        // drawn in `docs/contributing/tests/x.md` is the repository's `tests/`.
         self.file_dir.as_deref().is_some_and(|dir| {
-            !root.is_empty() && (dir == root || dir.rsplit_once('/').is_some_and(|(_, last)| last == root))
+            !root.is_empty()
+                && (dir == root
+                    || (!paths::is_common_dir(root) && dir.rsplit_once('/').is_some_and(|(_, last)| last == root)))
         })
     }
 
@@ -104,7 +109,7 @@ impl Walker {
         let Some(mut tok) = paths::parse(name) else {
             return false;
         };
-        // A root naming the notes file's own folder (`web/` drawn in `apps/web/AGENTS.md`) is it.
+        // A root naming the notes file's own folder (`dashboard/` drawn in `apps/dashboard/AGENTS.md`) is it.
         if root && self.nest.is_empty() && self.names_own_folder(&tok.path) {
             tok.path = self.file_dir.clone().unwrap_or(tok.path);
         }
