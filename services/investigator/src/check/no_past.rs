@@ -70,8 +70,10 @@ impl Checker<'_> {
     /// that name at one place the tree lacks now (`supabase/functions/utils/postgress_schema.ts`):
     /// the memory named that file, and what became of it is its verdict (renamed: STALE to
     /// where it went; deleted: CONTRADICTED). `None` when history had no such file, or had it at
-    /// several places (which one was meant is not known).
-    fn bare_name_in_history(&self, git: &memval_git::GitRepo, written: &str) -> Option<Located> {
+    /// several places (which one was meant is not known). Asked for a file claim only: the
+    /// names a sentence ties to such a file (`Serverpod`, `logWriter` beside `global_log.dart`)
+    /// are read as before, since the file is as often the sentence's aside as their home.
+    pub(super) fn bare_name_in_history(&self, git: &memval_git::GitRepo, written: &str) -> Option<Located> {
         let name = written.trim_end_matches('/');
         if name.contains('/') || !name.contains('.') || name.starts_with('.') {
             return None;
@@ -124,9 +126,6 @@ impl Checker<'_> {
                 "not in the tree, not in the git history this clone has, and no file of that name exists".into(),
             );
             return Located::Gone { confidence, evidence, since: None };
-        }
-        if let Some(found) = self.bare_name_in_history(git, written) {
-            return found;
         }
         let written_folder = written.contains('/');
         // The memory wrote the folder, or named it as a folder itself (a section `## src/x/`),
