@@ -82,7 +82,7 @@ impl Checker<'_> {
             .added_named(name, None)
             .into_iter()
             .map(|(path, _, _)| path)
-            .filter(|path| self.index.file(path).is_none())
+            .filter(|path| path.contains('/') && self.index.file(path).is_none())
             .collect();
         let [place] = places.iter().collect::<Vec<_>>()[..] else { return None };
         let note = format!("written as the bare name {name}; the repository's one file of that name was {place}");
