@@ -70,7 +70,9 @@ impl Checker<'_> {
     /// that name at one place the tree lacks now (`supabase/functions/utils/postgress_schema.ts`):
     /// the memory named that file, and what became of it is its verdict (renamed: STALE to
     /// where it went; deleted: CONTRADICTED). `None` when history had no such file, or had it at
-    /// several places (which one was meant is not known). Asked for a file claim only: the
+    /// several places (which one was meant is not known). Which file the name meant is inferred,
+    /// so the verdict stays under the confidence a CI gate acts on (75 moved, 70 gone, as for
+    /// any bare name: `locate.rs`). Asked for a file claim only: the
     /// names a sentence ties to such a file (`Serverpod`, `logWriter` beside `global_log.dart`)
     /// are read as before, since the file is as often the sentence's aside as their home.
     pub(super) fn bare_name_in_history(&self, git: &memval_git::GitRepo, written: &str) -> Option<Located> {
@@ -90,12 +92,12 @@ impl Checker<'_> {
             Located::Moved { to, dir, confidence, evidence, since } => Some(Located::Moved {
                 to,
                 dir,
-                confidence: confidence.min(80),
+                confidence: confidence.min(75),
                 evidence: format!("{note}; {evidence}"),
                 since,
             }),
             Located::Gone { confidence, evidence, since } => {
-                Some(Located::Gone { confidence: confidence.min(80), evidence: format!("{note}; {evidence}"), since })
+                Some(Located::Gone { confidence: confidence.min(70), evidence: format!("{note}; {evidence}"), since })
             }
             _ => None,
         }
