@@ -98,9 +98,7 @@ impl Checker<'_> {
         }
         let mut found = self.locate(written, &alts, since);
         // A bare file name history had at one deeper place names that file (`check/no_past.rs`).
-        if let (Some(git), Located::NotInRepo(_) | Located::NeverInRepo | Located::NameElsewhere { .. }) =
-            (self.git, &found)
-        {
+        if let (Some(git), Located::NotInRepo(_) | Located::NeverInRepo) = (self.git, &found) {
             let bare = as_written(std::iter::once(written).chain(alts.iter().map(String::as_str)));
             if let Some(there) = self.bare_name_in_history(git, bare) {
                 found = there;

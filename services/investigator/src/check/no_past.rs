@@ -77,7 +77,12 @@ impl Checker<'_> {
     /// are read as before, since the file is as often the sentence's aside as their home.
     pub(super) fn bare_name_in_history(&self, git: &memval_git::GitRepo, written: &str) -> Option<Located> {
         let name = written.trim_end_matches('/');
-        if name.contains('/') || !name.contains('.') || name.starts_with('.') {
+        // A name files of the tree still have (`deploy.sh` of each stack) names one of those.
+        if name.contains('/')
+            || !name.contains('.')
+            || name.starts_with('.')
+            || !self.index.files_named(name).is_empty()
+        {
             return None;
         }
         let places: std::collections::BTreeSet<String> = git
