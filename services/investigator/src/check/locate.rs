@@ -302,8 +302,8 @@ impl Checker<'_> {
     /// Of a missing path's readings, the one the memory meant: with history, the path as
     /// written when history had it, else the first reading history had; else the first whose folder is
     /// still in the tree when the path as written has none (a tree drawn under the project's
-    /// name, `myproject/src/x/gone.py`, means `src/x/gone.py` once `src/x/` is there); else the
-    /// path as written. The report names this reading as the claim's path.
+    /// name, `myproject/src/x/gone.py`, means `src/x/gone.py` once `src/x/` is there; a bare
+    /// name's folder, the root, does not count); else the path as written. The report names this reading as the claim's path.
     pub(super) fn meant<'r>(&self, raw: &'r str, alts: &'r [String]) -> &'r str {
         // A bare name in a list under its folder (`CompilerDetection.cmake` under
         // `tests/cmake/`) that only the joined reading was ever a file of: that reading.
@@ -322,6 +322,9 @@ impl Checker<'_> {
         if folder_there(raw) {
             return raw;
         }
-        alts.iter().map(String::as_str).find(|a| folder_there(a) && RepoRoot::normalise(a).is_ok()).unwrap_or(raw)
+        // The root is every bare name's folder, so it says nothing: `LinkerCompatibility.cmake`
+        // listed under a `tests/cmake/` that is gone as a whole still means that folder's file.
+        let in_a_folder_there = |p: &str| p.trim_end_matches('/').contains('/') && folder_there(p);
+        alts.iter().map(String::as_str).find(|a| in_a_folder_there(a) && RepoRoot::normalise(a).is_ok()).unwrap_or(raw)
     }
 }

@@ -183,7 +183,8 @@ impl Checker<'_> {
     }
 
     /// Nothing ends with `path` (and, with git, history never had it): an example, an ignored
-    /// path, the same name elsewhere, the same stem with another extension, or gone.
+    /// path, the same name elsewhere, the same stem with another extension, the name grown by
+    /// an affix beside it, or gone.
     fn nothing_ends_with(&self, path: &str, bare: bool) -> Located {
         let name = basename(path);
         // Nothing ends with the path (and, with git, history never had it): an example path
@@ -271,7 +272,41 @@ impl Checker<'_> {
             }
             return Located::Unclear { candidates };
         }
-        self.same_stem_elsewhere(path).unwrap_or_else(|| self.never_in_repo())
+        self.same_stem_elsewhere(path).or_else(|| self.affixed_beside(path)).unwrap_or_else(|| self.never_in_repo())
+    }
+
+    /// Without history, the one file beside where the path was whose name is the old name
+    /// grown by an affix (`ui.cpp` → `ui.cpp.hpp`, `create-pr.md` → `archon-create-pr.md`):
+    /// moved there, at a guess's confidence. Two or more such files, a folder that is gone, or
+    /// a bare name leave the path gone. With history, git's own record decides.
+    fn affixed_beside(&self, path: &str) -> Option<Located> {
+        if self.git.is_some() {
+            return None;
+        }
+        let path = path.trim_end_matches('/');
+        // A bare name has no place of its own to be beside.
+        let (folder, name) = path.rsplit_once('/')?;
+        if name.starts_with('.') || !self.index.is_dir(folder) {
+            return None;
+        }
+        let grown = |other: &str| {
+            other.len() > name.len() + 1
+                && (other.strip_prefix(name).is_some_and(|rest| rest.starts_with(['.', '-', '_']))
+                    || other.strip_suffix(name).is_some_and(|rest| rest.ends_with(['-', '_', '.'])))
+        };
+        let mut found = self.index.children(folder).into_iter().filter(|(other, dir)| !dir && grown(other));
+        let (only, _) = found.next()?;
+        if found.next().is_some() {
+            return None;
+        }
+        let to = format!("{folder}/{only}");
+        Some(Located::Moved {
+            evidence: format!("no history; {to}, beside where it was, is the only file whose name grows {name} by an affix"),
+            to,
+            dir: false,
+            confidence: 50,
+            since: None,
+        })
     }
 
     /// Same stem, another extension of the same kind of file (`client.js` → `client.ts`,
