@@ -8,6 +8,11 @@ use crate::UnixSeconds;
 /// skipped, not checked against today's code.
 pub const HISTORY_KIND: &str = "history";
 
+/// The `kind` of a file found in a folder walk inside a vendored copy of another project (a
+/// folder named as a package and its release, `bootstrap-sass-3.4.1/`): its docs and notes
+/// describe that project, so it is loaded, listed and skipped, not checked against this one.
+pub const VENDORED_KIND: &str = "vendored";
+
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Source {
     /// Path of the file the memory was read from, as the user gave it (or below it).

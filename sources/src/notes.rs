@@ -162,7 +162,9 @@ pub(crate) fn load_dir(dir: &Path, ctx: &mut Ctx, links: &mut Vec<Link>) -> Resu
         }
         match memory(id, agent, &canon, &shown, &git, ctx) {
             Ok(mut m) => {
-                if agent == "docs" && past_record(&m.id) {
+                if vendored_copy(&m.id) {
+                    m.kind = memval_proto::VENDORED_KIND.into();
+                } else if agent == "docs" && past_record(&m.id) {
                     m.kind = memval_proto::HISTORY_KIND.into();
                 }
                 out.push(m)
@@ -171,6 +173,24 @@ pub(crate) fn load_dir(dir: &Path, ctx: &mut Ctx, links: &mut Vec<Link>) -> Resu
         }
     }
     Ok(out)
+}
+
+/// Whether a file found in a folder walk sits inside a vendored copy of another project: a
+/// folder named as a package and its three-part release (`bootstrap-sass-3.4.1`,
+/// `bordeaux-threads-0.9.4`, `zlib-v1.3.1`). Its README and docs are that project's, written
+/// about its own tree. `id`: the path below the folder given.
+pub(crate) fn vendored_copy(id: &str) -> bool {
+    let release = |v: &str| {
+        let v = v.strip_prefix('v').unwrap_or(v);
+        let parts: Vec<&str> = v.split('.').collect();
+        parts.len() == 3 && parts.iter().all(|p| !p.is_empty() && p.bytes().all(|b| b.is_ascii_digit()))
+    };
+    let versioned = |folder: &str| {
+        folder.rsplit_once(['-', '_']).is_some_and(|(name, version)| {
+            name.chars().next().is_some_and(|c| c.is_ascii_alphabetic()) && release(version)
+        })
+    };
+    id.split('/').rev().skip(1).any(versioned)
 }
 
 /// Whether a doc found in a folder walk is a record of the past by design: a changelog,
@@ -469,6 +489,24 @@ mod tests {
             ("docs/design/architecture.md", false),
         ] {
             assert_eq!(past_record(id), past, "{id}");
+        }
+    }
+
+    #[test]
+    fn a_vendored_copy_is_known_by_its_folder() {
+        for (id, vendored) in [
+            ("apps/admin/priv/lib-src/bootstrap-sass-3.4.1/README.md", true),
+            ("systems/bordeaux-threads-0.9.4/docs/content/atomics/make-atomic-integer.md", true),
+            ("third/zlib-v1.3.1/README.md", true),
+            ("libs/google_test_1.14.0/docs/primer.md", true),
+            // The file's own name, a two-part version, or no name before it: not a copy.
+            ("docs/release-1.2.3.md", false),
+            ("docs/api-2.0/guide.md", false),
+            ("docs/1.2.3/guide.md", false),
+            ("docs/v2/guide.md", false),
+            ("README.md", false),
+        ] {
+            assert_eq!(vendored_copy(id), vendored, "{id}");
         }
     }
 

@@ -15,6 +15,10 @@ pub const EMPTY_REASON: &str = "empty: the memory has no text to check";
 /// Why a doc that records the past by design is not checked.
 pub const HISTORY_REASON: &str = "a record of the past or a plan by design (a changelog, release notes, a decision record, an RFC, a plan, a migration guide, a postmortem, a blog post, a file named by its date or an old version's docs): what it says was true when written, or was to become true, so it is not checked against today's code";
 
+/// Why a doc inside a vendored copy of another project (`bootstrap-sass-3.4.1/README.md`) is
+/// not checked.
+pub const VENDORED_REASON: &str = "a file of a vendored copy of another project (a folder named as a package and its release, such as bootstrap-sass-3.4.1/): it describes that project, not this repository, so it is not checked against this repository's code";
+
 /// Why a memory whose opening says it is not current ("ignore this document", "Deprecated:")
 /// is not checked; the skip reason goes on with the line that says so.
 pub const DISOWNED_REASON: &str = "its opening says it is not current (outdated, deprecated, or to be ignored), so it is not checked against today's code";
@@ -44,6 +48,14 @@ fn extract_rules(memory: &Memory) -> ExtractedMemory {
             memory: memory.meta(),
             claims: Vec::new(),
             skip_reason: Some(HISTORY_REASON.into()),
+            left_out: Vec::new(),
+        };
+    }
+    if memory.kind == memval_proto::VENDORED_KIND {
+        return ExtractedMemory {
+            memory: memory.meta(),
+            claims: Vec::new(),
+            skip_reason: Some(VENDORED_REASON.into()),
             left_out: Vec::new(),
         };
     }

@@ -58,7 +58,7 @@ mod scan;
 mod stage;
 mod symbols;
 
-pub use extract::{extract, EMPTY_REASON, HISTORY_REASON, INTERNAL_ERROR_REASON, NO_CLAIMS_REASON};
+pub use extract::{extract, EMPTY_REASON, HISTORY_REASON, INTERNAL_ERROR_REASON, NO_CLAIMS_REASON, VENDORED_REASON};
 pub use model::{LlmExtractorConfig, LlmExtractorStage};
 pub use stage::ExtractorStage;
 

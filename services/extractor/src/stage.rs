@@ -40,8 +40,9 @@ impl Stage for LlmExtractorStage {
         let cache = self.inner.cache.get().cloned();
         let mut todo = Vec::new();
         for (i, memory) in batch.memories.iter().enumerate() {
-            // A record of the past is not read for today's claims, by the model either.
-            if memory.kind == memval_proto::HISTORY_KIND {
+            // A record of the past, or another project's vendored doc, is not read for today's
+            // claims, by the model either.
+            if memory.kind == memval_proto::HISTORY_KIND || memory.kind == memval_proto::VENDORED_KIND {
                 continue;
             }
             let cached = cache

@@ -1432,6 +1432,18 @@ fn a_record_of_the_past_is_skipped_with_its_reason() {
     assert!(!extract(&memory(text, None)).claims.is_empty());
 }
 
+/// A doc of a vendored copy of another project is that project's: listed with its reason, no claim.
+#[test]
+fn a_vendored_projects_doc_is_skipped_with_its_reason() {
+    let text = "Fonts are in `../fonts/bootstrap/`; see `assets/stylesheets/_bootstrap.scss`.\n";
+    let mut theirs = memory(text, None);
+    theirs.kind = memval_proto::VENDORED_KIND.into();
+    let out = extract(&theirs);
+    assert!(out.claims.is_empty(), "{:?}", out.claims);
+    assert_eq!(out.skip_reason.as_deref(), Some(crate::extract::VENDORED_REASON));
+    assert!(!extract(&memory(text, None)).claims.is_empty());
+}
+
 /// A section that walks through adding something with a named example: the paths built from
 /// the example's name are no claims (listed as not checked with the line), other paths of the
 /// section are, and the next section is read as usual.
