@@ -104,6 +104,13 @@ fn extract_rules(memory: &Memory) -> ExtractedMemory {
                 e.name, e.mentions, e.line
             ),
         }))
+        .chain(doc.made.iter().filter(|m| m.mentions > 0).map(|m| LeftOut {
+            line: m.line,
+            reason: format!(
+                "{} mention(s) after line {} not checked: they name {}, which that line has the reader create, or what the text ties to it (the reader's new file, not one of the repository)",
+                m.mentions, m.line, m.path
+            ),
+        }))
         .chain(doc.gone.iter().filter(|g| g.mentions > 0).map(|g| LeftOut {
             line: g.line,
             reason: format!(

@@ -83,6 +83,9 @@ pub(crate) struct Doc {
     /// Names a section takes as its worked example (`scan::worked`): no mention built from them
     /// in that section is a claim, and each is reported as not checked.
     pub examples: Vec<Example>,
+    /// Files the memory has its reader make (`scan::made`): later mentions of their names, and
+    /// names tied to them, are no claims, and each is reported as not checked.
+    pub made: Vec<Made>,
     /// Every heading read: its line and level.
     pub headings: Vec<(u32, usize)>,
 }
@@ -107,6 +110,19 @@ pub(crate) struct Example {
     /// The example's name.
     pub name: String,
     /// How many mentions of the section were built from it.
+    pub mentions: usize,
+}
+
+/// A file the memory has its reader make ("Create `flashinfer/scale.py`:").
+#[derive(Debug)]
+pub(crate) struct Made {
+    /// The line that makes it.
+    pub line: u32,
+    /// The path as written.
+    pub path: String,
+    /// Its file name.
+    pub name: String,
+    /// How many later mentions refer to it, or are tied to it.
     pub mentions: usize,
 }
 

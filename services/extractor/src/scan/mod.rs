@@ -31,7 +31,10 @@
 //!     heading included, is no claim (the memory already says it is not there);
 //! 13. [`worked`]: a name the sentence takes as its example ("using `rocRoller` as an
 //!     example") is recorded; once the walk ends, the mentions built from it in the rest of
-//!     its section are no claims.
+//!     its section are no claims;
+//! 14. [`made`]: a file the sentence has the reader make ("Create `flashinfer/scale.py`:") is
+//!     recorded; once the walk ends, later mentions of its file name, and the names tied to it
+//!     as a section's or list item's file, are no claims.
 //!
 //! A line of running text that supposes something and ends with `:` ("Let's say we have
 //! version `0.47.0`:", [`config::hypothetical`]) leads into a worked example: the settings of
@@ -68,6 +71,7 @@ mod spans;
 mod trees;
 mod walker;
 mod words;
+mod made;
 mod worked;
 
 use std::ops::Range;
@@ -128,6 +132,7 @@ pub(crate) fn scan(content: &str, file_dir: Option<&str>, page_dir: Option<&str>
     outputs::deny_below_outputs(&mut w.doc);
     gone::forget_gone(&mut w.doc);
     worked::forget_examples(&mut w.doc);
+    made::forget_made(&mut w.doc);
     w.doc
 }
 
@@ -253,6 +258,13 @@ impl Walker {
             Vec::new()
         };
         if text_kind {
+            // A file the sentence has the reader make: later mentions of it are the reader's.
+            for &i in &denied_files {
+                let f = &files[i];
+                if !paths::folder_like(&f.tok) && negation::made(orig, &range, f.start, f.end) {
+                    made::record(&mut self.doc, line_no, &f.tok.path);
+                }
+            }
             for f in files.iter().filter(|f| paths::folder_like(&f.tok) && outputs::written_into(orig, &range, f.start))
             {
                 if let Some(folder) = f.readings.first() {

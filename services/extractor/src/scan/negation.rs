@@ -144,18 +144,32 @@ fn clause_break(c: char) -> bool {
     matches!(c, '.' | ';' | ':' | ',' | '(' | ')' | '—' | '–' | '|' | '!' | '?')
 }
 
-/// Whether the sentence `orig[range]` denies the mention at `start..end`.
-pub(super) fn denied(orig: &str, range: &Range<usize>, start: usize, end: usize) -> bool {
-    let Some((from, to)) = window(orig, range, start, end) else { return false };
+/// The words of the mention's clause before it, lower-cased, and the window it sits in.
+fn clause_words(orig: &str, range: &Range<usize>, start: usize, end: usize) -> Option<(Vec<String>, usize, usize)> {
+    let (from, to) = window(orig, range, start, end)?;
     let before = &orig[from..start];
     let clause_start =
         before.rfind(clause_break).map_or(0, |i| i + before[i..].chars().next().map_or(1, char::len_utf8));
     let before = before[clause_start..].to_lowercase();
-    let words: Vec<&str> =
-        before.split(|c: char| !c.is_alphanumeric() && c != '\'').filter(|w| !w.is_empty()).collect();
+    let words =
+        before.split(|c: char| !c.is_alphanumeric() && c != '\'').filter(|w| !w.is_empty()).map(str::to_owned).collect();
+    Some((words, from, to))
+}
+
+/// Whether the sentence `orig[range]` has its reader (or a command) make the mention: "Create
+/// `x`", "creates an `appwrite.json`", a step's "(e.g., `tests/test_x.py`)".
+pub(super) fn made(orig: &str, range: &Range<usize>, start: usize, end: usize) -> bool {
+    let Some((words, from, _)) = clause_words(orig, range, start, end) else { return false };
+    words.iter().rev().filter(|w| !MAKE_FILLER.contains(&w.as_str())).take(2).any(|w| MAKE.contains(&w.as_str()))
+        || example_of_a_step(&orig[from..start])
+}
+
+/// Whether the sentence `orig[range]` denies the mention at `start..end`.
+pub(super) fn denied(orig: &str, range: &Range<usize>, start: usize, end: usize) -> bool {
+    let Some((words, _, to)) = clause_words(orig, range, start, end) else { return false };
+    let words: Vec<&str> = words.iter().map(String::as_str).collect();
     let joined = format!(" {} ", words.join(" "));
-    let made = words.iter().rev().filter(|w| !MAKE_FILLER.contains(w)).take(2).any(|w| MAKE.contains(w));
-    if made || example_of_a_step(&orig[from..start]) {
+    if made(orig, range, start, end) {
         return true;
     }
     if BEFORE.iter().any(|cue| cue_in(&joined, cue)) {

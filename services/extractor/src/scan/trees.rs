@@ -150,6 +150,9 @@ impl Walker {
         let made = markdown::code_comment(text).is_some_and(marks_new);
         let symbols = if tok.dir || made { Vec::new() } else { row_symbols(text, name) };
         let file = FileMention { raw: tok.path, tok: full_tok, readings, start: 0, end: 0, after: 0 };
+        if made && !file.tok.dir {
+            super::made::record(&mut self.doc, line_no, &file.tok.path);
+        }
         self.push(Sentence {
             line: line_no,
             text: clean_text(text.trim()),
