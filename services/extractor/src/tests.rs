@@ -1437,16 +1437,16 @@ fn a_record_of_the_past_is_skipped_with_its_reason() {
 /// other files and names of the same sections are read as usual.
 #[test]
 fn a_file_the_reader_creates_and_what_follows_it_are_no_claims() {
-    let text = "## Step 5: Python API\n\nCreate `flashinfer/scale.py`:\n\n```python\ndef scale(x):\n    return x\n```\n\n**Key points:**\n\n- Adding the `@flashinfer_api` decorator enables logging\n- See `flashinfer/utils.py` for `backend_requirement`\n\n## Testing\n\nCreate tests (e.g., `tests/elementwise/test_scale.py`):\n\n```bash\npytest tests/test_scale.py -v\n```\n\nShared fixtures live in `tests/conftest.py`.\n";
+    let text = "## Step 4: JIT\n\nCreate `flashinfer/jit/scale.py`:\n\n```python\nx = 1\n```\n\n## Step 5: Python API\n\nCreate `flashinfer/scale.py`:\n\n```python\ndef scale(x):\n    return x\n```\n\n**Key points:**\n\n- Adding the `@flashinfer_api` decorator enables logging\n- See `flashinfer/utils.py` for `backend_requirement`\n\n## Testing\n\nCreate tests (e.g., `tests/elementwise/test_scale.py`):\n\n```bash\npytest tests/test_scale.py -v\n```\n\nShared fixtures live in `tests/conftest.py`.\n";
     let out = extract(&memory(text, None));
     let got: Vec<String> = out.claims.iter().map(render).collect();
     assert_eq!(
         got,
-        ["L13 file_reference flashinfer/utils.py", "L13 symbol_reference flashinfer/utils.py#backend_requirement", "L23 file_reference tests/conftest.py"],
+        ["L21 file_reference flashinfer/utils.py", "L21 symbol_reference flashinfer/utils.py#backend_requirement", "L31 file_reference tests/conftest.py"],
         "{got:#?}"
     );
     let reasons: Vec<&str> = out.left_out.iter().map(|l| l.reason.as_str()).collect();
-    assert!(reasons.iter().any(|r| r.contains("after line 3") && r.contains("flashinfer/scale.py")), "{reasons:?}");
+    assert!(reasons.iter().any(|r| r.contains("after line 11") && r.contains("flashinfer/scale.py")), "{reasons:?}");
     assert!(reasons.iter().any(|r| r.contains("tests/elementwise/test_scale.py")), "{reasons:?}");
     // Without the step that makes it, the command's file is a claim.
     let plain = run("Run it:\n\n```bash\npytest tests/test_scale.py -v\n```\n", None);

@@ -29,7 +29,7 @@ fn file_name(path: &str) -> &str {
 pub(super) fn record(doc: &mut Doc, line: u32, path: &str) {
     let name = file_name(path);
     let stem = name.split('.').next().unwrap_or(name).to_ascii_lowercase();
-    if name.is_empty() || GENERIC.contains(&stem.as_str()) || doc.made.iter().any(|m| m.name == name) {
+    if name.is_empty() || GENERIC.contains(&stem.as_str()) || doc.made.iter().any(|m| m.path == path) {
         return;
     }
     doc.made.push(Made { line, path: path.to_owned(), name: name.to_owned(), mentions: 0 });
