@@ -7,7 +7,7 @@
 //! [`GitRepo::incomplete`] note that the verdicts built on history carry, instead of
 //! reading as "nothing happened".
 //!
-//! What it runs: one `git log -M --name-status` of renames, deletions and additions, loaded once
+//! What it runs: one `git log --full-history -M --name-status` of renames, deletions and additions, loaded once
 //! on first need; `git rev-list --before` for the commit at a memory's date; `git ls-tree` of the
 //! tree at that commit (cached for a few dates); and one long-lived `git cat-file --batch` for old
 //! file contents. Every call runs with `GIT_NO_LAZY_FETCH=1`, so a partial clone never reaches
@@ -608,10 +608,13 @@ impl GitRepo {
     }
 
     /// The log of renames, deletions and additions of `range` (`HEAD`'s whole history, or the
-    /// commits after a kept one).
+    /// commits after a kept one). `--full-history`: git's default simplification follows only
+    /// the parent a merge's tree equals, so a project whose old line was emptied and then merged
+    /// with a new one ("Prepare to merge deer-flow-2") would lose the whole old line, and every
+    /// path of it would look as if it had never been.
     fn log(&self, renames: bool, range: &str) -> Result<String, String> {
         let mut cmd = git(&self.dir);
-        cmd.arg("log").arg(if renames { "-M" } else { "--no-renames" });
+        cmd.arg("log").arg("--full-history").arg(if renames { "-M" } else { "--no-renames" });
         cmd.args(["--name-status", "--diff-filter=RDA", "--format=%x1e%H %ct", range, "--", "."]);
         output_or_error(&mut cmd)
     }
@@ -654,7 +657,7 @@ impl GitRepo {
     /// The history an earlier run kept for this `HEAD`, or built from one it kept for an
     /// ancestor or a descendant of it (`kept.rs`).
     fn kept_history(&self) -> Option<Vec<Change>> {
-        let kept = self.kept("history/v1")?;
+        let kept = self.kept("history/v2")?;
         if let Some(changes) = kept.get::<Vec<Change>>(&self.head) {
             return Some(changes);
         }
@@ -712,7 +715,7 @@ impl GitRepo {
             }
             let changes = self.parse_changes(&text);
             if notes.is_empty() {
-                if let Some(kept) = self.kept("history/v1") {
+                if let Some(kept) = self.kept("history/v2") {
                     kept.put(&self.head, &changes);
                 }
             }
