@@ -851,3 +851,29 @@ fn a_path_the_root_had_when_the_notes_began_moved_with_it() {
         Outcome::Checked { .. } | Outcome::NotChecked { .. } => {}
     }
 }
+
+/// A name shaped like a stand-in (`new-image-release.md`) that git had is the repository's file:
+/// deleted, it is drift. One git never had stays an example.
+#[test]
+fn a_placeholder_shaped_name_git_had_is_the_repositorys() {
+    let (_dir, root) = new_repo();
+    let root = &root;
+    commit(root, 0, |r| {
+        write(r, "src/lib.py", "x = 1\n");
+        write(r, "templates/new-image-release.md", "# New image\n");
+        write(r, "NOTES.md", "Use `templates/new-image-release.md`; or `templates/new-thing.md`.\n");
+    });
+    commit(root, 3, |r| std::fs::remove_file(r.join("templates/new-image-release.md")).unwrap());
+    let evidence = Evidence::open(root).unwrap();
+    let checker = evidence.checker();
+    assert_case(
+        "a new-... file git had, deleted since",
+        checker.check(&file(1, "templates/new-image-release.md"), &notes(root, 0)),
+        &Want::Verdict(Verdict::Contradicted),
+    );
+    assert_case(
+        "a new-... file git never had",
+        checker.check(&file(1, "templates/new-thing.md"), &notes(root, 0)),
+        &Want::NotChecked("reads as an example"),
+    );
+}

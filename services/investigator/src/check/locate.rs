@@ -177,9 +177,11 @@ impl Checker<'_> {
     /// memory's own folder reading shows (`vscode/my_project/server/Gemfile`: the history of
     /// `server/Gemfile` is not what it meant), or the project's own name written bare
     /// (`whisper.cpp` in whisper.cpp's notes: its README's title, or its folder's name).
-    /// A root file or folder of that name, when the memory was written, is no project name.
+    /// A root file or folder of that name, when the memory was written, is no project name;
+    /// a path git had is the repository's, whatever its name says (`new-image-release.md`).
     fn not_a_path_of_the_repo(&self, path: &str, alts: &[String], since: Option<UnixSeconds>) -> Option<Located> {
-        if let Some(why) = placeholder_path(path) {
+        let git_had = || self.git.is_some_and(|g| g.follow(path, None).known);
+        if let Some(why) = placeholder_path(path).filter(|_| !git_had()) {
             return Some(Located::NotInRepo(format!("{path} reads as an example, not a path of the repo ({why})")));
         }
         let written = as_written(std::iter::once(path).chain(alts.iter().map(String::as_str)));
