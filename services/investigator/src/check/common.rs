@@ -30,9 +30,16 @@ pub(super) fn as_written<'r>(readings: impl IntoIterator<Item = &'r str>) -> &'r
 /// Words that stand for any name in examples (`foo.py`, `FooTests.swift`, `acme.rb`).
 pub(crate) const PLACEHOLDER_WORDS: &[&str] = &["foo", "bar", "baz", "qux", "quux", "xxx", "yyy", "zzz", "acme"];
 
+/// Kinds of thing whose `Name` stands for any one of them in a path (`stepName.go`,
+/// `componentName.tsx`).
+const STAND_IN_KINDS: &[&str] = &[
+    "step", "file", "class", "component", "module", "tool", "plugin", "package", "feature", "service", "project",
+    "command", "resource", "function", "model", "page", "widget", "your", "my",
+];
+
 /// Why a path is written as an example rather than a reference: the `path/to/` of
 /// instructions, the `foo`/`bar` of examples, a `my_feature`/`your-app`/`yourImplementation`/
-/// `new_op`/`NewWidget` stand-in, or one with `my`/`your` as a word of its name (`test_integration_my_agent.py`).
+/// `new_op`/`NewWidget`/`newStep`/`stepName` stand-in, or one with `my`/`your` as a word of its name (`test_integration_my_agent.py`).
 /// `None` for anything else (the caller asks only about paths nothing in the repo is named like).
 pub(crate) fn placeholder_path(path: &str) -> Option<&'static str> {
     let segments: Vec<&str> = path.split('/').filter(|s| !s.is_empty()).collect();
@@ -51,9 +58,16 @@ pub(crate) fn placeholder_path(path: &str) -> Option<&'static str> {
         let camel_stand_in = ["my", "My", "your", "Your", "some", "Some", "New"].iter().any(|p| {
             original_stem.starts_with(p) && original_stem[p.len()..].starts_with(|c: char| c.is_ascii_uppercase())
         });
+        // A word of the name that stands for the reader's own thing: `newStep`, `newTool`
+        // (`integration_newTool_test.go`), or a kind of thing and `Name` (`stepName_test.go`).
+        let word_stand_in = original_stem.split(['_', '-']).any(|w| {
+            w.strip_prefix("new").is_some_and(|rest| rest.starts_with(|c: char| c.is_ascii_uppercase()))
+                || w.strip_suffix("Name").is_some_and(|kind| STAND_IN_KINDS.contains(&kind))
+        });
         if ["my_", "my-", "your_", "your-", "some_", "some-", "new_", "new-"].iter().any(|p| stem.starts_with(p))
             || stem.split(['_', '-']).skip(1).any(|w| matches!(w, "my" | "your"))
             || camel_stand_in
+            || word_stand_in
         {
             return Some("a `my_...`/`your_...`/`new_...` name stands for the reader's own");
         }
@@ -217,6 +231,15 @@ mod tests {
             ("crates/mystery/lib.rs", false),
             ("docs/some.md", false),
             ("internal/ui/model/chat.go", false),
+            ("cmd/stepName_test.go", true),
+            ("cmd/stepName_generated.go", true),
+            ("cmd/newStep.go", true),
+            ("integration/integration_newTool_test.go", true),
+            ("vars/newStep.groovy", true),
+            ("src/newsletter.ts", false),
+            ("src/renewToken.ts", false),
+            ("src/userName.ts", false),
+            ("src/fileNames.ts", false),
         ];
         for (path, example) in cases {
             assert_eq!(placeholder_path(path).is_some(), *example, "{path}");
