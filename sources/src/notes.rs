@@ -195,8 +195,8 @@ pub(crate) fn vendored_copy(id: &str) -> bool {
 
 /// Whether a doc found in a folder walk is a record of the past by design: a changelog,
 /// release notes or a "what's new", a decision record, an RFC, a proposal or a plan, a
-/// migration or upgrade guide, a postmortem, a blog post, an archive, a file named by its date,
-/// or the docs of a past version (`docs/1.x/`, Docusaurus' `versioned_docs/version-6.6/`).
+/// migration or upgrade guide, a postmortem, a blog post, an archive, a file or folder named by
+/// its date, or the docs of a past version (`docs/1.x/`, Docusaurus' `versioned_docs/version-6.6/`).
 /// What it says was true when written, or proposed; it is not read as a statement about
 /// today's code. `id`: the path below the folder given.
 pub(crate) fn past_record(id: &str) -> bool {
@@ -266,7 +266,7 @@ pub(crate) fn past_record(id: &str) -> bool {
     NAMES.contains(&stem)
         || part_named_as_record(stem)
         || dated(stem)
-        || folders.iter().any(|f| FOLDERS.contains(&f.as_str()) || old_version(f))
+        || folders.iter().any(|f| FOLDERS.contains(&f.as_str()) || old_version(f) || dated_folder(f))
 }
 
 /// A record of releases by a name that also says whose or which (`Changelog-Platform`,
@@ -302,6 +302,12 @@ fn part_named_as_record(stem: &str) -> bool {
 /// A file name that starts with the day it was written (`2026-07-09-hil-design.md`,
 /// `2024-03-01_meeting.md`): a dated record, a plan, a design, a meeting's notes or a post,
 /// true of its day.
+/// A folder named by the day its write-ups are of: a full date at either end of its name
+/// (`2024-03-01-sync`, `Optimized-2025-02-07`, `PerUserDataAudit2025-12-23`).
+fn dated_folder(name: &str) -> bool {
+    dated(name) || name.len() > 10 && name.get(name.len() - 10..).is_some_and(dated)
+}
+
 fn dated(stem: &str) -> bool {
     let b = stem.as_bytes();
     let digits = |r: std::ops::Range<usize>| b.get(r).is_some_and(|d| d.iter().all(u8::is_ascii_digit));
@@ -487,6 +493,11 @@ mod tests {
             // dated and review sections are left out by the extractor (`scan/past.rs`).
             ("docs/design_docs/flashinfer_moe_api.md", false),
             ("docs/design/architecture.md", false),
+            ("docs/DeveloperDocs/Optimized-2025-02-07/Cron-Migration.md", true),
+            ("docs/Security/PerUserDataAudit2025-12-23/report.md", true),
+            ("docs/2025-01-10-retro/notes.md", true),
+            ("docs/v2025/guide.md", false),
+            ("docs/release-2025/guide.md", false),
         ] {
             assert_eq!(past_record(id), past, "{id}");
         }
