@@ -32,7 +32,11 @@ fn the_old_line_of_a_merged_project_stays_in_history() {
     git(root, &["rm", "-rq", "src"], "2025-07-01T00:00:00Z");
     git(root, &["commit", "-q", "-m", "prepare to merge"], "2025-07-01T00:00:00Z");
     let emptied = git(root, &["rev-parse", "HEAD"], "2025-07-01T00:00:00Z");
-    git(root, &["merge", "-q", "--allow-unrelated-histories", "-X", "theirs", "--no-edit", "next"], "2025-07-02T00:00:00Z");
+    git(
+        root,
+        &["merge", "-q", "--allow-unrelated-histories", "-X", "theirs", "--no-edit", "next"],
+        "2025-07-02T00:00:00Z",
+    );
     assert!(!root.join("src").exists());
 
     let repo = GitRepo::open(root).unwrap();

@@ -1442,7 +1442,11 @@ fn a_file_the_reader_creates_and_what_follows_it_are_no_claims() {
     let got: Vec<String> = out.claims.iter().map(render).collect();
     assert_eq!(
         got,
-        ["L21 file_reference flashinfer/utils.py", "L21 symbol_reference flashinfer/utils.py#backend_requirement", "L31 file_reference tests/conftest.py"],
+        [
+            "L21 file_reference flashinfer/utils.py",
+            "L21 symbol_reference flashinfer/utils.py#backend_requirement",
+            "L31 file_reference tests/conftest.py"
+        ],
         "{got:#?}"
     );
     let reasons: Vec<&str> = out.left_out.iter().map(|l| l.reason.as_str()).collect();

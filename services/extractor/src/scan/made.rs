@@ -16,8 +16,28 @@ use super::doc::{Doc, Made};
 
 /// File stems too common to tie a later mention to the file a step made.
 const GENERIC: &[&str] = &[
-    "__init__", "index", "main", "mod", "lib", "utils", "util", "helpers", "types", "config", "setup", "readme",
-    "app", "server", "client", "test", "tests", "conftest", "package", "cargo", "makefile", "dockerfile",
+    "__init__",
+    "index",
+    "main",
+    "mod",
+    "lib",
+    "utils",
+    "util",
+    "helpers",
+    "types",
+    "config",
+    "setup",
+    "readme",
+    "app",
+    "server",
+    "client",
+    "test",
+    "tests",
+    "conftest",
+    "package",
+    "cargo",
+    "makefile",
+    "dockerfile",
 ];
 
 /// The file name of a path, its folder dropped.

@@ -61,6 +61,7 @@ mod gone;
 mod keys;
 mod line_refs;
 mod links;
+mod made;
 mod names;
 mod negation;
 mod outputs;
@@ -71,7 +72,6 @@ mod spans;
 mod trees;
 mod walker;
 mod words;
-mod made;
 mod worked;
 
 use std::ops::Range;

@@ -151,8 +151,11 @@ fn clause_words(orig: &str, range: &Range<usize>, start: usize, end: usize) -> O
     let clause_start =
         before.rfind(clause_break).map_or(0, |i| i + before[i..].chars().next().map_or(1, char::len_utf8));
     let before = before[clause_start..].to_lowercase();
-    let words =
-        before.split(|c: char| !c.is_alphanumeric() && c != '\'').filter(|w| !w.is_empty()).map(str::to_owned).collect();
+    let words = before
+        .split(|c: char| !c.is_alphanumeric() && c != '\'')
+        .filter(|w| !w.is_empty())
+        .map(str::to_owned)
+        .collect();
     Some((words, from, to))
 }
 

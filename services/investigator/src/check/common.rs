@@ -33,8 +33,25 @@ pub(crate) const PLACEHOLDER_WORDS: &[&str] = &["foo", "bar", "baz", "qux", "quu
 /// Kinds of thing whose `Name` stands for any one of them in a path (`stepName.go`,
 /// `componentName.tsx`).
 const STAND_IN_KINDS: &[&str] = &[
-    "step", "file", "class", "component", "module", "tool", "plugin", "package", "feature", "service", "project",
-    "command", "resource", "function", "model", "page", "widget", "your", "my",
+    "step",
+    "file",
+    "class",
+    "component",
+    "module",
+    "tool",
+    "plugin",
+    "package",
+    "feature",
+    "service",
+    "project",
+    "command",
+    "resource",
+    "function",
+    "model",
+    "page",
+    "widget",
+    "your",
+    "my",
 ];
 
 /// Why a path is written as an example rather than a reference: the `path/to/` of

@@ -301,7 +301,9 @@ impl Checker<'_> {
         }
         let to = format!("{folder}/{only}");
         Some(Located::Moved {
-            evidence: format!("no history; {to}, beside where it was, is the only file whose name grows {name} by an affix"),
+            evidence: format!(
+                "no history; {to}, beside where it was, is the only file whose name grows {name} by an affix"
+            ),
             to,
             dir: false,
             confidence: 50,
