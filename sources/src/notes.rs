@@ -299,15 +299,15 @@ fn part_named_as_record(stem: &str) -> bool {
     }) || VERSION_GUIDES.iter().any(|name| stem.strip_prefix(name).is_some_and(versioned))
 }
 
-/// A file name that starts with the day it was written (`2026-07-09-hil-design.md`,
-/// `2024-03-01_meeting.md`): a dated record, a plan, a design, a meeting's notes or a post,
-/// true of its day.
 /// A folder named by the day its write-ups are of: a full date at either end of its name
 /// (`2024-03-01-sync`, `Optimized-2025-02-07`, `PerUserDataAudit2025-12-23`).
 fn dated_folder(name: &str) -> bool {
     dated(name) || name.len() > 10 && name.get(name.len() - 10..).is_some_and(dated)
 }
 
+/// A file name that starts with the day it was written (`2026-07-09-hil-design.md`,
+/// `2024-03-01_meeting.md`): a dated record, a plan, a design, a meeting's notes or a post,
+/// true of its day.
 fn dated(stem: &str) -> bool {
     let b = stem.as_bytes();
     let digits = |r: std::ops::Range<usize>| b.get(r).is_some_and(|d| d.iter().all(u8::is_ascii_digit));

@@ -42,20 +42,22 @@ pub fn extract(memory: &Memory) -> ExtractedMemory {
     })
 }
 
-fn extract_rules(memory: &Memory) -> ExtractedMemory {
-    if memory.kind == memval_proto::HISTORY_KIND {
-        return ExtractedMemory {
-            memory: memory.meta(),
-            claims: Vec::new(),
-            skip_reason: Some(HISTORY_REASON.into()),
-            left_out: Vec::new(),
-        };
+/// Why a memory of this `kind` is skipped whole, by the rules and the model alike: a record of
+/// the past, or a vendored project's file. `None` for a memory to read.
+pub(crate) fn kind_skip_reason(kind: &str) -> Option<&'static str> {
+    match kind {
+        memval_proto::HISTORY_KIND => Some(HISTORY_REASON),
+        memval_proto::VENDORED_KIND => Some(VENDORED_REASON),
+        _ => None,
     }
-    if memory.kind == memval_proto::VENDORED_KIND {
+}
+
+fn extract_rules(memory: &Memory) -> ExtractedMemory {
+    if let Some(reason) = kind_skip_reason(&memory.kind) {
         return ExtractedMemory {
             memory: memory.meta(),
             claims: Vec::new(),
-            skip_reason: Some(VENDORED_REASON.into()),
+            skip_reason: Some(reason.into()),
             left_out: Vec::new(),
         };
     }

@@ -42,7 +42,7 @@ impl Stage for LlmExtractorStage {
         for (i, memory) in batch.memories.iter().enumerate() {
             // A record of the past, or another project's vendored doc, is not read for today's
             // claims, by the model either.
-            if memory.kind == memval_proto::HISTORY_KIND || memory.kind == memval_proto::VENDORED_KIND {
+            if crate::extract::kind_skip_reason(&memory.kind).is_some() {
                 continue;
             }
             let cached = cache

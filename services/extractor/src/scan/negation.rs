@@ -162,19 +162,23 @@ fn clause_words(orig: &str, range: &Range<usize>, start: usize, end: usize) -> O
 /// Whether the sentence `orig[range]` has its reader (or a command) make the mention: "Create
 /// `x`", "creates an `appwrite.json`", a step's "(e.g., `tests/test_x.py`)".
 pub(super) fn made(orig: &str, range: &Range<usize>, start: usize, end: usize) -> bool {
-    let Some((words, from, _)) = clause_words(orig, range, start, end) else { return false };
+    clause_words(orig, range, start, end).is_some_and(|(words, from, _)| makes(&words, &orig[from..start]))
+}
+
+/// Whether a clause's words before a mention (`before`: the sentence's text before it) make it.
+fn makes(words: &[String], before: &str) -> bool {
     words.iter().rev().filter(|w| !MAKE_FILLER.contains(&w.as_str())).take(2).any(|w| MAKE.contains(&w.as_str()))
-        || example_of_a_step(&orig[from..start])
+        || example_of_a_step(before)
 }
 
 /// Whether the sentence `orig[range]` denies the mention at `start..end`.
 pub(super) fn denied(orig: &str, range: &Range<usize>, start: usize, end: usize) -> bool {
-    let Some((words, _, to)) = clause_words(orig, range, start, end) else { return false };
-    let words: Vec<&str> = words.iter().map(String::as_str).collect();
-    let joined = format!(" {} ", words.join(" "));
-    if made(orig, range, start, end) {
+    let Some((words, from, to)) = clause_words(orig, range, start, end) else { return false };
+    if makes(&words, &orig[from..start]) {
         return true;
     }
+    let words: Vec<&str> = words.iter().map(String::as_str).collect();
+    let joined = format!(" {} ", words.join(" "));
     if BEFORE.iter().any(|cue| cue_in(&joined, cue)) {
         // A bare "not" or "no" denies only the mention right after it ("NOT `spec/`", "no
         // `Makefile`"): "Do not modify `build.rs`" says `build.rs` is there. A verb of change
