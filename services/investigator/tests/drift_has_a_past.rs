@@ -547,7 +547,12 @@ fn a_file_now_made_from_a_template_is_not_gone_and_an_affixed_name_is_its_succes
         write(r, "util/run_tests_e2e", "#!/bin/sh\nset -e\ndocker compose up -d\ndart test e2e\n");
         write(r, "util/gone_script", "#!/bin/sh\necho gone\n");
         write(r, "src/config.h", "#define VERSION \"1.0\"\n#define HAVE_ZLIB 1\n");
-        write(r, "NOTES.md", "Run `make -C doc`, see `doc/Makefile`.\nRun `util/run_tests_e2e`.\nRun `util/gone_script`.\nSee `src/config.h`.\n");
+        write(
+            r,
+            "docs/reference/configuration.md",
+            "# Configuration\n\n| key | default |\n|---|---|\n| venv.with_pip | false |\n",
+        );
+        write(r, "NOTES.md", "Run `make -C doc`, see `doc/Makefile`.\nRun `util/run_tests_e2e`.\nRun `util/gone_script`.\nSee `src/config.h`.\nSee `docs/reference/configuration.md`.\n");
     });
     commit(root, 1, |r| {
         std::fs::remove_file(r.join("doc/Makefile")).unwrap();
@@ -562,6 +567,8 @@ fn a_file_now_made_from_a_template_is_not_gone_and_an_affixed_name_is_its_succes
             "src/config.h.in",
             "/* Filled in by configure. */\n#undef PACKAGE_STRING\n#undef ENABLE_NLS\n#undef SIZEOF_LONG\n",
         );
+        std::fs::remove_file(r.join("docs/reference/configuration.md")).unwrap();
+        write(r, "tasks/doc_templates/configuration.md.in", "# Configuration\n\n{{ table }}\n");
     });
     let evidence = Evidence::open(root).unwrap();
     let checker = evidence.checker();
@@ -575,6 +582,11 @@ fn a_file_now_made_from_a_template_is_not_gone_and_an_affixed_name_is_its_succes
         "a header deleted when its configure template came in",
         checker.check(&file(4, "src/config.h"), &memory),
         &Want::NotChecked("configure step"),
+    );
+    assert_case(
+        "a doc page the docs build now makes from a template in another folder",
+        checker.check(&file(5, "docs/reference/configuration.md"), &memory),
+        &Want::NotChecked("configuration.md.in"),
     );
     match checker.check(&file(2, "util/run_tests_e2e"), &memory) {
         Outcome::Checked { verdict: Verdict::Stale, successor, .. } => {

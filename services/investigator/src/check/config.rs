@@ -104,7 +104,7 @@ pub fn config_assignments(text: &str, key: &str) -> Vec<(u32, String)> {
             } else {
                 continue;
             };
-            let value = clean_value(value);
+            let value = quoted_value(value).unwrap_or_else(|| clean_value(value));
             if !value.is_empty() {
                 found.push((i as u32 + 1, value));
                 break;
@@ -112,6 +112,24 @@ pub fn config_assignments(text: &str, key: &str) -> Vec<(u32, String)> {
         }
     }
     found
+}
+
+/// The text of a quoted value that is all the line gives (`"board")` in
+/// `+picker(scope="board")`, `'x'];`): the string ends at its closing quote, and what follows it
+/// closes the text around it. `None` when the value is not one quoted string (`"a" + b`, no
+/// closing quote), which [`clean_value`] then reads.
+fn quoted_value(raw: &str) -> Option<String> {
+    let t = raw.trim_start();
+    let quote = t.chars().next().filter(|c| *c == '"' || *c == '\'')?;
+    let body = &t[1..];
+    let mut escaped = false;
+    let end = body.char_indices().find_map(|(at, c)| {
+        let closes = c == quote && !escaped;
+        escaped = c == '\\' && !escaped;
+        closes.then_some(at)
+    })?;
+    let rest = body[end + 1..].trim_start_matches(|c: char| c.is_whitespace() || ")]},;".contains(c));
+    (rest.is_empty() || rest.starts_with('#') || rest.starts_with("//")).then(|| body[..end].trim().to_owned())
 }
 
 /// Whether `line` is a comment in the common syntaxes (`#`, `//`, `;`, `/*`, `*`, `<!--`,
@@ -584,9 +602,23 @@ mod tests {
         );
     }
 
+    /// A quoted string is the value only when nothing but closing marks or a comment follows it.
+    #[test]
+    fn a_quoted_value_ends_at_its_quote() {
+        for (raw, want) in [
+            ("\"board\")", Some("board")),
+            ("'a\\'b' ] // note", Some("a\\'b")),
+            ("\"v\" + version", None),
+            ("\"unclosed", None),
+            ("plain", None),
+        ] {
+            assert_eq!(quoted_value(raw).as_deref(), want, "{raw}");
+        }
+    }
+
     #[test]
     fn config_assignments_cover_common_syntaxes() {
-        let cases: [ConfigCase; 12] = [
+        let cases: [ConfigCase; 14] = [
             ("max_connections = 100 # comment", "max_connections", &[(1, "100")]),
             ("  run: SKIP_UI_BUILD=1 make alloy", "SKIP_UI_BUILD", &[(1, "1")]),
             ("GREETING=\"hello world\"", "GREETING", &[(1, "hello world")]),
@@ -600,6 +632,9 @@ mod tests {
             ("description = \"\"\"\nSet `PRE=1`) to opt in.\n\"\"\"\nPRE=0", "PRE", &[(4, "0")]),
             ("def f():\n    '''\n    LIMIT = 5 in the docstring\n    '''\n    LIMIT = 7\n", "LIMIT", &[(5, "7")]),
             ("run: PRE=1`) make", "PRE", &[(1, "1")]),
+            // a quoted value ends at its closing quote; the call around it is not part of it
+            ("  +themeColorPicker(scope=\"board\")", "scope", &[(1, "board")]),
+            ("opts = {mode: 'fast'}", "mode", &[(1, "fast")]),
         ];
         for (text, key, want) in cases {
             let got = config_assignments(text, key);

@@ -273,6 +273,18 @@ impl Checker<'_> {
         }
         // The files the deleting commit added, still in the tree: where its text or its name went.
         let added: Vec<String> = git.added_in(&commit).into_iter().filter(|p| self.index.file(p).is_some()).collect();
+        // pdm's `docs/reference/configuration.md` deleted in the commit that added
+        // `tasks/doc_templates/configuration.md.in`: the docs build makes it from that template.
+        let name = basename(last);
+        if let Some(template) =
+            added.iter().find(|p| TEMPLATE_SUFFIXES.iter().any(|s| basename(p).strip_suffix(s) == Some(name)))
+        {
+            return made_from_template(
+                last,
+                format!("git deleted it in {}, which added {template}", short(&commit)),
+                template,
+            );
+        }
         if let Some((to, kept, of)) = old.as_deref().and_then(|old| self.lines_went_to(git, &commit, &added, old)) {
             return Located::Moved {
                 confidence: 70 - penalty,
