@@ -421,6 +421,42 @@ fn without_history_a_reading_needs_the_memory_to_back_it() {
             &["close match by name"],
         ),
         (
+            "of several same-named files, the one defining most of what the memory places in it: moved",
+            vec![
+                ("pkg/harness/flow/client.py", "class StreamEvent:\n    pass\n\ndef chat():\n    pass\n\ndef stream():\n    pass\n"),
+                ("pkg/harness/flow/mcp/client.py", "def connect():\n    pass\n"),
+                ("pkg/harness/flow/memory/client.py", "def chat():\n    pass\n"),
+            ],
+            vec![
+                path("backend/src/client.py"),
+                symbol("backend/src/client.py", "chat"),
+                symbol("backend/src/client.py", "stream"),
+                symbol("backend/src/client.py", "StreamEvent"),
+            ],
+            Verdict::Stale,
+            Some("pkg/harness/flow/client.py"),
+            &["no history", "defines 3 of the 3 names"],
+        ),
+        (
+            "of several same-named files, two defining as much of what the memory places in it: gone",
+            vec![
+                ("pkg/a/client.py", "def chat():\n    pass\n\ndef stream():\n    pass\n"),
+                ("pkg/b/client.py", "def chat():\n    pass\n\ndef stream():\n    pass\n"),
+            ],
+            vec![path("backend/src/client.py"), symbol("backend/src/client.py", "chat"), symbol("backend/src/client.py", "stream")],
+            Verdict::Contradicted,
+            None,
+            &["no path ends with"],
+        ),
+        (
+            "a symbol placed in a gone file, defined in two other places: gone, and the evidence says it is defined elsewhere",
+            vec![("pkg/a/x.py", "def helper():\n    pass\n"), ("pkg/b/y.py", "def helper():\n    pass\n")],
+            vec![symbol("backend/src/gone.py", "helper")],
+            Verdict::Contradicted,
+            None,
+            &["defined in more than one other place"],
+        ),
+        (
             "a same-named folder where the memory's other paths moved too (by suffix): moved",
             vec![("crates/node/index.ts", TS), ("crates/core/tests/compose.yml", "x\n")],
             vec![path("internal/node"), path("core/tests/compose.yml")],
@@ -563,6 +599,14 @@ fn without_history_a_reading_needs_the_memory_to_back_it() {
             Verdict::Stale,
             Some(".archon/commands/archon-create-pr.md"),
             &["no history", "grows create-pr.md by an affix"],
+        ),
+        (
+            "a file beside it that grows the old name, and the old name in an unrelated folder: moved beside",
+            vec![("src/wasm/ui.cpp.hpp", "x\n"), ("src/wasm/js.cpp", "x\n"), ("tests/fl/ui/ui.cpp", "x\n")],
+            vec![path("src/wasm/ui.cpp")],
+            Verdict::Stale,
+            Some("src/wasm/ui.cpp.hpp"),
+            &["no history", "grows ui.cpp by an affix"],
         ),
         (
             "two files beside it grow the old name: gone, neither chosen",

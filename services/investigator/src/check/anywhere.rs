@@ -82,6 +82,15 @@ enum Removal {
     Unsearched(String),
 }
 
+/// How often the repository defines a name: [`Checker::defs_anywhere`].
+pub(super) enum Defined {
+    Nowhere,
+    /// The one definition: its file and line.
+    Once(String, u32),
+    /// Two or more; the search stopped at the second.
+    Several,
+}
+
 impl Checker<'_> {
     /// A symbol named without a file; `line`, when the memory gave one, must match too.
     pub(super) fn check_symbol_anywhere(
@@ -622,14 +631,23 @@ impl Checker<'_> {
         if let Some(near) = except {
             return self.nearest_unique_def(sym, near);
         }
-        // Only "exactly one definition" is an answer, so the search stops at the second one
-        // (a common name would otherwise parse every file that mentions it); smaller files
-        // first, since which two are found does not change the answer.
+        match self.defs_anywhere(sym) {
+            Defined::Once(path, line) => Some((path, line)),
+            Defined::Nowhere | Defined::Several => None,
+        }
+    }
+
+    /// Whether the repository defines `sym` nowhere, once, or more than once. Only "exactly
+    /// one definition" is an answer to follow, so the search stops at the second one (a
+    /// common name would otherwise parse every file that mentions it); smaller files first,
+    /// since which two are found does not change the answer.
+    pub(super) fn defs_anywhere(&self, sym: &SymbolName) -> Defined {
         let mut files: Vec<&FileInfo> = self.index.files_with_token(&sym.name).collect();
         files.sort_by_key(|f| f.lines);
         match self.index.unique_def(files, &sym.name, |f, d| sym.matches(&f.path, d)) {
-            Unique::One(f, d) => Some((f.path.clone(), d.line)),
-            Unique::None | Unique::Several => None,
+            Unique::One(f, d) => Defined::Once(f.path.clone(), d.line),
+            Unique::None => Defined::Nowhere,
+            Unique::Several => Defined::Several,
         }
     }
 

@@ -11,8 +11,11 @@
 //! (`skills/x/README.md` is not `skills/README.md` moved). The only file of its name in a folder
 //! above or below the old one (`docs/CONTRIBUTING.md` → `CONTRIBUTING.md`, `scripts/x.json` →
 //! `scripts/labeling/x.json`), of at most two files so named, is tied to it: a folder flattened or
-//! sorted into subfolders. What the
-//! tree search leaves gone or unplaced gets the second look (`check/tree_only.rs`).
+//! sorted into subfolders. Of several files named like the gone path, the one that defines more
+//! of the names the memory places in it than any other is where it moved; a file beside the old
+//! place whose name grows the old one by an affix outranks a same-named file in an unrelated
+//! folder. What the tree search leaves gone or unplaced gets the second look
+//! (`check/tree_only.rs`).
 //!
 //! ## Words that are not references
 //!
@@ -219,10 +222,20 @@ impl Checker<'_> {
         if complete && !candidates.is_empty() && !bare_and_unique {
             return Located::NameElsewhere { candidates, stem: false };
         }
+        if self.git.is_none() && candidates.len() > 1 {
+            if let Some(moved) = self.defining_the_memorys(path, &candidates) {
+                return moved;
+            }
+        }
         if let Some(best) = best_candidate(path, &candidates) {
             let dir = self.index.is_dir(&best);
             if self.git.is_none() {
                 if let Some(why) = self.uncorroborated(path, &best) {
+                    // A file beside the old place that grows its name says more than one
+                    // that shares only the name in an unrelated folder.
+                    if let Some(moved) = self.affixed_beside(path) {
+                        return moved;
+                    }
                     return Located::Gone {
                         confidence: 50,
                         evidence: format!(
@@ -273,6 +286,41 @@ impl Checker<'_> {
             return Located::Unclear { candidates };
         }
         self.same_stem_elsewhere(path).or_else(|| self.affixed_beside(path)).unwrap_or_else(|| self.never_in_repo())
+    }
+
+    /// Without history, of several files named like the gone `path`, the one that defines more
+    /// of the symbols the memory places in `path` than any other (at least two, or the only
+    /// one it places there): the file moved, and its definitions came along
+    /// (`backend/src/client.py` → `backend/packages/harness/deerflow/client.py`, which defines
+    /// the memory's `chat`, `stream` and `StreamEvent`, while `mcp/client.py` defines none).
+    fn defining_the_memorys(&self, path: &str, candidates: &[String]) -> Option<Located> {
+        let symbols: Vec<SymbolName> = self.context.symbols_in(path).iter().map(|s| SymbolName::parse(s)).collect();
+        if symbols.is_empty() {
+            return None;
+        }
+        let defines = |c: &str| {
+            let defs = self.defs_in(c);
+            symbols.iter().filter(|sym| defs.iter().any(|d| sym.matches(c, d))).count()
+        };
+        let mut scored: Vec<(usize, &String)> = candidates.iter().map(|c| (defines(c), c)).collect();
+        scored.sort_by(|a, b| b.0.cmp(&a.0).then_with(|| a.1.cmp(b.1)));
+        let (best, found) = scored[0];
+        let runner_up = scored.get(1).map_or(0, |s| s.0);
+        if best == 0 || best == runner_up || (best < 2 && symbols.len() > 1) {
+            return None;
+        }
+        Some(Located::Moved {
+            evidence: format!(
+                "no history; nothing at {path}; of the {} files named {}, {found} defines {best} of the {} names the memory places in it, more than any other",
+                candidates.len(),
+                basename(path),
+                symbols.len()
+            ),
+            to: found.clone(),
+            dir: false,
+            confidence: 55,
+            since: None,
+        })
     }
 
     /// Without history, the one file beside where the path was whose name is the old name

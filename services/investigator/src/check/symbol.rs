@@ -31,6 +31,7 @@ use crate::confine::RepoRoot;
 use crate::symbols::{Def, Lang};
 use crate::usage;
 
+use super::anywhere::Defined;
 use super::common::{checked, identifiers_contain, list};
 use super::located::{Located, NEVER_IN_REPO};
 use super::symbol_name::SymbolName;
@@ -104,15 +105,25 @@ impl Checker<'_> {
                     other => other,
                 }
             }
-            Located::Gone { confidence, evidence, since: gone_in } => match self.unique_def_elsewhere(&sym, None) {
-                Some((path, line)) => checked(
+            Located::Gone { confidence, evidence, since: gone_in } => match self.defs_anywhere(&sym) {
+                Defined::Once(path, line) => checked(
                     Verdict::Stale,
                     75,
                     format!("{path}:{line} — {} is defined here; {raw} is gone ({evidence})", sym.display()),
                     Some(path),
                 )
                 .since(gone_in),
-                None => checked(
+                Defined::Several => checked(
+                    Verdict::Contradicted,
+                    confidence,
+                    format!(
+                        "{raw} — {evidence}; {} is defined in more than one other place, so which one took it is not known",
+                        sym.display()
+                    ),
+                    None,
+                )
+                .since(gone_in),
+                Defined::Nowhere => checked(
                     Verdict::Contradicted,
                     confidence,
                     format!("{raw} — {evidence}; {} is not defined anywhere in the repo", sym.display()),
