@@ -56,7 +56,8 @@ const STAND_IN_KINDS: &[&str] = &[
 
 /// Why a path is written as an example rather than a reference: the `path/to/` of
 /// instructions, the `foo`/`bar` of examples, a `my_feature`/`your-app`/`yourImplementation`/
-/// `new_op`/`NewWidget`/`newStep`/`stepName` stand-in, or one with `my`/`your` as a word of its name (`test_integration_my_agent.py`).
+/// `new_op`/`NewWidget`/`newStep`/`stepName` stand-in, one with `my`/`your` as a word of its name (`test_integration_my_agent.py`),
+/// or a file named by its kind alone (`Component.svelte`).
 /// `None` for anything else (the caller asks only about paths nothing in the repo is named like).
 pub(crate) fn placeholder_path(path: &str) -> Option<&'static str> {
     let segments: Vec<&str> = path.split('/').filter(|s| !s.is_empty()).collect();
@@ -81,6 +82,18 @@ pub(crate) fn placeholder_path(path: &str) -> Option<&'static str> {
             w.strip_prefix("new").is_some_and(|rest| rest.starts_with(|c: char| c.is_ascii_uppercase()))
                 || w.strip_suffix("Name").is_some_and(|kind| STAND_IN_KINDS.contains(&kind))
         });
+        // A file named by its kind alone, as a class is (`Component.svelte`, `Page.tsx`): any
+        // one of them. Lowercase names are conventions some frameworks give real files
+        // (`app/login/page.tsx`), so they are not read so.
+        let kind_alone = segments.last() == Some(segment)
+            && original_stem.len() > 1
+            && original_stem.starts_with(|c: char| c.is_ascii_uppercase())
+            && original_stem[1..].bytes().all(|b| b.is_ascii_lowercase())
+            && STAND_IN_KINDS.contains(&stem)
+            && !matches!(stem, "my" | "your");
+        if kind_alone {
+            return Some("a file named by its kind alone (`Component`, `Page`) stands for any one of them");
+        }
         if ["my_", "my-", "your_", "your-", "some_", "some-", "new_", "new-"].iter().any(|p| stem.starts_with(p))
             || stem.split(['_', '-']).skip(1).any(|w| matches!(w, "my" | "your"))
             || camel_stand_in
@@ -257,6 +270,12 @@ mod tests {
             ("src/renewToken.ts", false),
             ("src/userName.ts", false),
             ("src/fileNames.ts", false),
+            ("src/lib/Component.svelte", true),
+            ("src/pages/Page.tsx", true),
+            ("app/login/page.tsx", false),
+            ("src/Component/index.ts", false),
+            ("src/COMPONENT.md", false),
+            ("src/ComponentList.tsx", false),
         ];
         for (path, example) in cases {
             assert_eq!(placeholder_path(path).is_some(), *example, "{path}");
