@@ -75,18 +75,21 @@ fn a_change_made_before_the_line_was_written_is_not_drift() {
     commit(root, 0, |r| {
         write(r, "src/engine.rs", "pub struct Widget;\npub struct Gadget;\n");
         write(r, "src/old.rs", "pub fn old() {}\n");
+        write(r, "docs/GUIDE.md", "# Guide\n\nHow to contribute.\n");
         write(r, "NOTES.md", "`Gadget` is the engine's second type.\nSee `src/old.rs`.\n");
     });
-    // Day 1: `Widget` and `src/old.rs` go. Day 2: lines naming them are added to the notes.
+    // Day 1: `Widget` and `src/old.rs` go, `docs/GUIDE.md` moves to the root. Day 2: lines
+    // naming them are added to the notes.
     commit(root, 1, |r| {
         write(r, "src/engine.rs", "pub struct Gadget;\n");
         std::fs::remove_file(r.join("src/old.rs")).unwrap();
+        std::fs::rename(r.join("docs/GUIDE.md"), r.join("GUIDE.md")).unwrap();
     });
     commit(root, 2, |r| {
         write(
             r,
             "NOTES.md",
-            "`Gadget` is the engine's second type.\nSee `src/old.rs`.\n`Widget` was folded into `Gadget`.\n`src/old.rs` is gone.\n",
+            "`Gadget` is the engine's second type.\nSee `src/old.rs`.\n`Widget` was folded into `Gadget`.\n`src/old.rs` is gone.\nRead `docs/GUIDE.md` first.\n`docs/GUIDE.md` moved to `GUIDE.md`.\n",
         );
     });
     // Day 3: `Gadget` goes, after every line naming it was written.
@@ -95,7 +98,7 @@ fn a_change_made_before_the_line_was_written_is_not_drift() {
     write(
         root,
         "NOTES.md",
-        "`Gadget` is the engine's second type.\nSee `src/old.rs`.\n`Widget` was folded into `Gadget`.\n`src/old.rs` is gone.\nUse `Widget` for tests.\n",
+        "`Gadget` is the engine's second type.\nSee `src/old.rs`.\n`Widget` was folded into `Gadget`.\n`src/old.rs` is gone.\nRead `docs/GUIDE.md` first.\n`docs/GUIDE.md` moved to `GUIDE.md`.\nUse `Widget` for tests.\n",
     );
 
     let evidence = Evidence::open(root).unwrap();
@@ -114,7 +117,17 @@ fn a_change_made_before_the_line_was_written_is_not_drift() {
             file(4, "src/old.rs"),
             Want::NotChecked("with the change already made"),
         ),
-        ("a line not committed yet is checked as before", symbol(5, "Widget"), Want::Verdict(Verdict::Contradicted)),
+        (
+            "a file moved before the line was written, the line naming only its old place",
+            file(5, "docs/GUIDE.md"),
+            Want::Verdict(Verdict::Stale),
+        ),
+        (
+            "a file moved before the line was written, the line naming its new place too",
+            file(6, "docs/GUIDE.md"),
+            Want::NotChecked("with the change already made"),
+        ),
+        ("a line not committed yet is checked as before", symbol(7, "Widget"), Want::Verdict(Verdict::Contradicted)),
     ];
     for (name, claim, want) in cases {
         assert_case(name, checker.check(&claim, &memory), &want);

@@ -13,6 +13,10 @@
 //! line, three times in four. The claim is **not checked**, and the reason keeps what was found
 //! so a reader can still look.
 //!
+//! A STALE verdict whose line names the old place and not the successor stays: the line was
+//! written with an old name, not about the move, and the fix is known (`.github/CONTRIBUTING.md`
+//! written months after it moved to `CONTRIBUTING.md`).
+//!
 //! Nothing changes when the line is not committed (written since the last commit: an agent's
 //! fresh note is checked as before), when the memory is not a tracked file of this repository,
 //! or when git cannot say (its error is logged; the verdict stands on the memory's date, as
@@ -28,7 +32,7 @@ impl Checker<'_> {
     /// `outcome`, or not checked when it is drift whose change came before the memory's line
     /// was written.
     pub(super) fn after_the_change(&self, claim: &Claim, memory: &MemoryMeta, outcome: Outcome) -> Outcome {
-        let Outcome::Checked { verdict, confidence, evidence, since: Some(since), .. } = &outcome else {
+        let Outcome::Checked { verdict, confidence, evidence, since: Some(since), successor } = &outcome else {
             return outcome;
         };
         if !matches!(verdict, Verdict::Stale | Verdict::Contradicted) {
@@ -36,6 +40,14 @@ impl Checker<'_> {
         }
         let Some(git) = self.git else { return outcome };
         let Some((path, line)) = self.memory_line(memory, claim.line) else { return outcome };
+        // A line that names the old place of a thing moved before it was written, and not
+        // the new one, only used an old name: it does not tell of the move, and the fix is
+        // known.
+        if let Some(to) = successor.as_deref().filter(|_| *verdict == Verdict::Stale) {
+            if !self.line_names(&path, line, to) {
+                return outcome;
+            }
+        }
         let written = match git.line_written(&path, line) {
             // Committed with a date older than the change's: text brought back from before
             // the change (restored, replayed, copied from an older version) keeps its verdict.
@@ -61,6 +73,19 @@ impl Checker<'_> {
                 outcome
             }
         }
+    }
+
+    /// Whether line `line` of the memory file `path` names `place` (its last part: `CONTRIBUTING.md`
+    /// of `docs/CONTRIBUTING.md`, `new` of `Gadget::new`). An unreadable line names it,
+    /// so the rule keeps applying.
+    fn line_names(&self, path: &str, line: u32, place: &str) -> bool {
+        let file = place.trim_end_matches('/').rsplit('/').next().unwrap_or(place);
+        let last = file.rsplit("::").next().unwrap_or(file);
+        let Some(text) = self.index.read_text(path) else { return true };
+        let Some(at) = text.lines().nth(line.saturating_sub(1) as usize) else { return true };
+        // Standing on its own: `GUIDE.md` inside `docs/GUIDE.md` is the old path, not the new.
+        at.match_indices(last)
+            .any(|(i, _)| at[..i].chars().next_back().is_none_or(|c| !(c.is_alphanumeric() || "/_-.".contains(c))))
     }
 
     /// The memory's file relative to the repository and the line of it claim line `line` sits
