@@ -22,6 +22,8 @@ pub(crate) struct Fence {
     ch: u8,
     len: usize,
     lang: String,
+    /// HTML the page shows as it is (`html`, Documenter's `@raw html`, pandoc's `{=html}`).
+    html: bool,
 }
 
 #[rustfmt::skip]
@@ -57,7 +59,8 @@ pub(crate) fn fence_open(line: &str) -> Option<Fence> {
         .take(32)
         .collect::<String>()
         .to_ascii_lowercase();
-    Some(Fence { ch, len, lang })
+    let html = info.split(|c: char| !c.is_ascii_alphanumeric()).any(|w| w.eq_ignore_ascii_case("html"));
+    Some(Fence { ch, len, lang, html })
 }
 
 impl Fence {
@@ -71,6 +74,11 @@ impl Fence {
     }
 
     /// A Mermaid diagram (```` ```mermaid ````).
+    /// Whether the block is HTML: what it links to is read from the page it is part of.
+    pub(crate) fn is_html(&self) -> bool {
+        self.html
+    }
+
     pub(crate) fn is_diagram(&self) -> bool {
         self.lang == "mermaid"
     }

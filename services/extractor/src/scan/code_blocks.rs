@@ -41,7 +41,7 @@ impl Walker {
         // pyproject.toml`, `frontend/  # see frontend/AGENTS.md`), so the paths it names
         // are read too. Other code lines were read whole already.
         if let Some(comment) = markdown::code_comment(line) {
-            self.code_paths(comment, line_no);
+            self.code_paths(comment, line_no, false);
         }
     }
 
@@ -82,7 +82,7 @@ impl Walker {
                 }
             }
         }
-        self.code_paths(line, line_no);
+        self.code_paths(line, line_no, fence.is_html());
         false
     }
 
@@ -109,7 +109,9 @@ impl Walker {
     /// Paths in a line of a code block (`include!("src/x.rs")`, `import "./lib/util.js"`). An
     /// import of a parent folder's module (`from "../types"`) is relative to the file the
     /// snippet stands for, which the text does not name: it is no path of the doc's folder.
-    fn code_paths(&mut self, line: &str, line_no: u32) {
+    /// In an HTML block (`html`): the `../x` of an `<img src>` is read against the page's URL
+    /// folder too, as a link of the page's text is.
+    fn code_paths(&mut self, line: &str, line_no: u32, html: bool) {
         let masked = markdown::mask_urls(line);
         let folders = self.structure_folders();
         let import = is_import(line);
@@ -132,6 +134,10 @@ impl Walker {
             .take(self.budget)
             .collect();
         drop(folders);
+        let mut files = files;
+        if html {
+            self.page_relative_readings(&mut files);
+        }
         self.push(Sentence::of_files(line_no, clean_text(line.trim()), self.paragraph, files));
     }
 }

@@ -26,6 +26,12 @@ impl Walker {
     pub(super) fn words(&self, line: &Line<'_>, range: &Range<usize>, single: bool, found: &mut Found<'_>) {
         let strength = if single { Strength::Standalone } else { Strength::Prose };
         for m in TOKEN.find_iter(&line.open[range.clone()]) {
+            // `no-op/`nothing``: a slash right before a code span puts two alternatives side
+            // by side; the word before it is no folder.
+            let next = line.orig.get(range.start + m.end()..).and_then(|rest| rest.chars().next());
+            if m.as_str().ends_with('/') && next == Some('`') {
+                continue;
+            }
             // Bold two-segment words (`**internal-packages/redis**`) are paths on the same
             // terms as code spans: under a folder the memory names as a path elsewhere, which
             // keeps a bold `owner/repo` out.

@@ -57,7 +57,8 @@ const STAND_IN_KINDS: &[&str] = &[
 /// Why a path is written as an example rather than a reference: the `path/to/` of
 /// instructions, the `foo`/`bar` of examples, a `my_feature`/`your-app`/`yourImplementation`/
 /// `new_op`/`NewWidget`/`newStep`/`stepName` stand-in, one with `my`/`your` as a word of its name (`test_integration_my_agent.py`),
-/// or a file named by its kind alone (`Component.svelte`).
+/// a file named by its kind alone (`Component.svelte`), or one stamped with the time a generator makes it
+/// (`20260220123456_add_metadata.exs`).
 /// `None` for anything else (the caller asks only about paths nothing in the repo is named like).
 pub(crate) fn placeholder_path(path: &str) -> Option<&'static str> {
     let segments: Vec<&str> = path.split('/').filter(|s| !s.is_empty()).collect();
@@ -93,6 +94,12 @@ pub(crate) fn placeholder_path(path: &str) -> Option<&'static str> {
             && !matches!(stem, "my" | "your");
         if kind_alone {
             return Some("a file named by its kind alone (`Component`, `Page`) stands for any one of them");
+        }
+        // `20260220123456_add_metadata.exs`: a name stamped with the moment a generator made it
+        // (a migration), shown as what the command makes.
+        let digits = original_stem.bytes().take_while(u8::is_ascii_digit).count();
+        if segments.last() == Some(segment) && digits >= 12 && original_stem[digits..].starts_with(['_', '-']) {
+            return Some("a name stamped with the time a generator makes it (a migration) is an example of its output");
         }
         if ["my_", "my-", "your_", "your-", "some_", "some-", "new_", "new-"].iter().any(|p| stem.starts_with(p))
             || stem.split(['_', '-']).skip(1).any(|w| matches!(w, "my" | "your"))
@@ -276,6 +283,10 @@ mod tests {
             ("src/Component/index.ts", false),
             ("src/COMPONENT.md", false),
             ("src/ComponentList.tsx", false),
+            ("apps/explorer/priv/repo/migrations/20260220123456_add_metadata_to_blocks.exs", true),
+            ("db/migrate/20240101120000-create-users.js", true),
+            ("db/migrate/2024_01_01_create_users.php", false),
+            ("data/123_items.json", false),
         ];
         for (path, example) in cases {
             assert_eq!(placeholder_path(path).is_some(), *example, "{path}");

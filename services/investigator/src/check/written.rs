@@ -75,17 +75,22 @@ impl Checker<'_> {
         }
     }
 
-    /// Whether line `line` of the memory file `path` names `place` (its last part: `CONTRIBUTING.md`
-    /// of `docs/CONTRIBUTING.md`, `new` of `Gadget::new`). An unreadable line names it,
+    /// Whether line `line` of the memory file `path` names `place`, whole or by a tail of it
+    /// (`CONTRIBUTING.md` of `docs/CONTRIBUTING.md`; `new` of `Gadget::new`). An unreadable line names it,
     /// so the rule keeps applying.
     fn line_names(&self, path: &str, line: u32, place: &str) -> bool {
-        let file = place.trim_end_matches('/').rsplit('/').next().unwrap_or(place);
-        let last = file.rsplit("::").next().unwrap_or(file);
+        let place = place.trim_end_matches('/');
+        let place = place.rsplit("::").next().unwrap_or(place);
         let Some(text) = self.index.read_text(path) else { return true };
         let Some(at) = text.lines().nth(line.saturating_sub(1) as usize) else { return true };
-        // Standing on its own: `GUIDE.md` inside `docs/GUIDE.md` is the old path, not the new.
-        at.match_indices(last)
-            .any(|(i, _)| at[..i].chars().next_back().is_none_or(|c| !(c.is_alphanumeric() || "/_-.".contains(c))))
+        // The place or a tail of it (`src/x/` of `pkg/src/x/`, written from a package),
+        // standing on its own: `GUIDE.md` inside `docs/GUIDE.md` is the old path, not the new.
+        let segments: Vec<&str> = place.split('/').collect();
+        (0..segments.len()).any(|from| {
+            let tail = segments[from..].join("/");
+            at.match_indices(&tail)
+                .any(|(i, _)| at[..i].chars().next_back().is_none_or(|c| !(c.is_alphanumeric() || "/_-.".contains(c))))
+        })
     }
 
     /// The memory's file relative to the repository and the line of it claim line `line` sits
