@@ -788,11 +788,14 @@ fn a_bare_file_name_the_code_handles_is_the_users_file() {
         write(r, "btw.md", "# the project's own copy\n");
         write(r, "notes.md", "# scratch\n");
         write(r, "R/config.R", "config_path <- function(dir) {\n  file.path(dir, \"btw.md\")\n}\n");
-        write(r, "NOTES.md", "Each project keeps `btw.md`.\nSee `notes.md`.\n");
+        write(r, "test/cuda/LocalPreferences.toml", "[Pkg]\nprecompile = false\n");
+        write(r, "NOTES.md", "Each project keeps `btw.md`.\nSee `notes.md`.\nDrop a `LocalPreferences.toml` in the root.\n");
     });
     commit(root, 2, |r| {
         std::fs::remove_file(r.join("btw.md")).unwrap();
         std::fs::remove_file(r.join("notes.md")).unwrap();
+        std::fs::remove_file(r.join("test/cuda/LocalPreferences.toml")).unwrap();
+        write(r, ".gitignore", "/LocalPreferences.toml\n");
     });
 
     let evidence = Evidence::open(root).unwrap();
@@ -807,6 +810,11 @@ fn a_bare_file_name_the_code_handles_is_the_users_file() {
         "a file nothing handles by name, deleted",
         checker.check(&file(2, "notes.md"), &memory),
         &Want::Verdict(Verdict::Contradicted),
+    );
+    assert_case(
+        "a file name git ignores at the root, a copy once elsewhere deleted",
+        checker.check(&file(3, "LocalPreferences.toml"), &memory),
+        &Want::NotChecked("git ignores it (.gitignore: `/LocalPreferences.toml`)"),
     );
 }
 

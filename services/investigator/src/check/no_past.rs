@@ -85,6 +85,11 @@ impl Checker<'_> {
         {
             return None;
         }
+        // `LocalPreferences.toml`, which the root's `.gitignore` lists: a file each checkout
+        // makes for itself, whatever became of a copy the repository once had elsewhere.
+        if self.index.ignored_by(name, false).is_some() {
+            return None;
+        }
         let places: std::collections::BTreeSet<String> = git
             .added_named(name, None)
             .into_iter()
