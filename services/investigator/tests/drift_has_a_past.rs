@@ -789,7 +789,11 @@ fn a_bare_file_name_the_code_handles_is_the_users_file() {
         write(r, "notes.md", "# scratch\n");
         write(r, "R/config.R", "config_path <- function(dir) {\n  file.path(dir, \"btw.md\")\n}\n");
         write(r, "test/cuda/LocalPreferences.toml", "[Pkg]\nprecompile = false\n");
-        write(r, "NOTES.md", "Each project keeps `btw.md`.\nSee `notes.md`.\nDrop a `LocalPreferences.toml` in the root.\n");
+        write(
+            r,
+            "NOTES.md",
+            "Each project keeps `btw.md`.\nSee `notes.md`.\nDrop a `LocalPreferences.toml` in the root.\n",
+        );
     });
     commit(root, 2, |r| {
         std::fs::remove_file(r.join("btw.md")).unwrap();

@@ -885,3 +885,41 @@ fn a_docs_link_from_a_page_served_as_a_folder_is_the_page() {
         other => panic!("a page link read from the page's folder: {other:?}"),
     }
 }
+
+#[test]
+fn a_packages_doc_names_its_paths_from_the_packages_src_folder() {
+    let dir = repo(&[
+        &[("pages/api/old.ts", "export {}\n"), ("tests/js/package.json", "{}\n")],
+        &[("tests/js/src/pages/api/inngest.ts", "export {}\n"), ("tools/README.md", "# tools\n")],
+    ]);
+    std::fs::remove_dir_all(dir.path().join("pages")).unwrap();
+    git(dir.path(), &["add", "-A"]);
+    git(dir.path(), &["commit", "-qm", "the root's pages go"]);
+    let evidence = Evidence::open(dir.path()).unwrap();
+    let doc = |path: &str| MemoryMeta {
+        agent: memval_proto::tools::DOCS_AGENT.into(),
+        source: Source { path: path.into(), line: None, row: None, format: "notes".into() },
+        ..memory()
+    };
+    let check = |memory: &MemoryMeta, read: CodeRef| {
+        let claims = vec![claim(ClaimType::FileReference, vec![read], None)];
+        let context = MemoryContext::of(&claims).for_memory(memory).in_file(Some(memory.source.path.clone()));
+        (Checker { context: &context, ..evidence.checker() }).check(&claims[0], memory)
+    };
+    let read = |at: &str| CodeRef { alt_paths: vec!["pages/api".into()], ..CodeRef::path(&format!("{at}/pages/api")) };
+    // The package's README: its `src/` has it, whatever the root's namesake became.
+    match check(&doc("tests/js/README.md"), read("tests/js")) {
+        Outcome::Checked { verdict: Verdict::Valid, evidence, .. } => {
+            assert!(
+                evidence.contains("tests/js/src/pages/api") && evidence.contains("written from the package"),
+                "{evidence}"
+            )
+        }
+        other => panic!("a package's doc: {other:?}"),
+    }
+    // A folder with no manifest is no package: the root's history decides.
+    match check(&doc("tools/README.md"), read("tools")) {
+        Outcome::Checked { verdict: Verdict::Contradicted, .. } => {}
+        other => panic!("a doc outside any package: {other:?}"),
+    }
+}

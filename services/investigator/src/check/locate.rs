@@ -110,6 +110,9 @@ impl Checker<'_> {
             }
         }
         let readings: Vec<&str> = std::iter::once(path.as_str()).chain(alts.iter().map(String::as_str)).collect();
+        if let Some(here) = readings.iter().find_map(|r| self.in_package_src(r)) {
+            return here;
+        }
         if self.git.is_none() {
             if let Some(gone) = self.bare_project_file(&readings) {
                 return gone;
@@ -152,6 +155,22 @@ impl Checker<'_> {
             found => found,
         };
         self.second_look(&path, found)
+    }
+
+    /// `pages/api` in `tests/js/README.md`, where `tests/js/` is a package (it has a manifest)
+    /// that keeps its code under `src/`: `tests/js/src/pages/api`. A package's own doc names its
+    /// paths from its source folder as often as from its root, so this reading comes before
+    /// what history says of the same words read from the repository's root.
+    fn in_package_src(&self, reading: &str) -> Option<Located> {
+        let own = self.context.own_file()?.rsplit_once('/')?.0;
+        let tail = reading.strip_prefix(own)?.strip_prefix('/')?;
+        if tail.starts_with("src/")
+            || !memval_git::MANIFEST_NAMES.iter().any(|m| self.index.file(&format!("{own}/{m}")).is_some())
+        {
+            return None;
+        }
+        let path = format!("{own}/src/{tail}");
+        self.exists(&path, 80, Some(format!("{tail} written from the package {own}/, whose code is under {own}/src/")))
     }
 
     /// In a README or doc, a link to a page written without its extension, as docs generators
