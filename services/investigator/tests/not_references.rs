@@ -906,7 +906,7 @@ fn a_packages_doc_names_its_paths_from_the_packages_src_folder() {
         let context = MemoryContext::of(&claims).for_memory(memory).in_file(Some(memory.source.path.clone()));
         (Checker { context: &context, ..evidence.checker() }).check(&claims[0], memory)
     };
-    let read = |at: &str| CodeRef { alt_paths: vec!["pages/api".into()], ..CodeRef::path(&format!("{at}/pages/api")) };
+    let read = |at: &str| CodeRef { alt_paths: vec!["pages/api".into()], ..CodeRef::path(format!("{at}/pages/api")) };
     // The package's README: its `src/` has it, whatever the root's namesake became.
     match check(&doc("tests/js/README.md"), read("tests/js")) {
         Outcome::Checked { verdict: Verdict::Valid, evidence, .. } => {
