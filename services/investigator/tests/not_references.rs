@@ -923,3 +923,34 @@ fn a_packages_doc_names_its_paths_from_the_packages_src_folder() {
         other => panic!("a doc outside any package: {other:?}"),
     }
 }
+
+#[test]
+fn a_gone_binary_in_a_doc_is_the_readers_not_the_trees() {
+    let dir = repo(&[
+        &[(".paket/paket.bootstrapper.exe", "MZ\n"), ("src/Paket/Main.fs", "module Main\n")],
+        &[("src/Paket/Other.fs", "module Other\n")],
+    ]);
+    std::fs::remove_dir_all(dir.path().join(".paket")).unwrap();
+    git(dir.path(), &["add", "-A"]);
+    git(dir.path(), &["commit", "-qm", "magic mode: no bootstrapper in the repo"]);
+    let evidence = Evidence::open(dir.path()).unwrap();
+    let readme = MemoryMeta {
+        agent: memval_proto::tools::DOCS_AGENT.into(),
+        source: Source { path: "docs/install.md".into(), line: None, row: None, format: "notes".into() },
+        ..memory()
+    };
+    let check = |memory: &MemoryMeta| {
+        let claims = vec![claim(ClaimType::FileReference, vec![path(".paket/paket.bootstrapper.exe")], None)];
+        let context = MemoryContext::of(&claims).for_memory(memory);
+        (Checker { context: &context, ..evidence.checker() }).check(&claims[0], memory)
+    };
+    match check(&readme) {
+        Outcome::NotChecked { reason } => assert!(reason.contains("built or downloaded binary"), "{reason}"),
+        other => panic!("a doc: {other:?}"),
+    }
+    // An agent's notes naming it say the repository has it: gone is drift.
+    match check(&memory()) {
+        Outcome::Checked { verdict: Verdict::Contradicted, .. } => {}
+        other => panic!("notes: {other:?}"),
+    }
+}

@@ -104,6 +104,17 @@ impl Checker<'_> {
                 found = there;
             }
         }
+        // `.paket/paket.bootstrapper.exe` in a README or doc: a binary its reader builds or
+        // downloads, named as what the reader has, not as a file of the repository's tree.
+        if let Located::Gone { evidence, .. } = &found {
+            if self.context.for_people() && is_binary(written) {
+                return Outcome::NotChecked {
+                    reason: format!(
+                        "{written} is a built or downloaded binary, which a README or doc names as what its reader has, not as a file the repository keeps ({evidence}); not checked"
+                    ),
+                };
+            }
+        }
         // `.test.ts`: a file-name ending the memory names as a convention, not a file.
         if matches!(found, Located::Gone { .. } | Located::NotInRepo(_)) && !written.contains('/') {
             if let Some(pattern) = self.naming_pattern(written) {
@@ -214,6 +225,16 @@ impl Checker<'_> {
 
 /// Whether every candidate is the path as the memory wrote it (its shortest reading) or ends
 /// with it: the same file or folder, in several places.
+/// Extensions of built or packaged binaries: programs, libraries, packages.
+const BINARY_EXTENSIONS: &[&str] = &["exe", "dll", "so", "dylib", "jar", "nupkg", "whl", "msi", "pdb", "apk", "ipa"];
+
+/// Whether `path` names a built or packaged binary (`paket.bootstrapper.exe`, `libx.so`).
+fn is_binary(path: &str) -> bool {
+    let name = path.rsplit('/').next().unwrap_or(path);
+    name.rsplit_once('.')
+        .is_some_and(|(stem, ext)| !stem.is_empty() && BINARY_EXTENSIONS.contains(&ext.to_ascii_lowercase().as_str()))
+}
+
 fn exists_in_each(written: &str, alts: &[String], candidates: &[String]) -> bool {
     let shortest = as_written(std::iter::once(written).chain(alts.iter().map(String::as_str)));
     !shortest.is_empty()
