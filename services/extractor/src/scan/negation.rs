@@ -102,6 +102,11 @@ const AFTER: &[&str] = &[
     "deprecated",
     "replaced",
     "renamed",
+    // "`examples/` ... are **not** stored in this repository": the text places it elsewhere.
+    "not stored in this repository",
+    "not part of this repository",
+    "not included in this repository",
+    "not in this repository",
 ];
 
 /// Verbs of making: the mention they are about is what a step makes, not what is there. Not
@@ -282,7 +287,8 @@ fn gone_after(after: &str, sentence: &str) -> bool {
         return true;
     }
     let clause_end = after.find(clause_break).unwrap_or(after.len());
-    let after = after[..clause_end].to_lowercase();
+    // Emphasis marks (`**not**`) are not words.
+    let after = after[..clause_end].to_lowercase().replace(['*', '_'], "");
     let after = format!(" {} ", after.split_whitespace().collect::<Vec<_>>().join(" "));
     AFTER.iter().any(|cue| after.contains(&format!(" {cue} ")))
 }
@@ -320,6 +326,11 @@ mod tests {
         assert!(at("no new callers (none of `restock_backordered`)", "`restock_backordered`"));
         assert!(at("5.6 deprecates `StoreScopedResource`; 6.0 drops it", "`StoreScopedResource`"));
         assert!(at("(so `restock_backordered` and the `min_quantity` guard are deleted)", "`restock_backordered`"));
+        assert!(at(
+            "Example data (logfiles) in `examples/` subfolder are **not** stored in this repository.",
+            "`examples/`"
+        ));
+        assert!(!at("`examples/` holds what this repository ships.", "`examples/`"));
     }
 
     #[test]
