@@ -89,7 +89,7 @@ fn a_change_made_before_the_line_was_written_is_not_drift() {
         write(
             r,
             "NOTES.md",
-            "`Gadget` is the engine's second type.\nSee `src/old.rs`.\n`Widget` was folded into `Gadget`.\n`src/old.rs` is gone.\nRead `docs/GUIDE.md` first.\n`docs/GUIDE.md` moved to `GUIDE.md`.\n",
+            "`Gadget` is the engine's second type.\nSee `src/old.rs`.\n`Widget` was folded into `Gadget`.\n`src/old.rs` is gone.\nRead [GUIDE.md](docs/GUIDE.md) first.\n`docs/GUIDE.md` moved to `GUIDE.md`.\n",
         );
     });
     // Day 3: `Gadget` goes, after every line naming it was written.
@@ -98,7 +98,7 @@ fn a_change_made_before_the_line_was_written_is_not_drift() {
     write(
         root,
         "NOTES.md",
-        "`Gadget` is the engine's second type.\nSee `src/old.rs`.\n`Widget` was folded into `Gadget`.\n`src/old.rs` is gone.\nRead `docs/GUIDE.md` first.\n`docs/GUIDE.md` moved to `GUIDE.md`.\nUse `Widget` for tests.\n",
+        "`Gadget` is the engine's second type.\nSee `src/old.rs`.\n`Widget` was folded into `Gadget`.\n`src/old.rs` is gone.\nRead [GUIDE.md](docs/GUIDE.md) first.\n`docs/GUIDE.md` moved to `GUIDE.md`.\nUse `Widget` for tests.\n",
     );
 
     let evidence = Evidence::open(root).unwrap();

@@ -88,8 +88,12 @@ impl Checker<'_> {
         let segments: Vec<&str> = place.split('/').collect();
         (0..segments.len()).any(|from| {
             let tail = segments[from..].join("/");
-            at.match_indices(&tail)
-                .any(|(i, _)| at[..i].chars().next_back().is_none_or(|c| !(c.is_alphanumeric() || "/_-.".contains(c))))
+            // The text of a link (`[CONTRIBUTING.md](.github/CONTRIBUTING.md)`) labels its
+            // target, the old path: it names nothing else.
+            at.match_indices(&tail).any(|(i, _)| {
+                at[..i].chars().next_back().is_none_or(|c| !(c.is_alphanumeric() || "/_-.".contains(c)))
+                    && !at[i + tail.len()..].starts_with("](")
+            })
         })
     }
 
