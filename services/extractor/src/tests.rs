@@ -339,6 +339,11 @@ fn tree_diagrams_and_listings() {
             "L5 file_reference crates/core/lib.rs",
         ],
     );
+    // a row whose comment places it outside the repository claims nothing of it
+    check(
+        "```\n.\n├── code/           # the toolbox\n└── examples/       # downloaded logfiles, not part of this repository\n```",
+        &["L3 file_reference code"],
+    );
     // ascii variant
     check(
         "```\nsrc\n|-- a.rs\n`-- b\n    `-- c.rs\n```",

@@ -102,12 +102,23 @@ const AFTER: &[&str] = &[
     "deprecated",
     "replaced",
     "renamed",
-    // "`examples/` ... are **not** stored in this repository": the text places it elsewhere.
+];
+
+/// Words that place a mention outside the repository ("`examples/` ... are **not** stored in
+/// this repository"): after it in its clause, or in the comment of its tree row.
+const ELSEWHERE: &[&str] = &[
     "not stored in this repository",
     "not part of this repository",
     "not included in this repository",
     "not in this repository",
 ];
+
+/// Whether `text` (emphasis marks aside) says what it is about is not in this repository.
+pub(super) fn said_elsewhere(text: &str) -> bool {
+    let text = text.to_lowercase().replace(['*', '_'], "");
+    let text = format!(" {} ", text.split_whitespace().collect::<Vec<_>>().join(" "));
+    ELSEWHERE.iter().any(|cue| text.contains(&format!(" {cue}")))
+}
 
 /// Verbs of making: the mention they are about is what a step makes, not what is there. Not
 /// "generate": a generated file is often kept in the repository ("used to generate
@@ -290,7 +301,7 @@ fn gone_after(after: &str, sentence: &str) -> bool {
     // Emphasis marks (`**not**`) are not words.
     let after = after[..clause_end].to_lowercase().replace(['*', '_'], "");
     let after = format!(" {} ", after.split_whitespace().collect::<Vec<_>>().join(" "));
-    AFTER.iter().any(|cue| after.contains(&format!(" {cue} ")))
+    AFTER.iter().any(|cue| after.contains(&format!(" {cue} "))) || said_elsewhere(&after)
 }
 
 /// Whether `cue` occurs in ` joined ` as whole words.

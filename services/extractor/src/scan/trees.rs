@@ -148,7 +148,10 @@ impl Walker {
         // A row marked as one the reader adds (`flashinfer/scale.py  # NEW: Python API`) is what a
         // step makes, not what is there: no claim, nor are its symbols.
         let made = markdown::code_comment(text).is_some_and(marks_new);
-        let symbols = if tok.dir || made { Vec::new() } else { row_symbols(text, name) };
+        // A row whose comment says it is not in this repository (`examples/  # downloaded,
+        // not part of this repository`) claims nothing of it.
+        let elsewhere = markdown::code_comment(text).is_some_and(super::negation::said_elsewhere);
+        let symbols = if tok.dir || made || elsewhere { Vec::new() } else { row_symbols(text, name) };
         let file = FileMention { raw: tok.path, tok: full_tok, readings, start: 0, end: 0, after: 0 };
         if made && !file.tok.dir {
             super::made::record(&mut self.doc, line_no, &file.tok.path);
@@ -163,7 +166,7 @@ impl Walker {
             configs: Vec::new(),
             line_texts: Vec::new(),
             behaviour: None,
-            denied_files: if made { vec![0] } else { Vec::new() },
+            denied_files: if made || elsewhere { vec![0] } else { Vec::new() },
         });
         true
     }
