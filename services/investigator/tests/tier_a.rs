@@ -633,6 +633,20 @@ fn without_history_a_reading_needs_the_memory_to_back_it() {
             &["no history", "close match by name"],
         ),
         (
+            "the only file of its name but for vendored copies, now in a folder above its old one: moved up",
+            vec![
+                ("CONTRIBUTING.md", "x\n"),
+                ("api/vendor/github.com/a/b/CONTRIBUTING.md", "x\n"),
+                ("api/vendor/github.com/c/d/CONTRIBUTING.md", "x\n"),
+                ("hack/vendor/e/CONTRIBUTING.md", "x\n"),
+                (".github/workflows/ci.yml", "x\n"),
+            ],
+            vec![path(".github/CONTRIBUTING.md")],
+            Verdict::Stale,
+            Some("CONTRIBUTING.md"),
+            &["no history", "close match by name"],
+        ),
+        (
             "the only file of its name, now in a subfolder of its old one: moved down",
             vec![(".github/scripts/labeling/labeler.json", "{}\n"), (".github/scripts/run.sh", "x\n")],
             vec![path(".github/scripts/labeler.json")],

@@ -693,6 +693,6 @@ fn defined_before<'f>(git: &GitRepo, commit: &str, files: &'f [String], sym: &Sy
 const VENDORED: &[&str] = &["vendor", "third_party", "third-party", "node_modules", "bower_components"];
 
 /// Whether `path` lies under a [`VENDORED`] folder.
-fn vendored(path: &str) -> bool {
+pub(super) fn vendored(path: &str) -> bool {
     path.split('/').rev().skip(1).any(|segment| VENDORED.contains(&segment))
 }

@@ -11,7 +11,9 @@
 //! (`skills/x/README.md` is not `skills/README.md` moved). The only file of its name in a folder
 //! above or below the old one (`docs/CONTRIBUTING.md` → `CONTRIBUTING.md`, `scripts/x.json` →
 //! `scripts/labeling/x.json`), of at most two files so named, is tied to it: a folder flattened or
-//! sorted into subfolders. Of several files named like the gone path, the one that defines more
+//! sorted into subfolders. Copies of other projects (under `vendor/`, `third_party/`,
+//! `node_modules/`) are no candidates for the repository's own file. Of several files named
+//! like the gone path, the one that defines more
 //! of the names the memory places in it than any other is where it moved; a file beside the old
 //! place whose name grows the old one by an affix outranks a same-named file in an unrelated
 //! folder. What the tree search leaves gone or unplaced gets the second look
@@ -40,6 +42,7 @@ use memval_proto::UnixSeconds;
 use crate::index::basename;
 use crate::names::folder;
 
+use super::anywhere::vendored;
 use super::common::{best_candidate, identifiers_contain, list, placeholder_path, same_kind_of_file};
 use super::history::since_of;
 use super::located::Located;
@@ -207,8 +210,13 @@ impl Checker<'_> {
                 "{path} is not in the tree and git ignores it ({file}: `{pattern}`): a build output or local file, which a checkout does not have"
             ));
         }
-        let same_name: Vec<String> =
+        let mut same_name: Vec<String> =
             self.index.files_named(name).iter().map(|&i| self.index.file_at(i).path.clone()).collect();
+        // Copies of other projects (`api/vendor/.../CONTRIBUTING.md`) are no successor of the
+        // repository's own file, unless the path itself was in such a copy.
+        if !vendored(path) && same_name.iter().any(|p| !vendored(p)) {
+            same_name.retain(|p| !vendored(p));
+        }
         let same_dir_name: Vec<String> = self.index.dirs_named(name).into_iter().map(str::to_owned).collect();
         let mut candidates = if same_name.is_empty() { same_dir_name } else { same_name };
         if self.git.is_none() {
@@ -493,7 +501,12 @@ impl Checker<'_> {
         }
         // A name many files share (`base.ts`, `index.ts`) says nothing by itself; what is left
         // is the folder: the old file's folder name must be somewhere in the candidate's path.
-        let same_named = self.index.files_named(basename(path)).len();
+        let same_named = self
+            .index
+            .files_named(basename(path))
+            .iter()
+            .filter(|&&i| vendored(path) || !vendored(&self.index.file_at(i).path))
+            .count();
         // Its folder still there, a name many files share inside a subfolder of it is that
         // subfolder's own file (`skills/x/README.md` is not `skills/README.md` moved).
         let old_folder = folder(path);
@@ -528,7 +541,8 @@ impl Checker<'_> {
             .index
             .files_named(basename(path))
             .iter()
-            .filter(|&&i| in_line(folder(&self.index.file_at(i).path)))
+            .map(|&i| self.index.file_at(i).path.as_str())
+            .filter(|p| (vendored(path) || !vendored(p)) && in_line(folder(p)))
             .count();
         if same_named <= 2 && lined_up == 1 && !old_folder.is_empty() && in_line(new_folder) {
             return None;
