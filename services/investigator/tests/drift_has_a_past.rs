@@ -916,28 +916,28 @@ fn a_placeholder_shaped_name_git_had_is_the_repositorys() {
 }
 
 #[test]
-fn a_file_of_the_name_added_long_before_the_deletion_is_no_successor() {
+fn a_file_of_the_name_added_before_the_old_one_is_no_successor() {
     let (_dir, root) = new_repo();
     let root = &root;
     let layout = |app: &str| {
         format!("export function Layout({{ children }}) {{\n  return <div className=\"{app}\">\n    <SideBar />\n    {{children}}\n  </div>;\n}}\n")
     };
-    commit(root, 0, |r| {
+    // Day 0: another app has a layout of its own. Day 10: the support app and its notes come.
+    commit(root, 0, |r| write(r, "apps/dashboard/src/Layout.tsx", &layout("dashboard")));
+    commit(root, 10, |r| {
         write(r, "apps/support/src/Layout.tsx", &layout("support"));
         write(r, "apps/support/src/Nav.tsx", &layout("nav"));
         write(r, "NOTES.md", "See `apps/support/src/Layout.tsx`.\nSee `apps/support/src/Nav.tsx`.\n");
     });
-    // Day 10: another app gets a layout of its own, after the notes were written.
-    commit(root, 10, |r| write(r, "apps/dashboard/src/Layout.tsx", &layout("dashboard")));
-    // Day 99: a copy of `Nav.tsx` goes to the shared package; day 100: both old files go.
-    commit(root, 99, |r| write(r, "packages/ui/Nav.tsx", &layout("nav")));
+    // Day 40: a copy of `Nav.tsx` goes to the shared package; day 100: both old files go.
+    commit(root, 40, |r| write(r, "packages/ui/Nav.tsx", &layout("nav")));
     commit(root, 100, |r| {
         std::fs::remove_file(r.join("apps/support/src/Layout.tsx")).unwrap();
         std::fs::remove_file(r.join("apps/support/src/Nav.tsx")).unwrap();
     });
     let evidence = Evidence::open(root).unwrap();
     let checker = evidence.checker();
-    let memory = notes(root, 0);
+    let memory = MemoryMeta { updated_at: None, ..notes(root, 10) };
     assert_case(
         "another app's file of the name, there all along",
         checker.check(&file(1, "apps/support/src/Layout.tsx"), &memory),
@@ -947,6 +947,6 @@ fn a_file_of_the_name_added_long_before_the_deletion_is_no_successor() {
         Outcome::Checked { verdict: Verdict::Stale, successor, .. } => {
             assert_eq!(successor.as_deref(), Some("packages/ui/Nav.tsx"))
         }
-        other => panic!("a copy made the day before the deletion: wanted STALE, got {other:?}"),
+        other => panic!("a copy made two months before the deletion: wanted STALE, got {other:?}"),
     }
 }

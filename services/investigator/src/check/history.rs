@@ -26,10 +26,6 @@ pub(super) fn since_of(git: &GitRepo, commit: &str) -> Option<Since> {
     git.commit_time(commit).map(|date| Since { commit: commit.to_owned(), date })
 }
 
-/// How long before a file's deletion a file of its name may have been added and still be the
-/// copy a move spread over commits made (30 days).
-const COPY_BEFORE_DELETE: UnixSeconds = 30 * 24 * 3600;
-
 /// Fewer distinct lines than this say too little to tell where a file's text went.
 const MIN_LINES_EXTRACTED: usize = 8;
 
@@ -194,8 +190,8 @@ impl Checker<'_> {
     }
 
     /// A file history shows deleted in `commit` (its last path `last`): moved when a file of
-    /// its name was added after the memory, no more than [`COPY_BEFORE_DELETE`] before the
-    /// deletion, and resembles it, else gone.
+    /// its name was added after the memory and after the file itself, and resembles it, else
+    /// gone.
     fn deleted_file(
         &self,
         git: &GitRepo,
@@ -214,15 +210,16 @@ impl Checker<'_> {
             old.as_ref()
                 .is_none_or(|old| self.index.read_text(p).is_some_and(|now| body_similarity(old, &now, &[]) >= 0.5))
         };
-        // A copy made for a move comes shortly before the deletion; a file of the name added
-        // long before lived beside the old one (another app's `Layout.tsx`), no successor.
-        let deleted_at = git.commit_time(&commit);
-        let not_long_before = |t: UnixSeconds| deleted_at.is_none_or(|d| t + COPY_BEFORE_DELETE >= d);
+        // A copy made for a move comes after the file it copies: a file of the name added
+        // before the old one was (another app's `Layout.tsx`, there a year earlier) lived
+        // beside it, no successor.
+        let born = git.added_named(name, None).into_iter().filter(|(p, _, _)| p == last).map(|(_, _, t)| t).min();
+        let added_after_it = |t: UnixSeconds| born.is_none_or(|b| t >= b);
         let added = |named: &dyn Fn(&str) -> bool| -> Vec<(String, String)> {
             let mut found: Vec<(String, String)> = git
                 .added_where(named, since)
                 .into_iter()
-                .filter(|(p, _, t)| *p != last && self.index.file(p).is_some() && not_long_before(*t))
+                .filter(|(p, _, t)| *p != last && self.index.file(p).is_some() && added_after_it(*t))
                 .map(|(p, c, _)| (p, c))
                 .collect();
             found.sort();
