@@ -501,12 +501,16 @@ impl Checker<'_> {
         }
         // A name many files share (`base.ts`, `index.ts`) says nothing by itself; what is left
         // is the folder: the old file's folder name must be somewhere in the candidate's path.
-        let same_named = self
+        // The repository's own files of the name: vendored copies do not count, unless the
+        // path itself was in one.
+        let own_named: Vec<&str> = self
             .index
             .files_named(basename(path))
             .iter()
-            .filter(|&&i| vendored(path) || !vendored(&self.index.file_at(i).path))
-            .count();
+            .map(|&i| self.index.file_at(i).path.as_str())
+            .filter(|p| vendored(path) || !vendored(p))
+            .collect();
+        let same_named = own_named.len();
         // Its folder still there, a name many files share inside a subfolder of it is that
         // subfolder's own file (`skills/x/README.md` is not `skills/README.md` moved).
         let old_folder = folder(path);
@@ -537,13 +541,7 @@ impl Checker<'_> {
         let in_line = |f: &str| {
             f.is_empty() || old_folder.starts_with(&format!("{f}/")) || f.starts_with(&format!("{old_folder}/"))
         };
-        let lined_up = self
-            .index
-            .files_named(basename(path))
-            .iter()
-            .map(|&i| self.index.file_at(i).path.as_str())
-            .filter(|p| (vendored(path) || !vendored(p)) && in_line(folder(p)))
-            .count();
+        let lined_up = own_named.iter().filter(|p| in_line(folder(p))).count();
         if same_named <= 2 && lined_up == 1 && !old_folder.is_empty() && in_line(new_folder) {
             return None;
         }
