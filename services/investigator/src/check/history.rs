@@ -281,7 +281,6 @@ impl Checker<'_> {
         let added: Vec<String> = git.added_in(&commit).into_iter().filter(|p| self.index.file(p).is_some()).collect();
         // pdm's `docs/reference/configuration.md` deleted in the commit that added
         // `tasks/doc_templates/configuration.md.in`: the docs build makes it from that template.
-        let name = basename(last);
         if let Some(template) =
             added.iter().find(|p| TEMPLATE_SUFFIXES.iter().any(|s| basename(p).strip_suffix(s) == Some(name)))
         {
