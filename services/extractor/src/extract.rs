@@ -113,6 +113,13 @@ fn extract_rules(memory: &Memory) -> ExtractedMemory {
                 m.mentions, m.line, m.path
             ),
         }))
+        .chain(doc.elsewhere.iter().filter(|e| e.mentions > 0).map(|e| LeftOut {
+            line: e.line,
+            reason: format!(
+                "{} mention(s) in the items under line {} not checked: that item is about another repository ({}), so they name its paths and names, not this repository's",
+                e.mentions, e.line, e.repository
+            ),
+        }))
         .chain(doc.gone.iter().filter(|g| g.mentions > 0).map(|g| LeftOut {
             line: g.line,
             reason: format!(

@@ -1599,6 +1599,44 @@ fn what_a_build_writes_is_listed_not_claimed() {
     check("Generated clients live in `src/gen/`.", &["L1 file_reference src/gen"]);
 }
 
+/// A list item that calls its folders build output ("`bin/`, `obj/`, `target/` – compiled
+/// output") says a build writes there, like "output to `bin/`".
+#[test]
+fn folders_a_list_item_calls_build_output_are_listed_not_claimed() {
+    let text =
+        "- `src/` – the library\n- `bin/`, `obj/`, `target/` – compiled output. You never need to look in here.\n";
+    let out = extract(&memory(text, None));
+    let got: Vec<String> = out.claims.iter().map(render).collect();
+    assert_eq!(got, ["L1 file_reference src"], "{got:?}");
+    let reasons: Vec<&str> = out.left_out.iter().map(|l| l.reason.as_str()).collect();
+    assert_eq!(reasons.len(), 3, "{reasons:?}");
+    assert!(reasons.iter().all(|r| r.contains("line 2 says a build writes there")), "{reasons:?}");
+}
+
+/// The items under a list item that links another repository and leads into them name that
+/// repository's paths: no claim, listed as not checked with the item's line. The item itself,
+/// and the items after its list, are read as usual.
+#[test]
+fn paths_under_an_item_about_another_repository_are_listed_not_claimed() {
+    let text = "## Related\n\n- **Hybrid Common**: https://github.com/acme/hybrid-common — shared layer. Contains:\n  - `ios/` and `android/` native wrappers\n  - `typescript/` shared types\n- `lib/` – this plugin's Dart code\n";
+    let out = extract(&memory(text, None));
+    let got: Vec<String> = out.claims.iter().map(render).collect();
+    assert_eq!(got, ["L6 file_reference lib"], "{got:?}");
+    assert_eq!(out.left_out.len(), 1, "{:?}", out.left_out);
+    assert_eq!(out.left_out[0].line, 3);
+    assert!(
+        out.left_out[0].reason.starts_with("3 mention(s) in the items under line 3 not checked")
+            && out.left_out[0].reason.contains("acme/hybrid-common"),
+        "{:?}",
+        out.left_out
+    );
+    // A link that does not lead into a list opens nothing.
+    check(
+        "- **iOS SDK**: https://github.com/acme/ios\n  - `ios/` holds the wrapper\n",
+        &["L2 file_reference ios", "L2 behavioral ios"],
+    );
+}
+
 /// A name the memory itself says is gone ("has been deprecated ... and finally removed", "has
 /// been replaced by") is no claim anywhere in that section, its heading included; it is listed as
 /// not checked with the line that says so. What replaced it is still a claim, and so is the

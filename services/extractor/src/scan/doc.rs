@@ -86,6 +86,9 @@ pub(crate) struct Doc {
     /// Files the memory has its reader make (`scan::made`): later mentions of their names, and
     /// names tied to them, are no claims, and each is reported as not checked.
     pub made: Vec<Made>,
+    /// List items about another repository (`scan::elsewhere`): what the items under them name
+    /// is no claim, and each is reported as not checked.
+    pub elsewhere: Vec<Elsewhere>,
     /// Every heading read: its line and level.
     pub headings: Vec<(u32, usize)>,
 }
@@ -123,6 +126,17 @@ pub(crate) struct Made {
     /// Its file name.
     pub name: String,
     /// How many later mentions refer to it, or are tied to it.
+    pub mentions: usize,
+}
+
+/// A list item that links another repository and leads into items naming its paths.
+#[derive(Debug)]
+pub(crate) struct Elsewhere {
+    /// The item's line.
+    pub line: u32,
+    /// The repository it links (`owner/name`).
+    pub repository: String,
+    /// How many mentions the items under it make.
     pub mentions: usize,
 }
 

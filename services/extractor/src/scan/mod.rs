@@ -32,7 +32,10 @@
 //! 13. [`worked`]: a name the sentence takes as its example ("using `rocRoller` as an
 //!     example") is recorded; once the walk ends, the mentions built from it in the rest of
 //!     its section are no claims;
-//! 14. [`made`]: a file the sentence has the reader make ("Create `flashinfer/scale.py`:") is
+//! 14. [`elsewhere`]: under a list item that links another repository and leads into the
+//!     items below it ("**Common**: https://github.com/org/common. Contains:"), nothing a line
+//!     names is a claim: its files are marked `denied_files`, its symbols and keys dropped;
+//! 15. [`made`]: a file the sentence has the reader make ("Create `flashinfer/scale.py`:") is
 //!     recorded; once the walk ends, later mentions of its file name, and the names tied to it
 //!     as a section's or list item's file, are no claims.
 //!
@@ -55,6 +58,7 @@ mod command_lines;
 mod context;
 mod diagrams;
 mod doc;
+mod elsewhere;
 mod found;
 mod front_matter;
 mod gone;
@@ -265,8 +269,12 @@ impl Walker {
                     made::record(&mut self.doc, line_no, &f.tok.path);
                 }
             }
-            for f in files.iter().filter(|f| paths::folder_like(&f.tok) && outputs::written_into(orig, &range, f.start))
-            {
+            let output = |f: &&crate::mentions::FileMention| {
+                paths::folder_like(&f.tok)
+                    && (outputs::written_into(orig, &range, f.start)
+                        || outputs::described_as_output(orig, &range, f.end))
+            };
+            for f in files.iter().filter(output) {
                 if let Some(folder) = f.readings.first() {
                     self.doc.outputs.push(doc::Output { line: line_no, folder: folder.clone(), mentions: 0 });
                 }
@@ -294,7 +302,20 @@ impl Walker {
             configs.retain(|c| !negation::denied(orig, &range, c.start, c.end));
         }
 
-        if let Some(dir) = files.iter().rfind(|f| paths::folder_like(&f.tok)) {
+        // Under a list item about another repository, nothing the line names is of this one.
+        let (mut denied_files, mut behaviour) = (denied_files, behaviour);
+        let elsewhere = self.elsewhere();
+        if let Some(k) = elsewhere {
+            self.doc.elsewhere[k].mentions += files.len() + syms.len() + configs.len();
+            denied_files = (0..files.len()).collect();
+            syms.clear();
+            configs.clear();
+            line_texts.clear();
+            behaviour = None;
+        }
+
+        // Nor is a folder it names one a later bare name of this repository is read in.
+        if let Some(dir) = files.iter().rfind(|f| paths::folder_like(&f.tok)).filter(|_| elsewhere.is_none()) {
             self.recent_dir = Some(dir.readings.clone());
         }
         if self.example {

@@ -1,6 +1,6 @@
 //! Mentions a sentence denies: "middleware are no longer registered in `app/Http/Kernel.php`",
 //! "Do NOT use `current_family`", "there is no `Justfile`", "`test/` (NOT `spec/`)", "`X` was
-//! removed", "none of `X`", and what a change takes away ("Replace `X` with ...", "drop `X`",
+//! removed", "none of `X`", "No legacy `X` paths remain", and what a change takes away ("Replace `X` with ...", "drop `X`",
 //! "deprecate `X`", "`X` removed",
 //! "`old`→`new`": the left side of an arrow, in a sentence about a change), and what a reader or a command is to make ("Create a
 //! file named `build.config.js`", "`init` also creates an `appwrite.json`": the file a step
@@ -208,7 +208,22 @@ pub(super) fn denied(orig: &str, range: &Range<usize>, start: usize, end: usize)
             return true;
         }
     }
-    gone_after(&orig[end..to.max(end)], &orig[range.clone()])
+    none_remain(&words, &orig[end..to.max(end)]) || gone_after(&orig[end..to.max(end)], &orig[range.clone()])
+}
+
+/// Verbs that, in a clause opening with "No", say none of what it names is left: "No legacy
+/// `tasks/broad/` or `tasks/skylab/` import paths remain".
+const REMAIN: &[&str] = &["remain", "remains", "left", "survive", "survives", "exist", "exists"];
+
+/// Whether the clause around a mention opens with "No" (`words`: its words before the mention)
+/// and says, after it (`after`), that none is left: the sentence tells of a removal, it does
+/// not say the thing is there.
+fn none_remain(words: &[&str], after: &str) -> bool {
+    if words.first() != Some(&"no") {
+        return false;
+    }
+    let clause_end = after.find(clause_break).unwrap_or(after.len());
+    after[..clause_end].to_lowercase().split(|c: char| !c.is_alphanumeric()).any(|w| REMAIN.contains(&w))
 }
 
 /// Whether a mention is the example a step gives of what it makes: right after "e.g.", "for
@@ -342,6 +357,11 @@ mod tests {
             "`examples/`"
         ));
         assert!(!at("`examples/` holds what this repository ships.", "`examples/`"));
+        // A clause opening with "No" that says none is left.
+        let warp = "No legacy `tasks/broad/` or `tasks/skylab/` import paths remain.";
+        assert!(at(warp, "`tasks/broad/`"));
+        assert!(at(warp, "`tasks/skylab/`"));
+        assert!(at("No stale copies of `gen/old.rs` are left.", "`gen/old.rs`"));
     }
 
     #[test]
@@ -382,6 +402,9 @@ mod tests {
         assert!(!at("- `.gitlab/generate-appsec.php` → `appsec-gen.yml`", "`.gitlab/generate-appsec.php`"));
         assert!(!at("`parse()` -> `validate()` -> `emit()`", "`parse()`"));
         assert!(!at("Rename a column in the model at `app/models/user.rb` first.", "`app/models/user.rb`"));
+        assert!(!at("No test may import `src/lib.rs` directly.", "`src/lib.rs`"));
+        assert!(!at("Tasks in `tasks/wdl/` remain the source of truth.", "`tasks/wdl/`"));
+        assert!(!at("No, `src/main.rs` is what is left to port.", "`src/main.rs`"));
     }
 
     fn gone(text: &str, mention: &str) -> bool {

@@ -4,6 +4,9 @@
 //! and neither is any path the memory names below it ("run `bin/message-info-gtk4`" further
 //! down). Each such folder is reported as not checked, with the line that says so.
 //!
+//! A list item that calls its folders build output says the same: "`bin/`, `obj/`, `target/` –
+//! compiled output".
+//!
 //! Only words that say the build puts its output there count. "Generated" does not (generated
 //! code is often kept in the repository), nor "placed" or "saved" ("tests are placed in
 //! `tests/`" describes the layout).
@@ -55,6 +58,49 @@ pub(super) fn written_into(orig: &str, range: &Range<usize>, start: usize) -> bo
     WRITTEN_INTO.contains(&tail.as_str())
 }
 
+/// What a list item says its folders are, after a dash or colon, when it calls them build output.
+const DESCRIBED_AS: &[&str] = &[
+    "compiled output",
+    "compiled outputs",
+    "compiled artifacts",
+    "build output",
+    "build outputs",
+    "build artifacts",
+    "build artefacts",
+    "build products",
+];
+
+/// Whether the text after the mention ending at `end` in the sentence `orig[range]` calls it
+/// (with the mentions listed beside it) build output: "`bin/`, `obj/`, `target/` – compiled
+/// output".
+pub(super) fn described_as_output(orig: &str, range: &Range<usize>, end: usize) -> bool {
+    if end < range.start || end > range.end {
+        return false;
+    }
+    let mut rest = &orig[end..range.end];
+    // The other mentions of the list: "`, `obj/`, and `target/`".
+    loop {
+        let t = rest.trim_start_matches([',', ' ', '\t']);
+        let t = t.strip_prefix("and ").or_else(|| t.strip_prefix("or ")).unwrap_or(t).trim_start();
+        match t.strip_prefix('`').and_then(|s| s.find('`').map(|i| &s[i + 1..])) {
+            Some(after) => rest = after,
+            None => {
+                rest = t;
+                break;
+            }
+        }
+    }
+    let Some(rest) = ['–', '—', '-', ':'].iter().find_map(|d| rest.strip_prefix(*d)) else { return false };
+    let text = rest.trim_start().to_lowercase();
+    let text = text.strip_prefix("the ").or_else(|| text.strip_prefix("all ")).unwrap_or(&text);
+    DESCRIBED_AS.iter().any(|cue| {
+        // The description ends there: "compiled output. You never ...", not "compiled output is
+        // compared here".
+        text.strip_prefix(cue)
+            .is_some_and(|after| after.trim_start().chars().next().is_none_or(|c| ".,;:()".contains(c)))
+    })
+}
+
 /// Marks every file mention at or below a build-output folder of the memory as no claim
 /// (`denied_files`), and records, per folder, how many mentions that took (`Doc::outputs`).
 pub(super) fn deny_below_outputs(doc: &mut Doc) {
@@ -78,7 +124,7 @@ pub(super) fn deny_below_outputs(doc: &mut Doc) {
 
 #[cfg(test)]
 mod tests {
-    use super::written_into;
+    use super::{described_as_output, written_into};
 
     fn at(text: &str, mention: &str) -> bool {
         written_into(text, &(0..text.len()), text.find(mention).unwrap())
@@ -93,5 +139,22 @@ mod tests {
         assert!(!at("Tests are placed in `tests/`.", "`tests/`"));
         assert!(!at("The output of `make` goes to the console.", "`make`"));
         assert!(!at("Read `docs/output.md` before you change `src/out/`.", "`src/out/`"));
+    }
+
+    fn described(text: &str, mention: &str) -> bool {
+        let end = text.find(mention).unwrap() + mention.len();
+        described_as_output(text, &(0..text.len()), end)
+    }
+
+    #[test]
+    fn folders_a_list_item_calls_build_output() {
+        let item = "- `bin/`, `obj/`, `target/` – compiled output. You never need to look in here.";
+        assert!(described(item, "`bin/`"));
+        assert!(described(item, "`target/`"));
+        assert!(described("- `dist/` and `build/`: build artifacts", "`dist/`"));
+        assert!(!described("- `src/` – the compiler's sources", "`src/`"));
+        assert!(!described("- `tests/` – compiled output is compared here", "`tests/`"));
+        assert!(!described("- `gen/` – generated code, kept in git", "`gen/`"));
+        assert!(!described("- `out/` – build outputsfoo", "`out/`"));
     }
 }

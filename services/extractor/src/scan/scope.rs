@@ -99,7 +99,16 @@ impl Walker {
     fn list_dir(&self) -> Option<&[String]> {
         self.list.iter().rev().find_map(|s| match &s.scope {
             Scope::Dir(r) => Some(r.as_slice()),
-            Scope::File(_) => None,
+            Scope::File(_) | Scope::Elsewhere(_) => None,
+        })
+    }
+
+    /// The list item about another repository the line is under, if any (index into
+    /// [`Doc::elsewhere`](super::doc::Doc)).
+    pub(super) fn elsewhere(&self) -> Option<usize> {
+        self.list.iter().rev().find_map(|s| match s.scope {
+            Scope::Elsewhere(k) => Some(k),
+            _ => None,
         })
     }
 
@@ -110,7 +119,7 @@ impl Walker {
             .rev()
             .find_map(|s| match s.scope {
                 Scope::File(a) => Some(a),
-                Scope::Dir(_) => None,
+                Scope::Dir(_) | Scope::Elsewhere(_) => None,
             })
             .or(self.section_anchor)
     }

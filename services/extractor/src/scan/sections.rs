@@ -27,6 +27,7 @@ use crate::mentions::{FileMention, Line};
 use crate::paths::{self, Strength};
 
 use super::doc::Kind;
+use super::elsewhere;
 use super::trees::root_candidate;
 use super::walker::{ListScope, PendingRoot, Scope, Walker};
 
@@ -104,6 +105,7 @@ impl Walker {
             (Some(col), scope) => self.list.push(ListScope { col, scope }),
             (None, Scope::Dir(r)) => self.section_dir = Some(r),
             (None, Scope::File(a)) => self.section_anchor = Some(a),
+            (None, Scope::Elsewhere(_)) => {}
         }
         true
     }
@@ -145,6 +147,13 @@ impl Walker {
             self.pending_root =
                 root_candidate(content).map(|name| PendingRoot { line: self.line_no, name, emitted: false });
         }
+        // "**Common**: https://github.com/org/common — Contains:": the items under it are of
+        // that repository.
+        if let (Some(col), Some(repository)) = (item_col, elsewhere::other_repository(content)) {
+            let k = elsewhere::record(&mut self.doc, self.line_no, repository);
+            self.list.push(ListScope { col, scope: Scope::Elsewhere(k) });
+            return;
+        }
         let new = &self.doc.sentences[first..];
         let count: usize = new.iter().map(|s| s.files.len()).sum();
         let Some(lead) = new.iter().flat_map(|s| &s.files).next().cloned() else {
@@ -165,6 +174,7 @@ impl Walker {
             match self.scope_of(lead.clone()) {
                 Scope::Dir(r) => self.section_dir = Some(r),
                 Scope::File(a) => self.section_anchor = Some(a),
+                Scope::Elsewhere(_) => {}
             }
         }
         if single && count == 1 && paths::folder_like(&lead.tok) {

@@ -10,11 +10,12 @@ use crate::paths::{self, Demote};
 use super::context::{context_of, named_roots, SKILL_BUNDLE_DIRS};
 use super::doc::{Doc, Sentence, MAX_MENTIONS};
 
-/// What a list item or a section is about: a folder (its readings) or a file (index into
-/// [`Doc::anchors`]).
+/// What a list item or a section is about: a folder (its readings), a file (index into
+/// [`Doc::anchors`]), or another repository (index into [`Doc::elsewhere`]; list items only).
 pub(super) enum Scope {
     Dir(Vec<String>),
     File(usize),
+    Elsewhere(usize),
 }
 
 pub(super) struct ListScope {
