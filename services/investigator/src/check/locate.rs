@@ -109,6 +109,9 @@ impl Checker<'_> {
                 return here;
             }
         }
+        if let Some(built) = self.in_an_ignored_folder(&path, &alts) {
+            return built;
+        }
         let readings: Vec<&str> = std::iter::once(path.as_str()).chain(alts.iter().map(String::as_str)).collect();
         if let Some(here) = readings.iter().find_map(|r| self.in_package_src(r)) {
             return here;
@@ -213,6 +216,24 @@ impl Checker<'_> {
             )));
         }
         None
+    }
+
+    /// "The following workflow assumes you are in the `build/` subdirectory: 1. `./src/zeek`":
+    /// the folder the memory put the path in (`build`, the first reading's folders before the
+    /// path as written) is not in the tree, git ignores it, and git never had the path there: the
+    /// path names what a build makes in that folder, whatever history says of the path as
+    /// written from the root (zeek's old `src/zeek`). With history only: without it, a tracked
+    /// folder that moved away and is ignored now looks the same.
+    fn in_an_ignored_folder(&self, path: &str, alts: &[String]) -> Option<Located> {
+        let git = self.git?;
+        let folder = alts.iter().find_map(|a| path.strip_suffix(a.as_str())?.strip_suffix('/'))?;
+        if folder.is_empty() || self.index.is_dir(folder) || git.follow(path, None).known {
+            return None;
+        }
+        let (file, pattern) = self.index.ignored_by(folder, true)?;
+        Some(Located::NotInRepo(format!(
+            "{path} is read in {folder}/, which is not in the tree and git ignores ({file}: `{pattern}`): what a build makes there, which a checkout does not have"
+        )))
     }
 
     /// A path history shows deleted that git ignores today: the build generates it since (uv's
