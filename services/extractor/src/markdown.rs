@@ -73,12 +73,17 @@ impl Fence {
         SHELL_LANGS.contains(&self.lang.as_str())
     }
 
-    /// A Mermaid diagram (```` ```mermaid ````).
     /// Whether the block is HTML: what it links to is read from the page it is part of.
     pub(crate) fn is_html(&self) -> bool {
         self.html
     }
 
+    /// A Dockerfile (```` ```dockerfile ````, `containerfile`, `docker`).
+    pub(crate) fn is_dockerfile(&self) -> bool {
+        matches!(self.lang.as_str(), "dockerfile" | "containerfile" | "docker")
+    }
+
+    /// A Mermaid diagram (```` ```mermaid ````).
     pub(crate) fn is_diagram(&self) -> bool {
         self.lang == "mermaid"
     }

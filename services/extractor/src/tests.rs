@@ -1599,6 +1599,16 @@ fn what_a_build_writes_is_listed_not_claimed() {
     check("Generated clients live in `src/gen/`.", &["L1 file_reference src/gen"]);
 }
 
+/// In a Dockerfile fence only the build context's files that `COPY` and `ADD` take are claims:
+/// `CMD`, `RUN` and a copy from another stage name paths inside the image.
+#[test]
+fn a_dockerfile_names_the_build_contexts_files_only_where_it_copies_them() {
+    let text = "```dockerfile\nFROM python:3.12 AS builder\nCOPY pyproject.toml /project/\nCOPY src/ /project/src\nRUN ./scripts/setup.sh\nFROM python:3.12\nCOPY --from=builder /project/.venv/ /project/.venv\nCMD [\"python\", \"src/__main__.py\"]\n```\n";
+    let out = extract(&memory(text, None));
+    let got: Vec<String> = out.claims.iter().map(render).collect();
+    assert_eq!(got, ["L3 file_reference pyproject.toml", "L4 file_reference src"], "{got:?}");
+}
+
 /// A list item that calls its folders build output ("`bin/`, `obj/`, `target/` – compiled
 /// output") says a build writes there, like "output to `bin/`".
 #[test]

@@ -16,6 +16,10 @@
 //! ... file=wakunode2.nim:941`) is a record of one past run, shown as sample output: the paths
 //! and line numbers it names were where that run's code was, not a claim about today's code,
 //! so the line is not read (`is_log_record`).
+//!
+//! In a Dockerfile fence only what `COPY` and `ADD` take from the build context is read
+//! (`copied_from_context`): the other instructions (`CMD ["python", "src/__main__.py"]`, `RUN`,
+//! `WORKDIR`) name paths inside the image, and `COPY --from=builder` copies from another stage.
 
 use std::sync::LazyLock;
 
@@ -54,6 +58,12 @@ impl Walker {
         }
         if is_log_record(line) {
             self.pending_root = None;
+            return true;
+        }
+        if fence.is_dockerfile() {
+            if let Some(sources) = copied_from_context(line) {
+                self.code_paths(&sources, line_no, false);
+            }
             return true;
         }
         if markdown::is_tree_line(line) && self.tree_line(line, line_no) {
@@ -180,9 +190,57 @@ fn code_literal(line: &str, start: usize, end: usize) -> Option<PathToken> {
     }
 }
 
+/// A Dockerfile line's sources from the build context: for `COPY` and `ADD` (not `--from=`
+/// another stage), the line with everything but its source operands blanked, so the paths keep
+/// their columns; `None` for any other instruction.
+fn copied_from_context(line: &str) -> Option<String> {
+    let t = line.trim_start();
+    let word = t.split_whitespace().next()?;
+    if !(word.eq_ignore_ascii_case("copy") || word.eq_ignore_ascii_case("add")) {
+        return None;
+    }
+    if t.split_whitespace().any(|w| w.to_ascii_lowercase().starts_with("--from")) {
+        return None;
+    }
+    let start = line.len() - t.len() + word.len();
+    // Operands, shell form or JSON form (`["a", "b", "/dst/"]`), each with its byte range.
+    let operands: Vec<(usize, usize)> = OPERAND
+        .find_iter(&line[start..])
+        .filter(|m| !m.as_str().starts_with("--"))
+        .map(|m| (start + m.start(), start + m.end()))
+        .collect();
+    let (_, sources) = operands.split_last()?;
+    let mut out = vec![b' '; line.len()];
+    for &(a, b) in sources {
+        out[a..b].copy_from_slice(&line.as_bytes()[a..b]);
+    }
+    String::from_utf8(out).ok()
+}
+
+/// An operand of a Dockerfile instruction: a word, outside JSON-form quotes and brackets.
+static OPERAND: LazyLock<Regex> = LazyLock::new(|| Regex::new(r#"[^\s\[\]",]+"#).expect("valid regex"));
+
 #[cfg(test)]
 mod tests {
-    use super::is_log_record;
+    use super::{copied_from_context, is_log_record};
+
+    #[test]
+    fn what_a_dockerfile_takes_from_the_build_context() {
+        let got = |l: &str| copied_from_context(l).map(|s| s.split_whitespace().map(str::to_owned).collect::<Vec<_>>());
+        assert_eq!(
+            got("COPY pyproject.toml pdm.lock /project/"),
+            Some(vec!["pyproject.toml".into(), "pdm.lock".into()])
+        );
+        assert_eq!(got("ADD --chown=app src/ /app/src"), Some(vec!["src/".into()]));
+        assert_eq!(
+            got(r#"COPY ["a b.txt", "conf/app.ini", "/etc/"]"#),
+            Some(vec!["a".into(), "b.txt".into(), "conf/app.ini".into()])
+        );
+        assert_eq!(got("COPY --from=builder /project/.venv/ /project/.venv"), None);
+        assert_eq!(got(r#"CMD ["python", "src/__main__.py"]"#), None);
+        assert_eq!(got("RUN ./scripts/build.sh"), None);
+        assert_eq!(got("WORKDIR /project"), None);
+    }
 
     #[test]
     fn timestamped_lines_are_records_of_a_past_run() {

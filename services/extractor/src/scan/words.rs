@@ -4,6 +4,10 @@
 //! well-known top folder; standalone strength when the line is a single token). A bold
 //! two-segment word (`**internal-packages/redis**`) is a path on the same terms as a two-segment
 //! code span: under a root the memory names elsewhere (see `context`).
+//!
+//! A bare file name after an indefinite article or a reader's word ("a multi-stage Dockerfile",
+//! "your own Makefile", "any README.md") names a kind of file, not one of this repository: no
+//! path ([`a_kind_of_file`]).
 
 use std::ops::Range;
 use std::sync::LazyLock;
@@ -36,11 +40,66 @@ impl Walker {
             // terms as code spans: under a folder the memory names as a path elsewhere, which
             // keeps a bold `owner/repo` out.
             let bold = |t: &str| t.starts_with("**") && t.trim_end_matches(['.', ',', ':', ';']).ends_with("**");
+            if !single && a_kind_of_file(&line.open[range.start..range.start + m.start()], m.as_str()) {
+                continue;
+            }
             if let Some(tok) = paths::classify(m.as_str(), strength)
                 .or_else(|| bold(m.as_str()).then(|| paths::under_named_root(m.as_str(), &self.roots)).flatten())
             {
                 found.raw.push((tok, range.start + m.start(), range.start + m.end()));
             }
         }
+    }
+}
+
+/// Words before a bare file name that make it a kind of file: "a Dockerfile", "your Makefile".
+const KIND_OF: &[&str] = &["a", "an", "any", "each", "every", "your", "their", "another", "some"];
+
+/// Words that, before the article, say the repository has the file: "the repo has a
+/// Dockerfile", "there is a Makefile", "ships an `.env.example`".
+const HAS: &[&str] =
+    &["has", "have", "is", "are", "includes", "include", "contains", "contain", "ships", "provides", "with"];
+
+/// Whether `word`, a bare name (no folder) in running text after `before`, is a kind of file:
+/// right after a word of [`KIND_OF`], or after one and a plain lower-case word ("a multi-stage
+/// Dockerfile", "your own Makefile"), unless the words before that say something has it
+/// ("This repository has a Dockerfile").
+fn a_kind_of_file(before: &str, word: &str) -> bool {
+    if word.trim_end_matches(['.', ',', ':', ';', '!', '?']).contains('/') {
+        return false;
+    }
+    let words: Vec<String> = before.split_whitespace().rev().take(5).map(str::to_lowercase).collect();
+    let kind = |w: &String| KIND_OF.contains(&w.as_str());
+    let plain = |w: &String| !w.is_empty() && w.chars().all(|c| c.is_ascii_lowercase() || c == '-');
+    let article = match words.as_slice() {
+        [last, ..] if kind(last) => 0,
+        [last, second, ..] if plain(last) && kind(second) => 1,
+        _ => return false,
+    };
+    !words[article + 1..].iter().take(2).any(|w| HAS.contains(&w.as_str()))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::a_kind_of_file;
+
+    #[test]
+    fn kinds_of_files() {
+        assert!(a_kind_of_file("Use PDM in a multi-stage ", "Dockerfile"));
+        assert!(a_kind_of_file("Add it to your ", "Makefile."));
+        assert!(a_kind_of_file("Each new package needs a ", "README.md"));
+        assert!(a_kind_of_file("write your own ", "Makefile"));
+    }
+
+    #[test]
+    fn files_of_the_repository() {
+        assert!(!a_kind_of_file("Build with the ", "Dockerfile"));
+        assert!(!a_kind_of_file("See ", "CONTRIBUTING.md"));
+        assert!(!a_kind_of_file("a copy of ", "docs/setup.md"));
+        assert!(!a_kind_of_file("Edit the root ", "Makefile"));
+        assert!(!a_kind_of_file("a v2 ", "Makefile"));
+        assert!(!a_kind_of_file("This repository has a ", "Dockerfile"));
+        assert!(!a_kind_of_file("At the root there is a ", "Makefile"));
+        assert!(!a_kind_of_file("The server ships with a default ", "config.toml"));
     }
 }
