@@ -234,7 +234,10 @@ def cmd_score(args):
         # longer a claim): a false alarm gone, or a real problem missed.
         flagged_keys = {r["key"] for r in flagged}
         valid_keys = {r["key"] for r in rows if r["verdict"] == "VALID"}
-        gone = [l for k, l in labels.items() if l.get("set") == kind and k not in flagged_keys and l.get("label")]
+        # Only the run's repositories: a label file may hold rows of several sets.
+        in_run = {c["repo"] for c in run["cases"]}
+        gone = [l for k, l in labels.items()
+                if l.get("set") == kind and l.get("repo") in in_run and k not in flagged_keys and l.get("label")]
         lost = sum(1 for l in gone if l["label"] in ("real", "real-kind"))
         cleared = sum(1 for l in gone if l["label"] == "false")
         lost_valid = sum(1 for l in gone if l["label"] in ("real", "real-kind") and l["key"] in valid_keys)
