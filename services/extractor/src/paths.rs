@@ -505,7 +505,7 @@ fn ext_like(name: &str) -> bool {
     })
 }
 
-fn has_known_ext(name: &str) -> bool {
+pub(crate) fn has_known_ext(name: &str) -> bool {
     if DOTFILES.contains(&name) {
         return true;
     }

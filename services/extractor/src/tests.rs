@@ -1599,6 +1599,20 @@ fn what_a_build_writes_is_listed_not_claimed() {
     check("Generated clients live in `src/gen/`.", &["L1 file_reference src/gen"]);
 }
 
+/// A link to `/x.md` is read from the repository's root, as a code host renders it, even from a
+/// notes file in a folder; `/docs/intro`, without an extension, may be a site's route.
+#[test]
+fn a_link_from_the_root_is_read_from_the_root() {
+    let text = "As outlined in [`CONTRIBUTING.md`](/CONTRIBUTING.md) and the [threat model](/website/content/docs/security.mdx#model).\nSee [intro](/docs/intro).\n";
+    let out = extract(&memory(text, Some("docs/guide")));
+    let got: Vec<String> = out.claims.iter().map(render).collect();
+    assert_eq!(
+        got,
+        ["L1 file_reference CONTRIBUTING.md", "L1 file_reference website/content/docs/security.mdx"],
+        "{got:?}"
+    );
+}
+
 /// In a Dockerfile fence only the build context's files that `COPY` and `ADD` take are claims:
 /// `CMD`, `RUN` and a copy from another stage name paths inside the image.
 #[test]

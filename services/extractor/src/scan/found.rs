@@ -18,6 +18,8 @@ pub(super) struct Found<'a> {
     pub(super) assignments: Vec<(Assignment, usize, usize)>,
     /// Where links written `./x` or `../x` are: read from the notes file's own folder.
     pub(super) own_relative: Vec<(usize, usize)>,
+    /// Where links written `/x.md` are: read from the repository's root.
+    pub(super) root_relative: Vec<(usize, usize)>,
 }
 
 impl Found<'_> {

@@ -4,6 +4,9 @@
 //! file itself, as a markdown renderer reads it, whatever section folder the text is under. A
 //! bare name with no extension is a path only when the link's text is that name
 //! (`[gradle-conventions](gradle-conventions)`): `[Setup](setup)` may be a docs site's page.
+//! A link to `/x` with a file extension (`[CONTRIBUTING.md](/CONTRIBUTING.md)`) is read from
+//! the repository's root, as a code host renders a repository's Markdown; `/docs/intro`,
+//! without one, may be a docs site's route and stays as written.
 
 use std::ops::Range;
 
@@ -18,6 +21,11 @@ pub(super) fn links(line: &Line<'_>, range: &Range<usize>, found: &mut Found<'_>
     for link in line.links_in(range) {
         let target = &line.masked[link.target.clone()];
         let text = &line.orig[link.text.clone()];
+        if let Some(tok) = root_relative(target) {
+            found.root_relative.push((link.start, link.end));
+            found.raw.push((tok, link.start, link.end));
+            continue;
+        }
         if let Some(tok) = paths::classify(target, Strength::Standalone).or_else(|| named_as_itself(text, target)) {
             if target.trim_start().starts_with("./") || target.trim_start().starts_with("../") {
                 found.own_relative.push((link.start, link.end));
@@ -45,6 +53,14 @@ impl Walker {
         }
     }
 
+    /// Reads the files at `root_relative` (links written `/x.md`) from the repository's root
+    /// only.
+    pub(super) fn root_relative_readings(files: &mut [FileMention], root_relative: &[(usize, usize)]) {
+        for f in files.iter_mut().filter(|f| root_relative.contains(&(f.start, f.end))) {
+            f.readings = vec![f.tok.path.clone()];
+        }
+    }
+
     /// Adds to every path written `../x` its reading against the page's URL folder
     /// ([`paths::page_reading`]), after the readings it has, when the memory is a Markdown page.
     pub(super) fn page_relative_readings(&self, files: &mut [FileMention]) {
@@ -57,6 +73,18 @@ impl Walker {
             }
         }
     }
+}
+
+/// A link target written from the repository's root: `/CONTRIBUTING.md`,
+/// `/website/content/docs/security.mdx` (one leading slash, a file's extension at the end).
+fn root_relative(target: &str) -> Option<paths::PathToken> {
+    let rest = target.trim().strip_prefix('/').filter(|r| !r.starts_with('/'))?;
+    let name = rest.split(['#', '?']).next().unwrap_or(rest);
+    let file = name.rsplit('/').next().unwrap_or(name);
+    if !paths::has_known_ext(file) {
+        return None;
+    }
+    paths::classify(rest, Strength::Standalone).filter(|tok| !tok.unresolvable())
 }
 
 /// `[gradle-conventions](gradle-conventions)`: a link to a bare name (no folder, no extension)
