@@ -115,6 +115,8 @@ const EXTENSIONS: &[&str] = &[
     "mdc", "neon", "dist", "slnf",
     // R Markdown and Quarto, R documentation, Fluent translations (`l10n/en-US/viewer.ftl`)
     "rmd", "qmd", "rd", "ftl",
+    // MSBuild traversal projects (`AgentSdk.proj`), VS Code workspaces
+    "proj", "code-workspace",
 ];
 
 /// Files that are named without an extension but are unmistakably files.
@@ -157,7 +159,7 @@ const DOTFILES: &[&str] = &[
     ".ruby-version", ".node-version", ".tool-versions", ".clang-format", ".clang-tidy", ".flake8",
     ".pylintrc", ".coveragerc", ".bashrc", ".zshrc", ".profile", ".mailmap", ".htaccess",
     ".env.example", ".env.local", ".env.sample", ".env.test", ".env.development",
-    ".env.production",
+    ".env.production", ".npmignore", ".vscodeignore", ".stylelintrc",
 ];
 
 /// Top folders common enough that `src/cache` in running text is surely a path.
@@ -755,6 +757,13 @@ mod tests {
             ("a/b/c", Backtick, Some(("a/b/c", false, None))),
             ("services/api", Standalone, Some(("services/api", false, None))),
             ("file.rs:45", Prose, Some(("file.rs", false, Some(45)))),
+            ("AgentSdk.proj", Prose, Some(("AgentSdk.proj", false, None))),
+            (
+                "vscode-dotnet-runtime.code-workspace",
+                Backtick,
+                Some(("vscode-dotnet-runtime.code-workspace", false, None)),
+            ),
+            ("../.vscodeignore", Backtick, Some(("../.vscodeignore", false, None))),
             ("file.rs:45:7", Prose, Some(("file.rs", false, Some(45)))),
             ("src/a.rs:10-20", Prose, Some(("src/a.rs", false, Some(10)))),
             ("file.rs#L45", Prose, Some(("file.rs", false, Some(45)))),

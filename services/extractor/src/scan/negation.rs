@@ -182,9 +182,17 @@ pub(super) fn made(orig: &str, range: &Range<usize>, start: usize, end: usize) -
 }
 
 /// Whether a clause's words before a mention (`before`: the sentence's text before it) make it.
+/// "update or create `.claude/` files" offers making as one choice: the thing may be there.
 fn makes(words: &[String], before: &str) -> bool {
-    words.iter().rev().filter(|w| !MAKE_FILLER.contains(&w.as_str())).take(2).any(|w| MAKE.contains(&w.as_str()))
-        || example_of_a_step(before)
+    let verb = words
+        .iter()
+        .enumerate()
+        .rev()
+        .filter(|(_, w)| !MAKE_FILLER.contains(&w.as_str()))
+        .take(2)
+        .find(|(_, w)| MAKE.contains(&w.as_str()));
+    let alternative = |i: usize| i > 0 && words[i - 1] == "or";
+    verb.is_some_and(|(i, _)| !alternative(i)) || example_of_a_step(before)
 }
 
 /// Whether the sentence `orig[range]` denies the mention at `start..end`.
@@ -387,6 +395,8 @@ mod tests {
         assert!(!at("Run a benchmark, e.g. `benchmarks/bench_gemm.py`.", "`benchmarks/bench_gemm.py`"));
         assert!(!at("Create tests in `tests/unit/` for each module.", "`tests/unit/`"));
         assert!(!at("Create a symlink to `vendor/lib`.", "`vendor/lib`"));
+        assert!(!at("When fixing a bug, update or create `.claude/` files to keep them in sync.", "`.claude/`"));
+        assert!(at("Clone the repo and create `local.env` from the sample.", "`local.env`"));
     }
 
     #[test]
