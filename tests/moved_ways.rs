@@ -2,7 +2,8 @@
 //! `git` and checked by the real `memval` from a notes file committed in it (so the memory's
 //! date is its commit's): notes in a sub-package's docs, a file moved into a new package and
 //! found by its name, trees with route groups and dynamic segments, a tree whose folder moved
-//! whole, a file renamed with a prefix in a commit of its own, and a file extracted into a new
+//! whole, a file renamed with a prefix in a commit of its own, a doc moved and re-indented in one
+//! commit, and a file extracted into a new
 //! package.
 
 #[allow(dead_code)]
@@ -211,6 +212,30 @@ fn a_file_extracted_into_a_new_package_is_stale_with_where_most_of_it_went() {
         &repo,
         "AGENTS.md",
         &[("src/testing/runner.ts", "STALE", Some("packages/sqltest/src/run.ts"))],
+    );
+}
+
+#[test]
+fn a_doc_moved_and_reindented_in_one_commit_is_stale_with_where_it_went() {
+    let repo = GitRepo::new();
+    let old: String =
+        (0..12).map(|i| format!("- Commit rule number {i} of the project\n  continued here {i}\n")).collect();
+    repo.write("doc/git-commit-instructions.md", &format!("# Instructions for Git Commits\n\n{old}"));
+    repo.write("src/index.ts", &body("index", 10));
+    repo.commit("start", BEFORE);
+    repo.write("AGENTS.md", "# Notes\n\nCommit messages follow `doc/git-commit-instructions.md`.\n");
+    repo.commit("notes", MEMORY);
+    // Moved and re-indented in one commit: every line differs in its spaces, so git records a
+    // deletion and an addition, not a rename.
+    let new: String = (0..12).map(|i| format!("-   Commit rule number {i} of the project\n")).collect();
+    repo.write(".github/instructions/git-commit.instructions.md", &format!("# Instructions for Git Commits\n\n{new}"));
+    std::fs::remove_file(repo.dir.path().join("doc/git-commit-instructions.md")).unwrap();
+    repo.commit("reorganise the instructions", LATER);
+    expect(
+        "moved and re-indented",
+        &repo,
+        "AGENTS.md",
+        &[("doc/git-commit-instructions.md", "STALE", Some(".github/instructions/git-commit.instructions.md"))],
     );
 }
 

@@ -334,7 +334,9 @@ impl Checker<'_> {
     /// Of the files `commit` added that are still there (`added`), the one that took more than half of
     /// the deleted file's lines (`old`, lines of a few characters and more, each counted once),
     /// with how many: a file extracted into a new place in the commit that deleted it, rewritten
-    /// beyond what git calls a rename.
+    /// beyond what git calls a rename. Lines are compared with their runs of spaces made one, so a
+    /// file moved and re-indented in one commit (a Markdown list's `- x` made `-   x`, which git
+    /// sees as every line changed) is still found.
     fn lines_went_to(
         &self,
         git: &GitRepo,
@@ -342,15 +344,16 @@ impl Checker<'_> {
         added: &[String],
         old: &str,
     ) -> Option<(String, usize, usize)> {
-        let lines: std::collections::BTreeSet<&str> =
-            old.lines().map(str::trim).filter(|l| l.chars().filter(|c| c.is_alphanumeric()).count() >= 4).collect();
+        let spaced = |l: &str| l.split_whitespace().collect::<Vec<_>>().join(" ");
+        let lines: std::collections::BTreeSet<String> =
+            old.lines().filter(|l| l.chars().filter(|c| c.is_alphanumeric()).count() >= 4).map(spaced).collect();
         if lines.len() < MIN_LINES_EXTRACTED {
             return None;
         }
         let mut best: Option<(String, usize)> = None;
         for path in added {
             let Some(text) = git.show(commit, path) else { continue };
-            let there: std::collections::BTreeSet<&str> = text.lines().map(str::trim).collect();
+            let there: std::collections::BTreeSet<String> = text.lines().map(spaced).collect();
             let kept = lines.iter().filter(|l| there.contains(*l)).count();
             if best.as_ref().is_none_or(|(p, k)| kept > *k || (kept == *k && path < p)) {
                 best = Some((path.clone(), kept));
