@@ -1599,6 +1599,16 @@ fn what_a_build_writes_is_listed_not_claimed() {
     check("Generated clients live in `src/gen/`.", &["L1 file_reference src/gen"]);
 }
 
+/// A list of folders each defined after a dash ("- app/desktop - our desktop app") names them as
+/// deliberately as code spans; the same words inside a sentence stay text.
+#[test]
+fn a_folder_a_list_item_defines_is_a_path() {
+    check(
+        "- app/desktop - our python desktop app\n- app/web_ui: the svelte app\n\nThe app/desktop folder and client/server split.\n",
+        &["L1 file_reference app/desktop", "L2 file_reference app/web_ui"],
+    );
+}
+
 /// A link to `/x.md` is read from the repository's root, as a code host renders it, even from a
 /// notes file in a folder; `/docs/intro`, without an extension, may be a site's route.
 #[test]

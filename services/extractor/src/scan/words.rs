@@ -5,6 +5,10 @@
 //! two-segment word (`**internal-packages/redis**`) is a path on the same terms as a two-segment
 //! code span: under a root the memory names elsewhere (see `context`).
 //!
+//! A word that opens its line and is defined by what follows a dash or colon ("- app/desktop -
+//! our python desktop app", a definition list of folders) is as deliberate as a code span
+//! ([`defined_after`]).
+//!
 //! A bare file name after an indefinite article or a reader's word ("a multi-stage Dockerfile",
 //! "your own Makefile", "any README.md") names a kind of file, not one of this repository: no
 //! path ([`a_kind_of_file`]).
@@ -30,6 +34,15 @@ impl Walker {
     pub(super) fn words(&self, line: &Line<'_>, range: &Range<usize>, single: bool, found: &mut Found<'_>) {
         let strength = if single { Strength::Standalone } else { Strength::Prose };
         for m in TOKEN.find_iter(&line.open[range.clone()]) {
+            let opens = range.start + m.start() == 0 || line.open[..range.start + m.start()].trim().is_empty();
+            // "app/web_ui: the svelte app": the colon is read with the word.
+            let colon = usize::from(m.as_str().ends_with(':'));
+            let after = &line.open[range.start + m.end() - colon..];
+            let strength = if opens && defined_after(after) && m.as_str().contains('/') {
+                strength.max(Strength::Backtick)
+            } else {
+                strength
+            };
             // `no-op/`nothing``: a slash right before a code span puts two alternatives side
             // by side; the word before it is no folder.
             let next = line.orig.get(range.start + m.end()..).and_then(|rest| rest.chars().next());
@@ -50,6 +63,12 @@ impl Walker {
             }
         }
     }
+}
+
+/// Whether the text right after a line's first word defines it: " - our desktop app", " – x",
+/// " — x", ": x".
+fn defined_after(after: &str) -> bool {
+    [" - ", " – ", " — ", ": "].iter().any(|sep| after.starts_with(sep))
 }
 
 /// Words before a bare file name that make it a kind of file: "a Dockerfile", "your Makefile".
@@ -81,7 +100,15 @@ fn a_kind_of_file(before: &str, word: &str) -> bool {
 
 #[cfg(test)]
 mod tests {
-    use super::a_kind_of_file;
+    use super::{a_kind_of_file, defined_after};
+
+    #[test]
+    fn a_first_word_defined_after_a_dash() {
+        assert!(defined_after(" - our python desktop app"));
+        assert!(defined_after(": the web UI"));
+        assert!(!defined_after(" is our desktop app"));
+        assert!(!defined_after("-rc1 is out"));
+    }
 
     #[test]
     fn kinds_of_files() {
