@@ -3,7 +3,8 @@
 //! date is its commit's): notes in a sub-package's docs, a file moved into a new package and
 //! found by its name, trees with route groups and dynamic segments, a tree whose folder moved
 //! whole, a file renamed with a prefix in a commit of its own, a doc moved and re-indented in one
-//! commit, and a file extracted into a new
+//! commit, a near copy deleted beside a rename (gone, not moved into the renamed file), and a
+//! file extracted into a new
 //! package.
 
 #[allow(dead_code)]
@@ -236,6 +237,33 @@ fn a_doc_moved_and_reindented_in_one_commit_is_stale_with_where_it_went() {
         &repo,
         "AGENTS.md",
         &[("doc/git-commit-instructions.md", "STALE", Some(".github/instructions/git-commit.instructions.md"))],
+    );
+}
+
+#[test]
+fn a_near_copy_deleted_beside_a_rename_is_gone_not_moved_into_the_renamed_file() {
+    let repo = GitRepo::new();
+    let v1 = body("engine", 30);
+    let v2 = v1.replace("Step29", "StepLast");
+    repo.write("src/execution/v1.ts", &v1);
+    repo.write("src/execution/v2.ts", &v2);
+    repo.commit("start", BEFORE);
+    repo.write("AGENTS.md", "# Notes\n\nThe engines are `src/execution/v1.ts` and `src/execution/v2.ts`.\n");
+    repo.commit("notes", MEMORY);
+    // One commit renames v1.ts to engine.ts and deletes v2.ts, most of whose lines engine.ts
+    // holds too: engine.ts is v1.ts's successor, and v2.ts is gone.
+    repo.write("src/execution/engine.ts", &v1);
+    std::fs::remove_file(repo.dir.path().join("src/execution/v1.ts")).unwrap();
+    std::fs::remove_file(repo.dir.path().join("src/execution/v2.ts")).unwrap();
+    repo.commit("one engine", LATER);
+    expect(
+        "near copy",
+        &repo,
+        "AGENTS.md",
+        &[
+            ("src/execution/v1.ts", "STALE", Some("src/execution/engine.ts")),
+            ("src/execution/v2.ts", "CONTRADICTED", None),
+        ],
     );
 }
 

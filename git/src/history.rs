@@ -749,6 +749,18 @@ impl GitRepo {
             .collect()
     }
 
+    /// The paths `commit` added as new files, not as a rename of another.
+    pub fn created_in(&self, commit: &str) -> Vec<String> {
+        self.history()
+            .iter()
+            .filter(|c| c.commit == commit)
+            .filter_map(|c| match &c.kind {
+                ChangeKind::Added { path } => Some(path.clone()),
+                ChangeKind::Renamed { .. } | ChangeKind::Deleted { .. } => None,
+            })
+            .collect()
+    }
+
     /// The paths `commit` added (renames' new paths included), as history read them.
     pub fn added_in(&self, commit: &str) -> Vec<String> {
         self.history()

@@ -290,7 +290,10 @@ impl Checker<'_> {
                 template,
             );
         }
-        if let Some((to, kept, of)) = old.as_deref().and_then(|old| self.lines_went_to(git, &commit, &added, old)) {
+        // Only a file the commit created: one git saw as another file renamed (inngest's `v1.ts` →
+        // `engine.ts`, which also holds most of `v2.ts`, deleted beside it) is that file's successor.
+        let created: Vec<String> = git.created_in(&commit).into_iter().filter(|p| added.contains(p)).collect();
+        if let Some((to, kept, of)) = old.as_deref().and_then(|old| self.lines_went_to(git, &commit, &created, old)) {
             return Located::Moved {
                 confidence: 70 - penalty,
                 evidence: self.with_history_note(
