@@ -964,3 +964,53 @@ fn a_gone_binary_in_a_doc_is_the_readers_not_the_trees() {
         other => panic!("notes: {other:?}"),
     }
 }
+
+/// Without history: a notes file left alone in its folder (its package deleted around it) names
+/// paths of that package; files ending the same way in other packages are theirs, not where it
+/// went. With other files beside the notes, the rule does not apply.
+#[test]
+fn a_path_in_a_folder_holding_only_the_memory_is_gone() {
+    let check = |files: &[(&str, &str)]| {
+        let dir = tree(files);
+        let evidence = Evidence::open(dir.path()).unwrap();
+        let mut meta = memory();
+        meta.source.path = dir.path().join("packages/x-headless/AGENTS.md").display().to_string();
+        let claim = claim(
+            ClaimType::FileReference,
+            vec![CodeRef { alt_paths: vec!["src/index.ts".into()], ..path("packages/x-headless/src/index.ts") }],
+            None,
+        );
+        // Through a batch, as a run checks it: the memory's own file is known there.
+        let batch = memval_proto::ClaimBatch {
+            run: memval_proto::RunHeader {
+                run_id: "r".into(),
+                repo: "repo".into(),
+                commit: None,
+                started_at: 0,
+                expected_memories: 1,
+            },
+            batch_id: "b".into(),
+            items: vec![memval_proto::ExtractedMemory {
+                memory: meta,
+                claims: vec![claim],
+                skip_reason: None,
+                left_out: Vec::new(),
+            }],
+        };
+        evidence.check_batch(batch).items.remove(0).results.remove(0).outcome
+    };
+    let others = [("packages/a/src/index.ts", "export {};\n"), ("packages/b/src/index.ts", "export {};\n")];
+    let alone = [&others[..], &[("packages/x-headless/AGENTS.md", "# Notes\n")]].concat();
+    match check(&alone) {
+        Outcome::Checked { verdict, evidence, .. } => {
+            assert_eq!(verdict, Verdict::Contradicted, "{evidence}");
+            assert!(evidence.contains("holds nothing but this memory"), "{evidence}");
+        }
+        got => panic!("got {got:?}"),
+    }
+    let beside = [&alone[..], &[("packages/x-headless/package.json", "{}\n")]].concat();
+    match check(&beside) {
+        Outcome::Checked { evidence, .. } => assert!(!evidence.contains("holds nothing but"), "{evidence}"),
+        Outcome::NotChecked { reason } => assert!(!reason.contains("holds nothing but"), "{reason}"),
+    }
+}

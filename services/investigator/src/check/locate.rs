@@ -84,6 +84,10 @@ impl Checker<'_> {
         // Another reading that exists (from the notes' folder) is checked below, and wins.
         let another_exists =
             alts.iter().any(|a| self.index.file(a).is_some() || self.index.is_dir(a.trim_end_matches('/')));
+        // Without history, nothing else tells a package deleted around its notes.
+        if let Some(gone) = self.in_an_outlived_folder(&path).filter(|_| !another_exists && self.git.is_none()) {
+            return gone;
+        }
         if let Some(tail) = self.written_relative_to_a_package(&path, since).filter(|_| !another_exists) {
             return tail;
         }
@@ -326,6 +330,23 @@ impl Checker<'_> {
             }),
             _ => None,
         }
+    }
+
+    /// A path read in the memory's own folder when that folder holds nothing but the memory
+    /// (`packages/x-headless/AGENTS.md` left after its package was deleted): what the notes
+    /// described is gone, and files ending the same way in other packages (`src/index.ts`) are
+    /// theirs, not where it went. Used without history, which says when and how it went.
+    fn in_an_outlived_folder(&self, path: &str) -> Option<Located> {
+        let own = self.context.own_file()?;
+        let dir = own.rsplit_once('/')?.0;
+        if !path.starts_with(&format!("{dir}/")) || !self.holds_only_the_memory(dir) {
+            return None;
+        }
+        Some(Located::Gone {
+            confidence: 70,
+            evidence: format!("{path} — {dir}/ holds nothing but this memory now: what it described is gone"),
+            since: None,
+        })
     }
 
     /// A folder whose one file is the memory itself (`deployment/` holding `deployment/AGENTS.md`
