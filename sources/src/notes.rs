@@ -266,6 +266,7 @@ pub(crate) fn past_record(id: &str) -> bool {
     NAMES.contains(&stem)
         || part_named_as_record(stem)
         || dated(stem)
+        || dated_within(stem)
         || folders.iter().any(|f| FOLDERS.contains(&f.as_str()) || old_version(f) || dated_folder(f))
 }
 
@@ -303,6 +304,17 @@ fn part_named_as_record(stem: &str) -> bool {
 /// (`2024-03-01-sync`, `Optimized-2025-02-07`, `PerUserDataAudit2025-12-23`).
 fn dated_folder(name: &str) -> bool {
     dated(name) || name.len() > 10 && name.get(name.len() - 10..).is_some_and(dated)
+}
+
+/// A file name that carries its day after its subject (`scanner-analysis-2026-08-16_zh`,
+/// `audit_2025-03-01`): the date joined by `-` or `_`, and nothing after it but a language or
+/// a short tag (`_zh`, `-v2`). A report of that day, true of the code it read then.
+fn dated_within(stem: &str) -> bool {
+    stem.char_indices().filter(|&(i, c)| i > 0 && matches!(c, '-' | '_')).any(|(i, _)| {
+        let rest = &stem[i + 1..];
+        let (Some(day), Some(tail)) = (rest.get(..10), rest.get(10..)) else { return false };
+        dated(day) && (tail.is_empty() || (tail.starts_with(['-', '_']) && tail.len() <= 6))
+    })
 }
 
 /// A file name that starts with the day it was written (`2026-07-09-hil-design.md`,
@@ -498,6 +510,13 @@ mod tests {
             ("docs/2025-01-10-retro/notes.md", true),
             ("docs/v2025/guide.md", false),
             ("docs/release-2025/guide.md", false),
+            // A report named with its day after its subject.
+            ("docs/operations/rustfs-heal-scanner-vs-minio-comprehensive-analysis-2026-08-16_zh.md", true),
+            ("docs/audit_2025-03-01.md", true),
+            ("docs/api-2024-01-01-reference-and-guide.md", false),
+            ("docs/guide-v2.md", false),
+            ("docs/设计-2026-08-16é.md", false),
+            ("docs/é-2026-08-16_zh.md", true),
         ] {
             assert_eq!(past_record(id), past, "{id}");
         }
