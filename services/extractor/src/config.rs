@@ -178,6 +178,12 @@ pub(crate) fn assignment(span: &str) -> Option<Assignment> {
     // the first word; the rest is the command it runs (and its other variables).
     let tight = sep == "=" && !span.trim()[..c.get(2)?.start()].ends_with(char::is_whitespace);
     let raw = if tight { shell_word(raw) } else { raw };
+    // `moe_enable_routing_replay: bool = False`: a field declared with its type; the value is
+    // what follows the `=`.
+    let raw = match raw.split_once(" = ").filter(|(ty, _)| sep == ":" && annotation(ty)) {
+        Some((_, value)) => value.trim(),
+        None => raw,
+    };
     let value = unquote(raw);
     if value.is_empty() || value.len() > MAX_VALUE || (sep == ":" && is_type(value)) || is_expression(value) {
         return None;
@@ -339,6 +345,14 @@ fn is_expression(value: &str) -> bool {
     CALL_OR_OP.is_match(value)
 }
 
+/// A type written before a default (`bool`, `Optional[int]`, `list[str] | None`, `str`).
+fn annotation(ty: &str) -> bool {
+    let ty = ty.trim();
+    !ty.is_empty()
+        && ty.chars().next().is_some_and(|c| c.is_ascii_alphabetic())
+        && ty.chars().all(|c| c.is_ascii_alphanumeric() || matches!(c, '_' | '.' | '[' | ']' | '|' | ',' | ' '))
+}
+
 fn is_type(value: &str) -> bool {
     TYPE_NAMES.contains(&value) || value.contains(['<', '&'])
 }
@@ -417,6 +431,9 @@ mod tests {
             ("localhost:3000", true, true, None),
             ("10.0.0.8:5000", true, true, None),
             ("server.port: 5000", true, false, Some(("server.port", "5000"))),
+            // a field declared with its type: the value follows the `=`
+            ("moe_enable_routing_replay: bool = False", true, false, Some(("moe_enable_routing_replay", "False"))),
+            ("max_tokens: Optional[int] = 512", true, false, Some(("max_tokens", "512"))),
         ];
         for (span, cue, config_file, expected) in cases {
             let got = assignment(span).filter(|a| a.accept(*cue, *config_file)).map(|a| (a.key, a.value));
