@@ -1623,6 +1623,16 @@ fn a_link_from_the_root_is_read_from_the_root() {
     );
 }
 
+/// A block opening with a comment that names one bare file (`// build.gradle`) is a snippet for
+/// that file, the reader's as often as the repository's: not read; the rest of the block is.
+#[test]
+fn a_snippets_header_file_is_not_a_claim() {
+    check(
+        "```groovy\n// build.gradle\napply from: 'gradle/deps.gradle'\n```\n\n```rust\n// src/main.rs\nfn main() {}\n```\n",
+        &["L3 file_reference gradle/deps.gradle", "L7 file_reference src/main.rs"],
+    );
+}
+
 /// In a Dockerfile fence only the build context's files that `COPY` and `ADD` take are claims:
 /// `CMD`, `RUN` and a copy from another stage name paths inside the image.
 #[test]

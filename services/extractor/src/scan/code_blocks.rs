@@ -17,6 +17,11 @@
 //! and line numbers it names were where that run's code was, not a claim about today's code,
 //! so the line is not read (`is_log_record`).
 //!
+//! A block whose first line is a comment holding one bare file name (`// build.gradle`,
+//! `# .eslintrc.js`) is a snippet for that file, which is the reader's as often as this
+//! repository's ("add this to your build file"): the name is not read (`snippet_header`). A
+//! header with a folder (`// src/main.rs`) is read as any code line.
+//!
 //! In a Dockerfile fence only what `COPY` and `ADD` take from the build context is read
 //! (`copied_from_context`): the other instructions (`CMD ["python", "src/__main__.py"]`, `RUN`,
 //! `WORKDIR`) name paths inside the image, and `COPY --from=builder` copies from another stage.
@@ -36,7 +41,11 @@ use super::walker::{PendingRoot, Walker};
 use super::words::TOKEN;
 
 impl Walker {
-    pub(super) fn code_line(&mut self, line: &str, line_no: u32, fence: &Fence) {
+    /// A line of a fenced block (`first`: the block's first line).
+    pub(super) fn code_line(&mut self, line: &str, line_no: u32, fence: &Fence, first: bool) {
+        if first && snippet_header(line) {
+            return;
+        }
         if !self.code_structure(line, line_no, fence) {
             return;
         }
@@ -190,6 +199,18 @@ fn code_literal(line: &str, start: usize, end: usize) -> Option<PathToken> {
     }
 }
 
+/// Whether a block's first line is a comment naming, alone, the bare file the snippet is for:
+/// `// build.gradle`, `# .eslintrc.js`, `<!-- index.html -->`.
+fn snippet_header(line: &str) -> bool {
+    let t = line.trim();
+    let Some(rest) = ["//", "#", "--", "<!--", "/*"].iter().find_map(|c| t.strip_prefix(c)) else { return false };
+    let name = rest.trim().trim_end_matches("-->").trim_end_matches("*/").trim();
+    !name.is_empty()
+        && !name.contains(char::is_whitespace)
+        && !name.contains('/')
+        && paths::classify(name, Strength::Standalone).is_some_and(|tok| !paths::folder_like(&tok))
+}
+
 /// A Dockerfile line's sources from the build context: for `COPY` and `ADD` (not `--from=`
 /// another stage), the line with everything but its source operands blanked, so the paths keep
 /// their columns; `None` for any other instruction.
@@ -222,7 +243,18 @@ static OPERAND: LazyLock<Regex> = LazyLock::new(|| Regex::new(r#"[^\s\[\]",]+"#)
 
 #[cfg(test)]
 mod tests {
-    use super::{copied_from_context, is_log_record};
+    use super::{copied_from_context, is_log_record, snippet_header};
+
+    #[test]
+    fn a_snippets_header_names_the_file_it_is_for() {
+        assert!(snippet_header("// build.gradle"));
+        assert!(snippet_header("# .eslintrc.js"));
+        assert!(snippet_header("<!-- index.html -->"));
+        assert!(!snippet_header("// src/main.rs"));
+        assert!(!snippet_header("// see build.gradle for the versions"));
+        assert!(!snippet_header("# Install the deps"));
+        assert!(!snippet_header("build.gradle"));
+    }
 
     #[test]
     fn what_a_dockerfile_takes_from_the_build_context() {

@@ -99,6 +99,7 @@ pub(crate) fn scan(content: &str, file_dir: Option<&str>, page_dir: Option<&str>
     let mut w = Walker::new(content, file_dir);
     w.page_dir = page_dir.map(str::to_string);
     let mut fence: Option<Fence> = None;
+    let mut fence_line = 0;
     let mut last_read = 0;
     let mut front = FrontMatter::default();
     for (i, raw) in content.split('\n').enumerate() {
@@ -115,7 +116,7 @@ pub(crate) fn scan(content: &str, file_dir: Option<&str>, page_dir: Option<&str>
             Some(f) if f.closes(line) => w.block_break(),
             Some(f) => {
                 if w.past.is_none() {
-                    w.code_line(line, line_no, &f);
+                    w.code_line(line, line_no, &f, line_no == fence_line + 1);
                 }
                 fence = Some(f);
             }
@@ -123,6 +124,7 @@ pub(crate) fn scan(content: &str, file_dir: Option<&str>, page_dir: Option<&str>
                 Some(f) => {
                     w.block_break();
                     fence = Some(f);
+                    fence_line = line_no;
                 }
                 None => w.text_line(line, line_no),
             },
