@@ -35,6 +35,32 @@ pub(crate) fn used_in_code(index: &RepoIndex, name: &str) -> bool {
     used
 }
 
+/// Where the repo's own non-test code gives `name` as a whole string value: a constant set to it
+/// (`StrategyTypeTokenExchange = "token_exchange"`), a key or a struct tag (`json:"name"`). A
+/// name the code keeps as data (a strategy, a serialised field, a registered name) is the
+/// code's, though no definition of it is there to parse. The file and 1-based line.
+pub(crate) fn given_as_a_string(index: &RepoIndex, name: &str) -> Option<(String, usize)> {
+    let mut files: Vec<&str> = index
+        .files_with_token(name)
+        .filter(|f| Syntax::of(&f.path).is_some() && !is_test_path(&f.path))
+        .map(|f| f.path.as_str())
+        .collect();
+    files.sort_unstable();
+    let quoted = [format!("\"{name}\""), format!("'{name}'"), format!("`{name}`")];
+    files.into_iter().find_map(|path| {
+        let text = index.read_text(path)?;
+        let line = text.lines().position(|l| {
+            quoted.iter().any(|q| {
+                l.find(q.as_str()).is_some_and(|at| {
+                    let before = l[..at].trim_end();
+                    before.ends_with(['=', ':']) && !before.trim_start().starts_with(['/', '#', '*'])
+                })
+            })
+        })?;
+        Some((path.to_owned(), line + 1))
+    })
+}
+
 /// Where the repo's own non-test code first names `name` (outside comments and strings): the
 /// file and 1-based line, for evidence. The same files count as for [`used_in_code`].
 pub(crate) fn first_use_in_code(index: &RepoIndex, name: &str) -> Option<(String, usize)> {
@@ -217,6 +243,27 @@ pub(crate) fn names(code: &str, name: &str) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_name_given_as_a_string_value() {
+        let dir = tempfile::tempdir().unwrap();
+        let write = |p: &str, t: &str| {
+            let full = dir.path().join(p);
+            std::fs::create_dir_all(full.parent().unwrap()).unwrap();
+            std::fs::write(full, t).unwrap();
+        };
+        write("pkg/auth/types.go", "package types\n\nconst (\n\tStrategyTypeTokenExchange = \"token_exchange\"\n)\n");
+        write("pkg/api/spec.go", "type Spec struct {\n\tURL string `json:\"repository_url\"`\n}\n");
+        write(
+            "pkg/log/log.go",
+            "package log\n\nfunc f() { println(\"header_injection failed\") }\n// x = \"stale_name\"\n",
+        );
+        let index = RepoIndex::build(dir.path()).unwrap();
+        assert_eq!(given_as_a_string(&index, "token_exchange"), Some(("pkg/auth/types.go".into(), 4)));
+        assert_eq!(given_as_a_string(&index, "repository_url"), Some(("pkg/api/spec.go".into(), 2)));
+        assert_eq!(given_as_a_string(&index, "header_injection"), None);
+        assert_eq!(given_as_a_string(&index, "stale_name"), None);
+    }
 
     #[test]
     fn comments_and_strings_are_masked_and_code_is_kept() {

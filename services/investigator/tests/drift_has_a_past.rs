@@ -950,3 +950,43 @@ fn a_file_of_the_name_added_before_the_old_one_is_no_successor() {
         other => panic!("a copy made two months before the deletion: wanted STALE, got {other:?}"),
     }
 }
+
+/// A name history shows removed as a definition (a field `token_exchange` renamed to
+/// `tokenExchange`) while the code keeps it as a string value (`StrategyTypeTokenExchange =
+/// "token_exchange"`) is the code's: VALID at that line. Without that string, the same history
+/// makes it drift.
+#[test]
+fn a_name_the_code_keeps_as_a_string_value_is_not_drift() {
+    let run = |keep: bool| {
+        let (_dir, root) = new_repo();
+        let root = &root;
+        commit(root, 0, |r| {
+            write(r, "api/types.py", "class Config:\n    token_exchange: str = \"\"\n    other: int = 0\n");
+            write(r, "auth/strategy.py", "class Strategy:\n    pass\n");
+            write(r, "NOTES.md", "The `token_exchange` strategy.\n");
+        });
+        commit(root, 1, |r| {
+            write(r, "api/types.py", "class Config:\n    tokenExchange: str = \"\"\n    other: int = 0\n");
+            if keep {
+                write(
+                    r,
+                    "auth/strategy.py",
+                    "class Strategy:\n    pass\n\nSTRATEGY_TOKEN_EXCHANGE = \"token_exchange\"\n",
+                );
+            }
+        });
+        let evidence = Evidence::open(root).unwrap();
+        evidence.checker().check(&symbol(1, "token_exchange"), &notes(root, 0))
+    };
+    match run(true) {
+        Outcome::Checked { verdict: Verdict::Valid, evidence, .. } => {
+            assert!(evidence.contains("auth/strategy.py:4"), "{evidence}");
+            assert!(evidence.contains("as a string value"), "{evidence}");
+        }
+        other => panic!("kept as a string: wanted VALID, got {other:?}"),
+    }
+    match run(false) {
+        Outcome::Checked { verdict, .. } => assert_ne!(verdict, Verdict::Valid),
+        Outcome::NotChecked { reason } => panic!("renamed, no string kept: wanted a verdict, got {reason}"),
+    }
+}

@@ -301,13 +301,33 @@ impl Checker<'_> {
                     ),
                 }
             }
-            Removal::Found(outcome) => outcome,
+            Removal::Found(outcome) => self.unless_given_as_a_string(sym, outcome),
             Removal::Unsearched(why) => Outcome::NotChecked {
                 reason: format!("{} is neither defined nor used by the repo's code now, and {why}", sym.display()),
             },
             Removal::NeverInCode => self.never_in_code(sym, None),
             Removal::UsesRemoved(commit) => self.never_in_code(sym, Some((git, &commit))),
             Removal::Vendored(commit) => self.vendored_removed(sym, &commit),
+        }
+    }
+
+    /// `token_exchange`, which history shows renamed or removed as a definition, while the code
+    /// keeps it as `StrategyTypeTokenExchange = "token_exchange"`: the name is the code's, as
+    /// data (a strategy, a serialised field), and the definition history saw (a field renamed
+    /// in another package) is not what the memory names. VALID 70, at that line.
+    fn unless_given_as_a_string(&self, sym: &SymbolName, found: Outcome) -> Outcome {
+        let drift = matches!(found, Outcome::Checked { verdict: Verdict::Stale | Verdict::Contradicted, .. });
+        match usage::given_as_a_string(self.index, &sym.name).filter(|_| drift && sym.qualifier.is_none()) {
+            Some((path, line)) => checked(
+                Verdict::Valid,
+                70,
+                format!(
+                    "{path}:{line} — the code gives {} as a string value (a constant, a key or a tag): a name it keeps as data",
+                    sym.display()
+                ),
+                None,
+            ),
+            None => found,
         }
     }
 
