@@ -15,7 +15,8 @@
 //! A line of a fence stamped with a date and time (`INF 2022-05-11 16:42:30.591+02:00 Listening on
 //! ... file=wakunode2.nim:941`) is a record of one past run, shown as sample output: the paths
 //! and line numbers it names were where that run's code was, not a claim about today's code,
-//! so the line is not read (`is_log_record`).
+//! so the line is not read (`is_log_record`); so is a frame of a stack trace a debugger or a crash
+//! printed (`#7  0x5efc in isPolygonCorner () at src/gc/init.cpp:705`).
 //!
 //! A block whose first line is a comment holding one bare file name (`// build.gradle`,
 //! `# .eslintrc.js`) is a snippet for that file, which is the reader's as often as this
@@ -168,10 +169,23 @@ static TIMESTAMP: LazyLock<Regex> = LazyLock::new(|| {
         .expect("valid regex")
 });
 
-/// Whether a code line is a record of one past run (a log line): it carries a timestamp.
+/// Whether a code line is a record of one past run: a log line (it carries a timestamp), or a
+/// frame of a stack trace a debugger or a crash printed (`#7  0x5efc in isPolygonCorner () at
+/// src/gc/init.cpp:705`, `    at parse (src/cli.js:12:5)`, `  File "app.py", line 12, in main`):
+/// where that run's code was, not a claim about today's.
 fn is_log_record(line: &str) -> bool {
-    TIMESTAMP.is_match(line)
+    TIMESTAMP.is_match(line) || STACK_FRAME.is_match(line)
 }
+
+/// A frame of a stack trace: gdb's and lldb's (`#7  0x... in f () at file:705`, `frame #3:
+/// ... at file:12`), JavaScript's and Java's (`at f (file.js:12:5)`, `at a.B.c(B.java:42)`),
+/// Python's (`File "x.py", line 12, in f`).
+static STACK_FRAME: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(
+        r#"^\s*(?:(?:frame\s+)?#\d+\s+(?:0x[0-9a-fA-F]+\s+in\s+)?\S.*\sat\s+\S+:\d+|at\s+\S+\s*\(\S+:\d+(?::\d+)?\)|File\s+"[^"]+",\s+line\s+\d+)"#,
+    )
+    .expect("valid regex")
+});
 
 /// Whether a code line imports a module by a quoted specifier: `import x from "y"`, `export *
 /// from "y"`, `require("y")`, `import("y")`, `from "y" import` is Python's and has no quotes.
@@ -244,6 +258,18 @@ static OPERAND: LazyLock<Regex> = LazyLock::new(|| Regex::new(r#"[^\s\[\]",]+"#)
 #[cfg(test)]
 mod tests {
     use super::{copied_from_context, is_log_record, snippet_header};
+
+    #[test]
+    fn stack_frames_are_records_of_one_run() {
+        assert!(is_log_record("#7  0x00005efc3b72b865 in isPolygonCorner () at src/drt/src/gc/FlexGC_init.cpp:705"));
+        assert!(is_log_record("#0  main () at src/main.c:12"));
+        assert!(is_log_record("    at parse (src/cli.js:12:5)"));
+        assert!(is_log_record("\tat com.acme.Parser.parse(Parser.java:42)"));
+        assert!(is_log_record("  File \"app/main.py\", line 12, in main"));
+        assert!(!is_log_record("#include \"src/util.h\""));
+        assert!(!is_log_record("see src/main.c:12 for the loop"));
+        assert!(!is_log_record("# look at src/main.c:12"));
+    }
 
     #[test]
     fn a_snippets_header_names_the_file_it_is_for() {
