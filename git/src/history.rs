@@ -38,7 +38,7 @@ use std::sync::{Arc, Mutex, OnceLock};
 use memval_proto::UnixSeconds;
 
 use crate::kept::{Cache, Kept, Step};
-use crate::name_log::{is_identifier, NameLog};
+use crate::name_log::{is_identifier, NameLog, NameLogBuilder};
 use crate::GitError;
 
 #[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
@@ -407,22 +407,39 @@ fn code_pathspecs() -> Vec<String> {
         .collect()
 }
 
-/// stdout of a successful run (`Some(None)` when git failed), or `None` when it ran past
-/// `limit` and was killed.
-fn output_within(cmd: &mut Command, limit: std::time::Duration) -> Option<Option<String>> {
+/// The [`NameLog`] of a run's stdout, built as it is read (`Some(None)` when git failed), or
+/// `None` when it ran past `limit` and was killed.
+fn name_log_within(
+    cmd: &mut Command,
+    beyond: Option<UnixSeconds>,
+    limit: std::time::Duration,
+) -> Option<Option<NameLog>> {
     let mut child = cmd.stdout(Stdio::piped()).spawn().ok()?;
-    let mut stdout = child.stdout.take()?;
+    let stdout = child.stdout.take()?;
     let reader = std::thread::spawn(move || {
-        let mut buf = Vec::new();
-        let _ = stdout.read_to_end(&mut buf);
-        buf
+        let mut builder = NameLogBuilder::new(beyond);
+        let mut input = BufReader::new(stdout);
+        let mut line = Vec::new();
+        loop {
+            line.clear();
+            match input.read_until(b'\n', &mut line) {
+                Ok(0) | Err(_) => break,
+                Ok(_) => {
+                    while matches!(line.last(), Some(b'\n' | b'\r')) {
+                        line.pop();
+                    }
+                    builder.feed(&String::from_utf8_lossy(&line));
+                }
+            }
+        }
+        builder.finish()
     });
     let started = std::time::Instant::now();
     loop {
         match child.try_wait() {
             Ok(Some(status)) => {
-                let bytes = reader.join().unwrap_or_default();
-                return Some(status.success().then(|| String::from_utf8_lossy(&bytes).into_owned()));
+                let log = reader.join().ok()?;
+                return Some(status.success().then_some(log));
             }
             Ok(None) if started.elapsed() < limit => std::thread::sleep(std::time::Duration::from_millis(5)),
             _ => {
@@ -1149,10 +1166,10 @@ impl GitRepo {
         // further back than the kept one.
         if let Some(kept) = &kept {
             if let Some((base, Step::Ahead(line))) = kept.nearest(&self.dir, &self.head, false) {
-                if let (Some(old), Ok(patch)) =
-                    (kept.get::<NameLog>(&base), self.name_patch(&format!("{base}..{}", self.head)))
+                if let (Some(old), Ok(newer)) =
+                    (kept.get::<NameLog>(&base), self.name_patch(&format!("{base}..{}", self.head), None))
                 {
-                    let log = old.after(NameLog::parse(&patch, None), line.merges, self.search_commits, beyond);
+                    let log = old.after(newer, line.merges, self.search_commits, beyond);
                     tracing::debug!(target: "memval::timing", names = log.changes.len(), seconds = started.elapsed().as_secs_f64(), "kept name log extended");
                     kept.put(&self.head, &log);
                     tracing::debug!(target: "memval::timing", seconds = started.elapsed().as_secs_f64(), "name log kept");
@@ -1164,15 +1181,16 @@ impl GitRepo {
             "reading the code changes of the newest {} commits, for names no longer in the code (later runs reuse it)",
             self.search_commits
         ));
-        let log = NameLog::parse(&self.name_patch(&self.head)?, beyond);
+        let log = self.name_patch(&self.head, beyond)?;
         if let Some(kept) = &kept {
             kept.put(&self.head, &log);
         }
         Ok(Arc::new(log))
     }
 
-    /// The patch of the newest `search_commits` commits of `range`, non-test code files only.
-    fn name_patch(&self, range: &str) -> Result<String, String> {
+    /// The [`NameLog`] of the patch of the newest `search_commits` commits of `range`, non-test
+    /// code files only, read as git writes it: the patch itself is never held whole.
+    fn name_patch(&self, range: &str, beyond: Option<UnixSeconds>) -> Result<NameLog, String> {
         let mut cmd = git(&self.dir);
         cmd.args([
             "log",
@@ -1187,8 +1205,8 @@ impl GitRepo {
             "--",
         ])
         .args(code_pathspecs());
-        match output_within(&mut cmd, NAME_SEARCH_HANG) {
-            Some(Some(patch)) => Ok(patch),
+        match name_log_within(&mut cmd, beyond, NAME_SEARCH_HANG) {
+            Some(Some(log)) => Ok(log),
             Some(None) => Err("history not searched for it: git log -p failed".into()),
             None => {
                 Err(format!("history not searched for it: git did not answer within {} s", NAME_SEARCH_HANG.as_secs()))
@@ -1413,6 +1431,24 @@ impl Drop for CatFile {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The name log read from git's pipe, line by line, is the one read from the whole patch,
+    /// CRLF line ends and text that is not UTF-8 included.
+    #[test]
+    fn the_name_log_read_as_git_writes_it_is_the_whole_patchs() {
+        let patch = "commit c2 200\ndiff --git a/x.rs b/x.rs\n--- a/x.rs\n+++ b/x.rs\n@@ -1 +1 @@\n-fn old_name() {}\r\n+fn new_name() {}\ncommit c1 100\ndiff --git a/y.rs b/y.rs\n--- a/y.rs\n+++ b/y.rs\n@@ -1 +1 @@\n-let gone = \u{fffd};\n";
+        let dir = tempfile::tempdir().unwrap();
+        let file = dir.path().join("patch");
+        let mut bytes = patch.as_bytes().to_vec();
+        bytes.extend_from_slice(b"+let kept = \xff;\n");
+        std::fs::write(&file, &bytes).unwrap();
+        let mut cat = Command::new("cat");
+        cat.arg(&file);
+        let streamed = name_log_within(&mut cat, Some(50), std::time::Duration::from_secs(60)).unwrap().unwrap();
+        let whole = NameLog::parse(&String::from_utf8_lossy(&bytes), Some(50));
+        assert_eq!(streamed, whole);
+        assert!(streamed.changes.contains_key("old_name") && streamed.changes.contains_key("kept"));
+    }
 
     fn repo(changes: Vec<(u64, ChangeKind)>) -> GitRepo {
         let changes = changes

@@ -76,65 +76,102 @@ pub(crate) fn is_identifier(name: &str) -> bool {
     it.next() == Some(name) && it.next().is_none()
 }
 
-impl NameLog {
-    /// Reads `git log -p -U0` output (each commit introduced by `commit <id> <ct>`).
-    pub fn parse(patch: &str, beyond: Option<UnixSeconds>) -> NameLog {
-        let mut log = NameLog { beyond, ..NameLog::default() };
-        let mut file_ids: HashMap<String, u32> = HashMap::new();
-        // Net count per identifier in the current (commit, file): removed minus added.
-        let mut counts: HashMap<&str, i64> = HashMap::new();
-        let mut current: Option<(u32, u32)> = None;
-        let flush = |log: &mut NameLog, at: Option<(u32, u32)>, counts: &mut HashMap<&str, i64>| {
-            if let Some((commit, file)) = at {
-                let mut changed: Vec<&str> = counts.iter().filter(|(_, n)| **n != 0).map(|(t, _)| *t).collect();
-                changed.sort_unstable();
-                for token in changed {
-                    log.changes.entry(token.into()).or_default().push((commit, file));
-                }
-            }
-            counts.clear();
-        };
-        let mut header = false;
-        for line in patch.lines() {
-            if line.starts_with("diff --git ") {
-                header = true;
-            } else if line.starts_with("@@") {
-                header = false;
-            }
-            match classify(line, header) {
-                Line::Commit(id, time) => {
-                    header = false;
-                    flush(&mut log, current.take(), &mut counts);
-                    log.commits.push((id.to_owned(), time));
-                }
-                Line::File(path) => {
-                    let Some(commit) = log.commits.len().checked_sub(1) else { continue };
-                    let next = file_ids.len() as u32;
-                    let file = *file_ids.entry(path.to_owned()).or_insert_with(|| {
-                        log.files.push(path.to_owned());
-                        next
-                    });
-                    // `---` then `+++` name the same file; only a new one flushes.
-                    if current != Some((commit as u32, file)) {
-                        flush(&mut log, current.take(), &mut counts);
-                        current = Some((commit as u32, file));
-                    }
-                }
-                Line::Removed(text) if current.is_some() => {
-                    for token in identifiers(text) {
-                        *counts.entry(token).or_default() += 1;
-                    }
-                }
-                Line::Added(text) if current.is_some() => {
-                    for token in identifiers(text) {
-                        *counts.entry(token).or_default() -= 1;
-                    }
-                }
-                _ => {}
+/// A [`NameLog`] built line by line from `git log -p -U0` output, so the patch is never held
+/// whole: a window of commits that rewrote generated code can be gigabytes of text.
+pub(crate) struct NameLogBuilder {
+    log: NameLog,
+    file_ids: HashMap<String, u32>,
+    /// Net count per identifier in the current (commit, file): removed minus added.
+    counts: HashMap<String, i64>,
+    current: Option<(u32, u32)>,
+    header: bool,
+}
+
+impl NameLogBuilder {
+    pub(crate) fn new(beyond: Option<UnixSeconds>) -> NameLogBuilder {
+        NameLogBuilder {
+            log: NameLog { beyond, ..NameLog::default() },
+            file_ids: HashMap::new(),
+            counts: HashMap::new(),
+            current: None,
+            header: false,
+        }
+    }
+
+    /// The counts of the (commit, file) just read, into the log.
+    fn flush(&mut self) {
+        if let Some((commit, file)) = self.current.take() {
+            let mut changed: Vec<&String> = self.counts.iter().filter(|(_, n)| **n != 0).map(|(t, _)| t).collect();
+            changed.sort_unstable();
+            for token in changed {
+                self.log.changes.entry(token.as_str().into()).or_default().push((commit, file));
             }
         }
-        flush(&mut log, current.take(), &mut counts);
-        log
+        self.counts.clear();
+    }
+
+    fn count(&mut self, text: &str, by: i64) {
+        for token in identifiers(text) {
+            match self.counts.get_mut(token) {
+                Some(n) => *n += by,
+                None => {
+                    self.counts.insert(token.to_owned(), by);
+                }
+            }
+        }
+    }
+
+    /// One line of the patch (without its line break).
+    pub(crate) fn feed(&mut self, line: &str) {
+        if line.starts_with("diff --git ") {
+            self.header = true;
+        } else if line.starts_with("@@") {
+            self.header = false;
+        }
+        match classify(line, self.header) {
+            Line::Commit(id, time) => {
+                self.header = false;
+                self.flush();
+                self.log.commits.push((id.to_owned(), time));
+            }
+            Line::File(path) => {
+                let Some(commit) = self.log.commits.len().checked_sub(1) else { return };
+                let next = self.file_ids.len() as u32;
+                let file = match self.file_ids.get(path) {
+                    Some(&id) => id,
+                    None => {
+                        self.file_ids.insert(path.to_owned(), next);
+                        self.log.files.push(path.to_owned());
+                        next
+                    }
+                };
+                // `---` then `+++` name the same file; only a new one flushes.
+                if self.current != Some((commit as u32, file)) {
+                    self.flush();
+                    self.current = Some((commit as u32, file));
+                }
+            }
+            Line::Removed(text) if self.current.is_some() => self.count(text, 1),
+            Line::Added(text) if self.current.is_some() => self.count(text, -1),
+            _ => {}
+        }
+    }
+
+    pub(crate) fn finish(mut self) -> NameLog {
+        self.flush();
+        self.log
+    }
+}
+
+impl NameLog {
+    /// Reads `git log -p -U0` output (each commit introduced by `commit <id> <ct>`) held whole.
+    #[cfg(test)]
+    pub fn parse(patch: &str, beyond: Option<UnixSeconds>) -> NameLog {
+        let mut builder = NameLogBuilder::new(beyond);
+        for line in patch.lines() {
+            builder.feed(line);
+        }
+        builder.finish()
     }
 
     /// The log of `newer` commits (those of `kept..HEAD`, newest first) with this one (a kept
