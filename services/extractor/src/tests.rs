@@ -597,6 +597,15 @@ fn another_repositorys_owner_and_name_is_no_path() {
         &["L1 file_reference conda", "L1 file_reference acme", "L3 file_reference conda/app.py"],
     );
     check(
+        &format!("{roots}2. Clone/fetch `acme/console` into a scratch directory, then read `conda/app.py`."),
+        &[
+            "L1 file_reference conda",
+            "L1 file_reference acme",
+            "L3 file_reference conda/app.py",
+            "L3 behavioral conda/app.py",
+        ],
+    );
+    check(
         &format!("{roots}The parser is `conda/parser` (see https://gitlab.com/acme/tools)."),
         &["L1 file_reference conda", "L1 file_reference acme", "L3 file_reference conda/parser"],
     );

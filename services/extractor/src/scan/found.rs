@@ -43,11 +43,12 @@ impl Found<'_> {
 
     /// A repository's `owner/name` (`conda/infrastructure`) is no path of this one: a path of
     /// two segments that a code host's URL on the line names as its repository
-    /// (`github.com/conda/infrastructure/...`), or that the line calls a repository "on
-    /// GitHub", is dropped.
+    /// (`github.com/conda/infrastructure/...`), that the line calls a repository "on
+    /// GitHub", or that a verb of git's takes ("Clone/fetch `rustfs/console`", "fork
+    /// `org/tool`"), is dropped.
     pub(super) fn drop_repository_slugs(&mut self, line: &str) {
         let lower = line.to_lowercase();
-        self.raw.retain(|(tok, _, end)| {
+        self.raw.retain(|(tok, start, end)| {
             let slug = tok.path.to_lowercase();
             if tok.line.is_some() || slug.split('/').count() != 2 {
                 return true;
@@ -60,7 +61,10 @@ impl Found<'_> {
             });
             let after = lower.get(*end..).unwrap_or("").trim_start_matches(['`', '*', '_', ')']).trim_start();
             let called_one = ["on github", "on gitlab", "repository", "repo "].iter().any(|w| after.starts_with(w));
-            !(hosted || called_one)
+            let before = lower.get(..*start).unwrap_or("").trim_end_matches(['`', '*', '_', '(', ' ']);
+            let verb = before.rsplit(|c: char| c.is_whitespace()).next().unwrap_or("");
+            let cloned = verb.split('/').any(|v| matches!(v, "clone" | "fetch" | "fork" | "clones" | "forks"));
+            !(hosted || called_one || cloned)
         });
     }
 
