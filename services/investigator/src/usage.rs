@@ -36,9 +36,10 @@ pub(crate) fn used_in_code(index: &RepoIndex, name: &str) -> bool {
 }
 
 /// Where the repo's own non-test code gives `name` as a whole string value: a constant set to it
-/// (`StrategyTypeTokenExchange = "token_exchange"`), a key or a struct tag (`json:"name"`). A
-/// name the code keeps as data (a strategy, a serialised field, a registered name) is the
-/// code's, though no definition of it is there to parse. The file and 1-based line.
+/// (`StrategyTypeTokenExchange = "token_exchange"`, `const X: &str = "name"`), a key or a struct
+/// tag (`json:"name"`). A name the code keeps as data (a strategy, a serialised field, a
+/// registered name) is the code's, though no definition of it is there to parse. A string
+/// merely used (`let _ = "name"`, `log("name")`) is not. The file and 1-based line.
 pub(crate) fn given_as_a_string(index: &RepoIndex, name: &str) -> Option<(String, usize)> {
     let mut files: Vec<&str> = index
         .files_with_token(name)
@@ -49,16 +50,28 @@ pub(crate) fn given_as_a_string(index: &RepoIndex, name: &str) -> Option<(String
     let quoted = [format!("\"{name}\""), format!("'{name}'"), format!("`{name}`")];
     files.into_iter().find_map(|path| {
         let text = index.read_text(path)?;
-        let line = text.lines().position(|l| {
-            quoted.iter().any(|q| {
-                l.find(q.as_str()).is_some_and(|at| {
-                    let before = l[..at].trim_end();
-                    before.ends_with(['=', ':']) && !before.trim_start().starts_with(['/', '#', '*'])
-                })
-            })
-        })?;
+        let line = text
+            .lines()
+            .position(|l| quoted.iter().any(|q| l.find(q.as_str()).is_some_and(|at| keeps_as_data(&l[..at]))))?;
         Some((path.to_owned(), line + 1))
     })
+}
+
+/// Whether the code before a string on its line makes the string a constant's value, a key's or
+/// a tag's: `Name = `, `const x: &str = `, `json:`, `"kind": `; not `let _ = ` or a comment.
+fn keeps_as_data(before: &str) -> bool {
+    let before = before.trim_end();
+    let line = before.trim_start();
+    if line.starts_with(['/', '#', '*']) {
+        return false;
+    }
+    if before.ends_with(':') {
+        return true;
+    }
+    let Some(lhs) = before.strip_suffix('=').map(str::trim_end) else { return false };
+    let ident = lhs.rsplit(|c: char| !(c.is_alphanumeric() || c == '_')).next().unwrap_or("");
+    let constant = ["const ", "static ", "pub const ", "export const ", "final "].iter().any(|k| line.contains(k));
+    constant || ident.starts_with(|c: char| c.is_ascii_uppercase())
 }
 
 /// Where the repo's own non-test code first names `name` (outside comments and strings): the
@@ -258,11 +271,14 @@ mod tests {
             "pkg/log/log.go",
             "package log\n\nfunc f() { println(\"header_injection failed\") }\n// x = \"stale_name\"\n",
         );
+        write("src/main.rs", "const KIND: &str = \"rust_kind\";\nfn main() { let _ = \"used_once\"; }\n");
         let index = RepoIndex::build(dir.path()).unwrap();
         assert_eq!(given_as_a_string(&index, "token_exchange"), Some(("pkg/auth/types.go".into(), 4)));
         assert_eq!(given_as_a_string(&index, "repository_url"), Some(("pkg/api/spec.go".into(), 2)));
         assert_eq!(given_as_a_string(&index, "header_injection"), None);
         assert_eq!(given_as_a_string(&index, "stale_name"), None);
+        assert_eq!(given_as_a_string(&index, "rust_kind"), Some(("src/main.rs".into(), 1)));
+        assert_eq!(given_as_a_string(&index, "used_once"), None);
     }
 
     #[test]
