@@ -1632,6 +1632,16 @@ fn a_link_from_the_root_is_read_from_the_root() {
     );
 }
 
+/// A debugger's stack frame, fenced or in an indented block, is output of one past run; the
+/// reader's own `build.gradle` ("your app's `build.gradle`") is no file of the repository.
+#[test]
+fn a_stack_frame_and_the_readers_build_file_are_not_claims() {
+    check(
+        "Attach gdb:\n\n    (gdb) attach 578603\n    #7  0x00005efc3b72b865 in isPolygonCorner () at src/drt/src/gc/FlexGC_init.cpp:705\n\nAdd the dependency to your app's `build.gradle` file, as `gradle/libs.versions.toml` lists.\n",
+        &["L6 file_reference gradle/libs.versions.toml"],
+    );
+}
+
 /// A block opening with a comment that names one bare file (`// build.gradle`) is a snippet for
 /// that file, the reader's as often as the repository's: not read; the rest of the block is.
 #[test]

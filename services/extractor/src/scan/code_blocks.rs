@@ -173,7 +173,7 @@ static TIMESTAMP: LazyLock<Regex> = LazyLock::new(|| {
 /// frame of a stack trace a debugger or a crash printed (`#7  0x5efc in isPolygonCorner () at
 /// src/gc/init.cpp:705`, `    at parse (src/cli.js:12:5)`, `  File "app.py", line 12, in main`):
 /// where that run's code was, not a claim about today's.
-fn is_log_record(line: &str) -> bool {
+pub(super) fn is_log_record(line: &str) -> bool {
     TIMESTAMP.is_match(line) || STACK_FRAME.is_match(line)
 }
 

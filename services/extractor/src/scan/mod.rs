@@ -172,6 +172,10 @@ impl Walker {
         if self.past.is_some() {
             return;
         }
+        // An indented block's line of one past run (a debugger's stack frame): not read.
+        if code_blocks::is_log_record(line) {
+            return;
+        }
         if markdown::is_tree_line(line) && self.tree_line(line, line_no) {
             return;
         }

@@ -21,6 +21,7 @@ use super::command_lines::{program_token, span_command};
 use super::doc::{Kind, MAX_SPAN};
 use super::found::Found;
 use super::walker::Walker;
+use super::words::the_readers_file;
 
 impl Walker {
     /// Reads the code spans `spans` of the sentence `range` of `line` into `found`.
@@ -46,7 +47,10 @@ impl Walker {
                 continue;
             }
             if let Some(tok) = self.span_path(line.masked[sp.inner.clone()].trim(), inner, strength) {
-                found.raw.push((tok, sp.start, sp.end));
+                // "your app's `build.gradle`": the reader's file, not one of the repository.
+                if !the_readers_file(orig[..sp.start].trim_end_matches('`'), &tok.path) {
+                    found.raw.push((tok, sp.start, sp.end));
+                }
                 continue;
             }
             if let Some(a) = config::assignment(inner) {

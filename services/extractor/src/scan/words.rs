@@ -65,6 +65,24 @@ impl Walker {
     }
 }
 
+/// Whether a bare name in a code span right after `before` is the reader's own file: after
+/// "your" or "their", with at most one word between ("your app's `build.gradle`", "In your
+/// `build.gradle`"). Unlike running text, an article does not count: "a `Makefile` target" is
+/// a target of the repository's Makefile.
+pub(super) fn the_readers_file(before: &str, name: &str) -> bool {
+    if name.contains('/') {
+        return false;
+    }
+    let words: Vec<String> = before.split_whitespace().rev().take(2).map(str::to_lowercase).collect();
+    let reader = |w: &String| matches!(w.as_str(), "your" | "their");
+    let plain = |w: &String| !w.is_empty() && w.chars().all(|c| c.is_ascii_lowercase() || c == '-' || c == '\'');
+    match words.as_slice() {
+        [last, ..] if reader(last) => true,
+        [last, second] => plain(last) && reader(second),
+        _ => false,
+    }
+}
+
 /// Whether the text right after a line's first word defines it: " - our desktop app", " – x",
 /// " — x", ": x".
 fn defined_after(after: &str) -> bool {
@@ -100,7 +118,16 @@ fn a_kind_of_file(before: &str, word: &str) -> bool {
 
 #[cfg(test)]
 mod tests {
-    use super::{a_kind_of_file, defined_after};
+    use super::{a_kind_of_file, defined_after, the_readers_file};
+
+    #[test]
+    fn the_readers_own_files() {
+        assert!(the_readers_file("add the dependency to your app's ", "build.gradle"));
+        assert!(the_readers_file("In your ", "build.gradle"));
+        assert!(!the_readers_file("Add a ", "Makefile"));
+        assert!(!the_readers_file("Bugsnag client library to ", "build.gradle"));
+        assert!(!the_readers_file("In your ", "app/build.gradle"));
+    }
 
     #[test]
     fn a_first_word_defined_after_a_dash() {
