@@ -1619,15 +1619,21 @@ fn a_folder_a_list_item_defines_is_a_path() {
 }
 
 /// A link to `/x.md` is read from the repository's root, as a code host renders it, even from a
-/// notes file in a folder; `/docs/intro`, without an extension, may be a site's route.
+/// notes file in a folder; `/docs/intro`, without an extension, may be a site's route, and
+/// `/discord.png` an image a site serves from its static folder.
 #[test]
 fn a_link_from_the_root_is_read_from_the_root() {
-    let text = "As outlined in [`CONTRIBUTING.md`](/CONTRIBUTING.md) and the [threat model](/website/content/docs/security.mdx#model).\nSee [intro](/docs/intro).\n";
+    let text = "As outlined in [`CONTRIBUTING.md`](/CONTRIBUTING.md) and the [threat model](/website/content/docs/security.mdx#model).\nSee [intro](/docs/intro).\n\n![Discord](/discord.png)\n";
     let out = extract(&memory(text, Some("docs/guide")));
     let got: Vec<String> = out.claims.iter().map(render).collect();
     assert_eq!(
         got,
-        ["L1 file_reference CONTRIBUTING.md", "L1 file_reference website/content/docs/security.mdx"],
+        [
+            "L1 file_reference CONTRIBUTING.md",
+            "L1 file_reference website/content/docs/security.mdx",
+            // an asset a site serves from its static folder: kept as written (refused later)
+            "L4 file_reference /discord.png"
+        ],
         "{got:?}"
     );
 }

@@ -6,7 +6,8 @@
 //! (`[gradle-conventions](gradle-conventions)`): `[Setup](setup)` may be a docs site's page.
 //! A link to `/x` with a file extension (`[CONTRIBUTING.md](/CONTRIBUTING.md)`) is read from
 //! the repository's root, as a code host renders a repository's Markdown; `/docs/intro`,
-//! without one, may be a docs site's route and stays as written.
+//! without one, may be a docs site's route, and `/discord.png` an asset a site serves from its
+//! static folder: both stay as written.
 
 use std::ops::Range;
 
@@ -81,7 +82,10 @@ fn root_relative(target: &str) -> Option<paths::PathToken> {
     let rest = target.trim().strip_prefix('/').filter(|r| !r.starts_with('/'))?;
     let name = rest.split(['#', '?']).next().unwrap_or(rest);
     let file = name.rsplit('/').next().unwrap_or(name);
-    if !paths::has_known_ext(file) {
+    // Images and other assets a docs site serves from its static folder (`![x](/discord.png)`).
+    const ASSETS: &[&str] = &["png", "jpg", "jpeg", "gif", "svg", "webp", "ico", "avif", "bmp", "mp4", "webm", "pdf"];
+    let asset = file.rsplit_once('.').is_some_and(|(_, ext)| ASSETS.contains(&ext.to_ascii_lowercase().as_str()));
+    if !paths::has_known_ext(file) || asset {
         return None;
     }
     paths::classify(rest, Strength::Standalone).filter(|tok| !tok.unresolvable())
