@@ -41,20 +41,26 @@ pub(crate) fn used_in_code(index: &RepoIndex, name: &str) -> bool {
 /// registered name) is the code's, though no definition of it is there to parse. A string
 /// merely used (`let _ = "name"`, `log("name")`) is not. The file and 1-based line.
 pub(crate) fn given_as_a_string(index: &RepoIndex, name: &str) -> Option<(String, usize)> {
-    let mut files: Vec<&str> = index
-        .files_with_token(name)
-        .filter(|f| Syntax::of(&f.path).is_some() && !is_test_path(&f.path))
-        .map(|f| f.path.as_str())
-        .collect();
-    files.sort_unstable();
     let quoted = [format!("\"{name}\""), format!("'{name}'"), format!("`{name}`")];
-    files.into_iter().find_map(|path| {
+    code_files_naming(index, name).into_iter().find_map(|path| {
         let text = index.read_text(path)?;
         let line = text
             .lines()
             .position(|l| quoted.iter().any(|q| l.find(q.as_str()).is_some_and(|at| keeps_as_data(&l[..at]))))?;
         Some((path.to_owned(), line + 1))
     })
+}
+
+/// The repo's own non-test code files the identifier index says name `name`, in path order (the
+/// same answer on every run, whatever order the index keeps).
+fn code_files_naming<'i>(index: &'i RepoIndex, name: &str) -> Vec<&'i str> {
+    let mut files: Vec<&str> = index
+        .files_with_token(name)
+        .filter(|f| Syntax::of(&f.path).is_some() && !is_test_path(&f.path))
+        .map(|f| f.path.as_str())
+        .collect();
+    files.sort_unstable();
+    files
 }
 
 /// Whether the code before a string on its line makes the string a constant's value, a key's or
@@ -77,14 +83,7 @@ fn keeps_as_data(before: &str) -> bool {
 /// Where the repo's own non-test code first names `name` (outside comments and strings): the
 /// file and 1-based line, for evidence. The same files count as for [`used_in_code`].
 pub(crate) fn first_use_in_code(index: &RepoIndex, name: &str) -> Option<(String, usize)> {
-    let mut files: Vec<&str> = index
-        .files_with_token(name)
-        .filter(|f| Syntax::of(&f.path).is_some() && !is_test_path(&f.path))
-        .map(|f| f.path.as_str())
-        .collect();
-    // The same answer on every run, whatever order the index keeps.
-    files.sort_unstable();
-    files.into_iter().find_map(|path| {
+    code_files_naming(index, name).into_iter().find_map(|path| {
         let text = index.read_text(path)?;
         first_use(path, &text, name).map(|line| (path.to_owned(), line))
     })

@@ -3,6 +3,9 @@
 //! commit), where every claim should be VALID unless the notes rotted. Each case would have
 //! been a false STALE or CONTRADICTED before; the guards at the end keep the real defects.
 
+#[allow(dead_code)] // only `check_as_validate` is used here
+mod common;
+
 use std::path::Path;
 use std::process::Command;
 
@@ -980,24 +983,8 @@ fn a_path_in_a_folder_holding_only_the_memory_is_gone() {
             vec![CodeRef { alt_paths: vec!["src/index.ts".into()], ..path("packages/x-headless/src/index.ts") }],
             None,
         );
-        // Through a batch, as a run checks it: the memory's own file is known there.
-        let batch = memval_proto::ClaimBatch {
-            run: memval_proto::RunHeader {
-                run_id: "r".into(),
-                repo: "repo".into(),
-                commit: None,
-                started_at: 0,
-                expected_memories: 1,
-            },
-            batch_id: "b".into(),
-            items: vec![memval_proto::ExtractedMemory {
-                memory: meta,
-                claims: vec![claim],
-                skip_reason: None,
-                left_out: Vec::new(),
-            }],
-        };
-        evidence.check_batch(batch).items.remove(0).results.remove(0).outcome
+        // As a run checks it, in a batch: the memory's own file is known there.
+        common::check_as_validate(&evidence, meta, vec![claim]).remove(0)
     };
     let others = [("packages/a/src/index.ts", "export {};\n"), ("packages/b/src/index.ts", "export {};\n")];
     let alone = [&others[..], &[("packages/x-headless/AGENTS.md", "# Notes\n")]].concat();
