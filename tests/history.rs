@@ -151,6 +151,49 @@ fn a_partial_clone_with_missing_blobs_still_follows_a_move() {
 }
 
 #[test]
+fn a_partial_clone_still_knows_a_path_was_never_the_repositorys() {
+    // rename detection fails for want of blobs, but the log read again without it lists every
+    // path each commit touched: a path it never shows never was, as with whole history (drift
+    // needs a past), not "deleted behind the clone's edge"
+    let origin = GitRepo::new();
+    origin.write("src/engine.rs", &code(40));
+    origin.commit("start", BEFORE);
+    std::fs::remove_file(origin.dir.path().join("src/engine.rs")).unwrap();
+    origin.write("src/core/engine.rs", &(code(40).replace("u32", "i64") + "pub fn more() {}\n"));
+    origin.commit("move and rework the engine", LATER);
+    origin.git(&["config", "uploadpack.allowFilter", "true"]);
+    let tmp = tempfile::tempdir().unwrap();
+    let clone = tmp.path().join("clone");
+    let url = format!("file://{}", origin.path());
+    let out = Command::new("git")
+        .args(["clone", "-q", "--filter=blob:none", &url])
+        .arg(&clone)
+        .env("GIT_CONFIG_GLOBAL", "/dev/null")
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    std::fs::remove_dir_all(origin.dir.path()).unwrap();
+    let memory =
+        memory_file(tmp.path(), "The engine is `src/engine.rs`; put your settings in `conf/local/settings.toml`.");
+    let report = run_json(&clone, &memory, &tmp.path().join("store"));
+    // the move is still followed, and says how
+    let moved = file_claim(&report, "src/engine.rs");
+    assert_eq!(moved["verdict"], "STALE", "{moved:#}");
+    assert!(moved["evidence"].as_str().unwrap().contains("without rename detection"), "{moved:#}");
+    // the never-seen path is not a claim about the repository
+    let claims = report["memories"][0]["claims"].as_array().unwrap();
+    assert!(
+        !claims.iter().any(|c| c["code_refs"][0]["path"] == "conf/local/settings.toml"),
+        "a path git never had is not drift: {report:#}"
+    );
+    let listed = report["not_checked"].as_array().unwrap();
+    assert!(
+        listed.iter().any(|n| n.to_string().contains("conf/local/settings.toml")),
+        "it is listed as not checked, with its reason: {report:#}"
+    );
+}
+
+#[test]
 fn a_memory_without_a_date_still_finds_a_renamed_symbol() {
     // no created_at / updated_at: the rename is found from the commit that removed the
     // name from the file, not from the memory's date

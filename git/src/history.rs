@@ -101,6 +101,9 @@ pub struct GitRepo {
     history: OnceLock<History>,
     /// Why the history loaded is not the whole story, when it is not.
     incomplete: OnceLock<Option<String>>,
+    /// Whether commits, or the paths they touched, may be missing from it (a shallow clone, a
+    /// log that failed outright), not only the pairing of renames.
+    paths_lost: OnceLock<bool>,
     revs: Mutex<HashMap<UnixSeconds, Option<String>>>,
     /// Results of history searches for file-less names ([`GitRepo::name_removed`]), so
     /// repeated runs on one checkout search once.
@@ -479,6 +482,7 @@ impl GitRepo {
             shallow,
             history: OnceLock::new(),
             incomplete: OnceLock::new(),
+            paths_lost: OnceLock::new(),
             revs: Mutex::new(HashMap::new()),
             trees: Mutex::new(HashMap::new()),
             name_results: Mutex::new(HashMap::new()),
@@ -624,6 +628,16 @@ impl GitRepo {
         self.incomplete.get().and_then(|n| n.as_deref())
     }
 
+    /// Whether a path the history never shows may still have been the repository's: a shallow
+    /// clone's past is behind its graft, and a log that failed outright shows nothing. A log read
+    /// again without rename detection (a partial clone whose blobs are missing) still lists every
+    /// path each commit added or deleted: only which addition continued which deletion is guessed,
+    /// so "never in the repository" stays as sure as with whole history. Loads the history.
+    pub fn paths_incomplete(&self) -> bool {
+        self.indexed_history();
+        self.paths_lost.get().copied().unwrap_or(true)
+    }
+
     /// The log of renames, deletions and additions of `range` (`HEAD`'s whole history, or the
     /// commits after a kept one). `--full-history`: git's default simplification follows only
     /// the parent a merge's tree equals, so a project whose old line was emptied and then merged
@@ -703,6 +717,7 @@ impl GitRepo {
             let started = std::time::Instant::now();
             if let Some(changes) = self.kept_history() {
                 let _ = self.incomplete.set(None);
+                let _ = self.paths_lost.set(false);
                 tracing::debug!(target: "memval::timing", changes = changes.len(), seconds = started.elapsed().as_secs_f64(), "kept history read");
                 let history = History::new(changes);
                 tracing::debug!(target: "memval::timing", seconds = started.elapsed().as_secs_f64(), "kept history indexed");
@@ -713,6 +728,7 @@ impl GitRepo {
                 notes.push("shallow clone: history before its oldest commit is unknown".to_owned());
             }
             self.tell("reading the git history's renames and deletions (later runs on this clone reuse it)");
+            let mut lost = self.shallow;
             let text = match self.log(true, &self.head) {
                 Ok(text) => text,
                 Err(with_renames) => match self.log(false, &self.head) {
@@ -722,10 +738,12 @@ impl GitRepo {
                     }
                     Err(without) => {
                         notes.push(format!("{without}; no history used"));
+                        lost = true;
                         String::new()
                     }
                 },
             };
+            let _ = self.paths_lost.set(lost);
             let _ = self.incomplete.set((!notes.is_empty()).then(|| notes.join("; ")));
             if !notes.is_empty() {
                 tracing::warn!(repo = %self.dir.display(), problem = %notes.join("; "), "git history is incomplete");
@@ -1463,6 +1481,7 @@ mod tests {
             shallow: false,
             history: OnceLock::from(History::new(changes)),
             incomplete: OnceLock::from(None),
+            paths_lost: OnceLock::from(false),
             revs: Mutex::new(HashMap::new()),
             trees: Mutex::new(HashMap::new()),
             name_results: Mutex::new(HashMap::new()),

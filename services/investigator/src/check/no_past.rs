@@ -3,8 +3,9 @@
 //! the same name elsewhere is not called the path "moved".
 //!
 //! [`Checker::locate`] comes here when no reading of the path is in the tree or in history, with
-//! complete history only (a shallow or partial clone may have lost the past: it keeps the older
-//! reading, capped).
+//! history that lists every path (a shallow clone, or a log that failed, may have lost the past:
+//! it keeps the older reading, capped; a partial clone read again without rename detection still
+//! lists every path, and comes here).
 //!
 //! **Nothing of its name anywhere** ([`Checker::never_existed`]). A claim about the repository
 //! only when the folder the memory put it in says the memory meant one of that folder's own
@@ -130,8 +131,9 @@ impl Checker<'_> {
     pub(super) fn never_existed(&self, readings: &[&str]) -> Located {
         let written = as_written(readings.iter().copied());
         let Some(git) = self.git else { return self.never_in_repo() };
-        if git.incomplete().is_some() {
-            // A shallow or partial clone: the path may have been deleted behind what it has.
+        if git.paths_incomplete() {
+            // A shallow clone, or no log at all: the path may have been deleted behind what it
+            // has. (A partial clone read without rename detection still has every path.)
             let (confidence, evidence) = self.history_confidence(
                 git,
                 85,

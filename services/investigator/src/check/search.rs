@@ -225,7 +225,7 @@ impl Checker<'_> {
         }
         // With complete history the path never was: a file of its name elsewhere is no
         // successor by itself (`check/no_past.rs` reads it against the memory's folders).
-        let complete = self.git.is_some_and(|g| g.incomplete().is_none());
+        let complete = self.git.is_some_and(|g| !g.paths_incomplete());
         let bare_and_unique = bare && candidates.len() == 1;
         if complete && !candidates.is_empty() && !bare_and_unique {
             return Located::NameElsewhere { candidates, stem: false };
@@ -383,7 +383,7 @@ impl Checker<'_> {
             .filter(|p| p.rsplit_once('.').is_some_and(|(_, other)| same_kind_of_file(ext, other)))
             .collect();
         relatives.sort();
-        if self.git.is_some_and(|g| g.incomplete().is_none()) && !relatives.is_empty() {
+        if self.git.is_some_and(|g| !g.paths_incomplete()) && !relatives.is_empty() {
             return Some(Located::NameElsewhere { candidates: relatives, stem: true });
         }
         let best = best_candidate(path, &relatives)?;
