@@ -24,6 +24,7 @@ mod gaai;
 mod json;
 mod loaded;
 mod notes;
+mod proposal;
 mod sqlite;
 mod text;
 

@@ -32,8 +32,10 @@
 //! A doc of the walk that records the past by design ([`past_record`]: a changelog, release
 //! notes, a decision record, an RFC or a proposal, a plan (`docs/plans/`: what the code was before
 //! it and what it would become), a migration or upgrade guide, a postmortem, a blog post, an
-//! archive, an old version's docs such as `docs/1.x/`) is loaded with kind `history`: listed, and skipped by the
-//! extractor with that reason, since what it says was true when written.
+//! archive, an old version's docs such as `docs/1.x/`), or one that gives a proposal's stage as
+//! its status at its top (`Status: implemented · 2026-08-21`, `proposal.rs`), is loaded with kind
+//! `history`: listed, and skipped by the extractor with that reason, since what it says was true
+//! when written.
 
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
@@ -164,7 +166,7 @@ pub(crate) fn load_dir(dir: &Path, ctx: &mut Ctx, links: &mut Vec<Link>) -> Resu
             Ok(mut m) => {
                 if vendored_copy(&m.id) {
                     m.kind = memval_proto::VENDORED_KIND.into();
-                } else if agent == "docs" && past_record(&m.id) {
+                } else if agent == "docs" && (past_record(&m.id) || stated_proposal(&m.id, &m.content)) {
                     m.kind = memval_proto::HISTORY_KIND.into();
                 }
                 out.push(m)
@@ -268,6 +270,13 @@ pub(crate) fn past_record(id: &str) -> bool {
         || dated(stem)
         || dated_within(stem)
         || folders.iter().any(|f| FOLDERS.contains(&f.as_str()) || old_version(f) || dated_folder(f))
+}
+
+/// A doc that is not a README and says at its top that it is a proposal at some stage
+/// (`Status: implemented · 2026-08-21`): see `proposal.rs`.
+fn stated_proposal(id: &str, text: &str) -> bool {
+    let file = id.rsplit('/').next().unwrap_or(id).to_ascii_lowercase();
+    !file.starts_with("readme") && crate::proposal::states_a_proposal(text)
 }
 
 /// A record of releases by a name that also says whose or which (`Changelog-Platform`,
