@@ -789,6 +789,9 @@ fn a_bare_file_name_the_code_handles_is_the_users_file() {
         write(r, "notes.md", "# scratch\n");
         write(r, "R/config.R", "config_path <- function(dir) {\n  file.path(dir, \"btw.md\")\n}\n");
         write(r, "test/cuda/LocalPreferences.toml", "[Pkg]\nprecompile = false\n");
+        write(r, "GitVersion.yml", "mode: ContinuousDelivery\n");
+        write(r, "src/Locator.cs", "class Locator {\n  public const string DefaultFileName = \"GitVersion.yml\";\n}\n");
+        write(r, "Setup.yml", "steps: []\n");
         write(
             r,
             "NOTES.md",
@@ -800,6 +803,8 @@ fn a_bare_file_name_the_code_handles_is_the_users_file() {
         std::fs::remove_file(r.join("notes.md")).unwrap();
         std::fs::remove_file(r.join("test/cuda/LocalPreferences.toml")).unwrap();
         write(r, ".gitignore", "/LocalPreferences.toml\n");
+        std::fs::rename(r.join("GitVersion.yml"), r.join(".gitversion.yml")).unwrap();
+        std::fs::rename(r.join("Setup.yml"), r.join(".setup.yml")).unwrap();
     });
 
     let evidence = Evidence::open(root).unwrap();
@@ -814,6 +819,16 @@ fn a_bare_file_name_the_code_handles_is_the_users_file() {
         "a file nothing handles by name, deleted",
         checker.check(&file(2, "notes.md"), &memory),
         &Want::Verdict(Verdict::Contradicted),
+    );
+    assert_case(
+        "a file name the code reads from its user's project, the repo's own copy renamed",
+        checker.check(&file(1, "GitVersion.yml"), &memory),
+        &Want::NotChecked("src/Locator.cs:2"),
+    );
+    assert_case(
+        "a file nothing handles by name, renamed",
+        checker.check(&file(1, "Setup.yml"), &memory),
+        &Want::Verdict(Verdict::Stale),
     );
     assert_case(
         "a file name git ignores at the root, a copy once elsewhere deleted",

@@ -101,7 +101,7 @@ impl Checker<'_> {
         if let (Some(git), Located::NotInRepo(_) | Located::NeverInRepo) = (self.git, &found) {
             let bare = as_written(std::iter::once(written).chain(alts.iter().map(String::as_str)));
             if let Some(there) = self.bare_name_in_history(git, bare) {
-                found = there;
+                found = self.users_file(bare, &there).unwrap_or(there);
             }
         }
         // `.paket/paket.bootstrapper.exe` in a README or doc: a binary its reader builds or

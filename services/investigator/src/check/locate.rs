@@ -35,12 +35,9 @@ impl Checker<'_> {
         let found = self.locate_readings(raw, alts, since);
         let written = as_written(std::iter::once(raw).chain(alts.iter().map(String::as_str)));
         let bare = !written.is_empty() && !written.contains('/');
-        // A file's name (`btw.md`, `.npmrc`), not a folder's: code names folders for many reasons.
-        if let (Located::Gone { evidence, .. }, true) = (&found, bare && written.contains('.')) {
-            if let Some((path, line)) = self.named_as_a_file_by_code(written) {
-                return Located::NotInRepo(format!(
-                    "{written} is a file the repo's code handles by name ({path}:{line}): one of its user's, which the history of the repo's own copy ({evidence}) says nothing of; not checked"
-                ));
+        if bare {
+            if let Some(users) = self.users_file(written, &found) {
+                return users;
             }
         }
         match found {

@@ -2,8 +2,10 @@
 //!
 //! A tool's docs name the files it reads or writes in its user's project (`btw.md` a client
 //! loads, the `.npmrc` a bot rewrites, the `yarn.lock` it updates). The repository may once have
-//! had a copy of its own, since deleted: history then calls the name "deleted", yet the memory
-//! never meant that copy. When a path written as a bare name is gone and a source file (of a
+//! had a copy of its own, since deleted or renamed (GitVersion's own `GitVersion.yml` became
+//! `.gitversion.yml`, while its code still looks for `GitVersion.yml` in its users' projects):
+//! history then calls the name "deleted" or "moved", yet the memory never meant that copy. When
+//! a path written as a bare name is gone or moved and a source file (of a
 //! programming language: not prose, not another agent's notes, not data) has it as a whole
 //! string (`"btw.md"`, `'.npmrc'`: a file name the code joins to a folder of its user's, not a
 //! path or a pattern of the repository's own, `'!**/yarn.lock'`), the name is one the program
@@ -11,9 +13,29 @@
 //! build or CI script under `build/`, `scripts/`, `.github/`, ...) names its own files, so it
 //! does not count.
 
+use super::located::Located;
 use super::Checker;
 
 impl Checker<'_> {
+    /// A bare file's name (`btw.md`, `.npmrc`; not a folder's: code names folders for many
+    /// reasons) that history calls gone or moved, when the repo's code handles it by name:
+    /// not checked, saying where the code names it.
+    pub(super) fn users_file(&self, written: &str, found: &Located) -> Option<Located> {
+        // Gone, or moved: the repo's own copy renamed (`GitVersion.yml` → `.gitversion.yml`)
+        // while its code still reads the name from its users' projects.
+        let evidence = match found {
+            Located::Gone { evidence, .. } | Located::Moved { evidence, .. } => evidence,
+            _ => return None,
+        };
+        if written.contains('/') || !written.contains('.') {
+            return None;
+        }
+        let (path, line) = self.named_as_a_file_by_code(written)?;
+        Some(Located::NotInRepo(format!(
+            "{written} is a file the repo's code handles by name ({path}:{line}): one of its user's, which the history of the repo's own copy ({evidence}) says nothing of; not checked"
+        )))
+    }
+
     /// The first code file (by path) whose text names `name` as a file in a string, and the line.
     pub(super) fn named_as_a_file_by_code(&self, name: &str) -> Option<(String, u32)> {
         let token = name
@@ -22,7 +44,8 @@ impl Checker<'_> {
             .filter(|part| part.len() >= 2)?;
         let mut files: Vec<&str> =
             self.index.files_with_token(token).map(|f| f.path.as_str()).filter(|p| is_code(p) && !tooling(p)).collect();
-        files.sort_unstable();
+        // The program's own code first: a test or a docs script naming it says less.
+        files.sort_unstable_by_key(|p| (secondary(p), *p));
         files.into_iter().find_map(|path| {
             let text = self.index.read_text(path)?;
             text.lines().position(|l| names_file_in_string(l, name)).map(|i| (path.to_owned(), i as u32 + 1))
@@ -35,6 +58,18 @@ impl Checker<'_> {
 fn is_code(path: &str) -> bool {
     let ext = path.rsplit('/').next().unwrap_or(path).rsplit_once('.').map(|(_, e)| e.to_ascii_lowercase());
     ext.is_some_and(|e| memval_git::CODE_EXTENSIONS.contains(&e.as_str()))
+}
+
+/// Whether `path` is a test's or a docs script's (`src/App.Tests/x.cs`, `doc/gen.py`), cited
+/// only when no other code names the file.
+fn secondary(path: &str) -> bool {
+    let lower = path.to_ascii_lowercase();
+    let mut segments = lower.split('/').rev();
+    let file = segments.next().unwrap_or("");
+    file.contains("test")
+        || file.contains("spec")
+        || segments
+            .any(|s| s.contains("test") || matches!(s, "spec" | "specs" | "doc" | "docs" | "examples" | "example"))
 }
 
 /// Folders of a repository's own tooling: a build or CI script names the repository's files
