@@ -323,6 +323,9 @@ fn with_history_a_path_that_never_was_is_read_against_its_folder() {
         &[
             ("docs/guide.md", "# Guide\n"),
             ("docs/index.md", "# Docs\n"),
+            ("manual/index.rst", "Manual\n"),
+            ("manual/guide.rst", "Guide\n"),
+            ("manual/conf.py", "project = 'x'\n"),
             ("e2e/test_hooks.py", "def test_hooks():\n    pass\n"),
             ("e2e/test_tools.py", "def test_tools():\n    pass\n"),
             ("infra/with-test-redis-and-db.sh", "#!/bin/sh\n"),
@@ -551,6 +554,16 @@ fn with_history_a_path_that_never_was_is_read_against_its_folder() {
                 "a Julia file the project's manifest does not list stays an invented name",
                 claim(ClaimType::FileReference, vec![path("src/mcmc/nuts.jl")], None),
                 Want::Verdict(Verdict::Contradicted, &["src/mcmc/ holds 2 other .jl files"], &["library"]),
+            ),
+            (
+                "a folder under a folder of pages with one source file among them: prose (the manual/code)",
+                claim(ClaimType::FileReference, vec![path("manual/code")], None),
+                Want::NotChecked(&["never been in the repository", "nothing in manual/ is like it"]),
+            ),
+            (
+                "a folder under a folder of code that never was is still an invented name",
+                claim(ClaimType::FileReference, vec![path("e2e/fixtures/")], None),
+                Want::Verdict(Verdict::Contradicted, &["e2e/ holds 2 source files of its 2"], &["deleted"]),
             ),
             (
                 "a file history saw deleted is still drift",

@@ -4,7 +4,8 @@
 //! "deprecate `X`", "`X` removed",
 //! "`old`→`new`": the left side of an arrow, in a sentence about a change), and what a reader or a command is to make ("Create a
 //! file named `build.config.js`", "`init` also creates an `appwrite.json`": the file a step
-//! makes, whether or not one by that name is in the repository). Such a sentence says the thing is not there, or not to be used: it makes no claim
+//! makes, whether or not one by that name is in the repository), or what a rule forbids making ("Do not add a generic
+//! `features/` directory"). Such a sentence says the thing is not there, or not to be used: it makes no claim
 //! that it exists, so no claim is made of the mention (a word that is no claim is not listed
 //! either; the sentence's other mentions are read as usual). Only the clause around the mention counts, and only words about being there or
 //! being used: "Never edit `gen.rs`" and "Do not modify `build.rs`" still say the file exists.
@@ -195,10 +196,30 @@ fn makes(words: &[String], before: &str) -> bool {
     verb.is_some_and(|(i, _)| !alternative(i)) || example_of_a_step(before)
 }
 
+/// Verbs of adding that a prohibition puts before what it forbids making.
+const ADD: &[&str] = &["add", "introduce", "create", "make", "put"];
+
+/// Whether a clause's words before a mention forbid making it: "Do not add a generic
+/// `features/` directory", "never introduce a `utils.py`", "don't create `x/`". What is not to
+/// be made is, if anything, not there; "Do not add to `routes.ts`" is no such clause (the
+/// mention is where to add, not what).
+fn forbids_making(words: &[String]) -> bool {
+    let verb = words
+        .iter()
+        .enumerate()
+        .rev()
+        .filter(|(_, w)| {
+            !MAKE_FILLER.contains(&w.as_str()) && !matches!(w.as_str(), "generic" | "separate" | "another")
+        })
+        .take(1)
+        .find(|(_, w)| ADD.contains(&w.as_str()));
+    verb.is_some_and(|(i, _)| i > 0 && matches!(words[i - 1].as_str(), "not" | "never" | "don't" | "dont"))
+}
+
 /// Whether the sentence `orig[range]` denies the mention at `start..end`.
 pub(super) fn denied(orig: &str, range: &Range<usize>, start: usize, end: usize) -> bool {
     let Some((words, from, to)) = clause_words(orig, range, start, end) else { return false };
-    if makes(&words, &orig[from..start]) {
+    if makes(&words, &orig[from..start]) || forbids_making(&words) {
         return true;
     }
     let words: Vec<&str> = words.iter().map(String::as_str).collect();
@@ -397,6 +418,17 @@ mod tests {
         assert!(!at("Create a symlink to `vendor/lib`.", "`vendor/lib`"));
         assert!(!at("When fixing a bug, update or create `.claude/` files to keep them in sync.", "`.claude/`"));
         assert!(at("Clone the repo and create `local.env` from the sample.", "`local.env`"));
+    }
+
+    #[test]
+    fn what_a_rule_forbids_making_is_not_said_to_be_there() {
+        assert!(at("Do not add a generic `features/` directory.", "`features/`"));
+        assert!(at("Never introduce a new `utils.py` module.", "`utils.py`"));
+        assert!(at("Don't create `helpers/` folders.", "`helpers/`"));
+        // where to add, or a rule that does not forbid
+        assert!(!at("Do not add to `routes.ts` without a review.", "`routes.ts`"));
+        assert!(!at("Add a generic `features/` directory.", "`features/`"));
+        assert!(!at("Do not add tests outside `tests/unit/`.", "`tests/unit/`"));
     }
 
     #[test]

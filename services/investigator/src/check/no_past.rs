@@ -18,7 +18,8 @@
 //!   `with-test-redis-and-db.sh`) or, for names of five characters or more, one edit away (two
 //!   from ten): a typo (CONTRADICTED 65, naming the entry);
 //! - a source file among the folder's own files of its extension (`src/cache/lru_v2.go` where
-//!   `src/cache/` holds Go files), or a folder inside a folder of source files: an invented name
+//!   `src/cache/` holds Go files), or a folder inside a folder of source files (most of its files
+//!   are; not `docs/` with a `conf.py` among its pages): an invented name
 //!   (CONTRADICTED 65) in an agent's notes; not checked in a README or doc, which name other
 //!   projects' files and what the reader will write (`scripts/deploy.sh`) as well as their own
 //!   (on the session-13 precision sets such verdicts in docs were right 3 times in 19).
@@ -47,6 +48,10 @@
 //! - under the first folder the memory wrote, which exists, with every folder it wrote kept in
 //!   order and more between (`agents/TESTING.md` found only at `agents/agents-test/TESTING.md`,
 //!   `gui/pages/x` at `gui/src/pages/x`): the place is right and the file is deeper, STALE 60;
+//!   found deeper under a folder a build copies into its distribution (a Maven assembly's
+//!   `src/assembly/static/`, Gradle's `src/dist/`: `hugegraph-store/conf/application.yml` whose
+//!   source is `hugegraph-store/hg-store-dist/src/assembly/static/conf/application.yml`), the
+//!   path is the built package's layout, **not checked**;
 //!   found deeper in several places (`app/Domain/Controllers/` where each `app/Domain/*/` has
 //!   a `Controllers/`), a layout the memory describes, **not checked**;
 //! - a near miss of a path the repository has (the same letters with other separators,
@@ -113,6 +118,22 @@ impl Checker<'_> {
             _ => None,
         }
     }
+}
+
+/// Folders whose contents a build copies, as they are, to the root of the distribution it makes:
+/// a Maven assembly's `src/assembly/static/` (or `src/main/assembly/`), Gradle's `src/dist/`
+/// and `src/main/dist/`.
+const DISTRIBUTION_CONTENT: &[&str] =
+    &["src/assembly/static", "src/main/assembly", "src/assembly", "src/main/dist", "src/dist"];
+
+/// When `found` (a place deeper than `reading`, under its first folder) is `reading`'s rest
+/// under a distribution's content folder (`hugegraph-store/conf/application.yml` found at
+/// `hugegraph-store/hg-store-dist/src/assembly/static/conf/application.yml`), that folder:
+/// the memory wrote the path as the built package lays it out (`conf/` at the package root).
+fn distribution_content(reading: &str, found: &str) -> Option<String> {
+    let (_, rest) = reading.split_once('/')?;
+    let before = found.strip_suffix(rest)?.strip_suffix('/')?;
+    DISTRIBUTION_CONTENT.iter().find(|content| before.ends_with(&format!("/{content}"))).map(|_| before.to_owned())
 }
 
 /// Why the folder a never-seen path sits in makes it one of the folder's own.
@@ -271,15 +292,23 @@ impl Checker<'_> {
                 })
             }
             Some(_) => None,
+            // A folder name: only a folder of code (most of its files source files) makes one
+            // a package of it; `docs/` holding a `conf.py` among its pages is a folder of
+            // pages, and "the docs/code" there is prose.
             None => {
+                let files = children.iter().filter(|(_, dir)| !dir).count();
                 let code = children
                     .iter()
                     .filter(|(e, dir)| {
                         !dir && e.rsplit_once('.').is_some_and(|(_, x)| memval_git::CODE_EXTENSIONS.contains(&x))
                     })
                     .count();
-                (code > 0)
-                    .then(|| FolderSays::AmongCode(format!("{code} source file{}", if code == 1 { "" } else { "s" })))
+                (code > 0 && code * 2 > files).then(|| {
+                    FolderSays::AmongCode(format!(
+                        "{code} source file{} of its {files}",
+                        if code == 1 { "" } else { "s" }
+                    ))
+                })
             }
         }
     }
@@ -386,6 +415,11 @@ impl Checker<'_> {
                     ));
                 }
                 if let Some(best) = deeper.first().cloned() {
+                    if let Some(content) = distribution_content(reading, &best) {
+                        return Located::NotInRepo(format!(
+                            "{reading} has never been in the repository (not in the tree, not in git history); {best} is its source in {content}/, which a build copies into the package it makes: the path is the built package's layout, not one of this tree"
+                        ));
+                    }
                     return Located::Moved {
                         dir: self.index.is_dir(&best),
                         evidence: format!(
@@ -599,5 +633,24 @@ mod tests {
         assert!(!keeps_in_order("config/importmap.rb", "actiontext/test/dummy/config/importmap.rb"));
         assert!(!keeps_in_order("schema/keyspace2/versioned", "schema/temporal/versioned"));
         assert!(!keeps_in_order("agents/TESTING.md", "agents/TESTING.md"));
+    }
+
+    #[test]
+    fn a_distributions_content_folder_makes_the_built_layout() {
+        assert_eq!(
+            distribution_content(
+                "hugegraph-store/conf/application.yml",
+                "hugegraph-store/hg-store-dist/src/assembly/static/conf/application.yml"
+            )
+            .as_deref(),
+            Some("hugegraph-store/hg-store-dist/src/assembly/static")
+        );
+        assert_eq!(
+            distribution_content("server/bin/start.sh", "server/app/src/main/dist/bin/start.sh").as_deref(),
+            Some("server/app/src/main/dist")
+        );
+        // deeper, but not under a distribution's content
+        assert_eq!(distribution_content("gui/pages/x", "gui/src/pages/x"), None);
+        assert_eq!(distribution_content("svc/conf/a.yml", "svc/test/static/conf/a.yml"), None);
     }
 }
