@@ -265,8 +265,11 @@ fn example_of_a_step(before: &str) -> bool {
     let Some(cue) = EXAMPLE_CUE.find(before) else { return false };
     let head = before[..cue.start()].trim_end_matches(['(', ',', ' ', '\t']);
     let clause = head.rfind(['.', ';', ':', '!', '?', '\n', '(', ',']).map_or(head, |i| &head[i + 1..]);
-    let first = clause.split(|c: char| !c.is_alphanumeric()).find(|w| !w.is_empty()).unwrap_or("");
-    STEP.contains(&first.to_lowercase().as_str())
+    let mut words = clause.split(|c: char| !c.is_alphanumeric()).filter(|w| !w.is_empty()).map(str::to_lowercase);
+    let first = words.next().unwrap_or_default();
+    // "Add tests to the dialect's test file (e.g., `tests/test_x.py`)": the example is where
+    // they go, which is there, not what the step makes.
+    STEP.contains(&first.as_str()) && !words.any(|w| w == "to" || w == "into")
 }
 
 /// An example cue right before a mention: "(e.g., ", ", for example ", " such as ", " like ".
@@ -418,6 +421,15 @@ mod tests {
         assert!(!at("Create a symlink to `vendor/lib`.", "`vendor/lib`"));
         assert!(!at("When fixing a bug, update or create `.claude/` files to keep them in sync.", "`.claude/`"));
         assert!(at("Clone the repo and create `local.env` from the sample.", "`local.env`"));
+    }
+
+    #[test]
+    fn the_place_a_step_adds_to_is_said_to_be_there() {
+        assert!(!at(
+            "Add tests to the appropriate dialect test file (e.g., `tests/dialects/test_snowflake.py`)",
+            "`tests/dialects/test_snowflake.py`"
+        ));
+        assert!(at("Add a test under `tests/`, for example `tests/test_x.py`.", "`tests/test_x.py`"));
     }
 
     #[test]
