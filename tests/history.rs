@@ -194,6 +194,44 @@ fn a_partial_clone_still_knows_a_path_was_never_the_repositorys() {
 }
 
 #[test]
+fn a_removed_wrapper_is_no_rename_of_a_look_alike_added_later() {
+    // two thin wrappers with near-identical bodies: one removed, the other added by a later
+    // commit. A rename is made in one commit, so the later one is not the removed one's new name
+    let wrapper = |name: &str| {
+        format!("  {name}(name: string) {{\n    const c = this.collection(name);\n    return c.{name}();\n  }}\n")
+    };
+    let class = |methods: &[&str]| {
+        let mut s = String::from("export class Runner {\n");
+        for m in methods {
+            s.push_str(&wrapper(m));
+        }
+        s.push_str("  collection(name: string) {\n    return name;\n  }\n}\n");
+        s
+    };
+    let repo = GitRepo::new();
+    repo.write("src/runner.ts", &class(&["reIndex"]));
+    repo.commit("start", BEFORE);
+    repo.write("src/runner.ts", &class(&[]));
+    repo.commit("drop the deprecated reIndex", LATER);
+    repo.write("src/runner.ts", &class(&["countDocuments"]));
+    repo.commit("add countDocuments", LATEST);
+    let tmp = tempfile::tempdir().unwrap();
+    let report = run_json(
+        repo.dir.path(),
+        &memory_file(tmp.path(), "`reIndex` in `src/runner.ts` rebuilds a collection's indexes."),
+        &tmp.path().join("store"),
+    );
+    let c = report["memories"][0]["claims"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|c| c["claim_type"] == "symbol_reference")
+        .unwrap_or_else(|| panic!("no symbol claim: {report:#}"));
+    assert_eq!(c["verdict"], "CONTRADICTED", "{c:#}");
+    assert!(c["successor"].is_null(), "{c:#}");
+}
+
+#[test]
 fn a_memory_without_a_date_still_finds_a_renamed_symbol() {
     // no created_at / updated_at: the rename is found from the commit that removed the
     // name from the file, not from the memory's date

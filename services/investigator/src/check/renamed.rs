@@ -215,11 +215,17 @@ impl Checker<'_> {
             };
             // ... and a rename is made in one commit: the one that took the old name away must
             // have brought the new one into the file (mikro-orm's `propagateToOneOwner: boolean;`
-            // is not `colors: boolean;`, a field added years apart).
+            // is not `colors: boolean;`, a field added years apart). A one-line definition needs
+            // that commit found; a longer one is judged by its body when it is not.
             let one_line = old.line == old.end_line;
             let changed = self.name_changed_in(sym, raw, since);
-            let best = best.filter(|(_, def)| {
-                !one_line || changed.as_ref().is_some_and(|at| self.brought_in(&at.commit, &[path, raw], &def.name))
+            // A longer definition too, when history names the commit: typeorm's `reIndex`,
+            // removed in 2023 with the driver's deprecated calls, is no rename of a
+            // `countDocuments` the file had defined since 2018, however alike two thin wrappers'
+            // bodies are.
+            let best = best.filter(|(_, def)| match changed.as_ref() {
+                Some(at) => self.brought_in(&at.commit, &[path, raw], &def.name),
+                None => !one_line,
             });
             // The code renamed its definition but still gives it the old name as a string
             // (`TimeDefinition = ScalarDefinition(name="Time", ...)`, a serialised or registered
