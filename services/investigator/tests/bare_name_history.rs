@@ -119,3 +119,23 @@ fn a_joined_path_history_had_is_reported_though_its_folder_is_gone() {
     assert_eq!(v, Verdict::Contradicted, "{evidence}");
     assert!(evidence.starts_with("tests/cmake/CompilerFlags.cmake — "), "{evidence}");
 }
+
+/// The repository's one copy of the name was an example's (`sample/sample33-custom-repository/
+/// data-source.ts`, since deleted): the bare name is the file each reader writes, not that copy.
+#[test]
+fn a_bare_name_whose_one_copy_was_an_examples_is_the_readers_file() {
+    let (_dir, root) = new_repo();
+    commit(&root, 0, |r| {
+        write(r, "NOTES.md", "# notes\n");
+        write(r, "sample/sample33-custom-repository/data-source.ts", "export const a = 1;\n");
+        write(r, "src/main.ts", "export {};\n");
+    });
+    git(&root, &["rm", "-q", "-r", "sample"], START + DAY);
+    commit(&root, 1, |_| {});
+    let got = common::check_as_validate(&Evidence::open(&root).unwrap(), notes(&root), vec![file("data-source.ts")]);
+    assert!(
+        matches!(&got[0], Outcome::NotChecked { .. }),
+        "an example's copy deleted says nothing of the reader's file: {:?}",
+        got[0]
+    );
+}

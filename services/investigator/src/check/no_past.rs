@@ -103,6 +103,11 @@ impl Checker<'_> {
             .filter(|path| path.contains('/') && self.index.file(path).is_none())
             .collect();
         let [place] = places.iter().collect::<Vec<_>>()[..] else { return None };
+        // The one copy was an example's (`sample/sample33-custom-repository/data-source.ts`):
+        // the bare name is the file each reader writes in their own project, as the example did.
+        if place.split('/').rev().skip(1).any(names_examples) {
+            return None;
+        }
         let note = format!("written as the bare name {name}; the repository's one file of that name was {place}");
         match self.follow_history(git, place, None, 0)? {
             Located::Moved { to, dir, confidence, evidence, since } => Some(Located::Moved {
@@ -118,6 +123,13 @@ impl Checker<'_> {
             _ => None,
         }
     }
+}
+
+/// Whether a folder's name says it holds examples (`sample/`, `examples/`, `demo-app/`,
+/// `sample33-custom-repository/`, `templates/`).
+fn names_examples(folder: &str) -> bool {
+    let f = folder.to_ascii_lowercase();
+    ["sample", "example", "demo", "template", "starter"].iter().any(|w| f.starts_with(w))
 }
 
 /// Folders whose contents a build copies, as they are, to the root of the distribution it makes:
@@ -633,6 +645,16 @@ mod tests {
         assert!(!keeps_in_order("config/importmap.rb", "actiontext/test/dummy/config/importmap.rb"));
         assert!(!keeps_in_order("schema/keyspace2/versioned", "schema/temporal/versioned"));
         assert!(!keeps_in_order("agents/TESTING.md", "agents/TESTING.md"));
+    }
+
+    #[test]
+    fn folders_of_examples() {
+        for f in ["sample", "samples", "sample33-custom-repository", "examples", "Example", "demo-app", "templates"] {
+            assert!(names_examples(f), "{f}");
+        }
+        for f in ["src", "docs", "test", "resampler", "counterexample"] {
+            assert!(!names_examples(f), "{f}");
+        }
     }
 
     #[test]
