@@ -1449,6 +1449,14 @@ fn front_matter_that_configures_the_agent_tool_names_no_file() {
     check("Intro.\n---\ntools: see `tools/run.js`\n---", &["L3 file_reference tools/run.js"]);
 }
 
+#[test]
+fn a_pages_old_addresses_in_its_front_matter_are_no_paths() {
+    check(
+        "---\nTitle: Azure DevOps\nRedirectFrom: docs/build-server-support/build-server/azure-devops\nredirect_from:\n  - /docs/old/setup.md\naliases: [docs/guide/old-name]\n---\nSee `docs/guide/setup.md`.",
+        &["L8 file_reference docs/guide/setup.md"],
+    );
+}
+
 /// A doc a folder walk found to record the past (a changelog, a decision record) is listed
 /// with its reason and yields no claim: "X was renamed to Y in 3.5" is true of its time.
 #[test]
