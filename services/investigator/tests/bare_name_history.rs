@@ -139,3 +139,24 @@ fn a_bare_name_whose_one_copy_was_an_examples_is_the_readers_file() {
         got[0]
     );
 }
+
+/// An example's own README naming an example's file: its files are examples too, so history is
+/// followed as for any bare name.
+#[test]
+fn an_examples_readme_still_follows_its_examples_file() {
+    let (_dir, root) = new_repo();
+    commit(&root, 0, |r| {
+        write(r, "examples/store/README.md", "# store\n");
+        write(r, "examples/store/main.go", "package main\n");
+        write(r, "examples/basic/basic.go", "package basic\n");
+    });
+    git(&root, &["rm", "-q", "-r", "examples/basic"], START + DAY);
+    commit(&root, 1, |_| {});
+    let mut memory = notes(&root);
+    memory.id = "examples/store/README.md".into();
+    memory.source.path = root.join("examples/store/README.md").to_string_lossy().into_owned();
+    let got = common::check_as_validate(&Evidence::open(&root).unwrap(), memory, vec![file("basic.go")]);
+    let (v, evidence, _) = verdict(&got[0]);
+    assert_eq!(v, Verdict::Contradicted, "{evidence}");
+    assert!(evidence.contains("examples/basic/basic.go"), "{evidence}");
+}

@@ -105,7 +105,9 @@ impl Checker<'_> {
         let [place] = places.iter().collect::<Vec<_>>()[..] else { return None };
         // The one copy was an example's (`sample/sample33-custom-repository/data-source.ts`):
         // the bare name is the file each reader writes in their own project, as the example did.
-        if place.split('/').rev().skip(1).any(names_examples) {
+        // Not when the memory is an example's own README: its files are examples too.
+        let in_examples = |path: &str| path.split('/').rev().skip(1).any(names_examples);
+        if in_examples(place) && !self.context.own_file().is_some_and(in_examples) {
             return None;
         }
         let note = format!("written as the bare name {name}; the repository's one file of that name was {place}");
