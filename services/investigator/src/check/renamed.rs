@@ -223,9 +223,17 @@ impl Checker<'_> {
             // removed in 2023 with the driver's deprecated calls, is no rename of a
             // `countDocuments` the file had defined since 2018, however alike two thin wrappers'
             // bodies are.
-            let best = best.filter(|(_, def)| match changed.as_ref() {
-                Some(at) => self.brought_in(&at.commit, &[path, raw], &def.name),
-                None => !one_line,
+            // The file may have moved before the rename (`src/cache.rs` → `src/store.rs`, then
+            // `evict_oldest` → `evict_first`): the commit that took the name out of the file
+            // where it is now counts too.
+            let changed_here =
+                best.as_ref().filter(|_| path != raw).and_then(|_| self.name_changed_in(sym, path, since));
+            let best = best.filter(|(_, def)| {
+                let brought = |at: &Since| self.brought_in(&at.commit, &[path, raw], &def.name);
+                match (changed.as_ref(), changed_here.as_ref()) {
+                    (None, None) => !one_line,
+                    (there, here) => there.is_some_and(brought) || here.is_some_and(brought),
+                }
             });
             // The code renamed its definition but still gives it the old name as a string
             // (`TimeDefinition = ScalarDefinition(name="Time", ...)`, a serialised or registered
