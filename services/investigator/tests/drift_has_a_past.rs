@@ -792,6 +792,8 @@ fn a_bare_file_name_the_code_handles_is_the_users_file() {
         write(r, "GitVersion.yml", "mode: ContinuousDelivery\n");
         write(r, "src/Locator.cs", "class Locator {\n  public const string DefaultFileName = \"GitVersion.yml\";\n}\n");
         write(r, "Setup.yml", "steps: []\n");
+        write(r, "build.gradle", "plugins {}\n");
+        write(r, "plugin/src/test/java/FixtureTest.java", "class FixtureTest {\n  String f = \"build.gradle\";\n}\n");
         write(
             r,
             "NOTES.md",
@@ -805,6 +807,7 @@ fn a_bare_file_name_the_code_handles_is_the_users_file() {
         write(r, ".gitignore", "/LocalPreferences.toml\n");
         std::fs::rename(r.join("GitVersion.yml"), r.join(".gitversion.yml")).unwrap();
         std::fs::rename(r.join("Setup.yml"), r.join(".setup.yml")).unwrap();
+        std::fs::rename(r.join("build.gradle"), r.join("build.gradle.kts")).unwrap();
     });
 
     let evidence = Evidence::open(root).unwrap();
@@ -824,6 +827,11 @@ fn a_bare_file_name_the_code_handles_is_the_users_file() {
         "a file name the code reads from its user's project, the repo's own copy renamed",
         checker.check(&file(1, "GitVersion.yml"), &memory),
         &Want::NotChecked("src/Locator.cs:2"),
+    );
+    assert_case(
+        "a file renamed that only a test names as a string: the repo's own, renamed",
+        checker.check(&file(1, "build.gradle"), &memory),
+        &Want::Verdict(Verdict::Stale),
     );
     assert_case(
         "a file nothing handles by name, renamed",
