@@ -18,8 +18,8 @@
 //!   `with-test-redis-and-db.sh`) or, for names of five characters or more, one edit away (two
 //!   from ten): a typo (CONTRADICTED 65, naming the entry);
 //! - a source file among the folder's own files of its extension (`src/cache/lru_v2.go` where
-//!   `src/cache/` holds Go files), or a folder inside a folder of source files (most of its files
-//!   are; not `docs/` with a `conf.py` among its pages): an invented name
+//!   `src/cache/` holds Go files), or a folder inside a folder of source files (not a folder of
+//!   pages, `docs/` with a `conf.py` among its `.rst` files): an invented name
 //!   (CONTRADICTED 65) in an agent's notes; not checked in a README or doc, which name other
 //!   projects' files and what the reader will write (`scripts/deploy.sh`) as well as their own
 //!   (on the session-13 precision sets such verdicts in docs were right 3 times in 19).
@@ -306,23 +306,30 @@ impl Checker<'_> {
                 })
             }
             Some(_) => None,
-            // A folder name: only a folder of code (most of its files source files) makes one
-            // a package of it; `docs/` holding a `conf.py` among its pages is a folder of
-            // pages, and "the docs/code" there is prose.
+            // A folder name: not in a folder of pages (most of its files Markdown, reStructuredText,
+            // text or HTML): `docs/` holding a `conf.py` among its pages is no package of code,
+            // and "the docs/code" there is prose.
             None => {
                 let files = children.iter().filter(|(_, dir)| !dir).count();
+                let pages = children
+                    .iter()
+                    .filter(|(e, dir)| {
+                        !dir && e.rsplit_once('.').is_some_and(|(_, x)| {
+                            matches!(
+                                x.to_ascii_lowercase().as_str(),
+                                "md" | "mdx" | "rst" | "txt" | "adoc" | "html" | "htm" | "org"
+                            )
+                        })
+                    })
+                    .count();
                 let code = children
                     .iter()
                     .filter(|(e, dir)| {
                         !dir && e.rsplit_once('.').is_some_and(|(_, x)| memval_git::CODE_EXTENSIONS.contains(&x))
                     })
                     .count();
-                (code > 0 && code * 2 > files).then(|| {
-                    FolderSays::AmongCode(format!(
-                        "{code} source file{} of its {files}",
-                        if code == 1 { "" } else { "s" }
-                    ))
-                })
+                (code > 0 && pages * 2 <= files)
+                    .then(|| FolderSays::AmongCode(format!("{code} source file{}", if code == 1 { "" } else { "s" })))
             }
         }
     }
