@@ -119,10 +119,9 @@ fn a_shallow_clone_says_its_history_is_incomplete() {
     assert!(c["confidence"].as_u64().unwrap() <= 70, "{c:#}");
 }
 
-#[test]
-fn a_partial_clone_with_missing_blobs_still_follows_a_move() {
-    // a rename with edits needs the old blob to be detected; without it, `git log -M` fails,
-    // memval reads the history again without rename detection and says so
+/// An offline blobless clone of a repo whose engine moved and was reworked in one commit:
+/// `git log -M` fails there for want of the old blob. Returns the clone's temp dir and path.
+fn offline_partial_clone_of_a_moved_engine() -> (tempfile::TempDir, std::path::PathBuf) {
     let origin = GitRepo::new();
     origin.write("src/engine.rs", &code(40));
     origin.commit("start", BEFORE);
@@ -142,6 +141,14 @@ fn a_partial_clone_with_missing_blobs_still_follows_a_move() {
     assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
     // cut the clone off from its origin, as a real offline machine is
     std::fs::remove_dir_all(origin.dir.path()).unwrap();
+    (tmp, clone)
+}
+
+#[test]
+fn a_partial_clone_with_missing_blobs_still_follows_a_move() {
+    // a rename with edits needs the old blob to be detected; without it, `git log -M` fails,
+    // memval reads the history again without rename detection and says so
+    let (tmp, clone) = offline_partial_clone_of_a_moved_engine();
     let report =
         run_json(&clone, &memory_file(tmp.path(), "The engine is `src/engine.rs`."), &tmp.path().join("store"));
     let c = file_claim(&report, "src/engine.rs");
@@ -155,24 +162,7 @@ fn a_partial_clone_still_knows_a_path_was_never_the_repositorys() {
     // rename detection fails for want of blobs, but the log read again without it lists every
     // path each commit touched: a path it never shows never was, as with whole history (drift
     // needs a past), not "deleted behind the clone's edge"
-    let origin = GitRepo::new();
-    origin.write("src/engine.rs", &code(40));
-    origin.commit("start", BEFORE);
-    std::fs::remove_file(origin.dir.path().join("src/engine.rs")).unwrap();
-    origin.write("src/core/engine.rs", &(code(40).replace("u32", "i64") + "pub fn more() {}\n"));
-    origin.commit("move and rework the engine", LATER);
-    origin.git(&["config", "uploadpack.allowFilter", "true"]);
-    let tmp = tempfile::tempdir().unwrap();
-    let clone = tmp.path().join("clone");
-    let url = format!("file://{}", origin.path());
-    let out = Command::new("git")
-        .args(["clone", "-q", "--filter=blob:none", &url])
-        .arg(&clone)
-        .env("GIT_CONFIG_GLOBAL", "/dev/null")
-        .output()
-        .unwrap();
-    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
-    std::fs::remove_dir_all(origin.dir.path()).unwrap();
+    let (tmp, clone) = offline_partial_clone_of_a_moved_engine();
     let memory =
         memory_file(tmp.path(), "The engine is `src/engine.rs`; put your settings in `conf/local/settings.toml`.");
     let report = run_json(&clone, &memory, &tmp.path().join("store"));
