@@ -153,6 +153,23 @@ fn sled_error(dir: &str, broken: &AtomicBool, source: sled::Error) -> StoreError
 
 impl SledStore {
     pub fn open(dir: &Path) -> Result<SledStore, StoreError> {
+        // sled releases its file lock when its flusher thread ends, which may be a moment after
+        // the last handle of this process was dropped: a store reopened at once (a test, a
+        // later stage of the same process) finds its own lock. A few short waits cover that; a
+        // store another process holds is still reported as in use, about a second later.
+        let mut waits = 0;
+        loop {
+            match SledStore::open_once(dir) {
+                Err(StoreError::InUse { .. }) if waits < LOCK_WAITS => {
+                    waits += 1;
+                    std::thread::sleep(std::time::Duration::from_millis(LOCK_WAIT_MS));
+                }
+                done => return done,
+            }
+        }
+    }
+
+    fn open_once(dir: &Path) -> Result<SledStore, StoreError> {
         let path = dir.display().to_string();
         let opened = match sled::Config::new().path(dir).open() {
             // A full disk can stop sled half-way through a snapshot: it writes the snapshot to
@@ -242,6 +259,11 @@ impl Drop for SledStore {
         }
     }
 }
+
+/// How many times, and how long each, [`SledStore::open`] waits for a lock this process may
+/// still hold through sled's flusher thread.
+const LOCK_WAITS: u32 = 20;
+const LOCK_WAIT_MS: u64 = 50;
 
 /// The table [`SledStore::verdicts`] opens.
 pub const VERDICTS_TABLE: &str = "change_verdicts";
