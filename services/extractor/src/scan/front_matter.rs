@@ -23,15 +23,15 @@ const TOOL_KEYS: &[&str] = &["tools", "mcp-servers", "mcpServers", "mcp_servers"
 const PAST_ADDRESS_KEYS: &[&str] = &["redirectfrom", "aliases", "oldurl", "oldurls"];
 
 /// The YAML front matter at the top of a notes file (`---` to `---`), line by line: which
-/// lines belong to one of the [`TOOL_KEYS`] (the key's line and its indented continuation).
+/// lines belong to one of the [`TOOL_KEYS`] or [`PAST_ADDRESS_KEYS`] (the key's line and its indented continuation).
 #[derive(Default)]
 pub(super) struct FrontMatter {
     /// Inside the block.
     open: bool,
     /// The block has ended (or there is none): nothing more is skipped.
     done: bool,
-    /// The current top-level key is a tool key.
-    in_tool_key: bool,
+    /// The current top-level key is skipped: a tool key or a page's old addresses.
+    in_skipped_key: bool,
 }
 
 impl FrontMatter {
@@ -56,8 +56,8 @@ impl FrontMatter {
         if !continued {
             let key = line.split(':').next().unwrap_or("").trim().trim_matches(['"', '\'']);
             let squashed: String = key.chars().filter(|c| !matches!(c, '-' | '_')).collect::<String>().to_lowercase();
-            self.in_tool_key = TOOL_KEYS.contains(&key) || PAST_ADDRESS_KEYS.contains(&squashed.as_str());
+            self.in_skipped_key = TOOL_KEYS.contains(&key) || PAST_ADDRESS_KEYS.contains(&squashed.as_str());
         }
-        self.in_tool_key
+        self.in_skipped_key
     }
 }

@@ -218,14 +218,13 @@ impl Checker<'_> {
             // is not `colors: boolean;`, a field added years apart). A one-line definition needs
             // that commit found; a longer one is judged by its body when it is not.
             let one_line = old.line == old.end_line;
-            let changed = self.name_changed_in(sym, raw, since);
             // A longer definition too, when history names the commit: typeorm's `reIndex`,
             // removed in 2023 with the driver's deprecated calls, is no rename of a
-            // `countDocuments` the file had defined since 2018, however alike two thin wrappers'
-            // bodies are.
-            // The file may have moved before the rename (`src/cache.rs` → `src/store.rs`, then
-            // `evict_oldest` → `evict_first`): the commit that took the name out of the file
-            // where it is now counts too.
+            // `countDocuments` added to the file later, however alike two thin wrappers' bodies
+            // are. The file may have moved before the rename (`src/cache.rs` → `src/store.rs`,
+            // then `evict_oldest` → `evict_first`): the commit that took the name out of the
+            // file where it is now counts too.
+            let changed = self.name_changed_in(sym, raw, since);
             let changed_here =
                 best.as_ref().filter(|_| path != raw).and_then(|_| self.name_changed_in(sym, path, since));
             let best = best.filter(|(_, def)| {

@@ -67,16 +67,11 @@ fn is_code(path: &str) -> bool {
     ext.is_some_and(|e| memval_git::CODE_EXTENSIONS.contains(&e.as_str()))
 }
 
-/// Whether `path` is a test's or a docs script's (`src/App.Tests/x.cs`, `doc/gen.py`), cited
-/// only when no other code names the file.
+/// Whether `path` is a test's or a docs or examples script's (`src/App.Tests/AppTest.cs`,
+/// `doc/gen.py`), cited only when no other code names the file.
 fn secondary(path: &str) -> bool {
-    let lower = path.to_ascii_lowercase();
-    let mut segments = lower.split('/').rev();
-    let file = segments.next().unwrap_or("");
-    file.contains("test")
-        || file.contains("spec")
-        || segments
-            .any(|s| s.contains("test") || matches!(s, "spec" | "specs" | "doc" | "docs" | "examples" | "example"))
+    crate::usage::is_test_path(path)
+        || path.to_ascii_lowercase().rsplit('/').skip(1).any(|s| matches!(s, "doc" | "docs" | "example" | "examples"))
 }
 
 /// Folders of a repository's own tooling: a build or CI script names the repository's files
