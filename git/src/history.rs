@@ -320,6 +320,32 @@ pub fn ere_literal(text: &str) -> String {
 }
 
 /// stdout of a successful run, or git's error with its own first words.
+/// In `git blame --porcelain` output, the committer time of the first line equal to `text`.
+/// Each line's group starts with its commit; a commit's headers (`committer-time`) come only
+/// with its first line, so they are kept per commit.
+fn blamed_line_time(porcelain: &str, text: &str) -> Option<UnixSeconds> {
+    let mut times: HashMap<&str, UnixSeconds> = HashMap::new();
+    let mut commit = "";
+    for line in porcelain.lines() {
+        if let Some(content) = line.strip_prefix('\t') {
+            if content.trim() == text {
+                return times.get(commit).copied();
+            }
+            continue;
+        }
+        let mut words = line.split(' ');
+        let first = words.next().unwrap_or("");
+        if first.len() == 40 && first.bytes().all(|b| b.is_ascii_hexdigit()) {
+            commit = first;
+        } else if first == "committer-time" {
+            if let Some(t) = words.next().and_then(|t| t.parse().ok()) {
+                times.insert(commit, t);
+            }
+        }
+    }
+    None
+}
+
 fn output_checked(cmd: &mut Command, args: &[&str]) -> Result<String, GitError> {
     let out = cmd.stderr(Stdio::piped()).output().map_err(|e| GitError::Spawn(e.to_string()))?;
     if !out.status.success() {
@@ -942,6 +968,17 @@ impl GitRepo {
         history.paths[first..].iter().take_while(|p| p.starts_with(&prefix)).any(|p| history.present_at(p, at))
     }
 
+    /// Whether history shows `path` at any time, as a file or as a folder with a file below it.
+    pub fn ever_had(&self, path: &str) -> bool {
+        let history = self.indexed_history();
+        if history.by_path.contains_key(path) {
+            return true;
+        }
+        let prefix = format!("{}/", path.trim_end_matches('/'));
+        let first = history.paths.partition_point(|p| p.as_str() < prefix.as_str());
+        history.paths.get(first).is_some_and(|p| p.starts_with(&prefix))
+    }
+
     /// How many times history added `path` (or renamed something to it) and how many times it
     /// deleted it (or renamed it away), from the path's own changes.
     pub fn times_added_and_deleted(&self, path: &str) -> (usize, usize) {
@@ -1006,6 +1043,18 @@ impl GitRepo {
         }
         cache.insert(key, found.clone());
         Ok(found)
+    }
+
+    /// When the line `text` of `path` at `HEAD` was written: the committer time of the commit
+    /// `git blame` gives its first line equal to `text` (leading and trailing blanks aside).
+    /// `Ok(None)` when no line is equal; git's error when blame failed.
+    pub fn line_written_at(&self, path: &str, text: &str) -> Result<Option<UnixSeconds>, GitError> {
+        if path.starts_with(['-', ':']) {
+            return Ok(None);
+        }
+        let args = ["blame", "--porcelain", "HEAD", "--", path];
+        let out = output_checked(git(&self.dir).args(args), &args)?;
+        Ok(blamed_line_time(&out, text.trim()))
     }
 
     /// `git log -n 1 -S<needle> HEAD -- path`, the question [`GitRepo::last_change_of`] answers.

@@ -234,6 +234,7 @@ const PATH_FLAGS: &[&str] = &[
     "--cwd",
     "--dir",
     "--directory",
+    "--include",
 ];
 
 /// Flags whose value is a module, a name or code for one program and a file for another:
@@ -251,6 +252,27 @@ const VALUE_FLAGS: &[&str] = &[
     "-k", "--filter", "-t", "--tag", "--name", "-n", "-e", "--env", "--profile",
     "--grep", "-g", "--reporter", "--project-name", "--format", "--log", "--since", "--until",
 ];
+
+/// The file a segment of a command line appends to (`>> dir/file.txt`, `>>dir/file.txt`), when
+/// it is a plain relative path with a folder: a bare name (`>> notes.txt`) is as often a file
+/// the reader makes as one of the repository.
+fn appended_to(segment: &str) -> Option<(&str, bool)> {
+    let mut words = segment.split_whitespace();
+    while let Some(w) = words.next() {
+        if w.starts_with('#') {
+            return None;
+        }
+        let target = match w.strip_prefix(">>") {
+            Some("") => words.next()?,
+            Some(rest) => rest,
+            None => continue,
+        };
+        let t = unquote(target);
+        let plain = !t.contains(['*', '?', '$', '{', '}', '(', ')', '<', '>', '"', '\'', '`', '=', ':']);
+        return (plain && t.contains('/') && !t.starts_with(['/', '~', '-', '&'])).then_some((t, false));
+    }
+    None
+}
 
 /// A shell word without the quotes around it (`'src/my dir'` stays whole only when it has no
 /// space, since words are split first): `pushd 'tools/azsdk'` names `tools/azsdk`. A word
@@ -288,6 +310,9 @@ pub(crate) fn path_args(text: &str) -> Vec<(&str, bool)> {
                 }
             }
         }
+        // `echo "8.4.11" >> platforms/php/versionsToBuild.txt`: a file appended to is one that
+        // is there, whatever the program (`>` may make a new one, so it says nothing).
+        out.extend(appended_to(segment));
         let mut words = segment
             .split_whitespace()
             .skip_while(|w| w.contains('=') || matches!(*w, "sudo" | "exec" | "time" | "export"))
@@ -347,7 +372,7 @@ pub(crate) fn path_args(text: &str) -> Vec<(&str, bool)> {
             if let Some(flag) = w.strip_prefix('-').map(|_| w) {
                 match flag.split_once('=') {
                     Some((f, v)) if PATH_FLAGS.contains(&f) => {
-                        out.push((v, matches!(f, "-C" | "--cwd" | "--dir" | "--directory")))
+                        out.push((unquote(v), matches!(f, "-C" | "--cwd" | "--dir" | "--directory")))
                     }
                     Some(_) => {}
                     None if pip && matches!(flag, "-r" | "--requirement" | "-c" | "--constraint") => {
@@ -491,6 +516,19 @@ mod path_arg_tests {
             ("export BUNDLE_GEMFILE=gemfiles/rails_72/Gemfile", &[("gemfiles/rails_72/Gemfile", false)]),
             ("export PATH=$PATH:bin/x", &[]),
             ("include: 'docs/x.md'", &[]),
+            (
+                "echo \"8.4.11, <sha256>,\" >> platforms/php/versions/bookworm/versionsToBuild.txt",
+                &[("platforms/php/versions/bookworm/versionsToBuild.txt", false)],
+            ),
+            ("printf x >>docs/log/changes.md", &[("docs/log/changes.md", false)]),
+            ("echo x >> notes.txt", &[]),
+            ("echo x >> $GITHUB_ENV", &[]),
+            ("echo x > build/new.txt", &[]),
+            (
+                "coverage report --include=\"archivebox/core/models.py\" --show-missing",
+                &[("archivebox/core/models.py", false)],
+            ),
+            ("grep -rn --include=*.py foo", &[("*.py", false)]),
         ];
         for (line, want) in cases {
             assert_eq!(path_args(line), want.to_vec(), "{line}");

@@ -348,14 +348,20 @@ pub(crate) fn tree_entry_is_phrase(line: &str, name: &str) -> bool {
     chars.next() == Some(' ') && chars.next().is_some_and(char::is_alphabetic)
 }
 
-/// The one token of a listing line (`src/`, `  lru.go  # the cache`), or `None` when the line
-/// holds more than a name and a trailing comment.
+/// The one token of a listing line (`src/`, `  lru.go  # the cache`, `pages/ (the pages)`), or
+/// `None` when the line holds more than a name and a trailing comment.
 pub(crate) fn single_token(line: &str) -> Option<&str> {
     let t = line.trim();
     let t = t.strip_prefix("- ").or_else(|| t.strip_prefix("* ")).unwrap_or(t).trim_start();
     let mut end = t.len();
     for marker in [" #", "\t#", " //", " <-", " ←", " —", " --"] {
         if let Some(i) = t.find(marker) {
+            end = end.min(i);
+        }
+    }
+    // `pages/ (all .adoc content files)`: a note in brackets closing the line is a comment too
+    if t.ends_with(')') {
+        if let Some(i) = t.find(" (") {
             end = end.min(i);
         }
     }
@@ -474,5 +480,7 @@ mod tests {
         assert!(!is_tree_line("| a | b |") && !is_tree_line("|---|---|"));
         assert_eq!(single_token("  lru.go   # cache"), Some("lru.go"));
         assert_eq!(single_token("fn main() {"), None);
+        assert_eq!(single_token("      pages/ (all .adoc content files)"), Some("pages/"));
+        assert_eq!(single_token("two words (a note)"), None);
     }
 }

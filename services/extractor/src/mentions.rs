@@ -273,9 +273,10 @@ pub(crate) fn symbol_mentions(
     let file_in_sentence = files.iter().any(|f| !paths::folder_like(&f.tok));
     for m in symbols::PROSE_SYMBOL.find_iter(&bare) {
         // "tests call Healthcheck in services/admin/handlers.go": a capitalised name placed
-        // in a file, not at the start of the sentence.
+        // in a file, not at the start of the sentence or of a clause after a label
+        // ("**Mixins**: Located in `src/x/`").
         let capital = symbols::is_capital(m.as_str())
-            && !bare[..m.start()].trim().is_empty()
+            && !opens_clause(&bare[..m.start()])
             && file_follows(orig, files, range.start + m.end());
         if !symbols::maybe_code(m.as_str()) && !capital {
             continue;
@@ -325,6 +326,13 @@ pub(crate) fn symbol_mentions(
         s.line = lines::after_symbol(gap(orig, s.end, range.end)).map(|(n, _)| n);
     }
     out
+}
+
+/// Whether a word right after `before` starts a sentence or a clause: nothing before it, or
+/// a label's colon, a dash or a sentence's end, emphasis marks aside ("**Mixins**: Located in").
+fn opens_clause(before: &str) -> bool {
+    let t = before.trim_end().trim_end_matches(['*', '_']).trim_end();
+    t.is_empty() || t.ends_with([':', '—', '–', '.', '!', '?', '|']) || t == "-" || t.ends_with(" -")
 }
 
 /// The next file after `end` is the one a name before it sits in ("`greet` in `x.py`",

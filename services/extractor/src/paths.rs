@@ -162,6 +162,25 @@ const DOTFILES: &[&str] = &[
     ".env.production", ".npmignore", ".vscodeignore", ".stylelintrc",
 ];
 
+/// An environment file of one setting (`.env.docker`, `.env.prod_electron`): `.env.` and a
+/// plain word, as dotenv loaders and Vite name them.
+fn env_file(name: &str) -> bool {
+    name.strip_prefix(".env.").is_some_and(|rest| {
+        !rest.is_empty() && rest.bytes().all(|b| b.is_ascii_alphanumeric() || matches!(b, b'_' | b'-'))
+    })
+}
+
+/// A license file named by its license (`LICENSE-MIT`, `LICENSE-APACHE`, `LICENCE-BSD-3`), as
+/// dual-licensed projects keep them.
+fn license_file(name: &str) -> bool {
+    ["LICENSE-", "LICENCE-"].iter().any(|p| {
+        name.strip_prefix(p).is_some_and(|rest| {
+            !rest.is_empty()
+                && rest.bytes().all(|b| b.is_ascii_uppercase() || b.is_ascii_digit() || matches!(b, b'-' | b'.'))
+        })
+    })
+}
+
 /// Top folders common enough that `src/cache` in running text is surely a path.
 #[rustfmt::skip]
 const COMMON_DIRS: &[&str] = &[
@@ -434,6 +453,7 @@ fn looks_like_path(tok: &PathToken, strength: Strength) -> bool {
     let named = !tok.dir
         && (has_known_ext(last)
             || BARE_NAMES.contains(&last)
+            || license_file(last)
             || (strength >= Strength::Backtick && CODE_BARE_NAMES.contains(&last)));
     if absolute {
         return named || (segments.len() >= 2 && SYSTEM_ROOTS.contains(&segments[0]));
@@ -508,7 +528,7 @@ fn ext_like(name: &str) -> bool {
 }
 
 pub(crate) fn has_known_ext(name: &str) -> bool {
-    if DOTFILES.contains(&name) {
+    if DOTFILES.contains(&name) || env_file(name) {
         return true;
     }
     if let Some(rest) = name.strip_prefix('.') {
@@ -772,6 +792,10 @@ mod tests {
             ("Makefile", Prose, Some(("Makefile", false, None))),
             ("go.mod", Prose, Some(("go.mod", false, None))),
             (".env", Prose, Some((".env", false, None))),
+            (".env.docker", Backtick, Some((".env.docker", false, None))),
+            (".env.prod_electron", Prose, Some((".env.prod_electron", false, None))),
+            ("LICENSE-APACHE", Backtick, Some(("LICENSE-APACHE", false, None))),
+            ("LICENSE-Apache", Backtick, None),
             (".github/workflows/ci.yml", Prose, Some((".github/workflows/ci.yml", false, None))),
             (".rustfmt.toml", Prose, Some((".rustfmt.toml", false, None))),
             ("**src/a.rs**", Prose, Some(("src/a.rs", false, None))),

@@ -901,6 +901,9 @@ fn names_placed_in_a_file() {
         "Integration tests run in services/admin/handlers_test.go",
         &["L1 file_reference services/admin/handlers_test.go"],
     );
+    // a capitalised word opening a clause after a label is a word of the sentence
+    check("- **Mixins**: Located in `src/Uno.UI/Mixins/Android/`", &["L1 file_reference src/Uno.UI/Mixins/Android"]);
+    check("Mixins — Lives in `src/mixins/`", &["L1 file_reference src/mixins"]);
     // a plain word only when placed in a (non-config) file, and not as the object of "use"
     check(
         "`greet` in `worker/strings_fr.py` builds the greeting.",
@@ -1799,4 +1802,30 @@ fn a_section_about_a_folder_reads_its_paths_there() {
     let text = "# exec/ — the engine\n\n## Root files\n\n| `planner.rs` | entry point |\n";
     let got: Vec<String> = extract(&memory(text, None)).claims.iter().map(render).collect();
     assert!(got.iter().any(|c| c.starts_with("L5 file_reference planner.rs")), "{got:?}");
+}
+
+#[test]
+fn cursor_links_env_files_license_files_and_appended_files() {
+    // a Cursor rule's `mdc:` link, as a link or written as code, names its target from the root
+    check_in(
+        Some(".cursor/rules"),
+        "Refer to [the guide](mdc:.cursor/rules/plugin-guide.mdc) and `[pnpm-workspace.yaml](mdc:pnpm-workspace.yaml)`.",
+        &["L1 file_reference .cursor/rules/plugin-guide.mdc", "L1 file_reference pnpm-workspace.yaml"],
+    );
+    // `.env.` and a word is an environment file; a license file named by its license
+    check("- `.env.docker` — Docker build config", &["L1 file_reference .env.docker"]);
+    check(
+        "Licenses: `LICENSE-APACHE`, `LICENSE-MIT`",
+        &["L1 file_reference LICENSE-APACHE", "L1 file_reference LICENSE-MIT"],
+    );
+    // a file a command appends to is there; one it writes may be new
+    check(
+        "```bash\necho \"8.4.11, <sha256>\" >> platforms/php/versions/bookworm/versionsToBuild.txt\necho x > build/new.txt\n```",
+        &["L2 file_reference platforms/php/versions/bookworm/versionsToBuild.txt"],
+    );
+    // a file pattern flag's path, quoted, and its folder pattern
+    check(
+        "```bash\ncoverage report --include=\"app/core/models.py\" --show-missing\ncoverage report --include='app/plugins/*'\n```",
+        &["L2 file_reference app/core/models.py", "L3 file_reference app/plugins"],
+    );
 }

@@ -19,7 +19,7 @@ pub(super) fn program_token(program: &str) -> Option<PathToken> {
 }
 
 /// The path arguments of a command line ([`commands::path_args`]) that are shaped like
-/// paths, with the word each came from. A file name of an extension no list knows counts
+/// paths (a folder pattern, `dir/*`, as its folder), with the word each came from. A file name of an extension no list knows counts
 /// only as the argument of a program of the repo ([`commands::repo_program_files`]).
 fn command_arg_tokens(line: &str) -> Vec<(PathToken, &str)> {
     let own_files = commands::repo_program_files(line);
@@ -32,6 +32,8 @@ fn command_arg_tokens(line: &str) -> Vec<(PathToken, &str)> {
             } else {
                 paths::classify(w, Strength::Backtick)
                     .or_else(|| own_files.contains(&w).then(|| paths::parse(w)).flatten().filter(|t| !t.dir))
+                    // `--include='src/plugins/*'`: a pattern over a folder names the folder
+                    .or_else(|| paths::pattern_folder(w))
             }?;
             (!tok.unresolvable()).then_some((tok, w))
         })

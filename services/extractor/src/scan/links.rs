@@ -7,7 +7,8 @@
 //! A link to `/x` with a file extension (`[CONTRIBUTING.md](/CONTRIBUTING.md)`) is read from
 //! the repository's root, as a code host renders a repository's Markdown; `/docs/intro`,
 //! without one, may be a docs site's route, and `/discord.png` an asset a site serves from its
-//! static folder: both stay as written.
+//! static folder: both stay as written. A Cursor rule's `mdc:` link
+//! (`[guide](mdc:.cursor/rules/guide.mdc)`) is read from the root too.
 
 use std::ops::Range;
 
@@ -22,7 +23,7 @@ pub(super) fn links(line: &Line<'_>, range: &Range<usize>, found: &mut Found<'_>
     for link in line.links_in(range) {
         let target = &line.masked[link.target.clone()];
         let text = &line.orig[link.text.clone()];
-        if let Some(tok) = root_relative(target) {
+        if let Some(tok) = root_relative(target).or_else(|| cursor_link(&line.orig[link.target.clone()])) {
             found.root_relative.push((link.start, link.end));
             found.raw.push((tok, link.start, link.end));
             continue;
@@ -88,6 +89,13 @@ fn root_relative(target: &str) -> Option<paths::PathToken> {
     if !paths::has_known_ext(file) || asset {
         return None;
     }
+    paths::classify(rest, Strength::Standalone).filter(|tok| !tok.unresolvable())
+}
+
+/// A Cursor rule's link to a file of the workspace, `[guide](mdc:.cursor/rules/guide.mdc)`:
+/// the path after `mdc:`, read from the repository's root as Cursor reads it.
+pub(super) fn cursor_link(target: &str) -> Option<paths::PathToken> {
+    let rest = target.trim().strip_prefix("mdc:")?;
     paths::classify(rest, Strength::Standalone).filter(|tok| !tok.unresolvable())
 }
 

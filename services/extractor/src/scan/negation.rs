@@ -196,6 +196,23 @@ fn makes(words: &[String], before: &str) -> bool {
     verb.is_some_and(|(i, _)| !alternative(i)) || example_of_a_step(before)
 }
 
+/// Whether a clause's words before a folder have the reader write files out in it: "Create plan
+/// files in `./plans/`", "Save screenshots into `out/shots/`". The folder is where new files
+/// go, made when the first one is: it need not be there already. "Add tests to `tests/`" is
+/// no such clause (adding to a folder says it is there).
+fn makes_files_in(words: &[String]) -> bool {
+    const VERBS: &[&str] = &["create", "write", "save", "store", "put", "place", "generate"];
+    // What is written out, not code of the repository's structure ("Create tests in
+    // `tests/unit/`" says where tests live).
+    const WRITTEN: &[&str] =
+        &["files", "documents", "docs", "notes", "plans", "reports", "logs", "screenshots", "artifacts", "outputs"];
+    let (Some(first), Some(last)) = (words.first(), words.last()) else { return false };
+    words.len() <= 6
+        && VERBS.contains(&first.as_str())
+        && matches!(last.as_str(), "in" | "into" | "under" | "inside")
+        && words.iter().any(|w| WRITTEN.contains(&w.as_str()))
+}
+
 /// Verbs of adding that a prohibition puts before what it forbids making.
 const ADD: &[&str] = &["add", "introduce", "create", "make", "put"];
 
@@ -220,6 +237,10 @@ fn forbids_making(words: &[String]) -> bool {
 pub(super) fn denied(orig: &str, range: &Range<usize>, start: usize, end: usize) -> bool {
     let Some((words, from, to)) = clause_words(orig, range, start, end) else { return false };
     if makes(&words, &orig[from..start]) || forbids_making(&words) {
+        return true;
+    }
+    let folder = orig[start..end].trim_end_matches(['`', '*', '_']).ends_with('/');
+    if folder && makes_files_in(&words) {
         return true;
     }
     let words: Vec<&str> = words.iter().map(String::as_str).collect();
@@ -304,12 +325,12 @@ static CHANGE: LazyLock<Regex> = LazyLock::new(|| {
 });
 
 /// A statement that the thing before it is gone, right after it (one word may stand between:
-/// "`X` option was removed").
+/// "`X` option was removed"), or gone from here ("`X` will be moved into knife").
 static GONE: LazyLock<Regex> = LazyLock::new(|| {
     Regex::new(
         r"(?ix)^\W*(?:[\w'-]+\s+)?(?:
             (?:is|are|was|were|has\s+been|have\s+been|had\s+been|got|gets|will\s+be)\s+(?:\w+\s+)?
-              (?:removed|deleted|dropped|deprecated|replaced|renamed|retired|superseded)\b
+              (?:removed|deleted|dropped|deprecated|replaced|renamed|retired|superseded|moved\s+(?:in)?to|moved\s+out)\b
           | no\s+longer\s+exists?\b | (?:does|do)\s+not\s+exist\b | (?:is|are)\s+gone\b
         )",
     )
@@ -459,6 +480,15 @@ mod tests {
         assert!(!at("No test may import `src/lib.rs` directly.", "`src/lib.rs`"));
         assert!(!at("Tasks in `tasks/wdl/` remain the source of truth.", "`tasks/wdl/`"));
         assert!(!at("No, `src/main.rs` is what is left to port.", "`src/main.rs`"));
+        assert!(!at("Add tests in `tests/unit/` for each module.", "`tests/unit/`"));
+        assert!(!at("Create the config in `config/app.yml`.", "`config/app.yml`"));
+    }
+
+    #[test]
+    fn a_folder_new_files_go_into_is_no_claim_that_it_is_there() {
+        assert!(at("- **Create plan files in `./plans/`** (relative to the repository root)", "`./plans/`"));
+        assert!(at("Save screenshots into `out/shots/`.", "`out/shots/`"));
+        assert!(!at("Create plan files in `docs/plan.md`.", "`docs/plan.md`"));
     }
 
     fn gone(text: &str, mention: &str) -> bool {
@@ -479,6 +509,7 @@ mod tests {
         assert!(gone("`LegacyCache` was removed in v2.", "`LegacyCache`"));
         assert!(gone("`old_fn` is now deprecated", "`old_fn`"));
         assert!(gone("`tools/gen.sh` no longer exists.", "`tools/gen.sh`"));
+        assert!(gone("`WindowsBootstrapContext` will be moved into knife, with updates.", "`WindowsBootstrapContext`"));
     }
 
     #[test]
@@ -492,5 +523,6 @@ mod tests {
         ));
         assert!(!gone("Use `new_fn`, the old one was removed.", "`new_fn`"));
         assert!(!gone("`CLAUDE.md` → `AGENTS.md` (the older kept)", "`CLAUDE.md`"));
+        assert!(!gone("`Worker` moved the job to the queue.", "`Worker`"));
     }
 }

@@ -7,7 +7,8 @@
 //! condition or an example, not the setting's value), or a candidate symbol, key or line text for the
 //! later passes. A heading made only of code spans (`` ### `editors/code` ``, `` ### `crates/a`,
 //! `crates/b` ``) names each as a path as deliberately as a line of its own would (standalone
-//! strength).
+//! strength). A span holding a Cursor link (`` `[guide](mdc:.cursor/rules/guide.mdc)` ``) names
+//! its target, from the root.
 
 use std::ops::Range;
 
@@ -20,6 +21,7 @@ use crate::paths::{self, PathToken, Strength};
 use super::command_lines::{program_token, span_command};
 use super::doc::{Kind, MAX_SPAN};
 use super::found::Found;
+use super::links::cursor_link;
 use super::walker::Walker;
 use super::words::the_readers_file;
 
@@ -44,6 +46,13 @@ impl Walker {
                 continue;
             }
             if commands::is_command(inner) {
+                continue;
+            }
+            // `` `[guide.mdc](mdc:.cursor/rules/guide.mdc)` ``: a Cursor link written as code
+            // names its target, from the root.
+            if let Some(tok) = span_cursor_link(inner) {
+                found.root_relative.push((sp.start, sp.end));
+                found.raw.push((tok, sp.start, sp.end));
                 continue;
             }
             if let Some(tok) = self.span_path(line.masked[sp.inner.clone()].trim(), inner, strength) {
@@ -88,4 +97,10 @@ fn span_strength(line: &Line<'_>, range: &Range<usize>, kind: Kind, spans: &[Cod
     } else {
         Strength::Backtick
     }
+}
+
+/// A code span holding a Cursor link, `[text](mdc:path)`: its path.
+fn span_cursor_link(inner: &str) -> Option<PathToken> {
+    let target = inner.strip_prefix('[')?.split_once("](")?.1.strip_suffix(')')?;
+    cursor_link(target)
 }

@@ -71,6 +71,7 @@ mod line;
 mod locate;
 mod located;
 mod module_tail;
+mod namespaced;
 mod no_past;
 mod notes_renamed;
 mod package_relative;
