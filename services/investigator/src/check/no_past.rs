@@ -20,8 +20,7 @@
 //! - a source file among the folder's own files of its extension (`src/cache/lru_v2.go` where
 //!   `src/cache/` holds Go files), or a folder inside a folder of source files (not a folder of
 //!   pages, `docs/` with a `conf.py` among its `.rst` files): an invented name
-//!   (CONTRADICTED 65) in an agent's notes, when the memory put it in that folder (a bare
-//!   `addDecoration.ts` in a naming rule names no folder); not checked in a README or doc, which name other
+//!   (CONTRADICTED 65) in an agent's notes; not checked in a README or doc, which name other
 //!   projects' files and what the reader will write (`scripts/deploy.sh`) as well as their own
 //!   (on the session-13 precision sets such verdicts in docs were right 3 times in 19).
 //!
@@ -184,10 +183,6 @@ impl Checker<'_> {
             (up.is_empty() || self.index.is_dir(up))
                 && ((written_folder && !up.is_empty()) || self.context.names_folder(self.index, up))
         });
-        // A bare name of the repository's language, placed by no folder the memory names: read
-        // where the memory stands, where the folder's code says nothing of it (a rule's naming
-        // example, `addDecoration.ts`, is no file the root should have).
-        let placed = under.is_some();
         let under = under.or_else(|| self.repo_source_file(written).then(|| folder(readings[0])));
         let not_read = |why: &str| {
             Located::NotInRepo(format!(
@@ -243,9 +238,6 @@ impl Checker<'_> {
             Some(FolderSays::AmongCode(what)) if self.context.for_people() => not_read(&format!(
                 "{place} holds {what}, but a README or doc names examples and other projects' files as well as its own"
             )),
-            Some(FolderSays::AmongCode(what)) if !placed => {
-                not_read(&format!("{place} holds {what}, but the memory names no folder for it"))
-            }
             Some(FolderSays::AmongCode(what)) => {
                 let (confidence, evidence) = self.history_confidence(
                     git,
