@@ -979,6 +979,25 @@ impl GitRepo {
         history.paths.get(first).is_some_and(|p| p.starts_with(&prefix))
     }
 
+    /// When history last took `path`, or a file below the folder `path`, away (a deletion or a
+    /// rename from it): the folder's last file gone is when the folder went.
+    pub fn last_taken_away(&self, path: &str) -> Option<UnixSeconds> {
+        let history = self.indexed_history();
+        let prefix = format!("{}/", path.trim_end_matches('/'));
+        let first = history.paths.partition_point(|p| p.as_str() < prefix.as_str());
+        let below = history.paths[first..].iter().take_while(|p| p.starts_with(&prefix));
+        std::iter::once(path.trim_end_matches('/'))
+            .chain(below.map(String::as_str))
+            .flat_map(|p| history.by_path.get(p).into_iter().flatten().map(move |&i| (p, &history.changes[i])))
+            .filter(|(p, c)| match &c.kind {
+                ChangeKind::Deleted { path: d } => d == p,
+                ChangeKind::Renamed { from, to } => from == p && to != p,
+                ChangeKind::Added { .. } => false,
+            })
+            .map(|(_, c)| c.time)
+            .max()
+    }
+
     /// How many times history added `path` (or renamed something to it) and how many times it
     /// deleted it (or renamed it away), from the path's own changes.
     pub fn times_added_and_deleted(&self, path: &str) -> (usize, usize) {

@@ -259,9 +259,11 @@ impl Checker<'_> {
         else {
             return found;
         };
+        // When the path went: the verdict's own commit, else the last file history took from it.
+        let deleted = since.as_ref().map(|s| s.date).or_else(|| self.git.and_then(|git| git.last_taken_away(path)));
         let ignored_at = self.git.and_then(|git| git.line_written_at(&file, &pattern).ok().flatten());
-        if let (Some(ignored_at), Some(deleted)) = (ignored_at, since) {
-            if ignored_at > deleted.date && !self.named_by_the_build(&pattern) {
+        if let (Some(ignored_at), Some(deleted)) = (ignored_at, deleted) {
+            if ignored_at > deleted && !self.named_by_the_build(&pattern) {
                 return found;
             }
         }
@@ -273,11 +275,14 @@ impl Checker<'_> {
     /// Whether a tracked file other than a page, an ignore file or the memory names what the
     /// ignore rule `pattern` names (Terminal.Gui's `.csproj` and `nuget.config` name
     /// `local_packages`, where its release build puts packages): something of the repository
-    /// still makes or reads it. A pattern with wildcards names nothing to look for.
+    /// still makes or reads it. A pattern with wildcards, or a common word (`docs`), names
+    /// nothing to look for.
     fn named_by_the_build(&self, pattern: &str) -> bool {
         let pattern = pattern.trim_matches('/');
         let name = pattern.rsplit('/').next().unwrap_or(pattern);
-        if name.is_empty() || name.contains(['*', '?', '[', '!']) {
+        // A word as common as `docs` or `build` is in every build file, whatever it ignores.
+        let specific = name.contains(['_', '-', '.']) || name.len() >= 10;
+        if !specific || name.contains(['*', '?', '[', '!']) {
             return false;
         }
         let Some(token) = name.split(|c: char| !(c.is_alphanumeric() || c == '_')).max_by_key(|t| t.len()) else {
