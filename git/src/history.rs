@@ -65,8 +65,8 @@ pub struct DirFate {
     pub last_deletion: Option<String>,
     /// Folders the moved files ended in, with how many, most first.
     pub moved: Vec<(String, usize)>,
-    /// The newest commit that moved or deleted one of the counted files: when the folder had
-    /// gone from its place.
+    /// The newest commit that moved or deleted one of the counted files, following each past
+    /// the folder (a file moved out and deleted years later counts at its deletion).
     pub last_change: Option<String>,
     /// The newest commit in which a counted file left the folder (renamed out of it, or deleted
     /// while in it): when the folder's last files went.

@@ -15,21 +15,7 @@ use memval_proto::{Assertion, Claim, ClaimType, CodeRef, MemoryMeta, Outcome, So
 /// The notes file `NOTES.md` of the repository at `root`, as `validate` loads it (its path as
 /// the user gave it, here absolute), dated by its last commit.
 fn notes(root: &Path, last_commit_day: i64) -> MemoryMeta {
-    MemoryMeta {
-        id: "NOTES.md".into(),
-        agent: "notes".into(),
-        tier: 0,
-        kind: "notes".into(),
-        created_at: None,
-        updated_at: Some(START + last_commit_day * DAY),
-        source: Source {
-            path: root.join("NOTES.md").to_string_lossy().into_owned(),
-            line: None,
-            row: None,
-            format: "notes".into(),
-        },
-        first_line: 1,
-    }
+    common::notes_file(root, "NOTES.md", START + last_commit_day * DAY)
 }
 
 fn claim(line: u32, claim_type: ClaimType, code_ref: CodeRef, assertion: Option<Assertion>) -> Claim {

@@ -7,24 +7,10 @@ mod common;
 
 use common::{commit_on_day as commit, new_repo, write, DAY, START};
 use memval_investigator::Evidence;
-use memval_proto::{Claim, ClaimType, CodeRef, MemoryMeta, Outcome, Source, Verdict};
+use memval_proto::{Claim, ClaimType, CodeRef, MemoryMeta, Outcome, Verdict};
 
 fn notes(root: &std::path::Path, path: &str) -> MemoryMeta {
-    MemoryMeta {
-        id: path.into(),
-        agent: "agents".into(),
-        tier: 0,
-        kind: "notes".into(),
-        created_at: None,
-        updated_at: Some(START + DAY / 2),
-        source: Source {
-            path: root.join(path).to_string_lossy().into_owned(),
-            line: None,
-            row: None,
-            format: "notes".into(),
-        },
-        first_line: 1,
-    }
+    common::notes_file(root, path, START + DAY / 2)
 }
 
 fn folder(path: &str) -> Claim {

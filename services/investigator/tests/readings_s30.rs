@@ -9,24 +9,10 @@ mod common;
 
 use common::{commit_on_day as commit, new_repo, write, DAY, START};
 use memval_investigator::Evidence;
-use memval_proto::{Claim, ClaimType, CodeRef, MemoryMeta, Outcome, Source, Verdict};
+use memval_proto::{Claim, ClaimType, CodeRef, MemoryMeta, Outcome, Verdict};
 
 fn notes(root: &std::path::Path) -> MemoryMeta {
-    MemoryMeta {
-        id: "AGENTS.md".into(),
-        agent: "notes".into(),
-        tier: 0,
-        kind: "notes".into(),
-        created_at: None,
-        updated_at: Some(START + DAY / 2),
-        source: Source {
-            path: root.join("AGENTS.md").to_string_lossy().into_owned(),
-            line: None,
-            row: None,
-            format: "notes".into(),
-        },
-        first_line: 1,
-    }
+    common::notes_file(root, "AGENTS.md", START + DAY / 2)
 }
 
 fn file(path: &str, alts: &[&str]) -> Claim {

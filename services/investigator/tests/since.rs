@@ -72,6 +72,10 @@ fn a_verdict_history_decided_says_which_commit_made_it_and_when() {
         write(r, "lib/engine/a.rs", "pub fn engine_a() -> u32 {\n    1\n}\n");
         write(r, "lib/engine/b.rs", "pub fn engine_b() -> u32 {\n    2\n}\n");
         write(r, "src/kept.rs", "pub fn kept() {}\n");
+        write(r, "ui/flutter/main.dart", "void main() {\n  runApp(const App());\n}\n");
+        write(r, "ui/flutter/theme.dart", "final theme = ThemeData(useMaterial3: true);\n");
+        write(r, "ui/flutter/api.dart", "class Api {\n  final String base = 'http://localhost';\n}\n");
+        write(r, "ui/flutter/icon.txt", "an icon, in words\n");
     });
     let renamed = commit(root, WRITTEN + DAY, |r| {
         std::fs::rename(r.join("src/old_name.rs"), r.join("src/header.rs")).unwrap();
@@ -90,6 +94,15 @@ fn a_verdict_history_decided_says_which_commit_made_it_and_when() {
         std::fs::rename(r.join("lib"), r.join("core/lib")).unwrap();
     });
 
+    // The UI's icon moves out to `core/` first; then the UI goes; the icon is deleted later. The
+    // folder went when its last files left it, not when the icon it lost earlier was deleted.
+    commit(root, WRITTEN + 6 * DAY, |r| {
+        std::fs::create_dir_all(r.join("core")).unwrap();
+        std::fs::rename(r.join("ui/flutter/icon.txt"), r.join("core/icon.txt")).unwrap();
+    });
+    let ui_deleted = commit(root, WRITTEN + 7 * DAY, |r| std::fs::remove_dir_all(r.join("ui")).unwrap());
+    commit(root, WRITTEN + 8 * DAY, |r| std::fs::remove_file(r.join("core/icon.txt")).unwrap());
+
     let evidence = Evidence::open(root).unwrap();
     let checker = evidence.checker();
     let at = |commit: &String, days: i64| Some(Since { commit: commit.clone(), date: WRITTEN + days * DAY });
@@ -99,6 +112,7 @@ fn a_verdict_history_decided_says_which_commit_made_it_and_when() {
         ("a renamed function", symbol("src/cache.rs", "evict"), Verdict::Stale, at(&symbol_renamed, 3)),
         ("a changed setting", setting("config.toml", "timeout", "30"), Verdict::Stale, at(&value_changed, 4)),
         ("a moved folder", file("lib/engine/"), Verdict::Stale, at(&folder_moved, 5)),
+        ("a deleted folder", file("ui/flutter/"), Verdict::Contradicted, at(&ui_deleted, 7)),
         ("a file still there", file("src/kept.rs"), Verdict::Valid, None),
     ];
     for (name, claim, verdict, since) in cases {

@@ -13,6 +13,12 @@ pub(super) const MAX_LISTED: usize = 4;
 /// Extensions of pages a docs link may name without (`../guide` for `guide.md`).
 pub(super) const PAGE_EXTENSIONS: &[&str] = &["md", "mdx", "markdown", "rst", "html", "htm"];
 
+/// Whether a file of extension `ext` (lower case) is one people read rather than one a build
+/// reads: a page, plain text or AsciiDoc.
+pub(super) fn read_by_people(ext: &str) -> bool {
+    PAGE_EXTENSIONS.contains(&ext) || matches!(ext, "txt" | "adoc")
+}
+
 pub(super) fn checked(verdict: Verdict, confidence: u8, evidence: String, successor: Option<String>) -> Outcome {
     Outcome::Checked { verdict, confidence, evidence, successor, since: None }
 }

@@ -115,7 +115,9 @@ impl Checker<'_> {
     }
 
     // A folder: where most of its files went; gone when most were deleted and no folder
-    // took a quarter of them; otherwise split, with no successor to name.
+    // took a quarter of them; otherwise split, with no successor to name. It went when its
+    // last files left it, not when one of them, moved out long before, was deleted elsewhere
+    // (Wox's `wox.ui.flutter/wox/`, whose icon moved to `wox.core/` and was deleted there).
     fn folder_fate(&self, git: &GitRepo, path: &str, since: Option<UnixSeconds>, penalty: u8) -> Option<Located> {
         let fate = git.dir_fate(path, since)?;
         let n = fate.files;
@@ -130,7 +132,7 @@ impl Checker<'_> {
                     git,
                     format!("git: {c} of the {n} files of {path}/ that changed were moved into it"),
                 ),
-                since: fate.last_change.as_deref().and_then(|c| since_of(git, c)),
+                since: fate.last_exit.as_deref().or(fate.last_change.as_deref()).and_then(|c| since_of(git, c)),
             });
         }
         // Files deleted over the years, then the rest moved together (`lib/web/` → `app/lib/web/`
@@ -169,7 +171,7 @@ impl Checker<'_> {
             return Some(Located::Gone {
                 confidence,
                 evidence,
-                since: fate.last_change.as_deref().and_then(|c| since_of(git, c)),
+                since: fate.last_exit.as_deref().or(fate.last_change.as_deref()).and_then(|c| since_of(git, c)),
             });
         }
         if !live.is_empty() {

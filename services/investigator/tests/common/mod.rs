@@ -50,6 +50,27 @@ pub fn commit_on_day(root: &Path, day: i64, change: impl FnOnce(&Path)) {
     git(root, &["commit", "-q", "-m", "change"], START + day * DAY);
 }
 
+/// A notes file at `path` under `root`, as `validate` reads one: last written at `updated_at`
+/// (Unix seconds).
+#[allow(dead_code)]
+pub fn notes_file(root: &Path, path: &str, updated_at: i64) -> memval_proto::MemoryMeta {
+    memval_proto::MemoryMeta {
+        id: path.into(),
+        agent: "notes".into(),
+        tier: 0,
+        kind: "notes".into(),
+        created_at: None,
+        updated_at: Some(updated_at),
+        source: memval_proto::Source {
+            path: root.join(path).to_string_lossy().into_owned(),
+            line: None,
+            row: None,
+            format: "notes".into(),
+        },
+        first_line: 1,
+    }
+}
+
 /// The outcomes of `claims`, checked as `validate` checks a memory: in one batch, so the
 /// checker knows the memory's own file and its other references.
 #[allow(dead_code)]
