@@ -237,6 +237,9 @@ const PATH_FLAGS: &[&str] = &[
     "--include",
 ];
 
+/// Test runners: their arguments are test files, or folders of tests (`pytest python/tests`).
+const TEST_RUNNERS: &[&str] = &["pytest", "py.test", "jest", "vitest", "mocha", "rspec", "phpunit", "pest"];
+
 /// Flags whose value is a module, a name or code for one program and a file for another:
 /// `python -m pkg.tool` names a module, `maturin develop -m python/Cargo.toml` a manifest;
 /// `git -c core.x=y` and `bash -c 'make'` give a setting or code, `fluent-bit -c
@@ -341,12 +344,19 @@ pub(crate) fn path_args(text: &str) -> Vec<(&str, bool)> {
         let pip = matches!(program, "pip" | "pip3");
         let mut skip_next = false;
         let mut slashed_path_next = false;
+        // `pytest python/tests`, `python -m pytest python/tests`: what a test runner is given
+        // is a test file or a folder of tests, with an extension or without.
+        let mut test_runner = TEST_RUNNERS.contains(&program);
         // `cd dir`, `pushd dir`: the one argument is a folder.
         let mut path_next: Option<bool> = matches!(program, "cd" | "pushd").then_some(true);
         for w in words {
             let w = unquote(w);
             if std::mem::take(&mut skip_next) {
                 continue;
+            }
+            // `python -m pytest`, `uv run pytest`, `npx jest`: the runner run by another program.
+            if TEST_RUNNERS.contains(&w) {
+                test_runner = true;
             }
             if std::mem::take(&mut slashed_path_next) {
                 let plain = !w.contains(['=', '$', '"', '\'', '`', '(', ')', '*', '?', '{', '}', ':', '<', '>']);
@@ -394,7 +404,8 @@ pub(crate) fn path_args(text: &str) -> Vec<(&str, bool)> {
                 && !w.contains("://")
                 && !w.contains(':');
             if plain && w.contains(['/', '.']) {
-                out.push((w, false));
+                let folder = test_runner && w.contains('/') && !w.rsplit('/').next().is_some_and(|n| n.contains('.'));
+                out.push((w, folder));
             }
         }
     }

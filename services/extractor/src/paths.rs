@@ -103,6 +103,8 @@ const EXTENSIONS: &[&str] = &[
     "cmd", "html", "htm", "css", "scss", "sass", "less", "styl", "vue", "svelte", "astro", "hbs",
     "ejs", "pug", "liquid", "njk", "j2", "jinja", "tmpl", "tpl", "twig", "mustache", "tf",
     "tfvars", "hcl", "nix", "cmake", "mk", "bzl", "bazel", "dockerfile", "containerfile", "sln",
+    // a build file named for its part (`lib.Makefile`, `ci.Jenkinsfile`)
+    "makefile", "justfile", "jenkinsfile",
     "csproj", "fsproj", "vcxproj", "cabal", "svg", "png", "jpg", "jpeg", "gif", "webp", "ico",
     "pdf", "csv", "tsv", "db", "sqlite", "log", "patch", "diff", "ron", "kdl", "slnx", "vbproj",
     "props", "targets", "nuspec", "resx", "xaml", "razor", "cshtml", "config", "c++", "h++",

@@ -86,6 +86,8 @@ fn paths_inline_backticked_fenced_and_linked() {
         "Build with `./scripts/build.sh` or the Makefile",
         &["L1 file_reference scripts/build.sh", "L1 file_reference Makefile"],
     );
+    // A build file named for its part is a file, not a member `Makefile` of `lib`.
+    check("- `lib.Makefile` - Shared make logic", &["L1 file_reference lib.Makefile"]);
     check(
         "Settings in `.env` and `.github/workflows/ci.yml`",
         &["L1 file_reference .env", "L1 file_reference .github/workflows/ci.yml"],
@@ -1827,5 +1829,22 @@ fn cursor_links_env_files_license_files_and_appended_files() {
     check(
         "```bash\ncoverage report --include=\"app/core/models.py\" --show-missing\ncoverage report --include='app/plugins/*'\n```",
         &["L2 file_reference app/core/models.py", "L3 file_reference app/plugins"],
+    );
+}
+
+#[test]
+fn folders_the_text_names_as_such() {
+    // Two plain words may be an owner and a repository; called a directory, they are one.
+    check("Tests are in the `felix/fv` directory.", &["L1 file_reference felix/fv"]);
+    check("Felix's FV tests are in the felix/fv directory.", &["L1 file_reference felix/fv"]);
+    check("See `tokio-rs/tokio` for the runtime.", &[]);
+    // What a test runner is given is a test file or a folder of tests.
+    check("```bash\npython -m pytest python/tests\n```", &["L2 file_reference python/tests"]);
+    check("Run `uv run pytest tests/unit` first.", &["L1 file_reference tests/unit"]);
+    // A link in a notes file of an agent tool's folder is opened from that folder first.
+    check_in(
+        Some(".github"),
+        "Rules live in [`.github/instructions/bpf.instructions.md`](instructions/bpf.instructions.md).",
+        &["L1 file_reference .github/instructions/bpf.instructions.md[instructions/bpf.instructions.md]"],
     );
 }

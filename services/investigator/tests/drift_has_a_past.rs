@@ -75,7 +75,7 @@ fn a_change_made_before_the_line_was_written_is_not_drift() {
         write(
             r,
             "NOTES.md",
-            "`Gadget` is the engine's second type.\nSee `src/old.rs`.\n`Widget` was folded into `Gadget`.\n`src/old.rs` is gone.\nRead [GUIDE.md](docs/GUIDE.md) first.\n`docs/GUIDE.md` moved to `GUIDE.md`.\n",
+            "`Gadget` is the engine's second type.\nSee `src/old.rs`.\n`Widget` was folded into `Gadget`.\n`src/old.rs` is gone.\nRead [GUIDE.md](docs/GUIDE.md) first.\n`docs/GUIDE.md` moved to `GUIDE.md`.\nThe design: [old](src/old.rs).\n",
         );
     });
     // Day 3: `Gadget` goes, after every line naming it was written.
@@ -84,7 +84,7 @@ fn a_change_made_before_the_line_was_written_is_not_drift() {
     write(
         root,
         "NOTES.md",
-        "`Gadget` is the engine's second type.\nSee `src/old.rs`.\n`Widget` was folded into `Gadget`.\n`src/old.rs` is gone.\nRead [GUIDE.md](docs/GUIDE.md) first.\n`docs/GUIDE.md` moved to `GUIDE.md`.\nUse `Widget` for tests.\n",
+        "`Gadget` is the engine's second type.\nSee `src/old.rs`.\n`Widget` was folded into `Gadget`.\n`src/old.rs` is gone.\nRead [GUIDE.md](docs/GUIDE.md) first.\n`docs/GUIDE.md` moved to `GUIDE.md`.\nThe design: [old](src/old.rs).\nUse `Widget` for tests.\n",
     );
 
     let evidence = Evidence::open(root).unwrap();
@@ -113,7 +113,12 @@ fn a_change_made_before_the_line_was_written_is_not_drift() {
             file(6, "docs/GUIDE.md"),
             Want::NotChecked("with the change already made"),
         ),
-        ("a line not committed yet is checked as before", symbol(7, "Widget"), Want::Verdict(Verdict::Contradicted)),
+        (
+            "a link written after its target was deleted is broken",
+            file(7, "src/old.rs"),
+            Want::Verdict(Verdict::Contradicted),
+        ),
+        ("a line not committed yet is checked as before", symbol(8, "Widget"), Want::Verdict(Verdict::Contradicted)),
     ];
     for (name, claim, want) in cases {
         assert_case(name, checker.check(&claim, &memory), &want);

@@ -20,6 +20,9 @@ pub(super) struct Found<'a> {
     pub(super) own_relative: Vec<(usize, usize)>,
     /// Where links written `/x.md` are: read from the repository's root.
     pub(super) root_relative: Vec<(usize, usize)>,
+    /// Where the other links are (`instructions/x.md`): a renderer reads them from the notes
+    /// file's folder, whatever the folders in scope say.
+    pub(super) linked: Vec<(usize, usize)>,
 }
 
 impl Found<'_> {

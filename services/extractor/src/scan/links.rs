@@ -31,6 +31,8 @@ pub(super) fn links(line: &Line<'_>, range: &Range<usize>, found: &mut Found<'_>
         if let Some(tok) = paths::classify(target, Strength::Standalone).or_else(|| named_as_itself(text, target)) {
             if target.trim_start().starts_with("./") || target.trim_start().starts_with("../") {
                 found.own_relative.push((link.start, link.end));
+            } else {
+                found.linked.push((link.start, link.end));
             }
             found.raw.push((tok, link.start, link.end));
         }
@@ -51,6 +53,23 @@ impl Walker {
             }];
             for f in files.iter_mut().filter(|f| own_relative.contains(&(f.start, f.end))) {
                 f.readings = paths::readings(&f.tok, &own);
+            }
+        }
+    }
+
+    /// Puts first, for the files at `linked` (links written `instructions/x.md`) in a notes file
+    /// of an agent tool's folder, whose text is otherwise read from the root
+    /// (`.github/copilot-instructions.md`), their reading from that folder: a renderer opens
+    /// `.github/instructions/x.md`. The readings they had stay after it.
+    pub(super) fn tool_folder_link_readings(&self, files: &mut [FileMention], linked: &[(usize, usize)]) {
+        let Some(own) = self.tool_folder().and_then(|f| f.first()).filter(|f| !f.is_empty() && *f != ".") else {
+            return;
+        };
+        for f in files.iter_mut().filter(|f| linked.contains(&(f.start, f.end)) && !f.tok.unresolvable()) {
+            let joined = format!("{own}/{}", f.tok.path.trim_start_matches("./"));
+            if !f.readings.contains(&joined) {
+                f.readings.insert(0, joined);
+                f.readings.truncate(paths::MAX_READINGS);
             }
         }
     }

@@ -237,10 +237,11 @@ impl Walker {
         found.drop_nested();
         found.drop_repository_slugs(orig);
         found.truncate(self.budget);
-        let Found { raw, mut cands, own_relative, root_relative, .. } = found;
+        let Found { raw, mut cands, own_relative, root_relative, linked, .. } = found;
 
         let mut files = self.resolve(orig, raw);
         self.own_relative_readings(&mut files, &own_relative);
+        self.tool_folder_link_readings(&mut files, &linked);
         Self::root_relative_readings(&mut files, &root_relative);
         self.page_relative_readings(&mut files);
         line_refs::line_numbers(orig, &range, &mut files);

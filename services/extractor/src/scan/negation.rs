@@ -193,8 +193,14 @@ fn makes(words: &[String], before: &str) -> bool {
         .take(2)
         .find(|(_, w)| MAKE.contains(&w.as_str()));
     let alternative = |i: usize| i > 0 && words[i - 1] == "or";
-    verb.is_some_and(|(i, _)| !alternative(i)) || example_of_a_step(before)
+    // "Create in `crates/db/migrations/`": a place after the verb is where things are made,
+    // not what is.
+    let a_place = words.last().is_some_and(|w| PLACE.contains(&w.as_str()));
+    verb.is_some_and(|(i, _)| !alternative(i) && !a_place) || example_of_a_step(before)
 }
+
+/// Prepositions that make the mention after them a place: "create in `x/`", "create under `y/`".
+const PLACE: &[&str] = &["in", "into", "inside", "under", "within", "at"];
 
 /// Whether a clause's words before a folder have the reader write files out in it: "Create plan
 /// files in `./plans/`", "Save screenshots into `out/shots/`". The folder is where new files
@@ -489,6 +495,10 @@ mod tests {
         assert!(at("- **Create plan files in `./plans/`** (relative to the repository root)", "`./plans/`"));
         assert!(at("Save screenshots into `out/shots/`.", "`out/shots/`"));
         assert!(!at("Create plan files in `docs/plan.md`.", "`docs/plan.md`"));
+        // Where things are made is no thing made.
+        let vibe = "3. **Database migrations**: Create in `crates/db/migrations/`, apply with `sqlx migrate run`";
+        assert!(!at(vibe, "`crates/db/migrations/`"));
+        assert!(at("Create `crates/db/migrations/` first.", "`crates/db/migrations/`"));
     }
 
     fn gone(text: &str, mention: &str) -> bool {

@@ -65,7 +65,7 @@ impl Walker {
     /// The folder of a notes file kept in an agent tool's folder (`.cursor/rules/`, `.github/`),
     /// whose paths are read from the root: its bare names may still be its siblings
     /// (`testing.mdc` in `.cursor/rules/a.mdc`), read there after the root.
-    fn tool_folder(&self) -> Option<&[String]> {
+    pub(super) fn tool_folder(&self) -> Option<&[String]> {
         let own = self.file_dir.as_ref().filter(|_| self.context.is_none())?;
         Some(std::slice::from_ref(own))
     }

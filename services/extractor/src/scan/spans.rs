@@ -7,7 +7,8 @@
 //! condition or an example, not the setting's value), or a candidate symbol, key or line text for the
 //! later passes. A heading made only of code spans (`` ### `editors/code` ``, `` ### `crates/a`,
 //! `crates/b` ``) names each as a path as deliberately as a line of its own would (standalone
-//! strength). A span holding a Cursor link (`` `[guide](mdc:.cursor/rules/guide.mdc)` ``) names
+//! strength). Plain words the text calls a folder right after them (`` `felix/fv` directory ``)
+//! are that folder. A span holding a Cursor link (`` `[guide](mdc:.cursor/rules/guide.mdc)` ``) names
 //! its target, from the root.
 
 use std::ops::Range;
@@ -55,7 +56,9 @@ impl Walker {
                 found.raw.push((tok, sp.start, sp.end));
                 continue;
             }
-            if let Some(tok) = self.span_path(line.masked[sp.inner.clone()].trim(), inner, strength) {
+            let masked = line.masked[sp.inner.clone()].trim();
+            let tok = self.span_path(masked, inner, strength).or_else(|| named_a_folder(masked, &orig[sp.end..]));
+            if let Some(tok) = tok {
                 // "your app's `build.gradle`": the reader's file, not one of the repository.
                 if !the_readers_file(orig[..sp.start].trim_end_matches('`'), &tok.path) {
                     found.raw.push((tok, sp.start, sp.end));
@@ -97,6 +100,19 @@ fn span_strength(line: &Line<'_>, range: &Range<usize>, kind: Kind, spans: &[Cod
     } else {
         Strength::Backtick
     }
+}
+
+/// Plain path words (a code span, or a word of running text) the text calls a folder right
+/// after them ("are in the `felix/fv` directory"), which on their own may be a repository's
+/// owner and name: the folder.
+pub(super) fn named_a_folder(masked: &str, after: &str) -> Option<PathToken> {
+    let next = after.trim_start().split(|c: char| !c.is_ascii_alphabetic()).next()?;
+    let folder_word = matches!(
+        next.to_ascii_lowercase().as_str(),
+        "directory" | "directories" | "folder" | "folders" | "dir" | "subdirectory" | "subfolder"
+    );
+    let plain = masked.contains('/') && !masked.ends_with('/') && masked.split('/').all(paths::plain_segment);
+    (folder_word && plain).then(|| paths::classify(&format!("{masked}/"), Strength::Backtick)).flatten()
 }
 
 /// A code span holding a Cursor link, `[text](mdc:path)`: its path.

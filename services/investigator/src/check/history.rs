@@ -51,6 +51,13 @@ fn affixed(old: &str, new: &str) -> bool {
         || new_stem.strip_prefix(old_stem.as_str()).is_some_and(|s| s.starts_with(sep))
 }
 
+/// The least text a deleted file must have had for a file of its name elsewhere to be read as
+/// its copy by the text alone ([`Checker::text_lives_on`]).
+const MIN_COPIED_TEXT: usize = 200;
+
+/// How much of a deleted file's words a file of its name must hold to be its copy.
+const COPIED_TEXT_ALIKE: f64 = 0.8;
+
 impl Checker<'_> {
     /// The first commit after the memory's date (`since`) whose version of `file` no longer
     /// `holds` what the memory said (a definition, a setting), with its date: when the claim
@@ -112,6 +119,36 @@ impl Checker<'_> {
             return Some(found);
         }
         trace.deleted_in.map(|commit| self.deleted_file(git, &trace.last, commit, since, penalty))
+    }
+
+    /// The one file of the tree with the deleted file's name or stem (`example_prd.md` for
+    /// `scripts/example_prd.txt`) whose text is most of the deleted text (`old`, at least
+    /// [`MIN_COPIED_TEXT`] bytes): a copy made elsewhere before the original was deleted, and
+    /// moved or renamed since, which no commit's additions show. With the share of words kept.
+    fn text_lives_on(&self, last: &str, old: &str) -> Option<(String, u32)> {
+        if old.trim().len() < MIN_COPIED_TEXT {
+            return None;
+        }
+        let name = basename(last);
+        let stem = name.rsplit_once('.').map_or(name, |(stem, _)| stem);
+        let mut found: Vec<(String, f64)> = self
+            .index
+            .files_with_stem(stem)
+            .iter()
+            .chain(self.index.files_named(name))
+            .map(|&i| self.index.file_at(i).path.clone())
+            .filter(|p| p != last)
+            .filter_map(|p| {
+                let alike = body_similarity(old, &self.index.read_text(&p)?, &[]);
+                (alike >= COPIED_TEXT_ALIKE).then_some((p, alike))
+            })
+            .collect();
+        found.sort_by(|a, b| a.0.cmp(&b.0));
+        found.dedup_by(|a, b| a.0 == b.0);
+        match found.as_slice() {
+            [(to, alike)] => Some((to.clone(), (alike * 100.0).round() as u32)),
+            _ => None,
+        }
     }
 
     // A folder: where most of its files went; gone when most were deleted and no folder
@@ -316,6 +353,21 @@ impl Checker<'_> {
                 evidence: self.with_history_note(
                     git,
                     format!("git: deleted in {}, which added {to}, the same name with a prefix or suffix: renamed and rewritten", short(&commit)),
+                ),
+                since: since_of(git, &commit),
+                to,
+                dir: false,
+            };
+        }
+        if let Some((to, alike)) = old.as_deref().and_then(|old| self.text_lives_on(last, old)) {
+            return Located::Moved {
+                confidence: 70 - penalty,
+                evidence: self.with_history_note(
+                    git,
+                    format!(
+                        "git: deleted in {}; its text lives on in {to} ({alike}% of its words), a copy of it made elsewhere",
+                        short(&commit)
+                    ),
                 ),
                 since: since_of(git, &commit),
                 to,

@@ -13,6 +13,9 @@
 //! line, three times in four. The claim is **not checked**, and the reason keeps what was found
 //! so a reader can still look.
 //!
+//! A Markdown link to the thing keeps its verdict: a link is followed, not read, and one
+//! written after its target went is broken, whatever the writer knew.
+//!
 //! A STALE verdict whose line names the old place and not the successor stays: the line was
 //! written with an old name, not about the move, and the fix is known (`.github/CONTRIBUTING.md`
 //! written months after it moved to `CONTRIBUTING.md`).
@@ -47,6 +50,15 @@ impl Checker<'_> {
             if !self.line_names(&path, line, to) {
                 return outcome;
             }
+        }
+        // A link is followed, not read: one written after its target went is broken however
+        // it came to be (calico's notes linking a design doc split up on the same branch).
+        if claim
+            .code_refs
+            .first()
+            .is_some_and(|r| self.line_links_to(&path, line, r.written.as_deref().unwrap_or(&r.path)))
+        {
+            return outcome;
         }
         let written = match git.line_written(&path, line) {
             // Committed with a date older than the change's: text brought back from before
@@ -94,6 +106,19 @@ impl Checker<'_> {
                 at[..i].chars().next_back().is_none_or(|c| !(c.is_alphanumeric() || "/_-.".contains(c)))
                     && !at[i + tail.len()..].starts_with("](")
             })
+        })
+    }
+
+    /// Whether line `line` of the memory file `path` holds a Markdown link whose target is
+    /// `target` (an anchor or a leading `./` aside).
+    fn line_links_to(&self, path: &str, line: u32, target: &str) -> bool {
+        let target = target.trim_start_matches("./");
+        let Some(text) = self.index.read_text(path) else { return false };
+        let Some(at) = text.lines().nth(line.saturating_sub(1) as usize) else { return false };
+        at.split("](").skip(1).any(|rest| {
+            let link = rest.split([')', ' ']).next().unwrap_or_default();
+            let link = link.split('#').next().unwrap_or_default().trim_start_matches("./");
+            !link.is_empty() && link == target
         })
     }
 
