@@ -1838,6 +1838,9 @@ fn folders_the_text_names_as_such() {
     check("Tests are in the `felix/fv` directory.", &["L1 file_reference felix/fv"]);
     check("Felix's FV tests are in the felix/fv directory.", &["L1 file_reference felix/fv"]);
     check("See `tokio-rs/tokio` for the runtime.", &[]);
+    // A long dot name called a file is a tool's dotfile; "each `.mdc` file" is a kind of file.
+    check("See the `.taskmasterconfig` file.", &["L1 file_reference .taskmasterconfig"]);
+    check("Each `.mdc` file holds one rule; so does each `.cursorconfig` file.", &[]);
     // What a test runner is given is a test file or a folder of tests.
     check("```bash\npython -m pytest python/tests\n```", &["L2 file_reference python/tests"]);
     check("Run `uv run pytest tests/unit` first.", &["L1 file_reference tests/unit"]);

@@ -118,6 +118,16 @@ fn a_change_made_before_the_line_was_written_is_not_drift() {
             file(7, "src/old.rs"),
             Want::Verdict(Verdict::Contradicted),
         ),
+        (
+            "a name said to be in a linked file deleted before the line was written",
+            claim(
+                7,
+                ClaimType::SymbolReference,
+                CodeRef { symbol: Some("old".into()), ..CodeRef::path("src/old.rs") },
+                None,
+            ),
+            Want::NotChecked("with the change already made"),
+        ),
         ("a line not committed yet is checked as before", symbol(8, "Widget"), Want::Verdict(Verdict::Contradicted)),
     ];
     for (name, claim, want) in cases {

@@ -57,7 +57,10 @@ impl Walker {
                 continue;
             }
             let masked = line.masked[sp.inner.clone()].trim();
-            let tok = self.span_path(masked, inner, strength).or_else(|| named_a_folder(masked, &orig[sp.end..]));
+            let tok = self
+                .span_path(masked, inner, strength)
+                .or_else(|| named_a_folder(masked, &orig[sp.end..]))
+                .or_else(|| named_a_dotfile(masked, &orig[..sp.start], &orig[sp.end..]));
             if let Some(tok) = tok {
                 // "your app's `build.gradle`": the reader's file, not one of the repository.
                 if !the_readers_file(orig[..sp.start].trim_end_matches('`'), &tok.path) {
@@ -113,6 +116,21 @@ pub(super) fn named_a_folder(masked: &str, after: &str) -> Option<PathToken> {
     );
     let plain = masked.contains('/') && !masked.ends_with('/') && masked.split('/').all(paths::plain_segment);
     (folder_word && plain).then(|| paths::classify(&format!("{masked}/"), Strength::Backtick)).flatten()
+}
+
+/// A code span of a dot and a long name the text calls a file right after it ("uses the
+/// `.taskmasterconfig` file"): a tool's own dotfile, not an extension. Not after "a", "an",
+/// "each" or "every" ("each `.mdc` file" is a kind of file), and not a name of five letters or
+/// fewer, which may be an extension whatever is said of it.
+fn named_a_dotfile(masked: &str, before: &str, after: &str) -> Option<PathToken> {
+    let next = after.trim_start().split(|c: char| !c.is_ascii_alphabetic()).next()?;
+    let kind_of = before
+        .split_whitespace()
+        .next_back()
+        .is_some_and(|w| matches!(w.to_ascii_lowercase().as_str(), "a" | "an" | "each" | "every" | "any"));
+    let name = masked.strip_prefix('.')?;
+    let plain = name.len() > 5 && name.bytes().all(|b| b.is_ascii_alphanumeric() || matches!(b, b'_' | b'-'));
+    (next.eq_ignore_ascii_case("file") && plain && !kind_of).then(|| paths::parse(masked)).flatten().filter(|t| !t.dir)
 }
 
 /// A code span holding a Cursor link, `[text](mdc:path)`: its path.

@@ -17,7 +17,7 @@ use crate::index::basename;
 use crate::similar::body_similarity;
 use crate::symbols::Lang;
 
-use super::common::{short, MAX_LISTED};
+use super::common::{list, short, MAX_LISTED};
 use super::located::Located;
 use super::Checker;
 
@@ -121,13 +121,14 @@ impl Checker<'_> {
         trace.deleted_in.map(|commit| self.deleted_file(git, &trace.last, commit, since, penalty))
     }
 
-    /// The one file of the tree with the deleted file's name or stem (`example_prd.md` for
+    /// The files of the tree with the deleted file's name or stem (`example_prd.md` for
     /// `scripts/example_prd.txt`) whose text is most of the deleted text (`old`, at least
-    /// [`MIN_COPIED_TEXT`] bytes): a copy made elsewhere before the original was deleted, and
-    /// moved or renamed since, which no commit's additions show. With the share of words kept.
-    fn text_lives_on(&self, last: &str, old: &str) -> Option<(String, u32)> {
+    /// [`MIN_COPIED_TEXT`] bytes), sorted, each with the share of its words kept: copies made
+    /// elsewhere before the original was deleted, and moved or renamed since, which no commit's
+    /// additions show. One is the successor; several are places it may have gone to.
+    fn text_lives_on(&self, last: &str, old: &str) -> Vec<(String, u32)> {
         if old.trim().len() < MIN_COPIED_TEXT {
-            return None;
+            return Vec::new();
         }
         let name = basename(last);
         let stem = name.rsplit_once('.').map_or(name, |(stem, _)| stem);
@@ -145,10 +146,7 @@ impl Checker<'_> {
             .collect();
         found.sort_by(|a, b| a.0.cmp(&b.0));
         found.dedup_by(|a, b| a.0 == b.0);
-        match found.as_slice() {
-            [(to, alike)] => Some((to.clone(), (alike * 100.0).round() as u32)),
-            _ => None,
-        }
+        found.into_iter().map(|(p, alike)| (p, (alike * 100.0).round() as u32)).collect()
     }
 
     // A folder: where most of its files went; gone when most were deleted and no folder
@@ -359,7 +357,23 @@ impl Checker<'_> {
                 dir: false,
             };
         }
-        if let Some((to, alike)) = old.as_deref().and_then(|old| self.text_lives_on(last, old)) {
+        let copies = old.as_deref().map(|old| self.text_lives_on(last, old)).unwrap_or_default();
+        if copies.len() > 1 {
+            let places: Vec<String> = copies.into_iter().map(|(p, _)| p).collect();
+            return Located::Split {
+                evidence: self.with_history_note(
+                    git,
+                    format!(
+                        "git: deleted in {}; its text lives on in {} files of its name: {}, no one of them its successor",
+                        short(&commit),
+                        places.len(),
+                        list(&places)
+                    ),
+                ),
+                candidates: places,
+            };
+        }
+        if let Some((to, alike)) = copies.into_iter().next() {
             return Located::Moved {
                 confidence: 70 - penalty,
                 evidence: self.with_history_note(

@@ -20,7 +20,7 @@ use crate::confine::RepoRoot;
 use crate::similar::{body_similarity, name_similarity};
 use crate::symbols::{definitions, Def, Lang};
 
-use super::common::{checked, identifiers_contain, slice_lines};
+use super::common::{checked, identifiers_contain, short, slice_lines};
 use super::history::since_of;
 use super::symbol_name::SymbolName;
 use super::Checker;
@@ -271,6 +271,33 @@ impl Checker<'_> {
                     if let Some(outcome) = changed.as_ref().and_then(|at| self.substituted(sym, raw, old.line, at)) {
                         return Some(outcome.since(changed));
                     }
+                    // freya's `NativeRouter` → `NativeRouterExt`: the commit that took the name
+                    // away brought in the one definition here that holds it with an affix,
+                    // whatever its kind now (a component made an extension trait).
+                    if let Some(at) = changed.as_ref() {
+                        let affixed: Vec<_> = now_defs
+                            .iter()
+                            .filter(|d| name_affixed(&sym.name, &d.name))
+                            .filter(|d| self.brought_in(&at.commit, &[path, raw], &d.name))
+                            .collect();
+                        if let [def] = affixed[..] {
+                            return Some(
+                                checked(
+                                    Verdict::Stale,
+                                    70,
+                                    format!(
+                                        "{path}:{} — {} was removed in {}, which brought in {} here: its name with a prefix or suffix, renamed and reshaped",
+                                        def.line,
+                                        sym.display(),
+                                        short(&at.commit),
+                                        def.name
+                                    ),
+                                    Some(def.name.to_string()),
+                                )
+                                .since(changed),
+                            );
+                        }
+                    }
                     checked(
                         Verdict::Contradicted,
                         90,
@@ -301,5 +328,34 @@ impl Checker<'_> {
             ),
             Some(best.1.name.to_string()),
         ))
+    }
+}
+
+/// Whether `new` is `old` with a word added before or after it (`NativeRouter` →
+/// `NativeRouterExt`, `Config` → `AppConfig`, `parse` → `parse_all`), at a word boundary; a
+/// name of four letters or fewer is too short to tell.
+fn name_affixed(old: &str, new: &str) -> bool {
+    if old.len() < 5 || new.len() <= old.len() {
+        return false;
+    }
+    let upper_start = old.chars().next().is_some_and(char::is_uppercase);
+    new.strip_prefix(old).is_some_and(|rest| rest.starts_with(|c: char| c.is_uppercase() || c == '_'))
+        || new.strip_suffix(old).is_some_and(|pre| upper_start || pre.ends_with('_'))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::name_affixed;
+
+    #[test]
+    fn a_name_with_a_word_added_at_a_boundary() {
+        assert!(name_affixed("NativeRouter", "NativeRouterExt"));
+        assert!(name_affixed("Config", "AppConfig"));
+        assert!(name_affixed("parse", "parse_all"));
+        assert!(name_affixed("parse", "try_parse"));
+        assert!(!name_affixed("parse", "parser"), "no word boundary");
+        assert!(!name_affixed("parse", "reparse"), "no word boundary");
+        assert!(!name_affixed("Item", "ItemX"), "too short a name to tell");
+        assert!(!name_affixed("Router", "Router"));
     }
 }

@@ -52,12 +52,11 @@ impl Checker<'_> {
             }
         }
         // A link is followed, not read: one written after its target went is broken however
-        // it came to be (calico's notes linking a design doc split up on the same branch).
-        if claim
-            .code_refs
-            .first()
-            .is_some_and(|r| self.line_links_to(&path, line, r.written.as_deref().unwrap_or(&r.path)))
-        {
+        // it came to be (calico's notes linking a design doc split up on the same branch). Of
+        // the file it links, not of a name said to be in it.
+        if claim.code_refs.first().is_some_and(|r| {
+            r.symbol.is_none() && self.line_links_to(&path, line, r.written.as_deref().unwrap_or(&r.path))
+        }) {
             return outcome;
         }
         let written = match git.line_written(&path, line) {
