@@ -25,6 +25,7 @@ mod json;
 mod loaded;
 mod notes;
 mod proposal;
+mod report;
 mod sqlite;
 mod text;
 

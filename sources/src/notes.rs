@@ -48,6 +48,7 @@ use crate::claude::{CREATED_KEYS, UPDATED_KEYS};
 use crate::common::{inside, rel_string, Ctx};
 use crate::error::SourceError;
 use crate::loaded::{Format, Link};
+use crate::report::dated_report;
 use crate::{dates, frontmatter, text};
 use memval_git::GitDates;
 
@@ -164,9 +165,11 @@ pub(crate) fn load_dir(dir: &Path, ctx: &mut Ctx, links: &mut Vec<Link>) -> Resu
         }
         match memory(id, agent, &canon, &shown, &git, ctx) {
             Ok(mut m) => {
-                if vendored_copy(&m.id) {
+                if vendored_copy(&m.id) || in_a_site_theme(&root, &m.id) {
                     m.kind = memval_proto::VENDORED_KIND.into();
-                } else if agent == "docs" && (past_record(&m.id) || stated_proposal(&m.id, &m.content)) {
+                } else if agent == "docs"
+                    && (past_record(&m.id) || stated_proposal(&m.id, &m.content) || dated_report(&m.id, &m.content))
+                {
                     m.kind = memval_proto::HISTORY_KIND.into();
                 }
                 out.push(m)
@@ -175,6 +178,17 @@ pub(crate) fn load_dir(dir: &Path, ctx: &mut Ctx, links: &mut Vec<Link>) -> Resu
         }
     }
     Ok(out)
+}
+
+/// Whether a file found in a folder walk sits inside a static site's theme, as Hugo and Zola
+/// keep one: a folder under `themes/` that holds the theme's `theme.toml`
+/// (`docs/themes/adidoks/`). The theme is its author's project, copied in with the libraries it
+/// bundles (Bootstrap's README in `sass/bootstrap/`), and its docs are about its own tree.
+/// `root`: the folder walked; `id`: the path below it.
+pub(crate) fn in_a_site_theme(root: &Path, id: &str) -> bool {
+    let parts: Vec<&str> = id.split('/').collect();
+    (1..parts.len().saturating_sub(1))
+        .any(|i| parts[i - 1] == "themes" && root.join(parts[..=i].join("/")).join("theme.toml").is_file())
 }
 
 /// Whether a file found in a folder walk sits inside a vendored copy of another project: a
@@ -547,6 +561,26 @@ mod tests {
         ] {
             assert_eq!(vendored_copy(id), vendored, "{id}");
         }
+    }
+
+    #[test]
+    fn a_site_theme_is_known_by_its_manifest() {
+        let dir = tempfile::tempdir().unwrap();
+        let root = dir.path();
+        for (path, text) in [
+            ("docs/themes/adidoks/theme.toml", "name = \"adidoks\"\n"),
+            ("docs/themes/adidoks/sass/bootstrap/README.md", "# Bootstrap\n"),
+            ("docs/themes/adidoks/README.md", "# AdiDoks\n"),
+            ("docs/themes/plain/README.md", "# our own theme notes\n"),
+        ] {
+            std::fs::create_dir_all(root.join(path).parent().unwrap()).unwrap();
+            std::fs::write(root.join(path), text).unwrap();
+        }
+        assert!(in_a_site_theme(root, "docs/themes/adidoks/sass/bootstrap/README.md"));
+        assert!(in_a_site_theme(root, "docs/themes/adidoks/README.md"));
+        // A folder of that name without the theme's manifest is the repository's own.
+        assert!(!in_a_site_theme(root, "docs/themes/plain/README.md"));
+        assert!(!in_a_site_theme(root, "docs/README.md"));
     }
 
     #[test]

@@ -505,6 +505,19 @@ fn looks_like_path(tok: &PathToken, strength: Strength) -> bool {
     }
 }
 
+/// Plain path words (a code span, or a word of running text) the text calls a folder right
+/// after them ("are in the `felix/fv` directory"), which on their own may be a repository's
+/// owner and name: the folder.
+pub(crate) fn named_a_folder(masked: &str, after: &str) -> Option<PathToken> {
+    let next = after.trim_start().split(|c: char| !c.is_ascii_alphabetic()).next()?;
+    let folder_word = matches!(
+        next.to_ascii_lowercase().as_str(),
+        "directory" | "directories" | "folder" | "folders" | "dir" | "subdirectory" | "subfolder"
+    );
+    let plain = masked.contains('/') && !masked.ends_with('/') && masked.split('/').all(plain_segment);
+    (folder_word && plain).then(|| classify(&format!("{masked}/"), Strength::Backtick)).flatten()
+}
+
 /// A path segment of two or more lower-case letters, digits, `_`, `-` or `.` (`storage`,
 /// `p2p`, `api_v2`): how folder names are written, unlike words of prose (`Read`, `I/O`).
 pub(crate) fn plain_segment(s: &str) -> bool {

@@ -59,7 +59,7 @@ impl Walker {
             let masked = line.masked[sp.inner.clone()].trim();
             let tok = self
                 .span_path(masked, inner, strength)
-                .or_else(|| named_a_folder(masked, &orig[sp.end..]))
+                .or_else(|| paths::named_a_folder(masked, &orig[sp.end..]))
                 .or_else(|| named_a_dotfile(masked, &orig[..sp.start], &orig[sp.end..]));
             if let Some(tok) = tok {
                 // "your app's `build.gradle`": the reader's file, not one of the repository.
@@ -103,19 +103,6 @@ fn span_strength(line: &Line<'_>, range: &Range<usize>, kind: Kind, spans: &[Cod
     } else {
         Strength::Backtick
     }
-}
-
-/// Plain path words (a code span, or a word of running text) the text calls a folder right
-/// after them ("are in the `felix/fv` directory"), which on their own may be a repository's
-/// owner and name: the folder.
-pub(super) fn named_a_folder(masked: &str, after: &str) -> Option<PathToken> {
-    let next = after.trim_start().split(|c: char| !c.is_ascii_alphabetic()).next()?;
-    let folder_word = matches!(
-        next.to_ascii_lowercase().as_str(),
-        "directory" | "directories" | "folder" | "folders" | "dir" | "subdirectory" | "subfolder"
-    );
-    let plain = masked.contains('/') && !masked.ends_with('/') && masked.split('/').all(paths::plain_segment);
-    (folder_word && plain).then(|| paths::classify(&format!("{masked}/"), Strength::Backtick)).flatten()
 }
 
 /// A code span of a dot and a long name the text calls a file right after it ("uses the

@@ -22,7 +22,6 @@ use crate::mentions::Line;
 use crate::paths::{self, Strength};
 
 use super::found::Found;
-use super::spans::named_a_folder;
 use super::walker::Walker;
 
 /// Candidate path tokens of running text.
@@ -59,7 +58,7 @@ impl Walker {
             }
             if let Some(tok) = paths::classify(m.as_str(), strength)
                 .or_else(|| bold(m.as_str()).then(|| paths::under_named_root(m.as_str(), &self.roots)).flatten())
-                .or_else(|| named_a_folder(m.as_str(), &line.open[range.start + m.end()..]))
+                .or_else(|| paths::named_a_folder(m.as_str(), &line.open[range.start + m.end()..]))
             {
                 found.raw.push((tok, range.start + m.start(), range.start + m.end()));
             }

@@ -1,0 +1,66 @@
+//! A report of its day: a doc named as a report, an audit or an inventory (by its file name or
+//! a `reports/` or `audits/` folder) whose top says when or of which commit it was made
+//! (`generated at commit 46914ee…`, `Date: 2025-12-22`). What it lists was true of the code it
+//! read then (a broken-link inventory before the repair, an audit of that week's components);
+//! it is read as a record of the past, not as statements about today's code. An audit without
+//! such a date may describe the current state, and is read as any doc.
+
+/// How many non-empty lines at the top of a doc may carry its date or commit.
+const HEAD_LINES: usize = 12;
+
+/// Whether the doc `id` (its path below the folder walked) with text `text` is a dated report.
+pub(crate) fn dated_report(id: &str, text: &str) -> bool {
+    named_as_report(id) && text.lines().map(str::trim).filter(|l| !l.is_empty()).take(HEAD_LINES).any(dated_line)
+}
+
+/// A file name with the word `report`, `audit` or `inventory` in it, or a file in a folder
+/// named `reports` or `audits`.
+fn named_as_report(id: &str) -> bool {
+    let lower = id.to_ascii_lowercase();
+    let mut parts: Vec<&str> = lower.split('/').collect();
+    let Some(file) = parts.pop() else { return false };
+    let stem = file.rsplit_once('.').map_or(file, |(stem, _)| stem);
+    stem.split(['-', '_', '.', ' ']).any(|w| matches!(w, "report" | "audit" | "inventory"))
+        || parts.iter().any(|f| matches!(*f, "reports" | "audits"))
+}
+
+/// A line that carries a full date (`2025-12-22`) or a full commit id (40 hex digits).
+fn dated_line(line: &str) -> bool {
+    line.split(|c: char| !c.is_ascii_alphanumeric() && c != '-').any(|w| {
+        let b = w.as_bytes();
+        let date = b.len() >= 10
+            && b[..4].iter().all(u8::is_ascii_digit)
+            && b[4] == b'-'
+            && b[5..7].iter().all(u8::is_ascii_digit)
+            && b[7] == b'-'
+            && b[8..10].iter().all(u8::is_ascii_digit);
+        let commit = b.len() == 40 && b.iter().all(u8::is_ascii_hexdigit);
+        date || commit
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::dated_report;
+
+    #[test]
+    fn a_report_that_says_when_it_was_made() {
+        let commit = "# Broken-link inventory\n\nThis is the before-repair inventory, generated at commit `46914ee9622652330cfe1c98ac6cad7dc00c2d16`.\n";
+        let dated = "# Page header audit\n\n**Date:** 2025-12-22\n\n- `TeamHero.vue`\n";
+        let undated = "# Home assets audit\n\nThe current state of the home page's images.\n";
+        for (id, text, report) in [
+            ("docs/engineering/reports/peripheral-docs-broken-link-inventory.md", commit, true),
+            ("frontend/docs/page-header-audit-report.md", dated, true),
+            ("docs/reports/weekly.md", dated, true),
+            // No date or commit at its top: it may describe today.
+            ("frontend/docs/home-assets-audit.md", undated, false),
+            // A date at the top of a doc not named as a report.
+            ("docs/guide.md", dated, false),
+            // `reporting` and `auditor` are other words.
+            ("docs/reporting-api.md", dated, false),
+            ("src/auditor/README.md", dated, false),
+        ] {
+            assert_eq!(dated_report(id, text), report, "{id}");
+        }
+    }
+}
