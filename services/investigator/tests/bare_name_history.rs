@@ -6,21 +6,14 @@ mod common;
 
 use common::{commit_on_day as commit, git, new_repo, write, DAY, START};
 use memval_investigator::Evidence;
-use memval_proto::{Claim, ClaimType, CodeRef, MemoryMeta, Outcome, Verdict};
+use memval_proto::{Claim, CodeRef, MemoryMeta, Outcome, Verdict};
 
 fn notes(root: &std::path::Path) -> MemoryMeta {
     common::notes_file(root, "NOTES.md", START + DAY / 2)
 }
 
 fn file(path: &str) -> Claim {
-    Claim {
-        claim_type: ClaimType::FileReference,
-        claim_text: format!("`{path}` exists"),
-        line: 1,
-        lines: vec![1],
-        code_refs: vec![CodeRef::path(path)],
-        assertion: None,
-    }
+    common::file_claim(path)
 }
 
 fn verdict(o: &Outcome) -> (Verdict, String, Option<String>) {

@@ -15,14 +15,7 @@ use memval_investigator::Evidence;
 use memval_proto::{Claim, ClaimType, CodeRef, Outcome, Verdict};
 
 fn file(path: &str) -> Claim {
-    Claim {
-        claim_type: ClaimType::FileReference,
-        claim_text: format!("`{path}` exists"),
-        line: 1,
-        lines: vec![1],
-        code_refs: vec![CodeRef::path(path)],
-        assertion: None,
-    }
+    common::file_claim(path)
 }
 
 /// Prose of some length, different for each `topic`.

@@ -50,6 +50,19 @@ pub fn commit_on_day(root: &Path, day: i64, change: impl FnOnce(&Path)) {
     git(root, &["commit", "-q", "-m", "change"], START + day * DAY);
 }
 
+/// The claim, on line 1 of a memory, that the file `path` exists, as the extractor words it.
+#[allow(dead_code)]
+pub fn file_claim(path: &str) -> memval_proto::Claim {
+    memval_proto::Claim {
+        claim_type: memval_proto::ClaimType::FileReference,
+        claim_text: format!("`{path}` exists"),
+        line: 1,
+        lines: vec![1],
+        code_refs: vec![memval_proto::CodeRef::path(path)],
+        assertion: None,
+    }
+}
+
 /// A notes file at `path` under `root`, as `validate` reads one: last written at `updated_at`
 /// (Unix seconds).
 #[allow(dead_code)]
