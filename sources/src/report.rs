@@ -3,14 +3,23 @@
 //! (`generated at commit 46914ee…`, `Date: 2025-12-22`). What it lists was true of the code it
 //! read then (a broken-link inventory before the repair, an audit of that week's components);
 //! it is read as a record of the past, not as statements about today's code. An audit without
-//! such a date may describe the current state, and is read as any doc.
+//! such a date, or one whose date says when it was last updated, may describe the current
+//! state, and is read as any doc.
 
 /// How many non-empty lines at the top of a doc may carry its date or commit.
 const HEAD_LINES: usize = 12;
 
 /// Whether the doc `id` (its path below the folder walked) with text `text` is a dated report.
 pub(crate) fn dated_report(id: &str, text: &str) -> bool {
-    named_as_report(id) && text.lines().map(str::trim).filter(|l| !l.is_empty()).take(HEAD_LINES).any(dated_line)
+    named_as_report(id)
+        && text.lines().map(str::trim).filter(|l| !l.is_empty()).take(HEAD_LINES).any(|l| dated_line(l) && !kept_up(l))
+}
+
+/// A line that dates a doc kept up to date ("Last updated: 2026-03-01", "Reviewed 2026-02"): a
+/// living document's, not a report's of one day.
+fn kept_up(line: &str) -> bool {
+    let lower = line.to_ascii_lowercase();
+    ["updated", "reviewed", "revised", "maintained"].iter().any(|w| lower.contains(w))
 }
 
 /// A file name with the word `report`, `audit` or `inventory` in it, or a file in a folder
@@ -48,12 +57,15 @@ mod tests {
         let commit = "# Broken-link inventory\n\nThis is the before-repair inventory, generated at commit `46914ee9622652330cfe1c98ac6cad7dc00c2d16`.\n";
         let dated = "# Page header audit\n\n**Date:** 2025-12-22\n\n- `TeamHero.vue`\n";
         let undated = "# Home assets audit\n\nThe current state of the home page's images.\n";
+        let living = "# Service inventory\n\n_Last updated: 2026-03-01_\n\n- `billing/`\n";
         for (id, text, report) in [
             ("docs/engineering/reports/peripheral-docs-broken-link-inventory.md", commit, true),
             ("frontend/docs/page-header-audit-report.md", dated, true),
             ("docs/reports/weekly.md", dated, true),
             // No date or commit at its top: it may describe today.
             ("frontend/docs/home-assets-audit.md", undated, false),
+            // Dated as kept up to date: a living document.
+            ("docs/service-inventory.md", living, false),
             // A date at the top of a doc not named as a report.
             ("docs/guide.md", dated, false),
             // `reporting` and `auditor` are other words.
