@@ -166,6 +166,11 @@ fn words_and_conventions_are_not_read_as_missing_code() {
                 Want::NotChecked(&["reads as an example", "path/to/"]),
             ),
             (
+                "a `fix_whatever` stand-in is not a file of the repo",
+                claim(ClaimType::FileReference, vec![path("script/fix_whatever.rb")], None),
+                Want::NotChecked(&["reads as an example"]),
+            ),
+            (
                 "a `my_feature` stand-in is not a file of the repo",
                 claim(ClaimType::FileReference, vec![path("tests/specs/my_feature/main.ts")], None),
                 Want::NotChecked(&["reads as an example"]),

@@ -34,7 +34,8 @@ pub(super) fn as_written<'r>(readings: impl IntoIterator<Item = &'r str>) -> &'r
 }
 
 /// Words that stand for any name in examples (`foo.py`, `FooTests.swift`, `acme.rb`).
-pub(crate) const PLACEHOLDER_WORDS: &[&str] = &["foo", "bar", "baz", "qux", "quux", "xxx", "yyy", "zzz", "acme"];
+pub(crate) const PLACEHOLDER_WORDS: &[&str] =
+    &["foo", "bar", "baz", "qux", "quux", "xxx", "yyy", "zzz", "acme", "whatever"];
 
 /// Kinds of thing whose `Name` stands for any one of them in a path (`stepName.go`,
 /// `componentName.tsx`).
@@ -293,6 +294,7 @@ mod tests {
             ("db/migrate/20240101120000-create-users.js", true),
             ("db/migrate/2024_01_01_create_users.php", false),
             ("data/123_items.json", false),
+            ("script/fix_whatever.rb", true),
         ];
         for (path, example) in cases {
             assert_eq!(placeholder_path(path).is_some(), *example, "{path}");
