@@ -62,6 +62,16 @@ pub(crate) fn from_json(value: &serde_json::Value) -> Result<Option<UnixSeconds>
     }
 }
 
+/// A file name that starts with the day it was written (`2026-07-09-hil-design.md`,
+/// `2024-03-01_meeting.md`): a dated record, a plan, a design, a meeting's notes or a post,
+/// true of its day.
+pub(crate) fn dated(stem: &str) -> bool {
+    let b = stem.as_bytes();
+    let digits = |r: std::ops::Range<usize>| b.get(r).is_some_and(|d| d.iter().all(u8::is_ascii_digit));
+    let dash = |i: usize| matches!(b.get(i), Some(b'-' | b'_'));
+    digits(0..4) && dash(4) && digits(5..7) && dash(7) && digits(8..10) && (b.len() == 10 || dash(10))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

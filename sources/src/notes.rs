@@ -46,6 +46,7 @@ use memval_proto::{Memory, Source};
 
 use crate::claude::{CREATED_KEYS, UPDATED_KEYS};
 use crate::common::{inside, rel_string, Ctx};
+use crate::dates::dated;
 use crate::error::SourceError;
 use crate::loaded::{Format, Link};
 use crate::report::dated_report;
@@ -338,16 +339,6 @@ fn dated_within(stem: &str) -> bool {
         let (Some(day), Some(tail)) = (rest.get(..10), rest.get(10..)) else { return false };
         dated(day) && (tail.is_empty() || (tail.starts_with(['-', '_']) && tail.len() <= 6))
     })
-}
-
-/// A file name that starts with the day it was written (`2026-07-09-hil-design.md`,
-/// `2024-03-01_meeting.md`): a dated record, a plan, a design, a meeting's notes or a post,
-/// true of its day.
-fn dated(stem: &str) -> bool {
-    let b = stem.as_bytes();
-    let digits = |r: std::ops::Range<usize>| b.get(r).is_some_and(|d| d.iter().all(u8::is_ascii_digit));
-    let dash = |i: usize| matches!(b.get(i), Some(b'-' | b'_'));
-    digits(0..4) && dash(4) && digits(5..7) && dash(7) && digits(8..10) && (b.len() == 10 || dash(10))
 }
 
 /// Whether `dir` holds at least one notes file (used by detection).

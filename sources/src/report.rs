@@ -6,6 +6,8 @@
 //! such a date, or one whose date says when it was last updated, may describe the current
 //! state, and is read as any doc.
 
+use crate::dates::dated;
+
 /// How many non-empty lines at the top of a doc may carry its date or commit.
 const HEAD_LINES: usize = 12;
 
@@ -33,19 +35,11 @@ fn named_as_report(id: &str) -> bool {
         || parts.iter().any(|f| matches!(*f, "reports" | "audits"))
 }
 
-/// A line that carries a full date (`2025-12-22`) or a full commit id (40 hex digits).
+/// A line that carries a full date (`2025-12-22`, as a dated file name starts) or a full commit
+/// id (40 hex digits).
 fn dated_line(line: &str) -> bool {
-    line.split(|c: char| !c.is_ascii_alphanumeric() && c != '-').any(|w| {
-        let b = w.as_bytes();
-        let date = b.len() >= 10
-            && b[..4].iter().all(u8::is_ascii_digit)
-            && b[4] == b'-'
-            && b[5..7].iter().all(u8::is_ascii_digit)
-            && b[7] == b'-'
-            && b[8..10].iter().all(u8::is_ascii_digit);
-        let commit = b.len() == 40 && b.iter().all(u8::is_ascii_hexdigit);
-        date || commit
-    })
+    line.split(|c: char| !c.is_ascii_alphanumeric() && c != '-')
+        .any(|w| dated(w) || (w.len() == 40 && w.bytes().all(|b| b.is_ascii_hexdigit())))
 }
 
 #[cfg(test)]
