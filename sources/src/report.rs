@@ -35,11 +35,11 @@ fn named_as_report(id: &str) -> bool {
         || parts.iter().any(|f| matches!(*f, "reports" | "audits"))
 }
 
-/// A line that carries a full date (`2025-12-22`, as a dated file name starts) or a full commit
-/// id (40 hex digits).
+/// A line that carries a full date (`2025-12-22`, also opening a timestamp, `2025-12-22T10:00Z`)
+/// or a full commit id (40 hex digits).
 fn dated_line(line: &str) -> bool {
     line.split(|c: char| !c.is_ascii_alphanumeric() && c != '-')
-        .any(|w| dated(w) || (w.len() == 40 && w.bytes().all(|b| b.is_ascii_hexdigit())))
+        .any(|w| w.get(..10).is_some_and(dated) || (w.len() == 40 && w.bytes().all(|b| b.is_ascii_hexdigit())))
 }
 
 #[cfg(test)]
@@ -50,12 +50,14 @@ mod tests {
     fn a_report_that_says_when_it_was_made() {
         let commit = "# Broken-link inventory\n\nThis is the before-repair inventory, generated at commit `46914ee9622652330cfe1c98ac6cad7dc00c2d16`.\n";
         let dated = "# Page header audit\n\n**Date:** 2025-12-22\n\n- `TeamHero.vue`\n";
+        let stamped = "# Weekly report\n\nGenerated 2025-12-22T10:00:00Z.\n";
         let undated = "# Home assets audit\n\nThe current state of the home page's images.\n";
         let living = "# Service inventory\n\n_Last updated: 2026-03-01_\n\n- `billing/`\n";
         for (id, text, report) in [
             ("docs/engineering/reports/peripheral-docs-broken-link-inventory.md", commit, true),
             ("frontend/docs/page-header-audit-report.md", dated, true),
             ("docs/reports/weekly.md", dated, true),
+            ("docs/reports/weekly-stamped.md", stamped, true),
             // No date or commit at its top: it may describe today.
             ("frontend/docs/home-assets-audit.md", undated, false),
             // Dated as kept up to date: a living document.
