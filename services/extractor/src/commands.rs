@@ -1,6 +1,6 @@
 //! Shell commands. A command asserts that the script it runs exists (`./scripts/deploy.sh`,
 //! `python tools/gen.py`) and that the paths it is given do (`bun test src/x.test.ts`,
-//! `make -C dir`, `-f docker-compose.yml`, [`path_args`]); names, refs, packages, images,
+//! `make -C dir`, `-f docker-compose.yml`, [`path_args_under`]); names, refs, packages, images,
 //! outputs and globs in it are not claims.
 //!
 //! How a command line is read:
@@ -288,17 +288,59 @@ fn unquote(w: &str) -> &str {
     }
 }
 
+/// A path argument of a command line: the word as written, whether it names a folder, and
+/// the folders the command runs in when it reaches it (`under`, outermost first): `go -C
+/// brokers test ./internal/x/...` runs in `brokers/`, and so does every segment after `cd
+/// brokers &&`. `None` when it runs somewhere the repository cannot say (`cd /tmp`, `cd ..`,
+/// `cd $DIR`): its relative paths are not the repository's.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) struct PathArg<'a> {
+    pub(crate) word: &'a str,
+    pub(crate) folder: bool,
+    pub(crate) under: Option<Vec<&'a str>>,
+}
+
+/// Flags that run the command in the folder they name.
+const RUNS_IN_FLAGS: &[&str] = &["-C", "--cwd", "--dir", "--directory"];
+
+/// The folders a command runs in once it changes into `w` from `under`: `None` when `w` (or
+/// where it started) is no place of the repository.
+fn within<'a>(under: Option<Vec<&'a str>>, w: &'a str) -> Option<Vec<&'a str>> {
+    let mut under = under?;
+    if !repo_folder(w) {
+        return None;
+    }
+    let w = w.trim_start_matches("./").trim_end_matches('/');
+    if !w.is_empty() && w != "." {
+        under.push(w);
+    }
+    Some(under)
+}
+
+/// Whether a folder a command changes into (`cd`, `-C`) is a place of the repository.
+fn repo_folder(w: &str) -> bool {
+    !w.is_empty()
+        && !w.starts_with(['/', '~', '-'])
+        && !w.contains(['$', '*', '?', '{', '}', '(', ')', '<', '>', '"', '\'', '`', '=', ':'])
+        && !w.split('/').any(|part| part == "..")
+}
+
 /// The paths a command line names as arguments: `bun test src/x.test.ts`, `make -C dir`,
 /// `docker compose -f docker-compose.yml up` (the `-f` value), `pytest tests/unit`. Only
 /// what must already exist for the command to work: not outputs (`-o`, `>`), not package
 /// names (`npm install x`), not refs or images (`git`, `docker run`), not globs or variables.
-/// Each segment of `a && b; c | d` is read on its own. Returns `(word, folder)`, `folder`
-/// when the flag names a directory (`-C`, `--cwd`).
-pub(crate) fn path_args(text: &str) -> Vec<(&str, bool)> {
+/// Each segment of `a && b; c | d` is read on its own, in the folder the segments before it
+/// changed into (`cd web && npm test src/a.test.ts`), and after a flag that changes the
+/// command's folder (`-C`, `--cwd`, `--dir`, `--directory`), in that folder. `folder` when the
+/// flag names a directory (`-C`, `--cwd`).
+pub(crate) fn path_args_under(text: &str) -> Vec<PathArg<'_>> {
     let t = text.trim_start();
     let t = t.strip_prefix("$ ").unwrap_or(t);
-    let mut out = Vec::new();
+    let mut out: Vec<PathArg<'_>> = Vec::new();
+    // The folder the line is in after its `cd` segments, from the folder it started in.
+    let mut line_under: Option<Vec<&str>> = Some(Vec::new());
     for segment in t.split(['&', ';', '|']) {
+        let mut under = line_under.clone();
         // `TESTPATH=tests/x/test_y.py tox -e py3`: a leading variable set to a slashed path
         // hands that path to the command; `export BUNDLE_GEMFILE=gemfiles/x/Gemfile` to the
         // commands after it.
@@ -309,13 +351,15 @@ pub(crate) fn path_args(text: &str) -> Vec<(&str, bool)> {
                 let plain =
                     !value.contains(['*', '?', '$', '{', '}', '(', ')', '<', '>', '"', '\'', '`', '@', '=', ':', ',']);
                 if name_ok && plain && value.contains('/') && !value.starts_with('/') && !value.starts_with('-') {
-                    out.push((value, false));
+                    out.push(PathArg { word: value, folder: false, under: under.clone() });
                 }
             }
         }
         // `echo "8.4.11" >> platforms/php/versionsToBuild.txt`: a file appended to is one that
         // is there, whatever the program (`>` may make a new one, so it says nothing).
-        out.extend(appended_to(segment));
+        if let Some((word, folder)) = appended_to(segment) {
+            out.push(PathArg { word, folder, under: under.clone() });
+        }
         let mut words = segment
             .split_whitespace()
             .skip_while(|w| w.contains('=') || matches!(*w, "sudo" | "exec" | "time" | "export"))
@@ -347,8 +391,12 @@ pub(crate) fn path_args(text: &str) -> Vec<(&str, bool)> {
         // `pytest python/tests`, `python -m pytest python/tests`: what a test runner is given
         // is a test file or a folder of tests, with an extension or without.
         let mut test_runner = TEST_RUNNERS.contains(&program);
-        // `cd dir`, `pushd dir`: the one argument is a folder.
-        let mut path_next: Option<bool> = matches!(program, "cd" | "pushd").then_some(true);
+        // `cd dir`, `pushd dir`: the one argument is a folder, where the segments after it run.
+        let changes_folder = matches!(program, "cd" | "pushd");
+        let mut path_next: Option<bool> = changes_folder.then_some(true);
+        // The value of a flag that runs the command in a folder (`go -C dir`): the arguments
+        // after it are read there.
+        let mut runs_in_next = false;
         for w in words {
             let w = unquote(w);
             if std::mem::take(&mut skip_next) {
@@ -361,12 +409,18 @@ pub(crate) fn path_args(text: &str) -> Vec<(&str, bool)> {
             if std::mem::take(&mut slashed_path_next) {
                 let plain = !w.contains(['=', '$', '"', '\'', '`', '(', ')', '*', '?', '{', '}', ':', '<', '>']);
                 if plain && w.contains('/') && !w.starts_with('-') {
-                    out.push((w, false));
+                    out.push(PathArg { word: w, folder: false, under: under.clone() });
                 }
                 continue;
             }
             if let Some(folder) = path_next.take() {
-                out.push((w, folder));
+                out.push(PathArg { word: w, folder, under: under.clone() });
+                if std::mem::take(&mut runs_in_next) {
+                    under = within(under, w);
+                }
+                if changes_folder {
+                    line_under = within(under.clone(), w);
+                }
                 continue;
             }
             if w.starts_with(['>', '<']) || w.ends_with('>') || w == "2>" {
@@ -382,14 +436,20 @@ pub(crate) fn path_args(text: &str) -> Vec<(&str, bool)> {
             if let Some(flag) = w.strip_prefix('-').map(|_| w) {
                 match flag.split_once('=') {
                     Some((f, v)) if PATH_FLAGS.contains(&f) => {
-                        out.push((unquote(v), matches!(f, "-C" | "--cwd" | "--dir" | "--directory")))
+                        let runs_in = RUNS_IN_FLAGS.contains(&f);
+                        out.push(PathArg { word: unquote(v), folder: runs_in, under: under.clone() });
+                        if runs_in {
+                            under = within(under, unquote(v));
+                        }
                     }
                     Some(_) => {}
                     None if pip && matches!(flag, "-r" | "--requirement" | "-c" | "--constraint") => {
                         slashed_path_next = true
                     }
                     None if PATH_FLAGS.contains(&flag) => {
-                        path_next = Some(matches!(flag, "-C" | "--cwd" | "--dir" | "--directory"))
+                        let runs_in = RUNS_IN_FLAGS.contains(&flag);
+                        path_next = Some(runs_in);
+                        runs_in_next = runs_in;
                     }
                     None if MODULE_OR_PATH_FLAGS.contains(&flag) => slashed_path_next = true,
                     None if VALUE_FLAGS.contains(&flag) => skip_next = true,
@@ -405,7 +465,7 @@ pub(crate) fn path_args(text: &str) -> Vec<(&str, bool)> {
                 && !w.contains(':');
             if plain && w.contains(['/', '.']) {
                 let folder = test_runner && w.contains('/') && !w.rsplit('/').next().is_some_and(|n| n.contains('.'));
-                out.push((w, folder));
+                out.push(PathArg { word: w, folder, under: under.clone() });
             }
         }
     }
@@ -484,7 +544,12 @@ mod repo_program_tests {
 
 #[cfg(test)]
 mod path_arg_tests {
-    use super::path_args;
+    use super::path_args_under;
+
+    /// The path arguments as `(word, folder)`.
+    fn path_args(text: &str) -> Vec<(&str, bool)> {
+        path_args_under(text).into_iter().map(|a| (a.word, a.folder)).collect()
+    }
 
     #[test]
     fn arguments_that_must_exist_are_paths_and_the_rest_are_not() {
@@ -544,5 +609,30 @@ mod path_arg_tests {
         for (line, want) in cases {
             assert_eq!(path_args(line), want.to_vec(), "{line}");
         }
+    }
+
+    #[test]
+    fn arguments_are_read_in_the_folder_the_command_runs_in() {
+        let under = |line: &str| -> Vec<(String, Option<String>)> {
+            path_args_under(line).into_iter().map(|a| (a.word.to_owned(), a.under.map(|u| u.join("/")))).collect()
+        };
+        let some = |w: &str, u: &str| (w.to_owned(), Some(u.to_owned()));
+        assert_eq!(
+            under("go -C authd-oidc-brokers generate --tags withmsentraid ./internal/providers/msentraid/..."),
+            vec![some("authd-oidc-brokers", ""), some("./internal/providers/msentraid/...", "authd-oidc-brokers")]
+        );
+        assert_eq!(
+            under("make --directory=docs/site build/x.html"),
+            vec![some("docs/site", ""), some("build/x.html", "docs/site")]
+        );
+        assert_eq!(under("cd web && npm test src/a.test.ts"), vec![some("web", ""), some("src/a.test.ts", "web")]);
+        assert_eq!(
+            under("cd ./apps/api/ && cd server && pytest tests/unit"),
+            vec![some("./apps/api/", ""), some("server", "apps/api"), some("tests/unit", "apps/api/server")]
+        );
+        // Outside the repository, or somewhere it cannot say: no folder of it.
+        assert_eq!(under("cd /tmp && cat logs/a.txt")[1], ("logs/a.txt".to_owned(), None));
+        assert_eq!(under("cd .. && pytest tests/unit")[1], ("tests/unit".to_owned(), None));
+        assert_eq!(under("cd $ROOT; bash scripts/x.sh")[1], ("scripts/x.sh".to_owned(), None));
     }
 }

@@ -1851,3 +1851,22 @@ fn folders_the_text_names_as_such() {
         &["L1 file_reference .github/instructions/bpf.instructions.md[instructions/bpf.instructions.md]"],
     );
 }
+
+#[test]
+fn a_command_s_paths_are_read_in_the_folder_it_runs_in() {
+    check(
+        "```bash\ngo -C authd-oidc-brokers generate ./internal/providers/msentraid/...\n```",
+        &["L2 file_reference authd-oidc-brokers", "L2 file_reference authd-oidc-brokers/internal/providers/msentraid"],
+    );
+    check(
+        "Run `cd web && npx jest src/app.test.ts`.",
+        &["L1 file_reference web", "L1 file_reference web/src/app.test.ts"],
+    );
+    // Run outside the repository, a relative path is none of its paths.
+    check("```bash\ncd /tmp && cat logs/today.txt\n```", &[]);
+}
+
+#[test]
+fn a_line_labelled_build_artifacts_names_outputs_not_claims() {
+    check("- **Build artifacts.** Treat `public/build/` and `var/cache/` as read-only.", &[]);
+}

@@ -67,8 +67,8 @@ impl Lang {
             "php" => Lang::Php,
             "c" => Lang::C,
             "h" | "hh" | "hpp" | "hxx" | "cc" | "cpp" | "cxx" | "c++" | "h++" | "ino" => Lang::Cpp,
-            "md" | "markdown" | "mdx" | "txt" | "rst" | "adoc" | "html" | "htm" | "json" | "yaml" | "yml" | "toml"
-            | "lock" | "csv" | "svg" | "xml" | "ini" | "cfg" | "orig" => Lang::Doc,
+            "md" | "markdown" | "mdx" | "mdc" | "txt" | "rst" | "adoc" | "html" | "htm" | "json" | "yaml" | "yml"
+            | "toml" | "lock" | "csv" | "svg" | "xml" | "ini" | "cfg" | "orig" => Lang::Doc,
             _ => Lang::Other,
         }
     }

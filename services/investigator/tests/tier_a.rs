@@ -254,6 +254,14 @@ fn without_history_a_reading_needs_the_memory_to_back_it() {
             &["no history", "same words"],
         ),
         (
+            "a Cursor rule (`.mdc`) gone where one Markdown page of its stem now is: moved and converted",
+            vec![("docs/contributing/adding-tools.md", "x\n"), ("docs/contributing/other.md", "x\n")],
+            vec![path("docs/adding-tools.mdc")],
+            Verdict::Stale,
+            Some("docs/contributing/adding-tools.md"),
+            &["no history", "same stem with another extension"],
+        ),
+        (
             "a path that differs only in letter case: renamed in case",
             vec![("docs/guide.md", "x\n"), ("docs/Other.md", "x\n")],
             vec![path("Docs/Guide.md")],

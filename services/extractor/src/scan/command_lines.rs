@@ -18,22 +18,33 @@ pub(super) fn program_token(program: &str) -> Option<PathToken> {
     })
 }
 
-/// The path arguments of a command line ([`commands::path_args`]) that are shaped like
-/// paths (a folder pattern, `dir/*`, as its folder), with the word each came from. A file name of an extension no list knows counts
-/// only as the argument of a program of the repo ([`commands::repo_program_files`]).
+/// The path arguments of a command line ([`commands::path_args_under`]) that are shaped like
+/// paths (a folder pattern, `dir/*`, as its folder), with the word each came from. A file
+/// name of an extension no list knows counts only as the argument of a program of the repo
+/// ([`commands::repo_program_files`]). An argument given where the command runs in a folder
+/// (`go -C brokers test ./internal/x/...`, `cd web && npm test src/a.test.ts`) is read in that
+/// folder (`brokers/internal/x`); one given where it runs outside the repository (`cd /tmp`)
+/// is none of its paths.
 fn command_arg_tokens(line: &str) -> Vec<(PathToken, &str)> {
     let own_files = commands::repo_program_files(line);
-    commands::path_args(line)
+    commands::path_args_under(line)
         .into_iter()
-        .filter_map(|(w, folder)| {
-            let w = w.trim_end_matches([',', ';']);
-            let tok = if folder && !w.ends_with('/') {
-                paths::classify(&format!("{w}/"), Strength::Backtick)
+        .filter_map(|arg| {
+            let w = arg.word.trim_end_matches([',', ';']);
+            let under = arg.under?;
+            let relative = !w.starts_with(['/', '~']);
+            let placed = if under.is_empty() || !relative {
+                w.to_owned()
             } else {
-                paths::classify(w, Strength::Backtick)
-                    .or_else(|| own_files.contains(&w).then(|| paths::parse(w)).flatten().filter(|t| !t.dir))
+                format!("{}/{}", under.join("/"), w.trim_start_matches("./"))
+            };
+            let tok = if arg.folder && !placed.ends_with('/') {
+                paths::classify(&format!("{placed}/"), Strength::Backtick)
+            } else {
+                paths::classify(&placed, Strength::Backtick)
+                    .or_else(|| own_files.contains(&w).then(|| paths::parse(&placed)).flatten().filter(|t| !t.dir))
                     // `--include='src/plugins/*'`: a pattern over a folder names the folder
-                    .or_else(|| paths::pattern_folder(w))
+                    .or_else(|| paths::pattern_folder(&placed))
             }?;
             (!tok.unresolvable()).then_some((tok, w))
         })

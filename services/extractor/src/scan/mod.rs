@@ -280,7 +280,8 @@ impl Walker {
             let output = |f: &&crate::mentions::FileMention| {
                 paths::folder_like(&f.tok)
                     && (outputs::written_into(orig, &range, f.start)
-                        || outputs::described_as_output(orig, &range, f.end))
+                        || outputs::described_as_output(orig, &range, f.end)
+                        || outputs::labelled_as_output(orig))
             };
             for f in files.iter().filter(output) {
                 if let Some(folder) = f.readings.first() {

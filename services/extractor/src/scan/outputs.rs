@@ -5,7 +5,8 @@
 //! down). Each such folder is reported as not checked, with the line that says so.
 //!
 //! A list item that calls its folders build output says the same: "`bin/`, `obj/`, `target/` –
-//! compiled output".
+//! compiled output", and so does a line labelled so: "**Build artifacts.** Treat `vendor/`,
+//! `public/build/` as read-only".
 //!
 //! Only words that say the build puts its output there count. "Generated" does not (generated
 //! code is often kept in the repository), nor "placed" or "saved" ("tests are placed in
@@ -101,6 +102,20 @@ pub(super) fn described_as_output(orig: &str, range: &Range<usize>, end: usize) 
     })
 }
 
+/// Whether the line opens with a label that calls what it lists build output: "**Build
+/// artifacts.** Treat `vendor/`, `public/build/` as read-only", "Build outputs: `dist/`,
+/// `out/`". The label ends at a period or colon (bold or not); "Build output goes to the
+/// console" is a sentence, not a label.
+pub(super) fn labelled_as_output(line: &str) -> bool {
+    let text = line.trim_start().trim_start_matches(['*', '_']).to_lowercase();
+    DESCRIBED_AS.iter().any(|cue| {
+        text.strip_prefix(cue).is_some_and(|after| {
+            let after = after.trim_start_matches(['*', '_']);
+            after.starts_with(['.', ':']) || after.trim_start().starts_with(['—', '–'])
+        })
+    })
+}
+
 /// Marks every file mention at or below a build-output folder of the memory as no claim
 /// (`denied_files`), and records, per folder, how many mentions that took (`Doc::outputs`).
 pub(super) fn deny_below_outputs(doc: &mut Doc) {
@@ -124,10 +139,19 @@ pub(super) fn deny_below_outputs(doc: &mut Doc) {
 
 #[cfg(test)]
 mod tests {
-    use super::{described_as_output, written_into};
+    use super::{described_as_output, labelled_as_output, written_into};
 
     fn at(text: &str, mention: &str) -> bool {
         written_into(text, &(0..text.len()), text.find(mention).unwrap())
+    }
+
+    #[test]
+    fn a_line_labelled_build_output() {
+        assert!(labelled_as_output("**Build artifacts.** Treat `vendor/`, `public/build/` as read-only."));
+        assert!(labelled_as_output("Build outputs: `dist/`, `out/`"));
+        assert!(labelled_as_output("*Build output* — `bin/` and `obj/`"));
+        assert!(!labelled_as_output("Build output goes to the console, not `logs/`."));
+        assert!(!labelled_as_output("The build artifacts: `dist/`."), "a label opens the line");
     }
 
     #[test]

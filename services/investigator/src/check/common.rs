@@ -121,7 +121,8 @@ pub(crate) fn placeholder_path(path: &str) -> Option<&'static str> {
 
 /// Whether two extensions are one kind of file, so a file can be renamed from one to the
 /// other and stay the same file: one language's variants (`js`/`ts`/`tsx`, `c`/`cpp`/`h`),
-/// spellings (`yml`/`yaml`), doc formats. Compared without case.
+/// spellings (`yml`/`yaml`), doc formats (a Cursor rule's `.mdc` is Markdown with a header).
+/// Compared without case.
 pub(crate) fn same_kind_of_file(a: &str, b: &str) -> bool {
     const KINDS: &[&[&str]] = &[
         &["js", "jsx", "ts", "tsx", "mjs", "cjs", "mts", "cts"],
@@ -131,7 +132,7 @@ pub(crate) fn same_kind_of_file(a: &str, b: &str) -> bool {
         &["sh", "bash", "zsh"],
         &["yml", "yaml"],
         &["json", "jsonc", "json5"],
-        &["md", "mdx", "markdown", "rst", "adoc", "txt"],
+        &["md", "mdx", "mdc", "markdown", "rst", "adoc", "txt"],
         &["html", "htm"],
         &["css", "scss", "sass", "less"],
         &["ex", "exs"],
@@ -144,7 +145,7 @@ pub(crate) fn same_kind_of_file(a: &str, b: &str) -> bool {
 /// Prose (Markdown, text, HTML): it describes code and settings, it proves nothing of them.
 pub(super) fn is_prose(path: &str) -> bool {
     let ext = basename(path).rsplit_once('.').map(|(_, e)| e.to_ascii_lowercase());
-    matches!(ext.as_deref(), Some("md" | "markdown" | "mdx" | "txt" | "rst" | "adoc" | "html" | "htm"))
+    matches!(ext.as_deref(), Some("md" | "markdown" | "mdx" | "mdc" | "txt" | "rst" | "adoc" | "html" | "htm"))
 }
 
 pub(crate) fn list(candidates: &[String]) -> String {
@@ -233,6 +234,7 @@ mod tests {
             ("JSX", "tsx", true),
             ("yml", "yaml", true),
             ("md", "mdx", true),
+            ("mdc", "md", true),
             ("h", "cpp", true),
             ("rs", "rs", true),
             ("rs", "rb", false),

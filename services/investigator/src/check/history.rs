@@ -17,7 +17,9 @@ use crate::index::basename;
 use crate::similar::body_similarity;
 use crate::symbols::Lang;
 
-use super::common::{list, short, MAX_LISTED};
+use crate::tree_words::{module_file, ENTRY_FILES};
+
+use super::common::{list, same_kind_of_file, short, MAX_LISTED};
 use super::located::Located;
 use super::Checker;
 
@@ -357,6 +359,21 @@ impl Checker<'_> {
                 dir: false,
             };
         }
+        if let Some((to, dir, folder)) = self.became_a_folder(&added, last) {
+            return Located::Moved {
+                confidence: 70 - penalty,
+                evidence: self.with_history_note(
+                    git,
+                    format!(
+                        "git: deleted in {}, which added files of its language in {folder}/ beside it: the module became a folder of modules",
+                        short(&commit)
+                    ),
+                ),
+                since: since_of(git, &commit),
+                to,
+                dir,
+            };
+        }
         let copies = old.as_deref().map(|old| self.text_lives_on(last, old)).unwrap_or_default();
         if copies.len() > 1 {
             let places: Vec<String> = copies.into_iter().map(|(p, _)| p).collect();
@@ -490,6 +507,34 @@ fn made_and_removed(git: &GitRepo, path: &str) -> Option<usize> {
     let (added, deleted) = git.times_added_and_deleted(path);
     let times = added.min(deleted);
     (times >= MIN_TIMES_MADE_AND_REMOVED).then_some(times)
+}
+
+impl Checker<'_> {
+    /// A source file `dir/name.ext` deleted in the commit that added files of its language
+    /// (`added`, still in the tree) in a folder `dir/name/` beside it: the module became a folder
+    /// of modules (tuff's `box-tool/core-box.ts` → `box-tool/core-box/index.ts`). The successor
+    /// is the folder's entry file when it has one, else the folder; returned with whether it
+    /// is the folder, and the folder.
+    fn became_a_folder(&self, added: &[String], path: &str) -> Option<(String, bool, String)> {
+        let (stem, ext) = module_file(path)?;
+        let folder = match path.rsplit_once('/') {
+            Some((dir, _)) => format!("{dir}/{stem}"),
+            None => stem.to_owned(),
+        };
+        let same_language = |file: &str| module_file(file).is_some_and(|(_, other)| same_kind_of_file(ext, other));
+        let inside = format!("{folder}/");
+        if !added.iter().any(|p| p.starts_with(&inside) && same_language(p)) {
+            return None;
+        }
+        let entry = ENTRY_FILES
+            .iter()
+            .map(|e| format!("{inside}{e}"))
+            .find(|e| same_language(e) && self.index.file(e).is_some());
+        Some(match entry {
+            Some(entry) => (entry, false, folder),
+            None => (folder.clone(), true, folder),
+        })
+    }
 }
 
 /// Of `added` (the files the deleting commit added, still in the tree), the one beside the

@@ -101,7 +101,7 @@ impl Checker<'_> {
     /// A Markdown page gone where a folder of its stem beside it holds an entry page: that page.
     pub(super) fn page_became_folder(&self, path: &str) -> Option<Located> {
         let (stem, ext) = basename(path).rsplit_once('.')?;
-        if !matches!(ext, "md" | "mdx") || stem.is_empty() {
+        if !matches!(ext, "md" | "mdx" | "mdc") || stem.is_empty() {
             return None;
         }
         let folder = match path.rsplit_once('/') {
