@@ -63,8 +63,26 @@ fn code_files_naming<'i>(index: &'i RepoIndex, name: &str) -> Vec<&'i str> {
     files
 }
 
+/// Calls that read an environment variable named by the string right after them:
+/// `os.environ.get("X")`, `getenv("X")`, `process.env["X"]`, `std::env::var("X")`, Laravel's
+/// `env('X')`, .NET's `GetEnvironmentVariable("X")`.
+const ENV_READS: &[&str] = &[
+    "getenv(",
+    "environ.get(",
+    "environ[",
+    "env[",
+    "env.fetch(",
+    "env::var(",
+    "env::var_os(",
+    "Getenv(",
+    "LookupEnv(",
+    "GetEnvironmentVariable(",
+    "env(",
+];
+
 /// Whether the code before a string on its line makes the string a constant's value, a key's or
-/// a tag's: `Name = `, `const x: &str = `, `json:`, `"kind": `; not `let _ = ` or a comment.
+/// a tag's (`Name = `, `const x: &str = `, `json:`, `"kind": `), or the name of an environment
+/// variable it reads ([`ENV_READS`]); not `let _ = ` or a comment.
 fn keeps_as_data(before: &str) -> bool {
     let before = before.trim_end();
     let line = before.trim_start();
@@ -72,6 +90,10 @@ fn keeps_as_data(before: &str) -> bool {
         return false;
     }
     if before.ends_with(':') {
+        return true;
+    }
+    let lower = before.to_ascii_lowercase();
+    if ENV_READS.iter().any(|call| lower.ends_with(&call.to_ascii_lowercase())) {
         return true;
     }
     let Some(lhs) = before.strip_suffix('=').map(str::trim_end) else { return false };
@@ -271,6 +293,10 @@ mod tests {
             "package log\n\nfunc f() { println(\"header_injection failed\") }\n// x = \"stale_name\"\n",
         );
         write("src/main.rs", "const KIND: &str = \"rust_kind\";\nfn main() { let _ = \"used_once\"; }\n");
+        write(
+            "examples/tts/main.py",
+            "import os\nvoice = os.environ.get(\"POCKET_TTS_VOICE\", \"alba\")\nprint(\"LOUD_NAME\")\n",
+        );
         let index = RepoIndex::build(dir.path()).unwrap();
         assert_eq!(given_as_a_string(&index, "token_exchange"), Some(("pkg/auth/types.go".into(), 4)));
         assert_eq!(given_as_a_string(&index, "repository_url"), Some(("pkg/api/spec.go".into(), 2)));
@@ -278,6 +304,9 @@ mod tests {
         assert_eq!(given_as_a_string(&index, "stale_name"), None);
         assert_eq!(given_as_a_string(&index, "rust_kind"), Some(("src/main.rs".into(), 1)));
         assert_eq!(given_as_a_string(&index, "used_once"), None);
+        // An environment variable the code reads is a name it keeps; one it prints is not.
+        assert_eq!(given_as_a_string(&index, "POCKET_TTS_VOICE"), Some(("examples/tts/main.py".into(), 2)));
+        assert_eq!(given_as_a_string(&index, "LOUD_NAME"), None);
     }
 
     #[test]

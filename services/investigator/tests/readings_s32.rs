@@ -1,13 +1,18 @@
 //! Readings found on fresh25's repositories, each with real git: a source file deleted in the
 //! commit that added files of its language in a folder of its name beside it became that folder
 //! of modules (tuff's `box-tool/core-box.ts` → `box-tool/core-box/index.ts`); a folder of its
-//! name that only gained a README is no such successor.
+//! name that only gained a README is no such successor. And a name the memory placed in a
+//! file that is gone, defined in several other places (OPC UA's `NodeId` beside a test file's
+//! path): the name is there, which one was meant is not known, and the path's own claim
+//! reports the path, so the name is not checked; one defined nowhere is still gone. A folder
+//! git kept only by a placeholder (m3u-editor's `storage/logs/.gitignore`, deleted when the root
+//! `.gitignore` took over) is one the program fills as it runs, not a folder that went.
 
 mod common;
 
 use common::{commit_on_day as commit, new_repo, write, DAY, START};
 use memval_investigator::Evidence;
-use memval_proto::{Outcome, Verdict};
+use memval_proto::{Claim, ClaimType, CodeRef, Outcome, Verdict};
 
 #[test]
 fn a_module_deleted_by_the_commit_that_made_a_folder_of_its_name_became_that_folder() {
@@ -48,5 +53,76 @@ fn a_module_deleted_by_the_commit_that_made_a_folder_of_its_name_became_that_fol
             assert_eq!(successor.as_deref(), None, "{evidence}");
         }
         other => panic!("the module whose folder holds only prose: {other:?}"),
+    }
+}
+
+fn placed(symbol: &str, path: &str) -> Claim {
+    Claim {
+        claim_type: ClaimType::SymbolReference,
+        claim_text: format!("`{symbol}` is defined in {path}"),
+        line: 1,
+        lines: vec![1],
+        code_refs: vec![CodeRef { symbol: Some(symbol.into()), ..CodeRef::path(path) }],
+        assertion: None,
+    }
+}
+
+#[test]
+fn a_name_placed_in_a_gone_file_and_defined_in_several_others_is_not_checked() {
+    let (_dir, root) = new_repo();
+    let root = &root;
+    commit(root, 0, |r| {
+        write(r, "NOTES.md", "notes\n");
+        write(r, "tests/model_test.cs", "class ModelTests {\n  void Maps() { var id = new NodeId(); }\n}\n");
+        write(r, "core/a/NodeId.cs", "public class NodeId {\n  int value;\n}\n");
+        write(r, "core/b/NodeId.cs", "public struct NodeId {\n  long value;\n}\n");
+    });
+    commit(root, 2, |r| std::fs::remove_file(r.join("tests/model_test.cs")).unwrap());
+
+    let evidence = Evidence::open(root).unwrap();
+    let memory = common::notes_file(root, "NOTES.md", START + DAY);
+    let claims = vec![placed("NodeId", "tests/model_test.cs"), placed("ModelTests", "tests/model_test.cs")];
+    let outcomes = common::check_as_validate(&evidence, memory, claims);
+    match &outcomes[0] {
+        Outcome::NotChecked { reason } => {
+            assert!(reason.contains("more than one other place") && reason.contains("not checked"), "{reason}")
+        }
+        other => panic!("a name defined in several places: {other:?}"),
+    }
+    match &outcomes[1] {
+        Outcome::Checked { verdict, evidence, .. } => assert_eq!(*verdict, Verdict::Contradicted, "{evidence}"),
+        other => panic!("a name gone with its file: {other:?}"),
+    }
+}
+
+#[test]
+fn a_folder_git_kept_only_by_a_placeholder_is_filled_at_run_time() {
+    let (_dir, root) = new_repo();
+    let root = &root;
+    commit(root, 0, |r| {
+        write(r, "NOTES.md", "notes\n");
+        write(r, "storage/logs/.gitignore", "*\n!.gitignore\n");
+        write(r, "storage/old/a.php", "<?php\n");
+        write(r, "app/Main.php", "<?php\n");
+    });
+    // Day 2: the placeholder and the old code go; day 3 the root `.gitignore` takes the logs
+    // over (a rule younger than the deletion does not make the folder a build output).
+    commit(root, 2, |r| std::fs::remove_dir_all(r.join("storage")).unwrap());
+    commit(root, 3, |r| write(r, ".gitignore", "/storage/logs\n"));
+
+    let evidence = Evidence::open(root).unwrap();
+    let memory = common::notes_file(root, "NOTES.md", START + DAY);
+    let outcomes = common::check_as_validate(
+        &evidence,
+        memory,
+        vec![common::file_claim("storage/logs/"), common::file_claim("storage/old/")],
+    );
+    match &outcomes[0] {
+        Outcome::NotChecked { reason } => assert!(reason.contains("placeholder"), "{reason}"),
+        other => panic!("the log folder: {other:?}"),
+    }
+    match &outcomes[1] {
+        Outcome::Checked { verdict, evidence, .. } => assert_eq!(*verdict, Verdict::Contradicted, "{evidence}"),
+        other => panic!("a folder of code that went: {other:?}"),
     }
 }

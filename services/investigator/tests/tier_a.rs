@@ -254,6 +254,22 @@ fn without_history_a_reading_needs_the_memory_to_back_it() {
             &["no history", "same words"],
         ),
         (
+            "a path whose first folder is at the root, where the memory's other paths in it are, found only deeper: moved",
+            vec![("docs/adr/001-x.md", "x\n"), ("dev/docs/CODING_STANDARDS.md", "x\n"), ("README.md", "x\n")],
+            vec![path("docs/CODING_STANDARDS.md"), path("docs/adr"), path("README.md")],
+            Verdict::Stale,
+            Some("dev/docs/CODING_STANDARDS.md"),
+            &["no history", "docs/ at the root, where the memory's other paths in it are, does not hold it"],
+        ),
+        (
+            "the same when the memory names nothing else in that root folder: an abbreviation inside another",
+            vec![("docs/adr/001-x.md", "x\n"), ("dev/docs/CODING_STANDARDS.md", "x\n"), ("README.md", "x\n")],
+            vec![path("docs/CODING_STANDARDS.md"), path("README.md")],
+            Verdict::Valid,
+            None,
+            &["written relative to a folder"],
+        ),
+        (
             "a Cursor rule (`.mdc`) gone where one Markdown page of its stem now is: moved and converted",
             vec![("docs/contributing/adding-tools.md", "x\n"), ("docs/contributing/other.md", "x\n")],
             vec![path("docs/adding-tools.mdc")],

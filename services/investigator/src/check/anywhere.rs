@@ -322,7 +322,7 @@ impl Checker<'_> {
                 Verdict::Valid,
                 70,
                 format!(
-                    "{path}:{line} — the code gives {} as a string value (a constant, a key or a tag): a name it keeps as data",
+                    "{path}:{line} — the code gives {} as a string value (a constant, a key, a tag or an environment variable it reads): a name it keeps as data",
                     sym.display()
                 ),
                 None,

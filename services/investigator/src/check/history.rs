@@ -196,6 +196,9 @@ impl Checker<'_> {
             });
         }
         if fate.deleted * 2 > n && top * 4 < n {
+            if let Some(kept) = fate.last_deletion.as_deref().and_then(|c| placeholders_only(git, path, c)) {
+                return Some(kept);
+            }
             let last = fate.last_deletion.as_deref().map(short).unwrap_or("a later commit");
             let (confidence, evidence) = self.history_confidence(
                 git,
@@ -535,6 +538,27 @@ impl Checker<'_> {
             None => (folder.clone(), true, folder),
         })
     }
+}
+
+/// The files that only keep an empty folder in git (`storage/logs/.gitignore`).
+const PLACEHOLDERS: &[&str] = &[".gitkeep", ".keep", ".gitignore", ".placeholder", ".empty"];
+
+/// A folder that held nothing but placeholder files ([`PLACEHOLDERS`]) when its last one was
+/// deleted (`deleted_in`): a place the program fills as it runs (Laravel's `storage/logs/`,
+/// a cache, uploads), which git kept empty and a checkout makes when it runs; its files going
+/// says nothing of what the memory describes. Not checked, with why.
+fn placeholders_only(git: &GitRepo, path: &str, deleted_in: &str) -> Option<Located> {
+    let files = git.files_at(&format!("{deleted_in}^"))?;
+    let under = format!("{path}/");
+    let held: Vec<String> = files.iter().filter(|f| f.starts_with(&under)).cloned().collect();
+    let only_placeholders = !held.is_empty() && held.iter().all(|f| PLACEHOLDERS.contains(&basename(f)));
+    only_placeholders.then(|| {
+        Located::NotInRepo(format!(
+            "{path}/ — git kept only a placeholder in it ({}) until {} deleted it: a folder the program fills as it runs (logs, caches, uploads), not checked",
+            list(&held),
+            short(deleted_in)
+        ))
+    })
 }
 
 /// Of `added` (the files the deleting commit added, still in the tree), the one beside the

@@ -412,7 +412,8 @@ impl Checker<'_> {
     /// Without history, a path found only under a prefix (`apps/vscode/src/x.ts` for
     /// `src/x.ts`). When the memory itself names that folder or something in it, the path is
     /// written relative to it: VALID. When its first folder is still at the root, notes
-    /// abbreviate inside it: VALID. A bare file name is how notes abbreviate: VALID. Else the
+    /// abbreviate inside it: VALID, unless the memory's other paths in that folder are there
+    /// as written (it means the root's folder, which no longer holds this one). A bare file name is how notes abbreviate: VALID. Else the
     /// path was written from the root and is no longer there: moved under the prefix, at the
     /// confidence of a guess (no history can confirm it), saying so.
     pub(super) fn prefix_reading(&self, path: &str, found: &str, dir: bool, places: usize) -> Located {
@@ -429,7 +430,12 @@ impl Checker<'_> {
                 "{path} is written relative to {prefix}/, a folder the memory names ({named}); full path {found}"
             ));
         }
-        if (!path.contains('/') && !dir) || self.index.is_dir(first) || self.index.file(first).is_some() {
+        // Its first folder is at the root: an abbreviation inside another folder of that name,
+        // unless the memory's other paths use the root's (`docs/adr` there as written): then
+        // the root's is the folder meant, and the file left it.
+        let first_at_root = self.index.is_dir(first) || self.index.file(first).is_some();
+        let root_meant = first_at_root && self.context.knew(self.index, first, path);
+        if (!path.contains('/') && !dir) || (first_at_root && !root_meant) {
             return relative(format!("{path} is written relative to a folder; full path {found}"));
         }
         // What the memory names inside it is not in the place found: not the same folder.
@@ -453,12 +459,17 @@ impl Checker<'_> {
         let siblings = self.context.found_under(self.index, prefix, path);
         let why =
             if siblings > 0 { format!(", as are {siblings} other paths the memory names") } else { String::new() };
+        let root = if root_meant {
+            format!("{first}/ at the root, where the memory's other paths in it are, does not hold it")
+        } else {
+            format!("{first} is not at the root")
+        };
         Located::Moved {
             to: found.to_owned(),
             dir,
             confidence: if places > 1 { 50 } else { 60 },
             evidence: format!(
-                "no history; {first} is not at the root and the memory names nothing under {prefix}/; {found} ends with {path}{why} (read as moved under {prefix}/, unconfirmed)"
+                "no history; {root} and the memory names nothing under {prefix}/; {found} ends with {path}{why} (read as moved under {prefix}/, unconfirmed)"
             ),
             since: None,
         }

@@ -14,6 +14,9 @@
 //!   name occurs in the file (`git log -S`).
 //! - **CONTRADICTED** when it is not defined anywhere, or git shows it was removed; or it is named
 //!   in the file only in comments or strings.
+//! - **not checked** when the file is gone and the name is defined in several other places:
+//!   the name is there, which one the memory meant is not known, and the path's own claim
+//!   reports the path.
 //! - **AMBIGUOUS** when it is used as code in the file but not defined there; or the file
 //!   reference is ambiguous and the places disagree (a line given).
 //! - **not checked** when the file is in a language memval has no grammar for (thirteen have one,
@@ -113,16 +116,14 @@ impl Checker<'_> {
                     Some(path),
                 )
                 .since(gone_in),
-                Defined::Several => checked(
-                    Verdict::Contradicted,
-                    confidence,
-                    format!(
-                        "{raw} — {evidence}; {} is defined in more than one other place, so which one took it is not known",
+                // The name is there, in several places: the memory's error, if any, is the
+                // path's, which its own claim reports. Which definition it meant is not known.
+                Defined::Several => Outcome::NotChecked {
+                    reason: format!(
+                        "{raw} — {evidence}; {} is defined in more than one other place, so which one the memory meant is not known (the path's own claim reports the path): not checked",
                         sym.display()
                     ),
-                    None,
-                )
-                .since(gone_in),
+                },
                 Defined::Nowhere => checked(
                     Verdict::Contradicted,
                     confidence,
