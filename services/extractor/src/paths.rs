@@ -394,6 +394,11 @@ pub(crate) fn folder_then_name(gap: &str) -> bool {
     matches!(gap.trim(), ":" | "/" | "->" | "→")
 }
 
+/// Whether `token` is a media type (`application/json`, `text/html`), not a path.
+pub(crate) fn media_type(token: &str) -> bool {
+    token.split_once('/').is_some_and(|(top, sub)| !sub.contains('/') && MIME_TOPS.contains(&top))
+}
+
 /// A token that reads as a path given how it was written.
 pub(crate) fn classify(token: &str, strength: Strength) -> Option<PathToken> {
     // Most words of running text: no separator, no extension, not a known file name.

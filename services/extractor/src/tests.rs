@@ -1870,3 +1870,11 @@ fn a_command_s_paths_are_read_in_the_folder_it_runs_in() {
 fn a_line_labelled_build_artifacts_names_outputs_not_claims() {
     check("- **Build artifacts.** Treat `public/build/` and `var/cache/` as read-only.", &[]);
 }
+
+#[test]
+fn a_program_run_through_folders_is_a_file_of_the_repo() {
+    check("| Run Kani proofs | `ci/kani <crate>` |", &["L1 file_reference ci/kani"]);
+    check("```bash\nscripts/bootstrap --dev\n```", &["L2 file_reference scripts/bootstrap"]);
+    // Not a program: a media type, a package, a branch.
+    check("Send `application/json charset=utf-8` and run `npx @scope/tool build`.", &[]);
+}

@@ -10,11 +10,20 @@ use super::doc::Sentence;
 use super::walker::Walker;
 
 /// The script a command runs, as a path: `./gradlew` and `./mvnw` name a file of the
-/// current folder even without an extension.
+/// current folder even without an extension, and a program run by a relative path through
+/// folders (`ci/kani <crate>`, `scripts/bootstrap --dev`) names a file of the repo: a command's
+/// program is a file, with or without an extension.
 pub(super) fn program_token(program: &str) -> Option<PathToken> {
     paths::classify(program, Strength::Backtick).or_else(|| {
-        let name = program.strip_prefix("./")?;
-        (!name.is_empty() && !name.contains('/')).then(|| paths::parse(name)).flatten().filter(|t| !t.dir)
+        let name = program.strip_prefix("./").unwrap_or(program);
+        let through_folders = name.contains('/')
+            && !name.starts_with(['/', '~', '@', '$', '-', '.'])
+            && !paths::media_type(name)
+            && name
+                .split('/')
+                .all(|s| !s.is_empty() && s.chars().all(|c| c.is_ascii_alphanumeric() || "-_.".contains(c)));
+        let here = program.starts_with("./") && !name.is_empty() && !name.contains('/');
+        (here || through_folders).then(|| paths::parse(name)).flatten().filter(|t| !t.dir)
     })
 }
 
