@@ -1019,3 +1019,46 @@ fn a_path_in_a_folder_holding_only_the_memory_is_gone() {
         Outcome::NotChecked { reason } => assert!(!reason.contains("holds nothing but"), "{reason}"),
     }
 }
+
+/// Without history, the same lone notes file whose paths are found, with the rest of their path
+/// kept, under one other folder (kDrive's `src/front/macOS/` → `src/gui4/macOS/`, the notes left
+/// at the old place): the folder moved, and each path is STALE to its place there; one not
+/// there is still gone.
+#[test]
+fn a_folder_that_moved_around_its_notes_is_followed_without_history() {
+    let dir = tree(&[
+        ("src/front/macOS/AGENTS.md", "# Notes\n"),
+        ("src/gui4/macOS/kDrive/Main.swift", "struct Main {}\n"),
+        ("src/gui4/macOS/kDriveCore/Cache.swift", "struct Cache {}\n"),
+        ("src/gui4/macOS/kDriveCore/Jobs/Job.swift", "struct Job {}\n"),
+    ]);
+    let evidence = Evidence::open(dir.path()).unwrap();
+    let mut meta = memory();
+    meta.source.path = dir.path().join("src/front/macOS/AGENTS.md").display().to_string();
+    let file = |p: &str| claim(ClaimType::FileReference, vec![path(p)], None);
+    let claims = vec![
+        file("src/front/macOS/kDrive/Main.swift"),
+        file("src/front/macOS/kDriveCore/Cache.swift"),
+        file("src/front/macOS/kDriveCore/Jobs"),
+        file("src/front/macOS/kDriveCore/Gone.swift"),
+    ];
+    let outcomes = common::check_as_validate(&evidence, meta, claims);
+    for (i, to) in [
+        (0, "src/gui4/macOS/kDrive/Main.swift"),
+        (1, "src/gui4/macOS/kDriveCore/Cache.swift"),
+        (2, "src/gui4/macOS/kDriveCore/Jobs"),
+    ] {
+        match &outcomes[i] {
+            Outcome::Checked { verdict, successor, evidence, .. } => {
+                assert_eq!(*verdict, Verdict::Stale, "{evidence}");
+                assert_eq!(successor.as_deref(), Some(to), "{evidence}");
+                assert!(evidence.contains("the folder moved there"), "{evidence}");
+            }
+            other => panic!("{to}: {other:?}"),
+        }
+    }
+    match &outcomes[3] {
+        Outcome::Checked { verdict, evidence, .. } => assert_eq!(*verdict, Verdict::Contradicted, "{evidence}"),
+        other => panic!("the file that is nowhere: {other:?}"),
+    }
+}

@@ -384,12 +384,30 @@ impl Checker<'_> {
     /// A path read in the memory's own folder when that folder holds nothing but the memory
     /// (`packages/x-headless/AGENTS.md` left after its package was deleted): what the notes
     /// described is gone, and files ending the same way in other packages (`src/index.ts`) are
-    /// theirs, not where it went. Used without history, which says when and how it went.
+    /// theirs, not where it went. Unless the memory's other paths in that folder are found,
+    /// at least two and more than anywhere else, under one other folder with the rest of their
+    /// path kept, and this one is there too: the folder moved around its notes
+    /// (`src/front/macOS/` → `src/gui4/macOS/`). Used without history, which says when and how.
     fn in_an_outlived_folder(&self, path: &str) -> Option<Located> {
         let own = self.context.own_file()?;
         let dir = own.rsplit_once('/')?.0;
         if !path.starts_with(&format!("{dir}/")) || !self.holds_only_the_memory(dir) {
             return None;
+        }
+        if let Some(new) = self.context.moved_to(self.index, dir, path) {
+            let to = format!("{new}/{}", &path[dir.len() + 1..]);
+            let is_dir = self.index.is_dir(&to);
+            if is_dir || self.index.file(&to).is_some() {
+                return Some(Located::Moved {
+                    evidence: format!(
+                        "no history; {dir}/ holds nothing but this memory now, and the memory's other paths in it are found under {new}/ with the rest of their path kept: the folder moved there (unconfirmed)"
+                    ),
+                    to,
+                    dir: is_dir,
+                    confidence: 50,
+                    since: None,
+                });
+            }
         }
         Some(Located::Gone {
             confidence: 70,
