@@ -126,3 +126,20 @@ fn a_folder_git_kept_only_by_a_placeholder_is_filled_at_run_time() {
         other => panic!("a folder of code that went: {other:?}"),
     }
 }
+
+#[test]
+fn without_history_too_a_name_in_a_gone_file_defined_in_several_others_is_not_checked() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path();
+    write(root, "NOTES.md", "notes\n");
+    write(root, "pkg/a/x.py", "def helper():\n    pass\n");
+    write(root, "pkg/b/y.py", "def helper():\n    pass\n");
+    let evidence = Evidence::open(root).unwrap();
+    let memory = common::notes_file(root, "NOTES.md", START + DAY);
+    match &common::check_as_validate(&evidence, memory, vec![placed("helper", "backend/src/gone.py")])[0] {
+        Outcome::NotChecked { reason } => {
+            assert!(reason.contains("no git history") && reason.contains("more than one other place"), "{reason}")
+        }
+        other => panic!("a name defined in several places: {other:?}"),
+    }
+}

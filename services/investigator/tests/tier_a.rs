@@ -473,14 +473,6 @@ fn without_history_a_reading_needs_the_memory_to_back_it() {
             &["no path ends with"],
         ),
         (
-            "a symbol placed in a gone file, defined in two other places: gone, and the evidence says it is defined elsewhere",
-            vec![("pkg/a/x.py", "def helper():\n    pass\n"), ("pkg/b/y.py", "def helper():\n    pass\n")],
-            vec![symbol("backend/src/gone.py", "helper")],
-            Verdict::Contradicted,
-            None,
-            &["defined in more than one other place"],
-        ),
-        (
             "a same-named folder where the memory's other paths moved too (by suffix): moved",
             vec![("crates/node/index.ts", TS), ("crates/core/tests/compose.yml", "x\n")],
             vec![path("internal/node"), path("core/tests/compose.yml")],
