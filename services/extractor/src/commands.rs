@@ -369,6 +369,15 @@ pub(crate) fn path_args_under(text: &str) -> Vec<PathArg<'_>> {
         if first.ends_with(':') || words.peek().is_some_and(|w| w.starts_with('=') || w.starts_with(':')) {
             continue;
         }
+        // `/extract-adrs docs/plans/x.md`: an agent tool's slash command, whose words are what
+        // the user types to it (an example input), not paths the repository must have.
+        if first.len() > 1
+            && first.starts_with('/')
+            && !first[1..].contains('/')
+            && first[1..].starts_with(char::is_alphabetic)
+        {
+            continue;
+        }
         let program = first.rsplit('/').next().unwrap_or(first);
         // `docker compose -f x.yml up`: only the file flags count for docker.
         let flags_only = matches!(program, "docker" | "podman") && words.peek() == Some(&"compose")
@@ -605,6 +614,8 @@ mod path_arg_tests {
                 &[("archivebox/core/models.py", false)],
             ),
             ("grep -rn --include=*.py foo", &[("*.py", false)]),
+            ("/extract-adrs-ci docs/plans/human-annotations.md", &[]),
+            ("/usr/bin/python3 tools/gen.py", &[("tools/gen.py", false)]),
         ];
         for (line, want) in cases {
             assert_eq!(path_args(line), want.to_vec(), "{line}");

@@ -1875,6 +1875,8 @@ fn a_line_labelled_build_artifacts_names_outputs_not_claims() {
 fn a_program_run_through_folders_is_a_file_of_the_repo() {
     check("| Run Kani proofs | `ci/kani <crate>` |", &["L1 file_reference ci/kani"]);
     check("```bash\nscripts/bootstrap --dev\n```", &["L2 file_reference scripts/bootstrap"]);
+    // An agent's slash command: what follows it is the user's input to it.
+    check("**Argument:** one source doc, e.g. `/extract-adrs-ci docs/plans/human-annotations.md`.", &[]);
     // Not a program: a media type, a package, a branch.
     check("Send `application/json charset=utf-8` and run `npx @scope/tool build`.", &[]);
 }
