@@ -1062,3 +1062,33 @@ fn a_folder_that_moved_around_its_notes_is_followed_without_history() {
         other => panic!("the file that is nowhere: {other:?}"),
     }
 }
+
+/// ... but short names found with their rest kept in another package by chance (kimi-cli's
+/// deleted Rust port `rust/kaos`, `rust/kosong` beside the Python packages `packages/kaos`,
+/// `packages/kosong`) do not make a move: the port is gone.
+#[test]
+fn a_lone_notes_files_short_names_found_in_another_package_stay_gone() {
+    let dir = tree(&[
+        ("rust/AGENTS.md", "# Notes\n"),
+        ("packages/kaos/src/kaos/__init__.py", "x = 1\n"),
+        ("packages/kosong/tests/test_a.py", "def test_a(): pass\n"),
+    ]);
+    let evidence = Evidence::open(dir.path()).unwrap();
+    let mut meta = memory();
+    meta.source.path = dir.path().join("rust/AGENTS.md").display().to_string();
+    let file = |p: &str| claim(ClaimType::FileReference, vec![path(p)], None);
+    let outcomes = common::check_as_validate(
+        &evidence,
+        meta,
+        vec![file("rust/kaos"), file("rust/kosong"), file("rust/kosong/tests")],
+    );
+    for outcome in &outcomes {
+        match outcome {
+            Outcome::Checked { verdict, evidence, .. } => {
+                assert_eq!(*verdict, Verdict::Contradicted, "{evidence}");
+                assert!(evidence.contains("holds nothing but this memory"), "{evidence}");
+            }
+            other => panic!("{other:?}"),
+        }
+    }
+}

@@ -386,15 +386,32 @@ impl Checker<'_> {
     /// described is gone, and files ending the same way in other packages (`src/index.ts`) are
     /// theirs, not where it went. Unless the memory's other paths in that folder are found,
     /// at least two and more than anywhere else, under one other folder with the rest of their
-    /// path kept, and this one is there too: the folder moved around its notes
-    /// (`src/front/macOS/` → `src/gui4/macOS/`). Used without history, which says when and how.
+    /// path kept (two of them at least two folders deep, which no other package has by chance),
+    /// and this one is there too: the folder moved around its notes (`src/front/macOS/` →
+    /// `src/gui4/macOS/`). Used without history, which says when and how.
     fn in_an_outlived_folder(&self, path: &str) -> Option<Located> {
         let own = self.context.own_file()?;
         let dir = own.rsplit_once('/')?.0;
         if !path.starts_with(&format!("{dir}/")) || !self.holds_only_the_memory(dir) {
             return None;
         }
-        if let Some(new) = self.context.moved_to(self.index, dir, path) {
+        // Short names (`rust/kaos` beside the Python package `packages/kaos`) are found in other
+        // packages by chance; paths kept two folders deep or more are the folder's own.
+        let deep_kept = |new: &str| {
+            self.context
+                .inside(self.index, dir)
+                .iter()
+                .filter(|p| *p != path)
+                .filter_map(|p| p.strip_prefix(&format!("{dir}/")).map(str::to_owned))
+                .filter(|rest| rest.trim_end_matches('/').contains('/'))
+                .filter(|rest| {
+                    let there = format!("{new}/{rest}");
+                    self.index.file(&there).is_some() || self.index.is_dir(&there)
+                })
+                .count()
+                >= 2
+        };
+        if let Some(new) = self.context.moved_to(self.index, dir, path).filter(|new| deep_kept(new)) {
             let to = format!("{new}/{}", &path[dir.len() + 1..]);
             let is_dir = self.index.is_dir(&to);
             if is_dir || self.index.file(&to).is_some() {
