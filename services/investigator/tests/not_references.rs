@@ -1063,25 +1063,33 @@ fn a_folder_that_moved_around_its_notes_is_followed_without_history() {
     }
 }
 
-/// ... but short names found with their rest kept in another package by chance (kimi-cli's
-/// deleted Rust port `rust/kaos`, `rust/kosong` beside the Python packages `packages/kaos`,
-/// `packages/kosong`) do not make a move: the port is gone.
+/// ... but a few names found with their rest kept in another package by chance (kimi-cli's
+/// deleted Rust port `rust/kaos`, `rust/kosong/tests` beside the Python packages `packages/kaos`,
+/// `packages/kosong`), while most of what the notes name there is nowhere, do not make a move:
+/// the port is gone.
 #[test]
 fn a_lone_notes_files_short_names_found_in_another_package_stay_gone() {
     let dir = tree(&[
         ("rust/AGENTS.md", "# Notes\n"),
-        ("packages/kaos/src/kaos/__init__.py", "x = 1\n"),
+        ("packages/kaos/tests/test_a.py", "def test_a(): pass\n"),
         ("packages/kosong/tests/test_a.py", "def test_a(): pass\n"),
     ]);
     let evidence = Evidence::open(dir.path()).unwrap();
     let mut meta = memory();
     meta.source.path = dir.path().join("rust/AGENTS.md").display().to_string();
     let file = |p: &str| claim(ClaimType::FileReference, vec![path(p)], None);
-    let outcomes = common::check_as_validate(
-        &evidence,
-        meta,
-        vec![file("rust/kaos"), file("rust/kosong"), file("rust/kosong/tests")],
-    );
+    let names = [
+        "rust/kaos",
+        "rust/kosong",
+        "rust/kaos/tests",
+        "rust/kosong/tests",
+        "rust/kagent/src/app.rs",
+        "rust/kagent/src/cli",
+        "rust/kagent/tests",
+        "rust/session.rs",
+        "rust/config.toml",
+    ];
+    let outcomes = common::check_as_validate(&evidence, meta, names.iter().map(|n| file(n)).collect());
     for outcome in &outcomes {
         match outcome {
             Outcome::Checked { verdict, evidence, .. } => {

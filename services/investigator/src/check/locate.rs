@@ -386,8 +386,8 @@ impl Checker<'_> {
     /// described is gone, and files ending the same way in other packages (`src/index.ts`) are
     /// theirs, not where it went. Unless the memory's other paths in that folder are found,
     /// at least two and more than anywhere else, under one other folder with the rest of their
-    /// path kept (two of them at least two folders deep, which no other package has by chance),
-    /// and this one is there too: the folder moved around its notes (`src/front/macOS/` →
+    /// path kept (most of them, two at least two folders deep: no other package has those by
+    /// chance), and this one is there too: the folder moved around its notes (`src/front/macOS/` →
     /// `src/gui4/macOS/`). Used without history, which says when and how.
     fn in_an_outlived_folder(&self, path: &str) -> Option<Located> {
         let own = self.context.own_file()?;
@@ -396,20 +396,25 @@ impl Checker<'_> {
             return None;
         }
         // Short names (`rust/kaos` beside the Python package `packages/kaos`) are found in other
-        // packages by chance; paths kept two folders deep or more are the folder's own.
+        // packages by chance; a folder that moved took most of what the memory names in it,
+        // paths two folders deep or more among them.
         let deep_kept = |new: &str| {
-            self.context
+            let rests: Vec<String> = self
+                .context
                 .inside(self.index, dir)
                 .iter()
                 .filter(|p| *p != path)
                 .filter_map(|p| p.strip_prefix(&format!("{dir}/")).map(str::to_owned))
-                .filter(|rest| rest.trim_end_matches('/').contains('/'))
+                .collect();
+            let kept: Vec<&String> = rests
+                .iter()
                 .filter(|rest| {
                     let there = format!("{new}/{rest}");
                     self.index.file(&there).is_some() || self.index.is_dir(&there)
                 })
-                .count()
-                >= 2
+                .collect();
+            let deep = kept.iter().filter(|rest| rest.trim_end_matches('/').contains('/')).count();
+            deep >= 2 && kept.len() * 2 > rests.len()
         };
         if let Some(new) = self.context.moved_to(self.index, dir, path).filter(|new| deep_kept(new)) {
             let to = format!("{new}/{}", &path[dir.len() + 1..]);
