@@ -563,12 +563,12 @@ fn with_history_a_path_that_never_was_is_read_against_its_folder() {
             (
                 "a folder under a folder of pages with one source file among them: prose (the manual/code)",
                 claim(ClaimType::FileReference, vec![path("manual/code")], None),
-                Want::NotChecked(&["never been in the repository", "a folder name that is no near miss"]),
+                Want::NotChecked(&["never been in the repository", "nothing in manual/ is like it"]),
             ),
             (
-                "a folder under a folder of code that never was: a place the text proposes, not checked",
+                "a folder under a folder of code that never was, in an agent's memory record: an invented name",
                 claim(ClaimType::FileReference, vec![path("e2e/fixtures/")], None),
-                Want::NotChecked(&["never been in the repository", "a place the text proposes"]),
+                Want::Verdict(Verdict::Contradicted, &["e2e/ holds 2 source files"], &["deleted"]),
             ),
             (
                 "a file history saw deleted is still drift",

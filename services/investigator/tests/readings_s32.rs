@@ -6,7 +6,9 @@
 //! path): the name is there, which one was meant is not known, and the path's own claim
 //! reports the path, so the name is not checked; one defined nowhere is still gone. A folder
 //! git kept only by a placeholder (m3u-editor's `storage/logs/.gitignore`, deleted when the root
-//! `.gitignore` took over) is one the program fills as it runs, not a folder that went.
+//! `.gitignore` took over) is one the program fills as it runs, not a folder that went. A folder
+//! that never was, named in an instruction file kept in the repository (m3u-editor's
+//! framework skill naming `tests/Browser`), is a place it proposes or one of another layout.
 
 mod common;
 
@@ -141,5 +143,25 @@ fn without_history_too_a_name_in_a_gone_file_defined_in_several_others_is_not_ch
             assert!(reason.contains("no git history") && reason.contains("more than one other place"), "{reason}")
         }
         other => panic!("a name defined in several places: {other:?}"),
+    }
+}
+
+#[test]
+fn a_folder_that_never_was_in_an_instruction_file_is_not_checked() {
+    let (_dir, root) = new_repo();
+    let root = &root;
+    commit(root, 0, |r| {
+        write(r, ".claude/skills/pest/SKILL.md", "skill\n");
+        write(r, "tests/Pest.php", "<?php\n");
+        write(r, "tests/TestCase.php", "<?php\n");
+        write(r, "tests/Feature/ExampleTest.php", "<?php\n");
+    });
+    let evidence = Evidence::open(root).unwrap();
+    let memory = common::notes_file(root, ".claude/skills/pest/SKILL.md", START + DAY);
+    match &common::check_as_validate(&evidence, memory, vec![common::file_claim("tests/Browser")])[0] {
+        Outcome::NotChecked { reason } => {
+            assert!(reason.contains("instruction file of the repository") && reason.contains("never"), "{reason}")
+        }
+        other => panic!("a folder the skill names: {other:?}"),
     }
 }

@@ -23,10 +23,13 @@
 //!   write (`scripts/deploy.sh`) as well as their own (on the session-13 precision sets such
 //!   verdicts in docs were right 3 times in 19).
 //!
-//! A folder name that is no near miss is not checked, whatever its parent holds: a folder the
-//! text proposes or names in another layout (`tests/Browser` of a framework's skill,
-//! `docs/whatsnew`, `public/build`). On the labelled fresh sets 20 to 26, such "invented"
-//! folders in notes were real 5 times in 20, where invented source files were real 12 times in 19.
+//! A folder inside a folder of source files (not a folder of pages, `docs/` with a `conf.py`
+//! among its `.rst` files) is an invented name (CONTRADICTED 65) in an agent's memory record;
+//! in an instruction file kept in the repository (`CLAUDE.md`, a skill, a rule), which names
+//! the folders it wants made and those of layouts it teaches (`tests/Browser` of a framework's
+//! skill, `public/build`), it is not checked. On the labelled fresh sets 20 to 26, such
+//! "invented" folders in notes files were real 5 times in 20, where invented source files were
+//! real 12 times in 19.
 //!
 //! A bare `Name.js` or `Name.jl` git never had that a `package.json` or `Project.toml` of the
 //! repository depends on (`Leaflet.js`, `leaflet`; `Optimization.jl`, `Optimization`) is the
@@ -245,6 +248,14 @@ impl Checker<'_> {
             Some(FolderSays::AmongCode(what)) if self.context.for_people() => not_read(&format!(
                 "{place} holds {what}, but a README or doc names examples and other projects' files as well as its own"
             )),
+            // An instruction file kept in the repository (`CLAUDE.md`, a skill, a rule) names
+            // the folders it wants made and those of the layouts it teaches; an agent's memory
+            // record that names a folder asserts it.
+            Some(FolderSays::AmongCode(what)) if !name.contains('.') && self.context.own_file().is_some() => {
+                not_read(&format!(
+                    "{place} holds {what}, but a folder name that is no near miss, in an instruction file of the repository, is a place it proposes or one of another layout"
+                ))
+            }
             Some(FolderSays::AmongCode(what)) => {
                 let (confidence, evidence) = self.history_confidence(
                     git,
@@ -253,11 +264,9 @@ impl Checker<'_> {
                 );
                 Located::Gone { confidence, evidence, since: None }
             }
-            None if name.contains('.') => {
-                not_read(&format!("nothing in {place} is like it (no near miss, no source file of its kind)"))
-            }
             None => not_read(&format!(
-                "a folder name that is no near miss of one in {place}: a place the text proposes or one of another layout"
+                "nothing in {place} is like it (no near miss, no {} of its kind)",
+                if name.contains('.') { "source file" } else { "folder of code" }
             )),
         }
     }
@@ -315,9 +324,31 @@ impl Checker<'_> {
                 })
             }
             Some(_) => None,
-            // A folder name that is no near miss says nothing of the folder it is put in: a
-            // place the text proposes, or one of another project's layout.
-            None => None,
+            // A folder name: not in a folder of pages (most of its files Markdown, reStructuredText,
+            // text or HTML): `docs/` holding a `conf.py` among its pages is no package of code,
+            // and "the docs/code" there is prose.
+            None => {
+                let files = children.iter().filter(|(_, dir)| !dir).count();
+                let pages = children
+                    .iter()
+                    .filter(|(e, dir)| {
+                        !dir && e.rsplit_once('.').is_some_and(|(_, x)| {
+                            matches!(
+                                x.to_ascii_lowercase().as_str(),
+                                "md" | "mdx" | "rst" | "txt" | "adoc" | "html" | "htm" | "org"
+                            )
+                        })
+                    })
+                    .count();
+                let code = children
+                    .iter()
+                    .filter(|(e, dir)| {
+                        !dir && e.rsplit_once('.').is_some_and(|(_, x)| memval_git::CODE_EXTENSIONS.contains(&x))
+                    })
+                    .count();
+                (code > 0 && pages * 2 <= files)
+                    .then(|| FolderSays::AmongCode(format!("{code} source file{}", if code == 1 { "" } else { "s" })))
+            }
         }
     }
 
