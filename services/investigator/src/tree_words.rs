@@ -214,18 +214,6 @@ pub(crate) fn folder_of_move(child_rest: &str, successor: &str) -> String {
     }
 }
 
-/// Languages whose module file can become a folder of the same name (`x.rs` → `x/`, `x.py` →
-/// `x/__init__.py`): (stem, extension) of such a file, else `None`.
-pub(crate) fn module_file(path: &str) -> Option<(&str, &str)> {
-    const MODULE_EXTS: &[&str] = &["rs", "py", "ts", "tsx", "mts", "js", "jsx", "mjs", "cjs", "go", "rb", "ex", "exs"];
-    let (stem, ext) = basename(path).rsplit_once('.')?;
-    (!stem.is_empty() && MODULE_EXTS.contains(&ext)).then_some((stem, ext))
-}
-
-/// The file that answers to a folder's name as a module, by language.
-pub(crate) const ENTRY_FILES: &[&str] =
-    &["mod.rs", "__init__.py", "index.ts", "index.tsx", "index.mts", "index.js", "index.jsx", "index.mjs", "index.cjs"];
-
 /// How alike two entry names are for a reorganised folder (`validation` and `validators`):
 /// the length of their common lowercase prefix over the longer name's length. 0 for names
 /// shorter than 4 characters, which share prefixes by accident.

@@ -17,10 +17,9 @@ use crate::index::basename;
 use crate::similar::body_similarity;
 use crate::symbols::Lang;
 
-use crate::tree_words::{module_file, ENTRY_FILES};
-
-use super::common::{list, same_kind_of_file, short, MAX_LISTED};
+use super::common::{list, short, MAX_LISTED};
 use super::located::Located;
+use super::module_folder::ModuleFolder;
 use super::Checker;
 
 /// The change `commit` as a claim's `since`: its id and committer date.
@@ -519,24 +518,12 @@ impl Checker<'_> {
     /// is the folder's entry file when it has one, else the folder; returned with whether it
     /// is the folder, and the folder.
     fn became_a_folder(&self, added: &[String], path: &str) -> Option<(String, bool, String)> {
-        let (stem, ext) = module_file(path)?;
-        let folder = match path.rsplit_once('/') {
-            Some((dir, _)) => format!("{dir}/{stem}"),
-            None => stem.to_owned(),
-        };
-        let same_language = |file: &str| module_file(file).is_some_and(|(_, other)| same_kind_of_file(ext, other));
-        let inside = format!("{folder}/");
-        if !added.iter().any(|p| p.starts_with(&inside) && same_language(p)) {
+        let module = ModuleFolder::of(path)?;
+        if !added.iter().any(|p| module.holds(p)) {
             return None;
         }
-        let entry = ENTRY_FILES
-            .iter()
-            .map(|e| format!("{inside}{e}"))
-            .find(|e| same_language(e) && self.index.file(e).is_some());
-        Some(match entry {
-            Some(entry) => (entry, false, folder),
-            None => (folder.clone(), true, folder),
-        })
+        let (to, dir) = module.successor(|e| self.index.file(e).is_some());
+        Some((to, dir, module.folder))
     }
 }
 

@@ -70,6 +70,7 @@ mod library;
 mod line;
 mod locate;
 mod located;
+mod module_folder;
 mod module_tail;
 mod namespaced;
 mod no_past;

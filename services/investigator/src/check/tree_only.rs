@@ -68,12 +68,11 @@
 //! beyond it, no git) and never overrides a path found as written.
 
 use crate::names::basename;
-use crate::tree_words::{
-    folder_of_move, is_project_file, module_file, pluralised_name, prefix_likeness, renumbered, words, ENTRY_FILES,
-};
+use crate::tree_words::{folder_of_move, is_project_file, pluralised_name, prefix_likeness, renumbered, words};
 
-use super::common::{list, same_kind_of_file};
+use super::common::list;
 use super::located::Located;
+use super::module_folder::ModuleFolder;
 use super::Checker;
 
 impl Checker<'_> {
@@ -290,32 +289,17 @@ impl Checker<'_> {
     }
 
     /// A source file `dir/name.ext` gone while a folder `dir/name/` holding files of the same
-    /// language ([`same_kind_of_file`]) stands beside where it was: the module became a folder
+    /// language ([`ModuleFolder`]) stands beside where it was: the module became a folder
     /// of modules (`handlers.rs` → `handlers/`, `presets.py` → `presets/__init__.py`,
     /// `client.js` → `client/index.ts`). The successor is the folder's entry file when it has
     /// one (the file that now answers to the module's name), else the folder.
     fn module_became_folder(&self, path: &str) -> Option<Located> {
-        let (stem, ext) = module_file(path)?;
-        let folder = match path.rsplit_once('/') {
-            Some((dir, _)) => format!("{dir}/{stem}"),
-            None => stem.to_owned(),
-        };
-        if !self.index.is_dir(&folder) {
+        let module = ModuleFolder::of(path)?;
+        let folder = &module.folder;
+        if !self.index.is_dir(folder) || !self.index.files().any(|(_, f)| module.holds(&f.path)) {
             return None;
         }
-        let same_language = |file: &str| module_file(file).is_some_and(|(_, other)| same_kind_of_file(ext, other));
-        let prefix = format!("{folder}/");
-        if !self.index.files().any(|(_, f)| f.path.starts_with(&prefix) && same_language(&f.path)) {
-            return None;
-        }
-        let entry = ENTRY_FILES
-            .iter()
-            .map(|e| format!("{folder}/{e}"))
-            .find(|e| same_language(e) && self.index.file(e).is_some());
-        let (to, dir) = match entry {
-            Some(entry) => (entry, false),
-            None => (folder.clone(), true),
-        };
+        let (to, dir) = module.successor(|e| self.index.file(e).is_some());
         Some(Located::Moved {
             to,
             dir,
