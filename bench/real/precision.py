@@ -25,11 +25,20 @@ memory, so they outlive a change of verdict kind:
     false       a false alarm; `class` says which kind (see CLASSES)
     unclear     the labeller could not tell from the repository
 
+A sample of VALID verdicts is labelled too (`sample --valid-notes-quota N --valid-docs-quota N`),
+so that "VALID is right" is measured on the same repositories; those rows carry
+`verdict_when_drawn: "VALID"` and one of:
+
+    right       what the memory's sentence says is true of the repository today
+    missed      the memory is wrong about the repository today: a real problem called VALID
+    unclear     the labeller could not tell from the repository
+
 Commands:
 
     run     check every case with one binary; writes every claim and its verdict (--out)
     sample  add unlabelled rows of a run's not-VALID verdicts to the labels file, drawn at
-            random (a fixed seed per row) up to --notes-quota / --docs-quota per repository
+            random (a fixed seed per row) up to --notes-quota / --docs-quota per repository,
+            and of its VALID verdicts up to --valid-notes-quota / --valid-docs-quota (default 0)
     score   precision, false alarms per 100 claims and the false-alarm classes of a run,
             from the labelled rows it still flags; labelled real problems it now calls
             VALID are counted as lost
@@ -37,6 +46,7 @@ Commands:
     python3 bench/real/precision.py run --memval BIN --out RUN.json [--workdir /work/prec]
         [--twice] [--only REPO ...]
     python3 bench/real/precision.py sample --run RUN.json [--labels FILE]
+        [--notes-quota N --docs-quota N --valid-notes-quota N --valid-docs-quota N]
     python3 bench/real/precision.py score --run RUN.json [--labels FILE ...] [--json OUT]
 
 `--twice` runs each repository a second time with a fresh store and reports every claim whose
@@ -62,6 +72,8 @@ from gitprep import prepared  # noqa: E402
 from run import checkout, mark_stand_ins  # noqa: E402
 
 LABELS = ("real", "real-kind", "false", "unclear")
+# labels of a row drawn from the VALID verdicts
+VALID_LABELS = ("right", "missed", "unclear")
 CLASSES = (
     "exists-not-found",    # the path, name or setting is there; memval did not find it
     "prose-as-ref",        # prose, a diagram, HTML or a command read as a path or a name
@@ -176,37 +188,45 @@ def read_labels(path):
             for n, line in enumerate(f, 1):
                 if line.strip():
                     row = json.loads(line)
-                    if row.get("label") not in LABELS + (None,):
-                        raise SystemExit(f"{path}:{n}: label {row.get('label')!r} is not one of {LABELS}")
+                    allowed = VALID_LABELS if row.get("verdict_when_drawn") == "VALID" else LABELS
+                    if row.get("label") not in allowed + (None,):
+                        raise SystemExit(f"{path}:{n}: label {row.get('label')!r} is not one of {allowed}")
                     if row.get("label") == "false" and row.get("class") not in CLASSES:
                         raise SystemExit(f"{path}:{n}: class {row.get('class')!r} is not one of {CLASSES}")
                     labels[row["key"]] = row
     return labels
 
 
+def drawn(rows, labels, quota, salt=""):
+    """Up to `quota` rows of `rows` to label, less the labelled ones: a fixed draw, each row's
+    place the hash of its key (and `salt`, so VALID and not-VALID draws are independent)."""
+    have = sum(1 for r in rows if r["key"] in labels)
+    todo = [r for r in rows if r["key"] not in labels]
+    todo.sort(key=lambda r: hashlib.sha256((salt + r["key"]).encode()).hexdigest())
+    return todo[:max(0, quota - have)]
+
+
 def cmd_sample(args):
     with open(args.run) as f:
         run = json.load(f)
     labels = read_labels(args.labels)
-    quota = {"notes": args.notes_quota, "docs": args.docs_quota}
+    quota = {(False, "notes"): args.notes_quota, (False, "docs"): args.docs_quota,
+             (True, "notes"): args.valid_notes_quota, (True, "docs"): args.valid_docs_quota}
     groups = collections.defaultdict(list)
     for row in run["rows"]:
-        if row["verdict"] not in ("VALID", "NOT_CHECKED"):
-            groups[(row["repo"], row["set"])].append(row)
+        if row["verdict"] != "NOT_CHECKED":
+            groups[(row["repo"], row["set"], row["verdict"] == "VALID")].append(row)
     added = []
-    for (repo, kind), rows in sorted(groups.items()):
-        have = sum(1 for r in rows if r["key"] in labels)
-        todo = [r for r in rows if r["key"] not in labels]
-        # a fixed draw: each row's place is the hash of its key
-        todo.sort(key=lambda r: hashlib.sha256(r["key"].encode()).hexdigest())
-        for r in todo[:max(0, quota[kind] - have)]:
+    for (repo, kind, valid), rows in sorted(groups.items()):
+        for r in drawn(rows, labels, quota[(valid, kind)], "valid:" if valid else ""):
             added.append({"key": r["key"], "repo": repo, "set": kind, "source": r["source"], "line": r["line"],
                           "claim_type": r["claim_type"], "claim": r["claim"], "verdict_when_drawn": r["verdict"],
                           "evidence_when_drawn": r["evidence"], "label": None, "class": None, "why": None})
     with open(args.labels, "a") as f:
         for row in added:
             f.write(json.dumps(row) + "\n")
-    print(f"{len(added)} rows added to {args.labels} for labelling")
+    valid = sum(1 for r in added if r["verdict_when_drawn"] == "VALID")
+    print(f"{len(added)} rows added to {args.labels} for labelling ({len(added) - valid} not VALID, {valid} VALID)")
 
 
 def cmd_score(args):
@@ -220,7 +240,8 @@ def cmd_score(args):
         rows = [r for r in run["rows"] if r["set"] == kind and r["verdict"] != "NOT_CHECKED"]
         claims = len(rows)
         flagged = [r for r in rows if r["verdict"] != "VALID"]
-        judged = [(r, labels[r["key"]]) for r in flagged if labels.get(r["key"], {}).get("label")]
+        judged = [(r, labels[r["key"]]) for r in flagged if labels.get(r["key"], {}).get("label") in LABELS
+                  and labels[r["key"]].get("verdict_when_drawn") != "VALID"]
         tally = collections.Counter(l["label"] for _, l in judged)
         classes = collections.Counter(l["class"] for _, l in judged if l["label"] == "false")
         decided = tally["real"] + tally["real-kind"] + tally["false"]
@@ -237,7 +258,16 @@ def cmd_score(args):
         # Only the run's repositories: a label file may hold rows of several sets.
         in_run = {c["repo"] for c in run["cases"]}
         gone = [l for k, l in labels.items()
-                if l.get("set") == kind and l.get("repo") in in_run and k not in flagged_keys and l.get("label")]
+                if l.get("set") == kind and l.get("repo") in in_run and k not in flagged_keys and l.get("label")
+                and l.get("verdict_when_drawn") != "VALID"]
+        # VALID verdicts labelled: right or a missed problem, as the run says now
+        verdict_now = {r["key"]: r["verdict"] for r in rows}
+        valid_drawn = [l for k, l in labels.items() if l.get("set") == kind and l.get("repo") in in_run
+                       and l.get("verdict_when_drawn") == "VALID" and l.get("label") in ("right", "missed")]
+        valid_now = [l for l in valid_drawn if verdict_now.get(l["key"]) == "VALID"]
+        valid_right = sum(1 for l in valid_now if l["label"] == "right")
+        right_now_flagged = sum(1 for l in valid_drawn if l["label"] == "right" and l["key"] in flagged_keys)
+        missed_now_flagged = sum(1 for l in valid_drawn if l["label"] == "missed" and l["key"] in flagged_keys)
         lost = sum(1 for l in gone if l["label"] in ("real", "real-kind"))
         cleared = sum(1 for l in gone if l["label"] == "false")
         lost_valid = sum(1 for l in gone if l["label"] in ("real", "real-kind") and l["key"] in valid_keys)
@@ -246,7 +276,10 @@ def cmd_score(args):
                         "labels": dict(tally), "precision": precision, "false_alarms_per_100_claims": fa_per_100,
                         "confidence_80_right": (high_right, len(high)), "false_classes": dict(classes.most_common()),
                         "real_no_longer_flagged": lost, "real_now_valid": lost_valid, "false_no_longer_flagged": cleared,
-                        "unlabelled_not_valid": len(flagged) - len(judged), "repos": len(by_repo)}
+                        "unlabelled_not_valid": len(flagged) - len(judged), "repos": len(by_repo),
+                        "valid_right": (valid_right, len(valid_now)),
+                        "valid_labelled_right_now_flagged": right_now_flagged,
+                        "valid_labelled_missed_now_flagged": missed_now_flagged}
         print(f"== {kind}: {claims} claims, {len(flagged)} not VALID in {len(by_repo)} repositories; "
               f"{len(judged)} of them labelled: " + ", ".join(f"{k} {tally[k]}" for k in LABELS))
         if precision is not None:
@@ -256,6 +289,10 @@ def cmd_score(args):
             print(f"   confidence >= 80: {high_right} of {len(high)} right ({high_right / len(high):.3f})")
         print(f"   labelled rows no longer flagged: {cleared} false alarms gone; {lost} real problems missed "
               f"({lost_valid} now VALID, the rest not checked or no longer a claim)")
+        if valid_drawn:
+            share = f" ({valid_right / len(valid_now):.3f})" if valid_now else ""
+            print(f"   VALID verdicts labelled: {valid_right} of {len(valid_now)} still VALID are right{share}; "
+                  f"of those drawn, {right_now_flagged} labelled right and {missed_now_flagged} labelled missed are now flagged")
         if classes:
             print("   false alarms by class: " + ", ".join(f"{c} {n}" for c, n in classes.most_common()))
         status = {r["key"]: r for r in run["rows"]}
@@ -289,6 +326,8 @@ def main():
     s.add_argument("--labels", default=os.path.join(HERE, "precision-labels.jsonl"))
     s.add_argument("--notes-quota", type=int, default=20)
     s.add_argument("--docs-quota", type=int, default=8)
+    s.add_argument("--valid-notes-quota", type=int, default=0)
+    s.add_argument("--valid-docs-quota", type=int, default=0)
     c = sub.add_parser("score")
     c.add_argument("--run", required=True)
     c.add_argument("--labels", nargs="+",
