@@ -610,9 +610,24 @@ impl Checker<'_> {
             if defining.iter().all(|f| vendored(f)) {
                 return Removal::Vendored(commit.clone());
             }
-            for file in files.iter().filter(|f| self.index.file(f).is_some()) {
-                match self.find_rename(sym, file, file, Some(*before)) {
-                    Some(found @ Outcome::Checked { verdict: Verdict::Stale, .. }) => {
+            // Each file the commit changed, where it is now: a file moved after the rename
+            // (OPC UA's builder extensions, renamed in July and moved by a layout change a
+            // week later) is read at its new path, its history at the old one.
+            let now: Vec<(&String, String)> = files
+                .iter()
+                .filter_map(|f| {
+                    if self.index.file(f).is_some() {
+                        return Some((f, f.clone()));
+                    }
+                    let trace = git.follow(f, Some(*before));
+                    (trace.deleted_in.is_none() && !trace.renames.is_empty() && self.index.file(&trace.last).is_some())
+                        .then_some((f, trace.last))
+                })
+                .collect();
+            for (file, path) in &now {
+                match self.find_rename(sym, file, path, Some(*before)) {
+                    // Renamed, or renamed to one of several the code cannot tell apart.
+                    Some(found @ Outcome::Checked { verdict: Verdict::Stale | Verdict::Ambiguous, .. }) => {
                         return Removal::Found(found.since(since_of(git, commit)));
                     }
                     // Renamed in code only: the definition still gives it the name.

@@ -4,7 +4,10 @@
 //! most of that commit's changed lines, when the tree defines it now (STALE 80). A definition
 //! renamed in code that still gives the thing its old name as a string (`TimeDefinition =
 //! ScalarDefinition(name="Time")`: a GraphQL, serialised or registered name) is the same thing
-//! by the name the memory uses: VALID 75, at that line.
+//! by the name the memory uses: VALID 75, at that line. Several new definitions as alike as
+//! the best (enum members renamed together) are told apart by the commit's patch; when it
+//! cannot, the verdict is AMBIGUOUS 50 and names them. The definition's file may have moved
+//! after the rename: its history is read at the old path, its text at the new one.
 //!
 //! "Moved to another file" without a git record of the old definition means: the only same-named
 //! definition elsewhere, or, among several, the only one sharing the most leading folders with the
@@ -20,10 +23,13 @@ use crate::confine::RepoRoot;
 use crate::similar::{body_similarity, name_similarity};
 use crate::symbols::{definitions, Def, Lang};
 
-use super::common::{checked, identifiers_contain, short, slice_lines};
+use super::common::{checked, identifiers_contain, list, short, slice_lines};
 use super::history::since_of;
 use super::symbol_name::SymbolName;
 use super::Checker;
+
+/// Likeness within which two renamed candidates are tied: the body cannot tell them apart.
+const TIED: f64 = 0.02;
 
 /// How many of a file's newest versions are read for the last one that defined a name (when a
 /// memory without a date names it).
@@ -194,14 +200,15 @@ impl Checker<'_> {
             let old = old_defs.iter().find(|d| sym.matches(raw, d))?;
             let old_body = slice_lines(&old_text, old.line, old.end_line);
             let old_names: Vec<&str> = old_defs.iter().map(|d| &*d.name).collect();
-            let best = now_defs
+            let scored: Vec<(f64, &Def)> = now_defs
                 .iter()
                 .filter(|d| !old_names.contains(&&*d.name) && d.kind == old.kind)
                 .map(|d| {
                     let body = slice_lines(&current, d.line, d.end_line);
                     (body_similarity(&old_body, &body, &[&sym.name, &d.name]), d)
                 })
-                .max_by(|a, b| a.0.total_cmp(&b.0));
+                .collect();
+            let best = scored.iter().copied().max_by(|a, b| a.0.total_cmp(&b.0));
             // A one-line definition (a field, a struct tag's key, a constant) has too little body
             // to tell a rename from a neighbour of the same shape: the bar is higher, and a tag's
             // key, which is its field's line, is never matched by body (the substitution below
@@ -227,13 +234,60 @@ impl Checker<'_> {
             let changed = self.name_changed_in(sym, raw, since);
             let changed_here =
                 best.as_ref().filter(|_| path != raw).and_then(|_| self.name_changed_in(sym, path, since));
-            let best = best.filter(|(_, def)| {
+            let came_then = |def: &Def| {
                 let brought = |at: &Since| self.brought_in(&at.commit, &[path, raw], &def.name);
                 match (changed.as_ref(), changed_here.as_ref()) {
                     (None, None) => !one_line,
                     (there, here) => there.is_some_and(brought) || here.is_some_and(brought),
                 }
-            });
+            };
+            let best = best.filter(|(_, def)| came_then(def));
+            // Other definitions as alike as the best, come the same way (enum members renamed
+            // together: `agent_tools = "agent_tools"` is as like `tools = "tools"` as
+            // `template_variables = ...`): the body cannot tell which took its place; the
+            // commit's patch may ([`GitRepo::substitution`]), else the verdict says it could not.
+            let best = match best {
+                Some((top, def)) if top >= bar => {
+                    let tied: Vec<&Def> = std::iter::once(def)
+                        .chain(
+                            scored
+                                .iter()
+                                .filter(|(s, d)| d.name != def.name && *s >= bar && top - s < TIED && came_then(d))
+                                .map(|(_, d)| *d),
+                        )
+                        .collect();
+                    if tied.len() == 1 {
+                        Some((top, def))
+                    } else {
+                        let substituted = changed
+                            .as_ref()
+                            .and_then(|at| self.git?.substitution(&at.commit, &sym.name))
+                            .and_then(|found| tied.iter().find(|d| *d.name == *found.name).copied());
+                        match substituted {
+                            Some(def) => Some((top, def)),
+                            None => {
+                                let names: Vec<String> = tied.iter().map(|d| d.name.to_string()).collect();
+                                return Some(
+                                    checked(
+                                        Verdict::Ambiguous,
+                                        50,
+                                        format!(
+                                            "{path}:{} — {} is gone from here; {} definitions as alike as each other came with its going ({}): renamed to one of them, which one the code does not say",
+                                            def.line,
+                                            sym.display(),
+                                            tied.len(),
+                                            list(&names)
+                                        ),
+                                        None,
+                                    )
+                                    .since(changed),
+                                );
+                            }
+                        }
+                    }
+                }
+                other => other,
+            };
             // The code renamed its definition but still gives it the old name as a string
             // (`TimeDefinition = ScalarDefinition(name="Time", ...)`, a serialised or registered
             // name): the thing the memory names is still there by that name.
@@ -273,11 +327,13 @@ impl Checker<'_> {
                     }
                     // freya's `NativeRouter` → `NativeRouterExt`: the commit that took the name
                     // away brought in the one definition here that holds it with an affix,
-                    // whatever its kind now (a component made an extension trait).
+                    // whatever its kind now (a component made an extension trait), or that
+                    // it holds with one taken off (`pollingIntervalInMillis` → `pollingInterval`,
+                    // the unit moved into the type).
                     if let Some(at) = changed.as_ref() {
                         let affixed: Vec<_> = now_defs
                             .iter()
-                            .filter(|d| name_affixed(&sym.name, &d.name))
+                            .filter(|d| name_affixed(&sym.name, &d.name) || name_affixed(&d.name, &sym.name))
                             .filter(|d| self.brought_in(&at.commit, &[path, raw], &d.name))
                             .collect();
                         if let [def] = affixed[..] {
@@ -286,7 +342,7 @@ impl Checker<'_> {
                                     Verdict::Stale,
                                     70,
                                     format!(
-                                        "{path}:{} — {} was removed in {}, which brought in {} here: its name with a prefix or suffix, renamed and reshaped",
+                                        "{path}:{} — {} was removed in {}, which brought in {} here: its name with a prefix or suffix added or taken off, renamed and reshaped",
                                         def.line,
                                         sym.display(),
                                         short(&at.commit),

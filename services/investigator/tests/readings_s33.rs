@@ -1,0 +1,199 @@
+//! Readings found on fresh26's repositories, each with real git: a method renamed in its file
+//! (OPC UA's `WithAuthorizationService` → `AddAuthorizationService`), the file moved by a new
+//! layout a week later, is STALE to the new name: the rename is read where the file was.
+
+mod common;
+
+use common::{commit_on_day as commit, new_repo, write, DAY, START};
+use memval_investigator::Evidence;
+use memval_proto::{Claim, ClaimType, CodeRef, Outcome, Verdict};
+
+fn defined_in_repo(symbol: &str) -> Claim {
+    Claim {
+        claim_type: ClaimType::SymbolReference,
+        claim_text: format!("`{symbol}` is defined in the repo"),
+        line: 1,
+        lines: vec![1],
+        code_refs: vec![CodeRef { symbol: Some(symbol.into()), ..CodeRef::path(".") }],
+        assertion: None,
+    }
+}
+
+const WITH: &str = "namespace Gds
+{
+    public static class GdsServerBuilderExtensions
+    {
+        public static IGdsServerBuilder WithAuthorizationService(
+            this IGdsServerBuilder gdsBuilder,
+            Action<AuthorizationOptions> configure = null)
+        {
+            return WithAuthorizationService<CertificateJwtIssuer>(gdsBuilder, configure);
+        }
+
+        public static IGdsServerBuilder WithAuthorizationService<
+            TIssuer>(this IGdsServerBuilder gdsBuilder, Action<AuthorizationOptions> configure = null)
+            where TIssuer : class, ITokenIssuer
+        {
+            var options = new AuthorizationOptions();
+            configure?.Invoke(options);
+            gdsBuilder.Services.AddSingleton<ITokenIssuer, TIssuer>();
+            gdsBuilder.Services.AddSingleton(options);
+            return gdsBuilder;
+        }
+    }
+}
+";
+
+#[test]
+fn a_method_renamed_in_a_file_moved_later_is_stale_to_its_new_name() {
+    let (_dir, root) = new_repo();
+    let root = &root;
+    commit(root, 0, |r| {
+        write(r, "NOTES.md", "notes\n");
+        write(r, "src/Gds/GdsServerBuilderExtensions.cs", WITH);
+    });
+    // Day 2, after the memory: the method is renamed with its overload, and the commit adds
+    // other builder methods elsewhere.
+    commit(root, 2, |r| {
+        write(
+            r,
+            "src/Gds/GdsServerBuilderExtensions.cs",
+            &WITH.replace("WithAuthorizationService", "AddAuthorizationService"),
+        );
+        write(
+            r,
+            "src/Gds/GdsClientBuilderExtensions.cs",
+            "namespace Gds\n{\n    public static class GdsClientBuilderExtensions\n    {\n        public static IGdsClientBuilder AddAuthorizationServiceClient(this IGdsClientBuilder builder)\n        {\n            return builder;\n        }\n    }\n}\n",
+        );
+    });
+    // Day 3: a new layout moves the file; the rename is in its history at the old path.
+    commit(root, 3, |r| {
+        let text = std::fs::read_to_string(r.join("src/Gds/GdsServerBuilderExtensions.cs")).unwrap();
+        std::fs::remove_file(r.join("src/Gds/GdsServerBuilderExtensions.cs")).unwrap();
+        write(r, "libraries/Gds.Server/Hosting/GdsServerBuilderExtensions.cs", &text);
+    });
+
+    let evidence = Evidence::open(root).unwrap();
+    let memory = common::notes_file(root, "NOTES.md", START + DAY);
+    match &common::check_as_validate(&evidence, memory, vec![defined_in_repo("WithAuthorizationService")])[0] {
+        Outcome::Checked { verdict, successor, evidence, .. } => {
+            assert_eq!(*verdict, Verdict::Stale, "{evidence}");
+            assert_eq!(successor.as_deref(), Some("AddAuthorizationService"), "{evidence}");
+        }
+        other => panic!("the renamed extension method: {other:?}"),
+    }
+}
+
+const SOURCES: &str = "from enum import StrEnum
+
+
+class OptionsSource(StrEnum):
+    agent_tools = \"agent_tools\"
+    vars_llm_node = \"vars_llm_node\"
+    vars_router_node = \"vars_router_node\"
+    jinja_node = \"jinja_node\"
+    voices = \"voices\"
+";
+
+const NODES: &str = "from base import OptionsSource
+
+
+def fields():
+    picked = Field(options_source=OptionsSource.agent_tools)
+    prompt = Field(options_source=OptionsSource.jinja_node)
+    other = Field(options_source=OptionsSource.vars_llm_node)
+    route = Field(options_source=OptionsSource.vars_router_node)
+    return [picked, prompt, other, route]
+";
+
+#[test]
+fn enum_members_renamed_together_are_stale_each_to_its_own_new_name() {
+    let (_dir, root) = new_repo();
+    let root = &root;
+    commit(root, 0, |r| {
+        write(r, "NOTES.md", "notes\n");
+        write(r, "apps/base.py", SOURCES);
+        write(r, "apps/nodes.py", NODES);
+    });
+    // Day 2, after the memory: four members renamed in one commit, their uses with them.
+    let renamed = |text: &str| {
+        text.replace("agent_tools", "tools")
+            .replace("vars_llm_node", "llm_prompt_variables")
+            .replace("vars_router_node", "router_prompt_variables")
+            .replace("jinja_node", "template_variables")
+    };
+    commit(root, 2, |r| {
+        write(r, "apps/base.py", &renamed(SOURCES));
+        write(r, "apps/nodes.py", &renamed(NODES));
+    });
+
+    let evidence = Evidence::open(root).unwrap();
+    let memory = common::notes_file(root, "NOTES.md", START + DAY);
+    let outcomes = common::check_as_validate(
+        &evidence,
+        memory,
+        vec![defined_in_repo("agent_tools"), defined_in_repo("jinja_node")],
+    );
+    for (outcome, new) in outcomes.iter().zip(["tools", "template_variables"]) {
+        match outcome {
+            Outcome::Checked { verdict, successor, evidence, .. } => {
+                assert_eq!(*verdict, Verdict::Stale, "{evidence}");
+                assert_eq!(successor.as_deref(), Some(new), "{evidence}");
+            }
+            other => panic!("the renamed member: {other:?}"),
+        }
+    }
+}
+
+#[test]
+fn members_renamed_together_that_nothing_tells_apart_are_ambiguous_naming_them() {
+    let (_dir, root) = new_repo();
+    let root = &root;
+    commit(root, 0, |r| {
+        write(r, "NOTES.md", "notes\n");
+        write(r, "apps/base.py", SOURCES);
+    });
+    // Day 2: the members are renamed and nothing uses them, so no patch line pairs the names.
+    commit(root, 2, |r| {
+        let renamed = SOURCES.replace("agent_tools", "tools").replace("jinja_node", "template_variables");
+        write(r, "apps/base.py", &renamed);
+    });
+
+    let evidence = Evidence::open(root).unwrap();
+    let memory = common::notes_file(root, "NOTES.md", START + DAY);
+    match &common::check_as_validate(&evidence, memory, vec![defined_in_repo("agent_tools")])[0] {
+        Outcome::Checked { verdict, successor, evidence, .. } => {
+            assert_eq!(*verdict, Verdict::Ambiguous, "{evidence}");
+            assert_eq!(successor.as_deref(), None, "{evidence}");
+            assert!(evidence.contains("tools") && evidence.contains("template_variables"), "{evidence}");
+        }
+        other => panic!("the renamed member: {other:?}"),
+    }
+}
+
+#[test]
+fn a_property_whose_unit_went_into_its_type_is_stale_to_the_shorter_name() {
+    let (_dir, root) = new_repo();
+    let root = &root;
+    let options = "package org.example.provider\n\ndata class ProviderOptions(\n    val endpoint: String,\n    val pollingIntervalInMillis: Long = 300000,\n    val timeout: Long = 10000,\n)\n";
+    commit(root, 0, |r| {
+        write(r, "NOTES.md", "notes\n");
+        write(r, "src/main/kotlin/ProviderOptions.kt", options);
+    });
+    // Day 2: the interval becomes a Duration and loses its unit from the name.
+    commit(root, 2, |r| {
+        let now =
+            options.replace("val pollingIntervalInMillis: Long = 300000", "val pollingInterval: Duration = 5.minutes");
+        write(r, "src/main/kotlin/ProviderOptions.kt", &now);
+    });
+
+    let evidence = Evidence::open(root).unwrap();
+    let memory = common::notes_file(root, "NOTES.md", START + DAY);
+    match &common::check_as_validate(&evidence, memory, vec![defined_in_repo("pollingIntervalInMillis")])[0] {
+        Outcome::Checked { verdict, successor, evidence, .. } => {
+            assert_eq!(*verdict, Verdict::Stale, "{evidence}");
+            assert_eq!(successor.as_deref(), Some("pollingInterval"), "{evidence}");
+        }
+        other => panic!("the renamed property: {other:?}"),
+    }
+}
