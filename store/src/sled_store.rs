@@ -8,7 +8,8 @@
 //! of a tree flushes, and that flush waits forever for the failed write to become stable.
 //! So a store that saw an I/O error is marked broken, and its handles are leaked instead of
 //! dropped (a clone of each is forgotten): the process reports the error and exits instead
-//! of hanging. This module must never drop sled handles of a broken store.
+//! of hanging. A flush asked for after that would wait forever too, so it is refused
+//! ([`StoreError::Broken`]). This module must never drop or flush sled handles of a broken store.
 
 use std::path::Path;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -30,6 +31,8 @@ pub enum StoreError {
     Create { path: String, source: std::io::Error },
     #[error("store at {path}: {source}")]
     Db { path: String, source: sled::Error },
+    #[error("a write to the store at {path} failed earlier in this process, and the store takes no write after one failed: what came after it was not recorded. Run again (a new process can write the store), or pass --store DIR")]
+    Broken { path: String },
     #[error("store record is corrupt: {0}")]
     Corrupt(postcard::Error),
 }
@@ -40,7 +43,10 @@ impl StoreError {
     /// disk has room. A new process opening the same folder can; so a long-running writer
     /// (the scorer service) stops and leaves the restart to its supervisor.
     pub fn needs_new_process(&self) -> bool {
-        matches!(self, StoreError::DiskFull { .. } | StoreError::Db { source: sled::Error::Io(_), .. })
+        matches!(
+            self,
+            StoreError::DiskFull { .. } | StoreError::Db { source: sled::Error::Io(_), .. } | StoreError::Broken { .. }
+        )
     }
 }
 
@@ -137,6 +143,20 @@ fn unfinished_snapshots(dir: &Path) -> Vec<std::path::PathBuf> {
             p.file_name().and_then(|n| n.to_str()).is_some_and(|n| n.starts_with("snap.") && n.ends_with(".generating"))
         })
         .collect()
+}
+
+/// Flush `flush` (a tree's or the database's) unless the store is `broken`: sled would wait
+/// forever for the failed write to become stable.
+fn flush_unless_broken(
+    dir: &str,
+    broken: &AtomicBool,
+    flush: impl FnOnce() -> sled::Result<usize>,
+) -> Result<(), StoreError> {
+    if broken.load(Ordering::SeqCst) {
+        return Err(StoreError::Broken { path: dir.to_owned() });
+    }
+    flush().map_err(|e| sled_error(dir, broken, e))?;
+    Ok(())
 }
 
 /// A sled error of the store at `dir`, a full disk told apart; an I/O error marks the store
@@ -299,8 +319,7 @@ impl KvTable {
     pub fn put(&self, key: &[u8], value: &[u8]) -> Result<(), StoreError> {
         let err = |e| sled_error(&self.dir, &self.broken, e);
         self.tree.insert(key, value).map_err(err)?;
-        self.tree.flush().map_err(err)?;
-        Ok(())
+        flush_unless_broken(&self.dir, &self.broken, || self.tree.flush())
     }
 
     /// Insert without flushing: for what can be computed again (kept verdicts and history),
@@ -331,7 +350,7 @@ impl KvTable {
     pub fn put_new(&self, key: &[u8], value: &[u8]) -> Result<bool, StoreError> {
         let err = |e| sled_error(&self.dir, &self.broken, e);
         let inserted = self.tree.compare_and_swap(key, None as Option<&[u8]>, Some(value)).map_err(err)?.is_ok();
-        self.tree.flush().map_err(err)?;
+        flush_unless_broken(&self.dir, &self.broken, || self.tree.flush())?;
         Ok(inserted)
     }
 
@@ -344,8 +363,7 @@ impl KvTable {
             batch.insert(k.as_slice(), v.as_slice());
         }
         self.tree.apply_batch(batch).map_err(err)?;
-        self.tree.flush().map_err(err)?;
-        Ok(())
+        flush_unless_broken(&self.dir, &self.broken, || self.tree.flush())
     }
 
     /// Every record, in key order.
@@ -447,8 +465,7 @@ impl ScoreStore for SledStore {
     }
 
     fn flush(&self) -> Result<(), StoreError> {
-        self.db.flush().map_err(self.error())?;
-        Ok(())
+        flush_unless_broken(&self.dir, &self.broken, || self.db.flush())
     }
 }
 

@@ -86,6 +86,24 @@ fn a_full_disk_is_told_apart_and_the_store_still_closes() {
         assert!(matches!(err, StoreError::DiskFull { .. }), "not told apart as a full disk: {err:?}");
         let text = err.to_string();
         assert!(text.contains("is full") && text.contains("free space") && text.contains("--store"), "{text}");
+        // Flushing it again says it is broken instead of waiting for the failed write.
+        let (done, flushed) = std::sync::mpsc::channel();
+        let store = std::sync::Arc::new(store);
+        let flushing = store.clone();
+        let flusher = std::thread::spawn(move || {
+            let _ = done.send(flushing.flush());
+        });
+        match flushed.recv_timeout(std::time::Duration::from_secs(20)) {
+            Ok(Err(e @ StoreError::Broken { .. })) => {
+                let text = e.to_string();
+                assert!(text.contains("failed earlier") && text.contains("--store"), "{text}");
+                assert!(e.needs_new_process());
+            }
+            Ok(other) => panic!("a flush after a failed write: {other:?}"),
+            Err(_) => panic!("a flush after a failed write hung"),
+        }
+        flusher.join().unwrap();
+        let store = std::sync::Arc::try_unwrap(store).ok().expect("the flushing thread let go of the store");
         // Dropping a store whose write failed returns (sled alone would wait forever).
         let (done, dropped) = std::sync::mpsc::channel();
         std::thread::spawn(move || {
