@@ -26,6 +26,7 @@ mod loaded;
 mod notes;
 mod proposal;
 mod report;
+mod snapshot;
 mod sqlite;
 mod text;
 

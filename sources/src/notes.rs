@@ -50,6 +50,7 @@ use crate::dates::dated;
 use crate::error::SourceError;
 use crate::loaded::{Format, Link};
 use crate::report::dated_report;
+use crate::snapshot::dated_snapshot;
 use crate::{dates, frontmatter, text};
 use memval_git::GitDates;
 
@@ -169,7 +170,10 @@ pub(crate) fn load_dir(dir: &Path, ctx: &mut Ctx, links: &mut Vec<Link>) -> Resu
                 if vendored_copy(&m.id) || in_a_site_theme(&root, &m.id) {
                     m.kind = memval_proto::VENDORED_KIND.into();
                 } else if agent == "docs"
-                    && (past_record(&m.id) || stated_proposal(&m.id, &m.content) || dated_report(&m.id, &m.content))
+                    && (past_record(&m.id)
+                        || stated_proposal(&m.id, &m.content)
+                        || dated_report(&m.id, &m.content)
+                        || dated_snapshot(&m.id, &m.content))
                 {
                     m.kind = memval_proto::HISTORY_KIND.into();
                 }

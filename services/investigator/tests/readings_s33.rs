@@ -197,3 +197,57 @@ fn a_property_whose_unit_went_into_its_type_is_stale_to_the_shorter_name() {
         other => panic!("the renamed property: {other:?}"),
     }
 }
+
+fn joined(path: &str, written: &str) -> Claim {
+    Claim {
+        claim_type: ClaimType::FileReference,
+        claim_text: format!("`{written}` exists at {path}"),
+        line: 1,
+        lines: vec![1],
+        code_refs: vec![CodeRef { written: Some(written.into()), ..CodeRef::path(path) }],
+        assertion: None,
+    }
+}
+
+#[test]
+fn a_bare_name_joined_onto_the_package_a_skill_describes_is_the_one_file_of_that_name_in_it() {
+    let (_dir, root) = new_repo();
+    let root = &root;
+    commit(root, 0, |r| {
+        write(r, ".agents/skills/mobile/SKILL.md", "skill\n");
+        write(r, "web/mobile/src/pages/_app.tsx", "export default function App() {}\n");
+        write(r, "web/mobile/src/styles/globals.css", "body {}\n");
+        write(r, "web/mobile/src/lib/cn.ts", "export const cn = 1;\n");
+        write(r, "web/oss/src/pages/_app.tsx", "export default function App() {}\n");
+        write(r, "web/oss/src/lib/a.ts", "export const a = 1;\n");
+        write(r, "web/oss/src/lib/b.ts", "export const b = 1;\n");
+    });
+    let evidence = Evidence::open(root).unwrap();
+    let memory = common::notes_file(root, ".agents/skills/mobile/SKILL.md", START + DAY);
+    let claims = vec![
+        joined("web/mobile/_app.tsx", "_app.tsx"),
+        joined("web/mobile/globals.css", "globals.css"),
+        joined("web/mobile/lib", "lib/"),
+        // a full path the memory wrote itself is not read deeper
+        joined("web/pages/_app.tsx", "web/pages/_app.tsx"),
+    ];
+    let outcomes = common::check_as_validate(&evidence, memory, claims);
+    for (outcome, at) in outcomes[..3].iter().zip([
+        "web/mobile/src/pages/_app.tsx",
+        "web/mobile/src/styles/globals.css",
+        "web/mobile/src/lib",
+    ]) {
+        match outcome {
+            Outcome::Checked { verdict, evidence, .. } => {
+                assert_eq!(*verdict, Verdict::Valid, "{evidence}");
+                assert!(evidence.starts_with(at), "{evidence}");
+            }
+            other => panic!("the bare name under the package: {other:?}"),
+        }
+    }
+    assert!(
+        !matches!(&outcomes[3], Outcome::Checked { verdict: Verdict::Valid, .. }),
+        "a written full path that was never there: {:?}",
+        outcomes[3]
+    );
+}

@@ -76,6 +76,7 @@
 use memval_proto::{CodeRef, Outcome, UnixSeconds, Verdict};
 
 use crate::index::FileKind;
+use crate::names::folder;
 
 use super::common::{as_written, checked, kind_name, list, MAX_LISTED};
 use super::located::{Located, NEVER_IN_REPO};
@@ -91,9 +92,19 @@ impl Checker<'_> {
         // the memory never wrote. (A name many files have, `__init__.py` in a tree diagram, is
         // left to the joined reading.)
         let mut alts = r.alt_paths.clone();
-        if let Some(bare) = r.written.as_deref().map(str::trim).filter(|w| !w.contains('/') && !w.is_empty()) {
+        let bare_written = r.written.as_deref().map(|w| w.trim().trim_end_matches('/'));
+        if let Some(bare) = bare_written.filter(|w| !w.contains('/') && !w.is_empty()) {
             if bare != written && !alts.iter().any(|a| a == bare) && self.index.files_named(bare).len() == 1 {
                 alts.push(bare.to_owned());
+            }
+            // ... and when the folder it was joined onto (the package a skill describes,
+            // `web/mobile`) holds exactly one file or folder of that name deeper down
+            // (`web/mobile/src/pages/_app.tsx` for `_app.tsx`), that one is meant: the folder
+            // came from the memory's context, the depth was never written.
+            if let Some(one) = self.one_named_under(folder(written), bare) {
+                if one != written && !alts.contains(&one) {
+                    alts.push(one);
+                }
             }
         }
         let mut found = self.locate(written, &alts, since);
@@ -181,6 +192,32 @@ impl Checker<'_> {
                 None,
             ),
             Located::Split { evidence, .. } => checked(Verdict::Ambiguous, 50, format!("{raw} — {evidence}"), None),
+        }
+    }
+
+    /// The one file, else the one folder, named `name` at any depth under `folder` (a folder
+    /// other than the root), if exactly one is.
+    fn one_named_under(&self, folder: &str, name: &str) -> Option<String> {
+        if folder.is_empty() || name.is_empty() {
+            return None;
+        }
+        let prefix = format!("{folder}/");
+        let files: Vec<&str> = self
+            .index
+            .files_named(name)
+            .iter()
+            .map(|&i| self.index.file_at(i).path.as_str())
+            .filter(|p| p.starts_with(&prefix))
+            .collect();
+        match files.as_slice() {
+            [one] => return Some((*one).to_owned()),
+            [_, _, ..] => return None,
+            [] => {}
+        }
+        let dirs: Vec<&str> = self.index.dirs_named(name).into_iter().filter(|d| d.starts_with(&prefix)).collect();
+        match dirs.as_slice() {
+            [one] => Some((*one).to_owned()),
+            _ => None,
         }
     }
 
