@@ -63,7 +63,7 @@ const STAND_IN_KINDS: &[&str] = &[
 
 /// Why a path is written as an example rather than a reference: the `path/to/` of
 /// instructions, the `foo`/`bar` of examples, a `my_feature`/`your-app`/`yourImplementation`/
-/// `new_op`/`NewWidget`/`newStep`/`stepName` stand-in, one with `my`/`your` as a word of its name (`test_integration_my_agent.py`),
+/// `new_op`/`NewWidget`/`newStep`/`stepName`/`script_name`/`FILENAME` stand-in, one with `my`/`your` as a word of its name (`test_integration_my_agent.py`),
 /// a file named by its kind alone (`Component.svelte`), or one stamped with the time a generator makes it
 /// (`20260220123456_add_metadata.exs`).
 /// `None` for anything else (the caller asks only about paths nothing in the repo is named like).
@@ -90,6 +90,16 @@ pub(crate) fn placeholder_path(path: &str) -> Option<&'static str> {
             w.strip_prefix("new").is_some_and(|rest| rest.starts_with(|c: char| c.is_ascii_uppercase()))
                 || w.strip_suffix("Name").is_some_and(|kind| STAND_IN_KINDS.contains(&kind))
         });
+        // The same kind and name as words of a whole name, or in capitals as a template's
+        // blank is written: `script_name.py`, `file-name.md`, `FILENAME.rb`, `CLASS_NAME.java`.
+        let capitals = original_stem.bytes().any(|b| b.is_ascii_uppercase())
+            && !original_stem.bytes().any(|b| b.is_ascii_lowercase());
+        let kind_and_name = |name: &str| {
+            name.strip_suffix("name")
+                .map(|kind| kind.trim_end_matches(['_', '-']))
+                .is_some_and(|kind| (kind.is_empty() && capitals) || STAND_IN_KINDS.contains(&kind) || kind == "script")
+        };
+        let named_blank = (original_stem == stem || capitals) && kind_and_name(stem);
         // A file named by its kind alone, as a class is (`Component.svelte`, `Page.tsx`): any
         // one of them. Lowercase names are conventions some frameworks give real files
         // (`app/login/page.tsx`), so they are not read so.
@@ -110,8 +120,10 @@ pub(crate) fn placeholder_path(path: &str) -> Option<&'static str> {
         }
         if ["my_", "my-", "your_", "your-", "some_", "some-", "new_", "new-"].iter().any(|p| stem.starts_with(p))
             || stem.split(['_', '-']).skip(1).any(|w| matches!(w, "my" | "your"))
+            || stem.rsplit_once(['_', '-']).is_some_and(|(_, last)| last == "new")
             || camel_stand_in
             || word_stand_in
+            || named_blank
         {
             return Some("a `my_...`/`your_...`/`new_...` name stands for the reader's own");
         }
@@ -297,6 +309,20 @@ mod tests {
             ("db/migrate/2024_01_01_create_users.php", false),
             ("data/123_items.json", false),
             ("script/fix_whatever.rb", true),
+            ("script_name.py", true),
+            ("docs/file-name.md", true),
+            ("FILENAME.rb", true),
+            ("src/CLASS_NAME.java", true),
+            ("NAME", true),
+            ("src/name.rs", false),
+            ("src/username.rs", false),
+            ("src/rename.rs", false),
+            ("src/hostname.go", false),
+            ("src/ScriptName.cs", false),
+            ("README.md", false),
+            (".azure/applications/web-api-new", true),
+            ("src/renew.ts", false),
+            ("src/new.ts", false),
         ];
         for (path, example) in cases {
             assert_eq!(placeholder_path(path).is_some(), *example, "{path}");
