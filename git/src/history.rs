@@ -982,6 +982,11 @@ impl GitRepo {
     /// When history last took `path`, or a file below the folder `path`, away (a deletion or a
     /// rename from it): the folder's last file gone is when the folder went.
     pub fn last_taken_away(&self, path: &str) -> Option<UnixSeconds> {
+        self.last_taken_away_in(path).map(|(_, time)| time)
+    }
+
+    /// [`GitRepo::last_taken_away`] with the commit that did it.
+    pub fn last_taken_away_in(&self, path: &str) -> Option<(String, UnixSeconds)> {
         let history = self.indexed_history();
         let prefix = format!("{}/", path.trim_end_matches('/'));
         let first = history.paths.partition_point(|p| p.as_str() < prefix.as_str());
@@ -994,8 +999,8 @@ impl GitRepo {
                 ChangeKind::Renamed { from, to } => from == p && to != p,
                 ChangeKind::Added { .. } => false,
             })
-            .map(|(_, c)| c.time)
-            .max()
+            .max_by_key(|(_, c)| c.time)
+            .map(|(_, c)| (c.commit.clone(), c.time))
     }
 
     /// How many times history added `path` (or renamed something to it) and how many times it

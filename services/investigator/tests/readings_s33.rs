@@ -251,3 +251,47 @@ fn a_bare_name_joined_onto_the_package_a_skill_describes_is_the_one_file_of_that
         outcomes[3]
     );
 }
+
+/// A folder deleted on one line of history while another line moved it away and back, the
+/// two merged: replayed by time, its files' renames run past their deletion and end where the
+/// tree has nothing. Git had the folder, so it is gone, not "never in the repository"
+/// (WrenAI's `wren-launcher/`, deleted on a branch merged after an import into `core/` and
+/// its revert on the main line).
+#[test]
+fn a_folder_deleted_on_a_merged_line_while_moved_and_back_on_another_is_gone() {
+    let (_dir, root) = new_repo();
+    let root = &root;
+    let git = |args: &[&str], day: i64| common::git(root, args, START + day * DAY);
+    commit(root, 0, |r| {
+        write(r, "NOTES.md", "notes\n");
+        write(r, "launcher/main.go", "package main\n\nfunc main() {}\n");
+        write(r, "launcher/Makefile", "build:\n\tgo build\n");
+        write(r, "app/app.py", "print(1)\n");
+    });
+    // A branch deletes the launcher (day 2) ...
+    git(&["checkout", "-q", "-b", "cleanup"], 2);
+    commit(root, 2, |r| std::fs::remove_dir_all(r.join("launcher")).unwrap());
+    // ... while the main line moves it into core/ and back (days 3 and 4) ...
+    git(&["checkout", "-q", "main"], 3);
+    git(&["mv", "launcher", "core"], 3);
+    git(&["commit", "-q", "-m", "import into core"], 3);
+    git(&["mv", "core", "launcher"], 4);
+    git(&["commit", "-q", "-m", "revert the import"], 4);
+    // ... and takes the branch, deletion and all (day 5).
+    git(&["merge", "-q", "--no-ff", "-X", "theirs", "-m", "merge cleanup", "cleanup"], 5);
+    if root.join("launcher").exists() {
+        git(&["rm", "-r", "-q", "launcher"], 5);
+        git(&["commit", "-q", "--amend", "--no-edit"], 5);
+    }
+    assert!(!root.join("launcher").exists());
+
+    let evidence = Evidence::open(root).unwrap();
+    let memory = common::notes_file(root, "NOTES.md", START + DAY);
+    match &common::check_as_validate(&evidence, memory, vec![common::file_claim("launcher/")])[0] {
+        Outcome::Checked { verdict, evidence, .. } => {
+            assert_eq!(*verdict, Verdict::Contradicted, "{evidence}");
+            assert!(!evidence.contains("never"), "{evidence}");
+        }
+        other => panic!("the folder merged away: {other:?}"),
+    }
+}

@@ -18,11 +18,13 @@
 //! report takes as the claim's path) at its first reading whose folder is still in the tree, when
 //! the path as written has none.
 
+use memval_git::GitRepo;
 use memval_proto::UnixSeconds;
 
 use crate::confine::RepoRoot;
 
-use super::common::{as_written, placeholder_path, read_by_people, PAGE_EXTENSIONS};
+use super::common::{as_written, placeholder_path, read_by_people, short, PAGE_EXTENSIONS};
+use super::history::since_of;
 use super::located::Located;
 use super::Checker;
 
@@ -161,7 +163,12 @@ impl Checker<'_> {
             }
         }
         let found = match first.unwrap_or_else(|| self.search_tree(&path)) {
-            Located::NeverInRepo => self.never_existed(&readings),
+            Located::NeverInRepo => {
+                match self.git.and_then(|git| readings.iter().find(|r| git.ever_had(r)).map(|r| (git, *r))) {
+                    Some((git, had)) => self.taken_away(git, had),
+                    None => self.never_existed(&readings),
+                }
+            }
             Located::NameElsewhere { candidates, stem } => self.name_elsewhere(&readings, candidates, stem),
             found => found,
         };
@@ -201,6 +208,24 @@ impl Checker<'_> {
                 confidence: 85,
             },
         )
+    }
+
+    /// A path git had whose renames and deletions, replayed by time, end nowhere the tree has:
+    /// lines of history that moved and deleted the same files in parallel, then merged (a
+    /// branch deleting `wren-launcher/` merged after the main line moved it into `core/` and
+    /// back). Which change won is the merge's; the tree says nothing of the path is left, so it
+    /// is gone, dated by the last change that took it away.
+    fn taken_away(&self, git: &GitRepo, path: &str) -> Located {
+        let last = git.last_taken_away_in(path);
+        let (confidence, evidence) = self.history_confidence(
+            git,
+            70,
+            format!(
+                "git had {path}, but its renames and deletions ran on lines of history merged later, so no one of them decides where it went; nothing of it is in the tree now (the last change that took it away: {})",
+                last.as_ref().map_or("none found".to_owned(), |(commit, _)| short(commit).to_owned())
+            ),
+        );
+        Located::Gone { confidence, evidence, since: last.and_then(|(commit, _)| since_of(git, &commit)) }
     }
 
     /// Before history: a path that is not the repository's whatever its past. An example the
