@@ -295,3 +295,32 @@ fn a_folder_deleted_on_a_merged_line_while_moved_and_back_on_another_is_gone() {
         other => panic!("the folder merged away: {other:?}"),
     }
 }
+
+#[test]
+fn a_constant_renamed_with_a_word_between_its_words_is_stale_to_the_new_name() {
+    let (_dir, root) = new_repo();
+    let root = &root;
+    let model = "class Project < ApplicationRecord\n  STATUS_CHOICE = %w[? Met Unmet].freeze\n  STATUS_CHOICE_NA = (STATUS_CHOICE + %w[N/A]).freeze\n\n  def badge\n    :in_progress\n  end\nend\n";
+    commit(root, 0, |r| {
+        write(r, "NOTES.md", "notes\n");
+        write(r, "app/models/project.rb", model);
+    });
+    // Day 2: the constant is renamed, and given another value on the way.
+    commit(root, 2, |r| {
+        let now = model.replace(
+            "STATUS_CHOICE_NA = (STATUS_CHOICE + %w[N/A]).freeze",
+            "STATUS_CHOICE_WITH_NA = %i[unknown met unmet na].freeze",
+        );
+        write(r, "app/models/project.rb", &now);
+    });
+
+    let evidence = Evidence::open(root).unwrap();
+    let memory = common::notes_file(root, "NOTES.md", START + DAY);
+    match &common::check_as_validate(&evidence, memory, vec![defined_in_repo("STATUS_CHOICE_NA")])[0] {
+        Outcome::Checked { verdict, successor, evidence, .. } => {
+            assert_eq!(*verdict, Verdict::Stale, "{evidence}");
+            assert_eq!(successor.as_deref(), Some("STATUS_CHOICE_WITH_NA"), "{evidence}");
+        }
+        other => panic!("the renamed constant: {other:?}"),
+    }
+}

@@ -25,6 +25,7 @@ use crate::symbols::{definitions, Def, Lang};
 
 use super::common::{checked, identifiers_contain, list, short, slice_lines};
 use super::history::since_of;
+use super::respelled::name_words;
 use super::symbol_name::SymbolName;
 use super::Checker;
 
@@ -387,16 +388,20 @@ impl Checker<'_> {
     }
 }
 
-/// Whether `new` is `old` with a word added before or after it (`NativeRouter` →
-/// `NativeRouterExt`, `Config` → `AppConfig`, `parse` → `parse_all`), at a word boundary; a
-/// name of four letters or fewer is too short to tell.
+/// Whether `new` is `old` with one or two words added at a word boundary: before it, after it
+/// or between two of its words (`NativeRouter` → `NativeRouterExt`, `Config` → `AppConfig`,
+/// `parse` → `parse_all`, `STATUS_CHOICE_NA` → `STATUS_CHOICE_WITH_NA`); a name of four
+/// letters or fewer is too short to tell.
 fn name_affixed(old: &str, new: &str) -> bool {
     if old.len() < 5 || new.len() <= old.len() {
         return false;
     }
-    let upper_start = old.chars().next().is_some_and(char::is_uppercase);
-    new.strip_prefix(old).is_some_and(|rest| rest.starts_with(|c: char| c.is_uppercase() || c == '_'))
-        || new.strip_suffix(old).is_some_and(|pre| upper_start || pre.ends_with('_'))
+    let (old, new) = (name_words(old), name_words(new));
+    if old.is_empty() || new.len() <= old.len() || new.len() - old.len() > 2 {
+        return false;
+    }
+    let added = new.len() - old.len();
+    (0..=old.len()).any(|at| new[..at] == old[..at] && new[at + added..] == old[at..])
 }
 
 #[cfg(test)]
@@ -409,6 +414,10 @@ mod tests {
         assert!(name_affixed("Config", "AppConfig"));
         assert!(name_affixed("parse", "parse_all"));
         assert!(name_affixed("parse", "try_parse"));
+        assert!(name_affixed("STATUS_CHOICE_NA", "STATUS_CHOICE_WITH_NA"), "a word between two");
+        assert!(name_affixed("pollingInterval", "pollingIntervalInMillis"), "two words");
+        assert!(!name_affixed("parse", "parse_all_of_it"), "three words");
+        assert!(!name_affixed("STATUS_CHOICE_NA", "STATUS_OTHER_NA"), "a word changed, none added");
         assert!(!name_affixed("parse", "parser"), "no word boundary");
         assert!(!name_affixed("parse", "reparse"), "no word boundary");
         assert!(!name_affixed("Item", "ItemX"), "too short a name to tell");
