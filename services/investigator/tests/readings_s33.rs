@@ -19,6 +19,17 @@ fn defined_in_repo(symbol: &str) -> Claim {
     }
 }
 
+/// Asserts `outcome` is STALE with `successor` (`what` names the case in a failure).
+fn assert_stale_to(outcome: &Outcome, successor: &str, what: &str) {
+    match outcome {
+        Outcome::Checked { verdict, successor: got, evidence, .. } => {
+            assert_eq!(*verdict, Verdict::Stale, "{what}: {evidence}");
+            assert_eq!(got.as_deref(), Some(successor), "{what}: {evidence}");
+        }
+        other => panic!("{what}: {other:?}"),
+    }
+}
+
 const WITH: &str = "namespace Gds
 {
     public static class GdsServerBuilderExtensions
@@ -75,13 +86,11 @@ fn a_method_renamed_in_a_file_moved_later_is_stale_to_its_new_name() {
 
     let evidence = Evidence::open(root).unwrap();
     let memory = common::notes_file(root, "NOTES.md", START + DAY);
-    match &common::check_as_validate(&evidence, memory, vec![defined_in_repo("WithAuthorizationService")])[0] {
-        Outcome::Checked { verdict, successor, evidence, .. } => {
-            assert_eq!(*verdict, Verdict::Stale, "{evidence}");
-            assert_eq!(successor.as_deref(), Some("AddAuthorizationService"), "{evidence}");
-        }
-        other => panic!("the renamed extension method: {other:?}"),
-    }
+    assert_stale_to(
+        &common::check_as_validate(&evidence, memory, vec![defined_in_repo("WithAuthorizationService")])[0],
+        "AddAuthorizationService",
+        "the renamed extension method",
+    );
 }
 
 const SOURCES: &str = "from enum import StrEnum
@@ -135,13 +144,7 @@ fn enum_members_renamed_together_are_stale_each_to_its_own_new_name() {
         vec![defined_in_repo("agent_tools"), defined_in_repo("jinja_node")],
     );
     for (outcome, new) in outcomes.iter().zip(["tools", "template_variables"]) {
-        match outcome {
-            Outcome::Checked { verdict, successor, evidence, .. } => {
-                assert_eq!(*verdict, Verdict::Stale, "{evidence}");
-                assert_eq!(successor.as_deref(), Some(new), "{evidence}");
-            }
-            other => panic!("the renamed member: {other:?}"),
-        }
+        assert_stale_to(outcome, new, "the renamed member");
     }
 }
 
@@ -189,13 +192,11 @@ fn a_property_whose_unit_went_into_its_type_is_stale_to_the_shorter_name() {
 
     let evidence = Evidence::open(root).unwrap();
     let memory = common::notes_file(root, "NOTES.md", START + DAY);
-    match &common::check_as_validate(&evidence, memory, vec![defined_in_repo("pollingIntervalInMillis")])[0] {
-        Outcome::Checked { verdict, successor, evidence, .. } => {
-            assert_eq!(*verdict, Verdict::Stale, "{evidence}");
-            assert_eq!(successor.as_deref(), Some("pollingInterval"), "{evidence}");
-        }
-        other => panic!("the renamed property: {other:?}"),
-    }
+    assert_stale_to(
+        &common::check_as_validate(&evidence, memory, vec![defined_in_repo("pollingIntervalInMillis")])[0],
+        "pollingInterval",
+        "the renamed property",
+    );
 }
 
 fn joined(path: &str, written: &str) -> Claim {
@@ -316,11 +317,9 @@ fn a_constant_renamed_with_a_word_between_its_words_is_stale_to_the_new_name() {
 
     let evidence = Evidence::open(root).unwrap();
     let memory = common::notes_file(root, "NOTES.md", START + DAY);
-    match &common::check_as_validate(&evidence, memory, vec![defined_in_repo("STATUS_CHOICE_NA")])[0] {
-        Outcome::Checked { verdict, successor, evidence, .. } => {
-            assert_eq!(*verdict, Verdict::Stale, "{evidence}");
-            assert_eq!(successor.as_deref(), Some("STATUS_CHOICE_WITH_NA"), "{evidence}");
-        }
-        other => panic!("the renamed constant: {other:?}"),
-    }
+    assert_stale_to(
+        &common::check_as_validate(&evidence, memory, vec![defined_in_repo("STATUS_CHOICE_NA")])[0],
+        "STATUS_CHOICE_WITH_NA",
+        "the renamed constant",
+    );
 }
