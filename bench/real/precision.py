@@ -69,7 +69,7 @@ import time
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
 from gitprep import prepared  # noqa: E402
-from run import checkout, mark_stand_ins  # noqa: E402
+from run import checkout, end_children_on_sigterm, mark_stand_ins  # noqa: E402
 
 LABELS = ("real", "real-kind", "false", "unclear")
 # labels of a row drawn from the VALID verdicts
@@ -334,6 +334,7 @@ def main():
                    default=[os.path.join(HERE, "precision-labels.jsonl"), os.path.join(HERE, "precision-labels-end.jsonl")])
     c.add_argument("--json")
     args = ap.parse_args()
+    end_children_on_sigterm()
     {"run": cmd_run, "sample": cmd_sample, "score": cmd_score}[args.cmd](args)
 
 

@@ -20,6 +20,7 @@ import collections
 import json
 import os
 import shutil
+import signal
 import subprocess
 import sys
 import time
@@ -98,6 +99,14 @@ def materialise(case, gitdir, root):
     mark_stand_ins(hist)
     shutil.copytree(hist, nogit, symlinks=True, ignore=lambda d, names: [".git"] if d == hist else [])
     return hist, nogit
+
+
+def end_children_on_sigterm():
+    """Make SIGTERM (`kill`, `pkill`) end this run as Ctrl-C does: an exception in the main
+    thread, on which `subprocess.run` kills and waits for the memval it started. Without it a
+    killed run leaves its memval writing the store, and the next run, which recreates the same
+    store path, shares it with that orphan."""
+    signal.signal(signal.SIGTERM, lambda signum, frame: sys.exit(128 + signum))
 
 
 def run_memval(memval, tree, notes, store, out):
@@ -351,6 +360,7 @@ def main():
     ap.add_argument("--modes", nargs="*", choices=MODES, default=list(MODES),
                     help="run only these modes (default: both); a quick look at one, not a result to record")
     args = ap.parse_args()
+    end_children_on_sigterm()
     memval = os.path.abspath(args.memval)
     sets = []
     seen = {}
