@@ -29,7 +29,6 @@ mod report;
 mod snapshot;
 mod sqlite;
 mod text;
-mod work_notes;
 
 use std::io::Read;
 use std::path::{Path, PathBuf};

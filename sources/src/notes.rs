@@ -51,7 +51,6 @@ use crate::error::SourceError;
 use crate::loaded::{Format, Link};
 use crate::report::dated_report;
 use crate::snapshot::dated_snapshot;
-use crate::work_notes::work_notes;
 use crate::{dates, frontmatter, text};
 use memval_git::GitDates;
 
@@ -174,8 +173,7 @@ pub(crate) fn load_dir(dir: &Path, ctx: &mut Ctx, links: &mut Vec<Link>) -> Resu
                     && (past_record(&m.id)
                         || stated_proposal(&m.id, &m.content)
                         || dated_report(&m.id, &m.content)
-                        || dated_snapshot(&m.id, &m.content)
-                        || work_notes(&m.id))
+                        || dated_snapshot(&m.id, &m.content))
                 {
                     m.kind = memval_proto::HISTORY_KIND.into();
                 }
