@@ -172,6 +172,22 @@ fn env_file(name: &str) -> bool {
     })
 }
 
+/// A tool's own dotfile by the shape tools name them: a run-control file, `.` and the tool's
+/// name and `rc` (`.luacheckrc`, `.mocharc`, `.swcrc`), or an ignore list, `.` and a name and
+/// `ignore` (`.helmignore`, `.gcloudignore`). The name before the suffix has three letters or
+/// more, so `.rc` and `.src`, extensions, are not files.
+fn tool_dotfile(name: &str) -> bool {
+    let Some(rest) = name.strip_prefix('.') else { return false };
+    let tool = rest
+        .strip_suffix("rc")
+        .filter(|t| t.len() >= 3)
+        .or_else(|| rest.strip_suffix("ignore").filter(|t| t.len() >= 2));
+    tool.is_some_and(|t| {
+        t.bytes().all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || b == b'-')
+            && t.bytes().any(|b| b.is_ascii_lowercase())
+    })
+}
+
 /// A license file named by its license (`LICENSE-MIT`, `LICENSE-APACHE`, `LICENCE-BSD-3`), as
 /// dual-licensed projects keep them.
 fn license_file(name: &str) -> bool {
@@ -548,7 +564,7 @@ fn ext_like(name: &str) -> bool {
 }
 
 pub(crate) fn has_known_ext(name: &str) -> bool {
-    if DOTFILES.contains(&name) || env_file(name) {
+    if DOTFILES.contains(&name) || env_file(name) || tool_dotfile(name) {
         return true;
     }
     if let Some(rest) = name.strip_prefix('.') {
@@ -786,6 +802,10 @@ mod tests {
             ("./src/foo.rs", Prose, Some(("src/foo.rs", false, None))),
             ("././src//foo.rs", Prose, Some(("src/foo.rs", false, None))),
             ("lru.go", Prose, Some(("lru.go", false, None))),
+            (".luacheckrc", Backtick, Some((".luacheckrc", false, None))),
+            (".helmignore", Backtick, Some((".helmignore", false, None))),
+            (".rc", Backtick, None),
+            (".src", Backtick, None),
             ("lru.go.", Prose, Some(("lru.go", false, None))),
             ("(lru.go),", Prose, Some(("lru.go", false, None))),
             ("src/cache/", Prose, Some(("src/cache", true, None))),

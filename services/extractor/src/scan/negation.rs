@@ -96,13 +96,19 @@ const AFTER: &[&str] = &[
     "are deprecated",
     "was replaced",
     "has been replaced",
-    // "PgSearch + `add_search_scope` removed (6.0)": a list of what a change took away.
-    "removed",
-    "dropped",
-    "deleted",
-    "deprecated",
-    "replaced",
-    "renamed",
+];
+
+/// The bare participles of a list of what a change took away ("PgSearch + `add_search_scope`
+/// removed (6.0)"). They say the mention is gone only when they are about it, not about what it
+/// holds: "`legacy/` contains deprecated modules" says `legacy/` is there ([`HOLDS`]).
+const TAKEN_AWAY: &[&str] = &["removed", "dropped", "deleted", "deprecated", "replaced", "renamed"];
+
+/// Words after a mention that make a later participle describe what the mention holds or is
+/// used for, not the mention: "contains deprecated modules", "with renamed fields", "lists
+/// removed APIs".
+const HOLDS: &[&str] = &[
+    "contains", "contain", "holds", "hold", "includes", "include", "keeps", "keep", "lists", "list", "stores", "store",
+    "tracks", "track", "with", "of", "for", "marks", "mark", "flags", "flag",
 ];
 
 /// Words that place a mention outside the repository ("`examples/` ... are **not** stored in
@@ -375,7 +381,15 @@ fn gone_after(after: &str, sentence: &str) -> bool {
     // Emphasis marks (`**not**`) are not words.
     let after = after[..clause_end].to_lowercase().replace(['*', '_'], "");
     let after = format!(" {} ", after.split_whitespace().collect::<Vec<_>>().join(" "));
-    AFTER.iter().any(|cue| after.contains(&format!(" {cue} "))) || said_elsewhere(&after)
+    AFTER.iter().any(|cue| after.contains(&format!(" {cue} "))) || taken_away(&after) || said_elsewhere(&after)
+}
+
+/// Whether the clause after a mention (`after`: lower case, words spaced) has one of
+/// [`TAKEN_AWAY`] about the mention: no word of [`HOLDS`] before it.
+fn taken_away(after: &str) -> bool {
+    let words: Vec<&str> = after.split(|c: char| !c.is_alphanumeric() && c != '\'').filter(|w| !w.is_empty()).collect();
+    let Some(at) = words.iter().position(|w| TAKEN_AWAY.contains(w)) else { return false };
+    !words[..at].iter().any(|w| HOLDS.contains(w))
 }
 
 /// Whether `cue` occurs in ` joined ` as whole words.
@@ -405,6 +419,8 @@ mod tests {
         assert!(at("Use `Current.family` instead of `current_family`.", "`current_family`"));
         assert!(at("Replace generic `StockMovement` with typed kinds.", "`StockMovement`"));
         assert!(at("PgSearch + `add_search_scope` removed (6.0 faceting pending)", "`add_search_scope`"));
+        assert!(!at("- `legacy/` contains deprecated modules and experiments; expect no changes here.", "`legacy/`"));
+        assert!(!at("`compat.rs` keeps the renamed fields readable.", "`compat.rs`"));
         assert!(at("Tables renamed: `spree_taxons`→`spree_categories`.", "`spree_taxons`"));
         assert!(at("Move `Shipment` -> `Fulfillment` in 6.0.", "`Shipment`"));
         assert!(at("Drop `ShippingCategory` and its join table.", "`ShippingCategory`"));

@@ -54,8 +54,21 @@ static ABOUT_THE_RECORD: LazyLock<Regex> = LazyLock::new(|| {
 /// guidelines" are instructions about records, read as any other section.
 pub(super) fn is_past_heading(title: &str) -> bool {
     let title = title.trim();
-    (PAST_HEADING.is_match(title) || DATED_HEADING.is_match(title)) && !ABOUT_THE_RECORD.is_match(title)
+    (PAST_HEADING.is_match(title) || DATED_HEADING.is_match(title))
+        && !ABOUT_THE_RECORD.is_match(title)
+        && !THE_PRACTICE.is_match(title)
 }
+
+/// Reviews as a practice, not a log of them: "Pull request reviews", "Code reviews", "PR
+/// reviews" (how to review, what a reviewer checks), and how to answer them ("Handling PR
+/// review comments", "Reply to review comments"), where "Codex reviews" or "Review threads"
+/// hold what reviewers said.
+static THE_PRACTICE: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(
+        r"(?i)\b(?:pull\s+request|pr|code|peer|design)\s+reviews\b\s*[^\w\s#]*\s*$|^[^a-z0-9]*(?:handling|handle|reply(?:ing)?\s+to|respond(?:ing)?\s+to|address(?:ing)?|resolv(?:e|ing))\b",
+    )
+    .expect("valid regex")
+});
 
 impl Walker {
     /// A heading at `level` on `line_no`: closes an open past section it is not inside, and
@@ -125,6 +138,11 @@ mod tests {
             "Code review",
             "Reviewing pull requests",
             "Review guidelines",
+            "Pull request reviews",
+            "Code reviews",
+            "PR reviews:",
+            "Handling PR Review Comments",
+            "Reply to PR review comments (addressing feedback)",
         ] {
             assert!(!is_past_heading(title), "{title}");
         }
