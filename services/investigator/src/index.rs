@@ -530,6 +530,31 @@ impl RepoIndex {
         verdict
     }
 
+    /// The `.gitignore` rule, if any, that ignores what is put inside the folder `rel`, not the
+    /// folder itself (`test/data/reference-output/odr-*/`): the folder is where a build or a
+    /// fetch puts its output. Read from the `.gitignore` of `rel`'s folders that exist, with the
+    /// rule's path taken from that file's folder; a negated rule does not count.
+    pub fn ignores_inside(&self, rel: &str) -> Option<(String, String)> {
+        let rel = rel.trim_end_matches('/');
+        let segments: Vec<&str> = rel.split('/').collect();
+        for depth in 0..segments.len() {
+            let dir = segments[..depth].join("/");
+            if depth > 0 && !self.is_dir(&dir) {
+                break;
+            }
+            let file = if dir.is_empty() { ".gitignore".to_owned() } else { format!("{dir}/.gitignore") };
+            let Some(text) = self.read_text(&file) else { continue };
+            let below = format!("{}/", segments[depth..].join("/"));
+            for line in text.lines().map(str::trim) {
+                let rule = line.strip_prefix('/').unwrap_or(line);
+                if !line.starts_with(['#', '!']) && rule.len() > below.len() && rule.starts_with(&below) {
+                    return Some((file, line.to_owned()));
+                }
+            }
+        }
+        None
+    }
+
     fn gitignore_of(&self, dir: &str) -> Option<Arc<ignore::gitignore::Gitignore>> {
         let mut known = self.ignores.lock().expect("ignore cache poisoned");
         if let Some(gi) = known.get(dir) {

@@ -159,7 +159,12 @@ impl Checker<'_> {
                 gone @ (Located::Gone { .. } | Located::NeverInRepo | Located::NameElsewhere { .. }) => {
                     first.get_or_insert(gone);
                 }
-                found => return self.second_look(reading, found),
+                found => {
+                    if let Some(moved) = self.root_respelled(&path, reading, &found) {
+                        return moved;
+                    }
+                    return self.second_look(reading, found);
+                }
             }
         }
         let found = match first.unwrap_or_else(|| self.search_tree(&path)) {
@@ -269,8 +274,9 @@ impl Checker<'_> {
         )))
     }
 
-    /// A path history shows deleted that git ignores today: the build generates it since (uv's
-    /// `docs/reference/cli.md`), so a checkout does not have it and nothing is gone. Not when
+    /// A path history shows deleted that git ignores today, itself or what is put in it (a
+    /// folder a build or a fetch fills: `test/data/reference-output/odr-*/`): the build generates
+    /// it since (uv's `docs/reference/cli.md`), so a checkout does not have it and nothing is gone. Not when
     /// the ignore rule was written after the deletion: removed code whose leftovers a later
     /// rule keeps out of `git status` (Wox's `wox.ui.flutter/`, ignored two weeks after the UI
     /// was deleted) is gone, not built, unless a build or config file still names it (a
@@ -280,7 +286,11 @@ impl Checker<'_> {
         let Located::Gone { since, .. } = &found else {
             return found;
         };
-        let Some((file, pattern)) = self.index.ignored_by(path, false).or_else(|| self.index.ignored_by(path, true))
+        let Some((file, pattern)) = self
+            .index
+            .ignored_by(path, false)
+            .or_else(|| self.index.ignored_by(path, true))
+            .or_else(|| self.index.ignores_inside(path))
         else {
             return found;
         };
@@ -296,8 +306,13 @@ impl Checker<'_> {
                 return found;
             }
         }
+        let what = if pattern.trim_start_matches('/').starts_with(&format!("{}/", path.trim_end_matches('/'))) {
+            "what is put in it"
+        } else {
+            "it"
+        };
         Located::NotInRepo(format!(
-            "{path} was deleted from git and git ignores it now ({file}: `{pattern}`): made by the build or kept by each checkout for itself since, which a fresh checkout does not have{blame_failed}"
+            "{path} was deleted from git and git ignores {what} now ({file}: `{pattern}`): made by the build or kept by each checkout for itself since, which a fresh checkout does not have{blame_failed}"
         ))
     }
 

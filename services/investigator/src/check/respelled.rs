@@ -194,6 +194,38 @@ impl Checker<'_> {
     }
 }
 
+impl Checker<'_> {
+    /// Without history, `path` (`extensions/storage`, a row of a tree drawn under
+    /// `extensions/`) gone, while its shorter reading `reading` (`storage`) was found (`found`)
+    /// under a folder whose name has the same words as the tree's gone root, plural or case
+    /// aside (`submitqueue/extension/storage`): the tree's root was renamed and moved, and the
+    /// row with it. That is a move, not `storage` written relative to some folder.
+    pub(super) fn root_respelled(&self, path: &str, reading: &str, found: &Located) -> Option<Located> {
+        if self.git.is_some() {
+            return None;
+        }
+        let Located::Here { path: at, dir, .. } = found else { return None };
+        let root = path.strip_suffix(reading)?.strip_suffix('/')?;
+        let prefix = at.strip_suffix(reading)?.strip_suffix('/')?;
+        if root.is_empty() || self.index.is_dir(root) {
+            return None;
+        }
+        let (gone, there) = (basename(root), basename(prefix));
+        if gone == there || crate::tree_words::words(gone) != crate::tree_words::words(there) {
+            return None;
+        }
+        Some(Located::Moved {
+            to: at.clone(),
+            dir: *dir,
+            confidence: 55,
+            evidence: format!(
+                "no history; {root}/ is gone, and {reading} is under {prefix}/, whose name has the same words as {gone} (renamed and moved with what it holds; unconfirmed)"
+            ),
+            since: None,
+        })
+    }
+}
+
 /// A file or folder name's words, lower-cased: split at `-`, `_`, `.`, spaces and where a lower
 /// case letter or digit is followed by an upper case one (`desktopApp` → `desktop`, `app`).
 pub(super) fn name_words(name: &str) -> Vec<String> {

@@ -10,11 +10,19 @@
 //!
 //! (0) The same path in other letter case, or a path whose first folder's contents moved up to
 //! the root (`ragas/tests` → `tests`, backed by another of the memory's paths in `ragas/`;
-//! `check/respelled.rs`), before anything else.
+//! `check/respelled.rs`), or a path under one agent tool's folder found with the same rest under
+//! another's (`.claude/criteria.md` → `.agents/criteria.md`, `check/notes_renamed.rs`), before
+//! anything else.
+//!
+//! (0a) A tree row (`extensions/storage`) whose shorter reading (`storage`) is found under a
+//! folder with the same words as the tree's gone root (`submitqueue/extension/storage`): the
+//! root was renamed and moved, and the row with it (55, `Checker::root_respelled`, asked by
+//! `locate` before this second look).
 //!
 //! (1) A folder whose own references in the memory (`old/x`, `old/y`) are found elsewhere by (2)
-//! or (3): all in one folder, it moved there (50); in several, it was split (AMBIGUOUS, the
-//! folders listed).
+//! or (3), or as the one close match by name: all in one folder, it moved there (50); two
+//! thirds of them or more in one folder, it moved there too (45, the others named); else it
+//! was split (AMBIGUOUS, the folders listed).
 //!
 //! (2) The unique folder with the same words (split on `/ - _ .`, lowercase, numeric ordering
 //! prefixes dropped, plurals made singular: `packages/targets/postgres-adapter` →
@@ -102,7 +110,9 @@ impl Checker<'_> {
         if !matches!(found, Located::Gone { .. } | Located::Unclear { .. }) {
             return None;
         }
-        if let Some(moved) = self.other_case(path).or_else(|| self.moved_up(path)) {
+        if let Some(moved) =
+            self.other_case(path).or_else(|| self.moved_up(path)).or_else(|| self.tool_folder_moved(path))
+        {
             return Some(moved);
         }
         let folder_like = !basename(path).contains('.') || self.context.has_inside(path);
@@ -258,34 +268,59 @@ impl Checker<'_> {
         !siblings_beside
     }
 
-    /// A folder whose own references in the memory (`path/x`, `path/y`) were found elsewhere:
-    /// all in one folder, it moved there; in several, it was split.
+    /// A folder whose own references in the memory (`path/x`, `path/y`) were found elsewhere
+    /// (by the same words or package name, else as the one close match by name): all in one
+    /// folder, or at least two thirds of them, it moved there; else it was split. A stray
+    /// child or two found by name in an unrelated folder (`tests/shared/data` → `shared/data`,
+    /// while eight others are under `tests/odyssey/`) do not split a folder that moved whole.
     fn children_went(&self, path: &str) -> Option<Located> {
         let inside = self.context.inside(self.index, path);
-        let mut went: Vec<String> = Vec::new();
+        let mut went: Vec<(String, usize)> = Vec::new();
         let mut resolved = 0;
         for child in &inside {
             let rest = &child[path.len() + 1..];
-            let Some(Located::Moved { to, .. }) = self.folder_successor(child) else { continue };
+            let to = match self.folder_successor(child) {
+                Some(Located::Moved { to, .. }) => to,
+                _ => match self.search_tree(child) {
+                    Located::Moved { to, .. } if to.ends_with(&format!("/{}", basename(rest))) => to,
+                    _ => continue,
+                },
+            };
             resolved += 1;
             let folder = folder_of_move(rest, &to);
-            if !went.contains(&folder) {
-                went.push(folder);
+            match went.iter_mut().find(|(f, _)| *f == folder) {
+                Some((_, n)) => *n += 1,
+                None => went.push((folder, 1)),
             }
         }
         if resolved < 2 {
             return None;
         }
-        match went.as_slice() {
-            [one] => Some(Located::Moved {
-                to: one.clone(),
+        went.sort_by(|a, b| b.1.cmp(&a.1).then_with(|| a.0.cmp(&b.0)));
+        let (top, most) = went[0].clone();
+        if most == resolved {
+            return Some(Located::Moved {
+                to: top.clone(),
                 dir: true,
                 confidence: 50,
-                evidence: format!("no history; the {resolved} paths the memory names in {path}/ are all found under {one}/ (unconfirmed)"),
+                evidence: format!("no history; the {resolved} paths the memory names in {path}/ are all found under {top}/ (unconfirmed)"),
                 since: None,
-            }),
-            _ => Some(Located::Unclear { candidates: went }),
+            });
         }
+        if most >= 2 && 3 * most >= 2 * resolved {
+            let others: Vec<String> = went[1..].iter().map(|(f, _)| f.clone()).collect();
+            return Some(Located::Moved {
+                to: top.clone(),
+                dir: true,
+                confidence: 45,
+                evidence: format!(
+                    "no history; {most} of the {resolved} paths the memory names in {path}/ are found under {top}/ (the rest under {}; unconfirmed)",
+                    list(&others)
+                ),
+                since: None,
+            });
+        }
+        Some(Located::Unclear { candidates: went.into_iter().map(|(f, _)| f).collect() })
     }
 
     /// A source file `dir/name.ext` gone while a folder `dir/name/` holding files of the same
