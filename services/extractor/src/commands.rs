@@ -379,8 +379,9 @@ pub(crate) fn path_args_under(text: &str) -> Vec<PathArg<'_>> {
             continue;
         }
         let program = first.rsplit('/').next().unwrap_or(first);
-        // `docker compose -f x.yml up`: only the file flags count for docker.
-        let flags_only = matches!(program, "docker" | "podman") && words.peek() == Some(&"compose")
+        // `docker compose -f x.yml up`, `docker build -f app/Dockerfile -t app .`: only the file
+        // flags count for docker.
+        let flags_only = matches!(program, "docker" | "podman") && matches!(words.peek(), Some(&"compose" | &"build"))
             || matches!(program, "pip" | "pip3");
         if NO_PATH_ARGS.contains(&program) && !flags_only {
             continue;
@@ -577,6 +578,7 @@ mod path_arg_tests {
             ("cd web && npm run build > build/log.txt", &[("web", true)]),
             ("git checkout feature/x", &[]),
             ("docker run org/image:1.2", &[]),
+            ("docker build -f TrashMob/Dockerfile -t trashmob:latest .", &[("TrashMob/Dockerfile", false)]),
             ("npm install @scope/pkg lodash.get", &[]),
             ("cargo add serde/derive", &[]),
             ("cargo test --features serde/std", &[]),

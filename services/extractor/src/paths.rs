@@ -119,6 +119,11 @@ const EXTENSIONS: &[&str] = &[
     "rmd", "qmd", "rd", "ftl",
     // MSBuild traversal projects (`AgentSdk.proj`), VS Code workspaces
     "proj", "code-workspace",
+    // Delphi and Free Pascal (units, programs, packages, forms, project groups), Azure Bicep,
+    // Mojo, Godot (scripts, scenes, resources), policy and config languages, Visual Basic
+    "pas", "dpr", "dpk", "dproj", "groupproj", "dfm", "fmx", "lpr", "lpi", "lpk", "bicep",
+    "bicepparam", "mojo", "gd", "tscn", "tres", "rego", "cue", "jsonnet", "libsonnet", "pkl", "vb",
+    "vbs",
 ];
 
 /// Files that are named without an extension but are unmistakably files.
@@ -803,6 +808,9 @@ mod tests {
             ("././src//foo.rs", Prose, Some(("src/foo.rs", false, None))),
             ("lru.go", Prose, Some(("lru.go", false, None))),
             (".luacheckrc", Backtick, Some((".luacheckrc", false, None))),
+            ("uMakerAi.Chat.Claude.pas", Backtick, Some(("uMakerAi.Chat.Claude.pas", false, None))),
+            ("Deploy/backupAlerts.bicep", Backtick, Some(("Deploy/backupAlerts.bicep", false, None))),
+            ("Demos/DemosVersion31.groupproj", Backtick, Some(("Demos/DemosVersion31.groupproj", false, None))),
             (".helmignore", Backtick, Some((".helmignore", false, None))),
             (".rc", Backtick, None),
             (".src", Backtick, None),
