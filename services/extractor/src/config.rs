@@ -109,9 +109,12 @@ pub(crate) fn config_like(key: &str) -> bool {
     alpha && (separated || lower_camel)
 }
 
-/// `PORT`, `DATABASE_URL`.
+/// `PORT`, `DATABASE_URL`. Not `ARGUMENTS`: `$ARGUMENTS` is the placeholder agent tools
+/// (Claude Code, OpenCode, Codex) fill with what the user gives a skill or a slash command, not
+/// a setting of the repository.
 pub(crate) fn is_env_name(key: &str) -> bool {
-    key.len() >= 2
+    key != "ARGUMENTS"
+        && key.len() >= 2
         && key.starts_with(|c: char| c.is_ascii_uppercase())
         && key.bytes().all(|c| c.is_ascii_uppercase() || c.is_ascii_digit() || c == b'_')
 }
@@ -495,6 +498,7 @@ mod tests {
         assert_eq!(key("retries"), Some("retries"));
         assert_eq!(key("a b"), None);
         assert!(is_env_name("PORT") && is_env_name("DATABASE_URL") && !is_env_name("Port"));
+        assert!(!is_env_name("ARGUMENTS"), "an agent tool's argument placeholder");
         assert!(config_like("server.port") && config_like("max-conns") && config_like("maxConns"));
         assert!(!config_like("tokio") && !config_like("ShardedCache") && !config_like("_"));
     }

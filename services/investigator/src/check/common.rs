@@ -118,6 +118,18 @@ pub(crate) fn placeholder_path(path: &str) -> Option<&'static str> {
         if segments.last() == Some(segment) && digits >= 12 && original_stem[digits..].starts_with(['_', '-']) {
             return Some("a name stamped with the time a generator makes it (a migration) is an example of its output");
         }
+        // `changed_file.rb`, `changed_file_spec.rb`: the files the reader changed, as a command
+        // run on them shows them.
+        let changed_file = ["changed", "modified", "edited", "touched", "affected"].iter().any(|w| {
+            stem.strip_prefix(w).is_some_and(|rest| {
+                ["_file", "-file"]
+                    .iter()
+                    .any(|f| rest.strip_prefix(f).is_some_and(|tail| tail.is_empty() || tail.starts_with(['_', '-'])))
+            })
+        });
+        if changed_file {
+            return Some("a `changed_file` name stands for the files the reader changed");
+        }
         if ["my_", "my-", "your_", "your-", "some_", "some-", "new_", "new-"].iter().any(|p| stem.starts_with(p))
             || stem.split(['_', '-']).skip(1).any(|w| matches!(w, "my" | "your"))
             || stem.rsplit_once(['_', '-']).is_some_and(|(_, last)| last == "new")
@@ -323,6 +335,10 @@ mod tests {
             (".azure/applications/web-api-new", true),
             ("src/renew.ts", false),
             ("src/new.ts", false),
+            ("lib/mongoid/changed_file.rb", true),
+            ("spec/mongoid/changed_file_spec.rb", true),
+            ("src/changed_files.rs", false),
+            ("src/changelog_file.rs", false),
         ];
         for (path, example) in cases {
             assert_eq!(placeholder_path(path).is_some(), *example, "{path}");
