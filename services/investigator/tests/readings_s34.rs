@@ -9,20 +9,7 @@
 mod common;
 
 use memval_investigator::{Checker, Evidence, MemoryContext};
-use memval_proto::{Claim, ClaimType, CodeRef, MemoryMeta, Outcome, Source, Verdict};
-
-fn memory() -> MemoryMeta {
-    MemoryMeta {
-        id: "m1".into(),
-        agent: "notes".into(),
-        tier: 0,
-        kind: "memory".into(),
-        created_at: None,
-        updated_at: None,
-        source: Source { path: "CLAUDE.md".into(), line: None, row: None, format: "notes".into() },
-        first_line: 1,
-    }
-}
+use memval_proto::{Claim, ClaimType, CodeRef, Outcome, Verdict};
 
 fn tree(files: &[&str]) -> tempfile::TempDir {
     let dir = tempfile::tempdir().unwrap();
@@ -51,7 +38,8 @@ fn check_all(dir: &tempfile::TempDir, claims: &[Claim]) -> Vec<Outcome> {
     let evidence = Evidence::open(dir.path()).unwrap();
     let context = MemoryContext::of(claims);
     let checker = Checker { context: &context, ..evidence.checker() };
-    claims.iter().map(|c| checker.check(c, &memory())).collect()
+    let memory = common::notes_file(dir.path(), "CLAUDE.md", common::START);
+    claims.iter().map(|c| checker.check(c, &memory)).collect()
 }
 
 fn assert_stale_to(outcome: &Outcome, successor: &str, what: &str) {
