@@ -387,7 +387,12 @@ fn gone_after(after: &str, sentence: &str) -> bool {
 /// Whether the clause after a mention (`after`: lower case, words spaced) has one of
 /// [`TAKEN_AWAY`] about the mention: no word of [`HOLDS`] before it.
 fn taken_away(after: &str) -> bool {
-    let words: Vec<&str> = after.split(|c: char| !c.is_alphanumeric() && c != '\'').filter(|w| !w.is_empty()).collect();
+    // Words of the prose only: a code span's text (`Dropped`, a type's name) is no participle.
+    let words: Vec<&str> = after
+        .split_whitespace()
+        .map(|w| w.trim_matches(|c: char| !c.is_alphanumeric() && c != '`' && c != '\''))
+        .filter(|w| !w.is_empty() && !w.contains('`'))
+        .collect();
     let Some(at) = words.iter().position(|w| TAKEN_AWAY.contains(w)) else { return false };
     !words[..at].iter().any(|w| HOLDS.contains(w))
 }
@@ -421,6 +426,7 @@ mod tests {
         assert!(at("PgSearch + `add_search_scope` removed (6.0 faceting pending)", "`add_search_scope`"));
         assert!(!at("- `legacy/` contains deprecated modules and experiments; expect no changes here.", "`legacy/`"));
         assert!(!at("`compat.rs` keeps the renamed fields readable.", "`compat.rs`"));
+        assert!(!at("`tests/test_context.rs` defines `Dropped`, which the tests exercise.", "`tests/test_context.rs`"));
         assert!(at("Tables renamed: `spree_taxons`→`spree_categories`.", "`spree_taxons`"));
         assert!(at("Move `Shipment` -> `Fulfillment` in 6.0.", "`Shipment`"));
         assert!(at("Drop `ShippingCategory` and its join table.", "`ShippingCategory`"));
