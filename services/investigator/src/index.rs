@@ -276,6 +276,11 @@ impl RepoIndex {
         path == "." || self.dirs.contains_key(path)
     }
 
+    /// A file or a folder of the tree is at `path`.
+    pub fn has(&self, path: &str) -> bool {
+        self.file(path).is_some() || self.is_dir(path)
+    }
+
     pub fn dir_file_count(&self, path: &str) -> u32 {
         if path == "." {
             self.files.len() as u32

@@ -356,9 +356,18 @@ impl Checker<'_> {
                     files.len()
                 ),
             },
-            Some((file, line, found)) => {
-                self.value_with_a_past(key, value, (file, *line, found), since, raw == ".")
-            }
+            // A setting given without a file, another value in the one config file that sets
+            // it: a script or a CI file may set the memory's value (`export ASAN_OPTIONS=...`
+            // in the build script a skill documents, beside the package manager's own).
+            Some((file, line, found)) => match (raw == ".").then(|| self.set_outside(key, leaf, value, &files)) {
+                Some(Some((at, set))) => checked(
+                    Verdict::Valid,
+                    80,
+                    format!("{at} — {set} (and {file}:{line} sets {key} to {found}: one of the places that set it)"),
+                    None,
+                ),
+                _ => self.value_with_a_past(key, value, (file, *line, found), since, raw == "."),
+            },
             None if raw == "." => match own_name {
                 Some(at) => checked(
                     Verdict::Valid,
@@ -483,22 +492,13 @@ impl Checker<'_> {
             .filter(|p| !is_prose(p) && !config_files.iter().any(|c| c == p))
             .collect();
         candidates.sort_unstable();
-        let literal: String = format!("{key}={value}").split_whitespace().collect();
+        if let Some((at, set)) = self.set_in(key, leaf, value, &candidates, affix) {
+            return checked(Verdict::Valid, 85, format!("{at} — {set}"), None);
+        }
         let mut named = None;
         for path in &candidates {
             let Some(text) = self.index.read_text(path) else { continue };
-            if !affix {
-                if let Some((line, found)) =
-                    config_assignments(&text, leaf).into_iter().find(|(_, f)| same_value(f, value))
-                {
-                    return checked(Verdict::Valid, 85, format!("{path}:{line} — {key} = {found}"), None);
-                }
-            }
             for (i, line) in text.lines().enumerate().filter(|(_, l)| l.len() <= 2000) {
-                let bare: String = line.split_whitespace().collect();
-                if bare.contains(&literal) {
-                    return checked(Verdict::Valid, 85, format!("{path}:{} — contains `{}`", i + 1, clip(line)), None);
-                }
                 if named.is_none() && !affix && crate::index::identifiers(line).any(|t| t == leaf) {
                     named = Some(format!("{path}:{}", i + 1));
                 }
@@ -527,6 +527,43 @@ impl Checker<'_> {
                 None,
             ),
         }
+    }
+
+    /// Where a non-prose file outside `config_files` sets `key` to `value`: `(file:line, what
+    /// it says)`.
+    fn set_outside(&self, key: &str, leaf: &str, value: &str, config_files: &[String]) -> Option<(String, String)> {
+        let mut candidates: Vec<&str> = self
+            .index
+            .files_with_token(leaf)
+            .map(|f| f.path.as_str())
+            .filter(|p| !is_prose(p) && !config_files.iter().any(|c| c == p))
+            .collect();
+        candidates.sort_unstable();
+        self.set_in(key, leaf, value, &candidates, false)
+    }
+
+    /// The first of `paths` that sets `key` to `value`, as an assignment of its syntax or the
+    /// literal `key=value` (spaces aside): `(file:line, what it says)`. An `affix` key
+    /// (`_MAX_VALUE`) is looked for as the literal only.
+    fn set_in(&self, key: &str, leaf: &str, value: &str, paths: &[&str], affix: bool) -> Option<(String, String)> {
+        let literal: String = format!("{key}={value}").split_whitespace().collect();
+        for path in paths {
+            let Some(text) = self.index.read_text(path) else { continue };
+            if !affix {
+                if let Some((line, found)) =
+                    config_assignments(&text, leaf).into_iter().find(|(_, f)| same_value(f, value))
+                {
+                    return Some((format!("{path}:{line}"), format!("{key} = {found}")));
+                }
+            }
+            for (i, line) in text.lines().enumerate().filter(|(_, l)| l.len() <= 2000) {
+                let bare: String = line.split_whitespace().collect();
+                if bare.contains(&literal) {
+                    return Some((format!("{path}:{}", i + 1), format!("contains `{}`", clip(line))));
+                }
+            }
+        }
+        None
     }
 
     /// Text files that could set `leaf`: config files, plus files defining it as a constant.

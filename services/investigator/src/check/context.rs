@@ -65,11 +65,8 @@ impl MemoryContext {
         let mut folder = prefix;
         while !folder.is_empty() {
             let under = format!("{folder}/");
-            if let Some(p) = self
-                .paths
-                .iter()
-                .map(|(p, _)| p)
-                .find(|p| (**p == folder || p.starts_with(&under)) && (index.file(p).is_some() || index.is_dir(p)))
+            if let Some(p) =
+                self.paths.iter().map(|(p, _)| p).find(|p| (**p == folder || p.starts_with(&under)) && (index.has(p)))
             {
                 return Some(p.clone());
             }
@@ -95,7 +92,7 @@ impl MemoryContext {
             .filter(|(p, _)| p != except && index.file(p).is_none() && !index.is_dir(p))
             .filter(|(p, _)| {
                 let moved = format!("{prefix}/{p}");
-                index.file(&moved).is_some() || index.is_dir(&moved)
+                index.has(&moved)
             })
             .count()
     }
@@ -110,7 +107,7 @@ impl MemoryContext {
                 && !index.is_dir(p)
                 && p.strip_prefix(&under).is_some_and(|rest| {
                     let there = format!("{new}/{rest}");
-                    index.file(&there).is_some() || index.is_dir(&there)
+                    index.has(&there)
                 })
         })
     }
@@ -136,9 +133,7 @@ impl MemoryContext {
     /// `except`): it knew that place as it is, so it is not where another of its references went.
     pub(crate) fn knew(&self, index: &RepoIndex, place: &str, except: &str) -> bool {
         let under = format!("{place}/");
-        self.paths.iter().any(|(p, _)| {
-            p != except && (p == place || p.starts_with(&under)) && (index.file(p).is_some() || index.is_dir(p))
-        })
+        self.paths.iter().any(|(p, _)| p != except && (p == place || p.starts_with(&under)) && (index.has(p)))
     }
 
     /// Where the memory's other paths in `old/` (not `except`, not there as written) are found
@@ -148,7 +143,7 @@ impl MemoryContext {
         let under = format!("{old}/");
         let mut votes: Vec<(String, usize)> = Vec::new();
         for (p, _) in &self.paths {
-            if p == except || index.file(p).is_some() || index.is_dir(p) {
+            if p == except || index.has(p) {
                 continue;
             }
             let Some(rest) = p.strip_prefix(&under) else { continue };
@@ -182,10 +177,7 @@ impl MemoryContext {
     /// Whether another path of the memory (not `except`) exists in `folder` itself.
     pub(super) fn existing_in(&self, index: &RepoIndex, folder: &str, except: &str) -> bool {
         self.paths.iter().any(|(p, alts)| {
-            p != except
-                && std::iter::once(p)
-                    .chain(alts)
-                    .any(|q| crate::names::folder(q) == folder && (index.file(q).is_some() || index.is_dir(q)))
+            p != except && std::iter::once(p).chain(alts).any(|q| crate::names::folder(q) == folder && (index.has(q)))
         })
     }
 

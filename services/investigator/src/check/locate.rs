@@ -450,7 +450,7 @@ impl Checker<'_> {
                 .iter()
                 .filter(|rest| {
                     let there = format!("{new}/{rest}");
-                    self.index.file(&there).is_some() || self.index.is_dir(&there)
+                    self.index.has(&there)
                 })
                 .collect();
             let deep = kept.iter().filter(|rest| rest.trim_end_matches('/').contains('/')).count();

@@ -61,7 +61,7 @@ impl Checker<'_> {
             .iter()
             .filter(|other| **other != tool)
             .map(|other| format!("{other}/{rest}"))
-            .filter(|p| self.index.file(p).is_some() || self.index.is_dir(p));
+            .filter(|p| self.index.has(p));
         let to = found.next()?;
         if found.next().is_some() {
             return None;
@@ -73,7 +73,7 @@ impl Checker<'_> {
         let inside = self.context.inside(self.index, old);
         let kept = |child: &String| {
             let moved = format!("{to}/{}", &child[old.len() + 1..]);
-            self.index.file(&moved).is_some() || self.index.is_dir(&moved)
+            self.index.has(&moved)
         };
         if !inside.is_empty() && !inside.iter().any(kept) {
             return None;

@@ -165,7 +165,7 @@ impl Checker<'_> {
         if rest.is_empty() || self.index.is_dir(first) || self.index.file(first).is_some() {
             return None;
         }
-        let here = |p: &str| self.index.file(p).is_some() || self.index.is_dir(p);
+        let here = |p: &str| self.index.has(p);
         if !here(rest) || self.context.knew(self.index, rest, path) {
             return None;
         }

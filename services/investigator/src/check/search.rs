@@ -444,7 +444,7 @@ impl Checker<'_> {
             && !inside.is_empty()
             && !inside.iter().any(|p| {
                 let there = format!("{prefix}/{p}");
-                self.index.file(&there).is_some() || self.index.is_dir(&there)
+                self.index.has(&there)
             })
         {
             return Located::Gone {

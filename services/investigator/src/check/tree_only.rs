@@ -232,7 +232,7 @@ impl Checker<'_> {
         Some(inside.iter().any(|child| {
             let rest = &child[path.len() + 1..];
             let kept = format!("{candidate}/{rest}");
-            if self.index.file(&kept).is_some() || self.index.is_dir(&kept) {
+            if self.index.has(&kept) {
                 return true;
             }
             let name = basename(rest);
@@ -275,28 +275,41 @@ impl Checker<'_> {
     /// while eight others are under `tests/odyssey/`) do not split a folder that moved whole.
     fn children_went(&self, path: &str) -> Option<Located> {
         let inside = self.context.inside(self.index, path);
-        let mut went: Vec<(String, usize)> = Vec::new();
-        let mut resolved = 0;
+        // Where each child went, and whether only its name found it there.
+        let mut found: Vec<(String, bool)> = Vec::new();
         for child in &inside {
             let rest = &child[path.len() + 1..];
-            let to = match self.folder_successor(child) {
-                Some(Located::Moved { to, .. }) => to,
+            let (to, by_name) = match self.folder_successor(child) {
+                Some(Located::Moved { to, .. }) => (to, false),
                 _ => match self.search_tree(child) {
-                    Located::Moved { to, .. } if to.ends_with(&format!("/{}", basename(rest))) => to,
+                    Located::Moved { to, .. } if to.ends_with(&format!("/{}", basename(rest))) => (to, true),
                     _ => continue,
                 },
             };
-            resolved += 1;
-            let folder = folder_of_move(rest, &to);
-            match went.iter_mut().find(|(f, _)| *f == folder) {
-                Some((_, n)) => *n += 1,
-                None => went.push((folder, 1)),
-            }
+            found.push((folder_of_move(rest, &to), by_name));
         }
+        let went = tally(found.iter().map(|(f, _)| f.as_str()));
+        let most = went.first().map_or(0, |w| w.1);
+        // A child found only by its name, or children gone to more than one place, is weaker
+        // evidence: then more than half of everything the memory names inside (children found
+        // nowhere included) must be in the one folder, else only the children found by
+        // package or words count. A folder split up, its children mostly gone, is not a move.
+        let weak = found.iter().any(|f| f.1) || most < found.len();
+        if weak && 2 * most <= inside.len() {
+            let strong = tally(found.iter().filter(|f| !f.1).map(|(f, _)| f.as_str()));
+            return self.moved_by(path, strong, false);
+        }
+        self.moved_by(path, went, true)
+    }
+
+    /// The verdict on a folder from where its children went (`went`: folders by count, most
+    /// first): all of them in one folder, it moved there; with `majority`, two thirds of
+    /// them (two at least) also; else it was split. Fewer than two children placed: `None`.
+    fn moved_by(&self, path: &str, went: Vec<(String, usize)>, majority: bool) -> Option<Located> {
+        let resolved: usize = went.iter().map(|w| w.1).sum();
         if resolved < 2 {
             return None;
         }
-        went.sort_by(|a, b| b.1.cmp(&a.1).then_with(|| a.0.cmp(&b.0)));
         let (top, most) = went[0].clone();
         if most == resolved {
             return Some(Located::Moved {
@@ -307,7 +320,7 @@ impl Checker<'_> {
                 since: None,
             });
         }
-        if most >= 2 && 3 * most >= 2 * resolved {
+        if majority && most >= 2 && 3 * most >= 2 * resolved {
             let others: Vec<String> = went[1..].iter().map(|(f, _)| f.clone()).collect();
             return Some(Located::Moved {
                 to: top.clone(),
@@ -393,4 +406,17 @@ impl Checker<'_> {
         }
         None
     }
+}
+
+/// How many of `folders` are each folder, most first (ties by name).
+fn tally<'a>(folders: impl Iterator<Item = &'a str>) -> Vec<(String, usize)> {
+    let mut went: Vec<(String, usize)> = Vec::new();
+    for folder in folders {
+        match went.iter_mut().find(|(f, _)| f == folder) {
+            Some((_, n)) => *n += 1,
+            None => went.push((folder.to_owned(), 1)),
+        }
+    }
+    went.sort_by(|a, b| b.1.cmp(&a.1).then_with(|| a.0.cmp(&b.0)));
+    went
 }
