@@ -216,6 +216,24 @@ pub(crate) fn mask_urls(line: &str) -> Cow<'_, str> {
     URL.replace_all(line, |c: &regex::Captures<'_>| " ".repeat(c[0].len()))
 }
 
+static UNDERSCORE_EMPHASIS: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r"(?:^|[\s(\[*])(__)[^\s_`][^_`]*\s[^_`]*[^\s_`](__)(?:$|[\s.,;:!?)\]*])").expect("valid regex")
+});
+
+/// The `__` marks of emphasis written with underscores around words (`__Setup maven__`), so
+/// they are not read as part of a name (`maven__`). One word between them (`__init__`) is a
+/// name and is left alone.
+pub(crate) fn underscore_emphasis(line: &str) -> Vec<Range<usize>> {
+    if !line.contains("__") {
+        return Vec::new();
+    }
+    let mut marks = Vec::new();
+    for c in UNDERSCORE_EMPHASIS.captures_iter(line) {
+        marks.extend([c.get(1), c.get(2)].into_iter().flatten().map(|m| m.range()));
+    }
+    marks
+}
+
 /// A markdown link `[text](target)`.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub(crate) struct Link {
@@ -441,6 +459,15 @@ mod tests {
         let text = "Cache in `a.b. c`. It locks, e.g. per shard; done!";
         let got: Vec<&str> = sentences(text, &code_spans(text)).into_iter().map(|r| &text[r]).collect();
         assert_eq!(got, ["Cache in `a.b. c`.", "It locks, e.g. per shard;", "done!"]);
+    }
+
+    #[test]
+    fn emphasis_with_underscores_is_found_and_dunder_names_are_not() {
+        let line = "3. __Setup maven__ - call `__init__` or __init__ here; __bold__ too";
+        let marks: Vec<&str> = underscore_emphasis(line).into_iter().map(|r| &line[r]).collect();
+        assert_eq!(marks, vec!["__", "__"]);
+        assert_eq!(underscore_emphasis(line)[1], 16..18);
+        assert!(underscore_emphasis("the __init__ and __main__ modules").is_empty());
     }
 
     #[test]

@@ -534,6 +534,9 @@ impl<'a> Line<'a> {
         for s in &spans {
             open[s.start..s.end].fill(b' ');
         }
+        for m in markdown::underscore_emphasis(&masked) {
+            open[m].fill(b' ');
+        }
         for l in &links {
             open[l.text.end..l.end].fill(b' ');
             if paths::classify(&masked[l.text.clone()], Strength::Prose).is_some() {

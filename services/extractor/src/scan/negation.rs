@@ -130,7 +130,9 @@ pub(super) fn said_elsewhere(text: &str) -> bool {
 /// Verbs of making: the mention they are about is what a step makes, not what is there. Not
 /// "generate": a generated file is often kept in the repository ("used to generate
 /// [the interface](../testdata/Vm.sol)"), and then the text does say it is there.
-const MAKE: &[&str] = &["create", "creates", "creating"];
+/// "Writes `REPORT.md` at the target root", "produces a `coverage.xml`": a step or a tool that
+/// writes a file out makes it. "Generates" is not among them: generated code is often kept.
+const MAKE: &[&str] = &["create", "creates", "creating", "write", "writes", "produce", "produces"];
 
 /// Words that may stand between a verb of making and what it makes: "create a new file named
 /// `x`", "creates your own `y`", "create files like `x`", "such as", "e.g."; one other word
@@ -270,7 +272,24 @@ pub(super) fn denied(orig: &str, range: &Range<usize>, start: usize, end: usize)
             return true;
         }
     }
-    none_remain(&words, &orig[end..to.max(end)]) || gone_after(&orig[end..to.max(end)], &orig[range.clone()])
+    none_remain(&words, &orig[end..to.max(end)])
+        || gone_after(&orig[end..to.max(end)], &orig[range.clone()])
+        || listed_then_gone(orig, from, start, end, to)
+}
+
+/// Whether a mention in a parenthesised list is gone by what the clause says right after the
+/// list: "in-place mutators (`set_type`, `redirect_`, `clear_type`) are removed in favor of
+/// ...". Only a list of mentions and commas: "(see `x.rs`; it was removed)" is read as usual.
+fn listed_then_gone(orig: &str, from: usize, start: usize, end: usize, to: usize) -> bool {
+    let list_sep = |c: char| clause_break(c) && c != ',';
+    let before = &orig[from..start];
+    let Some(open) = before.rfind('(') else { return false };
+    if before[open + 1..].contains(list_sep) {
+        return false;
+    }
+    let after = &orig[end..to.max(end)];
+    let Some(close) = after.find(')') else { return false };
+    !after[..close].contains(list_sep) && GONE.is_match(&after[close + 1..])
 }
 
 /// Verbs that, in a clause opening with "No", say none of what it names is left: "No legacy
@@ -331,7 +350,7 @@ pub(super) fn said_gone(orig: &str, range: &Range<usize>, start: usize, end: usi
 /// Words of a sentence about a change of names or places.
 static CHANGE: LazyLock<Regex> = LazyLock::new(|| {
     Regex::new(
-        r"(?i)\b(?:renam\w*|mov(?:e|ed|es|ing)|migrat\w*|replac\w*|deprecat\w*|became|becomes|formerly|previously|old|now|rewrit\w*|switch\w*|chang\w*)\b",
+        r"(?i)\b(?:renam\w*|mov(?:e|ed|es|ing)|migrat\w*|replac\w*|deprecat\w*|became|becomes|formerly|previous|previously|old|now|collaps\w*|consolidat\w*|rewrit\w*|switch\w*|chang\w*)\b",
     )
     .expect("valid regex")
 });
@@ -429,10 +448,20 @@ mod tests {
         assert!(!at("`tests/test_context.rs` defines `Dropped`, which the tests exercise.", "`tests/test_context.rs`"));
         assert!(at("Tables renamed: `spree_taxons`→`spree_categories`.", "`spree_taxons`"));
         assert!(at("Move `Shipment` -> `Fulfillment` in 6.0.", "`Shipment`"));
+        assert!(at(
+            "The previous two-layer `shared/` → `app_stack/` indirection was collapsed into this single root.",
+            "`shared/`"
+        ));
         assert!(at("Drop `ShippingCategory` and its join table.", "`ShippingCategory`"));
         assert!(at("no new callers (none of `restock_backordered`)", "`restock_backordered`"));
         assert!(at("5.6 deprecates `StoreScopedResource`; 6.0 drops it", "`StoreScopedResource`"));
         assert!(at("(so `restock_backordered` and the `min_quantity` guard are deleted)", "`restock_backordered`"));
+        assert!(at(
+            "in-place mutators (`set_type`, `redirect_`, `combineBond_` on `Bond`) are removed in favor of `redirect()`.",
+            "`redirect_`"
+        ));
+        assert!(!at("The helpers (`a.rs`, `b.rs`) are used by `main.rs`.", "`a.rs`"));
+        assert!(!at("The old API (see `a.rs`; kept) was removed later.", "`a.rs`"));
         assert!(at(
             "Example data (logfiles) in `examples/` subfolder are **not** stored in this repository.",
             "`examples/`"
@@ -453,6 +482,10 @@ mod tests {
         assert!(!at("The `init` command also creates an `appwrite.json` file.", "`init`"));
         assert!(!at("`scripts/new.sh` creates a release branch.", "`scripts/new.sh`"));
         assert!(!at("Create a branch, then edit `src/main.rs`.", "`src/main.rs`"));
+        assert!(at("5. Writes `COMPOSE-AUDIT-REPORT.md` at the target root.", "`COMPOSE-AUDIT-REPORT.md`"));
+        assert!(at("The coverage step produces a `coverage.xml` for the upload.", "`coverage.xml`"));
+        assert!(!at("`scripts/report.sh` writes the summary.", "`scripts/report.sh`"));
+        assert!(!at("Write tests for `src/parser.rs` first.", "`src/parser.rs`"));
         assert!(at("Create debug files like `./helpdesk/debug.py` with a function", "`./helpdesk/debug.py`"));
         // The example a step gives of what it makes.
         assert!(at(
