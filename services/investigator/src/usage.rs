@@ -80,9 +80,24 @@ const ENV_READS: &[&str] = &[
     "env(",
 ];
 
+/// Words in the name of a call that make the string given to it the name of a hook, an event
+/// or a signal the code fires or listens for: `hooks_run('draw_custom_assets')`,
+/// `do_action('init')`, `emit("saved")`, `trigger('change')`, `register_hook("x")`.
+const HOOK_CALL_WORDS: &[&str] =
+    &["hook", "emit", "trigger", "dispatch", "fire", "action", "filter", "publish", "subscribe", "event", "signal"];
+
+/// Whether the code before a string ends by calling a hook or event function with it (its
+/// first argument): the string is a name the code fires or listens for.
+fn hook_call(lower: &str) -> bool {
+    let Some(call) = lower.trim_end().strip_suffix('(') else { return false };
+    let name = call.trim_end().rsplit(|c: char| !(c.is_alphanumeric() || c == '_')).next().unwrap_or("");
+    !name.is_empty() && HOOK_CALL_WORDS.iter().any(|w| name.contains(w))
+}
+
 /// Whether the code before a string on its line makes the string a constant's value, a key's or
-/// a tag's (`Name = `, `const x: &str = `, `json:`, `"kind": `), or the name of an environment
-/// variable it reads ([`ENV_READS`]); not `let _ = ` or a comment.
+/// a tag's (`Name = `, `const x: &str = `, `json:`, `"kind": `), the name of an environment
+/// variable it reads ([`ENV_READS`]) or of a hook or event it fires ([`hook_call`]); not
+/// `let _ = ` or a comment.
 fn keeps_as_data(before: &str) -> bool {
     let before = before.trim_end();
     let line = before.trim_start();
@@ -93,7 +108,7 @@ fn keeps_as_data(before: &str) -> bool {
         return true;
     }
     let lower = before.to_ascii_lowercase();
-    if ENV_READS.iter().any(|call| lower.ends_with(&call.to_ascii_lowercase())) {
+    if ENV_READS.iter().any(|call| lower.ends_with(&call.to_ascii_lowercase())) || hook_call(&lower) {
         return true;
     }
     let Some(lhs) = before.strip_suffix('=').map(str::trim_end) else { return false };
@@ -297,7 +312,15 @@ mod tests {
             "examples/tts/main.py",
             "import os\nvoice = os.environ.get(\"POCKET_TTS_VOICE\", \"alba\")\nprint(\"LOUD_NAME\")\n",
         );
+        write(
+            "app/helpers/html_helper.rb",
+            "def cama_draw_custom_assets\n  hooks_run('draw_custom_assets')\n  render('printed_name')\nend\n",
+        );
         let index = RepoIndex::build(dir.path()).unwrap();
+        // A hook the code fires by its name is a name the code keeps; a template it renders is
+        // merely used.
+        assert_eq!(given_as_a_string(&index, "draw_custom_assets"), Some(("app/helpers/html_helper.rb".into(), 2)));
+        assert_eq!(given_as_a_string(&index, "printed_name"), None);
         assert_eq!(given_as_a_string(&index, "token_exchange"), Some(("pkg/auth/types.go".into(), 4)));
         assert_eq!(given_as_a_string(&index, "repository_url"), Some(("pkg/api/spec.go".into(), 2)));
         assert_eq!(given_as_a_string(&index, "header_injection"), None);

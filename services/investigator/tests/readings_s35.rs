@@ -133,3 +133,58 @@ fn a_setting_without_a_file_that_a_script_sets_as_written_is_valid() {
     // A value no file sets, and the config file never had, is not made VALID by the script.
     assert!(!matches!(&got[1], Outcome::Checked { verdict: Verdict::Valid, .. }), "{:?}", got[1]);
 }
+
+/// From fresh30 (camaleon-cms, lighty): names git saw removed as definitions that the
+/// repository still keeps as data. `draw_custom_assets`, a helper method renamed, is still the
+/// name of the hook the code fires (`hooks_run('draw_custom_assets')`); `initialYangsPaths`, a
+/// Java field gone with the module that read it, is still a key of the configuration the
+/// project ships. The memory names the hook and the option: VALID, not renamed or removed. A
+/// name gone from everywhere stays drift.
+#[test]
+fn names_removed_as_definitions_but_kept_as_a_hook_or_a_config_key_are_valid() {
+    use common::{commit_on_day as commit, new_repo, write, DAY, START};
+    let (_dir, root) = new_repo();
+    let root = &root;
+    commit(root, 0, |r| {
+        write(r, "NOTES.md", "notes\n");
+        write(r, "app/html_helper.rb", "def draw_custom_assets\n  hooks_run('draw_custom_assets')\nend\n");
+        write(
+            r,
+            "src/GnmiConfiguration.java",
+            "class GnmiConfiguration {\n  String initialYangsPaths;\n  void removedThing() {}\n}\n",
+        );
+        write(
+            r,
+            "app/src/test/resources/config.json",
+            "{\n  \"gnmi\": {\n    \"initialYangsPaths\": [\"a\"]\n  }\n}\n",
+        );
+    });
+    commit(root, 3, |r| {
+        write(r, "app/html_helper.rb", "def cama_draw_custom_assets\n  hooks_run('draw_custom_assets')\nend\n");
+        write(r, "src/GnmiConfiguration.java", "class Other {}\n");
+    });
+    let symbol = |s: &str| Claim {
+        claim_type: ClaimType::SymbolReference,
+        claim_text: format!("`{s}` is defined in the repo"),
+        line: 1,
+        lines: vec![1],
+        code_refs: vec![CodeRef { symbol: Some(s.into()), ..CodeRef::path(".") }],
+        assertion: None,
+    };
+    let evidence = Evidence::open(root).unwrap();
+    let memory = common::notes_file(root, "NOTES.md", START + DAY);
+    let got = common::check_as_validate(
+        &evidence,
+        memory,
+        vec![symbol("draw_custom_assets"), symbol("initialYangsPaths"), symbol("removedThing")],
+    );
+    for (i, place) in [(0, "app/html_helper.rb:2"), (1, "app/src/test/resources/config.json:3")] {
+        match &got[i] {
+            Outcome::Checked { verdict: Verdict::Valid, evidence, .. } => {
+                assert!(evidence.contains(place), "{evidence}")
+            }
+            other => panic!("claim {i}: {other:?}"),
+        }
+    }
+    assert!(matches!(&got[2], Outcome::Checked { verdict: Verdict::Contradicted, .. }), "{:?}", got[2]);
+}

@@ -49,6 +49,7 @@ use crate::symbols::{definitions, Lang};
 use crate::usage;
 
 use super::common::{checked, identifiers_contain, is_prose, list, short};
+use super::config::{config_assignments, is_config_file};
 use super::history::since_of;
 use super::inherits::inherits;
 use super::symbol_name::SymbolName;
@@ -317,18 +318,56 @@ impl Checker<'_> {
     /// in another package) is not what the memory names. VALID 70, at that line.
     fn unless_given_as_a_string(&self, sym: &SymbolName, found: Outcome) -> Outcome {
         let drift = matches!(found, Outcome::Checked { verdict: Verdict::Stale | Verdict::Contradicted, .. });
-        match usage::given_as_a_string(self.index, &sym.name).filter(|_| drift && sym.qualifier.is_none()) {
-            Some((path, line)) => checked(
+        if !drift || sym.qualifier.is_some() {
+            return found;
+        }
+        if let Some((path, line)) = usage::given_as_a_string(self.index, &sym.name) {
+            return checked(
                 Verdict::Valid,
                 70,
                 format!(
-                    "{path}:{line} — the code gives {} as a string value (a constant, a key, a tag or an environment variable it reads): a name it keeps as data",
+                    "{path}:{line} — the code gives {} as a string value (a constant, a key, a tag, an environment variable it reads or a hook it fires): a name it keeps as data",
+                    sym.display()
+                ),
+                None,
+            );
+        }
+        match self.kept_as_config_key(&sym.name) {
+            Some((path, line)) => checked(
+                Verdict::Valid,
+                65,
+                format!(
+                    "{path}:{line} — {} is a key of this config file: an option the project still reads, though the code that defined it is gone from the repo",
                     sym.display()
                 ),
                 None,
             ),
             None => found,
         }
+    }
+
+    /// The first config file (JSON, YAML, TOML, ..., in path order) that has `name` as a key,
+    /// and the key's line. Only a name of two words or more (`initialYangsPaths`,
+    /// `max_retries`): a one-word key (`build`, `name`) is in every config file.
+    fn kept_as_config_key(&self, name: &str) -> Option<(String, u32)> {
+        let words = name.len() >= 6
+            && (name.contains('_') || name.chars().skip(1).any(|c| c.is_ascii_uppercase()))
+            && name.chars().any(|c| c.is_ascii_lowercase());
+        if !words {
+            return None;
+        }
+        let mut files: Vec<&str> = self
+            .index
+            .files_with_token(name)
+            .map(|f| f.path.as_str())
+            .filter(|p| is_config_file(p) && !is_prose(p))
+            .collect();
+        files.sort_unstable();
+        files.into_iter().find_map(|path| {
+            let text = self.index.read_text(path)?;
+            let (line, _) = config_assignments(&text, name).into_iter().next()?;
+            Some((path.to_owned(), line))
+        })
     }
 
     /// Drift needs a past: `X::m`, with `m` defined only under another type `Y`, moved there

@@ -568,17 +568,10 @@ impl Checker<'_> {
 
     /// Text files that could set `leaf`: config files, plus files defining it as a constant.
     pub(super) fn config_files_defining(&self, leaf: &str) -> Vec<String> {
-        const CONFIG_EXT: [&str; 11] =
-            ["toml", "yaml", "yml", "json", "ini", "cfg", "conf", "env", "properties", "config", "editorconfig"];
         let mut files: Vec<String> = self
             .index
             .files()
-            .filter(|(_, f)| f.kind == FileKind::Text)
-            .filter(|(_, f)| {
-                let name = basename(&f.path);
-                let ext = name.rsplit('.').next().unwrap_or("");
-                CONFIG_EXT.contains(&ext) || name.starts_with(".env")
-            })
+            .filter(|(_, f)| f.kind == FileKind::Text && is_config_file(&f.path))
             .map(|(_, f)| f.path.clone())
             .collect();
         for (f, _) in self.index.defs_named(leaf) {
@@ -588,6 +581,15 @@ impl Checker<'_> {
         }
         files
     }
+}
+
+/// A config file by its name: TOML, YAML, JSON, INI-like, `.properties`, `.env*`.
+pub(super) fn is_config_file(path: &str) -> bool {
+    const CONFIG_EXT: [&str; 11] =
+        ["toml", "yaml", "yml", "json", "ini", "cfg", "conf", "env", "properties", "config", "editorconfig"];
+    let name = basename(path);
+    let ext = name.rsplit('.').next().unwrap_or("");
+    CONFIG_EXT.contains(&ext) || name.starts_with(".env")
 }
 
 #[cfg(test)]
