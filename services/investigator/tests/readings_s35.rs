@@ -6,7 +6,7 @@
 
 mod common;
 
-use memval_investigator::{Checker, Evidence, MemoryContext};
+use memval_investigator::Evidence;
 use memval_proto::{Claim, ClaimType, CodeRef, Outcome, Verdict};
 
 fn tree(files: &[&str]) -> tempfile::TempDir {
@@ -30,10 +30,8 @@ fn reference(path: &str) -> Claim {
 
 fn check_all(dir: &tempfile::TempDir, claims: &[Claim]) -> Vec<Outcome> {
     let evidence = Evidence::open(dir.path()).unwrap();
-    let context = MemoryContext::of(claims);
-    let checker = Checker { context: &context, ..evidence.checker() };
     let memory = common::notes_file(dir.path(), "CLAUDE.md", common::START);
-    claims.iter().map(|c| checker.check(c, &memory)).collect()
+    common::check_as_validate(&evidence, memory, claims.to_vec())
 }
 
 fn successor(outcome: &Outcome) -> Option<&str> {
