@@ -131,7 +131,7 @@ pub(super) fn said_elsewhere(text: &str) -> bool {
 /// "generate": a generated file is often kept in the repository ("used to generate
 /// [the interface](../testdata/Vm.sol)"), and then the text does say it is there.
 /// "Writes `REPORT.md` at the target root", "produces a `coverage.xml`": a step or a tool that
-/// writes a file out makes it. "Generates" is not among them: generated code is often kept.
+/// writes a file out makes it.
 const MAKE: &[&str] = &["create", "creates", "creating", "write", "writes", "produce", "produces"];
 
 /// Words that may stand between a verb of making and what it makes: "create a new file named

@@ -485,13 +485,7 @@ impl Checker<'_> {
         // found by the value's word instead.
         let affix = leaf.starts_with('_') || leaf.ends_with('_');
         let word = if affix { value.trim_matches(|c| c == '"' || c == '\'' || c == '`') } else { leaf };
-        let mut candidates: Vec<&str> = self
-            .index
-            .files_with_token(word)
-            .map(|f| f.path.as_str())
-            .filter(|p| !is_prose(p) && !config_files.iter().any(|c| c == p))
-            .collect();
-        candidates.sort_unstable();
+        let candidates = self.non_prose_naming(word, config_files);
         if let Some((at, set)) = self.set_in(key, leaf, value, &candidates, affix) {
             return checked(Verdict::Valid, 85, format!("{at} — {set}"), None);
         }
@@ -532,14 +526,20 @@ impl Checker<'_> {
     /// Where a non-prose file outside `config_files` sets `key` to `value`: `(file:line, what
     /// it says)`.
     fn set_outside(&self, key: &str, leaf: &str, value: &str, config_files: &[String]) -> Option<(String, String)> {
-        let mut candidates: Vec<&str> = self
+        self.set_in(key, leaf, value, &self.non_prose_naming(leaf, config_files), false)
+    }
+
+    /// The files outside prose and outside `config_files` whose text has the token `word`, in
+    /// path order.
+    fn non_prose_naming(&self, word: &str, config_files: &[String]) -> Vec<&str> {
+        let mut files: Vec<&str> = self
             .index
-            .files_with_token(leaf)
+            .files_with_token(word)
             .map(|f| f.path.as_str())
             .filter(|p| !is_prose(p) && !config_files.iter().any(|c| c == p))
             .collect();
-        candidates.sort_unstable();
-        self.set_in(key, leaf, value, &candidates, false)
+        files.sort_unstable();
+        files
     }
 
     /// The first of `paths` that sets `key` to `value`, as an assignment of its syntax or the

@@ -66,7 +66,7 @@ impl MemoryContext {
         while !folder.is_empty() {
             let under = format!("{folder}/");
             if let Some(p) =
-                self.paths.iter().map(|(p, _)| p).find(|p| (**p == folder || p.starts_with(&under)) && (index.has(p)))
+                self.paths.iter().map(|(p, _)| p).find(|p| (**p == folder || p.starts_with(&under)) && index.has(p))
             {
                 return Some(p.clone());
             }
@@ -89,7 +89,7 @@ impl MemoryContext {
         }
         self.paths
             .iter()
-            .filter(|(p, _)| p != except && index.file(p).is_none() && !index.is_dir(p))
+            .filter(|(p, _)| p != except && !index.has(p))
             .filter(|(p, _)| {
                 let moved = format!("{prefix}/{p}");
                 index.has(&moved)
@@ -115,12 +115,7 @@ impl MemoryContext {
     /// The memory's paths inside `folder/` that are not there as written.
     pub(crate) fn inside(&self, index: &RepoIndex, folder: &str) -> Vec<String> {
         let under = format!("{folder}/");
-        self.paths
-            .iter()
-            .map(|(p, _)| p)
-            .filter(|p| p.starts_with(&under) && index.file(p).is_none() && !index.is_dir(p))
-            .cloned()
-            .collect()
+        self.paths.iter().map(|(p, _)| p).filter(|p| p.starts_with(&under) && !index.has(p)).cloned().collect()
     }
 
     /// Whether the memory names any path inside `folder/`.
@@ -133,7 +128,7 @@ impl MemoryContext {
     /// `except`): it knew that place as it is, so it is not where another of its references went.
     pub(crate) fn knew(&self, index: &RepoIndex, place: &str, except: &str) -> bool {
         let under = format!("{place}/");
-        self.paths.iter().any(|(p, _)| p != except && (p == place || p.starts_with(&under)) && (index.has(p)))
+        self.paths.iter().any(|(p, _)| p != except && (p == place || p.starts_with(&under)) && index.has(p))
     }
 
     /// Where the memory's other paths in `old/` (not `except`, not there as written) are found
