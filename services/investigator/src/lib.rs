@@ -12,6 +12,7 @@
 
 mod check;
 pub mod confine;
+mod embedded;
 mod evidence;
 mod grammars;
 pub mod index;

@@ -1,6 +1,7 @@
 //! Symbol definitions of one file: tree-sitter for Rust, Python, Go, TypeScript and
 //! JavaScript here, and for Java, C#, Kotlin, Swift, Ruby, PHP, C and C++ in
-//! [`crate::grammars`]; a line-based fallback for other text files.
+//! [`crate::grammars`]; the code blocks of Razor, Vue, Svelte and Astro files with those
+//! grammars ([`crate::embedded`]); a line-based fallback for other text files.
 //!
 //! Methods carry their `impl`, class or receiver as their container; a Go struct field's tag keys
 //! (`yaml:"editInTerminal"`) are names of the code too, with the struct as container. The definition walk never
@@ -13,6 +14,7 @@ use std::sync::LazyLock;
 use regex::Regex;
 use tree_sitter::{Language, Node, Parser};
 
+use crate::embedded::{Host, RAZOR_CLASS};
 use crate::grammars::Grammar;
 
 /// One definition found in a file.
@@ -46,6 +48,9 @@ pub enum Lang {
     /// Prose and data (Markdown, JSON, YAML, ...): defines nothing, even when a code block
     /// in it looks like a definition.
     Doc,
+    /// A component file whose code sits in blocks of its markup (`crate::embedded`): a Razor
+    /// component's `@code`, a Vue, Svelte or Astro file's script.
+    Embedded(Host),
     /// Anything else that is text: line-based fallback.
     Other,
 }
@@ -65,12 +70,23 @@ impl Lang {
             "swift" => Lang::Swift,
             "rb" | "rake" | "gemspec" => Lang::Ruby,
             "php" => Lang::Php,
+            "razor" | "cshtml" => Lang::Embedded(Host::Razor),
+            "vue" | "svelte" => Lang::Embedded(Host::Script),
+            "astro" => Lang::Embedded(Host::Astro),
             "c" => Lang::C,
             "h" | "hh" | "hpp" | "hxx" | "cc" | "cpp" | "cxx" | "c++" | "h++" | "ino" => Lang::Cpp,
             "md" | "markdown" | "mdx" | "mdc" | "txt" | "rst" | "adoc" | "html" | "htm" | "json" | "yaml" | "yml"
             | "toml" | "lock" | "csv" | "svg" | "xml" | "ini" | "cfg" | "orig" => Lang::Doc,
             _ => Lang::Other,
         }
+    }
+
+    /// Whether a file of this language may define what its parse does not find: a language
+    /// without a grammar here, whose lines are only guessed at, or a Vue, Svelte or Astro
+    /// script, whose members may sit in an object (Vue's `methods: { ... }`), which the walk
+    /// does not read.
+    pub fn guessed(self) -> bool {
+        matches!(self, Lang::Other | Lang::Embedded(Host::Script | Host::Astro))
     }
 
     /// Its grammar in `crate::grammars`, for the languages read there.
@@ -104,7 +120,7 @@ impl Lang {
             Lang::Php => tree_sitter_php::LANGUAGE_PHP.into(),
             Lang::C => tree_sitter_c::LANGUAGE.into(),
             Lang::Cpp => tree_sitter_cpp::LANGUAGE.into(),
-            Lang::Other | Lang::Doc => return None,
+            Lang::Other | Lang::Doc | Lang::Embedded(_) => return None,
         })
     }
 }
@@ -134,14 +150,33 @@ pub fn skimmed(text: &str) -> Option<String> {
 /// [`definitions`] of the text as it is, without emptying Rust function bodies: what the
 /// skimmed parse is checked against (the `rust_skim` bench bin).
 pub fn parse_definitions(lang: Lang, text: &str) -> Vec<Def> {
-    if lang == Lang::Doc {
-        return Vec::new();
+    match lang {
+        Lang::Doc => return Vec::new(),
+        Lang::Embedded(host) => return embedded_definitions(host, text),
+        _ => {}
     }
     let mut defs = tree_definitions(lang, text).unwrap_or_else(|| fallback_definitions(text));
     // A C or C++ header may be Objective-C's (`@interface SPImageView : NSImageView`), which the
     // C++ grammar does not read: its classes and protocols are read by line.
     if matches!(lang, Lang::C | Lang::Cpp) && text.contains('@') {
         defs.extend(objc_definitions(text));
+    }
+    defs
+}
+
+/// A component file's definitions: those of its code blocks, parsed by their language's
+/// grammar (`crate::embedded`). Its markup defines nothing. A Razor block's members belong to
+/// the class the file compiles to, named after the file: no container.
+fn embedded_definitions(host: Host, text: &str) -> Vec<Def> {
+    let Some((lang, code)) = crate::embedded::code_of(host, text) else {
+        return Vec::new();
+    };
+    let mut defs = tree_definitions(lang, &code).unwrap_or_default();
+    defs.retain(|d| &*d.name != RAZOR_CLASS);
+    for d in &mut defs {
+        if d.container.as_deref() == Some(RAZOR_CLASS) {
+            d.container = None;
+        }
     }
     defs
 }

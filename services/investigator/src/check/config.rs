@@ -414,7 +414,7 @@ impl Checker<'_> {
     /// `data.meta.action`) rather than a value written there: in code an unquoted word is a
     /// reference, only numbers, booleans, nulls and quoted text are values.
     fn names_another(&self, file: &str, line: u32, found: &str) -> bool {
-        if matches!(Lang::of(file), Lang::Doc | Lang::Other) {
+        if matches!(Lang::of(file), Lang::Doc | Lang::Other | Lang::Embedded(_)) {
             return false;
         }
         let word = found.trim();

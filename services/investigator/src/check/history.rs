@@ -39,8 +39,16 @@ const MIN_TIMES_MADE_AND_REMOVED: usize = 3;
 
 /// Whether the file name `new` is `old` with a prefix or a suffix: the same extension, and a stem
 /// that holds the old stem (of four characters or more) between separators
-/// (`archon-create-pr.md` for `create-pr.md`, `client_v2.py` for `client.py`).
+/// (`archon-create-pr.md` for `create-pr.md`, `client_v2.py` for `client.py`); or the whole old
+/// name with an extension of two to four letters after it, the file rewritten in another
+/// dialect (`build.gradle.kts` for `build.gradle`: Gradle's Kotlin script).
 fn affixed(old: &str, new: &str) -> bool {
+    let dialect = new.strip_prefix(old).and_then(|rest| rest.strip_prefix('.')).is_some_and(|ext| {
+        (2..=4).contains(&ext.len()) && ext.bytes().all(|b| b.is_ascii_alphanumeric()) && old.contains('.')
+    });
+    if dialect {
+        return true;
+    }
     let split =
         |n: &str| n.rsplit_once('.').map_or((n.to_owned(), String::new()), |(s, e)| (s.to_owned(), e.to_owned()));
     let ((old_stem, old_ext), (new_stem, new_ext)) = (split(old), split(new));

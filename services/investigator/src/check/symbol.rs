@@ -296,12 +296,17 @@ impl Checker<'_> {
         let text = self.index.read_text(path);
         let mention = text.as_deref().and_then(|t| usage::first_use(path, t, &sym.name));
         // A language memval has no grammar for (Elixir, Scala, Dart, ...): its lines were only
-        // guessed at, so a file that has the name may well define it. Said, not guessed.
-        if let (Some(at), Lang::Other) = (mention, Lang::of(path)) {
+        // guessed at, so a file that has the name may well define it; a component's script may
+        // define it in an object its parse does not read. Said, not guessed.
+        if let Some(at) = mention.filter(|_| Lang::of(path).guessed()) {
             let ext = path.rsplit_once('.').map_or("these", |(_, e)| e);
+            let reading = match Lang::of(path) {
+                Lang::Other => format!("memval has no grammar for .{ext} files"),
+                _ => format!("memval reads only the top-level definitions of a .{ext} file's script"),
+            };
             return Outcome::NotChecked {
                 reason: format!(
-                    "{path}:{at} — {path} names {} but memval has no grammar for .{ext} files to tell a definition from a use: not checked",
+                    "{path}:{at} — {path} names {} but {reading} to tell a definition from a use: not checked",
                     sym.display()
                 ),
             };
