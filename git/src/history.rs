@@ -194,6 +194,21 @@ impl History {
     }
 }
 
+/// The folder a `git subtree --squash` commit puts its paths under: git-subtree writes each
+/// import of another project as one commit of that project's tree, from its own root, with the
+/// subject "Squashed 'PREFIX/' content from commit X" (the first) or "Squashed 'PREFIX/' changes
+/// from X..Y" (each pull), and merges it in under PREFIX. Its paths are this repository's at
+/// PREFIX: read at the root they would be paths this repository never had (spiff-arena's
+/// `bin/recreate_db`, which is `spiffworkflow-backend/bin/recreate_db`). A subtree added without
+/// `--squash` brings the other project's whole history, which no subject marks: not read so.
+fn squashed_subtree(subject: &str) -> Option<&str> {
+    let rest = subject.strip_prefix("Squashed '")?;
+    let (prefix, after) = rest.split_once("' ")?;
+    let squash = after.starts_with("content from commit ") || after.starts_with("changes from ");
+    let plain = !prefix.is_empty() && !prefix.starts_with('/') && !prefix.split('/').any(|s| s == "..");
+    (squash && plain && prefix.ends_with('/')).then_some(prefix)
+}
+
 /// One commit's changes with each deletion and addition of the same file name paired into a
 /// rename when the name is unique on both sides: what `git log -M` reports for a pure move,
 /// recovered when rename detection was not run (or missed a move with heavy edits in the same
@@ -672,7 +687,7 @@ impl GitRepo {
     fn log(&self, renames: bool, range: &str) -> Result<String, String> {
         let mut cmd = git(&self.dir);
         cmd.arg("log").arg("--full-history").arg(if renames { "-M" } else { "--no-renames" });
-        cmd.args(["--name-status", "--diff-filter=RDA", "--format=%x1e%H %ct", range, "--", "."]);
+        cmd.args(["--name-status", "--diff-filter=RDA", "--format=%x1e%H %ct %s", range, "--", "."]);
         output_or_error(&mut cmd)
     }
 
@@ -681,11 +696,20 @@ impl GitRepo {
         let mut changes = Vec::new();
         for commit_block in text.split('\x1e').filter(|b| !b.trim().is_empty()) {
             let mut lines = commit_block.lines();
-            let Some((commit, time)) = lines.next().and_then(|h| h.split_once(' ')) else { continue };
+            let Some((commit, rest)) = lines.next().and_then(|h| h.split_once(' ')) else { continue };
+            let (time, subject) = rest.split_once(' ').unwrap_or((rest, ""));
             let Ok(time) = time.trim().parse::<UnixSeconds>() else { continue };
+            // A subtree's squashed commit lists the subproject's paths from its own root.
+            let subtree = squashed_subtree(subject);
+            let placed = |path: &str| match subtree {
+                Some(prefix) => format!("{prefix}{path}"),
+                None => path.to_owned(),
+            };
             let mut block = Vec::new();
             for line in lines {
-                let fields: Vec<&str> = line.split('\t').collect();
+                let fields: Vec<String> =
+                    line.split('\t').enumerate().map(|(i, f)| if i == 0 { f.to_owned() } else { placed(f) }).collect();
+                let fields: Vec<&str> = fields.iter().map(String::as_str).collect();
                 let kind = match fields.as_slice() {
                     [status, from, to] if status.starts_with('R') => match (self.local(from), self.local(to)) {
                         (Some(from), Some(to)) => ChangeKind::Renamed { from, to },
@@ -714,7 +738,7 @@ impl GitRepo {
     /// The history an earlier run kept for this `HEAD`, or built from one it kept for an
     /// ancestor or a descendant of it (`kept.rs`).
     fn kept_history(&self) -> Option<Vec<Change>> {
-        let kept = self.kept("history/v2")?;
+        let kept = self.kept("history/v3")?;
         if let Some(changes) = kept.get::<Vec<Change>>(&self.head) {
             return Some(changes);
         }
@@ -776,7 +800,7 @@ impl GitRepo {
             }
             let changes = self.parse_changes(&text);
             if notes.is_empty() {
-                if let Some(kept) = self.kept("history/v2") {
+                if let Some(kept) = self.kept("history/v3") {
                     kept.put(&self.head, &changes);
                 }
             }
