@@ -19,6 +19,7 @@ mod claude;
 mod common;
 mod dates;
 mod error;
+mod finished;
 mod frontmatter;
 mod gaai;
 mod json;

@@ -48,6 +48,7 @@ use crate::claude::{CREATED_KEYS, UPDATED_KEYS};
 use crate::common::{inside, rel_string, Ctx};
 use crate::dates::dated;
 use crate::error::SourceError;
+use crate::finished::reports_finished_work;
 use crate::loaded::{Format, Link};
 use crate::report::dated_report;
 use crate::snapshot::dated_snapshot;
@@ -173,7 +174,8 @@ pub(crate) fn load_dir(dir: &Path, ctx: &mut Ctx, links: &mut Vec<Link>) -> Resu
                     && (past_record(&m.id)
                         || stated_proposal(&m.id, &m.content)
                         || dated_report(&m.id, &m.content)
-                        || dated_snapshot(&m.id, &m.content))
+                        || dated_snapshot(&m.id, &m.content)
+                        || reports_finished_work(&m.id, &m.content))
                 {
                     m.kind = memval_proto::HISTORY_KIND.into();
                 }
@@ -277,7 +279,9 @@ pub(crate) fn past_record(id: &str) -> bool {
         // `versioned_docs/version-<release>/` (the current docs live elsewhere, in `docs/`).
         "versioned_docs",
     ];
-    let parts: Vec<String> = id.split('/').map(str::to_ascii_lowercase).collect();
+    // A docs site's ordering prefix (`7.migrations/3.migration-0.7.md`, `02-changelog.md`) is
+    // not part of the name.
+    let parts: Vec<String> = id.split('/').map(|p| unordered(p).to_ascii_lowercase()).collect();
     let Some((file, folders)) = parts.split_last() else { return false };
     let stem = file.rsplit_once('.').map_or(file.as_str(), |(stem, _)| stem);
     let release = |v: &str| !v.is_empty() && v.bytes().all(|b| b.is_ascii_digit() || b == b'.');
@@ -289,6 +293,19 @@ pub(crate) fn past_record(id: &str) -> bool {
         || dated(stem)
         || dated_within(stem)
         || folders.iter().any(|f| FOLDERS.contains(&f.as_str()) || old_version(f) || dated_folder(f))
+}
+
+/// A file or folder name without the number a docs site orders its pages by (Nuxt Content's
+/// `3.migration-0.7.md`, `02-changelog.md`, `1_intro`): one to three digits and a `.`, `-` or
+/// `_` before a word. A year (`2024-03-01-sync`) has four digits and an old major's docs
+/// (`1.x`) no word: both are kept.
+fn unordered(name: &str) -> &str {
+    let digits = name.bytes().take_while(u8::is_ascii_digit).count();
+    let rest = &name[digits..];
+    match rest.as_bytes() {
+        [b'.' | b'-' | b'_', next, _, ..] if (1..=3).contains(&digits) && next.is_ascii_alphabetic() => &rest[1..],
+        _ => name,
+    }
 }
 
 /// A doc that is not a README and says at its top that it is a proposal at some stage
@@ -535,6 +552,11 @@ mod tests {
             ("docs/guide-v2.md", false),
             ("docs/设计-2026-08-16é.md", false),
             ("docs/é-2026-08-16_zh.md", true),
+            // A docs site's ordering numbers are not part of the name.
+            ("docs/content/7.migrations/3.migration-0.7.md", true),
+            ("docs/02-changelog.md", true),
+            ("docs/content/2.guide/1.getting-started.md", false),
+            ("docs/3d-printing.md", false),
         ] {
             assert_eq!(past_record(id), past, "{id}");
         }

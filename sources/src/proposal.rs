@@ -97,9 +97,10 @@ fn plain(s: &str) -> &str {
 }
 
 /// Whether a status value starts with a proposal's stage (`proposal · 2026-08-04`,
-/// `Design for review: decision pending`), as a whole word.
+/// `Design for review: decision pending`, `✅ Complete`), as a whole word.
 fn is_stage(value: &str) -> bool {
-    let value = value.to_ascii_lowercase();
+    // A mark before the word (`✅ Complete`, `🚧 In progress`) says the same.
+    let value = value.trim_start_matches(|c: char| !c.is_alphanumeric()).to_ascii_lowercase();
     STAGES.iter().any(|stage| {
         value.strip_prefix(stage).is_some_and(|rest| !rest.starts_with(|c: char| c.is_ascii_alphanumeric()))
     })
@@ -122,6 +123,8 @@ mod tests {
             "---\ntitle: Queue design\nstatus: accepted\n---\n# Queue design\n",
             "# 7. Use sled for the store\n\nDate: 2025-02-01\n\n## Status\n\nAccepted\n\n## Context\n",
             "# Plan\n\nSTATUS: In Progress\n",
+            "# Quiz session consolidation\n**Date**: December 13, 2025\n**Status**: ✅ Complete\n\n## Overview\n",
+            "# Fuzzy matching\n\n**Status**: ✅ COMPLETE\n",
         ];
         for text in records {
             assert!(states_a_proposal(text), "{text}");
