@@ -317,6 +317,35 @@ fn within<'a>(under: Option<Vec<&'a str>>, w: &'a str) -> Option<Vec<&'a str>> {
     Some(under)
 }
 
+/// Where a shell line leaves the shell that runs it: `None` when it changes no folder,
+/// `Some(Some(folders))` after `cd web` or `cd a && cd b` (outermost first, from where it
+/// started), `Some(None)` after a change to a place the repository cannot say (`cd ..`, `cd
+/// /tmp`, `cd $DIR`, a bare `cd`, `popd`). A shell fence's later lines run there.
+pub(crate) fn cd_after(text: &str) -> Option<Option<Vec<&str>>> {
+    let t = text.trim_start();
+    let t = t.strip_prefix("$ ").unwrap_or(t);
+    let mut now: Option<Vec<&str>> = Some(Vec::new());
+    let mut changed = false;
+    for segment in t.split(['&', ';', '|']) {
+        let mut words = segment.split_whitespace().skip_while(|w| w.contains('='));
+        match words.next() {
+            Some("cd" | "pushd") => {
+                changed = true;
+                now = match words.next().map(unquote) {
+                    Some(w) => within(now, w),
+                    None => None,
+                };
+            }
+            Some("popd") => {
+                changed = true;
+                now = None;
+            }
+            _ => {}
+        }
+    }
+    changed.then_some(now)
+}
+
 /// Whether a folder a command changes into (`cd`, `-C`) is a place of the repository.
 fn repo_folder(w: &str) -> bool {
     !w.is_empty()
@@ -554,7 +583,7 @@ mod repo_program_tests {
 
 #[cfg(test)]
 mod path_arg_tests {
-    use super::path_args_under;
+    use super::{cd_after, path_args_under};
 
     /// The path arguments as `(word, folder)`.
     fn path_args(text: &str) -> Vec<(&str, bool)> {
@@ -647,5 +676,10 @@ mod path_arg_tests {
         assert_eq!(under("cd /tmp && cat logs/a.txt")[1], ("logs/a.txt".to_owned(), None));
         assert_eq!(under("cd .. && pytest tests/unit")[1], ("tests/unit".to_owned(), None));
         assert_eq!(under("cd $ROOT; bash scripts/x.sh")[1], ("scripts/x.sh".to_owned(), None));
+        assert_eq!(cd_after("cd spiffworkflow-backend"), Some(Some(vec!["spiffworkflow-backend"])));
+        assert_eq!(cd_after("cd ./apps/api/ && cd server && pytest"), Some(Some(vec!["apps/api", "server"])));
+        assert_eq!(cd_after("cd .."), Some(None));
+        assert_eq!(cd_after("cd"), Some(None));
+        assert_eq!(cd_after("uv sync"), None);
     }
 }

@@ -1867,6 +1867,29 @@ fn a_command_s_paths_are_read_in_the_folder_it_runs_in() {
 }
 
 #[test]
+fn a_code_block_s_later_lines_run_where_its_cd_left_them() {
+    // spiff-arena's README: the scripts are the backend's, not the root's.
+    check(
+        "```bash\n    cd spiffworkflow-backend\n    uv sync\n    ./bin/recreate_db clean\n    ./bin/run_server_locally\n```",
+        &[
+            "L2 file_reference spiffworkflow-backend",
+            "L4 file_reference spiffworkflow-backend/bin/recreate_db",
+            "L5 file_reference spiffworkflow-backend/bin/run_server_locally",
+        ],
+    );
+    // Further in, and out to somewhere the repository cannot say: nothing after that is its.
+    check(
+        "```sh\ncd web\ncd app && pytest tests/unit\ncd /tmp\n./scripts/x.sh\n```\n\n```sh\n./scripts/y.sh\n```",
+        &[
+            "L2 file_reference web",
+            "L3 file_reference web/app",
+            "L3 file_reference web/app/tests/unit",
+            "L9 file_reference scripts/y.sh",
+        ],
+    );
+}
+
+#[test]
 fn a_line_labelled_build_artifacts_names_outputs_not_claims() {
     check("- **Build artifacts.** Treat `public/build/` and `var/cache/` as read-only.", &[]);
 }

@@ -112,7 +112,7 @@ impl Walker {
     fn command_line(&mut self, line: &str, line_no: u32) {
         let more = line.trim_end().strip_suffix('\\');
         match (self.continued.take(), more) {
-            (None, None) => self.command_program(line, line_no),
+            (None, None) => self.block_command(line, line_no),
             (None, Some(head)) => self.continued = Some((line_no, head.trim_end().to_owned())),
             (Some((first, mut words)), more) => {
                 words.push(' ');
@@ -120,9 +120,31 @@ impl Walker {
                 if more.is_some() {
                     self.continued = Some((first, words));
                 } else {
-                    self.command_program(&words, first);
+                    self.block_command(&words, first);
                 }
             }
+        }
+    }
+
+    /// A whole command of a code block, run where the block's earlier lines left the shell: after
+    /// a line `cd spiffworkflow-backend`, `./bin/recreate_db clean` runs
+    /// `spiffworkflow-backend/bin/recreate_db`, as the reader's shell would. After a change to a
+    /// place the repository cannot say (`cd /tmp`), the block's relative paths are none of its.
+    fn block_command(&mut self, line: &str, line_no: u32) {
+        match self.fence_cd.clone() {
+            Some(Some(dir)) => self.command_program_in(line, line_no, Some(&dir)),
+            Some(None) => {}
+            None => self.command_program(line, line_no),
+        }
+        if let Some(after) = commands::cd_after(line) {
+            self.fence_cd = match (self.fence_cd.take(), after) {
+                (Some(None), _) | (_, None) => Some(None),
+                (here, Some(more)) => {
+                    let here = here.flatten().unwrap_or_default();
+                    let joined: Vec<&str> = here.split('/').chain(more).filter(|s| !s.is_empty()).collect();
+                    (!joined.is_empty()).then(|| Some(joined.join("/")))
+                }
+            };
         }
     }
 

@@ -87,11 +87,24 @@ impl Walker {
     /// `python tools/gen.py`) and the paths given to it (`bun test src/x.test.ts`,
     /// `make -C dir`, `-f docker-compose.yml`).
     pub(super) fn command_program(&mut self, line: &str, line_no: u32) {
+        self.command_program_in(line, line_no, None);
+    }
+
+    /// [`Self::command_program`] of a line that runs in the folder `dir` of the repository (a
+    /// code block's earlier `cd dir`): its program and relative paths are read there.
+    pub(super) fn command_program_in(&mut self, line: &str, line_no: u32, dir: Option<&str>) {
         let folders = self.structure_folders();
-        let program = commands::program(line).and_then(program_token);
+        let placed = |p: &str| match dir {
+            Some(dir) if !p.starts_with(['/', '~']) => format!("{dir}/{}", p.trim_start_matches("./")),
+            _ => p.to_owned(),
+        };
+        let program = commands::program(line).and_then(|p| program_token(&placed(p)));
+        let in_dir = dir.map(|d| format!("cd {d} && {}", line.trim_start()));
+        let args = command_arg_tokens(in_dir.as_deref().unwrap_or(line));
         let files: Vec<FileMention> = program
             .into_iter()
-            .chain(command_arg_tokens(line).into_iter().map(|(tok, _)| tok))
+            // The `cd dir` put before the line is not one of its arguments.
+            .chain(args.into_iter().map(|(tok, _)| tok).filter(|tok| dir.is_none_or(|d| tok.path != d)))
             .map(|tok| FileMention {
                 raw: tok.path.clone(),
                 readings: paths::readings(&tok, &folders),

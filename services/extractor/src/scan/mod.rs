@@ -113,7 +113,10 @@ pub(crate) fn scan(content: &str, file_dir: Option<&str>, page_dir: Option<&str>
             continue;
         }
         match fence.take() {
-            Some(f) if f.closes(line) => w.block_break(),
+            Some(f) if f.closes(line) => {
+                w.fence_cd = None;
+                w.block_break()
+            }
             Some(f) => {
                 if w.past.is_none() {
                     w.code_line(line, line_no, &f, line_no == fence_line + 1);
@@ -123,6 +126,7 @@ pub(crate) fn scan(content: &str, file_dir: Option<&str>, page_dir: Option<&str>
             None => match markdown::fence_open(line) {
                 Some(f) => {
                     w.block_break();
+                    w.fence_cd = None;
                     fence = Some(f);
                     fence_line = line_no;
                 }

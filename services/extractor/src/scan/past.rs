@@ -1,6 +1,7 @@
 //! Sections that record the past inside a current document: a README's "Changelog", a guide's
 //! "Breaking changes", "Removed methods from `EntityRepository`", "Migrating from v5", a
-//! "Decision log", "Codex reviews" or "Review threads", a heading that carries its day
+//! "Decision log", "Codex reviews" or "Review threads", a plan's "What gets deleted" or "Files
+//! to delete", a pull request's review ("PR 1153 Review: ..."), a heading that carries its day
 //! ("Cross-check (2026-06-01)"). What
 //! such a section names was true then, or is named because it is gone: "`removeAndFlush()`"
 //! under "Removed methods" claims nothing exists. A whole file of that kind is skipped before
@@ -25,6 +26,9 @@ static PAST_HEADING: LazyLock<Regex> = LazyLock::new(|| {
             change\s?log\b | release\s+(?:notes|history) | version\s+history
           | breaking\s+changes? | what'?s\s+changed
           | (?:removed|deleted|dropped|renamed|removals)\b
+          | what\s+(?:gets|got|is|was|will\s+be)\s+(?:deleted|removed|dropped)\b
+          | (?:files?|code|modules?|functions?|paths?)\s+to\s+(?:be\s+)?(?:delete|deleted|remove|removed)\b
+          | (?:pr|pull\s+request|mr)\s*\#?\d+\s+review\b
           | migrat(?:ing|ion)\s+(?:from|to|guide)\b | migration\s+notes
           | upgrad(?:ing|e)\s+(?:from|to|guide|notes)\b
           | decision\s+log\b
@@ -116,6 +120,10 @@ mod tests {
             "Sync notes, Sept 3, 2025",
             "10. Codex Reviews",
             "PR #3093 Review Threads — Reviewer Pass 2",
+            "What Gets Deleted",
+            "Files to delete",
+            "Code to be removed",
+            "PR 1153 Review: Sessions V2 & Trace IDs",
         ] {
             assert!(is_past_heading(title), "{title}");
         }
@@ -143,6 +151,9 @@ mod tests {
             "PR reviews:",
             "Handling PR Review Comments",
             "Reply to PR review comments (addressing feedback)",
+            "How to remove a plugin",
+            "What gets installed",
+            "PR review checklist",
         ] {
             assert!(!is_past_heading(title), "{title}");
         }

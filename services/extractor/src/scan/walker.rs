@@ -76,6 +76,10 @@ pub(super) struct Walker {
     /// A command of a code block continued on the next line (`git submodule add \`): its first
     /// line's number and its words so far.
     pub(super) continued: Option<(u32, String)>,
+    /// Where an earlier line of the open code block changed folder (`cd spiffworkflow-backend`):
+    /// the block's later commands run there. `Some(None)`: somewhere the repository cannot say
+    /// (`cd /tmp`). Reset when a code block opens or closes.
+    pub(super) fence_cd: Option<Option<String>>,
     /// The line being read.
     pub(super) line_no: u32,
     pub(super) budget: usize,
@@ -140,6 +144,7 @@ impl Walker {
             nest: Vec::new(),
             pending_root: None,
             continued: None,
+            fence_cd: None,
             line_no: 0,
             budget: MAX_MENTIONS,
             example: false,
