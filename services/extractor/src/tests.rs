@@ -1873,17 +1873,23 @@ fn a_code_block_s_later_lines_run_where_its_cd_left_them() {
         "```bash\n    cd spiffworkflow-backend\n    uv sync\n    ./bin/recreate_db clean\n    ./bin/run_server_locally\n```",
         &[
             "L2 file_reference spiffworkflow-backend",
-            "L4 file_reference spiffworkflow-backend/bin/recreate_db",
-            "L5 file_reference spiffworkflow-backend/bin/run_server_locally",
+            "L4 file_reference spiffworkflow-backend/bin/recreate_db[bin/recreate_db]",
+            "L5 file_reference spiffworkflow-backend/bin/run_server_locally[bin/run_server_locally]",
         ],
+    );
+    // Recipes that each start at the root: a later `cd` is read in the first's folder, then
+    // as written.
+    check(
+        "```sh\n# Build\ncd packages/core\nnpm run build\n\n# Test one integration\ncd packages/integrations\nnpm test\n```",
+        &["L3 file_reference packages/core", "L7 file_reference packages/core/packages/integrations[packages/integrations]"],
     );
     // Further in, and out to somewhere the repository cannot say: nothing after that is its.
     check(
         "```sh\ncd web\ncd app && pytest tests/unit\ncd /tmp\n./scripts/x.sh\n```\n\n```sh\n./scripts/y.sh\n```",
         &[
             "L2 file_reference web",
-            "L3 file_reference web/app",
-            "L3 file_reference web/app/tests/unit",
+            "L3 file_reference web/app[app]",
+            "L3 file_reference web/app/tests/unit[app/tests/unit]",
             "L9 file_reference scripts/y.sh",
         ],
     );

@@ -105,13 +105,22 @@ impl Walker {
             .into_iter()
             // The `cd dir` put before the line is not one of its arguments.
             .chain(args.into_iter().map(|(tok, _)| tok).filter(|tok| dir.is_none_or(|d| tok.path != d)))
-            .map(|tok| FileMention {
-                raw: tok.path.clone(),
-                readings: paths::readings(&tok, &folders),
-                tok,
-                start: 0,
-                end: 0,
-                after: 0,
+            .map(|tok| {
+                let mut readings = paths::readings(&tok, &folders);
+                // A doc's code block often holds recipes that each start at the root ("# Run
+                // the tests", `cd packages/x`): what the block's `cd` placed is read as
+                // written too, after.
+                let written = dir
+                    .and_then(|d| tok.path.strip_prefix(d)?.strip_prefix('/'))
+                    .and_then(|rest| paths::parse(&if tok.dir { format!("{rest}/") } else { rest.to_owned() }));
+                if let Some(written) = written.filter(|w| w.dir == tok.dir) {
+                    for r in paths::readings(&written, &folders) {
+                        if !readings.contains(&r) {
+                            readings.push(r);
+                        }
+                    }
+                }
+                FileMention { raw: tok.path.clone(), readings, tok, start: 0, end: 0, after: 0 }
             })
             .collect();
         if files.is_empty() {
