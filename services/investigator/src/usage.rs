@@ -168,9 +168,7 @@ impl Syntax {
         let ext = name.rsplit_once('.').map(|(_, e)| e.to_ascii_lowercase())?;
         Some(match ext.as_str() {
             "rs" | "c" | "h" | "cc" | "cpp" | "cxx" | "hpp" | "hh" | "hxx" | "java" | "kt" | "kts" | "scala" | "cs"
-            | "razor" | "cshtml" | "fs" | "swift" | "dart" | "m" | "mm" | "zig" | "sol" | "groovy" | "gradle" => {
-                Syntax::CChar
-            }
+            | "fs" | "swift" | "dart" | "m" | "mm" | "zig" | "sol" | "groovy" | "gradle" => Syntax::CChar,
             "go" | "ts" | "tsx" | "mts" | "cts" | "js" | "jsx" | "mjs" | "cjs" | "vue" | "svelte" | "astro" | "php" => {
                 Syntax::CString
             }

@@ -3,7 +3,8 @@
 //! (SentenceStudio's `SetCurrentSentence`, `TurnsPerRound`) is defined, not "removed"; a name a
 //! Vue component's script defines only in an object (`methods: { ... }`) is not called
 //! undefined; and a build script rewritten in another dialect in the commit that deleted it
-//! (klaviyo's `sample/build.gradle` → `sample/build.gradle.kts`) is STALE to its rewrite.
+//! (klaviyo's `sample/build.gradle` → `sample/build.gradle.kts`) is STALE to its rewrite. A Razor
+//! page's markup and comments (`@* Danger Zone *@`) are no use of a name the code lost.
 
 mod common;
 
@@ -113,4 +114,33 @@ fn a_build_script_rewritten_in_another_dialect_is_stale_to_it() {
         }
         other => panic!("the script was rewritten as sample/build.gradle.kts: {other:?}"),
     }
+}
+
+#[test]
+fn a_name_in_a_razor_page_s_markup_is_no_use_of_code() {
+    let (_guard, root) = common::new_repo();
+    common::commit_on_day(&root, 0, |r| {
+        common::write(
+            r,
+            "src/App/Resources/Styles/ApplicationTheme.cs",
+            "namespace App;\n\npublic static class ApplicationTheme\n{\n    public static string Danger = \"#ff0000\";\n}\n",
+        );
+        common::write(r, "src/App.UI/Pages/Profile.razor", "@page \"/profile\"\n<h1>Profile</h1>\n");
+        common::write(r, "docs/notes.md", "notes\n");
+    });
+    // The theme class goes; a page's Razor comment has the same word.
+    common::commit_on_day(&root, 30, |r| {
+        std::fs::remove_file(r.join("src/App/Resources/Styles/ApplicationTheme.cs")).unwrap();
+        common::write(
+            r,
+            "src/App.UI/Pages/Profile.razor",
+            "@page \"/profile\"\n<h1>Profile</h1>\n@* Danger Zone *@\n<div class=\"card border-danger\">\n<button>Delete</button>\n</div>\n@code {\n    private int count;\n}\n",
+        );
+    });
+    let got = check_all(&root, &[symbol(".", "Danger")]);
+    assert!(
+        !matches!(&got[0], Outcome::Checked { verdict: Verdict::Valid, .. }),
+        "Danger left the code; the page only writes the word: {:?}",
+        got[0]
+    );
 }
