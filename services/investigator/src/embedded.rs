@@ -11,7 +11,13 @@
 //! definitions and as a container: the component's class is named after its file, and a
 //! qualifier is matched against the file's stem).
 
-use crate::symbols::Lang;
+/// The language of a component file's code.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Code {
+    CSharp,
+    TypeScript,
+    JavaScript,
+}
 
 /// The class a Razor block's members are parsed in.
 pub(crate) const RAZOR_CLASS: &str = "__razor_component";
@@ -26,9 +32,9 @@ pub enum Host {
 
 /// The code of a component file as a text of the same lines, and the language to parse it
 /// with; `None` when the file holds no code block.
-pub(crate) fn code_of(host: Host, text: &str) -> Option<(Lang, String)> {
+pub(crate) fn code_of(host: Host, text: &str) -> Option<(Code, String)> {
     let (lang, blocks) = match host {
-        Host::Razor => (Lang::CSharp, razor_blocks(text)),
+        Host::Razor => (Code::CSharp, razor_blocks(text)),
         Host::Script | Host::Astro => {
             let mut ts = host == Host::Astro;
             let mut blocks = if host == Host::Astro { front_matter(text).into_iter().collect() } else { Vec::new() };
@@ -36,7 +42,7 @@ pub(crate) fn code_of(host: Host, text: &str) -> Option<(Lang, String)> {
                 ts |= typed;
                 blocks.push(block);
             }
-            (if ts { Lang::TypeScript } else { Lang::JavaScript }, blocks)
+            (if ts { Code::TypeScript } else { Code::JavaScript }, blocks)
         }
     };
     if blocks.is_empty() {
@@ -184,55 +190,27 @@ fn front_matter(text: &str) -> Option<std::ops::Range<usize>> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::symbols::definitions;
-
-    fn defs_at(path: &str, text: &str) -> Vec<(String, Option<String>, u32)> {
-        definitions(Lang::of(path), text)
-            .into_iter()
-            .map(|d| (d.name.to_string(), d.container.map(|c| c.to_string()), d.line))
-            .collect()
-    }
 
     #[test]
-    fn razor_members_keep_their_lines_and_lose_the_wrapper() {
-        let text = "@page \"/quiz\"\n@inject IQuizService Quiz\n\n<h1>@Title</h1>\n<button @onclick=\"Next\">{</button>\n\n@code {\n    private const int TurnsPerRound = 10;\n    string label = \"}\";\n    private async Task LoadResources()\n    {\n        var c = '}';\n    }\n}\n";
-        let defs = defs_at("src/Pages/VocabQuiz.razor", text);
-        assert!(defs.contains(&("TurnsPerRound".into(), None, 8)), "{defs:?}");
-        assert!(defs.contains(&("LoadResources".into(), None, 10)), "{defs:?}");
-        assert!(defs.iter().all(|(n, c, _)| n != RAZOR_CLASS && c.as_deref() != Some(RAZOR_CLASS)), "{defs:?}");
-        // The markup defines nothing, whatever it looks like.
-        assert!(defs.iter().all(|(n, _, _)| n != "Title" && n != "Next"), "{defs:?}");
-    }
-
-    #[test]
-    fn razor_functions_block_and_nested_types() {
-        let text = "@model Foo\n@functions {\n    public class Row { public int Id { get; set; } }\n    void Save() { }\n}\n<p>x</p>\n";
-        let defs = defs_at("Pages/Edit.cshtml", text);
-        assert!(defs.contains(&("Row".into(), None, 3)), "{defs:?}");
-        assert!(defs.contains(&("Id".into(), Some("Row".into()), 3)), "{defs:?}");
-        assert!(defs.contains(&("Save".into(), None, 4)), "{defs:?}");
-    }
-
-    #[test]
-    fn single_file_components_read_their_scripts() {
-        let vue = "<template>\n  <div @click=\"refresh\">{{ count }}</div>\n</template>\n\n<script setup lang=\"ts\">\nimport { ref } from 'vue'\nconst count = ref<number>(0)\nfunction refresh(): void { count.value++ }\n</script>\n";
-        let defs = defs_at("src/components/Counter.vue", vue);
-        assert!(defs.iter().any(|(n, _, l)| n == "refresh" && *l == 8), "{defs:?}");
-        let svelte =
-            "<script>\n  export let name;\n  function greet() { return name }\n</script>\n<h1>Hello {name}</h1>\n";
-        let defs = defs_at("src/App.svelte", svelte);
-        assert!(defs.iter().any(|(n, _, l)| n == "greet" && *l == 3), "{defs:?}");
-        let astro = "---\ninterface Props { title: string }\nconst { title } = Astro.props;\n---\n<h1>{title}</h1>\n<script>\n  function toggle() {}\n</script>\n";
-        let defs = defs_at("src/pages/index.astro", astro);
-        assert!(defs.iter().any(|(n, _, l)| n == "Props" && *l == 2), "{defs:?}");
-        assert!(defs.iter().any(|(n, _, l)| n == "toggle" && *l == 7), "{defs:?}");
-    }
-
-    #[test]
-    fn a_file_without_code_defines_nothing() {
-        assert!(defs_at("Pages/Index.razor", "@page \"/\"\n<h1>class Foo</h1>\n").is_empty());
-        assert!(defs_at("src/Empty.vue", "<template>\n  <p>function x() {}</p>\n</template>\n").is_empty());
+    fn a_file_without_code_has_none() {
+        assert_eq!(code_of(Host::Razor, "@page \"/\"\n<h1>class Foo</h1>\n"), None);
+        assert_eq!(code_of(Host::Script, "<template>\n  <p>function x() {}</p>\n</template>\n"), None);
         assert_eq!(code_of(Host::Razor, "@code {\n unclosed"), None);
+    }
+
+    #[test]
+    fn blocks_and_their_languages() {
+        let (code, text) =
+            code_of(Host::Razor, "<p>{</p>\n@code { string s = \"}\"; char c = '}'; }\n<p>}</p>").expect("a block");
+        assert_eq!(code, Code::CSharp);
+        assert_eq!(text, format!("\nclass {RAZOR_CLASS} {{ string s = \"}}\"; char c = '}}'; }}\n"));
+        let (code, _) = code_of(Host::Script, "<script setup lang=\"ts\">\nconst a = 1\n</script>").expect("a script");
+        assert_eq!(code, Code::TypeScript);
+        let (code, _) = code_of(Host::Script, "<script>\nlet a = 1\n</script>").expect("a script");
+        assert_eq!(code, Code::JavaScript);
+        let (code, text) = code_of(Host::Astro, "---\nconst a = 1;\n---\n<h1>x</h1>\n").expect("front matter");
+        assert_eq!(code, Code::TypeScript);
+        assert_eq!(text, "\nconst a = 1;\n\n\n");
     }
 
     #[test]

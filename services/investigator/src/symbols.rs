@@ -14,7 +14,7 @@ use std::sync::LazyLock;
 use regex::Regex;
 use tree_sitter::{Language, Node, Parser};
 
-use crate::embedded::{Host, RAZOR_CLASS};
+use crate::embedded::{Code, Host, RAZOR_CLASS};
 use crate::grammars::Grammar;
 
 /// One definition found in a file.
@@ -168,8 +168,13 @@ pub fn parse_definitions(lang: Lang, text: &str) -> Vec<Def> {
 /// grammar (`crate::embedded`). Its markup defines nothing. A Razor block's members belong to
 /// the class the file compiles to, named after the file: no container.
 fn embedded_definitions(host: Host, text: &str) -> Vec<Def> {
-    let Some((lang, code)) = crate::embedded::code_of(host, text) else {
+    let Some((code_lang, code)) = crate::embedded::code_of(host, text) else {
         return Vec::new();
+    };
+    let lang = match code_lang {
+        Code::CSharp => Lang::CSharp,
+        Code::TypeScript => Lang::TypeScript,
+        Code::JavaScript => Lang::JavaScript,
     };
     let mut defs = tree_definitions(lang, &code).unwrap_or_default();
     defs.retain(|d| &*d.name != RAZOR_CLASS);
@@ -703,5 +708,53 @@ mod tests {
             let _ = definitions(lang, &deep);
             let _ = definitions(lang, "\u{0}\u{1}fn \u{FFFD} struct");
         }
+    }
+
+    fn defs_at(path: &str, text: &str) -> Vec<(String, Option<String>, u32)> {
+        definitions(Lang::of(path), text)
+            .into_iter()
+            .map(|d| (d.name.to_string(), d.container.map(|c| c.to_string()), d.line))
+            .collect()
+    }
+
+    #[test]
+    fn razor_members_keep_their_lines_and_lose_the_wrapper() {
+        let text = "@page \"/quiz\"\n@inject IQuizService Quiz\n\n<h1>@Title</h1>\n<button @onclick=\"Next\">{</button>\n\n@code {\n    private const int TurnsPerRound = 10;\n    string label = \"}\";\n    private async Task LoadResources()\n    {\n        var c = '}';\n    }\n}\n";
+        let defs = defs_at("src/Pages/VocabQuiz.razor", text);
+        assert!(defs.contains(&("TurnsPerRound".into(), None, 8)), "{defs:?}");
+        assert!(defs.contains(&("LoadResources".into(), None, 10)), "{defs:?}");
+        assert!(defs.iter().all(|(n, c, _)| n != RAZOR_CLASS && c.as_deref() != Some(RAZOR_CLASS)), "{defs:?}");
+        // The markup defines nothing, whatever it looks like.
+        assert!(defs.iter().all(|(n, _, _)| n != "Title" && n != "Next"), "{defs:?}");
+    }
+
+    #[test]
+    fn razor_functions_block_and_nested_types() {
+        let text = "@model Foo\n@functions {\n    public class Row { public int Id { get; set; } }\n    void Save() { }\n}\n<p>x</p>\n";
+        let defs = defs_at("Pages/Edit.cshtml", text);
+        assert!(defs.contains(&("Row".into(), None, 3)), "{defs:?}");
+        assert!(defs.contains(&("Id".into(), Some("Row".into()), 3)), "{defs:?}");
+        assert!(defs.contains(&("Save".into(), None, 4)), "{defs:?}");
+    }
+
+    #[test]
+    fn single_file_components_read_their_scripts() {
+        let vue = "<template>\n  <div @click=\"refresh\">{{ count }}</div>\n</template>\n\n<script setup lang=\"ts\">\nimport { ref } from 'vue'\nconst count = ref<number>(0)\nfunction refresh(): void { count.value++ }\n</script>\n";
+        let defs = defs_at("src/components/Counter.vue", vue);
+        assert!(defs.iter().any(|(n, _, l)| n == "refresh" && *l == 8), "{defs:?}");
+        let svelte =
+            "<script>\n  export let name;\n  function greet() { return name }\n</script>\n<h1>Hello {name}</h1>\n";
+        let defs = defs_at("src/App.svelte", svelte);
+        assert!(defs.iter().any(|(n, _, l)| n == "greet" && *l == 3), "{defs:?}");
+        let astro = "---\ninterface Props { title: string }\nconst { title } = Astro.props;\n---\n<h1>{title}</h1>\n<script>\n  function toggle() {}\n</script>\n";
+        let defs = defs_at("src/pages/index.astro", astro);
+        assert!(defs.iter().any(|(n, _, l)| n == "Props" && *l == 2), "{defs:?}");
+        assert!(defs.iter().any(|(n, _, l)| n == "toggle" && *l == 7), "{defs:?}");
+    }
+
+    #[test]
+    fn a_component_without_code_defines_nothing() {
+        assert!(defs_at("Pages/Index.razor", "@page \"/\"\n<h1>class Foo</h1>\n").is_empty());
+        assert!(defs_at("src/Empty.vue", "<template>\n  <p>function x() {}</p>\n</template>\n").is_empty());
     }
 }
