@@ -332,7 +332,7 @@ pub(crate) fn cd_after(text: &str) -> Option<Option<Vec<&str>>> {
             Some("cd" | "pushd") => {
                 changed = true;
                 now = match words.next().map(unquote) {
-                    Some(w) => within(now, w),
+                    Some(w) => entered(now, w),
                     None => None,
                 };
             }
@@ -344,6 +344,26 @@ pub(crate) fn cd_after(text: &str) -> Option<Option<Vec<&str>>> {
         }
     }
     changed.then_some(now)
+}
+
+/// The folders a shell is in after `cd w` from `now`, `..` taking one back (`cd packages/core &&
+/// ... && cd ../..` returns to where it started): `None` above where it started, or for a place
+/// the repository cannot say.
+fn entered<'a>(now: Option<Vec<&'a str>>, w: &'a str) -> Option<Vec<&'a str>> {
+    let mut now = now?;
+    if !repo_folder(&w.replace("..", "x")) {
+        return None;
+    }
+    for part in w.split('/') {
+        match part {
+            "" | "." => {}
+            ".." => {
+                now.pop()?;
+            }
+            _ => now.push(part),
+        }
+    }
+    Some(now)
 }
 
 /// Whether a folder a command changes into (`cd`, `-C`) is a place of the repository.
@@ -677,8 +697,10 @@ mod path_arg_tests {
         assert_eq!(under("cd .. && pytest tests/unit")[1], ("tests/unit".to_owned(), None));
         assert_eq!(under("cd $ROOT; bash scripts/x.sh")[1], ("scripts/x.sh".to_owned(), None));
         assert_eq!(cd_after("cd spiffworkflow-backend"), Some(Some(vec!["spiffworkflow-backend"])));
-        assert_eq!(cd_after("cd ./apps/api/ && cd server && pytest"), Some(Some(vec!["apps/api", "server"])));
+        assert_eq!(cd_after("cd ./apps/api/ && cd server && pytest"), Some(Some(vec!["apps", "api", "server"])));
         assert_eq!(cd_after("cd .."), Some(None));
+        assert_eq!(cd_after("cd packages/core && pnpm pack && cd ../.."), Some(Some(vec![])));
+        assert_eq!(cd_after("cd web/app && cd ../api"), Some(Some(vec!["web", "api"])));
         assert_eq!(cd_after("cd"), Some(None));
         assert_eq!(cd_after("uv sync"), None);
     }

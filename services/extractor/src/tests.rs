@@ -1883,6 +1883,11 @@ fn a_code_block_s_later_lines_run_where_its_cd_left_them() {
         "```sh\n# Build\ncd packages/core\nnpm run build\n\n# Test one integration\ncd packages/integrations\nnpm test\n```",
         &["L3 file_reference packages/core", "L7 file_reference packages/core/packages/integrations[packages/integrations]"],
     );
+    // A line that goes in and comes back out leaves the block at the root (vite-plus's skill).
+    check(
+        "```bash\ncd packages/core && pnpm pack && cd ../..\ncd packages/test && pnpm pack && cd ../..\n```",
+        &["L2 file_reference packages/core", "L3 file_reference packages/test"],
+    );
     // Further in, and out to somewhere the repository cannot say: nothing after that is its.
     check(
         "```sh\ncd web\ncd app && pytest tests/unit\ncd /tmp\n./scripts/x.sh\n```\n\n```sh\n./scripts/y.sh\n```",

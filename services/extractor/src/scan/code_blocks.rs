@@ -136,14 +136,15 @@ impl Walker {
             Some(None) => {}
             None => self.command_program(line, line_no),
         }
-        if let Some(after) = commands::cd_after(line) {
-            self.fence_cd = match (self.fence_cd.take(), after) {
+        // Where the line leaves the shell, from the root: a `cd ../..` can take it back there.
+        let from_root = match &self.fence_cd {
+            Some(Some(dir)) => format!("cd {dir} && {}", line.trim_start()),
+            _ => line.to_owned(),
+        };
+        if let Some(after) = commands::cd_after(&from_root) {
+            self.fence_cd = match (&self.fence_cd, after) {
                 (Some(None), _) | (_, None) => Some(None),
-                (here, Some(more)) => {
-                    let here = here.flatten().unwrap_or_default();
-                    let joined: Vec<&str> = here.split('/').chain(more).filter(|s| !s.is_empty()).collect();
-                    (!joined.is_empty()).then(|| Some(joined.join("/")))
-                }
+                (_, Some(dirs)) => (!dirs.is_empty()).then(|| Some(dirs.join("/"))),
             };
         }
     }
