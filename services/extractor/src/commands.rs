@@ -303,20 +303,6 @@ pub(crate) struct PathArg<'a> {
 /// Flags that run the command in the folder they name.
 const RUNS_IN_FLAGS: &[&str] = &["-C", "--cwd", "--dir", "--directory"];
 
-/// The folders a command runs in once it changes into `w` from `under`: `None` when `w` (or
-/// where it started) is no place of the repository.
-fn within<'a>(under: Option<Vec<&'a str>>, w: &'a str) -> Option<Vec<&'a str>> {
-    let mut under = under?;
-    if !repo_folder(w) {
-        return None;
-    }
-    let w = w.trim_start_matches("./").trim_end_matches('/');
-    if !w.is_empty() && w != "." {
-        under.push(w);
-    }
-    Some(under)
-}
-
 /// Where a shell line leaves the shell that runs it: `None` when it changes no folder,
 /// `Some(Some(folders))` after `cd web` or `cd a && cd b` (outermost first, from where it
 /// started), `Some(None)` after a change to a place the repository cannot say (`cd ..`, `cd
@@ -332,7 +318,7 @@ pub(crate) fn cd_after(text: &str) -> Option<Option<Vec<&str>>> {
             Some("cd" | "pushd") => {
                 changed = true;
                 now = match words.next().map(unquote) {
-                    Some(w) => entered(now, w),
+                    Some(w) => within(now, w),
                     None => None,
                 };
             }
@@ -346,32 +332,32 @@ pub(crate) fn cd_after(text: &str) -> Option<Option<Vec<&str>>> {
     changed.then_some(now)
 }
 
-/// The folders a shell is in after `cd w` from `now`, `..` taking one back (`cd packages/core &&
-/// ... && cd ../..` returns to where it started): `None` above where it started, or for a place
-/// the repository cannot say.
-fn entered<'a>(now: Option<Vec<&'a str>>, w: &'a str) -> Option<Vec<&'a str>> {
-    let mut now = now?;
-    if !repo_folder(&w.replace("..", "x")) {
+/// The folders a command runs in once it changes into `w` from `under` (`cd`, `-C`), `..` taking
+/// one back (`cd packages/core && ... && cd ../..` returns to where it started): `None` above
+/// where it started, when it started nowhere the repository can say, or for such a place.
+fn within<'a>(under: Option<Vec<&'a str>>, w: &'a str) -> Option<Vec<&'a str>> {
+    let mut under = under?;
+    if !repo_folder(w) {
         return None;
     }
     for part in w.split('/') {
         match part {
             "" | "." => {}
             ".." => {
-                now.pop()?;
+                under.pop()?;
             }
-            _ => now.push(part),
+            _ => under.push(part),
         }
     }
-    Some(now)
+    Some(under)
 }
 
-/// Whether a folder a command changes into (`cd`, `-C`) is a place of the repository.
+/// Whether a folder a command changes into (`cd`, `-C`) can be a place of the repository, as far
+/// as its words tell (`..` is [`within`]'s to follow).
 fn repo_folder(w: &str) -> bool {
     !w.is_empty()
         && !w.starts_with(['/', '~', '-'])
         && !w.contains(['$', '*', '?', '{', '}', '(', ')', '<', '>', '"', '\'', '`', '=', ':'])
-        && !w.split('/').any(|part| part == "..")
 }
 
 /// The paths a command line names as arguments: `bun test src/x.test.ts`, `make -C dir`,
