@@ -701,15 +701,20 @@ impl GitRepo {
             let Ok(time) = time.trim().parse::<UnixSeconds>() else { continue };
             // A subtree's squashed commit lists the subproject's paths from its own root.
             let subtree = squashed_subtree(subject);
-            let placed = |path: &str| match subtree {
-                Some(prefix) => format!("{prefix}{path}"),
-                None => path.to_owned(),
-            };
             let mut block = Vec::new();
             for line in lines {
-                let fields: Vec<String> =
-                    line.split('\t').enumerate().map(|(i, f)| if i == 0 { f.to_owned() } else { placed(f) }).collect();
-                let fields: Vec<&str> = fields.iter().map(String::as_str).collect();
+                let placed: Vec<String>;
+                let fields: Vec<&str> = match subtree {
+                    None => line.split('\t').collect(),
+                    Some(prefix) => {
+                        placed = line
+                            .split('\t')
+                            .enumerate()
+                            .map(|(i, f)| if i == 0 { f.to_owned() } else { format!("{prefix}{f}") })
+                            .collect();
+                        placed.iter().map(String::as_str).collect()
+                    }
+                };
                 let kind = match fields.as_slice() {
                     [status, from, to] if status.starts_with('R') => match (self.local(from), self.local(to)) {
                         (Some(from), Some(to)) => ChangeKind::Renamed { from, to },
