@@ -7,8 +7,10 @@
 //! nor when the memory's file was first committed (history says so), the memory was not naming
 //! the root's; when the tree has it now at the end
 //! of one or more longer paths (`airframe-codec/src/main/scala`), those are what it names:
-//! **VALID**, at 80 for one place and 70 when it is a folder every one of several packages has,
-//! listed. Bare names are `locate.rs`'s (`folder_of_each_package`); without a date or history
+//! **VALID**, at 80 for one place or for the one of several in the package holding the memory's
+//! own file (a crate's `benches/README.md` named in its `src/adapters/x/CLAUDE.md`), and 70 when
+//! it is a folder every one of several packages has, listed. Each reading is tried: the notes
+//! folder's first, then the path as written. Bare names are `locate.rs`'s (`folder_of_each_package`); without a date or history
 //! nothing is said here.
 
 use memval_proto::UnixSeconds;
@@ -48,6 +50,24 @@ impl Checker<'_> {
             .collect();
         places.sort();
         let why = format!("the root had no {path} when the memory was written");
+        // Of several, the one in the memory's own package: under a folder that holds the
+        // memory's file (`crates/x/benches/README.md` for `benches/README.md` in
+        // `crates/x/src/adapters/y/CLAUDE.md`), the deepest such folder.
+        let own = self.context.own_file().and_then(|f| f.rsplit_once('/')).map(|(dir, _)| format!("{dir}/"));
+        let holds_own = |p: &str| {
+            let package = &p[..p.len() - tail.len()];
+            own.as_deref().is_some_and(|own| own.starts_with(&format!("{package}/")))
+        };
+        if let Some((mine, dir)) =
+            places.iter().filter(|(p, _)| holds_own(p)).max_by_key(|(p, _)| p.len()).filter(|_| places.len() > 1)
+        {
+            return Some(Located::Here {
+                path: mine.clone(),
+                dir: *dir,
+                confidence: 80,
+                note: Some(format!("written relative to its package, the one holding the memory: {why}")),
+            });
+        }
         match places.as_slice() {
             [] => None,
             [(only, dir)] => Some(Located::Here {

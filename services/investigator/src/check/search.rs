@@ -180,7 +180,7 @@ impl Checker<'_> {
                         };
                     }
                     if let Some(found) = self.follow_history(git, &meant, Some(since), 0) {
-                        return found;
+                        return still_named(path, &meant, found);
                     }
                 }
             }
@@ -585,5 +585,23 @@ impl Checker<'_> {
         }
         why.push_str(", and no other path of the memory is beside it");
         Some(why)
+    }
+}
+
+/// What history found for `meant`, the one place that ended with `path` at the memory's date:
+/// a move to a place that still ends with `path` (`application.properties`, written bare, moved
+/// from `examples/demo/` to `examples/profiling/demo/` under the same name) leaves the path as
+/// written naming it. The memory said which file, not where.
+fn still_named(path: &str, meant: &str, found: Located) -> Located {
+    match found {
+        Located::Moved { to, dir, .. } if to.ends_with(&format!("/{path}")) => Located::Here {
+            note: Some(format!(
+                "{path} is written relative to a folder; at the memory's date it was {meant}, which git moved to {to}, where it still ends with {path}"
+            )),
+            path: to,
+            dir,
+            confidence: 80,
+        },
+        found => found,
     }
 }
