@@ -306,7 +306,8 @@ const RUNS_IN_FLAGS: &[&str] = &["-C", "--cwd", "--dir", "--directory"];
 /// Where a shell line leaves the shell that runs it: `None` when it changes no folder,
 /// `Some(Some(folders))` after `cd web` or `cd a && cd b` (outermost first, from where it
 /// started), `Some(None)` after a change to a place the repository cannot say (`cd ..`, `cd
-/// /tmp`, `cd $DIR`, a bare `cd`, `popd`). A shell fence's later lines run there.
+/// /tmp`, `cd $DIR`, a bare `cd`, `popd`); `Some(Some([]))` back at the root (`cd <repo-root>`).
+/// A shell fence's later lines run there.
 pub(crate) fn cd_after(text: &str) -> Option<Option<Vec<&str>>> {
     let t = text.trim_start();
     let t = t.strip_prefix("$ ").unwrap_or(t);
@@ -318,6 +319,7 @@ pub(crate) fn cd_after(text: &str) -> Option<Option<Vec<&str>>> {
             Some("cd" | "pushd") => {
                 changed = true;
                 now = match words.next().map(unquote) {
+                    Some(w) if names_the_root(w) => Some(Vec::new()),
                     Some(w) => within(now, w),
                     None => None,
                 };
@@ -330,6 +332,20 @@ pub(crate) fn cd_after(text: &str) -> Option<Option<Vec<&str>>> {
         }
     }
     changed.then_some(now)
+}
+
+/// A `cd` target that stands for the repository's root: a placeholder or variable whose words
+/// say so (`<repo-root>`, `$REPO_ROOT`, `${PROJECT_ROOT}`, `<your-checkout>`) or git's own answer
+/// (`$(git rev-parse --show-toplevel)`). Any other placeholder (`/path/to/x`, `$BUILD_DIR`)
+/// is a place the repository cannot say.
+fn names_the_root(w: &str) -> bool {
+    let w = w.trim_matches(['"', '\'']);
+    if w.starts_with("$(git") || w.starts_with("`git") {
+        return true;
+    }
+    let placeholder = w.starts_with(['<', '$', '{']);
+    let lower = w.to_ascii_lowercase();
+    placeholder && ["root", "repo", "toplevel", "checkout", "project", "workspace"].iter().any(|k| lower.contains(k))
 }
 
 /// The folders a command runs in once it changes into `w` from `under` (`cd`, `-C`), `..` taking
@@ -689,5 +705,10 @@ mod path_arg_tests {
         assert_eq!(cd_after("cd web/app && cd ../api"), Some(Some(vec!["web", "api"])));
         assert_eq!(cd_after("cd"), Some(None));
         assert_eq!(cd_after("uv sync"), None);
+        // a placeholder or git's answer for the repository's root is the root
+        assert_eq!(cd_after("cd <repo-root>"), Some(Some(vec![])));
+        assert_eq!(cd_after("cd \"$REPO_ROOT\" && cd web"), Some(Some(vec!["web"])));
+        assert_eq!(cd_after("cd $(git rev-parse --show-toplevel)"), Some(Some(vec![])));
+        assert_eq!(cd_after("cd $BUILD_DIR"), Some(None));
     }
 }

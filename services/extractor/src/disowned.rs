@@ -1,7 +1,11 @@
 //! A document that disowns itself at its top: "FIXME: This functionality is not available yet,
-//! ignore this document.", "> **Deprecated:** ...", "This guide is outdated". Its author tells
-//! the reader not to take it as true of today's code, so memval does not either: the memory is
-//! skipped with the line that says so. Only the opening counts (the lines before the second
+//! ignore this document.", "> **Deprecated:** ...", "This guide is outdated", or says it is kept
+//! as a record of work done: "This document is a historical record", "This page is now the
+//! **audit trail**, not a plan", "This page is kept as the record of what was done", a callout
+//! heading "> ## ✅ Executed. Steps 0–8 are all complete.". Its author tells the reader not to
+//! take it as true of today's code, so memval does not either: the memory is skipped with the
+//! line that says so. A doc *about* an audit trail ("The service writes an audit trail to
+//! ...") speaks of no record of its own. Only the opening counts (the lines before the second
 //! heading, at most [`OPENING_LINES`]): a sentence deep in a page ("ignore this file when ...")
 //! is about something else.
 
@@ -15,8 +19,10 @@ const OPENING_LINES: usize = 15;
 static DISOWNS: LazyLock<Regex> = LazyLock::new(|| {
     let this = r"(?:this|the\s+following)\s+(?:document(?:ation)?|doc|page|file|guide|readme|article|tutorial)";
     let not_current = r"(?:now\s+)?(?:outdated|obsolete|deprecated|archived|superseded|out\s+of\s+date|not\s+maintained|unmaintained|no\s+longer\s+(?:maintained|accurate|current|relevant|valid|up[- ]to[- ]date|applies))";
+    // Kept as a record of work done: a historical record, an audit trail, the record of it.
+    let record = r"(?:now\s+)?(?:kept\s+as\s+)?(?:a|an|the)\s+(?:historical\s+record|audit\s+trail|record\s+of)";
     Regex::new(&format!(
-        r"(?i)\b(?:ignore|disregard)\s+{this}(?:[\s.,;:!)*_]|$)|\b{this}\s+(?:is|has\s+been)\s+{not_current}\b|^[\s>*_#\[!]*(?:deprecated|obsolete|outdated|archived)\b[\s*_\]]*[:!.]"
+        r"(?i)\b(?:ignore|disregard)\s+{this}(?:[\s.,;:!)*_]|$)|\b{this}\s+(?:is|has\s+been)\s+{not_current}\b|\b{this}\s+is\s+{record}\b|\bread\s+it\s+as\s+a\s+record\b|^[\s>*_#\[!]*(?:deprecated|obsolete|outdated|archived)\b[\s*_\]]*[:!.]|^[\s>]*#{{2,4}}\s*✅\s*(?:done|executed|complete|completed)\b"
     ))
     .expect("valid regex")
 });
@@ -40,7 +46,8 @@ pub(crate) fn disowned(content: &str) -> Option<(u32, String)> {
                 return None;
             }
         }
-        if DISOWNS.is_match(t) {
+        // Emphasis does not change what a line says (`This page is now the **audit trail**`).
+        if DISOWNS.is_match(&t.replace(['*', '_'], "")) {
             return Some((u32::try_from(i + 1).unwrap_or(u32::MAX), t.chars().take(160).collect()));
         }
     }
@@ -53,7 +60,15 @@ mod tests {
 
     #[test]
     fn a_document_that_tells_its_reader_to_ignore_it() {
-        let cases: [(&str, Option<u32>); 10] = [
+        let cases: [(&str, Option<u32>); 16] = [
+            // Kept as a record of work done.
+            ("# Porting\n\n> ## 📕 This document is a historical record — read it for *why*\n", Some(3)),
+            ("# Cutover plan\n\n> This page is now the **audit trail**, not a plan.\n", Some(3)),
+            ("# Runbook\n\n> ## ✅ Executed. Steps 0–8 are all complete.\n", Some(3)),
+            ("# Runbook\n\nThis page is kept as the record of what was done.\n", Some(3)),
+            // About an audit trail, not one; a feature list's tick is no callout heading.
+            ("# Audit logging\n\nThe service writes an audit trail to `audit/`.\n", None),
+            ("# Features\n\n- ✅ Done: sharding in `src/shard.rs`\n", None),
             ("# Fast setup\n\nFIXME: NOTE: **This functionality is not available yet, ignore this document.**\n\nUse `ci-fast.yml`.", Some(3)),
             ("> **Deprecated:** see `docs/new.md`.\n\n# Old API\n", Some(1)),
             ("# Guide\n\n> [!WARNING]\n> This guide is outdated; the build moved to Bazel.\n", Some(4)),

@@ -368,6 +368,16 @@ fn tree_diagrams_and_listings() {
             "L5 file_reference myproject/Cargo.toml[Cargo.toml]",
         ],
     );
+    // so does a first row drawn as the only entry of its level (gitingest's `└── owner-repo/`)
+    check(
+        "Directory structure:\n└── acme-widget/\n    ├── README.md\n    └── src/\n        └── main.rs\n",
+        &[
+            "L2 file_reference acme-widget",
+            "L3 file_reference acme-widget/README.md[README.md]",
+            "L4 file_reference acme-widget/src[src]",
+            "L5 file_reference acme-widget/src/main.rs[src/main.rs]",
+        ],
+    );
     // a row its comment marks as one to add is what a step makes: no claim
     check(
         "```\nflashinfer/jit/scale.py     # NEW: JIT generator\nflashinfer/utils.py         # decorators\ncsrc/scale.cu               # (new) launcher\n```",
@@ -436,6 +446,16 @@ fn symbols_and_where_they_live() {
             "L1 symbol_reference lru.rs#LruCache",
             "L1 symbol_reference shard.rs#ShardMap",
         ],
+    );
+    // the items under a list item that ends with a colon are of the one file the sentence
+    // introducing them names; a file an earlier sentence of the item named is not their subject
+    check(
+        "1. The handlers live in `src/handlers.rs`:\n    * `parse_args`: the argv parser.\n",
+        &["L1 file_reference src/handlers.rs", "L2 symbol_reference src/handlers.rs#parse_args"],
+    );
+    check(
+        "1. The preset (`src/presets.rs`) reads the input. There are 2 kinds:\n    * Plain (`known_human`): typed edits.\n",
+        &["L1 file_reference src/presets.rs", "L1 behavioral src/presets.rs", "L2 symbol_reference .#known_human"],
     );
     // else the file the section is about, else anywhere; never an earlier sentence's file
     check(
@@ -1355,6 +1375,11 @@ fn two_segment_spans_under_a_folder_the_memory_names_are_paths() {
             &["L1 file_reference internal-packages/redis", "L3 file_reference internal-packages/db/schema.prisma"],
         ),
         ("- **anthropics/claude-code** is upstream; see `src/lib.rs`.", &["L1 file_reference src/lib.rs"]),
+        // a code block listing top folders names them too
+        (
+            "| `native-yield/automation-service` | Backend |\n\n```\nnative-yield/   Native yield services\n```",
+            &["L1 file_reference native-yield/automation-service", "L4 file_reference native-yield"],
+        ),
     ];
     for (content, expected) in cases {
         check(content, expected);
@@ -1913,4 +1938,14 @@ fn a_program_run_through_folders_is_a_file_of_the_repo() {
     check("**Argument:** one source doc, e.g. `/extract-adrs-ci docs/plans/human-annotations.md`.", &[]);
     // Not a program: a media type, a package, a branch.
     check("Send `application/json charset=utf-8` and run `npx @scope/tool build`.", &[]);
+}
+
+/// What a port was made from ("ports legacy's `x.rs`") is no claim, though the sentence wraps
+/// over lines; the port itself is.
+#[test]
+fn what_a_port_was_made_from_is_no_claim() {
+    check(
+        "`a_adapter.rs` is the parity port of legacy's `local_tests.rs` (end to\nend). `b_integration.rs` ports legacy's\n`integration_tests.rs` — cross-process, over `src/shm.rs`.\n",
+        &["L1 file_reference a_adapter.rs", "L2 file_reference b_integration.rs", "L3 file_reference src/shm.rs"],
+    );
 }

@@ -16,7 +16,9 @@
 //! path the memory's code spans name are collected (`named_roots`), so a span on line 3 can lean
 //! on a path on line 90. A two-segment code span or bold word of plain lowercase words
 //! (`tasks/coverage`, `**internal-packages/redis**`) is a path only when the same memory names
-//! its first folder as a path elsewhere in a code span (`tasks/coverage/misc/pass`, `tasks/`);
+//! its first folder as a path elsewhere in a code span (`tasks/coverage/misc/pass`, `tasks/`) or
+//! as an unindented `name/` line of a code block listing folders (`native-yield-operations/
+//! Native yield services`);
 //! otherwise repository slugs and word pairs (`tokio-rs/tokio`, `and/or`) stay text
 //! (`paths::under_named_root`).
 
@@ -50,7 +52,25 @@ pub(super) fn context_of(file_dir: Option<&str>, skill: Option<&str>) -> Option<
 /// read before the walk so a span on line 3 can lean on a path on line 90.
 pub(super) fn named_roots(content: &str) -> HashSet<String> {
     let mut roots = HashSet::new();
+    let mut fence = false;
     for line in content.split('\n') {
+        let t = line.trim_start();
+        if t.starts_with("```") || t.starts_with("~~~") {
+            fence = !fence;
+            continue;
+        }
+        // A code block listing the repository's top folders, one per line with what it holds
+        // (`native-yield-operations/ Native yield services`): each names its folder.
+        if fence && !line.starts_with(char::is_whitespace) {
+            let first = line.split_whitespace().next().unwrap_or("");
+            let folder = first.strip_suffix('/').filter(|f| !f.is_empty() && !f.contains('/'));
+            if let Some(tok) = folder.and_then(|_| paths::classify(first, Strength::Backtick)) {
+                if let Some(root) = paths::named_root(&tok) {
+                    roots.insert(root.to_string());
+                }
+            }
+            continue;
+        }
         for sp in markdown::code_spans(line) {
             let inner = line[sp.inner].trim();
             if inner.is_empty() || inner.len() > MAX_SPAN || inner.contains(char::is_whitespace) {

@@ -22,7 +22,9 @@
 //! 9. [`behavioural`]: a sentence without settings or line contents as a behavioural or
 //!    architectural claim;
 //! 10. [`negation`]: what the sentence denies ("no longer in `Kernel.php`", "NOT `spec/`") is
-//!     no claim: its symbols and keys are dropped, its files marked `denied_files`;
+//!     no claim: its symbols and keys are dropped, its files marked `denied_files`; so is
+//!     what a port was made from ("ports legacy's `x.rs`", [`ported`]), the words before it
+//!     taken from the previous line when the sentence wraps (`Walker::carry`);
 //! 11. [`outputs`]: a folder the sentence says a build writes into ("output to `bin/`") is
 //!     recorded; once the walk ends, every file mention at or below such a folder, in any
 //!     sentence, is marked `denied_files` too;
@@ -70,6 +72,7 @@ mod names;
 mod negation;
 mod outputs;
 mod past;
+mod ported;
 mod scope;
 mod sections;
 mod spans;
@@ -214,13 +217,23 @@ impl Walker {
         let single = !content.trim().contains(char::is_whitespace);
         let opened = self.intro_prefix(&line, kind, item_col);
         let first = self.doc.sentences.len();
-        for range in markdown::sentences(&line.masked, &line.spans) {
+        let ranges = markdown::sentences(&line.masked, &line.spans);
+        // Where the line's last sentence starts: the one that introduces what follows.
+        let last = ranges.last().map_or(0, |r| r.start);
+        let (paragraph, carried) = std::mem::take(&mut self.carry);
+        for (i, range) in ranges.into_iter().enumerate() {
             if self.budget == 0 {
                 break;
             }
+            // The first sentence continues the previous line's, in the same paragraph.
+            self.run_on = if i == 0 && paragraph == self.paragraph { carried.clone() } else { String::new() };
             self.sentence(&line, range, line_no, kind, single);
         }
-        self.scopes_after(content, first, kind, item_col, single, opened);
+        self.run_on.clear();
+        if kind == Kind::Prose {
+            self.carry = (self.paragraph, ported::run_on(content));
+        }
+        self.scopes_after(content, first, kind, item_col, (single, opened), last);
     }
 
     /// One sentence (`range` of `line`): its paths, keys, line contents, symbols and whether
@@ -268,8 +281,17 @@ impl Walker {
             .then(|| behavioural::classify(orig, &range, spans, &files, &syms))
             .flatten();
         // What the sentence says is not there, or not to be used, is no claim that it exists.
+        // Nor is what a port was made from ("ports legacy's `x.rs`"), whatever line it began on.
+        let ported_from = |start: usize| {
+            let before = format!("{} {}", self.run_on, orig.get(range.start..start).unwrap_or(""));
+            ported::port_source(&before)
+        };
         let denied_files: Vec<usize> = if text_kind {
-            (0..files.len()).filter(|&i| negation::denied(orig, &range, files[i].start, files[i].end)).collect()
+            (0..files.len())
+                .filter(|&i| {
+                    negation::denied(orig, &range, files[i].start, files[i].end) || ported_from(files[i].start)
+                })
+                .collect()
         } else {
             Vec::new()
         };
@@ -310,7 +332,9 @@ impl Walker {
             // A name tied to a file the sentence denies or has the reader make (`def execute()`
             // in "Create debug files like `debug.py` with `def execute():`") is that file's.
             syms.retain(|s| {
-                !negation::denied(orig, &range, s.start, s.end) && !s.file.is_some_and(|f| denied_files.contains(&f))
+                !negation::denied(orig, &range, s.start, s.end)
+                    && !ported_from(s.start)
+                    && !s.file.is_some_and(|f| denied_files.contains(&f))
             });
             configs.retain(|c| !negation::denied(orig, &range, c.start, c.end));
         }

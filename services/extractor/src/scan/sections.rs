@@ -133,14 +133,15 @@ impl Walker {
 
     /// What a prose line opens for the lines after it: a section folder or file (heading or
     /// intro line naming one path), a list scope (item starting with a path), a tree root.
+    /// `last_sentence` is where the line's last sentence starts.
     pub(super) fn scopes_after(
         &mut self,
         content: &str,
         first: usize,
         kind: Kind,
         item_col: Option<usize>,
-        single: bool,
-        opened: bool,
+        (single, opened): (bool, bool),
+        last_sentence: usize,
     ) {
         self.nest.clear();
         if single {
@@ -162,7 +163,13 @@ impl Walker {
         if opened {
             return;
         }
-        let intro = kind == Kind::Heading || content.trim_end().trim_end_matches(['*', '_']).ends_with(':');
+        // A line ending with a colon introduces what follows; the one path it names is the
+        // subject of the items or lines under it only when the sentence that introduces them
+        // names it ("The preset (`presets.rs`) extracts paths. There are 3 kinds of
+        // checkpoints:" lists kinds, not parts of `presets.rs`).
+        let introducing = lead.start >= last_sentence;
+        let intro =
+            kind == Kind::Heading || (introducing && content.trim_end().trim_end_matches(['*', '_']).ends_with(':'));
         if let Some(col) = item_col {
             let before = content.get(..lead.start).unwrap_or("");
             let at_start = before.trim_matches(|c: char| c.is_whitespace() || matches!(c, '*' | '_' | '[')).is_empty();

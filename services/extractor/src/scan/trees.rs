@@ -3,7 +3,8 @@
 //! A row of a tree diagram (`├── lru.go`, `|-- lru.go`) or an entry of a listing code block is a
 //! path made of the names of the open entries to its left, then its own name (at most 64 levels).
 //! The lone name on the line just above a tree's first row is its root (`src`, `.`,
-//! `myproject/`). A root that is not a common folder name may be the project's own name, so its
+//! `myproject/`); so is a first row drawn as the last entry of its level (`└──
+//! owner-project/`, as gitingest draws a repository). A root that is not a common folder name may be the project's own name, so its
 //! children also get a reading without it, after the reading with it: a tree drawn under the
 //! project's name (`strands-agents/src/...`) may mean the path without it; a root that names
 //! the notes file's own folder (`deployment/` in `deployment/AGENTS.md`, `dashboard/` in
@@ -98,6 +99,7 @@ impl Walker {
     /// of it, then its own name.
     pub(super) fn nest_entry(&mut self, col: usize, name: &str, line_no: u32, text: &str, root: bool) -> bool {
         let name = name.trim_matches(|c: char| matches!(c, '`' | '*' | '"' | '\''));
+        let first_row = self.nest.is_empty();
         while self.nest.last().is_some_and(|e| e.col >= col) {
             self.nest.pop();
         }
@@ -127,7 +129,13 @@ impl Walker {
             }
             _ => None,
         };
-        let label = root
+        // A tree's first row drawn as the last entry of its level (`└── owner-project/`, as
+        // gitingest draws a repository) is its root row: it may be the project's own name too.
+        let root_row = !root && first_row && {
+            let t = text.trim_start();
+            t.starts_with('└') || t.starts_with("`--") || t.starts_with("\\--")
+        };
+        let label = (root || root_row)
             && self.nest.is_empty()
             && paths::folder_like(&tok)
             && !paths::is_common_dir(&tok.path)

@@ -80,6 +80,11 @@ pub(super) struct Walker {
     /// the block's later commands run there. `Some(None)`: somewhere the repository cannot say
     /// (`cd /tmp`). Reset when a code block opens or closes.
     pub(super) fence_cd: Option<Option<String>>,
+    /// The end of the last prose line when it runs on into the next (`scan::ported::run_on`),
+    /// with its paragraph: the words before the next line's first mention start there.
+    pub(super) carry: (u32, String),
+    /// The carried words the sentence being read starts with (only a line's first sentence).
+    pub(super) run_on: String,
     /// The line being read.
     pub(super) line_no: u32,
     pub(super) budget: usize,
@@ -145,6 +150,8 @@ impl Walker {
             pending_root: None,
             continued: None,
             fence_cd: None,
+            carry: (0, String::new()),
+            run_on: String::new(),
             line_no: 0,
             budget: MAX_MENTIONS,
             example: false,
