@@ -97,3 +97,43 @@ fn a_bare_name_whose_deep_file_moved_under_the_same_name_still_names_it() {
         other => panic!("a root file moved into a folder is STALE: {other:?}"),
     }
 }
+
+/// Without history: a memory listing its top folders (`ts-libs/`, `sdk/`) and naming
+/// `sdk/sdk-core` wrote that path from the root. When only `ts-libs/sdk/sdk-core` ends with it
+/// now, the folder moved under `ts-libs/` (STALE, a guess), though the memory names `ts-libs/`
+/// paths too; a path whose first folder the memory never names on its own stays written
+/// relative to `ts-libs/` (VALID).
+#[test]
+fn without_history_a_path_from_a_listed_top_folder_is_not_read_inside_another() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path();
+    common::write(root, "ts-libs/eslint-config/index.js", "module.exports = {};\n");
+    common::write(root, "ts-libs/sdk/sdk-core/package.json", "{\"name\": \"sdk-core\"}\n");
+    common::write(root, "ts-libs/utils/src/log.ts", "export {};\n");
+    common::write(root, "AGENTS.md", "notes\n");
+    let evidence = Evidence::open(root).unwrap();
+    let memory = common::notes_file(root, "AGENTS.md", common::START);
+    let got = common::check_as_validate(
+        &evidence,
+        memory,
+        vec![
+            common::file_claim("ts-libs/eslint-config"),
+            common::file_claim("sdk"),
+            common::file_claim("sdk/sdk-core"),
+            common::file_claim("utils/src/log.ts"),
+        ],
+    );
+    match &got[2] {
+        Outcome::Checked { verdict: Verdict::Stale, successor, evidence, .. } => {
+            assert_eq!(successor.as_deref(), Some("ts-libs/sdk/sdk-core"), "{evidence}");
+            assert!(evidence.contains("no history"), "{evidence}");
+        }
+        other => panic!("sdk/sdk-core moved under ts-libs/: {other:?}"),
+    }
+    match &got[3] {
+        Outcome::Checked { verdict: Verdict::Valid, evidence, .. } => {
+            assert!(evidence.contains("ts-libs/utils/src/log.ts"), "{evidence}")
+        }
+        other => panic!("utils/src/log.ts is written relative to ts-libs/: {other:?}"),
+    }
+}

@@ -75,6 +75,11 @@ impl MemoryContext {
         None
     }
 
+    /// Whether the memory names `path` itself, as written (trailing `/` aside).
+    pub(super) fn names_exactly(&self, path: &str) -> bool {
+        self.paths.iter().any(|(p, _)| p == path)
+    }
+
     /// Whether the memory names `folder` itself, as a folder of the repository (a section
     /// heading `## src/x/`, a path written with a trailing slash).
     pub(super) fn names_folder(&self, index: &RepoIndex, folder: &str) -> bool {

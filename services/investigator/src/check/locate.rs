@@ -90,15 +90,8 @@ impl Checker<'_> {
         if let Some(gone) = self.in_an_outlived_folder(&path).filter(|_| !another_exists && self.git.is_none()) {
             return gone;
         }
-        // As read first, then as written (`benches/README.md` in a crate's
-        // `src/adapters/x/CLAUDE.md` is the crate's, not the notes folder's).
-        if !another_exists {
-            let written = alts.iter().filter_map(|a| RepoRoot::normalise(a).ok()).filter(|a| *a != path);
-            if let Some(tail) =
-                std::iter::once(path.clone()).chain(written).find_map(|r| self.written_relative_to_a_package(&r, since))
-            {
-                return tail;
-            }
+        if let Some(tail) = self.written_relative_to_a_package(&path, since).filter(|_| !another_exists) {
+            return tail;
         }
         if let Some(not_a_path) = self.not_a_path_of_the_repo(&path, alts, since) {
             return not_a_path;
@@ -154,6 +147,14 @@ impl Checker<'_> {
                 }
                 for reading in &readings {
                     if let Some(found) = self.follow_history(git, reading, window, penalty) {
+                        // The path as written, gone from the root, is its package's now
+                        // (`benches/README.md` in a crate's `src/adapters/x/CLAUDE.md`: the
+                        // crate's own, not the root's old file renamed away and deleted).
+                        if matches!(found, Located::Gone { .. }) && *reading != path {
+                            if let Some(tail) = self.written_relative_to_a_package(reading, since) {
+                                return tail;
+                            }
+                        }
                         return self.unless_generated(reading, found);
                     }
                 }

@@ -9,8 +9,9 @@
 //! of one or more longer paths (`airframe-codec/src/main/scala`), those are what it names:
 //! **VALID**, at 80 for one place or for the one of several in the package holding the memory's
 //! own file (a crate's `benches/README.md` named in its `src/adapters/x/CLAUDE.md`), and 70 when
-//! it is a folder every one of several packages has, listed. Each reading is tried: the notes
-//! folder's first, then the path as written. Bare names are `locate.rs`'s (`folder_of_each_package`); without a date or history
+//! it is a folder every one of several packages has, listed. The notes folder's reading is tried
+//! first; the path as written, when history shows it gone from the root (renamed away and
+//! deleted: `locate.rs`), is its package's now. Bare names are `locate.rs`'s (`folder_of_each_package`); without a date or history
 //! nothing is said here.
 
 use memval_proto::UnixSeconds;
