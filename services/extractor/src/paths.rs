@@ -166,7 +166,7 @@ const DOTFILES: &[&str] = &[
     ".ruby-version", ".node-version", ".tool-versions", ".clang-format", ".clang-tidy", ".flake8",
     ".pylintrc", ".coveragerc", ".bashrc", ".zshrc", ".profile", ".mailmap", ".htaccess",
     ".env.example", ".env.local", ".env.sample", ".env.test", ".env.development",
-    ".env.production", ".npmignore", ".vscodeignore", ".stylelintrc",
+    ".env.production", ".npmignore", ".vscodeignore", ".stylelintrc", ".style.yapf",
 ];
 
 /// An environment file of one setting (`.env.docker`, `.env.prod_electron`): `.env.` and a
@@ -180,17 +180,9 @@ fn env_file(name: &str) -> bool {
 /// A tool's own dotfile by the shape tools name them: a run-control file, `.` and the tool's
 /// name and `rc` (`.luacheckrc`, `.mocharc`, `.swcrc`), or an ignore list, `.` and a name and
 /// `ignore` (`.helmignore`, `.gcloudignore`). The name before the suffix has three letters or
-/// more, so `.rc` and `.src`, extensions, are not files. Or a tool's dotfile with a format of
-/// its own after the name (`.style.yapf`): `.`, a word of three letters or more, `.` and two to
-/// five lower-case letters.
+/// more, so `.rc` and `.src`, extensions, are not files.
 fn tool_dotfile(name: &str) -> bool {
     let Some(rest) = name.strip_prefix('.') else { return false };
-    let word = |w: &str, min: usize| w.len() >= min && w.bytes().all(|b| b.is_ascii_lowercase() || b == b'-');
-    if rest.split_once('.').is_some_and(|(tool, format)| {
-        word(tool, 3) && (2..=5).contains(&format.len()) && format.bytes().all(|b| b.is_ascii_lowercase())
-    }) {
-        return true;
-    }
     let tool = rest
         .strip_suffix("rc")
         .filter(|t| t.len() >= 3)
@@ -822,6 +814,8 @@ mod tests {
             (".helmignore", Backtick, Some((".helmignore", false, None))),
             (".style.yapf", Backtick, Some((".style.yapf", false, None))),
             (".e.g", Backtick, None),
+            // a member chain is no dotfile
+            (".events.emit", Backtick, None),
             (".rc", Backtick, None),
             (".src", Backtick, None),
             ("lru.go.", Prose, Some(("lru.go", false, None))),
