@@ -282,9 +282,13 @@ impl Walker {
             .flatten();
         // What the sentence says is not there, or not to be used, is no claim that it exists.
         // Nor is what a port was made from ("ports legacy's `x.rs`"), whatever line it began on.
+        // Only a sentence with a port word, here or on the line it runs on from, is read for one.
+        let may_port = ported::mentions_a_port(&self.run_on) || ported::mentions_a_port(&orig[range.clone()]);
         let ported_from = |start: usize| {
-            let before = format!("{} {}", self.run_on, orig.get(range.start..start).unwrap_or(""));
-            ported::port_source(&before)
+            may_port && {
+                let before = format!("{} {}", self.run_on, orig.get(range.start..start).unwrap_or(""));
+                ported::port_source(&before)
+            }
         };
         let denied_files: Vec<usize> = if text_kind {
             (0..files.len())

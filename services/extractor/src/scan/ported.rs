@@ -24,6 +24,12 @@ static PORT_SOURCE: LazyLock<Regex> = LazyLock::new(|| {
         .expect("valid regex")
 });
 
+/// Whether `text` has the word a port sentence needs (`port`, `ports`, ...), case aside: a cheap
+/// test before [`port_source`] reads the words before each mention.
+pub(super) fn mentions_a_port(text: &str) -> bool {
+    text.as_bytes().windows(4).any(|w| w.eq_ignore_ascii_case(b"port"))
+}
+
 /// Whether the words before a mention (`before`: the sentence's text up to it, with the run-on
 /// end of the previous line in front) make it what a port was made from.
 pub(super) fn port_source(before: &str) -> bool {

@@ -4,9 +4,10 @@
 //! path made of the names of the open entries to its left, then its own name (at most 64 levels).
 //! The lone name on the line just above a tree's first row is its root (`src`, `.`,
 //! `myproject/`); so is a first row drawn as the last entry of its level (`└──
-//! owner-project/`, as gitingest draws a repository). A root that is not a common folder name may be the project's own name, so its
-//! children also get a reading without it, after the reading with it: a tree drawn under the
-//! project's name (`strands-agents/src/...`) may mean the path without it; a root that names
+//! owner-project/`, as gitingest draws a repository). A root that is not a common folder name
+//! may be the project's own name, so its children also get a reading without it, after the
+//! reading with it: a tree drawn under the project's name (`strands-agents/src/...`) may mean
+//! the path without it; a root that names
 //! the notes file's own folder (`deployment/` in `deployment/AGENTS.md`, `dashboard/` in
 //! `apps/dashboard/AGENTS.md`; a common name such as `tests/` only when it is the whole folder)
 //! is that folder. Backticked names and

@@ -11,8 +11,8 @@
 //! own file (a crate's `benches/README.md` named in its `src/adapters/x/CLAUDE.md`), and 70 when
 //! it is a folder every one of several packages has, listed. The notes folder's reading is tried
 //! first; the path as written, when history shows it gone from the root (renamed away and
-//! deleted: `locate.rs`), is its package's now. Bare names are `locate.rs`'s (`folder_of_each_package`); without a date or history
-//! nothing is said here.
+//! deleted: `locate.rs`), is its package's now. Bare names are `locate.rs`'s
+//! (`folder_of_each_package`); without a date or history nothing is said here.
 
 use memval_proto::UnixSeconds;
 

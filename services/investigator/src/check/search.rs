@@ -428,13 +428,13 @@ impl Checker<'_> {
         // A memory that names the path's first folder as an entry of its own (`sdk/` in a
         // listing of top folders beside `ts-libs/`) wrote it from the root, not inside `prefix/`.
         let own_entry = path.contains('/') && self.context.names_exactly(first);
-        if let Some(named) = self.context.names_under(self.index, prefix).filter(|_| !own_entry) {
-            return relative(format!(
-                "{path} is written relative to {prefix}/, a folder the memory names ({named}); full path {found}"
-            ));
-        }
-        if own_entry && self.context.names_under(self.index, prefix).is_some() {
-            return Located::Moved {
+        match self.context.names_under(self.index, prefix) {
+            Some(named) if !own_entry => {
+                return relative(format!(
+                    "{path} is written relative to {prefix}/, a folder the memory names ({named}); full path {found}"
+                ))
+            }
+            Some(_) => return Located::Moved {
                 to: found.to_owned(),
                 dir,
                 confidence: if places > 1 { 50 } else { 60 },
@@ -442,7 +442,8 @@ impl Checker<'_> {
                     "no history; the memory names {first}/ as a folder of its own, which is not where {path} is, and {found} ends with it (read as moved under {prefix}/, unconfirmed)"
                 ),
                 since: None,
-            };
+            },
+            None => {}
         }
         // Its first folder is at the root: an abbreviation inside another folder of that name,
         // unless the memory's other paths use the root's (`docs/adr` there as written): then
