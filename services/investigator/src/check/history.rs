@@ -262,7 +262,7 @@ impl Checker<'_> {
         // A copy made for a move comes after the file it copies: a file of the name added
         // before the old one was (another app's `Layout.tsx`, there a year earlier) lived
         // beside it, no successor.
-        let born = git.added_named(name, None).into_iter().filter(|(p, _, _)| p == last).map(|(_, _, t)| t).min();
+        let born = first_added(git, last);
         let added_after_it = |t: UnixSeconds| born.is_none_or(|b| t >= b);
         // A file as old as it, under its name now or one it was renamed from since, is a
         // neighbour, not where the file went: towns' `multi/config.yaml`, added with
@@ -529,12 +529,13 @@ fn as_old_as(git: &GitRepo, path: &str, gone: &str, born: UnixSeconds) -> bool {
             None => break,
         }
     }
-    git.added_named(basename(&origin), None)
-        .into_iter()
-        .filter(|(p, _, _)| *p == origin)
-        .map(|(_, _, t)| t)
-        .min()
-        .is_some_and(|t| t <= born)
+    first_added(git, &origin).is_some_and(|t| t <= born)
+}
+
+/// When history first added a file at `path` (a name added, deleted and added again counts
+/// from its first time), if it did at all.
+fn first_added(git: &GitRepo, path: &str) -> Option<UnixSeconds> {
+    git.added_named(basename(path), None).into_iter().filter(|(p, _, _)| p == path).map(|(_, _, t)| t).min()
 }
 
 /// How many times history shows `path` added and then deleted, when that is
