@@ -15,6 +15,9 @@
 //!
 //! The random moments come from a seed printed at the start; `MEMVAL_TEST_SEED` replays it.
 //!
+//! A replica started after a dead holder's claim (it never saw the period fire) still finds the
+//! period's running lease and takes it over.
+//!
 //! And a broker outage: nats-server stopped for 10 s and started again on the same port and
 //! store; the reconciler, its judges and the ingest role come back by themselves (or exit
 //! non-zero saying why, for their supervisor to restart them), and a period after the outage
@@ -241,6 +244,53 @@ fn the_lease_holder_killed_mid_run_in_ten_periods_with_two_reconcilers_still_giv
 #[test]
 fn any_of_three_reconcilers_killed_in_ten_periods_still_gives_one_report_each() {
     kill_reconcilers_period_after_period(3, Victim::Anyone);
+}
+
+/// The one reconciler killed while it holds a period, and a replica started only after its
+/// claim (as compose restarts a dead container): the new replica never saw the period fire,
+/// yet it finds the running lease of the period before it started, watches it and takes the
+/// period over when the dead holder stays silent. One report, the in-process one.
+#[test]
+fn a_replica_started_after_a_dead_holders_claim_takes_that_period_over() {
+    let Setting { root, out_dir, logs, want, .. } = &setting_up();
+    let nats = NatsServer::start();
+    let url = nats.url();
+    let model = ScriptedServer::start(|request| judge_answer(request).after(MODEL_DELAY));
+    let judge_args = model_args(&model);
+    let judge_args: Vec<&str> = judge_args.iter().map(String::as_str).collect();
+    let judges: Vec<Service> = (0..2).map(|_| Service::start("judge", &url, &judge_args, logs)).collect();
+    // A report of the killed period by the replacement can only come from the lease: the
+    // period fired before the replacement started.
+    let extra = ["--pair-judges", "--judge-timeout", "60", "--lease-ttl", "1"];
+    let args = serve_args(root, out_dir, "*/15 * * * * *", &extra);
+    let args: Vec<&str> = args.iter().map(String::as_str).collect();
+    let holder = Service::start("reconciler", &url, &args, logs);
+    let (t, claim) = eventually(Duration::from_secs(30), "the first period's claim", || {
+        schedule_leases(&url).into_iter().next().map(|(t, lease)| (t, lease[0].1.clone()))
+    });
+    assert_eq!(owner_pid(&claim), holder.pid(), "{claim}");
+    holder.kill();
+    let state = schedule_leases(&url)[&t].last().unwrap().0.clone();
+    assert_eq!(state, "running", "the holder was killed before it finished\n{}", all_logs(logs));
+    let replacement = Service::start("reconciler", &url, &args, logs);
+
+    let paths = eventually(Duration::from_secs(30), "the period's report by the replacement", || {
+        reported(logs).get(&t).cloned()
+    });
+    let leases = schedule_leases(&url);
+    let (state, owner) = leases[&t].last().unwrap().clone();
+    assert_eq!(state, "done", "{leases:#?}");
+    assert!(owner.contains(&format!("(pid {}) (took over period schedule-{t}", replacement.pid())), "{owner}");
+    assert_eq!(paths.len(), 1, "{paths:?}");
+    for path in &paths {
+        assert_eq!(&std::fs::read_to_string(path).unwrap(), want, "{}", all_logs(logs));
+    }
+    let (code, log) = replacement.terminate();
+    assert_eq!(code, Some(0), "{log}");
+    for judge in judges {
+        let (code, log) = judge.terminate();
+        assert_eq!(code, Some(0), "{log}");
+    }
 }
 
 /// A memory-ingest event of repo `shop` with id `ev-{n}`.

@@ -300,7 +300,12 @@ pub async fn serve_reconciler(
     // Periods other replicas hold, until their holder ends the lease or falls silent.
     let mut watches: Vec<Watch> = Vec::new();
     tokio::pin!(shutdown);
-    let mut next_fire = triggers.schedule.next_after(chrono::Utc::now());
+    let started = chrono::Utc::now();
+    let mut next_fire = triggers.schedule.next_after(started);
+    // Periods that fired before this replica started may be held by a reconciler that died
+    // with nobody watching (the others were down, or started after its claim, as this one):
+    // watched like any period claimed by another.
+    watches.extend(claimed_before_start(js, &reconciler, &triggers, started, ttl).await);
     loop {
         let until_fire = next_fire.map(|t| (t - chrono::Utc::now()).to_std().unwrap_or(Duration::ZERO));
         let quiet_due = debounce.values().filter_map(Debounce::deadline).min();
@@ -404,6 +409,54 @@ pub async fn serve_reconciler(
 
 /// A period another replica holds, watched with the work due for it.
 type Watch = lease::Watch<Due>;
+
+/// How far back a starting reconciler looks for scheduled periods still running, and how many
+/// of them it reads at most: enough for a day of an hourly schedule, or the last firings of a
+/// frequent one, at one lease read each.
+const LOOK_BACK: Duration = Duration::from_secs(24 * 3600);
+const LOOK_BACK_PERIODS: usize = 24;
+
+/// The scheduled periods of the last [`LOOK_BACK`] (at most [`LOOK_BACK_PERIODS`] per repo)
+/// whose lease says running: their holder may have died before any replica watched it, so this
+/// one watches them and takes over a silent one. A period nobody claimed is not reconciled
+/// late, and one already done is left alone.
+async fn claimed_before_start(
+    js: &JetStream,
+    reconciler: &Reconciler,
+    triggers: &Triggers,
+    started: chrono::DateTime<chrono::Utc>,
+    ttl: Duration,
+) -> Vec<Watch> {
+    let mut watches = Vec::new();
+    for fired in triggers.schedule.fired_within(started, LOOK_BACK, LOOK_BACK_PERIODS) {
+        let period = format!("schedule-{}", fired.timestamp());
+        for target in reconciler.repos() {
+            let subject = lease_subject(&target.name, &period);
+            match js.read_lease(topology::LEASES, &subject).await {
+                Ok(Some(lease)) if !lease.state.is_terminal() => {
+                    tracing::info!(
+                        repo = %target.name,
+                        period = %period,
+                        holder = %memval_proto::display::one_line(&lease.owner),
+                        "a period claimed before this reconciler started, watching its lease"
+                    );
+                    let due = Due {
+                        target: target.clone(),
+                        trigger: Trigger::Schedule,
+                        reply: None,
+                        period: Some(period.clone()),
+                    };
+                    watches.push(Watch::new(due, subject, lease, ttl));
+                }
+                Ok(_) => {}
+                Err(e) => {
+                    tracing::warn!(subject = %subject, error = %e, "cannot read the lease of a period before this reconciler started; not watched")
+                }
+            }
+        }
+    }
+    watches
+}
 
 /// What the reconciler does next: claim a period (or just reconcile, for a request), or
 /// reconcile a period it has just taken over from a silent holder.

@@ -63,6 +63,16 @@ impl Schedule {
     pub fn next_after(&self, after: DateTime<Utc>) -> Option<DateTime<Utc>> {
         self.cron.after(&after).next()
     }
+
+    /// The firings at or before `at` and no earlier than `within` before it, newest first, at
+    /// most `most` of them: the periods a replica starting at `at` may find claimed by a
+    /// holder that died before anyone watched it.
+    pub fn fired_within(&self, at: DateTime<Utc>, within: Duration, most: usize) -> Vec<DateTime<Utc>> {
+        let earliest = at - chrono::Duration::from_std(within).unwrap_or(chrono::Duration::MAX);
+        // `after(t)` runs backwards from t exclusive; a firing at `at` itself counts.
+        let from = at + chrono::Duration::milliseconds(1);
+        self.cron.after(&from).rev().take_while(|t| *t >= earliest).take(most).collect()
+    }
 }
 
 /// Debounced memory-ingest events of one repo: a reconciliation is due after `events`
@@ -187,6 +197,23 @@ mod tests {
         assert_eq!(hourly.next_after(t).unwrap().to_rfc3339(), "2026-12-02T11:00:00+00:00");
         let nightly = Schedule::parse("0 30 2 * * *").unwrap();
         assert_eq!(nightly.next_after(t).unwrap().to_rfc3339(), "2026-12-03T02:30:00+00:00");
+        // Looking back from a start: newest first, bounded by age and by count.
+        let every_ten = Schedule::parse("*/10 * * * * *").unwrap();
+        let back = |within: u64, most: usize| -> Vec<String> {
+            every_ten
+                .fired_within(t, Duration::from_secs(within), most)
+                .iter()
+                .map(|t| t.format("%H:%M:%S").to_string())
+                .collect()
+        };
+        assert_eq!(back(30, 10), ["10:15:30", "10:15:20", "10:15:10", "10:15:00"], "a firing at the start counts");
+        assert_eq!(back(30, 2), ["10:15:30", "10:15:20"]);
+        assert_eq!(back(5, 10), ["10:15:30"]);
+        assert_eq!(
+            hourly.fired_within(t, Duration::from_secs(600), 5),
+            Vec::<DateTime<Utc>>::new(),
+            "none in the last ten minutes"
+        );
         for bad in ["", "* *", "61 * * * *", "* * * * * * * *", "every day", "0 0 0 1 1 * 2001"] {
             let err = Schedule::parse(bad).expect_err(bad).to_string();
             assert!(err.contains("schedule") && err.contains(&format!("{bad:?}")), "{bad}: {err}");
