@@ -91,6 +91,9 @@ pub enum Assertion {
     ConfigValue { key: String, value: String },
     /// The line of the code ref contains `text`.
     LineText { text: String },
+    /// The repository pins `tool` (`node`, `python`, `go`, `rust`, `java`, `scala`, `sbt`,
+    /// `gradle`, `ruby`) at `version`, in the files that tool reads its version from.
+    ToolVersion { tool: String, version: String },
 }
 
 /// One checkable assertion extracted from a memory (docs/contracts.md §2).

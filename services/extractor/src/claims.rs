@@ -61,6 +61,9 @@ pub(crate) fn build(doc: &Doc) -> Vec<Claim> {
                 .or_else(|| s.anchor.map(|a| &doc.anchors[a]).filter(|f| f.tok.has_config_ext()));
             out.push(config_claim(s, c, target));
         }
+        for v in &s.versions {
+            out.push(version_claim(s, v));
+        }
         if let Some(claim_type) = s.behaviour {
             let refs = s
                 .files
@@ -224,6 +227,18 @@ fn config_claim(s: &Sentence, c: &ConfigMention, target: Option<&FileMention>) -
         lines: Vec::new(),
         code_refs: vec![code_ref],
         assertion,
+    }
+}
+
+/// "Scala 3.6.4": the version the repository pins for that tool, wherever it pins it.
+fn version_claim(s: &Sentence, v: &crate::versions::ToolVersion) -> Claim {
+    Claim {
+        claim_type: ClaimType::Configuration,
+        claim_text: format!("{} {} is the version the repository pins", v.tool, v.version),
+        line: s.line,
+        lines: Vec::new(),
+        code_refs: vec![CodeRef::path(ANYWHERE)],
+        assertion: Some(Assertion::ToolVersion { tool: v.tool.to_owned(), version: v.version.clone() }),
     }
 }
 

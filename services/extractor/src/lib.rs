@@ -57,6 +57,7 @@ mod paths;
 mod scan;
 mod stage;
 mod symbols;
+mod versions;
 
 pub use extract::{extract, EMPTY_REASON, HISTORY_REASON, INTERNAL_ERROR_REASON, NO_CLAIMS_REASON, VENDORED_REASON};
 pub use model::{LlmExtractorConfig, LlmExtractorStage};

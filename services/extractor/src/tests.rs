@@ -42,6 +42,7 @@ fn render(c: &Claim) -> String {
     match &c.assertion {
         Some(Assertion::ConfigValue { key, value }) => out.push_str(&format!(" {{{key}={value}}}")),
         Some(Assertion::LineText { text }) => out.push_str(&format!(" {{{text:?}}}")),
+        Some(Assertion::ToolVersion { tool, version }) => out.push_str(&format!(" {{{tool} {version}}}")),
         None => {}
     }
     out

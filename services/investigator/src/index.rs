@@ -538,7 +538,10 @@ impl RepoIndex {
     /// The `.gitignore` rule, if any, that ignores what is put inside the folder `rel`, not the
     /// folder itself (`test/data/reference-output/odr-*/`): the folder is where a build or a
     /// fetch puts its output. Read from the `.gitignore` of `rel`'s folders that exist, with the
-    /// rule's path taken from that file's folder; a negated rule does not count.
+    /// rule's path taken from that file's folder; a negated rule does not count. The rule ignores
+    /// a kind of thing put there (a wildcard below the folder): one named subfolder ignored
+    /// (`mettascope/dist/`) is the build output of a folder of sources, which says nothing of
+    /// the folder itself.
     pub fn ignores_inside(&self, rel: &str) -> Option<(String, String)> {
         let rel = rel.trim_end_matches('/');
         let segments: Vec<&str> = rel.split('/').collect();
@@ -552,7 +555,8 @@ impl RepoIndex {
             let below = format!("{}/", segments[depth..].join("/"));
             for line in text.lines().map(str::trim) {
                 let rule = line.strip_prefix('/').unwrap_or(line);
-                if !line.starts_with(['#', '!']) && rule.len() > below.len() && rule.starts_with(&below) {
+                let kind_of_thing = rule.get(below.len()..).is_some_and(|rest| rest.contains(['*', '?', '[']));
+                if !line.starts_with(['#', '!']) && rule.starts_with(&below) && kind_of_thing {
                     return Some((file, line.to_owned()));
                 }
             }

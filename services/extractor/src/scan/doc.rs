@@ -44,6 +44,8 @@ pub(crate) struct Sentence {
     /// Files the sentence denies are there or are to be used (indices into `files`): no claim
     /// is made of them ([`super::negation`]).
     pub denied_files: Vec<usize>,
+    /// Versions of a language or build tool the sentence states (`crate::versions`).
+    pub versions: Vec<crate::versions::ToolVersion>,
 }
 
 impl Sentence {
@@ -60,6 +62,7 @@ impl Sentence {
             line_texts: Vec::new(),
             behaviour: None,
             denied_files: Vec::new(),
+            versions: Vec::new(),
         }
     }
 }

@@ -73,6 +73,7 @@ mod negation;
 mod outputs;
 mod past;
 mod ported;
+mod record_rules;
 mod scope;
 mod sections;
 mod spans;
@@ -337,6 +338,7 @@ impl Walker {
             // in "Create debug files like `debug.py` with `def execute():`") is that file's.
             syms.retain(|s| {
                 !negation::denied(orig, &range, s.start, s.end)
+                    && !negation::added_new(orig, &range, s.start, s.end)
                     && !ported_from(s.start)
                     && !s.file.is_some_and(|f| denied_files.contains(&f))
             });
@@ -362,7 +364,13 @@ impl Walker {
         if self.example {
             configs.clear();
         }
-        let has_mentions = !(files.is_empty() && syms.is_empty() && configs.is_empty());
+        // A tool's version stated in running text of this repository, outside a worked example.
+        let versions = if kind == Kind::Prose && elsewhere.is_none() && !self.example {
+            crate::versions::tool_versions(&orig[range.clone()])
+        } else {
+            Vec::new()
+        };
+        let has_mentions = !(files.is_empty() && syms.is_empty() && configs.is_empty() && versions.is_empty());
         self.push(Sentence {
             line: line_no,
             text: if has_mentions { clean_text(text) } else { String::new() },
@@ -374,6 +382,7 @@ impl Walker {
             line_texts,
             behaviour,
             denied_files,
+            versions,
         });
     }
 }

@@ -247,6 +247,46 @@ fn forbids_making(words: &[String]) -> bool {
     verb.is_some_and(|(i, _)| i > 0 && matches!(words[i - 1].as_str(), "not" | "never" | "don't" | "dont"))
 }
 
+/// Whether a name is new code a step has its reader write: the clause opens with "Add" or
+/// "Introduce" as an instruction and the name is what it adds ("- [ ] Add `detectFormat()`
+/// helper function", a plan's "| `htfs/delegates.go` | Add `detectFormat()`, update ..."), not
+/// where it adds to ("Add `@Transactional` to service methods", "add in `bar.go`"), nor
+/// something about a name that is there ("Add `Foo` tests", "add `Bar` import"). For names
+/// only: a file named after "Add" is often where the addition goes ("add `CHANGELOG.md` entry").
+pub(super) fn added_new(orig: &str, range: &Range<usize>, start: usize, end: usize) -> bool {
+    /// What is added for or about a name, which is there already.
+    const ABOUT: &[&str] = &[
+        "test",
+        "tests",
+        "import",
+        "imports",
+        "support",
+        "entry",
+        "entries",
+        "docs",
+        "documentation",
+        "example",
+        "examples",
+        "call",
+        "calls",
+        "usage",
+        "handling",
+        "check",
+        "checks",
+        "coverage",
+        "mock",
+        "mocks",
+    ];
+    let Some((words, _, to)) = clause_words(orig, range, start, end) else { return false };
+    let kept: Vec<&str> = words.iter().map(String::as_str).filter(|w| !MAKE_FILLER.contains(w)).collect();
+    let after = &orig[end..to.max(end)];
+    let clause = after[..after.find(clause_break).unwrap_or(after.len())].to_lowercase();
+    let mut after_words = clause.split(|c: char| !c.is_alphanumeric()).filter(|w| !w.is_empty());
+    let about = after_words.clone().next().is_some_and(|w| ABOUT.contains(&w));
+    let elsewhere = after_words.any(|w| matches!(w, "to" | "into" | "in" | "on" | "onto" | "inside" | "under"));
+    matches!(kept.as_slice(), ["add" | "introduce"]) && !about && !elsewhere
+}
+
 /// Whether the sentence `orig[range]` denies the mention at `start..end`.
 pub(super) fn denied(orig: &str, range: &Range<usize>, start: usize, end: usize) -> bool {
     let Some((words, from, to)) = clause_words(orig, range, start, end) else { return false };
@@ -428,6 +468,28 @@ mod tests {
     fn at(text: &str, mention: &str) -> bool {
         let start = text.find(mention).unwrap();
         denied(text, &(0..text.len()), start, start + mention.len())
+    }
+
+    #[test]
+    fn a_name_a_step_adds_is_new_code() {
+        let added = |text: &str, mention: &str| {
+            let start = text.find(mention).unwrap();
+            added_new(text, &(0..text.len()), start, start + mention.len())
+        };
+        assert!(added("- [ ] Add `detectFormat()` helper function with magic byte detection", "`detectFormat()`"));
+        assert!(added("| `htfs/delegates.go` | Add `detectFormat()`, update `gzDelegateOpen()` |", "`detectFormat()`"));
+        assert!(added("Introduce a new `RetryPolicy` type.", "`RetryPolicy`"));
+        // Where it goes, what else it touches, or something about a name that is there.
+        assert!(!added(
+            "| `htfs/delegates.go` | Add `detectFormat()`, update `gzDelegateOpen()` |",
+            "`gzDelegateOpen()`"
+        ));
+        assert!(!added("Add `@Transactional` to service methods.", "`@Transactional`"));
+        assert!(!added("Add `Parser` tests for each dialect.", "`Parser`"));
+        assert!(!added("Add the helper in `Registry`.", "`Registry`"));
+        // Not an instruction that opens its clause.
+        assert!(!added("The loader adds `Registry` at startup.", "`Registry`"));
+        assert!(!added("We then add caching around `Registry`.", "`Registry`"));
     }
 
     #[test]

@@ -81,7 +81,7 @@ impl Walker {
         if self.past.as_ref().is_some_and(|p| level <= p.level) {
             self.end_past(line_no.saturating_sub(1));
         }
-        if self.past.is_none() && is_past_heading(title) {
+        if self.past.is_none() && is_past_heading(title) && !self.record_rules.contains(&line_no) {
             let title = crate::mentions::clean_text(title);
             self.past = Some(PastSection { level, from: line_no, title });
         }

@@ -176,6 +176,7 @@ impl Walker {
             line_texts: Vec::new(),
             behaviour: None,
             denied_files: if made || elsewhere { vec![0] } else { Vec::new() },
+            versions: Vec::new(),
         });
         true
     }

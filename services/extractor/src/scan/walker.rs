@@ -94,6 +94,9 @@ pub(super) struct Walker {
     pub(super) example: bool,
     /// Inside a section that records the past (`scan::past`): nothing is read until it ends.
     pub(super) past: Option<PastSection>,
+    /// The lines of "Changelog" headings whose sections say how to keep the record, not the
+    /// record itself (`record_rules`): read as any other section.
+    pub(super) record_rules: std::collections::HashSet<u32>,
 }
 
 /// An open section that records the past (`scan::past`): its heading's level, first line and
@@ -156,6 +159,7 @@ impl Walker {
             budget: MAX_MENTIONS,
             example: false,
             past: None,
+            record_rules: super::record_rules::how_to_keep(content),
         }
     }
 

@@ -83,7 +83,8 @@ use super::located::{Located, NEVER_IN_REPO};
 use super::Checker;
 
 impl Checker<'_> {
-    pub(super) fn check_file(&self, r: &CodeRef, since: Option<UnixSeconds>) -> Outcome {
+    /// `as_folder`: the memory wrote the path as a folder (`mettagrid/`).
+    pub(super) fn check_file(&self, r: &CodeRef, since: Option<UnixSeconds>, as_folder: bool) -> Outcome {
         let written = r.path.trim();
         let raw = self.meant(written, &r.alt_paths);
         // The memory wrote a bare file name (`test_hil_bounded.py`) that the extractor joined onto
@@ -113,6 +114,23 @@ impl Checker<'_> {
             let bare = as_written(std::iter::once(written).chain(alts.iter().map(String::as_str)));
             if let Some(there) = self.bare_name_in_history(git, bare) {
                 found = self.users_file(bare, &there).unwrap_or(there);
+            }
+        }
+        // A folder the memory names where the tree has a file of its name: a placeholder left
+        // when the folder moved (metta's `mettagrid`, "the mettagrid dir ... is now in
+        // packages/mettagrid"), or something else altogether; either way not the folder. What
+        // history says of the folder decides; without it, the file says the folder is not there.
+        // Only a file where the memory put the folder: a file of that name found elsewhere
+        // (a test asset deep in the tree) is another thing, read as before.
+        if let (true, Located::Here { path, dir: false, .. }) = (as_folder, &found) {
+            let where_written = path == written || r.alt_paths.iter().any(|a| a == path);
+            let plain =
+                |f: &crate::index::FileInfo| matches!(f.kind, FileKind::Text | FileKind::Binary | FileKind::Huge);
+            if where_written && self.index.file(path).is_some_and(plain) {
+                let path = path.clone();
+                found = self.git.and_then(|git| self.folder_fate(git, &path, since, 0)).unwrap_or_else(|| {
+                    Located::Gone { confidence: 60, evidence: format!("{path} is a file, not a folder"), since: None }
+                });
             }
         }
         // `.paket/paket.bootstrapper.exe` in a README or doc: a binary its reader builds or

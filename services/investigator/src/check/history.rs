@@ -162,7 +162,13 @@ impl Checker<'_> {
     // took a quarter of them; otherwise split, with no successor to name. It went when its
     // last files left it, not when one of them, moved out long before, was deleted elsewhere
     // (Wox's `wox.ui.flutter/wox/`, whose icon moved to `wox.core/` and was deleted there).
-    fn folder_fate(&self, git: &GitRepo, path: &str, since: Option<UnixSeconds>, penalty: u8) -> Option<Located> {
+    pub(super) fn folder_fate(
+        &self,
+        git: &GitRepo,
+        path: &str,
+        since: Option<UnixSeconds>,
+        penalty: u8,
+    ) -> Option<Located> {
         let fate = git.dir_fate(path, since)?;
         let n = fate.files;
         let live: Vec<&(String, usize)> = fate.moved.iter().filter(|(d, _)| self.index.is_dir(d)).collect();

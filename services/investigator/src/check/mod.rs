@@ -76,6 +76,7 @@ mod namespaced;
 mod no_past;
 mod notes_renamed;
 mod package_relative;
+mod pins;
 mod renamed;
 mod respelled;
 mod search;
@@ -186,7 +187,8 @@ impl Checker<'_> {
         let first = match (&claim.assertion, claim.claim_type) {
             (Some(Assertion::ConfigValue { key, value }), _) => self.check_config(primary, key, value, since),
             (Some(Assertion::LineText { text }), _) => self.check_line_text(primary, text, since),
-            (None, ClaimType::FileReference) => self.check_file(primary, since),
+            (Some(Assertion::ToolVersion { tool, version }), _) => self.check_tool_version(tool, version),
+            (None, ClaimType::FileReference) => self.check_file(primary, since, names_a_folder(claim)),
             (None, ClaimType::SymbolReference) => self.check_ref(primary, since),
             (None, tier_b) => return self.check_anchors(tier_b, &claim.code_refs, since),
         };
@@ -203,7 +205,13 @@ impl Checker<'_> {
     fn check_ref(&self, r: &CodeRef, since: Option<UnixSeconds>) -> Outcome {
         match &r.symbol {
             Some(symbol) => self.check_symbol(r, symbol, since),
-            None => self.check_file(r, since),
+            None => self.check_file(r, since, false),
         }
     }
+}
+
+/// Whether the memory wrote the claim's path as a folder: the extractor says so in the claim's
+/// text (``directory `mettagrid/` exists``, docs/contracts.md).
+fn names_a_folder(claim: &Claim) -> bool {
+    claim.claim_text.starts_with("directory `")
 }

@@ -94,7 +94,7 @@ impl Checker<'_> {
         if !(at_root || in_history()) {
             return None;
         }
-        match self.check_file(&CodeRef::path(name), since) {
+        match self.check_file(&CodeRef::path(name), since, false) {
             Outcome::Checked {
                 verdict: verdict @ (Verdict::Valid | Verdict::Stale),
                 confidence,
