@@ -47,6 +47,20 @@ fn a_placeholder_file_where_a_folder_was_is_not_the_folder() {
 }
 
 #[test]
+fn a_script_drawn_as_a_folder_that_was_only_ever_a_file_is_that_file() {
+    let (_guard, root) = common::new_repo();
+    common::commit_on_day(&root, 0, |r| {
+        common::write(r, "etc/ecal", "#!/usr/bin/env python\nprint('calendar')\n");
+        common::write(r, "NOTES.md", "# notes\n");
+    });
+    common::commit_on_day(&root, 3, |r| common::write(r, "etc/ecal", "#!/usr/bin/env python\nprint('calendars')\n"));
+    let evidence = Evidence::open(&root).unwrap();
+    let memory = common::notes_file(&root, "NOTES.md", common::START + common::DAY);
+    let got = common::check_as_validate(&evidence, memory, vec![folder_claim("etc/ecal")]);
+    assert!(matches!(&got[0], Outcome::Checked { verdict: Verdict::Valid, .. }), "{:?}", got[0]);
+}
+
+#[test]
 fn a_file_of_the_folders_name_elsewhere_says_nothing_of_the_folder() {
     let (_guard, root) = common::new_repo();
     common::commit_on_day(&root, 0, |r| {

@@ -116,21 +116,20 @@ impl Checker<'_> {
                 found = self.users_file(bare, &there).unwrap_or(there);
             }
         }
-        // A folder the memory names where the tree has a file of its name: a placeholder left
-        // when the folder moved (metta's `mettagrid`, "the mettagrid dir ... is now in
-        // packages/mettagrid"), or something else altogether; either way not the folder. What
-        // history says of the folder decides; without it, the file says the folder is not there.
-        // Only a file where the memory put the folder: a file of that name found elsewhere
-        // (a test asset deep in the tree) is another thing, read as before.
-        if let (true, Located::Here { path, dir: false, .. }) = (as_folder, &found) {
+        // A folder the memory names where the tree has a file of its name, and history shows a
+        // folder there once: a placeholder left when the folder moved (metta's `mettagrid`, "the
+        // mettagrid dir ... is now in packages/mettagrid"). What history says of the folder
+        // decides. A path that was only ever a file (a script drawn as `etc/ecal/` in a tree) is
+        // that file, and without history nothing says a folder was ever there. Only a file where
+        // the memory put the folder counts: one of that name found elsewhere is another thing.
+        if let (true, Some(git), Located::Here { path, dir: false, .. }) = (as_folder, self.git, &found) {
             let where_written = path == written || r.alt_paths.iter().any(|a| a == path);
             let plain =
                 |f: &crate::index::FileInfo| matches!(f.kind, FileKind::Text | FileKind::Binary | FileKind::Huge);
             if where_written && self.index.file(path).is_some_and(plain) {
-                let path = path.clone();
-                found = self.git.and_then(|git| self.folder_fate(git, &path, since, 0)).unwrap_or_else(|| {
-                    Located::Gone { confidence: 60, evidence: format!("{path} is a file, not a folder"), since: None }
-                });
+                if let Some(fate) = self.folder_fate(git, &path.clone(), since, 0) {
+                    found = fate;
+                }
             }
         }
         // `.paket/paket.bootstrapper.exe` in a README or doc: a binary its reader builds or
