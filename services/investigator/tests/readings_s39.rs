@@ -129,6 +129,8 @@ fn a_tools_version_is_checked_against_the_files_that_pin_it() {
             "lazy val root = project\n  .settings(\n    scalaVersion := \"3.6.4\", // keep in step\n  )\n",
         );
         common::write(r, "web/.nvmrc", "v22.18.0\n");
+        // Another tool's file of the same name pins nothing of sbt.
+        common::write(r, "legacy/build.properties", "version=1.0.0\n");
         common::write(r, "NOTES.md", "# notes\n");
     });
     let evidence = Evidence::open(&root).unwrap();
@@ -139,6 +141,7 @@ fn a_tools_version_is_checked_against_the_files_that_pin_it() {
         version_claim("node", "22.18.0"),
         version_claim("node", "22"),
         version_claim("python", "3.11"),
+        version_claim("go", "1.22"),
     ];
     let got = common::check_as_validate(&evidence, memory, claims);
     match &got[0] {
@@ -153,5 +156,9 @@ fn a_tools_version_is_checked_against_the_files_that_pin_it() {
     match &got[4] {
         Outcome::NotChecked { reason } => assert!(reason.contains("no file of the repository pins python"), "{reason}"),
         other => panic!("nothing pins python: {other:?}"),
+    }
+    match &got[5] {
+        Outcome::NotChecked { reason } => assert_eq!(reason.matches("go.mod").count(), 1, "{reason}"),
+        other => panic!("nothing pins go: {other:?}"),
     }
 }

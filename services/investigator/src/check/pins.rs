@@ -114,38 +114,41 @@ impl Checker<'_> {
         let Some(stated) = numbers(version) else {
             return Outcome::NotChecked { reason: format!("{tool} {version} is not a version memval can compare") };
         };
-        let mut pins: Vec<(String, usize, String)> = Vec::new();
+        let mut pins: Vec<(String, usize, String, Vec<u32>)> = Vec::new();
         for pin in files {
             for &i in self.index.files_named(pin.name) {
+                // Each reader wants its tool's own key (`sbt.version=`), so a file of the same
+                // name that another tool keeps (`build.properties` of a Java project) pins nothing.
                 let path = &self.index.file_at(i).path;
-                // `build.properties` of sbt's `project/` only.
-                if pin.name == "build.properties" && !path.ends_with("project/build.properties") {
-                    continue;
-                }
                 let Some(text) = self.index.read_text(path) else { continue };
                 for (n, line) in text.lines().enumerate() {
-                    if let Some(found) = (pin.read)(line).filter(|v| numbers(v).is_some()) {
-                        pins.push((path.clone(), n + 1, found.to_owned()));
+                    if let Some((found, parsed)) = (pin.read)(line).and_then(|v| Some((v, numbers(v)?))) {
+                        pins.push((path.clone(), n + 1, found.to_owned(), parsed));
                     }
                 }
             }
         }
         pins.sort();
         pins.dedup();
-        if let Some((path, line, found)) = pins.iter().find(|(_, _, v)| numbers(v).is_some_and(|p| agree(&p, &stated)))
-        {
+        if let Some((path, line, found, _)) = pins.iter().find(|(_, _, _, p)| agree(p, &stated)) {
             return checked(Verdict::Valid, 90, format!("{path}:{line} — {tool} pinned at {found}"), None);
         }
         if pins.is_empty() {
-            let names: Vec<&str> = files.iter().map(|f| f.name).collect();
+            // A file read for two keys (`go.mod`'s `go` and `toolchain`) is named once.
+            let mut names: Vec<String> = Vec::new();
+            for f in files {
+                if !names.iter().any(|n| n == f.name) {
+                    names.push(f.name.to_owned());
+                }
+            }
             return Outcome::NotChecked {
                 reason: format!(
                     "no file of the repository pins {tool} at one version (looked for {}): {tool} {version} not checked",
-                    list(&names.iter().map(|n| n.to_string()).collect::<Vec<_>>())
+                    list(&names)
                 ),
             };
         }
-        let shown: Vec<String> = pins.iter().take(MAX_LISTED).map(|(p, l, v)| format!("{p}:{l} pins {v}")).collect();
+        let shown: Vec<String> = pins.iter().take(MAX_LISTED).map(|(p, l, v, _)| format!("{p}:{l} pins {v}")).collect();
         let more =
             if pins.len() > MAX_LISTED { format!(" and {} more", pins.len() - MAX_LISTED) } else { String::new() };
         checked(
