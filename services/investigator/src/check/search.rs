@@ -281,6 +281,12 @@ impl Checker<'_> {
             // files of the same name elsewhere are listed, not chosen. A bare name in
             // several folders stays undecided.
             if path.contains('/') {
+                // As above: a file beside the old place that grows its name outranks files that
+                // share only the name in other folders (`sdk/src/client.rs` → `sdk/src/node_client.rs`
+                // while four other crates have a `client.rs`).
+                if let Some(moved) = self.affixed_beside(path) {
+                    return moved;
+                }
                 return Located::Gone {
                     confidence: 55,
                     evidence: format!(
