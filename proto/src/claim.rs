@@ -94,6 +94,11 @@ pub enum Assertion {
     /// The repository pins `tool` (`node`, `python`, `go`, `rust`, `java`, `scala`, `sbt`,
     /// `gradle`, `ruby`) at `version`, in the files that tool reads its version from.
     ToolVersion { tool: String, version: String },
+    /// The code ref is the file a code block of the memory is written for: a comment alone on
+    /// a line of the block names it (`// src/main/ipc/feature.ts`, `# 2. app/models.py`). The
+    /// block is code to put in that file, so a file the repository never had is the one the
+    /// block has its reader make, not a claim that it exists; one it had and lost is drift.
+    SnippetFile,
 }
 
 /// One checkable assertion extracted from a memory (docs/contracts.md §2).

@@ -28,7 +28,11 @@ pub(crate) fn build(doc: &Doc) -> Vec<Claim> {
     for (si, s) in doc.sentences.iter().enumerate() {
         for (i, f) in s.files.iter().enumerate() {
             if !s.denied_files.contains(&i) {
-                out.push(file_claim(s, f));
+                let mut claim = file_claim(s, f);
+                if s.snippet_files.contains(&i) {
+                    claim.assertion = Some(Assertion::SnippetFile);
+                }
+                out.push(claim);
             }
         }
         for lt in &s.line_texts {

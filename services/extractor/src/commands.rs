@@ -475,6 +475,11 @@ pub(crate) fn path_args_under(text: &str) -> Vec<PathArg<'_>> {
                 continue;
             }
             if let Some(folder) = path_next.take() {
+                // `cd <repo-root>`, `cd "$REPO_ROOT"`: back at the root, no path of the repo.
+                if changes_folder && names_the_root(w) {
+                    line_under = Some(Vec::new());
+                    continue;
+                }
                 out.push(PathArg { word: w, folder, under: under.clone() });
                 if std::mem::take(&mut runs_in_next) {
                     under = within(under, w);
@@ -697,7 +702,9 @@ mod path_arg_tests {
         // Outside the repository, or somewhere it cannot say: no folder of it.
         assert_eq!(under("cd /tmp && cat logs/a.txt")[1], ("logs/a.txt".to_owned(), None));
         assert_eq!(under("cd .. && pytest tests/unit")[1], ("tests/unit".to_owned(), None));
-        assert_eq!(under("cd $ROOT; bash scripts/x.sh")[1], ("scripts/x.sh".to_owned(), None));
+        assert_eq!(under("cd $BUILD_DIR; bash scripts/x.sh")[1], ("scripts/x.sh".to_owned(), None));
+        // A placeholder for the root is the root, as `cd_after` reads it, and no path itself.
+        assert_eq!(under("cd $ROOT; bash scripts/x.sh"), vec![some("scripts/x.sh", "")]);
         assert_eq!(cd_after("cd spiffworkflow-backend"), Some(Some(vec!["spiffworkflow-backend"])));
         assert_eq!(cd_after("cd ./apps/api/ && cd server && pytest"), Some(Some(vec!["apps", "api", "server"])));
         assert_eq!(cd_after("cd .."), Some(None));

@@ -16,8 +16,8 @@
 //! mentions per memory is capped.
 //!
 //! The pieces: `markdown` splits lines into fences, headings, list items, code spans, links
-//! and sentences; `paths`, `symbols`, `config`, `lines`, `commands` and `behaviour` recognise
-//! what a token or sentence asserts; `mentions` collects one sentence's mentions and ties its
+//! and sentences; `paths`, `symbols`, `config`, `lines`, `commands` (with `clone`: a `cd` into the
+//! folder a `git clone` made) and `behaviour` recognise what a token or sentence asserts; `mentions` collects one sentence's mentions and ties its
 //! symbols and keys to its files; `scan` walks the text, tracks sections, lists and trees,
 //! and resolves relative paths against the folders in scope; `claims` turns mentions into
 //! claims in the memory's order, deduplicated, with no cap (docs/contracts.md §2 rule 5's
@@ -45,6 +45,7 @@
 
 mod behaviour;
 mod claims;
+mod clone;
 mod commands;
 mod config;
 mod disowned;

@@ -43,6 +43,7 @@ fn render(c: &Claim) -> String {
         Some(Assertion::ConfigValue { key, value }) => out.push_str(&format!(" {{{key}={value}}}")),
         Some(Assertion::LineText { text }) => out.push_str(&format!(" {{{text:?}}}")),
         Some(Assertion::ToolVersion { tool, version }) => out.push_str(&format!(" {{{tool} {version}}}")),
+        Some(Assertion::SnippetFile) => out.push_str(" {snippet}"),
         None => {}
     }
     out
@@ -1693,7 +1694,34 @@ fn a_stack_frame_and_the_readers_build_file_are_not_claims() {
 fn a_snippets_header_file_is_not_a_claim() {
     check(
         "```groovy\n// build.gradle\napply from: 'gradle/deps.gradle'\n```\n\n```rust\n// src/main.rs\nfn main() {}\n```\n",
-        &["L3 file_reference gradle/deps.gradle", "L7 file_reference src/main.rs"],
+        &["L3 file_reference gradle/deps.gradle", "L7 file_reference src/main.rs {snippet}"],
+    );
+}
+
+/// The checkout a README's install steps clone and enter is the root, in the block that
+/// clones and in a later one; the paths read after it are the repository's own.
+#[test]
+fn the_checkout_an_install_step_enters_is_no_folder_of_the_repository() {
+    let text = "```bash\ngit clone https://github.com/FPGA-Research/FABulous\ncd FABulous\n./scripts/setup.sh\n```\n\n```bash\ncd FABulous/demo && make\n```\n";
+    let got: Vec<String> = extract(&memory(text, None)).claims.iter().map(render).collect();
+    assert_eq!(got, ["L4 file_reference scripts/setup.sh", "L8 file_reference demo"], "{got:?}");
+    // without the clone, `cd FABulous` names a folder of the repository
+    let got: Vec<String> = extract(&memory("```bash\ncd FABulous\n```\n", None)).claims.iter().map(render).collect();
+    assert_eq!(got, ["L2 file_reference FABulous"], "{got:?}");
+}
+
+/// A comment alone on a code line naming a path with a folder is the file the code after it is
+/// written for: its claim says so (`Assertion::SnippetFile`), so a file never there reads as the
+/// one the block makes. A bare name heading a block is the reader's file as often, and no claim.
+#[test]
+fn a_code_blocks_comment_naming_its_file_makes_a_snippet_file_claim() {
+    check(
+        "### Add IPC Handler\n```typescript\n// 1. src/main/ipc/feature.ts\nipcMain.handle('x', () => 1);\n\n// 2. src/shared/types.ts - add to the interface\ninterface Api {}\n```\n\nEdit `src/shared/types.ts` too.\n",
+        &[
+            "L3 file_reference src/main/ipc/feature.ts {snippet}",
+            "L6 file_reference src/shared/types.ts {snippet}",
+            "L10 file_reference src/shared/types.ts",
+        ],
     );
 }
 

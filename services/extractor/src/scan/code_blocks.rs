@@ -47,6 +47,12 @@ impl Walker {
         if first && snippet_header(line) {
             return;
         }
+        if !fence.is_diagram() {
+            if let Some(header) = snippet_file(line) {
+                self.snippet_file_line(line, header, line_no);
+                return;
+            }
+        }
         if !self.code_structure(line, line_no, fence) {
             return;
         }
@@ -56,6 +62,20 @@ impl Walker {
         // are read too. Other code lines were read whole already.
         if let Some(comment) = markdown::code_comment(line) {
             self.code_paths(comment, line_no, false);
+        }
+    }
+
+    /// A comment line naming the file the code after it is written for (`// 1.
+    /// src/main/ipc/feature.ts`): its paths are read as any code line's, and the one it names
+    /// as the block's file is marked so.
+    fn snippet_file_line(&mut self, line: &str, header: &str, line_no: u32) {
+        let before = self.doc.sentences.len();
+        self.code_paths(line, line_no, false);
+        if let Some(s) = self.doc.sentences.get_mut(before) {
+            if let Some(i) = s.files.iter().position(|f| f.raw == header.trim_start_matches("./").trim_end_matches('/'))
+            {
+                s.snippet_files.push(i);
+            }
         }
     }
 
@@ -130,7 +150,14 @@ impl Walker {
     /// a line `cd spiffworkflow-backend`, `./bin/recreate_db clean` runs
     /// `spiffworkflow-backend/bin/recreate_db`, as the reader's shell would. After a change to a
     /// place the repository cannot say (`cd /tmp`), the block's relative paths are none of its.
+    /// A `cd` into the folder an earlier `git clone` made is a `cd` to the repository's root
+    /// (`crate::clone`).
     fn block_command(&mut self, line: &str, line_no: u32) {
+        if let Some(folder) = crate::clone::cloned_folder(line) {
+            self.cloned = Some(folder);
+        }
+        let into_clone = self.cloned.as_deref().and_then(|folder| crate::clone::into_the_clone(line, folder));
+        let line = into_clone.as_deref().unwrap_or(line);
         match self.fence_cd.clone() {
             Some(Some(dir)) => self.command_program_in(line, line_no, Some(&dir)),
             Some(None) => {}
@@ -248,6 +275,39 @@ fn snippet_header(line: &str) -> bool {
         && paths::classify(name, Strength::Standalone).is_some_and(|tok| !paths::folder_like(&tok))
 }
 
+/// The path a code line names as the file the block is written for: a comment holding only
+/// that path with a folder, after a step's number or a "File:" label at most, and before at
+/// most a description after a dash or a colon (`// src/renderer/store/useStore.ts`, `// 1.
+/// src/main/ipc/feature.ts`, `# File: app/models.py`, `// 2. src/shared/types.ts - add to
+/// the interface`). A bare file name is not one (`snippet_header`: the reader's file as
+/// often), nor a comment that says something of a path (`// see src/x.ts`).
+fn snippet_file(line: &str) -> Option<&str> {
+    let t = line.trim();
+    let rest = ["//", "#", "--", "<!--", "/*"].iter().find_map(|c| t.strip_prefix(c))?;
+    let rest = rest.trim_end().trim_end_matches("-->").trim_end_matches("*/").trim();
+    // `1.`, `2)`, `Step 3:`
+    let rest = match rest.split_once(char::is_whitespace) {
+        Some((step, after))
+            if step.trim_end_matches(['.', ')', ':']).bytes().all(|b| b.is_ascii_digit())
+                && step.len() > 1
+                && step.ends_with(['.', ')', ':']) =>
+        {
+            after.trim_start()
+        }
+        _ => rest,
+    };
+    let rest = ["File:", "file:", "In ", "in "].iter().find_map(|l| rest.strip_prefix(l)).unwrap_or(rest).trim_start();
+    let rest = rest.trim_end_matches(':');
+    let (path, tail) = match rest.find(char::is_whitespace) {
+        Some(at) => (&rest[..at], rest[at..].trim_start()),
+        None => (rest, ""),
+    };
+    let described = tail.is_empty() || ["- ", "— ", "– ", "(", ":"].iter().any(|d| tail.starts_with(d));
+    let path = path.trim_end_matches(':');
+    let tok = paths::classify(path, Strength::Backtick)?;
+    (described && path.contains('/') && !tok.dir && !tok.unresolvable() && tok.line.is_none()).then_some(path)
+}
+
 /// A Dockerfile line's sources from the build context: for `COPY` and `ADD` (not `--from=`
 /// another stage), the line with everything but its source operands blanked, so the paths keep
 /// their columns; `None` for any other instruction.
@@ -280,7 +340,28 @@ static OPERAND: LazyLock<Regex> = LazyLock::new(|| Regex::new(r#"[^\s\[\]",]+"#)
 
 #[cfg(test)]
 mod tests {
-    use super::{copied_from_context, is_log_record, snippet_header};
+    use super::{copied_from_context, is_log_record, snippet_file, snippet_header};
+
+    #[test]
+    fn a_comment_naming_one_path_is_the_file_a_snippet_is_for() {
+        assert_eq!(
+            snippet_file("// src/renderer/store/useFeatureStore.ts"),
+            Some("src/renderer/store/useFeatureStore.ts")
+        );
+        assert_eq!(snippet_file("// 1. src/main/ipc/feature.ts"), Some("src/main/ipc/feature.ts"));
+        assert_eq!(
+            snippet_file("// 2. src/shared/types.ts - add to ElectronAPI interface"),
+            Some("src/shared/types.ts")
+        );
+        assert_eq!(snippet_file("# File: app/models.py"), Some("app/models.py"));
+        assert_eq!(snippet_file("<!-- docs/index.html -->"), Some("docs/index.html"));
+        // a bare name, a folder, a remark about a path, a line of code
+        assert_eq!(snippet_file("// build.gradle"), None);
+        assert_eq!(snippet_file("# src/cache/"), None);
+        assert_eq!(snippet_file("// see src/x.ts for the rest"), None);
+        assert_eq!(snippet_file("import x from 'src/x.ts'"), None);
+        assert_eq!(snippet_file("#include <src/x.h>"), None);
+    }
 
     #[test]
     fn stack_frames_are_records_of_one_run() {

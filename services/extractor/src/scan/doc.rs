@@ -46,6 +46,9 @@ pub(crate) struct Sentence {
     pub denied_files: Vec<usize>,
     /// Versions of a language or build tool the sentence states (`crate::versions`).
     pub versions: Vec<crate::versions::ToolVersion>,
+    /// Files a code block's comment names as the file the block is written for (indices into
+    /// `files`; `code_blocks::snippet_file`): their claims carry `Assertion::SnippetFile`.
+    pub snippet_files: Vec<usize>,
 }
 
 impl Sentence {
@@ -63,6 +66,7 @@ impl Sentence {
             behaviour: None,
             denied_files: Vec::new(),
             versions: Vec::new(),
+            snippet_files: Vec::new(),
         }
     }
 }

@@ -383,6 +383,7 @@ impl Walker {
             behaviour,
             denied_files,
             versions,
+            snippet_files: Vec::new(),
         });
     }
 }

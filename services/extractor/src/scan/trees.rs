@@ -177,6 +177,7 @@ impl Walker {
             behaviour: None,
             denied_files: if made || elsewhere { vec![0] } else { Vec::new() },
             versions: Vec::new(),
+            snippet_files: Vec::new(),
         });
         true
     }

@@ -80,6 +80,9 @@ pub(super) struct Walker {
     /// the block's later commands run there. `Some(None)`: somewhere the repository cannot say
     /// (`cd /tmp`). Reset when a code block opens or closes.
     pub(super) fence_cd: Option<Option<String>>,
+    /// The folder the memory's last `git clone` made (`crate::clone`): a `cd` into it goes to
+    /// the repository's root. Kept for the whole memory: install steps split over blocks.
+    pub(super) cloned: Option<String>,
     /// The end of the last prose line when it runs on into the next (`scan::ported::run_on`),
     /// with its paragraph: the words before the next line's first mention start there.
     pub(super) carry: (u32, String),
@@ -153,6 +156,7 @@ impl Walker {
             pending_root: None,
             continued: None,
             fence_cd: None,
+            cloned: None,
             carry: (0, String::new()),
             run_on: String::new(),
             line_no: 0,

@@ -29,6 +29,9 @@ pub struct MemoryContext {
     searches: Option<NameSearches>,
     /// The memory is a README or a doc, written for people, not an agent tool's notes.
     for_people: bool,
+    /// Every reading of each file a code block of the memory is written for
+    /// (`Assertion::SnippetFile`).
+    snippet_files: Vec<String>,
     /// The memory's own file, relative to the repo root, when it is a file of the repository
     /// (`plugins/x/docs/guide.md`).
     own_file: Option<String>,
@@ -48,8 +51,14 @@ impl Clone for NameSearches {
     }
 }
 
-pub(super) static NO_CONTEXT: MemoryContext =
-    MemoryContext { paths: Vec::new(), symbols: Vec::new(), searches: None, for_people: false, own_file: None };
+pub(super) static NO_CONTEXT: MemoryContext = MemoryContext {
+    paths: Vec::new(),
+    symbols: Vec::new(),
+    searches: None,
+    for_people: false,
+    snippet_files: Vec::new(),
+    own_file: None,
+};
 
 impl MemoryContext {
     /// The context of a claim checked on its own.
@@ -225,8 +234,20 @@ impl MemoryContext {
         self.for_people
     }
 
+    /// Whether one of `readings` is a file a code block of the memory is written for.
+    pub(super) fn snippet_file(&self, readings: &[&str]) -> bool {
+        readings.iter().any(|r| self.snippet_files.iter().any(|s| s == r.trim_end_matches('/')))
+    }
+
     pub fn of(claims: &[Claim]) -> MemoryContext {
         let mut ctx = MemoryContext { searches: Some(NameSearches::default()), ..MemoryContext::default() };
+        for c in claims.iter().filter(|c| c.assertion == Some(memval_proto::Assertion::SnippetFile)) {
+            for r in &c.code_refs {
+                let readings = std::iter::once(&r.path).chain(&r.alt_paths);
+                ctx.snippet_files
+                    .extend(readings.map(|p| p.trim().trim_start_matches("./").trim_end_matches('/').to_owned()));
+            }
+        }
         for r in claims.iter().flat_map(|c| &c.code_refs) {
             let path = r.path.trim().trim_start_matches("./").trim_end_matches('/');
             if path.is_empty() || path == "." {

@@ -108,7 +108,7 @@ impl Checker<'_> {
                 }
             }
         }
-        let mut found = self.locate(written, &alts, since);
+        let mut found = self.locate_written(written, &alts, r.written.as_deref(), since);
         // A bare file name history had at one deeper place names that file (`check/no_past.rs`).
         if let (Some(git), Located::NotInRepo(_) | Located::NeverInRepo) = (self.git, &found) {
             let bare = as_written(std::iter::once(written).chain(alts.iter().map(String::as_str)));

@@ -38,7 +38,19 @@ const BARE_NAME_GONE: u8 = 70;
 
 impl Checker<'_> {
     pub(super) fn locate(&self, raw: &str, alts: &[String], since: Option<UnixSeconds>) -> Located {
-        let found = self.kept_in_own_folder(raw, self.locate_readings(raw, alts, since));
+        self.locate_written(raw, alts, None, since)
+    }
+
+    /// [`Self::locate`] of a path the memory wrote as `written` (`../common/`, before the
+    /// extractor resolved it to `raw`), when that differs from `raw`.
+    pub(super) fn locate_written(
+        &self,
+        raw: &str,
+        alts: &[String],
+        written: Option<&str>,
+        since: Option<UnixSeconds>,
+    ) -> Located {
+        let found = self.kept_in_own_folder(raw, self.locate_readings(raw, alts, written, since));
         let written = as_written(std::iter::once(raw).chain(alts.iter().map(String::as_str)));
         let bare = !written.is_empty() && !written.contains('/');
         if bare {
@@ -88,7 +100,7 @@ impl Checker<'_> {
         }
     }
 
-    fn locate_readings(&self, raw: &str, alts: &[String], since: Option<UnixSeconds>) -> Located {
+    fn locate_readings(&self, raw: &str, alts: &[String], wrote: Option<&str>, since: Option<UnixSeconds>) -> Located {
         let path = match RepoRoot::normalise(raw) {
             Ok(p) => p,
             Err(refusal) => return Located::Refused(refusal),
@@ -209,7 +221,7 @@ impl Checker<'_> {
                     None => self.never_existed(&readings),
                 }
             }
-            Located::NameElsewhere { candidates, stem } => self.name_elsewhere(&readings, candidates, stem),
+            Located::NameElsewhere { candidates, stem } => self.name_elsewhere(&readings, wrote, candidates, stem),
             found => found,
         };
         self.second_look(&path, found)
