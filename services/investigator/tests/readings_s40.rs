@@ -5,7 +5,11 @@
 //! repository never had is the one the block makes, not an invented name; one it had and lost
 //! is drift as any file is. A path written climbing from the memory's folder (`../common/`)
 //! that was never where it leads names no folder of its own: a folder of its name deeper under
-//! the folders it climbed to is no place it went.
+//! the folders it climbed to is no place it went. A test named for a kind of thing alone
+//! (`spec/file_spec.rb:123` in a command's usage) is an example, even where a file of that name
+//! sits deeper. Where the memory first put a path, a path git ignores and never had is what a
+//! build makes there, whatever another reading's history says. A bare name the code handles
+//! (`"cargo.sh"` in a string) whose repo copy git moved under the same name is that copy, moved.
 
 mod common;
 
@@ -103,4 +107,76 @@ fn a_climbing_path_never_where_it_leads_is_not_found_deeper() {
     assert!(!matches!(&got[0], Outcome::Checked { verdict: Verdict::Stale, .. }), "{:?}", got[0]);
     // written with its folders, the place is right and the file deeper
     assert!(matches!(&got[1], Outcome::Checked { verdict: Verdict::Stale, .. }), "{:?}", got[1]);
+}
+
+#[test]
+fn a_test_named_for_a_kind_alone_is_an_example_whatever_lies_deeper() {
+    let (_guard, root) = common::new_repo();
+    common::commit_on_day(&root, 0, |r| {
+        common::write(r, "spec/models/better_together/file_spec.rb", "describe File do\nend\n");
+        common::write(r, "spec/models/better_together/user_spec.rb", "describe User do\nend\n");
+        common::write(r, "AGENTS.md", "# notes\n");
+    });
+    let evidence = Evidence::open(&root).unwrap();
+    let memory = common::notes_file(&root, "AGENTS.md", common::START + common::DAY);
+    let got = common::check_as_validate(
+        &evidence,
+        memory,
+        vec![common::file_claim("spec/file_spec.rb"), common::file_claim("spec/models/user_spec.rb")],
+    );
+    match &got[0] {
+        Outcome::NotChecked { reason } => assert!(reason.contains("example"), "{reason}"),
+        other => panic!("a usage's `spec/file_spec.rb` is no file that went deeper: {other:?}"),
+    }
+    // a test named for a thing of the project is read as before: the place right, the file deeper
+    assert!(matches!(&got[1], Outcome::Checked { verdict: Verdict::Stale, .. }), "{:?}", got[1]);
+}
+
+#[test]
+fn where_the_memory_put_it_an_ignored_path_is_a_build_output_whatever_the_roots_history() {
+    let (_guard, root) = common::new_repo();
+    common::commit_on_day(&root, 0, |r| {
+        common::write(r, "output/index.html", "<html></html>\n");
+        common::write(r, "docs/video/readme.md", "# videos\n");
+        common::write(r, "docs/video/generate.java", "class Generate {}\n");
+    });
+    common::commit_on_day(&root, 2, |r| {
+        std::fs::remove_file(r.join("output/index.html")).unwrap();
+        common::write(r, ".gitignore", "docs/video/output\n");
+    });
+    let evidence = Evidence::open(&root).unwrap();
+    let memory = common::notes_file(&root, "docs/video/readme.md", common::START + common::DAY);
+    let claim = Claim {
+        code_refs: vec![CodeRef {
+            written: Some("output/index.html".into()),
+            alt_paths: vec!["output/index.html".into()],
+            ..CodeRef::path("docs/video/output/index.html")
+        }],
+        ..common::file_claim("docs/video/output/index.html")
+    };
+    let got = common::check_as_validate(&evidence, memory, vec![claim]);
+    match &got[0] {
+        Outcome::NotChecked { reason } => assert!(reason.contains("git ignores it"), "{reason}"),
+        other => panic!("the page the script writes beside the notes is no deleted root file: {other:?}"),
+    }
+}
+
+#[test]
+fn a_file_the_code_names_moved_under_its_own_name_is_the_repos_copy() {
+    let (_guard, root) = common::new_repo();
+    common::commit_on_day(&root, 0, |r| {
+        common::write(r, "cargo.sh", "#!/bin/sh\ncargo +nightly \"$@\"\n");
+        common::write(r, "src/lib.rs", "//! Run `./cargo.sh test`.\npub const RUNNER: &str = \"cargo.sh\";\n");
+        common::write(r, "AGENTS.md", "# notes\n");
+    });
+    std::fs::create_dir_all(root.join("crate")).unwrap();
+    common::git(&root, &["mv", "cargo.sh", "crate/cargo.sh"], common::START + 5 * common::DAY);
+    common::commit_on_day(&root, 5, |_| {});
+    let evidence = Evidence::open(&root).unwrap();
+    let memory = common::notes_file(&root, "AGENTS.md", common::START + common::DAY);
+    let got = common::check_as_validate(&evidence, memory, vec![common::file_claim("cargo.sh")]);
+    match &got[0] {
+        Outcome::Checked { verdict: Verdict::Stale, successor: Some(to), .. } => assert_eq!(to, "crate/cargo.sh"),
+        other => panic!("the repo's own script moved; the code naming it makes it no user's file: {other:?}"),
+    }
 }

@@ -118,6 +118,19 @@ pub(crate) fn placeholder_path(path: &str) -> Option<&'static str> {
         if segments.last() == Some(segment) && digits >= 12 && original_stem[digits..].starts_with(['_', '-']) {
             return Some("a name stamped with the time a generator makes it (a migration) is an example of its output");
         }
+        // `file_spec.rb`, `test_module.py`, `component.test.tsx`: a test named for a kind of
+        // thing alone stands for any test (`rspec spec/file_spec.rb:123`).
+        if segments.last() == Some(segment) {
+            let without_ext = lower.rsplit_once('.').map_or(lower.as_str(), |(stem, _)| stem);
+            let words: Vec<&str> = without_ext.split(['_', '-', '.']).filter(|w| !w.is_empty()).collect();
+            let tests = words.iter().filter(|w| matches!(**w, "test" | "tests" | "spec" | "specs")).count();
+            if tests == 1
+                && words.len() == 2
+                && words.iter().any(|w| STAND_IN_KINDS.contains(w) && !matches!(*w, "my" | "your"))
+            {
+                return Some("a test named for a kind of thing alone (`file_spec.rb`) stands for any test");
+            }
+        }
         // `changed_file.rb`, `changed_file_spec.rb`: the files the reader changed, as a command
         // run on them shows them.
         let changed_file = ["changed", "modified", "edited", "touched", "affected"].iter().any(|w| {
@@ -345,6 +358,12 @@ mod tests {
             ("spec/mongoid/changed_file_spec.rb", true),
             ("src/changed_files.rs", false),
             ("src/changelog_file.rs", false),
+            ("spec/file_spec.rb", true),
+            ("tests/test_module.py", true),
+            ("src/component.test.tsx", true),
+            ("spec/user_spec.rb", false),
+            ("tests/test_file_io.py", false),
+            ("src/files_spec.rb", false),
         ];
         for (path, example) in cases {
             assert_eq!(placeholder_path(path).is_some(), *example, "{path}");

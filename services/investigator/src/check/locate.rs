@@ -176,6 +176,19 @@ impl Checker<'_> {
         let written = as_written(readings.iter().copied());
         let named_now = !written.contains('/')
             && (!self.index.dirs_named(written).is_empty() || !self.index.files_named(written).is_empty());
+        // Where the memory put the path first, git ignores it and never had it: what a build
+        // or the user makes there (tamboui's `docs/video/output/index.html`, which the script
+        // beside the notes writes), whatever another reading's history says (a root
+        // `output/index.html` deleted long ago).
+        if self.git.is_some_and(|git| !git.paths_incomplete() && !git.ever_had(&path)) {
+            if let Some((file, pattern)) =
+                self.index.ignored_by(&path, false).or_else(|| self.index.ignored_by(&path, true))
+            {
+                return Located::NotInRepo(format!(
+                    "{path} is not in the tree and git ignores it ({file}: `{pattern}`): a build output or local file, which a checkout does not have"
+                ));
+            }
+        }
         if let Some(git) = self.git {
             for (window, penalty) in [(since, 0u8), (None, 15u8)] {
                 if window.is_none() && since.is_none() && penalty > 0 {

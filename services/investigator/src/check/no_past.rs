@@ -454,6 +454,11 @@ impl Checker<'_> {
                 )),
             };
         }
+        // An example path (`spec/file_spec.rb:123` in a command's usage) is one whatever a file
+        // of its name deeper down happens to be.
+        if let Some(why) = placeholder_path(written) {
+            return Located::NotInRepo(format!("{written} reads as an example, not a path of the repo ({why})"));
+        }
         // Under the first folder the memory wrote, with every folder it wrote kept in order
         // and one or more more between (`gui/pages/x` at `gui/src/pages/x`): the place is
         // right, the file deeper. A path written climbing from the memory's folder
@@ -492,9 +497,6 @@ impl Checker<'_> {
                     };
                 }
             }
-        }
-        if let Some(why) = placeholder_path(written) {
-            return Located::NotInRepo(format!("{written} reads as an example, not a path of the repo ({why})"));
         }
         // A docs link or a module path without its extension (`../reference/panels` beside
         // `panels.md`): the entry of its folder, as when no file of its name is anywhere.

@@ -11,7 +11,8 @@
 //! path or a pattern of the repository's own, `'!**/yarn.lock'`), the name is one the program
 //! works with: **not checked**, with the line that names it. The repository's own tooling (a
 //! build or CI script under `build/`, `scripts/`, `.github/`, ...) names its own files, so it
-//! does not count.
+//! does not count. A copy moved under its own name (`README.md` → `zerocopy/README.md`) is the
+//! repo's own file still, whatever its code reads: the move stands.
 
 use super::located::Located;
 use super::Checker;
@@ -25,7 +26,15 @@ impl Checker<'_> {
         // while its code still reads the name from its users' projects.
         let (evidence, moved) = match found {
             Located::Gone { evidence, .. } => (evidence, false),
-            Located::Moved { evidence, .. } => (evidence, true),
+            Located::Moved { evidence, to, .. } => {
+                // Moved under its own name (zerocopy's `README.md` and `cargo.sh`, moved into
+                // `zerocopy/` with the crate): the name the code handles is still the repo's own
+                // file's, so nothing tells a user's file from the copy that moved.
+                if crate::index::basename(to.trim_end_matches('/')) == written {
+                    return None;
+                }
+                (evidence, true)
+            }
             _ => return None,
         };
         if written.contains('/') || !written.contains('.') {
