@@ -10,6 +10,8 @@
 //! sits deeper. Where the memory first put a path, a path git ignores and never had is what a
 //! build makes there, whatever another reading's history says. A bare name the code handles
 //! (`"cargo.sh"` in a string) whose repo copy git moved under the same name is that copy, moved.
+//! A file deleted from git and ignored only later is gone, unless a script beside its folder
+//! writes that folder (`generate.java` resolving `"output"`).
 
 mod common;
 
@@ -179,4 +181,35 @@ fn a_file_the_code_names_moved_under_its_own_name_is_the_repos_copy() {
         Outcome::Checked { verdict: Verdict::Stale, successor: Some(to), .. } => assert_eq!(to, "crate/cargo.sh"),
         other => panic!("the repo's own script moved; the code naming it makes it no user's file: {other:?}"),
     }
+}
+
+#[test]
+fn a_folder_ignored_after_its_files_went_is_a_build_output_when_a_script_beside_it_writes_it() {
+    let (_guard, root) = common::new_repo();
+    common::commit_on_day(&root, 0, |r| {
+        for kind in ["video", "audio"] {
+            common::write(r, &format!("docs/{kind}/output/index.html"), "<html></html>\n");
+            common::write(r, &format!("docs/{kind}/readme.md"), "# media\n");
+        }
+        common::write(r, "docs/video/generate.java", "Path out = dir.resolve(\"output\");\n");
+        common::write(r, "docs/audio/notes.java", "class Notes {}\n");
+    });
+    common::commit_on_day(&root, 2, |r| {
+        std::fs::remove_file(r.join("docs/video/output/index.html")).unwrap();
+        std::fs::remove_file(r.join("docs/audio/output/index.html")).unwrap();
+    });
+    common::commit_on_day(&root, 4, |r| common::write(r, ".gitignore", "docs/video/output\ndocs/audio/output\n"));
+    let evidence = Evidence::open(&root).unwrap();
+    let memory = common::notes_file(&root, "docs/video/readme.md", common::START + common::DAY);
+    let got = common::check_as_validate(
+        &evidence,
+        memory,
+        vec![common::file_claim("docs/video/output/index.html"), common::file_claim("docs/audio/output/index.html")],
+    );
+    match &got[0] {
+        Outcome::NotChecked { reason } => assert!(reason.contains("git ignores"), "{reason}"),
+        other => panic!("the page generate.java writes is a build output: {other:?}"),
+    }
+    // nothing beside it writes the folder: removed, and ignored after
+    assert!(matches!(&got[1], Outcome::Checked { verdict: Verdict::Contradicted, .. }), "{:?}", got[1]);
 }

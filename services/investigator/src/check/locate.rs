@@ -340,7 +340,7 @@ impl Checker<'_> {
     /// the ignore rule was written after the deletion: removed code whose leftovers a later
     /// rule keeps out of `git status` (Wox's `wox.ui.flutter/`, ignored two weeks after the UI
     /// was deleted) is gone, not built, unless a build or config file still names it (a
-    /// rewritten rule for a folder the build fills). A rule blame cannot date counts as written
+    /// rewritten rule for a folder the build fills) or a script beside the folder writes it. A rule blame cannot date counts as written
     /// before, and the reason says git failed.
     pub(super) fn unless_generated(&self, path: &str, found: Located) -> Located {
         let Located::Gone { since, .. } = &found else {
@@ -362,7 +362,8 @@ impl Checker<'_> {
             None => (None, String::new()),
         };
         if let (Some(ignored_at), Some(deleted)) = (ignored_at, deleted) {
-            if ignored_at > deleted && !self.named_by_the_build(&pattern) {
+            if ignored_at > deleted && !self.named_by_the_build(&pattern) && !self.made_by_code_beside(&file, &pattern)
+            {
                 return found;
             }
         }
@@ -400,6 +401,32 @@ impl Checker<'_> {
                 && !file_name.ends_with("ignore")
                 && !read_by_people(&ext)
                 && self.index.read_text(&f.path).is_some_and(|t| t.contains(name))
+        })
+    }
+
+    /// Whether a source file beside the folder the ignore rule `pattern` (of the ignore file
+    /// `file`) names has that folder's name as a string: the script that writes it there
+    /// (tamboui's `docs/video/generate.java` resolving `"output"` for `docs/video/output`). A
+    /// name as common as `output` says something only that close; a pattern without a folder
+    /// before its name, or with wildcards, names no place to look beside.
+    fn made_by_code_beside(&self, file: &str, pattern: &str) -> bool {
+        let pattern = pattern.trim_matches('/');
+        if pattern.contains(['*', '?', '[', '!']) {
+            return false;
+        }
+        let base = file.rsplit_once('/').map_or("", |(dir, _)| dir);
+        let full = if base.is_empty() { pattern.to_owned() } else { format!("{base}/{pattern}") };
+        let Some((parent, name)) = full.rsplit_once('/') else {
+            return false;
+        };
+        let quoted = [format!("\"{name}\""), format!("'{name}'"), format!("\"{name}/")];
+        self.index.children(parent).into_iter().any(|(child, dir)| {
+            let ext = child.rsplit_once('.').map(|(_, e)| e.to_ascii_lowercase()).unwrap_or_default();
+            !dir && memval_git::CODE_EXTENSIONS.contains(&ext.as_str())
+                && self
+                    .index
+                    .read_text(&format!("{parent}/{child}"))
+                    .is_some_and(|text| quoted.iter().any(|q| text.contains(q.as_str())))
         })
     }
 
