@@ -181,12 +181,8 @@ impl Checker<'_> {
         // beside the notes writes), whatever another reading's history says (a root
         // `output/index.html` deleted long ago).
         if self.git.is_some_and(|git| !git.paths_incomplete() && !git.ever_had(&path)) {
-            if let Some((file, pattern)) =
-                self.index.ignored_by(&path, false).or_else(|| self.index.ignored_by(&path, true))
-            {
-                return Located::NotInRepo(format!(
-                    "{path} is not in the tree and git ignores it ({file}: `{pattern}`): a build output or local file, which a checkout does not have"
-                ));
+            if let Some(built) = self.ignored_here(&path) {
+                return built;
             }
         }
         if let Some(git) = self.git {
@@ -340,8 +336,8 @@ impl Checker<'_> {
     /// the ignore rule was written after the deletion: removed code whose leftovers a later
     /// rule keeps out of `git status` (Wox's `wox.ui.flutter/`, ignored two weeks after the UI
     /// was deleted) is gone, not built, unless a build or config file still names it (a
-    /// rewritten rule for a folder the build fills) or a script beside the folder writes it. A rule blame cannot date counts as written
-    /// before, and the reason says git failed.
+    /// rewritten rule for a folder the build fills) or a script beside the folder writes it. A
+    /// rule blame cannot date counts as written before, and the reason says git failed.
     pub(super) fn unless_generated(&self, path: &str, found: Located) -> Located {
         let Located::Gone { since, .. } = &found else {
             return found;
@@ -421,8 +417,7 @@ impl Checker<'_> {
         };
         let quoted = [format!("\"{name}\""), format!("'{name}'"), format!("\"{name}/")];
         self.index.children(parent).into_iter().any(|(child, dir)| {
-            let ext = child.rsplit_once('.').map(|(_, e)| e.to_ascii_lowercase()).unwrap_or_default();
-            !dir && memval_git::CODE_EXTENSIONS.contains(&ext.as_str())
+            !dir && super::user_file::is_code(&child)
                 && self
                     .index
                     .read_text(&format!("{parent}/{child}"))

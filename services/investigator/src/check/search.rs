@@ -203,12 +203,8 @@ impl Checker<'_> {
         }
         // Only with history: without it, a tracked path that moved away and is ignored now
         // (`.cursor/` moved to `.agents/`, then ignored) looks the same as a build output.
-        if let Some((file, pattern)) =
-            self.git.and_then(|_| self.index.ignored_by(path, false).or_else(|| self.index.ignored_by(path, true)))
-        {
-            return Located::NotInRepo(format!(
-                "{path} is not in the tree and git ignores it ({file}: `{pattern}`): a build output or local file, which a checkout does not have"
-            ));
+        if let Some(built) = self.git.and_then(|_| self.ignored_here(path)) {
+            return built;
         }
         let mut same_name: Vec<String> =
             self.index.files_named(name).iter().map(|&i| self.index.file_at(i).path.clone()).collect();
@@ -300,6 +296,14 @@ impl Checker<'_> {
             return Located::Unclear { candidates };
         }
         self.same_stem_elsewhere(path).or_else(|| self.affixed_beside(path)).unwrap_or_else(|| self.never_in_repo())
+    }
+
+    /// `path`, not in the tree, as a path git ignores: a build output or local file.
+    pub(super) fn ignored_here(&self, path: &str) -> Option<Located> {
+        let (file, pattern) = self.index.ignored_by(path, false).or_else(|| self.index.ignored_by(path, true))?;
+        Some(Located::NotInRepo(format!(
+            "{path} is not in the tree and git ignores it ({file}: `{pattern}`): a build output or local file, which a checkout does not have"
+        )))
     }
 
     /// Without history, of several files named like the gone `path`, the one that defines more

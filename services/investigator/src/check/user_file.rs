@@ -71,7 +71,7 @@ impl Checker<'_> {
 
 /// Whether `path` is a source file of a programming language (`memval_git::CODE_EXTENSIONS`,
 /// any letter case: R's `.R`): not prose, not an agent's notes (`.mdc`), not data.
-fn is_code(path: &str) -> bool {
+pub(super) fn is_code(path: &str) -> bool {
     let ext = path.rsplit('/').next().unwrap_or(path).rsplit_once('.').map(|(_, e)| e.to_ascii_lowercase());
     ext.is_some_and(|e| memval_git::CODE_EXTENSIONS.contains(&e.as_str()))
 }
