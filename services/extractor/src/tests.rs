@@ -2026,3 +2026,17 @@ fn an_include_directive_names_its_header() {
     );
     check("Use `#include <vector>` as usual.", &[]);
 }
+
+#[test]
+fn a_declared_base_folder_is_read_after_the_path_as_written() {
+    check(
+        "App paths such as `src/...` and `drizzle/` are relative to `apps/desk/`.\n\nDo not edit `drizzle/meta/` by hand; `packages/ui/` is shared.",
+        &[
+            "L1 file_reference src[apps/desk/src]",
+            "L1 file_reference drizzle[apps/desk/drizzle]",
+            "L1 file_reference apps/desk",
+            "L3 file_reference drizzle/meta[apps/desk/drizzle/meta]",
+            "L3 file_reference packages/ui[apps/desk/packages/ui]",
+        ],
+    );
+}

@@ -47,13 +47,15 @@
 //! example's and none is a claim.
 //!
 //! The walker's state is in [`walker`] (what is in scope, what was produced so far), what the
-//! walk produces in [`doc`], what is decided once per memory in [`context`].
+//! walk produces in [`doc`], what is decided once per memory in [`context`] and [`base`] (a
+//! folder the memory declares its paths relative to, read for each path after it as written).
 //!
 //! Modules depend on each other in one direction only: this module uses the passes; the
-//! passes use [`walker`], [`doc`], [`found`] and [`context`], which use none of them; and
+//! passes use [`walker`], [`doc`], [`found`], [`context`] and [`base`], which use none of them; and
 //! [`code_blocks`] and [`sections`] use [`trees`] and [`command_lines`], never the other way
 //! round.
 
+mod base;
 mod behavioural;
 mod code_blocks;
 mod command_lines;

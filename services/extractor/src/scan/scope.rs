@@ -46,6 +46,9 @@ impl Walker {
         if let Some(r) = &self.recent_dir {
             v.push(folder(r, true, true));
         }
+        if !self.declared.is_empty() {
+            v.push(folder(&self.declared, false, true));
+        }
         v
     }
 

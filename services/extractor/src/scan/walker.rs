@@ -42,6 +42,8 @@ pub(super) struct PendingRoot {
 pub(super) struct Walker {
     /// Folders the memory names as the first segment of a path ([`named_roots`]).
     pub(super) roots: HashSet<String>,
+    /// Folders the memory declares its paths relative to ([`super::base`]).
+    pub(super) declared: Vec<String>,
     /// The folder paths are read against besides the repo root (the notes file's, unless it
     /// is a tool folder or a skill: [`context_of`]).
     pub(super) context: Option<String>,
@@ -132,6 +134,7 @@ impl Walker {
         let context = context_of(file_dir, skill.as_deref());
         Walker {
             roots: named_roots(content),
+            declared: super::base::declared_bases(content),
             context_demote: match (&skill, &context) {
                 (Some(_), _) => Demote::SkillRoots,
                 (None, Some(c)) if paths::is_docs_dir(c) => Demote::Roots,
