@@ -2040,3 +2040,11 @@ fn a_declared_base_folder_is_read_after_the_path_as_written() {
         ],
     );
 }
+
+#[test]
+fn a_label_over_a_code_block_is_not_read() {
+    check(
+        "## Using direnv\n\n**.envrc:**\n\n```bash\nuse flake\n```\n\n**.envrc:** is sourced by direnv.\n\n`config.toml`:\n```toml\nx = 1\n```\n",
+        &["L9 file_reference .envrc"],
+    );
+}

@@ -21,7 +21,9 @@
 //! A block whose first line is a comment holding one bare file name (`// build.gradle`,
 //! `# .eslintrc.js`) is a snippet for that file, which is the reader's as often as this
 //! repository's ("add this to your build file"): the name is not read (`snippet_header`). A
-//! header with a folder (`// src/main.rs`) is read as any code line.
+//! header with a folder (`// src/main.rs`) is read as any code line. So is a line of running
+//! text that only labels the block under it with a bare file name (`**.envrc:**`,
+//! `snippet_label`): the label is not read.
 //!
 //! In a Dockerfile fence only what `COPY` and `ADD` take from the build context is read
 //! (`copied_from_context`): the other instructions (`CMD ["python", "src/__main__.py"]`, `RUN`,
@@ -275,6 +277,30 @@ fn snippet_header(line: &str) -> bool {
         && paths::classify(name, Strength::Standalone).is_some_and(|tok| !paths::folder_like(&tok))
 }
 
+/// Whether a line of running text is only a label naming the bare file the code block right
+/// after it is for (`**.envrc:**`, `` `config.toml`: ``, `**File: `.env`**`): such a block is
+/// a sample of that file, the reader's as often as this repository's, as with a comment
+/// header (`snippet_header`). The caller checks that a block follows.
+pub(super) fn snippet_label(line: &str) -> bool {
+    let t = line.trim();
+    if !(t.contains(':') && (t.starts_with("**") || t.starts_with('`') || t.starts_with("__"))) {
+        return false;
+    }
+    let bare: String = t.chars().filter(|c| !matches!(c, '*' | '`')).collect();
+    let bare = bare.trim().trim_start_matches("__").trim_end_matches("__").trim();
+    let name = match ["File:", "file:"].iter().find_map(|l| bare.strip_prefix(l)) {
+        Some(after) => after.trim().trim_end_matches(':').trim(),
+        None => match bare.strip_suffix(':') {
+            Some(name) => name.trim(),
+            None => return false,
+        },
+    };
+    !name.is_empty()
+        && !name.contains(char::is_whitespace)
+        && !name.contains('/')
+        && paths::classify(name, Strength::Backtick).is_some_and(|tok| !paths::folder_like(&tok))
+}
+
 /// The path a code line names as the file the block is written for: a comment holding only
 /// that path with a folder, after a step's number or a "File:" label at most, and before at
 /// most a description after a dash or a colon (`// src/renderer/store/useStore.ts`, `// 1.
@@ -340,7 +366,7 @@ static OPERAND: LazyLock<Regex> = LazyLock::new(|| Regex::new(r#"[^\s\[\]",]+"#)
 
 #[cfg(test)]
 mod tests {
-    use super::{copied_from_context, is_log_record, snippet_file, snippet_header};
+    use super::{copied_from_context, is_log_record, snippet_file, snippet_header, snippet_label};
 
     #[test]
     fn a_comment_naming_one_path_is_the_file_a_snippet_is_for() {
@@ -373,6 +399,19 @@ mod tests {
         assert!(!is_log_record("#include \"src/util.h\""));
         assert!(!is_log_record("see src/main.c:12 for the loop"));
         assert!(!is_log_record("# look at src/main.c:12"));
+    }
+
+    #[test]
+    fn a_label_over_a_block_names_the_bare_file_it_is_for() {
+        assert!(snippet_label("**.envrc:**"));
+        assert!(snippet_label("**.envrc**:"));
+        assert!(snippet_label("`config.toml`:"));
+        assert!(snippet_label("**File: `.env`**"));
+        // with a folder, prose, a folder, no colon
+        assert!(!snippet_label("`src/config.ts`:"));
+        assert!(!snippet_label("**Edit `config.toml` like this:**"));
+        assert!(!snippet_label("**docs:**"));
+        assert!(!snippet_label("**.envrc**"));
     }
 
     #[test]

@@ -108,7 +108,8 @@ pub(crate) fn scan(content: &str, file_dir: Option<&str>, page_dir: Option<&str>
     let mut fence_line = 0;
     let mut last_read = 0;
     let mut front = FrontMatter::default();
-    for (i, raw) in content.split('\n').enumerate() {
+    let lines: Vec<&str> = content.split('\n').collect();
+    for (i, raw) in lines.iter().copied().enumerate() {
         if w.budget == 0 {
             break;
         }
@@ -136,6 +137,8 @@ pub(crate) fn scan(content: &str, file_dir: Option<&str>, page_dir: Option<&str>
                     fence = Some(f);
                     fence_line = line_no;
                 }
+                // `**.envrc:**` over a block: the label of a sample file, not read.
+                None if code_blocks::snippet_label(line) && block_follows(&lines[i + 1..]) => w.block_break(),
                 None => w.text_line(line, line_no),
             },
         }
@@ -150,6 +153,16 @@ pub(crate) fn scan(content: &str, file_dir: Option<&str>, page_dir: Option<&str>
     worked::forget_examples(&mut w.doc);
     made::forget_made(&mut w.doc);
     w.doc
+}
+
+/// Whether a code fence opens on the next line, or after one blank line.
+fn block_follows(rest: &[&str]) -> bool {
+    let mut rest = rest.iter().map(|l| l.strip_suffix('\r').unwrap_or(l));
+    match rest.next() {
+        Some(l) if l.trim().is_empty() => rest.next().is_some_and(|l| markdown::fence_open(l).is_some()),
+        Some(l) => markdown::fence_open(l).is_some(),
+        None => false,
+    }
 }
 
 impl Walker {
