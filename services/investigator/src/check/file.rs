@@ -212,6 +212,29 @@ impl Checker<'_> {
         }
     }
 
+    /// The file a code block of the memory is written for (`Assertion::SnippetFile`, `#
+    /// .github/workflows/ci.yml` over a workflow). In an agent's notes it is the repository's
+    /// file, and a move or deletion is drift. A README or doc is written for people who copy
+    /// its blocks into their own project ("use Nix in CI:" over the reader's workflow): a file
+    /// the repository had and lost may be the reader's, so it is not checked, with what history
+    /// says of the repository's copy. One the repository never had is read by `no_past`.
+    pub(super) fn check_snippet_file(&self, r: &CodeRef, since: Option<UnixSeconds>) -> Outcome {
+        let outcome = self.check_file(r, since, false);
+        match &outcome {
+            Outcome::Checked { verdict: Verdict::Stale | Verdict::Contradicted, evidence, .. }
+                if self.context.for_people() =>
+            {
+                Outcome::NotChecked {
+                    reason: format!(
+                        "{} is the file a code block of this page is written for, and a page for people shows blocks its readers copy into their own project: not read as the repository's copy ({evidence}); not checked",
+                        r.path.trim()
+                    ),
+                }
+            }
+            _ => outcome,
+        }
+    }
+
     /// The one file, else the one folder, named `name` at any depth under `folder` (a folder
     /// other than the root), if exactly one is.
     fn one_named_under(&self, folder: &str, name: &str) -> Option<String> {

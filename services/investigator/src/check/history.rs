@@ -116,6 +116,18 @@ impl Checker<'_> {
                     });
                 }
             }
+            // Renamed, then deleted where a file of its last name came in (Roboyard's
+            // `Constants.java` → `Constants.kt`, deleted when the shared module got its copy):
+            // that file is where it went, as for a file deleted under its own name.
+            if let Some(commit) = trace.deleted_in.clone() {
+                if let Located::Moved { to, dir, confidence, evidence, .. } =
+                    self.deleted_file(git, &last, commit, since, penalty)
+                {
+                    let evidence = format!("git: renamed {}, then {}", chain.join(", "), after_git(&evidence));
+                    let since = since_of(git, &trace.renames[0].0);
+                    return Some(Located::Moved { to, dir, confidence, evidence, since });
+                }
+            }
             let deleted = trace.deleted_in.as_deref().map(short).unwrap_or("a later commit");
             return Some(Located::Gone {
                 confidence: 90 - penalty,
@@ -536,6 +548,12 @@ fn as_old_as(git: &GitRepo, path: &str, gone: &str, born: UnixSeconds) -> bool {
         }
     }
     first_added(git, &origin).is_some_and(|t| t <= born)
+}
+
+/// Evidence worded "git: deleted in X; ..." without its leading "git: ", to follow a chain of
+/// renames.
+fn after_git(evidence: &str) -> &str {
+    evidence.strip_prefix("git: ").unwrap_or(evidence)
 }
 
 /// When history first added a file at `path` (a name added, deleted and added again counts

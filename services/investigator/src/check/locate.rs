@@ -9,7 +9,9 @@
 //! not have then, found now at the end of a package's paths (`module_tail.rs`).
 //!
 //! A bare name that is gone while the repo's code names it as a file in a string is its user's
-//! file, not checked (`user_file.rs`).
+//! file, not checked (`user_file.rs`). A bare folder name packages keep by convention (`tests/`)
+//! gone from the root while packages side by side keep theirs is that convention
+//! (`convention.rs`).
 //!
 //! A path whose folders are written as a namespace (`Terminal.Gui.App/View.cs`) is read with
 //! dots as folder breaks when nothing is at the path as written (`namespaced.rs`).
@@ -25,6 +27,7 @@ use crate::confine::RepoRoot;
 use crate::names::folder;
 
 use super::common::{as_written, placeholder_path, read_by_people, short, PAGE_EXTENSIONS};
+use super::convention::side_by_side;
 use super::history::since_of;
 use super::located::Located;
 use super::Checker;
@@ -58,6 +61,7 @@ impl Checker<'_> {
                 return users;
             }
         }
+        let found = if bare { self.each_packages_own(written, found) } else { found };
         match found {
             Located::Gone { confidence, evidence, since }
                 if confidence > BARE_NAME_GONE && bare =>
@@ -451,14 +455,7 @@ impl Checker<'_> {
             places = self.index.files_named(name).iter().map(|&i| self.index.file_at(i).path.clone()).collect();
         }
         places.sort();
-        let parent = |p: &str| p.rsplit_once('/').map_or(String::new(), |(up, _)| up.to_owned());
-        let side_by_side = places.iter().enumerate().any(|(i, a)| {
-            places[i + 1..].iter().any(|b| {
-                let (pa, pb) = (parent(a), parent(b));
-                !pa.is_empty() && !pb.is_empty() && pa != pb && parent(&pa) == parent(&pb)
-            })
-        });
-        side_by_side.then_some(Located::Unclear { candidates: places })
+        side_by_side(&places).then_some(Located::Unclear { candidates: places })
     }
 
     /// Without history, a path the tree search found gone or could not place gets a second

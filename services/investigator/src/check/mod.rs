@@ -61,6 +61,7 @@ mod anywhere;
 mod common;
 pub(crate) mod config;
 mod context;
+mod convention;
 mod extracted;
 mod family;
 mod file;
@@ -188,7 +189,7 @@ impl Checker<'_> {
             (Some(Assertion::ConfigValue { key, value }), _) => self.check_config(primary, key, value, since),
             (Some(Assertion::LineText { text }), _) => self.check_line_text(primary, text, since),
             (Some(Assertion::ToolVersion { tool, version }), _) => self.check_tool_version(tool, version),
-            (Some(Assertion::SnippetFile), _) => self.check_file(primary, since, false),
+            (Some(Assertion::SnippetFile), _) => self.check_snippet_file(primary, since),
             (None, ClaimType::FileReference) => self.check_file(primary, since, names_a_folder(claim)),
             (None, ClaimType::SymbolReference) => self.check_ref(primary, since),
             (None, tier_b) => return self.check_anchors(tier_b, &claim.code_refs, since),

@@ -1,0 +1,137 @@
+//! Readings found in session 41. A bare folder name packages keep by convention ("integration
+//! tests go in `tests/`") whose namesake at the root was deleted, while crates side by side
+//! keep a `tests/` of their own, names the folder each package keeps: the rule holds, the
+//! root's loss is not its drift. A folder no package keeps twice, or a root folder that moved,
+//! is read as before.
+
+mod common;
+
+use memval_investigator::Evidence;
+use memval_proto::{Claim, Outcome, Verdict};
+
+fn dir_claim(path: &str) -> Claim {
+    Claim { claim_text: format!("directory `{path}/` exists"), ..common::file_claim(path) }
+}
+
+#[test]
+fn a_bare_tests_folder_the_root_lost_is_the_one_each_crate_keeps() {
+    let (_guard, root) = common::new_repo();
+    common::commit_on_day(&root, 0, |r| {
+        common::write(r, "tests/fixtures/a.cue", "a: 1\n");
+        common::write(r, "examples/hello/env.cue", "b: 2\n");
+        for krate in ["core", "cli", "ci"] {
+            common::write(r, &format!("crates/{krate}/tests/it.rs"), "#[test] fn t() {}\n");
+        }
+        common::write(r, "crates/core/examples/demo.rs", "fn main() {}\n");
+        common::write(r, "NOTES.md", "# notes\n");
+    });
+    common::commit_on_day(&root, 5, |r| {
+        std::fs::remove_dir_all(r.join("tests")).unwrap();
+        std::fs::remove_dir_all(r.join("examples")).unwrap();
+    });
+    let evidence = Evidence::open(&root).unwrap();
+    let memory = common::notes_file(&root, "NOTES.md", common::START + common::DAY);
+    let got = common::check_as_validate(&evidence, memory, vec![dir_claim("tests"), dir_claim("examples")]);
+    match &got[0] {
+        Outcome::Checked { verdict: Verdict::Valid, confidence, evidence, .. } => {
+            assert!(*confidence < 80, "{evidence}");
+            assert!(evidence.contains("crates/ci/tests") && evidence.contains("root's tests/ is gone"), "{evidence}");
+        }
+        other => panic!("each crate's tests/ is what the rule names: {other:?}"),
+    }
+    // one package keeps an `examples/`: nothing says it is a convention
+    assert!(matches!(&got[1], Outcome::Checked { verdict: Verdict::Contradicted, .. }), "{:?}", got[1]);
+}
+
+#[test]
+fn a_root_tests_folder_that_moved_is_still_a_move() {
+    let (_guard, root) = common::new_repo();
+    common::commit_on_day(&root, 0, |r| {
+        common::write(r, "tests/test_api.py", "def test_api():\n    assert True\n");
+        for pkg in ["a", "b"] {
+            common::write(r, &format!("packages/{pkg}/tests/test_x.py"), "def test_x():\n    pass\n");
+        }
+        common::write(r, "NOTES.md", "# notes\n");
+    });
+    common::commit_on_day(&root, 5, |r| {
+        std::fs::create_dir_all(r.join("server")).unwrap();
+        std::fs::rename(r.join("tests"), r.join("server/tests")).unwrap();
+    });
+    let evidence = Evidence::open(&root).unwrap();
+    let memory = common::notes_file(&root, "NOTES.md", common::START + common::DAY);
+    let got = common::check_as_validate(&evidence, memory, vec![dir_claim("tests")]);
+    assert!(matches!(&got[0], Outcome::Checked { verdict: Verdict::Stale, .. }), "{:?}", got[0]);
+}
+
+#[test]
+fn a_pages_snippet_file_the_repository_lost_may_be_the_readers() {
+    let (_guard, root) = common::new_repo();
+    common::commit_on_day(&root, 0, |r| {
+        common::write(r, ".github/workflows/ci.yml", "name: CI\non: push\n");
+        common::write(r, "docs/how-to/nix.md", "# nix\n");
+        common::write(r, "NOTES.md", "# notes\n");
+    });
+    common::commit_on_day(&root, 5, |r| {
+        std::fs::rename(r.join(".github/workflows/ci.yml"), r.join(".github/workflows/project-ci.yml")).unwrap();
+    });
+    let evidence = Evidence::open(&root).unwrap();
+    let snippet = || Claim {
+        assertion: Some(memval_proto::Assertion::SnippetFile),
+        ..common::file_claim(".github/workflows/ci.yml")
+    };
+    let page = memval_proto::MemoryMeta {
+        agent: memval_proto::tools::DOCS_AGENT.into(),
+        ..common::notes_file(&root, "docs/how-to/nix.md", common::START + common::DAY)
+    };
+    match &common::check_as_validate(&evidence, page, vec![snippet()])[0] {
+        Outcome::NotChecked { reason } => {
+            assert!(reason.contains("code block") && reason.contains("project-ci.yml"), "{reason}")
+        }
+        other => panic!("a how-to's workflow block is the reader's workflow: {other:?}"),
+    }
+    // In an agent's notes the block is for the repository's own file: its move is drift.
+    let notes = common::notes_file(&root, "NOTES.md", common::START + common::DAY);
+    let got = common::check_as_validate(&evidence, notes, vec![snippet()]);
+    assert!(matches!(&got[0], Outcome::Checked { verdict: Verdict::Stale, .. }), "{:?}", got[0]);
+}
+
+#[test]
+fn renamed_then_deleted_where_a_copy_of_its_name_came_in_is_a_move() {
+    let (_guard, root) = common::new_repo();
+    let text = "object Constants {\n    const val MIN_BOARD_SIZE = 6\n    const val MAX_BOARD_SIZE = 22\n    const val ROBOT_COUNT = 4\n}\n";
+    common::commit_on_day(&root, 0, |r| {
+        common::write(r, "app/src/roboyard/core/Constants.java", text);
+        common::write(r, "app/src/roboyard/core/Gone.java", "class Gone { int alpha; int beta; int gamma; }\n");
+        common::write(r, "NOTES.md", "# notes\n");
+    });
+    common::commit_on_day(&root, 2, |r| {
+        for name in ["Constants", "Gone"] {
+            let from = format!("app/src/roboyard/core/{name}.java");
+            std::fs::rename(r.join(&from), r.join(from.replace(".java", ".kt"))).unwrap();
+        }
+    });
+    common::commit_on_day(&root, 4, |r| common::write(r, "shared/src/kotlin/roboyard/core/Constants.kt", text));
+    common::commit_on_day(&root, 5, |r| {
+        for name in ["Constants", "Gone"] {
+            std::fs::remove_file(r.join(format!("app/src/roboyard/core/{name}.kt"))).unwrap();
+        }
+    });
+    let evidence = Evidence::open(&root).unwrap();
+    let memory = common::notes_file(&root, "NOTES.md", common::START + common::DAY);
+    let got = common::check_as_validate(
+        &evidence,
+        memory,
+        vec![
+            common::file_claim("app/src/roboyard/core/Constants.java"),
+            common::file_claim("app/src/roboyard/core/Gone.java"),
+        ],
+    );
+    match &got[0] {
+        Outcome::Checked { verdict: Verdict::Stale, successor: Some(to), evidence, .. } => {
+            assert_eq!(to, "shared/src/kotlin/roboyard/core/Constants.kt", "{evidence}");
+            assert!(evidence.contains("renamed") && evidence.contains("then deleted"), "{evidence}");
+        }
+        other => panic!("the shared module's copy is where it went: {other:?}"),
+    }
+    assert!(matches!(&got[1], Outcome::Checked { verdict: Verdict::Contradicted, .. }), "{:?}", got[1]);
+}
