@@ -135,3 +135,104 @@ fn renamed_then_deleted_where_a_copy_of_its_name_came_in_is_a_move() {
     }
     assert!(matches!(&got[1], Outcome::Checked { verdict: Verdict::Contradicted, .. }), "{:?}", got[1]);
 }
+
+#[test]
+fn without_history_a_folders_files_that_all_changed_extension_were_renamed() {
+    let dir = tempfile::tempdir().unwrap();
+    for path in [
+        "NOTES.md",
+        "src/xquery/tests/test_axes.tiri",
+        "src/xquery/tests/test_core.tiri",
+        "src/xquery/xquery.tdl",
+        "src/xquery/xquery.cpp",
+        "src/xquery/xquery.h",
+        "src/xquery/constants.tdl",
+        // a style sheet gone beside its component
+        "ui/Button.tsx",
+        // a .lua file gone while other .lua files stay: not the folder's kind that changed
+        "tools/run.sh",
+        "tools/other.lua",
+    ] {
+        common::write(dir.path(), path, "x\n");
+    }
+    let evidence = Evidence::open(dir.path()).unwrap();
+    let memory = common::notes_file(dir.path(), "NOTES.md", common::START);
+    let got = common::check_as_validate(
+        &evidence,
+        memory,
+        [
+            "src/xquery/tests/test_axes.fluid",
+            "src/xquery/xquery.fdl",
+            "src/xquery/constants.fdl",
+            "ui/Button.css",
+            "tools/run.lua",
+        ]
+        .into_iter()
+        .map(common::file_claim)
+        .collect(),
+    );
+    for (i, to) in
+        [(0, "src/xquery/tests/test_axes.tiri"), (1, "src/xquery/xquery.tdl"), (2, "src/xquery/constants.tdl")]
+    {
+        match &got[i] {
+            Outcome::Checked { verdict: Verdict::Stale, successor: Some(got_to), confidence, evidence, .. } => {
+                assert_eq!(got_to, to, "{evidence}");
+                assert!(*confidence <= 50 && evidence.contains("no history"), "{evidence}");
+            }
+            other => panic!("renamed with its folder's kind of file: {other:?}"),
+        }
+    }
+    for (i, o) in got.iter().enumerate().skip(3) {
+        assert!(
+            !matches!(o, Outcome::Checked { verdict: Verdict::Stale, .. }),
+            "{i}: a companion or a kind still in its folder is no successor: {o:?}"
+        );
+    }
+}
+
+#[test]
+fn without_history_notes_left_alone_in_a_folder_set_aside_under_one_more_folder() {
+    let dir = tempfile::tempdir().unwrap();
+    for path in [
+        // the notes were written in verifiers/envs/, whose files went to verifiers/legacy/envs/
+        "verifiers/envs/AGENTS.md",
+        "verifiers/legacy/envs/python_env.py",
+        "verifiers/legacy/envs/sandbox_env.py",
+        "verifiers/legacy/envs/experimental/README.md",
+        "verifiers/core.py",
+        // another place with one folder put in, holding other things
+        "verifiers/v1/envs/env.py",
+        // namesakes elsewhere: the name alone does not say which
+        "examples/python_env.py",
+        "docs/experimental/index.md",
+    ] {
+        common::write(dir.path(), path, "x\n");
+    }
+    let evidence = Evidence::open(dir.path()).unwrap();
+    let memory = common::notes_file(dir.path(), "verifiers/envs/AGENTS.md", common::START);
+    let got = common::check_as_validate(
+        &evidence,
+        memory,
+        vec![
+            common::file_claim("verifiers/envs/python_env.py"),
+            common::file_claim("verifiers/envs/sandbox_env.py"),
+            dir_claim("verifiers/envs/experimental"),
+            common::file_claim("verifiers/envs/gone_env.py"),
+        ],
+    );
+    for (i, to) in [
+        (0, "verifiers/legacy/envs/python_env.py"),
+        (1, "verifiers/legacy/envs/sandbox_env.py"),
+        (2, "verifiers/legacy/envs/experimental"),
+    ] {
+        match &got[i] {
+            Outcome::Checked { verdict: Verdict::Stale, successor: Some(got_to), confidence, evidence, .. } => {
+                assert_eq!(got_to, to, "{evidence}");
+                assert!(*confidence <= 50 && evidence.contains("no history"), "{evidence}");
+            }
+            other => panic!("set aside under legacy/: {other:?}"),
+        }
+    }
+    // what is at neither place is gone with the folder
+    assert!(matches!(&got[3], Outcome::Checked { verdict: Verdict::Contradicted, .. }), "{:?}", got[3]);
+}

@@ -550,6 +550,34 @@ impl Checker<'_> {
                 });
             }
         }
+        // The folder set aside under one more folder (`verifiers/envs/` → `verifiers/legacy/envs/`,
+        // a new `verifiers/envs/` holding only the notes): of the places that are it with one
+        // folder put in, the one where this path and another of the memory's paths in the folder
+        // are found with their rest kept.
+        let rest = &path[dir.len() + 1..];
+        let others: Vec<String> = self
+            .context
+            .inside(self.index, dir)
+            .iter()
+            .filter(|p| *p != path)
+            .filter_map(|p| p.strip_prefix(&format!("{dir}/")).map(str::to_owned))
+            .collect();
+        let holds_them = |new: &String| {
+            self.index.has(&format!("{new}/{rest}")) && others.iter().any(|o| self.index.has(&format!("{new}/{o}")))
+        };
+        let set_aside: Vec<String> = self.places_put_in(dir, true).into_iter().filter(holds_them).collect();
+        if let [new] = set_aside.as_slice() {
+            let to = format!("{new}/{rest}");
+            return Some(Located::Moved {
+                dir: self.index.is_dir(&to),
+                evidence: format!(
+                    "no history; {dir}/ holds nothing but this memory now, and {new}/, a place that is it with one folder put in, holds this and the memory's other paths in it: set aside there (unconfirmed)"
+                ),
+                to,
+                confidence: 50,
+                since: None,
+            });
+        }
         Some(Located::Gone {
             confidence: 70,
             evidence: format!("{path} — {dir}/ holds nothing but this memory now: what it described is gone"),

@@ -215,6 +215,8 @@ impl Checker<'_> {
         }
         let same_dir_name: Vec<String> = self.index.dirs_named(name).into_iter().map(str::to_owned).collect();
         let mut candidates = if same_name.is_empty() { same_dir_name } else { same_name };
+        // The path itself, a folder left holding only the memory, is no place it went.
+        candidates.retain(|c| c != path.trim_end_matches('/'));
         if self.git.is_none() {
             // A place the memory itself names as it is was known to it as something else.
             candidates.retain(|c| !self.context.knew(self.index, c, path));

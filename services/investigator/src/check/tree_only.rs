@@ -64,10 +64,18 @@
 //! (3d) An agent tool's notes file (`CLAUDE.md`, `GEMINI.md`, `.cursorrules`, ...) gone where an
 //! `AGENTS.md` stands beside it was renamed to it (55, `check/notes_renamed.rs`).
 //!
+//! (3e) A file gone where the one file of its stem beside it has another extension, and no file
+//! of the old extension is left in the folder: renamed with its folder's files of that kind
+//! (`test_axes.fluid` → `test_axes.tiri`, 50; not a header's source or a component's style
+//! sheet, `check/extension_changed.rs`).
+//!
 //! (4) When the memory's other paths in an ancestor folder are found, at least two of them and
 //! more than anywhere else, under one other folder with their rest kept, the entry there whose
 //! name shares the longest prefix with the missing one's (≥ 60 % of the longer name, unique:
 //! `validation` → `validators`, 45).
+//!
+//! (4a) The one place that is the path with one folder put in after its first
+//! (`verifiers/envs/x.py` → `verifiers/legacy/envs/x.py`, 50, `check/folder_put_in.rs`).
 //!
 //! (5) A bare folder name with several places deeper that none of this ties to the memory is gone
 //! (40), not AMBIGUOUS.
@@ -133,11 +141,15 @@ impl Checker<'_> {
                 .or_else(|| self.notes_became_agents_md(path))
                 .or_else(|| self.page_became_folder(path))
                 .or_else(|| self.same_words_restyled(path))
+                .or_else(|| self.extension_changed(path))
             {
                 return Some(moved);
             }
         }
         if let Some(moved) = self.renamed_in_moved_parent(path) {
+            return Some(moved);
+        }
+        if let Some(moved) = self.folder_put_in(path, folder_like).or_else(|| self.folder_put_in(path, false)) {
             return Some(moved);
         }
         // A bare folder name with several places deeper, none of which anything the memory
