@@ -236,3 +236,31 @@ fn without_history_notes_left_alone_in_a_folder_set_aside_under_one_more_folder(
     // what is at neither place is gone with the folder
     assert!(matches!(&got[3], Outcome::Checked { verdict: Verdict::Contradicted, .. }), "{:?}", got[3]);
 }
+
+#[test]
+fn without_history_a_skills_page_gone_with_its_folder_became_the_page_named_after_it() {
+    let dir = tempfile::tempdir().unwrap();
+    for path in ["NOTES.md", "docs/agents/react.md", "docs/agents/schema.md", "docs/schema.md", "packages/ui/x.ts"] {
+        common::write(dir.path(), path, "x\n");
+    }
+    let evidence = Evidence::open(dir.path()).unwrap();
+    let memory = common::notes_file(dir.path(), "NOTES.md", common::START);
+    let got = common::check_as_validate(
+        &evidence,
+        memory,
+        [".kiro/skills/react/SKILL.md", ".kiro/skills/schema/SKILL.md", "packages/web/README.md"]
+            .into_iter()
+            .map(common::file_claim)
+            .collect(),
+    );
+    match &got[0] {
+        Outcome::Checked { verdict: Verdict::Stale, successor: Some(to), confidence, evidence, .. } => {
+            assert_eq!(to, "docs/agents/react.md", "{evidence}");
+            assert!(*confidence <= 50 && evidence.contains("no history"), "{evidence}");
+        }
+        other => panic!("the skill became a page: {other:?}"),
+    }
+    // two pages named after it: nothing says which; a README is no folder's own page
+    assert!(!matches!(&got[1], Outcome::Checked { verdict: Verdict::Stale, .. }), "{:?}", got[1]);
+    assert!(!matches!(&got[2], Outcome::Checked { verdict: Verdict::Stale, .. }), "{:?}", got[2]);
+}

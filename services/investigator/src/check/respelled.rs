@@ -121,6 +121,36 @@ impl Checker<'_> {
         })
     }
 
+    /// A folder's own page gone with its folder (`.kiro/skills/react/SKILL.md`, `guide/index.md`)
+    /// where one page in the tree is named after that folder (`docs/agents/react.md`): the
+    /// folder's page became a page of its own, the reverse of [`Self::page_became_folder`]. A
+    /// README is not such a page: a deleted package's README says nothing of a doc named like it.
+    pub(super) fn folder_became_page(&self, path: &str) -> Option<Located> {
+        let (folder, entry) = path.rsplit_once('/')?;
+        if !matches!(entry, "SKILL.md" | "index.md" | "index.mdx") || self.index.is_dir(folder) {
+            return None;
+        }
+        let name = basename(folder);
+        if name.is_empty() || name.starts_with('.') {
+            return None;
+        }
+        let pages: Vec<String> = ["md", "mdx", "mdc"]
+            .iter()
+            .flat_map(|ext| self.index.files_named(&format!("{name}.{ext}")).iter())
+            .map(|&i| self.index.file_at(i).path.clone())
+            .collect();
+        let [to] = pages.as_slice() else { return None };
+        Some(Located::Moved {
+            to: to.clone(),
+            dir: false,
+            confidence: 50,
+            evidence: format!(
+                "no history; {folder}/ is gone, and {to}, the one page named after it, is where its page went (unconfirmed)"
+            ),
+            since: None,
+        })
+    }
+
     /// The one sibling folder whose name is the missing folder's with one word added.
     pub(super) fn word_added(&self, path: &str) -> Option<Located> {
         let path = path.trim_end_matches('/');

@@ -58,7 +58,9 @@
 //! (`handlers.rs` → `handlers/`, `presets.py` → `presets/__init__.py`, 55).
 //!
 //! (3c) A Markdown page gone where a folder of its stem beside it holds `SKILL.md`,
-//! `README.md` or `index.md`; then a file whose name has the same words in another style
+//! `README.md` or `index.md`, and the reverse: a folder's `SKILL.md` or `index.md` gone with its
+//! folder where one page in the tree is named after the folder (`.kiro/skills/react/SKILL.md` →
+//! `docs/agents/react.md`, 50); then a file whose name has the same words in another style
 //! (`publishLocal.sh` → `scripts/publish_local.sh`), unique in the tree (`check/respelled.rs`).
 //!
 //! (3d) An agent tool's notes file (`CLAUDE.md`, `GEMINI.md`, `.cursorrules`, ...) gone where an
@@ -140,6 +142,7 @@ impl Checker<'_> {
                 .module_became_folder(path)
                 .or_else(|| self.notes_became_agents_md(path))
                 .or_else(|| self.page_became_folder(path))
+                .or_else(|| self.folder_became_page(path))
                 .or_else(|| self.same_words_restyled(path))
                 .or_else(|| self.extension_changed(path))
             {
