@@ -264,3 +264,38 @@ fn without_history_a_skills_page_gone_with_its_folder_became_the_page_named_afte
     assert!(!matches!(&got[1], Outcome::Checked { verdict: Verdict::Stale, .. }), "{:?}", got[1]);
     assert!(!matches!(&got[2], Outcome::Checked { verdict: Verdict::Stale, .. }), "{:?}", got[2]);
 }
+
+#[test]
+fn a_name_only_a_ci_steps_title_has_is_no_term_of_the_project() {
+    let (_guard, root) = common::new_repo();
+    common::commit_on_day(&root, 0, |r| {
+        common::write(
+            r,
+            ".github/workflows/ci.yaml",
+            "jobs:\n  test:\n    steps:\n    - name: Install Go\n      uses: actions/setup-go@v3\n",
+        );
+        common::write(r, "config/app.yaml", "mode: FirmwareUpload\n");
+        common::write(
+            r,
+            "firmware.go",
+            "package bmclib\n\ntype FirmwareInstaller interface {\n\tFirmwareInstall() error\n}\n",
+        );
+        common::write(r, "NOTES.md", "# notes\n");
+    });
+    let evidence = Evidence::open(&root).unwrap();
+    let memory = common::notes_file(&root, "NOTES.md", common::START + common::DAY);
+    let symbol = |name: &str| Claim {
+        claim_type: memval_proto::ClaimType::SymbolReference,
+        claim_text: format!("`{name}` is defined in the repo"),
+        code_refs: vec![memval_proto::CodeRef { symbol: Some(name.into()), ..memval_proto::CodeRef::path(".") }],
+        ..common::file_claim(".")
+    };
+    let got = common::check_as_validate(&evidence, memory, vec![symbol("Install"), symbol("FirmwareUpload")]);
+    assert!(
+        !matches!(&got[0], Outcome::Checked { verdict: Verdict::Valid, .. }),
+        "a step's title proves nothing: {:?}",
+        got[0]
+    );
+    // a setting's value that is the name itself is the project's term
+    assert!(matches!(&got[1], Outcome::Checked { verdict: Verdict::Valid, .. }), "{:?}", got[1]);
+}

@@ -604,17 +604,23 @@ impl Checker<'_> {
         found.pop()
     }
 
-    /// The first file (by path) outside prose that names `name`, and the line.
+    /// The first file (by path) outside prose that names `name`, and the line. A setting's
+    /// words for people (a CI step's `- name: Install Go`, a `description:`) are prose in a
+    /// config file: a name found only there is not a term of the project.
     fn first_named_outside_prose(&self, name: &str) -> Option<(String, u32)> {
         let mut files: Vec<&FileInfo> = self.index.files_with_token(name).filter(|f| !is_prose(&f.path)).collect();
         files.sort_by(|a, b| a.path.cmp(&b.path));
-        let file = files.first()?;
-        let line = self
-            .index
-            .read_text(&file.path)
-            .and_then(|text| text.lines().position(|l| identifiers_contain(l, name)).map(|i| i as u32 + 1))
-            .unwrap_or(1);
-        Some((file.path.clone(), line))
+        files.into_iter().find_map(|file| {
+            let Some(text) = self.index.read_text(&file.path) else {
+                return Some((file.path.clone(), 1));
+            };
+            let config = !super::user_file::is_code(&file.path);
+            let line = text
+                .lines()
+                .position(|l| identifiers_contain(l, name) && !(config && words_for_people(l)))
+                .map(|i| i as u32 + 1)?;
+            Some((file.path.clone(), line))
+        })
     }
 
     /// What history says of a name no file defines now: the commit that removed its last
@@ -769,4 +775,34 @@ const VENDORED: &[&str] = &["vendor", "third_party", "third-party", "node_module
 /// Whether `path` lies under a [`VENDORED`] folder.
 pub(super) fn vendored(path: &str) -> bool {
     path.split('/').rev().skip(1).any(|segment| VENDORED.contains(&segment))
+}
+
+/// Keys whose values are words for people in a config file (`- name: Install Go`,
+/// `description: ...`).
+const WORDS_FOR_PEOPLE: &[&str] = &["name", "description", "title", "summary", "help", "message", "label", "comment"];
+
+/// Whether a config file's line sets one of [`WORDS_FOR_PEOPLE`] to words (a value with a space
+/// in it): the line is prose, not a use of a name.
+fn words_for_people(line: &str) -> bool {
+    let t = line.trim_start().trim_start_matches("- ").trim_start();
+    let Some((key, value)) = t.split_once([':', '=']) else { return false };
+    let key = key.trim().trim_matches(['"', '\'']).to_ascii_lowercase();
+    let value = value.trim().trim_matches(['"', '\'', ',']);
+    WORDS_FOR_PEOPLE.contains(&key.as_str()) && value.trim().contains(' ')
+}
+
+#[cfg(test)]
+mod tests {
+    use super::words_for_people;
+
+    #[test]
+    fn a_settings_words_for_people_are_prose() {
+        assert!(words_for_people("    - name: Install Go"));
+        assert!(words_for_people("description: \"Install the toolchain\""));
+        assert!(words_for_people("  title = 'Run the tests'"));
+        // a name set to a name, another key, a use
+        assert!(!words_for_people("  name: Install"));
+        assert!(!words_for_people("    run: make install"));
+        assert!(!words_for_people("installer: Install"));
+    }
 }
