@@ -105,6 +105,68 @@ pub(crate) fn program(text: &str) -> Option<&str> {
     (program.contains('/') || program.contains('.')).then_some(program)
 }
 
+/// Flags of `docker compose exec`/`run` and `docker exec` that take the next word as their value.
+const CONTAINER_VALUE_FLAGS: &[&str] = &[
+    "-e",
+    "--env",
+    "--env-file",
+    "-u",
+    "--user",
+    "--index",
+    "--entrypoint",
+    "-v",
+    "--volume",
+    "-p",
+    "--publish",
+    "--name",
+    "-l",
+    "--label",
+    "--detach-keys",
+];
+
+/// The command a line runs inside a compose service or a container (`docker compose exec web
+/// bin/rails test test/models/user_test.rb` runs `bin/rails test test/models/user_test.rb`): a
+/// development service mounts the checkout as its working folder, so what the command names is
+/// the repository's, read as a command line of its own. `None` for any other line, for `docker
+/// run IMAGE` (an image's files, not the checkout), for a command given its own working folder
+/// (`-w /srv`), and for a compose command with options of its own before `exec` (`-f x.yml`,
+/// read as they are).
+pub(crate) fn in_container(text: &str) -> Option<&str> {
+    let t = text.trim_start();
+    let t = t.strip_prefix("$ ").unwrap_or(t);
+    let mut words = t.split_whitespace().map(|w| (w.as_ptr() as usize - t.as_ptr() as usize, w));
+    let (_, first) = words.next()?;
+    let sub = match first {
+        "docker" | "podman" => match words.next()?.1 {
+            "compose" => words.next()?.1,
+            "exec" => "exec",
+            _ => return None,
+        },
+        "docker-compose" | "podman-compose" => words.next()?.1,
+        _ => return None,
+    };
+    if !matches!(sub, "exec" | "run") {
+        return None;
+    }
+    let mut value_next = false;
+    for (at, w) in words {
+        if std::mem::take(&mut value_next) {
+            continue;
+        }
+        if w.starts_with('-') {
+            if matches!(w, "-w" | "--workdir") || w.starts_with("--workdir=") {
+                return None;
+            }
+            value_next = CONTAINER_VALUE_FLAGS.contains(&w);
+            continue;
+        }
+        // the service or container; the command starts after it
+        let rest = t[at + w.len()..].trim_start();
+        return (!rest.is_empty() && !rest.starts_with(['&', ';', '|'])).then_some(rest);
+    }
+    None
+}
+
 /// Text of a code span or code line that is a command (`cargo test -p foo`, `$ make`).
 pub(crate) fn is_command(text: &str) -> bool {
     let t = text.trim_start();
@@ -613,6 +675,19 @@ mod path_arg_tests {
     use super::{cd_after, path_args_under};
 
     /// The path arguments as `(word, folder)`.
+    #[test]
+    fn a_command_run_in_a_compose_service_is_read_as_its_own() {
+        use super::in_container;
+        assert_eq!(in_container("docker compose exec web bin/rails test x_test.rb"), Some("bin/rails test x_test.rb"));
+        assert_eq!(in_container("docker-compose run --rm -e A=1 api pytest tests/unit"), Some("pytest tests/unit"));
+        assert_eq!(in_container("$ docker exec -it app ./scripts/seed.sh"), Some("./scripts/seed.sh"));
+        assert_eq!(in_container("docker compose exec -w /srv web make"), None);
+        assert_eq!(in_container("docker run org/image ./x.sh"), None);
+        assert_eq!(in_container("docker compose -f dev.yml exec web make"), None);
+        assert_eq!(in_container("docker compose up -d"), None);
+        assert_eq!(in_container("docker compose exec web"), None);
+    }
+
     fn path_args(text: &str) -> Vec<(&str, bool)> {
         path_args_under(text).into_iter().map(|a| (a.word, a.folder)).collect()
     }

@@ -2048,3 +2048,11 @@ fn a_label_over_a_code_block_is_not_read() {
         &["L9 file_reference .envrc"],
     );
 }
+
+#[test]
+fn a_command_run_in_a_compose_service_names_the_checkouts_files() {
+    check(
+        "- Tests: `docker compose exec web rails test test/models/user_test.rb` (one file)\n- Check: `docker compose exec web bin/rails zeitwerk:check`\n",
+        &["L1 file_reference test/models/user_test.rb", "L2 file_reference bin/rails"],
+    );
+}

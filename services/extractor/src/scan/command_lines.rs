@@ -64,6 +64,8 @@ fn command_arg_tokens(line: &str) -> Vec<(PathToken, &str)> {
 /// the program it runs and the paths it is given, each at its own place in the span, added to
 /// `raw`. Returns whether any was found (then the span is nothing else).
 pub(super) fn span_command(orig: &str, inner: &str, raw: &mut Vec<(PathToken, usize, usize)>) -> bool {
+    // `docker compose exec web bin/rails test ...`: the command run in the service.
+    let inner = commands::in_container(inner).unwrap_or(inner);
     let at = |w: &str| {
         let start = w.as_ptr() as usize - orig.as_ptr() as usize;
         (start, start + w.len())
@@ -93,6 +95,8 @@ impl Walker {
     /// [`Self::command_program`] of a line that runs in the folder `dir` of the repository (a
     /// code block's earlier `cd dir`): its program and relative paths are read there.
     pub(super) fn command_program_in(&mut self, line: &str, line_no: u32, dir: Option<&str>) {
+        // `docker compose exec web bin/rails test ...`: the command run in the service.
+        let line = commands::in_container(line).unwrap_or(line);
         let folders = self.structure_folders();
         let placed = |p: &str| match dir {
             Some(dir) if !p.starts_with(['/', '~']) => format!("{dir}/{}", p.trim_start_matches("./")),
