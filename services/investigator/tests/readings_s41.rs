@@ -41,6 +41,10 @@ fn a_bare_tests_folder_the_root_lost_is_the_one_each_crate_keeps() {
     }
     // one package keeps an `examples/`: nothing says it is a convention
     assert!(matches!(&got[1], Outcome::Checked { verdict: Verdict::Contradicted, .. }), "{:?}", got[1]);
+    // a memory laying out the root (`crates/` beside `tests/`) means the root's `tests/`
+    let memory = common::notes_file(&root, "NOTES.md", common::START + common::DAY);
+    let got = common::check_as_validate(&evidence, memory, vec![dir_claim("crates"), dir_claim("tests")]);
+    assert!(matches!(&got[1], Outcome::Checked { verdict: Verdict::Contradicted, .. }), "{:?}", got[1]);
 }
 
 #[test]

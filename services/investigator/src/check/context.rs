@@ -132,6 +132,12 @@ impl MemoryContext {
         self.paths.iter().map(|(p, _)| p).filter(|p| p.starts_with(&under) && !index.has(p)).cloned().collect()
     }
 
+    /// How many of the memory's paths are bare folder names (`tools/`, `ci/`) of folders at the
+    /// root now, other than `except`: a memory listing such folders lays out the root.
+    pub(crate) fn root_folders_named(&self, index: &RepoIndex, except: &str) -> usize {
+        self.paths.iter().filter(|(p, _)| !p.contains('/') && p != except && index.is_dir(p)).count()
+    }
+
     /// Whether the memory names any path inside `folder/`.
     pub(crate) fn has_inside(&self, folder: &str) -> bool {
         let under = format!("{folder}/");

@@ -6,6 +6,10 @@
 //! CUE fixtures, deleted long after the rule was written), the rule still holds in every
 //! package: the root's loss is not drift of what the sentence says.
 //!
+//! A memory that names other folders still at the root as bare names (zerocopy's layout:
+//! `tools/`, `ci/`, then "`tests/`: UI and integration tests for the main crate") describes the
+//! root, and its `tests/` is the root's: gone is gone there.
+//!
 //! Only the folder names packages keep by convention count ([`PER_PACKAGE`]), written bare,
 //! gone from the root with nothing in its place, while at least two packages side by side
 //! (`crates/a/tests`, `crates/b/tests`: folders of one parent) keep one. The verdict says the
@@ -32,6 +36,11 @@ impl Checker<'_> {
         };
         let name = written.trim().trim_start_matches("./").trim_end_matches('/');
         if name.contains('/') || !PER_PACKAGE.contains(&name) {
+            return found;
+        }
+        // A memory that also names folders still at the root (`tools/`, `ci/` beside "`tests/`:
+        // UI and integration tests") lays out the root: its `tests/` is the root's.
+        if self.context.root_folders_named(self.index, name) > 0 {
             return found;
         }
         let mut places: Vec<String> = self.index.dirs_named(name).into_iter().map(str::to_owned).collect();

@@ -12,7 +12,8 @@
 //! Files that live beside one of the same stem without being it are never read so: a header
 //! and its source (`cache.h`, `cache.c`), a component's style sheet or page of docs beside its
 //! code (`Button.css`, `Button.md` by `Button.tsx`), a source map, a snapshot
-//! ([`COMPANIONS`], [`NEVER_RENAMED_TO`]).
+//! ([`COMPANIONS`], [`NEVER_RENAMED_TO`]). Nor is a format's successor (`wolverine.sln` beside
+//! `wolverine.slnx`, `.doc` and `.docx`): the new file is written anew, not the old one renamed.
 
 use crate::names::{basename, folder};
 
@@ -118,6 +119,9 @@ impl Checker<'_> {
 fn renamable(old: &str, new: &str) -> bool {
     let (old, new) = (old.to_ascii_lowercase(), new.to_ascii_lowercase());
     old != new
+        // `.sln` → `.slnx`, `.doc` → `.docx`: a format's successor, written anew, not renamed
+        && !new.starts_with(old.as_str())
+        && !old.starts_with(new.as_str())
         && !NEVER_RENAMED_TO.contains(&new.as_str())
         && !COMPANIONS.iter().any(|&(a, b)| (a == old && b == new) || (a == new && b == old))
 }
@@ -136,5 +140,6 @@ mod tests {
         assert!(!renamable("tsx", "css"));
         assert!(!renamable("py", "md"));
         assert!(!renamable("ts", "TS"));
+        assert!(!renamable("sln", "slnx"));
     }
 }
