@@ -72,11 +72,14 @@ fn a_pages_snippet_file_the_repository_lost_may_be_the_readers() {
     let (_guard, root) = common::new_repo();
     common::commit_on_day(&root, 0, |r| {
         common::write(r, ".github/workflows/ci.yml", "name: CI\non: push\n");
+        common::write(r, "app/models/user.rb", "class User\n  def name\n    @name\n  end\nend\n");
         common::write(r, "docs/how-to/nix.md", "# nix\n");
         common::write(r, "NOTES.md", "# notes\n");
     });
     common::commit_on_day(&root, 5, |r| {
         std::fs::rename(r.join(".github/workflows/ci.yml"), r.join(".github/workflows/project-ci.yml")).unwrap();
+        std::fs::create_dir_all(r.join("app/models/accounts")).unwrap();
+        std::fs::rename(r.join("app/models/user.rb"), r.join("app/models/accounts/user.rb")).unwrap();
     });
     let evidence = Evidence::open(&root).unwrap();
     let snippet = || Claim {
@@ -96,6 +99,15 @@ fn a_pages_snippet_file_the_repository_lost_may_be_the_readers() {
     // In an agent's notes the block is for the repository's own file: its move is drift.
     let notes = common::notes_file(&root, "NOTES.md", common::START + common::DAY);
     let got = common::check_as_validate(&evidence, notes, vec![snippet()]);
+    assert!(matches!(&got[0], Outcome::Checked { verdict: Verdict::Stale, .. }), "{:?}", got[0]);
+    // A doc's block for the project's own code names the repository's file: its move is drift.
+    let page = memval_proto::MemoryMeta {
+        agent: memval_proto::tools::DOCS_AGENT.into(),
+        ..common::notes_file(&root, "docs/how-to/nix.md", common::START + common::DAY)
+    };
+    let code =
+        Claim { assertion: Some(memval_proto::Assertion::SnippetFile), ..common::file_claim("app/models/user.rb") };
+    let got = common::check_as_validate(&evidence, page, vec![code]);
     assert!(matches!(&got[0], Outcome::Checked { verdict: Verdict::Stale, .. }), "{:?}", got[0]);
 }
 

@@ -214,15 +214,18 @@ impl Checker<'_> {
 
     /// The file a code block of the memory is written for (`Assertion::SnippetFile`, `#
     /// .github/workflows/ci.yml` over a workflow). In an agent's notes it is the repository's
-    /// file, and a move or deletion is drift. A README or doc is written for people who copy
-    /// its blocks into their own project ("use Nix in CI:" over the reader's workflow): a file
-    /// the repository had and lost may be the reader's, so it is not checked, with what history
-    /// says of the repository's copy. One the repository never had is read by `no_past`.
+    /// file, and a move or deletion is drift; so it is in a doc's block for the project's own
+    /// code (`# app/policies/reports_policy.rb` in a design doc). A README or doc's block for a
+    /// tool's file under a dot-folder or a dotfile every project keeps (`.github/workflows/`,
+    /// `.vscode/`, `.envrc`: "use Nix in CI:" over the reader's workflow) is the reader's as often:
+    /// one the repository had and lost is not checked, with what history says of the
+    /// repository's copy. One the repository never had is read by `no_past`.
     pub(super) fn check_snippet_file(&self, r: &CodeRef, since: Option<UnixSeconds>) -> Outcome {
         let outcome = self.check_file(r, since, false);
+        let tool_file = r.path.trim().trim_start_matches("./").starts_with('.');
         match &outcome {
             Outcome::Checked { verdict: Verdict::Stale | Verdict::Contradicted, evidence, .. }
-                if self.context.for_people() =>
+                if self.context.for_people() && tool_file =>
             {
                 Outcome::NotChecked {
                     reason: format!(
