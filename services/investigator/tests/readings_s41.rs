@@ -23,6 +23,8 @@ fn a_bare_tests_folder_the_root_lost_is_the_one_each_crate_keeps() {
             common::write(r, &format!("crates/{krate}/tests/it.rs"), "#[test] fn t() {}\n");
         }
         common::write(r, "crates/core/examples/demo.rs", "fn main() {}\n");
+        common::write(r, "sdks/java/CLAUDE.md", "# java\n");
+        common::write(r, "sdks/java/src/Main.java", "class Main {}\n");
         common::write(r, "NOTES.md", "# notes\n");
     });
     common::commit_on_day(&root, 5, |r| {
@@ -41,6 +43,12 @@ fn a_bare_tests_folder_the_root_lost_is_the_one_each_crate_keeps() {
     }
     // one package keeps an `examples/`: nothing says it is a convention
     assert!(matches!(&got[1], Outcome::Checked { verdict: Verdict::Contradicted, .. }), "{:?}", got[1]);
+    // notes in a package: their bare `examples/` is that package's, gone from it
+    let memory = common::notes_file(&root, "sdks/java/CLAUDE.md", common::START + common::DAY);
+    let mut in_package = dir_claim("sdks/java/tests");
+    in_package.code_refs[0].alt_paths = vec!["tests".into()];
+    let got = common::check_as_validate(&evidence, memory, vec![in_package]);
+    assert!(!matches!(&got[0], Outcome::Checked { verdict: Verdict::Valid, .. }), "{:?}", got[0]);
     // a memory laying out the root (`crates/` beside `tests/`) means the root's `tests/`
     let memory = common::notes_file(&root, "NOTES.md", common::START + common::DAY);
     let got = common::check_as_validate(&evidence, memory, vec![dir_claim("crates"), dir_claim("tests")]);

@@ -28,14 +28,19 @@ const PER_PACKAGE: &[&str] =
 const CONVENTION: u8 = 60;
 
 impl Checker<'_> {
-    /// `found` for a bare folder name `written` gone from the root, read as the folder each
-    /// package keeps when packages side by side keep one; `found` unchanged otherwise.
-    pub(super) fn each_packages_own(&self, written: &str, found: Located) -> Located {
+    /// `found` for a bare folder name `written`, read at the root (`raw`), gone from there: the
+    /// folder each package keeps when packages side by side keep one; `found` unchanged otherwise.
+    pub(super) fn each_packages_own(&self, raw: &str, written: &str, found: Located) -> Located {
         let Located::Gone { evidence, .. } = &found else {
             return found;
         };
         let name = written.trim().trim_start_matches("./").trim_end_matches('/');
         if name.contains('/') || !PER_PACKAGE.contains(&name) {
+            return found;
+        }
+        // Only the root's folder: read under the notes' own folder (`sdks/java/examples` for
+        // `examples/` in `sdks/java/CLAUDE.md`), the name is that package's, gone from it.
+        if raw.trim().trim_start_matches("./").trim_end_matches('/') != name {
             return found;
         }
         // A memory that also names folders still at the root (`tools/`, `ci/` beside "`tests/`:

@@ -38,10 +38,14 @@ const COMPANIONS: &[(&str, &str)] = &[
     ("fsi", "fs"),
 ];
 
-/// Extensions of files that accompany code of the same stem (styles, docs, maps, snapshots,
-/// data), never what a file of code or script was renamed to, nor from.
-const NEVER_RENAMED_TO: &[&str] =
-    &["css", "scss", "sass", "less", "styl", "md", "mdx", "rst", "txt", "map", "snap", "lock", "orig", "bak"];
+/// Extensions of files that accompany code of the same stem (styles, docs, maps, snapshots),
+/// and of binary data built or converted from a source of the same stem (`world_cities.mbtiles`
+/// made from `world_cities.sql`): never what a file was renamed to, nor from.
+const NEVER_RENAMED_TO: &[&str] = &[
+    "css", "scss", "sass", "less", "styl", "md", "mdx", "rst", "txt", "map", "snap", "lock", "orig", "bak", "mbtiles",
+    "pmtiles", "db", "sqlite", "sqlite3", "png", "jpg", "jpeg", "gif", "webp", "ico", "svg", "pdf", "zip", "gz", "tgz",
+    "tar", "bin", "wasm", "so", "dll", "dylib", "a", "o", "exe", "jar", "class", "pyc", "parquet", "pb",
+];
 
 impl Checker<'_> {
     /// `dir/stem.old` gone while `dir/stem.new` is the only file of its stem there and no
@@ -141,5 +145,7 @@ mod tests {
         assert!(!renamable("py", "md"));
         assert!(!renamable("ts", "TS"));
         assert!(!renamable("sln", "slnx"));
+        assert!(!renamable("mbtiles", "sql"));
+        assert!(!renamable("sql", "db"));
     }
 }

@@ -61,7 +61,7 @@ impl Checker<'_> {
                 return users;
             }
         }
-        let found = if bare { self.each_packages_own(written, found) } else { found };
+        let found = if bare { self.each_packages_own(raw, written, found) } else { found };
         match found {
             Located::Gone { confidence, evidence, since }
                 if confidence > BARE_NAME_GONE && bare =>
