@@ -127,6 +127,7 @@ fn renamable(old: &str, new: &str) -> bool {
         && !new.starts_with(old.as_str())
         && !old.starts_with(new.as_str())
         && !NEVER_RENAMED_TO.contains(&new.as_str())
+        && !NEVER_RENAMED_TO.contains(&old.as_str())
         && !COMPANIONS.iter().any(|&(a, b)| (a == old && b == new) || (a == new && b == old))
 }
 
