@@ -514,17 +514,18 @@ impl Checker<'_> {
         if !path.starts_with(&format!("{dir}/")) || !self.holds_only_the_memory(dir) {
             return None;
         }
+        // The rest of the memory's other missing paths in the folder (`src/a.ts` of `dir/src/a.ts`).
+        let rests: Vec<String> = self
+            .context
+            .inside(self.index, dir)
+            .iter()
+            .filter(|p| *p != path)
+            .filter_map(|p| p.strip_prefix(&format!("{dir}/")).map(str::to_owned))
+            .collect();
         // Short names (`rust/kaos` beside the Python package `packages/kaos`) are found in other
         // packages by chance; a folder that moved took most of what the memory names in it,
         // paths two folders deep or more among them.
         let deep_kept = |new: &str| {
-            let rests: Vec<String> = self
-                .context
-                .inside(self.index, dir)
-                .iter()
-                .filter(|p| *p != path)
-                .filter_map(|p| p.strip_prefix(&format!("{dir}/")).map(str::to_owned))
-                .collect();
             let kept: Vec<&String> = rests
                 .iter()
                 .filter(|rest| {
@@ -555,15 +556,8 @@ impl Checker<'_> {
         // folder put in, the one where this path and another of the memory's paths in the folder
         // are found with their rest kept.
         let rest = &path[dir.len() + 1..];
-        let others: Vec<String> = self
-            .context
-            .inside(self.index, dir)
-            .iter()
-            .filter(|p| *p != path)
-            .filter_map(|p| p.strip_prefix(&format!("{dir}/")).map(str::to_owned))
-            .collect();
         let holds_them = |new: &String| {
-            self.index.has(&format!("{new}/{rest}")) && others.iter().any(|o| self.index.has(&format!("{new}/{o}")))
+            self.index.has(&format!("{new}/{rest}")) && rests.iter().any(|o| self.index.has(&format!("{new}/{o}")))
         };
         let set_aside: Vec<String> = self.places_put_in(dir, true).into_iter().filter(holds_them).collect();
         if let [new] = set_aside.as_slice() {
