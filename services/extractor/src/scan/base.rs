@@ -17,8 +17,9 @@ use crate::paths::{self, Strength};
 pub(super) fn declared_bases(content: &str) -> Vec<String> {
     let mut bases = Vec::new();
     for paragraph in paragraphs(content) {
-        for sentence in split_sentences(&paragraph) {
-            if let Some(base) = declared_in(sentence) {
+        let spans = markdown::code_spans(&paragraph);
+        for range in markdown::sentences(&paragraph, &spans) {
+            if let Some(base) = declared_in(&paragraph[range]) {
                 if !bases.contains(&base) {
                     bases.push(base);
                 }
@@ -80,22 +81,6 @@ fn paragraphs(content: &str) -> Vec<String> {
     }
     out.push(current);
     out.retain(|p| !p.is_empty());
-    out
-}
-
-/// The sentences of `text`: a `.`, `!`, `?` or `;` ends one when a space follows it (so
-/// `src/a.ts` and `v1.2` stay whole).
-fn split_sentences(text: &str) -> Vec<&str> {
-    let bytes = text.as_bytes();
-    let mut out = Vec::new();
-    let mut start = 0;
-    for (i, &b) in bytes.iter().enumerate() {
-        if matches!(b, b'.' | b'!' | b'?' | b';') && bytes.get(i + 1) == Some(&b' ') {
-            out.push(&text[start..=i]);
-            start = i + 1;
-        }
-    }
-    out.push(&text[start..]);
     out
 }
 

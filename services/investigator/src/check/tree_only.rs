@@ -152,7 +152,11 @@ impl Checker<'_> {
         if let Some(moved) = self.renamed_in_moved_parent(path) {
             return Some(moved);
         }
-        if let Some(moved) = self.folder_put_in(path, folder_like).or_else(|| self.folder_put_in(path, false)) {
+        // A folder-like name may still be a file (`Makefile`): then files are looked at too.
+        if let Some(moved) = self
+            .folder_put_in(path, folder_like)
+            .or_else(|| folder_like.then(|| self.folder_put_in(path, false)).flatten())
+        {
             return Some(moved);
         }
         // A bare folder name with several places deeper, none of which anything the memory
