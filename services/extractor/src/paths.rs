@@ -15,7 +15,8 @@
 //!   (`tokio-rs/tokio`, `and/or`) stay text.
 //! - A path pattern names the folder before it (`bindings/*`, `docs/**`,
 //!   `src/core/controller/<domain>/`); a pattern of files (`src/**/*.rs`) names none
-//!   ([`pattern_folder`]).
+//!   ([`pattern_folder`]). So does a path whose file name is a bracketed placeholder outside a
+//!   web framework's routes (`app/models/[model_name].rb`, [`placeholder_file_folder`]).
 //! - URLs, package names and English words are not paths.
 //! - A web framework's route segments are path segments: a route group (`(marketing)/`) and a
 //!   dynamic segment (`[id]/`, `[...slug].tsx`, `[[...slug]]`), where every other segment is a
@@ -466,6 +467,30 @@ pub(crate) fn pattern_folder(token: &str) -> Option<PathToken> {
     let folder = format!("{}/", segments[..cut].join("/"));
     classify(&folder, Strength::Backtick)
 }
+
+/// The folder of a path whose file name is a bracketed placeholder outside a web framework's
+/// routes (`app/models/katello/[model_name].rb`, `app/lib/actions/[domain]/[action].rb`): the
+/// file is an example, its folder a claim. A route file keeps its brackets
+/// (`pages/[slug].tsx`, `app/[id]/page.tsx`): only the extensions a router serves name one.
+pub(crate) fn placeholder_file_folder(token: &str) -> Option<PathToken> {
+    let t = token.trim();
+    let last = t.rsplit('/').next()?;
+    let (stem, ext) = last.rsplit_once('.')?;
+    let bracketed = |s: &str| {
+        s.split_once('[').and_then(|(_, rest)| rest.split_once(']')).is_some_and(|(inner, _)| {
+            !inner.is_empty() && inner.chars().all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '-')
+        })
+    };
+    if !bracketed(stem) || ROUTE_EXTS.contains(&ext.to_ascii_lowercase().as_str()) {
+        return None;
+    }
+    pattern_folder(t)
+}
+
+/// Extensions of the files a web framework's file-system router serves, where `[id]` in a
+/// name is a dynamic segment, not a placeholder.
+const ROUTE_EXTS: &[&str] =
+    &["js", "jsx", "ts", "tsx", "mjs", "cjs", "mts", "vue", "svelte", "astro", "md", "mdx", "html", "marko", "solid"];
 
 fn looks_like_path(tok: &PathToken, strength: Strength) -> bool {
     let p = tok.path.as_str();

@@ -1255,6 +1255,10 @@ fn folders_named_by_patterns_placeholders_and_bold() {
     check("| `bindings/*` | Language bindings |", &["L1 file_reference bindings"]);
     check("Routes in `api/{version}/routes.ts`", &["L1 file_reference api"]);
     check("- **script/get-me** - Quick test script", &["L1 file_reference script/get-me"]);
+    // a bracketed placeholder for the file names its folder; a route file keeps its brackets
+    check("Models: `app/models/katello/[model_name].rb`", &["L1 file_reference app/models/katello"]);
+    check("Actions: `app/lib/actions/[domain]/[action_name].rb`", &["L1 file_reference app/lib/actions"]);
+    check("Pages: `pages/[slug].tsx`", &["L1 file_reference pages/[slug].tsx"]);
     // patterns of files, or starting with a wildcard, name no folder
     check("`src/**/*.rs` and `**/docs/**`", &[]);
 }

@@ -85,10 +85,11 @@ impl Walker {
     }
 
     /// A code span as a path (`masked`: the span with URLs blanked; `inner`: as written): a
-    /// path, a path pattern's folder, a `./script`, or plain words under a folder the memory
+    /// placeholder file's folder, a path, a path pattern's folder, a `./script`, or plain words under a folder the memory
     /// names as a path elsewhere ([`paths::under_named_root`]).
     fn span_path(&self, masked: &str, inner: &str, strength: Strength) -> Option<PathToken> {
-        paths::classify(masked, strength)
+        paths::placeholder_file_folder(masked)
+            .or_else(|| paths::classify(masked, strength))
             .or_else(|| paths::pattern_folder(masked))
             .or_else(|| program_token(masked).filter(|_| inner.starts_with("./")))
             .or_else(|| paths::under_named_root(masked, &self.roots))

@@ -11,7 +11,8 @@
 //!
 //! A bare file name after an indefinite article or a reader's word ("a multi-stage Dockerfile",
 //! "your own Makefile", "any README.md") names a kind of file, not one of this repository: no
-//! path ([`a_kind_of_file`]).
+//! path ([`a_kind_of_file`]). Nor does a capitalised dotted name listed among tools' names
+//! ("Pytest, Coverage.py, Playwright": [`a_named_tool`]).
 
 use std::ops::Range;
 use std::sync::LazyLock;
@@ -57,6 +58,13 @@ impl Walker {
             if !single && a_kind_of_file(&line.open[range.start..range.start + m.start()], m.as_str()) {
                 continue;
             }
+            if a_named_tool(
+                &line.open[range.start..range.start + m.start()],
+                m.as_str(),
+                &line.open[range.start + m.end()..range.end],
+            ) {
+                continue;
+            }
             if let Some(tok) = paths::classify(m.as_str(), strength)
                 .or_else(|| bold(m.as_str()).then(|| paths::under_named_root(m.as_str(), &self.roots)).flatten())
                 .or_else(|| paths::named_a_folder(m.as_str(), &line.open[range.start + m.end()..]))
@@ -97,6 +105,38 @@ pub(super) fn the_readers_file(before: &str, name: &str) -> bool {
     }
 }
 
+/// Whether `word`, a bare dotted name in running text, is a tool's name among tools' names
+/// ("Pytest, Coverage.py, Playwright"): one capitalised word before the dot, and a list item
+/// beside it that is a capitalised word with no dot. A file of the repository named in prose
+/// is not listed among products.
+fn a_named_tool(before: &str, word: &str, after: &str) -> bool {
+    let word = word.trim_end_matches(['.', ',', ':', ';', '!', '?']);
+    let Some((stem, ext)) = word.split_once('.') else {
+        return false;
+    };
+    let one_word = |w: &str| {
+        let mut cs = w.chars();
+        cs.next().is_some_and(|c| c.is_ascii_uppercase())
+            && cs.as_str().len() >= 2
+            && cs.all(|c| c.is_ascii_lowercase() || c.is_ascii_digit())
+    };
+    if !one_word(stem) || ext.is_empty() || ext.contains('.') || !ext.chars().all(|c| c.is_ascii_lowercase()) {
+        return false;
+    }
+    // A list item is the text between commas; the words beside the name are its neighbours.
+    let item_before = before.trim_end().strip_suffix(',').map(|b| b.rsplit([',', ':']).next().unwrap_or(""));
+    let item_after = after.trim_start().strip_prefix(',').map(|a| a.split([',', '(', ';']).next().unwrap_or(""));
+    let tool = |item: &str| {
+        let item = item.trim().trim_start_matches("and ").trim_start_matches("or ").trim_matches('*').trim();
+        let first = item.split_whitespace().next().unwrap_or("");
+        !item.is_empty()
+            && item.split_whitespace().count() <= 2
+            && first.chars().next().is_some_and(|c| c.is_ascii_uppercase())
+            && !item.contains(['.', '/', '`'])
+    };
+    item_before.is_some_and(tool) || item_after.is_some_and(tool)
+}
+
 /// Whether the text right after a line's first word defines it: " - our desktop app", " – x",
 /// " — x", ": x".
 fn defined_after(after: &str) -> bool {
@@ -132,7 +172,17 @@ fn a_kind_of_file(before: &str, word: &str) -> bool {
 
 #[cfg(test)]
 mod tests {
-    use super::{a_kind_of_file, defined_after, the_readers_file};
+    use super::{a_kind_of_file, a_named_tool, defined_after, the_readers_file};
+
+    #[test]
+    fn a_tools_name_among_tools_is_no_file() {
+        assert!(a_named_tool("**Testing:** Pytest, ", "Coverage.py", ", Playwright (integration), Jest"));
+        assert!(a_named_tool("", "Coverage.py", ", Pytest"));
+        // a file among files, a file in a sentence, a CamelCase class file
+        assert!(!a_named_tool("Edit README.md, ", "Setup.py", ", LICENSE.txt"));
+        assert!(!a_named_tool("Run ", "Setup.py", " first"));
+        assert!(!a_named_tool("Pytest, ", "UserService.java", ", Mockito"));
+    }
 
     #[test]
     fn the_readers_own_files() {
