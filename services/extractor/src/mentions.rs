@@ -279,8 +279,11 @@ pub(crate) fn symbol_mentions(
         // "tests call Healthcheck in services/admin/handlers.go": a capitalised name placed
         // in a file, not at the start of the sentence or of a clause after a label
         // ("**Mixins**: Located in `src/x/`").
+        // "Code Style (from .cursor/rules)": a word with the file's name in brackets after
+        // it says where the text came from, not where a name is defined.
         let capital = symbols::is_capital(m.as_str())
             && !opens_clause(&bare[..m.start()])
+            && !bare[m.end()..].trim_start().starts_with('(')
             && file_follows(orig, files, range.start + m.end());
         if !symbols::maybe_code(m.as_str()) && !capital {
             continue;

@@ -173,10 +173,11 @@ const DOTFILES: &[&str] = &[
     ".env.production", ".npmignore", ".vscodeignore", ".stylelintrc", ".style.yapf",
 ];
 
-/// An environment file of one setting (`.env.docker`, `.env.prod_electron`): `.env.` and a
-/// plain word, as dotenv loaders and Vite name them.
+/// An environment file of one setting (`.env.docker`, `.env.prod_electron`, `.env-dist`):
+/// `.env.` (or `.env-`, `.env_`) and a plain word, as dotenv loaders and Vite name them.
 fn env_file(name: &str) -> bool {
-    name.strip_prefix(".env.").is_some_and(|rest| {
+    let rest = name.strip_prefix(".env.").or_else(|| name.strip_prefix(".env-")).or_else(|| name.strip_prefix(".env_"));
+    rest.is_some_and(|rest| {
         !rest.is_empty() && rest.bytes().all(|b| b.is_ascii_alphanumeric() || matches!(b, b'_' | b'-'))
     })
 }
@@ -229,7 +230,8 @@ const PROSE_ROOTS: &[&str] = &[
     "src", "lib", "libs", "internal", "cmd", "pkg", "services", "crates", "packages", "apps",
     "docs", "tests", "scripts", "config", "configs", "components", "modules", "include",
     "migrations", "vendor", "third_party", "examples", "benches", "tools", "contexts", "proto",
-    "deploy", "infra", "k8s", "charts", ".github", ".cargo",
+    "deploy", "infra", "k8s", "charts", ".github", ".cargo", ".cursor", ".vscode", ".devcontainer",
+    ".husky", ".circleci", ".gitlab",
 ];
 
 /// Absolute paths are only taken when they look like system paths, not URL routes (`/api/v1`).
@@ -887,6 +889,7 @@ mod tests {
             (".env", Prose, Some((".env", false, None))),
             (".env.docker", Backtick, Some((".env.docker", false, None))),
             (".env.prod_electron", Prose, Some((".env.prod_electron", false, None))),
+            (".env-dist", Backtick, Some((".env-dist", false, None))),
             ("LICENSE-APACHE", Backtick, Some(("LICENSE-APACHE", false, None))),
             ("LICENSE-Apache", Backtick, None),
             (".github/workflows/ci.yml", Prose, Some((".github/workflows/ci.yml", false, None))),

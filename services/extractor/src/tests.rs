@@ -1605,6 +1605,8 @@ fn a_link_to_a_bare_name_named_as_itself_is_a_path() {
         "Use [gradle-conventions](gradle-conventions) and [`tools`](tools); see [Setup](setup).",
         &["L1 file_reference gradle-conventions", "L1 file_reference tools"],
     );
+    // written `./name`, whatever the text says
+    check("The schemas are in [the formats folder](./format).", &["L1 file_reference format"]);
 }
 
 /// A file name with a dot is a file, not a member of a type: `memory.db` is no `memory::db`,
@@ -2059,4 +2061,43 @@ fn a_command_run_in_a_compose_service_names_the_checkouts_files() {
         "- Tests: `docker compose exec web rails test test/models/user_test.rb` (one file)\n- Check: `docker compose exec web bin/rails zeitwerk:check`\n",
         &["L1 file_reference test/models/user_test.rb", "L2 file_reference bin/rails"],
     );
+}
+
+/// A bare word naming the tool its config file configures is the tool, not a name the file
+/// defines; a code span of it is read as before.
+#[test]
+fn a_config_files_tool_named_beside_it_is_no_symbol() {
+    check("- `eslint.config.mjs`: Modern ESLint flat config format", &["L1 file_reference eslint.config.mjs"]);
+    check(
+        "- `eslint.config.mjs`: exports `ESLintConfig`",
+        &["L1 file_reference eslint.config.mjs", "L1 symbol_reference eslint.config.mjs#ESLintConfig"],
+    );
+}
+
+/// Under a table column headed "Path", a two-segment code span of plain words is a path; in a
+/// column of another name it is read as before (a repository's slug, a pair of words).
+#[test]
+fn a_tables_path_column_names_folders() {
+    check(
+        "| Path | Crate | Role |\n|---|---|---|\n| `libraries/core` | dora-core | Descriptor parsing |",
+        &["L3 file_reference libraries/core"],
+    );
+    check("| Repository | Role |\n|---|---|\n| `tokio-rs/tokio` | runtime |", &[]);
+}
+
+/// A code fence the writer never closed ends at the next section heading after a blank line;
+/// a closed block's `## comment` stays code.
+#[test]
+fn an_unclosed_fence_ends_at_the_next_section() {
+    check(
+        "### Check\n```bash\npython -c 'import jax'\n\n## Key Directories\n\n- `src/`: C++ source code",
+        &["L7 file_reference src"],
+    );
+    check("```bash\nmake\n\n## Key Directories\n- `src/`: code\n```", &[]);
+}
+
+/// A tool's dot-folder opens a path in running text as `.github/` does.
+#[test]
+fn a_tools_dot_folder_opens_a_path_in_prose() {
+    check("### Code Style (from .cursor/rules)", &["L1 file_reference .cursor/rules"]);
 }

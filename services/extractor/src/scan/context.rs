@@ -48,16 +48,50 @@ pub(super) fn context_of(file_dir: Option<&str>, skill: Option<&str>) -> Option<
     (!tool).then(|| dir.to_string())
 }
 
+/// The column a table's header calls a path (`| Path | Crate |`, `| Directory | Purpose |`),
+/// kept while the table's rows go on (`current`); `None` once a line is no table row.
+fn table_path_column(line: &str, current: Option<usize>) -> Option<usize> {
+    if !line.starts_with('|') {
+        return None;
+    }
+    if current.is_some() {
+        return current;
+    }
+    let cells: Vec<String> = line.trim_matches('|').split('|').map(|c| c.trim().to_ascii_lowercase()).collect();
+    cells.iter().position(|c| {
+        matches!(
+            c.as_str(),
+            "path" | "paths" | "directory" | "dir" | "folder" | "location" | "crate path" | "package path"
+        )
+    })
+}
+
 /// The first folders of the paths the memory's code spans name ([`paths::named_root`]),
-/// read before the walk so a span on line 3 can lean on a path on line 90.
+/// read before the walk so a span on line 3 can lean on a path on line 90, and those of the
+/// code spans in a table's column headed "Path" ([`table_path_column`]).
 pub(super) fn named_roots(content: &str) -> HashSet<String> {
     let mut roots = HashSet::new();
     let mut fence = false;
+    // The column of a table whose header calls it a path (`| Path | Crate | Role |`).
+    let mut path_column: Option<usize> = None;
     for line in content.split('\n') {
         let t = line.trim_start();
         if t.starts_with("```") || t.starts_with("~~~") {
             fence = !fence;
             continue;
+        }
+        if !fence {
+            path_column = table_path_column(t, path_column);
+            // Every cell of a column headed "Path" is a path: `libraries/core` under it names
+            // its first folder as surely as a longer path would.
+            if let Some(cell) = path_column.and_then(|c| t.split('|').nth(c + 1)) {
+                let inner = cell.trim().trim_matches('`').trim();
+                if let Some(root) = inner.split_once('/').map(|(r, _)| r).filter(|r| paths::plain_segment(r)) {
+                    if cell.trim().starts_with('`') && !inner.contains(char::is_whitespace) {
+                        roots.insert(root.to_string());
+                    }
+                }
+            }
         }
         // A code block listing the repository's top folders, one per line with what it holds
         // (`native-yield-operations/ Native yield services`): each names its folder.

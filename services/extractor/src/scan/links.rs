@@ -3,7 +3,8 @@
 //! A markdown link's target is a path; a link written `./x` or `../x` is relative to the notes
 //! file itself, as a markdown renderer reads it, whatever section folder the text is under. A
 //! bare name with no extension is a path only when the link's text is that name
-//! (`[gradle-conventions](gradle-conventions)`): `[Setup](setup)` may be a docs site's page.
+//! (`[gradle-conventions](gradle-conventions)`) or it is written `./name` (`[format](./format)`):
+//! `[Setup](setup)` may be a docs site's page.
 //! A link to `/x` with a file extension (`[CONTRIBUTING.md](/CONTRIBUTING.md)`) is read from
 //! the repository's root, as a code host renders a repository's Markdown; `/docs/intro`,
 //! without one, may be a docs site's route, and `/discord.png` an asset a site serves from its
@@ -119,10 +120,14 @@ pub(super) fn cursor_link(target: &str) -> Option<paths::PathToken> {
 }
 
 /// `[gradle-conventions](gradle-conventions)`: a link to a bare name (no folder, no extension)
-/// whose text is the name itself names a file or folder beside the notes file.
+/// whose text is the name itself names a file or folder beside the notes file; so does a link
+/// written `./name` (`[format](./format)`, `[the editor](./editor)`), whatever its text: `./`
+/// is a path's way of starting, not a site route's.
 fn named_as_itself(text: &str, target: &str) -> Option<paths::PathToken> {
-    let name = target.trim().trim_end_matches('/');
-    let shown = text.trim().trim_matches('`').trim_end_matches('/');
+    let written = target.trim();
+    let here = written.starts_with("./");
+    let name = written.trim_start_matches("./").trim_end_matches('/');
+    let shown = text.trim().trim_matches('`').trim_start_matches("./").trim_end_matches('/');
     let bare = name.len() >= 2 && name.bytes().all(|b| b.is_ascii_alphanumeric() || matches!(b, b'-' | b'_'));
-    (bare && shown == name).then(|| paths::parse(name)).flatten()
+    (bare && (here || shown == name)).then(|| paths::parse(name)).flatten()
 }

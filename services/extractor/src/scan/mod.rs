@@ -109,6 +109,7 @@ pub(crate) fn scan(content: &str, file_dir: Option<&str>, page_dir: Option<&str>
     let mut last_read = 0;
     let mut front = FrontMatter::default();
     let lines: Vec<&str> = content.split('\n').collect();
+    let cut = unclosed_fence_end(&lines);
     for (i, raw) in lines.iter().copied().enumerate() {
         if w.budget == 0 {
             break;
@@ -118,6 +119,11 @@ pub(crate) fn scan(content: &str, file_dir: Option<&str>, page_dir: Option<&str>
         let line = raw.strip_suffix('\r').unwrap_or(raw);
         if front.skips(i, line) {
             continue;
+        }
+        // A fence never closed ends where the text turns back into a document's sections.
+        if cut == Some(i) && fence.take().is_some() {
+            w.fence_cd = None;
+            w.block_break();
         }
         match fence.take() {
             Some(f) if f.closes(line) => {
@@ -153,6 +159,28 @@ pub(crate) fn scan(content: &str, file_dir: Option<&str>, page_dir: Option<&str>
     worked::forget_examples(&mut w.doc);
     made::forget_made(&mut w.doc);
     w.doc
+}
+
+/// Where a code fence the text never closes ends (an index into `lines`): at the first heading
+/// of level two or more after a blank line (`## Test Structure`), where the writer went back to
+/// the document and forgot the closing fence; a renderer would show the rest as code, but what
+/// follows is sections of the notes. `None` when every fence closes, or no such heading follows.
+fn unclosed_fence_end(lines: &[&str]) -> Option<usize> {
+    let mut open: Option<(Fence, usize)> = None;
+    for (i, raw) in lines.iter().enumerate() {
+        let line = raw.strip_suffix('\r').unwrap_or(raw);
+        open = match open.take() {
+            Some((f, _)) if f.closes(line) => None,
+            Some(o) => Some(o),
+            None => markdown::fence_open(line).map(|f| (f, i)),
+        };
+    }
+    let (_, at) = open?;
+    let heading = |l: &str| {
+        let hashes = l.bytes().take_while(|&b| b == b'#').count();
+        (2..=6).contains(&hashes) && l[hashes..].starts_with(' ') && l[hashes..].trim().len() > 1
+    };
+    (at + 2..lines.len()).find(|&i| lines[i - 1].trim().is_empty() && heading(lines[i]))
 }
 
 /// Whether a code fence opens on the next line, or after one blank line.

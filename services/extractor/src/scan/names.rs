@@ -39,11 +39,51 @@ fn dependency_cue(orig: &str, range: &Range<usize>, files: &[FileMention]) -> bo
     config::has_dependency_cue(&text)
 }
 
-/// Ties each symbol to the nearest file of the sentence ([`bind`]).
-pub(super) fn tie_to_files(orig: &str, files: &[FileMention], syms: &mut [SymbolMention]) {
+/// Ties each symbol to the nearest file of the sentence ([`bind`]). A bare word that names the
+/// tool its file configures ("`eslint.config.mjs`: Modern ESLint flat config", "`.prettierrc`:
+/// Prettier's options") is that tool, not a name defined in the file: no symbol.
+pub(super) fn tie_to_files(orig: &str, files: &[FileMention], syms: &mut Vec<SymbolMention>) {
     let plain: Vec<usize> = (0..files.len()).filter(|&i| !paths::folder_like(&files[i].tok)).collect();
     let folders: Vec<usize> = (0..files.len()).filter(|&i| paths::folder_like(&files[i].tok)).collect();
     for s in syms.iter_mut() {
         bind(orig, files, &plain, &folders, s);
+    }
+    syms.retain(|s| {
+        let bare = !orig.get(..s.start).is_some_and(|b| b.ends_with('`'));
+        !(bare && s.file.is_some_and(|i| configured_tool(&files[i].tok.path).eq_ignore_ascii_case(&s.name)))
+    });
+}
+
+/// The tool a config file is named after: its name's first part, without a leading dot or a
+/// trailing `rc` (`eslint.config.mjs`, `.prettierrc`, `jest.config.ts`, `.babelrc.json`,
+/// `Cargo.toml`). A file that is no config file (`src/error.rs`) names no tool.
+fn configured_tool(path: &str) -> &str {
+    let written = path.rsplit('/').next().unwrap_or(path);
+    let name = written.trim_start_matches('.');
+    let ext = name.rsplit_once('.').map(|(_, e)| e.to_ascii_lowercase()).unwrap_or_default();
+    let config = written.starts_with('.')
+        || name.contains(".config.")
+        || matches!(ext.as_str(), "toml" | "yaml" | "yml" | "json" | "jsonc" | "json5" | "ini" | "cfg" | "conf");
+    if !config {
+        return "";
+    }
+    let first = name.split('.').next().unwrap_or(name);
+    first.strip_suffix("rc").filter(|t| t.len() >= 3).unwrap_or(first)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::configured_tool;
+
+    #[test]
+    fn the_tool_a_config_file_is_named_after() {
+        assert_eq!(configured_tool("eslint.config.mjs"), "eslint");
+        assert_eq!(configured_tool("web/.prettierrc"), "prettier");
+        assert_eq!(configured_tool(".babelrc.json"), "babel");
+        assert_eq!(configured_tool("jest.config.ts"), "jest");
+        assert_eq!(configured_tool("Cargo.toml"), "Cargo");
+        // a file that configures nothing names no tool
+        assert_eq!(configured_tool("Makefile"), "");
+        assert_eq!(configured_tool("src/error.rs"), "");
     }
 }

@@ -120,7 +120,7 @@ impl Checker<'_> {
 
 /// Whether a file of extension `old` may have been renamed to one of extension `new` (both
 /// without the dot): different, neither a companion's nor one that only accompanies code.
-fn renamable(old: &str, new: &str) -> bool {
+pub(super) fn renamable(old: &str, new: &str) -> bool {
     let (old, new) = (old.to_ascii_lowercase(), new.to_ascii_lowercase());
     old != new
         // `.sln` → `.slnx`, `.doc` → `.docx`: a format's successor, written anew, not renamed

@@ -18,6 +18,7 @@ use crate::similar::body_similarity;
 use crate::symbols::Lang;
 
 use super::common::{list, short, MAX_LISTED};
+use super::extension_changed::renamable;
 use super::located::Located;
 use super::module_folder::ModuleFolder;
 use super::Checker;
@@ -391,6 +392,24 @@ impl Checker<'_> {
                 dir: false,
             };
         }
+        if let Some(to) = renamed_with_extension(&added, last) {
+            let ext = |p: &str| basename(p).rsplit_once('.').map(|(_, e)| e.to_owned()).unwrap_or_default();
+            return Located::Moved {
+                confidence: 70 - penalty,
+                evidence: self.with_history_note(
+                    git,
+                    format!(
+                        "git: deleted in {}, which added {to}, the same name with .{} for .{}: renamed and rewritten",
+                        short(&commit),
+                        ext(&to),
+                        ext(last)
+                    ),
+                ),
+                since: since_of(git, &commit),
+                to,
+                dir: false,
+            };
+        }
         if let Some((to, dir, folder)) = self.became_a_folder(&added, last) {
             return Located::Moved {
                 confidence: 70 - penalty,
@@ -607,6 +626,24 @@ fn placeholders_only(git: &GitRepo, path: &str, deleted_in: &str) -> Option<Loca
             short(deleted_in)
         ))
     })
+}
+
+/// Of `added` (the files the deleting commit added, still in the tree), the one beside the
+/// deleted `path` with its stem and another extension a file may be renamed to
+/// ([`super::extension_changed::renamable`]: `eslint.config.mjs` → `eslint.config.js`, not a
+/// header's source nor a format's successor): the file converted in the commit that deleted it.
+fn renamed_with_extension(added: &[String], path: &str) -> Option<String> {
+    let (dir, name) = path.rsplit_once('/').unwrap_or(("", path));
+    let (stem, old_ext) = name.rsplit_once('.')?;
+    if stem.is_empty() {
+        return None;
+    }
+    let mut found = added.iter().filter(|p| {
+        let (d, n) = p.rsplit_once('/').unwrap_or(("", p.as_str()));
+        d == dir && n.rsplit_once('.').is_some_and(|(s, e)| s == stem && renamable(old_ext, e))
+    });
+    let first = found.next()?;
+    found.next().is_none().then(|| first.clone())
 }
 
 /// Of `added` (the files the deleting commit added, still in the tree), the one beside the
