@@ -309,7 +309,12 @@ const TEST_RUNNERS: &[&str] = &["pytest", "py.test", "jest", "vitest", "mocha", 
 /// path words, so a plain value with a `/` is a path.
 const MODULE_OR_PATH_FLAGS: &[&str] = &["-m", "-c"];
 
-/// Flags whose value is not an existing path: an output, a name, a pattern, a number.
+/// Flags whose value is what the command makes: never a path that exists before it runs.
+const OUTPUT_FLAGS: &[&str] = &["-o", "-O", "--out", "--output", "--out-dir", "--outdir", "--target-dir"];
+
+/// Flags whose value is not an existing path: an output, a name, a pattern, a number. Of those
+/// not in [`OUTPUT_FLAGS`], a value with a folder and a file's extension is the file the program
+/// reads all the same (`osrm-extract -p profiles/car.lua`, where `-p` is a profile, not a package).
 #[rustfmt::skip]
 const VALUE_FLAGS: &[&str] = &[
     "-o", "-O", "--out", "--output", "--out-dir", "--outdir", "--target-dir", "-p", "--package",
@@ -511,6 +516,7 @@ pub(crate) fn path_args_under(text: &str) -> Vec<PathArg<'_>> {
         let pip = matches!(program, "pip" | "pip3");
         let mut skip_next = false;
         let mut slashed_path_next = false;
+        let mut file_value_next = false;
         // `pytest python/tests`, `python -m pytest python/tests`: what a test runner is given
         // is a test file or a folder of tests, with an extension or without.
         let mut test_runner = TEST_RUNNERS.contains(&program);
@@ -528,6 +534,14 @@ pub(crate) fn path_args_under(text: &str) -> Vec<PathArg<'_>> {
             // `python -m pytest`, `uv run pytest`, `npx jest`: the runner run by another program.
             if TEST_RUNNERS.contains(&w) {
                 test_runner = true;
+            }
+            if std::mem::take(&mut file_value_next) {
+                let plain = !w.contains(['=', '$', '"', '\'', '`', '(', ')', '*', '?', '{', '}', ':', '<', '>', '@']);
+                let name = w.rsplit('/').next().unwrap_or(w);
+                if plain && w.contains('/') && !w.starts_with('-') && crate::paths::has_known_ext(name) {
+                    out.push(PathArg { word: w, folder: false, under: under.clone() });
+                }
+                continue;
             }
             if std::mem::take(&mut slashed_path_next) {
                 let plain = !w.contains(['=', '$', '"', '\'', '`', '(', ')', '*', '?', '{', '}', ':', '<', '>']);
@@ -580,6 +594,7 @@ pub(crate) fn path_args_under(text: &str) -> Vec<PathArg<'_>> {
                         runs_in_next = runs_in;
                     }
                     None if MODULE_OR_PATH_FLAGS.contains(&flag) => slashed_path_next = true,
+                    None if VALUE_FLAGS.contains(&flag) && !OUTPUT_FLAGS.contains(&flag) => file_value_next = true,
                     None if VALUE_FLAGS.contains(&flag) => skip_next = true,
                     None => {}
                 }
@@ -704,6 +719,11 @@ mod path_arg_tests {
             ("pip install requests/foo", &[]),
             ("docker-compose -f deploy/compose.yaml up", &[("deploy/compose.yaml", false)]),
             ("pytest -k slow tests/unit/test_a.py", &[("tests/unit/test_a.py", false)]),
+            (
+                "./build/osrm-extract -p profiles/car.lua data.osm.pbf",
+                &[("profiles/car.lua", false), ("data.osm.pbf", false)],
+            ),
+            ("tool --profile profiles/dev.toml -o out/x.json", &[("profiles/dev.toml", false)]),
             ("cargo test --manifest-path crates/x/Cargo.toml -p x", &[("crates/x/Cargo.toml", false)]),
             ("$ RUST_LOG=debug python scripts/gen.py --out build/out.json", &[("scripts/gen.py", false)]),
             ("cd web && npm run build > build/log.txt", &[("web", true)]),

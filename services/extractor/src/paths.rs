@@ -8,7 +8,7 @@
 //! - Claude Code's imports (`@docs/guide.md`): an `@` before a name with a known extension, a
 //!   folder with its trailing slash (`@ext/`) or a path of three segments and more
 //!   (`@lib/datadog/core`) is a path; `@types/node` (an npm scope) and `@user` (a mention) stay
-//!   text.
+//!   text; an npm scope's folder inside a path (`packages/@scope/cli/`) is a segment.
 //! - A two-segment code span or bold word of plain lowercase words (`tasks/coverage`) is a path
 //!   only when the same memory names its first folder as a path elsewhere in a code span
 //!   ([`named_root`], [`under_named_root`]), so repository slugs and word pairs
@@ -103,7 +103,7 @@ const EXTENSIONS: &[&str] = &[
     "proto", "thrift", "avsc", "fbs", "capnp", "sh", "bash", "zsh", "fish", "ps1", "psm1", "bat",
     "cmd", "html", "htm", "css", "scss", "sass", "less", "styl", "vue", "svelte", "astro", "hbs",
     "ejs", "pug", "liquid", "njk", "j2", "jinja", "tmpl", "tpl", "twig", "mustache", "tf",
-    "tfvars", "hcl", "nix", "cmake", "mk", "bzl", "bazel", "dockerfile", "containerfile", "sln",
+    "tfvars", "hcl", "nix", "cmake", "mk", "bzl", "bazel", "bazelrc", "dockerfile", "containerfile", "sln",
     // a build file named for its part (`lib.Makefile`, `ci.Jenkinsfile`)
     "makefile", "justfile", "jenkinsfile",
     "csproj", "fsproj", "vcxproj", "cabal", "svg", "png", "jpg", "jpeg", "gif", "webp", "ico",
@@ -183,15 +183,17 @@ fn env_file(name: &str) -> bool {
 }
 
 /// A tool's own dotfile by the shape tools name them: a run-control file, `.` and the tool's
-/// name and `rc` (`.luacheckrc`, `.mocharc`, `.swcrc`), or an ignore list, `.` and a name and
-/// `ignore` (`.helmignore`, `.gcloudignore`). The name before the suffix has three letters or
+/// name and `rc` (`.luacheckrc`, `.mocharc`, `.swcrc`), an ignore list, `.` and a name and
+/// `ignore` (`.helmignore`, `.gcloudignore`), or a version pin, `.` and a name and `version`
+/// (`.bazelversion`, `.swift-version`). The name before the suffix has three letters or
 /// more, so `.rc` and `.src`, extensions, are not files.
 fn tool_dotfile(name: &str) -> bool {
     let Some(rest) = name.strip_prefix('.') else { return false };
     let tool = rest
         .strip_suffix("rc")
         .filter(|t| t.len() >= 3)
-        .or_else(|| rest.strip_suffix("ignore").filter(|t| t.len() >= 2));
+        .or_else(|| rest.strip_suffix("ignore").filter(|t| t.len() >= 2))
+        .or_else(|| rest.strip_suffix("version").map(|t| t.trim_end_matches('-')).filter(|t| t.len() >= 2));
     tool.is_some_and(|t| {
         t.bytes().all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || b == b'-')
             && t.bytes().any(|b| b.is_ascii_lowercase())
@@ -366,7 +368,9 @@ pub(crate) fn parse(token: &str) -> Option<PathToken> {
             )
     };
     let brackets_of_routes = |c: char| route && matches!(c, '(' | ')' | '[' | ']');
-    if t.chars().any(|c| forbidden(c) && !brackets_of_routes(c)) {
+    // An npm scope's folder inside a path (`packages/@scope/cli/`, `node_modules/@types/node/`).
+    let scoped = t.replace("/@", "/");
+    if scoped.chars().any(|c| forbidden(c) && !brackets_of_routes(c)) {
         return None;
     }
     let absolute = t.starts_with('/');
@@ -525,8 +529,9 @@ fn looks_like_path(tok: &PathToken, strength: Strength) -> bool {
         if tok.dir {
             return last != ".." && (strength >= Strength::Backtick || COMMON_DIRS.contains(&last) || plain_segments);
         }
+        // `mutex.lock` may be a member; `Cargo-minimal.lock` cannot, a name with a dash.
         let member_like = last.rsplit_once('.').is_some_and(|(stem, ext)| {
-            !stem.is_empty() && MEMBER_LIKE_EXTS.contains(&ext.to_ascii_lowercase().as_str())
+            !stem.is_empty() && !stem.contains('-') && MEMBER_LIKE_EXTS.contains(&ext.to_ascii_lowercase().as_str())
         });
         return named
             && !(member_like && !BARE_NAMES.contains(&last) && !DOTFILES.contains(&last))
@@ -890,6 +895,21 @@ mod tests {
             (".env.docker", Backtick, Some((".env.docker", false, None))),
             (".env.prod_electron", Prose, Some((".env.prod_electron", false, None))),
             (".env-dist", Backtick, Some((".env-dist", false, None))),
+            (".bazelversion", Backtick, Some((".bazelversion", false, None))),
+            (".swift-version", Backtick, Some((".swift-version", false, None))),
+            ("ci.bazelrc", Backtick, Some(("ci.bazelrc", false, None))),
+            ("Cargo-minimal.lock", Backtick, Some(("Cargo-minimal.lock", false, None))),
+            ("mutex.lock", Backtick, None),
+            (
+                "packages/@postgrestools/backend-jsonrpc/",
+                Backtick,
+                Some(("packages/@postgrestools/backend-jsonrpc", true, None)),
+            ),
+            (
+                "node_modules/@types/node/index.d.ts",
+                Backtick,
+                Some(("node_modules/@types/node/index.d.ts", false, None)),
+            ),
             ("LICENSE-APACHE", Backtick, Some(("LICENSE-APACHE", false, None))),
             ("LICENSE-Apache", Backtick, None),
             (".github/workflows/ci.yml", Prose, Some((".github/workflows/ci.yml", false, None))),

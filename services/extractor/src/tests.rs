@@ -2101,3 +2101,13 @@ fn an_unclosed_fence_ends_at_the_next_section() {
 fn a_tools_dot_folder_opens_a_path_in_prose() {
     check("### Code Style (from .cursor/rules)", &["L1 file_reference .cursor/rules"]);
 }
+
+/// A bare name the memory places in the reader's home folder, or gives to another project by a
+/// capitalised possessive, is not this repository's file.
+#[test]
+fn a_home_folder_file_and_another_projects_file_are_not_claims() {
+    check(
+        "Source ESP-IDF's `export.sh`.\n\nA script `~/esp-idf-env.sh` helps.\n\nThe `esp-idf-env.sh` path is host-specific; see `build.sh`.",
+        &["L3 file_reference ~/esp-idf-env.sh", "L5 file_reference build.sh"],
+    );
+}

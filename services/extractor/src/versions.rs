@@ -31,10 +31,11 @@ static TOOL_VERSION: LazyLock<Regex> = LazyLock::new(|| {
     .expect("valid regex")
 });
 
-/// Words of a sentence about a range, a change, a comparison or a history of versions.
+/// Words of a sentence about a range, a change, a comparison or a history of versions, or about
+/// what a CI job runs ("CI's `coverage` job (ubuntu, Python 3.12)"), which may differ from the pin.
 static NOT_A_PIN: LazyLock<Regex> = LazyLock::new(|| {
     Regex::new(
-        r"(?i)\b(?:upgrad|migrat|support|compatib|test(?:ed|s)?\s+(?:on|with|against)|minimum|at\s+least|or\s+(?:later|newer|higher|above|greater)|and\s+(?:later|newer|above|up)|deprecat|drop|until|older|newer|previous|legacy|used\s+to|was|were|from\s+v?\d|to\s+v?\d|matrix|between|bump|requires?|>=|<=|~>|\^)",
+        r"(?i)\b(?:upgrad|migrat|support|compatib|test(?:ed|s)?\s+(?:on|with|against)|minimum|at\s+least|or\s+(?:later|newer|higher|above|greater)|and\s+(?:later|newer|above|up)|deprecat|drop|until|older|newer|previous|legacy|used\s+to|was|were|from\s+v?\d|to\s+v?\d|matrix|between|bump|requires?|ci|jobs?|runners?|workflows?|>=|<=|~>|\^)",
     )
     .expect("valid regex")
 });
@@ -111,6 +112,7 @@ mod tests {
             "Install it with python3.11 -m venv",
             "the `node-v22.18.0-linux-x64` tarball",
             "Node 20.x works",
+            "CI's dedicated `coverage` job (ubuntu, Python 3.12) uploads the report",
         ] {
             assert!(read(text).is_empty(), "{text}: {:?}", read(text));
         }

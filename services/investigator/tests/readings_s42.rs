@@ -1,12 +1,14 @@
 //! Readings found in session 42. A file deleted in the commit that added one of its stem with
 //! another extension beside it (`eslint.config.mjs` → `eslint.config.js`, the text rewritten
 //! beyond what git calls a rename) was converted there: STALE with that file. A header deleted
-//! when its source came in, or a format's successor (`.sln` → `.slnx`), is not.
+//! when its source came in, or a format's successor (`.sln` → `.slnx`), is not. A line cited for
+//! a function that falls in its body, or among the decorators right above it, is where the
+//! function is: VALID; a line of another function is not.
 
 mod common;
 
 use memval_investigator::Evidence;
-use memval_proto::{Outcome, Verdict};
+use memval_proto::{Claim, ClaimType, CodeRef, Outcome, Verdict};
 
 #[test]
 fn a_file_converted_to_another_extension_in_the_commit_that_deleted_it_is_stale() {
@@ -55,4 +57,41 @@ fn a_file_converted_to_another_extension_in_the_commit_that_deleted_it_is_stale(
     for (i, what) in [(1, "header"), (2, "format's successor")] {
         assert!(!matches!(&got[i], Outcome::Checked { verdict: Verdict::Stale, .. }), "{what}: {:?}", got[i]);
     }
+}
+
+fn symbol_at(path: &str, symbol: &str, line: u32) -> Claim {
+    Claim {
+        claim_type: ClaimType::SymbolReference,
+        claim_text: format!("`{symbol}` is defined at {path}:{line}"),
+        code_refs: vec![CodeRef { symbol: Some(symbol.into()), line: Some(line), ..CodeRef::path(path) }],
+        ..common::file_claim(path)
+    }
+}
+
+#[test]
+fn a_line_inside_a_function_or_among_its_decorators_is_where_it_is() {
+    let (_guard, root) = common::new_repo();
+    let source = "import os\n\n\ndef sharing_enabled():\n    mode = os.environ.get(\"MODE\")\n    return mode == \"docker\"\n\n\n@pytest.mark.xfail(\n    reason=\"delimiter\",\n)\ndef test_concat():\n    assert True\n\n\ndef other():\n    return 1\n";
+    common::commit_on_day(&root, 0, |r| {
+        common::write(r, "auth/sharing.py", source);
+        common::write(r, "NOTES.md", "# notes\n");
+    });
+    let evidence = Evidence::open(&root).unwrap();
+    let memory = common::notes_file(&root, "NOTES.md", common::START + common::DAY);
+    let claims = vec![
+        symbol_at("auth/sharing.py", "sharing_enabled", 5),
+        symbol_at("auth/sharing.py", "test_concat", 9),
+        symbol_at("auth/sharing.py", "sharing_enabled", 17),
+    ];
+    let got = common::check_as_validate(&evidence, memory, claims);
+    for (i, what) in [(0, "the environment read in its body"), (1, "its decorator")] {
+        match &got[i] {
+            Outcome::Checked { verdict: Verdict::Valid, evidence, .. } => {
+                assert!(evidence.contains("inside"), "{evidence}")
+            }
+            other => panic!("{what}: {other:?}"),
+        }
+    }
+    // a line of another function is not where it is
+    assert!(matches!(&got[2], Outcome::Checked { verdict: Verdict::Stale, .. }), "{:?}", got[2]);
 }

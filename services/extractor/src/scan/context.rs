@@ -48,6 +48,21 @@ pub(super) fn context_of(file_dir: Option<&str>, skill: Option<&str>) -> Option<
     (!tool).then(|| dir.to_string())
 }
 
+/// The names of the files the memory writes under the reader's home folder (`~/x.sh`,
+/// `$HOME/x.sh`), with an extension: a bare `x.sh` elsewhere in it is the same file, on the
+/// reader's machine ("Both `IDF_PATH` and the `esp-idf-env.sh` path are host-specific").
+pub(super) fn home_names(content: &str) -> HashSet<String> {
+    let mut names = HashSet::new();
+    for word in content.split(|c: char| c.is_whitespace() || matches!(c, '`' | '"' | '\'' | '(' | ')')) {
+        let Some(rest) = word.strip_prefix("~/").or_else(|| word.strip_prefix("$HOME/")) else { continue };
+        let name = rest.trim_end_matches(['.', ',', ';', ':']).rsplit('/').next().unwrap_or("");
+        if name.len() > 2 && name.contains('.') && !name.starts_with('.') && paths::has_known_ext(name) {
+            names.insert(name.to_string());
+        }
+    }
+    names
+}
+
 /// The column a table's header calls a path (`| Path | Crate |`, `| Directory | Purpose |`),
 /// kept while the table's rows go on (`current`); `None` once a line is no table row.
 fn table_path_column(line: &str, current: Option<usize>) -> Option<usize> {

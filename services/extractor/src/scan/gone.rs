@@ -9,7 +9,8 @@
 //! of the same or a higher level. Only the section: a long document names the same file in
 //! other contexts (one repository's `CLAUDE.md` was replaced, another's is current).
 //!
-//! Which words say so is `negation::said_gone`: a statement right after the mention ("was
+//! Which words say so is `negation::said_gone` (and `negation::renamed_before`, "we renamed the
+//! `x.yml` manifest to ..."): a statement right after the mention ("was
 //! removed", "has been replaced"), not a bare "removed" in a list or another clause's verb. A
 //! note that its names are of the past ("References below to `TuiLogger`, `IsolatedLogger` ...
 //! are historical") makes every name of its paragraph gone (`says_historical`).

@@ -363,7 +363,9 @@ impl Walker {
                 }
             }
             // A name the memory says is gone is no claim in that section (`gone`).
-            let said_gone = |start: usize, end: usize| negation::said_gone(orig, &range, start, end);
+            let said_gone = |start: usize, end: usize| {
+                negation::said_gone(orig, &range, start, end) || negation::renamed_before(orig, &range, start, end)
+            };
             for name in gone::names_where(&files, &syms, &configs, said_gone) {
                 gone::record(&mut self.doc, line_no, &name);
             }

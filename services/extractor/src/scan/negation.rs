@@ -387,6 +387,21 @@ pub(super) fn said_gone(orig: &str, range: &Range<usize>, start: usize, end: usi
     GONE.is_match(&after[..clause_end])
 }
 
+/// Whether the words right before a mention say it was renamed or moved away ("we renamed the
+/// `antrea-windows-containerd.yml` manifest to ...", "moved `lib/old.rs` into ..."): the mention is
+/// the old name. Only the past tense: "Rename `X` to `Y`" asks for a change, and `X` is there.
+pub(super) fn renamed_before(orig: &str, range: &Range<usize>, start: usize, end: usize) -> bool {
+    let Some((from, _)) = window(orig, range, start, end) else { return false };
+    let before = orig[from..start].trim_end_matches(['`', '"', '\'', '*', ' ']).to_lowercase();
+    let words: Vec<&str> = before.split_whitespace().rev().take(3).collect();
+    let past = |w: &str| matches!(w, "renamed" | "moved" | "relocated");
+    match words.as_slice() {
+        [w, ..] if past(w) => true,
+        [det, w, ..] if past(w) && matches!(*det, "the" | "our" | "its" | "their") => true,
+        _ => false,
+    }
+}
+
 /// Words of a sentence about a change of names or places.
 static CHANGE: LazyLock<Regex> = LazyLock::new(|| {
     Regex::new(
@@ -464,6 +479,19 @@ fn cue_in(joined: &str, cue: &str) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_old_name_after_renamed_is_gone() {
+        let before = |text: &str, mention: &str| {
+            let start = text.find(mention).unwrap();
+            renamed_before(text, &(0..text.len()), start, start + mention.len())
+        };
+        assert!(before("we renamed the `a-containerd.yml` manifest to `a.yml`", "`a-containerd.yml`"));
+        assert!(before("In v2 we moved `lib/old.rs` into `core/`", "`lib/old.rs`"));
+        // a task to rename, or the new name
+        assert!(!before("Rename `a.yml` to `b.yml`", "`a.yml`"));
+        assert!(!before("we renamed the `a.yml` manifest to `b.yml`", "`b.yml`"));
+    }
 
     fn at(text: &str, mention: &str) -> bool {
         let start = text.find(mention).unwrap();

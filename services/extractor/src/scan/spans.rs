@@ -67,8 +67,13 @@ impl Walker {
                 .or_else(|| paths::named_a_folder(masked, &orig[sp.end..]))
                 .or_else(|| named_a_dotfile(masked, &orig[..sp.start], &orig[sp.end..]));
             if let Some(tok) = tok {
-                // "your app's `build.gradle`": the reader's file, not one of the repository.
-                if !the_readers_file(orig[..sp.start].trim_end_matches('`'), &tok.path) {
+                // "your app's `build.gradle`": the reader's file, not one of the repository; so
+                // is a bare name the memory places in the reader's home folder, and "ESP-IDF's
+                // `export.sh`" is another project's.
+                let before = orig[..sp.start].trim_end_matches('`');
+                let bare = !tok.path.contains('/');
+                let elsewhere = bare && (self.home.contains(&tok.path) || anothers_file(before));
+                if !the_readers_file(before, &tok.path) && !elsewhere {
                     found.raw.push((tok, sp.start, sp.end));
                 }
                 continue;
@@ -94,6 +99,16 @@ impl Walker {
             .or_else(|| program_token(masked).filter(|_| inner.starts_with("./")))
             .or_else(|| paths::under_named_root(masked, &self.roots))
     }
+}
+
+/// Whether the words before a bare file name give it to another project by name: a capitalised
+/// possessive ("source ESP-IDF's `export.sh`", "Gradle's `settings.gradle`"). A lower-case one
+/// ("the project's `Makefile`") may be this repository's.
+fn anothers_file(before: &str) -> bool {
+    let Some(word) = before.split_whitespace().next_back() else { return false };
+    let owner = word.strip_suffix("'s").or_else(|| word.strip_suffix("\u{2019}s")).unwrap_or("");
+    owner.chars().next().is_some_and(|c| c.is_ascii_uppercase())
+        && owner.chars().all(|c| c.is_alphanumeric() || matches!(c, '-' | '.' | '_'))
 }
 
 /// How sure a code span is to be a path. A heading made only of code spans (`### `editors/code``,
@@ -145,4 +160,16 @@ fn included_header(inner: &str) -> Option<PathToken> {
         return None;
     }
     paths::classify(header, Strength::Backtick).filter(|tok| !tok.dir)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::anothers_file;
+
+    #[test]
+    fn a_file_another_project_owns() {
+        assert!(anothers_file("set `IDF_PATH` and source ESP-IDF's "));
+        assert!(!anothers_file("run the project's "));
+        assert!(!anothers_file("Run "));
+    }
 }

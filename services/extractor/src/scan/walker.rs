@@ -7,7 +7,7 @@ use std::collections::HashSet;
 
 use crate::paths::{self, Demote};
 
-use super::context::{context_of, named_roots, SKILL_BUNDLE_DIRS};
+use super::context::{context_of, home_names, named_roots, SKILL_BUNDLE_DIRS};
 use super::doc::{Doc, Sentence, MAX_MENTIONS};
 
 /// What a list item or a section is about: a folder (its readings), a file (index into
@@ -42,6 +42,9 @@ pub(super) struct PendingRoot {
 pub(super) struct Walker {
     /// Folders the memory names as the first segment of a path ([`named_roots`]).
     pub(super) roots: HashSet<String>,
+    /// File names the memory places in the reader's home folder (`~/esp-idf-env.sh`,
+    /// [`home_names`]): the same name written bare is that file.
+    pub(super) home: HashSet<String>,
     /// Folders the memory declares its paths relative to ([`super::base`]).
     pub(super) declared: Vec<String>,
     /// The folder paths are read against besides the repo root (the notes file's, unless it
@@ -134,6 +137,7 @@ impl Walker {
         let context = context_of(file_dir, skill.as_deref());
         Walker {
             roots: named_roots(content),
+            home: home_names(content),
             declared: super::base::declared_bases(content),
             context_demote: match (&skill, &context) {
                 (Some(_), _) => Demote::SkillRoots,

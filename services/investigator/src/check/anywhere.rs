@@ -62,7 +62,7 @@ use super::Checker;
 const REMOVED_NAME: u8 = 70;
 
 /// Kinds of definition that are functions or methods, not types.
-const FUNCTION_KINDS: &[&str] = &["fn", "func", "function", "def", "method"];
+pub(super) const FUNCTION_KINDS: &[&str] = &["fn", "func", "function", "def", "method"];
 
 /// What history says of a name no file of the repo defines now.
 enum Removal {
@@ -115,6 +115,20 @@ impl Checker<'_> {
             // (a call, a check) as where it is defined.
             if !found.is_empty() && sym.use_like() {
                 return self.used_at_line(sym, want);
+            }
+            let inside = self
+                .index
+                .defs_named(&sym.name)
+                .filter(|(f, d)| sym.matches(&f.path, d))
+                .find(|(f, d)| self.line_inside_def(&f.path, d, want))
+                .map(|(f, d)| (f.path.clone(), d.line, d.end_line));
+            if let Some((path, at, end)) = inside {
+                return checked(
+                    Verdict::Valid,
+                    80,
+                    format!("{path}:{want} — inside {} (lines {at}-{end}), the line the text points at", sym.display()),
+                    None,
+                );
             }
             if let [(path, at)] = found.as_slice() {
                 return checked(

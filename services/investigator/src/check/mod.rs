@@ -69,6 +69,7 @@ mod file;
 mod folder_put_in;
 mod history;
 mod inherits;
+mod inside_def;
 mod library;
 mod line;
 mod locate;

@@ -249,6 +249,23 @@ impl Checker<'_> {
     ) -> Outcome {
         let defs: Vec<&Def> = self.defs_in(path).iter().filter(|d| sym.matches(path, d)).collect();
         let at_line = line.and_then(|l| defs.iter().find(|d| d.line == l));
+        if at_line.is_none() {
+            if let Some((l, def)) =
+                line.and_then(|l| defs.iter().find(|d| self.line_inside_def(path, d, l)).map(|d| (l, d)))
+            {
+                let here = format!(
+                    "{path}:{l} — inside {} {} (lines {}-{}), the line the text points at",
+                    def.kind,
+                    sym.display(),
+                    def.line,
+                    def.end_line
+                );
+                let note = moved
+                    .map(|m| format!("; note: the file moved, the file claim carries it ({m})"))
+                    .unwrap_or_default();
+                return checked(Verdict::Valid, base.min(80), format!("{here}{note}"), None);
+            }
+        }
         if let Some(def) = at_line.or(defs.first()) {
             let here = format!("{path}:{} — {} {} is defined here", def.line, def.kind, sym.display());
             if let Some(line) = line.filter(|&l| l != def.line) {
