@@ -8,7 +8,7 @@
 mod common;
 
 use memval_investigator::Evidence;
-use memval_proto::{Claim, ClaimType, CodeRef, Outcome, Verdict};
+use memval_proto::{Assertion, Claim, ClaimType, CodeRef, Outcome, Verdict};
 
 #[test]
 fn a_file_converted_to_another_extension_in_the_commit_that_deleted_it_is_stale() {
@@ -94,4 +94,20 @@ fn a_line_inside_a_function_or_among_its_decorators_is_where_it_is() {
     }
     // a line of another function is not where it is
     assert!(matches!(&got[2], Outcome::Checked { verdict: Verdict::Stale, .. }), "{:?}", got[2]);
+    // "`def sharing_enabled` is on line 5": the memory put the definition on that line, and it
+    // is a line up now
+    let memory = common::notes_file(&root, "NOTES.md", common::START + common::DAY);
+    let written_out = Claim {
+        claim_type: ClaimType::FileReference,
+        claim_text: "line 5 of auth/sharing.py contains `def sharing_enabled`".into(),
+        code_refs: vec![CodeRef { line: Some(5), ..CodeRef::path("auth/sharing.py") }],
+        assertion: Some(Assertion::LineText { text: "def sharing_enabled".into() }),
+        ..common::file_claim("auth/sharing.py")
+    };
+    let got = common::check_as_validate(
+        &evidence,
+        memory,
+        vec![written_out, symbol_at("auth/sharing.py", "sharing_enabled", 5)],
+    );
+    assert!(matches!(&got[1], Outcome::Checked { verdict: Verdict::Stale, .. }), "{:?}", got[1]);
 }

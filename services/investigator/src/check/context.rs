@@ -35,7 +35,13 @@ pub struct MemoryContext {
     /// The memory's own file, relative to the repo root, when it is a file of the repository
     /// (`plugins/x/docs/guide.md`).
     own_file: Option<String>,
+    /// (path, line) of every line the memory says holds a definition written out with its
+    /// keyword ("`fn main` is on line 12 of `src/main.rs`"): there the line is the definition's.
+    declared_lines: Vec<(String, u32)>,
 }
+
+/// Words that open a definition in the languages memval reads.
+const DEFINING: &[&str] = &["fn", "def", "class", "func", "function", "struct", "enum", "trait", "interface", "type"];
 
 /// Distinct names one memory may have history searched for ([`MemoryContext::take_search`]).
 /// A budget per memory, counted in names in the memory's own order, so which names are
@@ -58,6 +64,7 @@ pub(super) static NO_CONTEXT: MemoryContext = MemoryContext {
     for_people: false,
     snippet_files: Vec::new(),
     own_file: None,
+    declared_lines: Vec::new(),
 };
 
 impl MemoryContext {
@@ -240,6 +247,12 @@ impl MemoryContext {
         self.for_people
     }
 
+    /// Whether the memory says line `line` of `path` holds a definition written with its keyword
+    /// (`fn main`, `def run`, `class Cache`).
+    pub(super) fn declared_at(&self, path: &str, line: u32) -> bool {
+        self.declared_lines.iter().any(|(p, l)| p == path && *l == line)
+    }
+
     /// Whether one of `readings` is a file a code block of the memory is written for.
     pub(super) fn snippet_file(&self, readings: &[&str]) -> bool {
         readings.iter().any(|r| self.snippet_files.iter().any(|s| s == r.trim_end_matches('/')))
@@ -247,6 +260,15 @@ impl MemoryContext {
 
     pub fn of(claims: &[Claim]) -> MemoryContext {
         let mut ctx = MemoryContext { searches: Some(NameSearches::default()), ..MemoryContext::default() };
+        for c in claims {
+            let Some(memval_proto::Assertion::LineText { text }) = &c.assertion else { continue };
+            let keyword = text.split_whitespace().any(|w| DEFINING.contains(&w));
+            for r in c.code_refs.iter().filter(|_| keyword) {
+                if let Some(line) = r.line {
+                    ctx.declared_lines.push((r.path.trim().trim_start_matches("./").to_owned(), line));
+                }
+            }
+        }
         for c in claims.iter().filter(|c| c.assertion == Some(memval_proto::Assertion::SnippetFile)) {
             for r in &c.code_refs {
                 let readings = std::iter::once(&r.path).chain(&r.alt_paths);

@@ -4,7 +4,9 @@
 //! `def` is at 772. Such a citation is right about where the function is: a line in the
 //! function's body, or in the run of decorators, attributes and comments right above its first
 //! line. Only functions and methods: a type's span is too long for a line inside it to say
-//! which member the text meant.
+//! which member the text meant. Not where the memory writes the definition out on that line
+//! ("`fn main` is on line 12 of `src/main.rs`"): there the line is the definition's, and a
+//! definition one line up moved.
 
 use crate::symbols::Def;
 
@@ -18,7 +20,8 @@ impl Checker<'_> {
     /// Whether `line` of `path` lies inside the function `def`: in its body, or among the
     /// decorators, attributes and comments right above its first line.
     pub(super) fn line_inside_def(&self, path: &str, def: &Def, line: u32) -> bool {
-        if !FUNCTION_KINDS.contains(&def.kind) {
+        // "`fn main` is on line 12": the memory put the definition itself on that line.
+        if !FUNCTION_KINDS.contains(&def.kind) || self.context.declared_at(path, line) {
             return false;
         }
         if line > def.line && line <= def.end_line {
