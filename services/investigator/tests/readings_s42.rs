@@ -1,9 +1,11 @@
 //! Readings found in session 42. A file deleted in the commit that added one of its stem with
 //! another extension beside it (`eslint.config.mjs` → `eslint.config.js`, the text rewritten
 //! beyond what git calls a rename) was converted there: STALE with that file. A header deleted
-//! when its source came in, or a format's successor (`.sln` → `.slnx`), is not. A line cited for
-//! a function that falls in its body, or among the decorators right above it, is where the
-//! function is: VALID; a line of another function is not.
+//! when its source came in, or a format's successor (`.sln` → `.slnx`), is not. A line cited on
+//! a file (`auth/sharing.py:5`) that falls in the body of the function named beside it, or on a
+//! decorator right above it, is where the function is: VALID; a line of another function, a line
+//! given to the name itself (`sharing_enabled` (L5)) or one the memory says holds the written-out
+//! definition is not.
 
 mod common;
 
@@ -78,10 +80,19 @@ fn a_line_inside_a_function_or_among_its_decorators_is_where_it_is() {
     });
     let evidence = Evidence::open(&root).unwrap();
     let memory = common::notes_file(&root, "NOTES.md", common::START + common::DAY);
+    // the memory cites the lines on the file (`auth/sharing.py:5` (`sharing_enabled()`))
+    let file_line = |line: u32| Claim {
+        claim_text: format!("line {line} of `auth/sharing.py` exists"),
+        code_refs: vec![CodeRef { line: Some(line), ..CodeRef::path("auth/sharing.py") }],
+        ..common::file_claim("auth/sharing.py")
+    };
     let claims = vec![
         symbol_at("auth/sharing.py", "sharing_enabled", 5),
         symbol_at("auth/sharing.py", "test_concat", 9),
         symbol_at("auth/sharing.py", "sharing_enabled", 17),
+        file_line(5),
+        file_line(9),
+        file_line(17),
     ];
     let got = common::check_as_validate(&evidence, memory, claims);
     for (i, what) in [(0, "the environment read in its body"), (1, "its decorator")] {
@@ -107,7 +118,11 @@ fn a_line_inside_a_function_or_among_its_decorators_is_where_it_is() {
     let got = common::check_as_validate(
         &evidence,
         memory,
-        vec![written_out, symbol_at("auth/sharing.py", "sharing_enabled", 5)],
+        vec![written_out, file_line(5), symbol_at("auth/sharing.py", "sharing_enabled", 5)],
     );
-    assert!(matches!(&got[1], Outcome::Checked { verdict: Verdict::Stale, .. }), "{:?}", got[1]);
+    assert!(matches!(&got[2], Outcome::Checked { verdict: Verdict::Stale, .. }), "{:?}", got[2]);
+    // "`sharing_enabled` (L5)": the line is the name's, not a place in the file
+    let memory = common::notes_file(&root, "NOTES.md", common::START + common::DAY);
+    let got = common::check_as_validate(&evidence, memory, vec![symbol_at("auth/sharing.py", "sharing_enabled", 5)]);
+    assert!(matches!(&got[0], Outcome::Checked { verdict: Verdict::Stale, .. }), "{:?}", got[0]);
 }

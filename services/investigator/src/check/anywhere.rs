@@ -116,20 +116,6 @@ impl Checker<'_> {
             if !found.is_empty() && sym.use_like() {
                 return self.used_at_line(sym, want);
             }
-            let inside = self
-                .index
-                .defs_named(&sym.name)
-                .filter(|(f, d)| sym.matches(&f.path, d))
-                .find(|(f, d)| self.line_inside_def(&f.path, d, want))
-                .map(|(f, d)| (f.path.clone(), d.line, d.end_line));
-            if let Some((path, at, end)) = inside {
-                return checked(
-                    Verdict::Valid,
-                    80,
-                    format!("{path}:{want} — inside {} (lines {at}-{end}), the line the text points at", sym.display()),
-                    None,
-                );
-            }
             if let [(path, at)] = found.as_slice() {
                 return checked(
                     Verdict::Stale,

@@ -38,6 +38,9 @@ pub struct MemoryContext {
     /// (path, line) of every line the memory says holds a definition written out with its
     /// keyword ("`fn main` is on line 12 of `src/main.rs`"): there the line is the definition's.
     declared_lines: Vec<(String, u32)>,
+    /// (path, line) of every line the memory cites on a file (`auth/sharing.py:76`), not on a
+    /// name (`parse_mantissa` (L22)).
+    file_lines: Vec<(String, u32)>,
 }
 
 /// Words that open a definition in the languages memval reads.
@@ -65,6 +68,7 @@ pub(super) static NO_CONTEXT: MemoryContext = MemoryContext {
     snippet_files: Vec::new(),
     own_file: None,
     declared_lines: Vec::new(),
+    file_lines: Vec::new(),
 };
 
 impl MemoryContext {
@@ -253,6 +257,12 @@ impl MemoryContext {
         self.declared_lines.iter().any(|(p, l)| p == path && *l == line)
     }
 
+    /// Whether the memory cites line `line` of the file at `path` as a place in that file
+    /// (`auth/sharing.py:76`), a path as written or a tail of it.
+    pub(super) fn file_line_at(&self, path: &str, line: u32) -> bool {
+        self.file_lines.iter().any(|(p, l)| *l == line && (p == path || path.ends_with(&format!("/{p}"))))
+    }
+
     /// Whether one of `readings` is a file a code block of the memory is written for.
     pub(super) fn snippet_file(&self, readings: &[&str]) -> bool {
         readings.iter().any(|r| self.snippet_files.iter().any(|s| s == r.trim_end_matches('/')))
@@ -260,6 +270,16 @@ impl MemoryContext {
 
     pub fn of(claims: &[Claim]) -> MemoryContext {
         let mut ctx = MemoryContext { searches: Some(NameSearches::default()), ..MemoryContext::default() };
+        for c in
+            claims.iter().filter(|c| c.claim_type == memval_proto::ClaimType::FileReference && c.assertion.is_none())
+        {
+            for r in c.code_refs.iter().filter(|r| r.symbol.is_none()) {
+                if let Some(line) = r.line {
+                    let path = r.path.trim().trim_start_matches("./").to_owned();
+                    ctx.file_lines.extend(std::iter::once(&path).chain(&r.alt_paths).map(|p| (p.clone(), line)));
+                }
+            }
+        }
         for c in claims {
             let Some(memval_proto::Assertion::LineText { text }) = &c.assertion else { continue };
             let keyword = text.split_whitespace().any(|w| DEFINING.contains(&w));

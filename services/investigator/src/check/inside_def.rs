@@ -1,9 +1,9 @@
-//! A line cited for a function that falls inside it. "`sharing_enabled()` (`auth/sharing.py:76`)"
-//! often points at the line in the function the text is about (the environment read at 76 of a
+//! A line cited on a file that falls inside a function the text names beside it.
+//! "`auth/sharing.py:76` (`sharing_enabled()`)" often points at the line in the function the text is about (the environment read at 76 of a
 //! function defined at 73), and a test's `file.py:766` at the marker decorating the test whose
 //! `def` is at 772. Such a citation is right about where the function is: a line in the
-//! function's body, or in the run of decorators, attributes and comments right above its first
-//! line. Only functions and methods: a type's span is too long for a line inside it to say
+//! function's body, or a decorator or attribute right above its first line. A line given to the
+//! name itself (`` `parse_mantissa` (L22) ``) stays the definition's line, whose move is drift. Only functions and methods: a type's span is too long for a line inside it to say
 //! which member the text meant. Not where the memory writes the definition out on that line
 //! ("`fn main` is on line 12 of `src/main.rs`"): there the line is the definition's, and a
 //! definition one line up moved.
@@ -20,8 +20,13 @@ impl Checker<'_> {
     /// Whether `line` of `path` lies inside the function `def`: in its body, or among the
     /// decorators, attributes and comments right above its first line.
     pub(super) fn line_inside_def(&self, path: &str, def: &Def, line: u32) -> bool {
-        // "`fn main` is on line 12": the memory put the definition itself on that line.
-        if !FUNCTION_KINDS.contains(&def.kind) || self.context.declared_at(path, line) {
+        // "`fn main` is on line 12": the memory put the definition itself on that line; and
+        // "`parse_mantissa` (L22)" gives the line to the name: there a line off the definition
+        // is drift. Only a line cited on the file (`auth/sharing.py:76`) may be one inside it.
+        if !FUNCTION_KINDS.contains(&def.kind)
+            || self.context.declared_at(path, line)
+            || !self.context.file_line_at(path, line)
+        {
             return false;
         }
         if line > def.line && line <= def.end_line {
@@ -30,10 +35,12 @@ impl Checker<'_> {
         if line >= def.line || def.line - line > ABOVE {
             return false;
         }
+        // Above the definition: the cited line is a decorator or attribute of it.
         let Some(text) = self.index.read_text(path) else { return false };
         let lines: Vec<&str> = text.lines().collect();
         let (from, to) = (line as usize - 1, def.line as usize - 1);
-        to <= lines.len() && lines[from..to].iter().all(|l| decorating(l))
+        let marker = |l: &str| l.trim_start().starts_with('@') || l.trim_start().starts_with("#[");
+        to <= lines.len() && marker(lines[from]) && lines[from..to].iter().all(|l| decorating(l))
     }
 }
 
