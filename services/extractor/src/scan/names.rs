@@ -60,10 +60,7 @@ pub(super) fn tie_to_files(orig: &str, files: &[FileMention], syms: &mut Vec<Sym
 fn configured_tool(path: &str) -> &str {
     let written = path.rsplit('/').next().unwrap_or(path);
     let name = written.trim_start_matches('.');
-    let ext = name.rsplit_once('.').map(|(_, e)| e.to_ascii_lowercase()).unwrap_or_default();
-    let config = written.starts_with('.')
-        || name.contains(".config.")
-        || matches!(ext.as_str(), "toml" | "yaml" | "yml" | "json" | "jsonc" | "json5" | "ini" | "cfg" | "conf");
+    let config = written.starts_with('.') || name.contains(".config.") || crate::paths::has_config_ext(written);
     if !config {
         return "";
     }

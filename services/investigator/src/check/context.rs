@@ -270,44 +270,54 @@ impl MemoryContext {
 
     pub fn of(claims: &[Claim]) -> MemoryContext {
         let mut ctx = MemoryContext { searches: Some(NameSearches::default()), ..MemoryContext::default() };
-        for c in
-            claims.iter().filter(|c| c.claim_type == memval_proto::ClaimType::FileReference && c.assertion.is_none())
-        {
-            for r in c.code_refs.iter().filter(|r| r.symbol.is_none()) {
-                if let Some(line) = r.line {
-                    let path = r.path.trim().trim_start_matches("./").to_owned();
-                    ctx.file_lines.extend(std::iter::once(&path).chain(&r.alt_paths).map(|p| (p.clone(), line)));
-                }
-            }
-        }
         for c in claims {
-            let Some(memval_proto::Assertion::LineText { text }) = &c.assertion else { continue };
-            let keyword = text.split_whitespace().any(|w| DEFINING.contains(&w));
-            for r in c.code_refs.iter().filter(|_| keyword) {
-                if let Some(line) = r.line {
-                    ctx.declared_lines.push((r.path.trim().trim_start_matches("./").to_owned(), line));
-                }
-            }
-        }
-        for c in claims.iter().filter(|c| c.assertion == Some(memval_proto::Assertion::SnippetFile)) {
+            ctx.note_lines_and_snippets(c);
             for r in &c.code_refs {
-                let readings = std::iter::once(&r.path).chain(&r.alt_paths);
-                ctx.snippet_files
-                    .extend(readings.map(|p| p.trim().trim_start_matches("./").trim_end_matches('/').to_owned()));
-            }
-        }
-        for r in claims.iter().flat_map(|c| &c.code_refs) {
-            let path = r.path.trim().trim_start_matches("./").trim_end_matches('/');
-            if path.is_empty() || path == "." {
-                continue;
-            }
-            if !ctx.paths.iter().any(|(p, _)| p == path) {
-                ctx.paths.push((path.to_owned(), r.alt_paths.clone()));
-            }
-            if let Some(symbol) = &r.symbol {
-                ctx.symbols.push((path.to_owned(), symbol.clone()));
+                let path = r.path.trim().trim_start_matches("./").trim_end_matches('/');
+                if path.is_empty() || path == "." {
+                    continue;
+                }
+                if !ctx.paths.iter().any(|(p, _)| p == path) {
+                    ctx.paths.push((path.to_owned(), r.alt_paths.clone()));
+                }
+                if let Some(symbol) = &r.symbol {
+                    ctx.symbols.push((path.to_owned(), symbol.clone()));
+                }
             }
         }
         ctx
+    }
+
+    /// What one claim adds to the lines and code blocks of the memory: a line cited on a file,
+    /// a line said to hold a definition written out with its keyword, the files a code block is
+    /// written for.
+    fn note_lines_and_snippets(&mut self, c: &Claim) {
+        let clean = |p: &str| p.trim().trim_start_matches("./").to_owned();
+        match &c.assertion {
+            None if c.claim_type == memval_proto::ClaimType::FileReference => {
+                for r in c.code_refs.iter().filter(|r| r.symbol.is_none()) {
+                    if let Some(line) = r.line {
+                        let readings = std::iter::once(&r.path).chain(&r.alt_paths);
+                        self.file_lines.extend(readings.map(|p| (clean(p), line)));
+                    }
+                }
+            }
+            Some(memval_proto::Assertion::LineText { text })
+                if text.split_whitespace().any(|w| DEFINING.contains(&w)) =>
+            {
+                for r in &c.code_refs {
+                    if let Some(line) = r.line {
+                        self.declared_lines.push((clean(&r.path), line));
+                    }
+                }
+            }
+            Some(memval_proto::Assertion::SnippetFile) => {
+                for r in &c.code_refs {
+                    let readings = std::iter::once(&r.path).chain(&r.alt_paths);
+                    self.snippet_files.extend(readings.map(|p| clean(p).trim_end_matches('/').to_owned()));
+                }
+            }
+            _ => {}
+        }
     }
 }
