@@ -237,6 +237,17 @@ impl GitRepo {
         history.paths[first..].iter().take_while(|p| p.starts_with(&prefix)).any(|p| history.present_at(p, at))
     }
 
+    /// When history first shows `path` in the tree: its first addition, or the first rename to
+    /// it. `None` when history never added it (not in history, or older than a shallow clone's).
+    pub fn first_came(&self, path: &str) -> Option<UnixSeconds> {
+        let history = self.indexed_history();
+        let mentions = history.by_path.get(path)?;
+        mentions.iter().map(|&i| &history.changes[i]).find_map(|c| match &c.kind {
+            ChangeKind::Added { path: p } | ChangeKind::Renamed { to: p, .. } if p == path => Some(c.time),
+            _ => None,
+        })
+    }
+
     /// Whether history shows `path` at any time, as a file or as a folder with a file below it.
     pub fn ever_had(&self, path: &str) -> bool {
         let history = self.indexed_history();

@@ -87,17 +87,41 @@ fn a_path_written_from_the_package_the_doc_moved_with_is_valid() {
     assert_eq!(v, Verdict::Stale, "{evidence}");
     assert_eq!(successor.as_deref(), Some("plugins/y-lib/tool.php"));
 
-    // A doc that history does not show moving with the package (written there after the move,
-    // as a scaffold's "creates `src/...`" may be) is no record of where its paths were read
-    // from: its line came after the move, so it is not drift either.
+    // A doc written in the package after the move reads its paths from the package: what it
+    // names is there.
     commit(root, 4, |r| write(r, "plugins/x/src/NEW.md", "Creates `src/Experimental/Experiment/`.\n"));
     let got = check(
         root,
         doc(root, "plugins/x/src/NEW.md"),
         vec![written_in("plugins/x/src", "src/Experimental/Experiment/")],
     );
-    match &got[0] {
-        Outcome::NotChecked { reason } => assert!(reason.contains("with the change already made"), "{reason}"),
-        other => panic!("{other:?}"),
-    }
+    let (v, evidence, _) = verdict(&got[0]);
+    assert_eq!(v, Verdict::Valid, "{evidence}");
+    assert!(evidence.contains("written from plugins/x/"), "{evidence}");
+}
+
+#[test]
+fn a_doc_in_the_package_before_the_path_came_there_read_it_from_the_root() {
+    let (_dir, root) = new_repo();
+    let root = &root;
+    // Day 0: a root script, and a package doc that names it from the root.
+    commit(root, 0, |r| {
+        write(r, "script/build.py", "print('build')\n");
+        write(r, "pkg/docs/NOTES.md", "Build with `script/build.py`.\n");
+    });
+    // Day 1: the script moves into the package.
+    std::fs::create_dir_all(root.join("pkg")).unwrap();
+    git(root, &["mv", "script", "pkg/script"], START + DAY);
+    commit(root, 1, |_| {});
+    // Day 2: a doc added in the package once the script is there.
+    commit(root, 2, |r| write(r, "pkg/guide/HOWTO.md", "Build with `script/build.py`.\n"));
+
+    let got = check(root, doc(root, "pkg/docs/NOTES.md"), vec![written_in("pkg/docs", "script/build.py")]);
+    let (v, evidence, successor) = verdict(&got[0]);
+    assert_eq!(v, Verdict::Stale, "{evidence}");
+    assert_eq!(successor.as_deref(), Some("pkg/script/build.py"));
+    let got = check(root, doc(root, "pkg/guide/HOWTO.md"), vec![written_in("pkg/guide", "script/build.py")]);
+    let (v, evidence, _) = verdict(&got[0]);
+    assert_eq!(v, Verdict::Valid, "{evidence}");
+    assert!(evidence.contains("written from pkg/"), "{evidence}");
 }

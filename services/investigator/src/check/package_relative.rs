@@ -9,9 +9,11 @@
 //! with the folder it was read from, not STALE with the path it already names.
 //!
 //! Only when the memory's own file moved there too, in history (`src/Experimental/README.md` →
-//! `plugins/x/src/Experimental/README.md`): a doc written in the package after the move that
-//! names `src/lib.rs` may mean a file of the project it tells the reader to make, and one that
-//! history does not show moving is no record of where its paths were read from. Only folders
+//! `plugins/x/src/Experimental/README.md`), or came to its path when the path as read from the
+//! package was already there (a doc written in the package after the move: what it names from
+//! its package is there; a project merged in under a folder with its whole history, whose
+//! paths history also shows at the root). A doc that was in the package before the path came
+//! there read it from the root, and that path moved. Only folders
 //! strictly above the memory's own folder and below the root count: a successor
 //! in the memory's own folder is where another reading of a bare name points, which stays a
 //! move (`check/locate.rs`), and one at the root is the path as written. Paths written `../x`
@@ -37,7 +39,7 @@ impl Checker<'_> {
         }
         let mut above = own.rsplit_once('/').map(|(up, _)| up);
         while let Some(package) = above.filter(|a| !a.is_empty()) {
-            if to == format!("{package}/{written}") && moved_into(git, file, package) {
+            if to == format!("{package}/{written}") && (moved_into(git, file, package) || came_after(git, file, to)) {
                 let what = if dir { "directory" } else { "file" };
                 return Some(checked(
                     Verdict::Valid,
@@ -52,6 +54,14 @@ impl Checker<'_> {
         }
         None
     }
+}
+
+/// Whether the memory's file `file` came to its path when `to`, the path as read from its
+/// package, was already there: a memory written inside the package after the package got its
+/// shape reads its paths from there (rebrgen's skills, added under `rebrgen/` two weeks after
+/// that project was merged in with its whole history, name `script/build.py`).
+fn came_after(git: &GitRepo, file: &str, to: &str) -> bool {
+    git.first_came(file).is_some_and(|came| git.had_at(to, came))
 }
 
 /// Whether history shows the memory's file `file` renamed into `package` from the same path
