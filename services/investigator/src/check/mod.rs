@@ -81,6 +81,7 @@ mod no_past;
 mod notes_renamed;
 mod package_relative;
 mod pins;
+mod reexport;
 mod renamed;
 mod respelled;
 mod search;

@@ -37,6 +37,7 @@ use crate::usage;
 use super::anywhere::Defined;
 use super::common::{checked, identifiers_contain, list};
 use super::located::{Located, NEVER_IN_REPO};
+use super::reexport;
 use super::symbol_name::SymbolName;
 use super::Checker;
 
@@ -324,6 +325,18 @@ impl Checker<'_> {
             }
         }
         if let Some((other, def_line)) = self.moved_definition(sym, path, old.as_ref()) {
+            // The file re-exports the whole module the name went to: it still offers the name.
+            if self.index.read_text(path).is_some_and(|t| reexport::reexports_all(path, &t, &other)) {
+                return checked(
+                    Verdict::Valid,
+                    base.min(80),
+                    format!(
+                        "{other}:{def_line} — {} is defined here; {path} re-exports everything of {other}",
+                        sym.display()
+                    ),
+                    None,
+                );
+            }
             return checked(
                 Verdict::Stale,
                 base.min(85),
