@@ -114,6 +114,9 @@ const EXTENSIONS: &[&str] = &[
     // GN (Chromium, Electron, Fuchsia) and Xcode (bundles are folders with an extension)
     "gn", "gni", "xcodeproj", "xcworkspace", "xcconfig", "pbxproj", "xcscheme", "xctestplan",
     "entitlements", "storyboard", "xib", "xcassets", "xcstrings",
+    // CocoaPods specs, Clang module maps, .NET strong-name keys (`Ably.podspec`,
+    // `Source/Ably.modulemap`, `product.snk`)
+    "podspec", "modulemap", "snk",
     // Cursor rules, PHP tool configs (`phpstan.neon`, `phpunit.xml.dist`), solution filters
     "mdc", "neon", "dist", "slnf",
     // R Markdown and Quarto, R documentation, Fluent translations (`l10n/en-US/viewer.ftl`)
@@ -132,7 +135,7 @@ const EXTENSIONS: &[&str] = &[
 const BARE_NAMES: &[&str] = &[
     "Makefile", "makefile", "GNUmakefile", "Dockerfile", "Containerfile", "Justfile", "justfile",
     "Rakefile", "Gemfile", "Procfile", "Vagrantfile", "Jenkinsfile", "Brewfile", "Pipfile",
-    "Podfile", "Taskfile", "Earthfile", "Tiltfile", "CODEOWNERS", "go.mod", "go.sum", "go.work",
+    "Podfile", "Cartfile", "Taskfile", "Earthfile", "Tiltfile", "CODEOWNERS", "go.mod", "go.sum", "go.work",
     "MANIFEST.in", "Cargo.lock", "yarn.lock", "poetry.lock", "Gemfile.lock", "flake.lock",
     "composer.lock", "Pipfile.lock", "bun.lock", "uv.lock", "mix.lock", "Podfile.lock",
     "LICENSE", "LICENCE", "COPYING",
@@ -900,6 +903,10 @@ mod tests {
             ("ci.bazelrc", Backtick, Some(("ci.bazelrc", false, None))),
             ("Cargo-minimal.lock", Backtick, Some(("Cargo-minimal.lock", false, None))),
             ("mutex.lock", Backtick, None),
+            ("Ably.podspec", Backtick, Some(("Ably.podspec", false, None))),
+            ("Source/Ably.modulemap", Backtick, Some(("Source/Ably.modulemap", false, None))),
+            ("product.snk", Backtick, Some(("product.snk", false, None))),
+            ("Cartfile", Backtick, Some(("Cartfile", false, None))),
             (
                 "packages/@postgrestools/backend-jsonrpc/",
                 Backtick,
