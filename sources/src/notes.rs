@@ -170,12 +170,13 @@ pub(crate) fn load_dir(dir: &Path, ctx: &mut Ctx, links: &mut Vec<Link>) -> Resu
             Ok(mut m) => {
                 if vendored_copy(&m.id) || in_a_site_theme(&root, &m.id) {
                     m.kind = memval_proto::VENDORED_KIND.into();
-                } else if agent == "docs"
-                    && (past_record(&m.id)
-                        || stated_proposal(&m.id, &m.content)
-                        || dated_report(&m.id, &m.content)
-                        || dated_snapshot(&m.id, &m.content)
-                        || reports_finished_work(&m.id, &m.content))
+                } else if archived(&m.id)
+                    || agent == "docs"
+                        && (past_record(&m.id)
+                            || stated_proposal(&m.id, &m.content)
+                            || dated_report(&m.id, &m.content)
+                            || dated_snapshot(&m.id, &m.content)
+                            || reports_finished_work(&m.id, &m.content))
                 {
                     m.kind = memval_proto::HISTORY_KIND.into();
                 }
@@ -214,6 +215,18 @@ pub(crate) fn vendored_copy(id: &str) -> bool {
         })
     };
     id.split('/').rev().skip(1).any(versioned)
+}
+
+/// Folders that keep what is no longer current (`docs/old/`, `archive/`, `obsolete/`): a
+/// file in one, an agent's rules as much as a doc, describes the project as it was.
+const ARCHIVES: &[&str] = &["old", "archive", "archived", "obsolete", "outdated"];
+
+/// Whether a file found in a folder walk sits in an archive folder ([`ARCHIVES`]): its notes
+/// or docs were set aside there, so they are read as records of the past whichever agent they
+/// were written for (rebrgen's `docs/old/.clinerules/`). `id`: the path below the folder given.
+pub(crate) fn archived(id: &str) -> bool {
+    let folders = id.rsplit_once('/').map_or("", |(dir, _)| dir);
+    folders.split('/').any(|f| ARCHIVES.contains(&f.to_ascii_lowercase().as_str()))
 }
 
 /// Whether a doc found in a folder walk is a record of the past by design: a changelog,
@@ -497,6 +510,17 @@ mod tests {
         assert!(is_notes_file(Path::new("/r/.claude"), Path::new("commands/x.md")));
         assert!(is_notes_file(Path::new("/r/.cursor"), Path::new("rules/x.mdc")));
         assert!(!is_notes_file(Path::new("/r/misc"), Path::new("commands/x.md")));
+    }
+
+    #[test]
+    fn notes_and_docs_set_aside_in_an_archive_folder_are_of_the_past() {
+        assert!(archived("rebrgen/docs/old/.clinerules/directories.md"));
+        assert!(archived("docs/Archive/setup.md"));
+        assert!(archived("obsolete/CLAUDE.md"));
+        // the file's own name is not its folder, and a word inside a name is not an archive
+        assert!(!archived("old.md"));
+        assert!(!archived("docs/old-api/CLAUDE.md"));
+        assert!(!archived("src/holder/AGENTS.md"));
     }
 
     #[test]

@@ -13,7 +13,7 @@ pub const NO_CLAIMS_REASON: &str = "no checkable code reference (no file path, s
 pub const EMPTY_REASON: &str = "empty: the memory has no text to check";
 
 /// Why a doc that records the past by design is not checked.
-pub const HISTORY_REASON: &str = "a record of the past or a plan by design (a changelog, release notes, a decision record, an RFC, a plan, a migration guide, a postmortem, a blog post, a report or an audit dated at its top, a doc whose top says on which day it read the code, a file or folder named by its date or an old version's docs): what it says was true when written, or was to become true, so it is not checked against today's code";
+pub const HISTORY_REASON: &str = "a record of the past or a plan by design (a changelog, release notes, a decision record, an RFC, a plan, a migration guide, a postmortem, a blog post, a report or an audit dated at its top, a doc whose top says on which day it read the code, a file or folder named by its date, an old version's docs, or notes set aside in an archive folder such as docs/old/): what it says was true when written, or was to become true, so it is not checked against today's code";
 
 /// Why a doc inside a vendored copy of another project (`bootstrap-sass-3.4.1/README.md`) is
 /// not checked.
