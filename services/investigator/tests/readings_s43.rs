@@ -66,3 +66,30 @@ fn a_facade_that_reexports_the_module_a_name_moved_to_still_offers_it() {
         other => panic!("no re-export of the module it went to: {other:?}"),
     }
 }
+
+/// A release-notes fragment (`changelog.d/fixed/6623-x.md`) is deleted by the release that
+/// collects it: a memory naming one as the example of the format is not contradicted by that.
+#[test]
+fn a_release_fragment_gathered_by_a_release_is_not_drift() {
+    let (_guard, root) = common::new_repo();
+    common::commit_on_day(&root, 0, |r| {
+        common::write(r, "changelog.d/README.md", "One file per change.\n");
+        common::write(r, "changelog.d/fixed/6623-wire-max.md", "Wire the max (#6623)\n");
+        common::write(r, "scripts/assemble.py", "print('assemble')\n");
+        common::write(r, "NOTES.md", "# notes\n");
+    });
+    common::commit_on_day(&root, 5, |r| {
+        std::fs::remove_file(r.join("changelog.d/fixed/6623-wire-max.md")).unwrap();
+        std::fs::remove_file(r.join("scripts/assemble.py")).unwrap();
+        common::write(r, "CHANGELOG.md", "- Wire the max (#6623)\n");
+    });
+    let evidence = Evidence::open(&root).unwrap();
+    let memory = common::notes_file(&root, "NOTES.md", common::START + common::DAY);
+    let claims = ["changelog.d/fixed/6623-wire-max.md", "scripts/assemble.py"].map(common::file_claim).to_vec();
+    let got = common::check_as_validate(&evidence, memory, claims);
+    match &got[0] {
+        Outcome::NotChecked { reason } => assert!(reason.contains("release-notes fragment"), "{reason}"),
+        other => panic!("a gathered fragment: {other:?}"),
+    }
+    assert!(matches!(&got[1], Outcome::Checked { verdict: Verdict::Contradicted, .. }), "{:?}", got[1]);
+}

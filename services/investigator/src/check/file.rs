@@ -143,6 +143,17 @@ impl Checker<'_> {
                 };
             }
         }
+        // `changelog.d/fixed/6623-x.md`: a release-notes fragment, which the release that
+        // collects it deletes by design; its deletion is no drift.
+        if let Located::Gone { evidence, .. } = &found {
+            if let Some(folder) = release_fragment(written) {
+                return Outcome::NotChecked {
+                    reason: format!(
+                        "{written} is a release-notes fragment in {folder}, which a release collects and deletes by design ({evidence}); not checked"
+                    ),
+                };
+            }
+        }
         // `.test.ts`: a file-name ending the memory names as a convention, not a file.
         if matches!(found, Located::Gone { .. } | Located::NotInRepo(_)) && !written.contains('/') {
             if let Some(pattern) = self.naming_pattern(written) {
@@ -320,4 +331,17 @@ fn exists_in_each(written: &str, alts: &[String], candidates: &[String]) -> bool
     !shortest.is_empty()
         && !candidates.is_empty()
         && candidates.iter().all(|c| c == shortest || c.ends_with(&format!("/{shortest}")))
+}
+
+/// The fragment folder a file sits in when it is a release-notes fragment: towncrier's
+/// `changelog.d/` and `newsfragments/`, changesets' `.changeset/`, each holding one small file
+/// per change until a release gathers them into the changelog. Its README or config stays.
+fn release_fragment(path: &str) -> Option<&str> {
+    const FOLDERS: &[&str] = &["changelog.d", "newsfragments", ".changeset", "changes.d", "unreleased"];
+    let (dir, name) = path.rsplit_once('/')?;
+    let lower = name.to_ascii_lowercase();
+    if lower.starts_with("readme") || lower.starts_with("config") || lower.starts_with("template") {
+        return None;
+    }
+    dir.split('/').find(|f| FOLDERS.contains(f))
 }
