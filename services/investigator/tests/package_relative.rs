@@ -125,3 +125,34 @@ fn a_doc_in_the_package_before_the_path_came_there_read_it_from_the_root() {
     assert_eq!(v, Verdict::Valid, "{evidence}");
     assert!(evidence.contains("written from pkg/"), "{evidence}");
 }
+
+#[test]
+fn a_project_merged_in_under_a_folder_with_its_history_is_read_from_that_folder() {
+    let (_dir, root) = new_repo();
+    let root = &root;
+    commit(root, 0, |r| write(r, "README.md", "# host\n"));
+    // Another project, with its own history at its own root, merged in under `pkg/` (what
+    // `git subtree add` does without --squash).
+    git(root, &["checkout", "-q", "--orphan", "side"], START + DAY);
+    git(root, &["rm", "-rq", "--cached", "."], START + DAY);
+    std::fs::remove_file(root.join("README.md")).unwrap();
+    commit(root, 1, |r| {
+        write(r, "script/build.py", "print('build')\n");
+        write(r, "docs/GUIDE.md", "Build with `script/build.py`.\n");
+    });
+    git(root, &["checkout", "-q", "-f", "main"], START + 2 * DAY);
+    git(root, &["merge", "-q", "-s", "ours", "--allow-unrelated-histories", "--no-commit", "side"], START + 2 * DAY);
+    git(root, &["read-tree", "--prefix=pkg/", "-u", "side"], START + 2 * DAY);
+    git(root, &["commit", "-q", "-m", "Add 'pkg/' from commit 'side'"], START + 2 * DAY);
+    // Later, a doc written inside the merged project.
+    commit(root, 3, |r| write(r, "pkg/.claude/skills/build/SKILL.md", "Build with `script/build.py`.\n"));
+
+    for (doc_path, dir) in
+        [("pkg/.claude/skills/build/SKILL.md", "pkg/.claude/skills/build"), ("pkg/docs/GUIDE.md", "pkg/docs")]
+    {
+        let got = check(root, doc(root, doc_path), vec![written_in(dir, "script/build.py")]);
+        let (v, evidence, _) = verdict(&got[0]);
+        assert_eq!(v, Verdict::Valid, "{doc_path}: {evidence}");
+        assert!(evidence.contains("written from pkg/"), "{evidence}");
+    }
+}

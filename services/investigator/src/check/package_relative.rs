@@ -60,8 +60,15 @@ impl Checker<'_> {
 /// package, was already there: a memory written inside the package after the package got its
 /// shape reads its paths from there (rebrgen's skills, added under `rebrgen/` two weeks after
 /// that project was merged in with its whole history, name `script/build.py`).
+/// A path history never shows coming (merged in with another project's history, whose
+/// commits record it at that project's root, or older than a shallow clone) was there before
+/// anything history records; a memory file history never shows coming arrived the same way.
 fn came_after(git: &GitRepo, file: &str, to: &str) -> bool {
-    git.first_came(file).is_some_and(|came| git.had_at(to, came))
+    let outside_history = !git.ever_had(to);
+    match git.first_came(file) {
+        Some(came) => outside_history || git.had_at(to, came),
+        None => outside_history,
+    }
 }
 
 /// Whether history shows the memory's file `file` renamed into `package` from the same path
