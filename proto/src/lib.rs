@@ -27,7 +27,7 @@ pub mod tools;
 mod verdict;
 
 pub use claim::{Assertion, Claim, ClaimType, CodeRef, Tier};
-pub use memory::{make_ids_unique, Memory, MemoryMeta, Source, HISTORY_KIND, VENDORED_KIND};
+pub use memory::{make_ids_unique, Memory, MemoryMeta, Source, FIXTURE_KIND, HISTORY_KIND, VENDORED_KIND};
 pub use messages::{
     CheckedMemory, ClaimBatch, ExtractedMemory, LeftOut, MemoryBatch, MemoryScore, Message, RunHeader, ScoreBatch,
     VerdictBatch,

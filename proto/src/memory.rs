@@ -13,6 +13,11 @@ pub const HISTORY_KIND: &str = "history";
 /// describe that project, so it is loaded, listed and skipped, not checked against this one.
 pub const VENDORED_KIND: &str = "vendored";
 
+/// The `kind` of a file found in a folder walk inside a test fixture (`tests/fixtures/`,
+/// `testdata/`): input for the project's tests, written about the fixture's make-believe
+/// project, so it is loaded, listed and skipped, not checked against the repository.
+pub const FIXTURE_KIND: &str = "fixture";
+
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Source {
     /// Path of the file the memory was read from, as the user gave it (or below it).

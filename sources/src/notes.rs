@@ -170,6 +170,8 @@ pub(crate) fn load_dir(dir: &Path, ctx: &mut Ctx, links: &mut Vec<Link>) -> Resu
             Ok(mut m) => {
                 if vendored_copy(&m.id) || in_a_site_theme(&root, &m.id) {
                     m.kind = memval_proto::VENDORED_KIND.into();
+                } else if test_fixture(&m.id) {
+                    m.kind = memval_proto::FIXTURE_KIND.into();
                 } else if archived(&m.id)
                     || agent == "docs"
                         && (past_record(&m.id)
@@ -215,6 +217,18 @@ pub(crate) fn vendored_copy(id: &str) -> bool {
         })
     };
     id.split('/').rev().skip(1).any(versioned)
+}
+
+/// Folders of test inputs: a notes file or doc in one belongs to a make-believe project the
+/// tests build (agi-cli's `tests/fixtures/project-resources/repo/.agents/skills/x/SKILL.md`).
+const FIXTURES: &[&str] =
+    &["fixtures", "fixture", "__fixtures__", "testdata", "test-data", "test_data", "test-fixtures"];
+
+/// Whether a file found in a folder walk sits in a test fixture folder ([`FIXTURES`]).
+/// `id`: the path below the folder given.
+pub(crate) fn test_fixture(id: &str) -> bool {
+    let folders = id.rsplit_once('/').map_or("", |(dir, _)| dir);
+    folders.split('/').any(|f| FIXTURES.contains(&f.to_ascii_lowercase().as_str()))
 }
 
 /// Folders that keep what is no longer current (`docs/old/`, `archive/`, `obsolete/`): a
@@ -510,6 +524,14 @@ mod tests {
         assert!(is_notes_file(Path::new("/r/.claude"), Path::new("commands/x.md")));
         assert!(is_notes_file(Path::new("/r/.cursor"), Path::new("rules/x.mdc")));
         assert!(!is_notes_file(Path::new("/r/misc"), Path::new("commands/x.md")));
+    }
+
+    #[test]
+    fn notes_in_a_test_fixture_are_the_fixtures() {
+        assert!(test_fixture("apps/cli/tests/fixtures/project-resources/repo/.agents/skills/myskill/SKILL.md"));
+        assert!(test_fixture("pkg/testdata/CLAUDE.md"));
+        assert!(!test_fixture("fixtures.md"));
+        assert!(!test_fixture("docs/fixtures-guide/AGENTS.md"));
     }
 
     #[test]

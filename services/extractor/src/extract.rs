@@ -18,6 +18,7 @@ pub const HISTORY_REASON: &str = "a record of the past or a plan by design (a ch
 /// Why a doc inside a vendored copy of another project (`bootstrap-sass-3.4.1/README.md`) is
 /// not checked.
 pub const VENDORED_REASON: &str = "a file of a vendored copy of another project (a folder named as a package and its release, such as bootstrap-sass-3.4.1/): it describes that project, not this repository, so it is not checked against this repository's code";
+pub const FIXTURE_REASON: &str = "a file of a test fixture (a folder such as tests/fixtures/ or testdata/): input for the project's tests, written about the fixture, not about this repository, so it is not checked against this repository's code";
 
 /// Why a memory whose opening says it is not current ("ignore this document", "Deprecated:")
 /// is not checked; the skip reason goes on with the line that says so.
@@ -48,6 +49,7 @@ pub(crate) fn kind_skip_reason(kind: &str) -> Option<&'static str> {
     match kind {
         memval_proto::HISTORY_KIND => Some(HISTORY_REASON),
         memval_proto::VENDORED_KIND => Some(VENDORED_REASON),
+        memval_proto::FIXTURE_KIND => Some(FIXTURE_REASON),
         _ => None,
     }
 }

@@ -60,7 +60,9 @@ mod stage;
 mod symbols;
 mod versions;
 
-pub use extract::{extract, EMPTY_REASON, HISTORY_REASON, INTERNAL_ERROR_REASON, NO_CLAIMS_REASON, VENDORED_REASON};
+pub use extract::{
+    extract, EMPTY_REASON, FIXTURE_REASON, HISTORY_REASON, INTERNAL_ERROR_REASON, NO_CLAIMS_REASON, VENDORED_REASON,
+};
 pub use model::{LlmExtractorConfig, LlmExtractorStage};
 pub use stage::ExtractorStage;
 

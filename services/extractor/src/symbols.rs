@@ -326,11 +326,19 @@ pub(crate) struct ProseContext {
     pub line_after: bool,
 }
 
+/// A word wrapped in single underscores (`_existing_`), Markdown's emphasis in running text,
+/// not a name.
+fn emphasis(name: &str) -> bool {
+    name.strip_prefix('_')
+        .and_then(|n| n.strip_suffix('_'))
+        .is_some_and(|inner| !inner.is_empty() && inner.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'-'))
+}
+
 /// Whether an unbackticked name in running text is a symbol. `::` and `()` are unmistakable;
 /// CamelCase, snake_case and `Type.member` need a keyword, a file or a line next to them,
 /// because prose is full of product names.
 pub(crate) fn accept_prose(sym: &Symbol, cx: ProseContext) -> bool {
-    if blocked(&sym.name) {
+    if blocked(&sym.name) || emphasis(&sym.name) {
         return false;
     }
     let s = sym.shape;
@@ -448,5 +456,8 @@ mod tests {
         assert!(!accept_prose(&sym("GitHub"), ProseContext { file_in_sentence: true, ..none }));
         assert!(!accept_prose(&sym("os.path"), ProseContext { file_in_sentence: true, ..none }));
         assert!(!accept_prose(&sym("Cache"), ProseContext { keyword: true, ..none }));
+        // Markdown emphasis in running text is no name; a leading underscore alone may be one
+        assert!(!accept_prose(&sym("_existing_"), ProseContext { file_in_sentence: true, ..none }));
+        assert!(accept_prose(&sym("_private_fn"), ProseContext { file_in_sentence: true, ..none }));
     }
 }

@@ -1544,6 +1544,17 @@ fn a_vendored_projects_doc_is_skipped_with_its_reason() {
     assert!(!extract(&memory(text, None)).claims.is_empty());
 }
 
+/// A test fixture's notes are the fixture's: listed with their reason, no claim.
+#[test]
+fn a_test_fixtures_notes_are_skipped_with_their_reason() {
+    let text = "This skill exists only in the project-level `.agents/skills/` directory.\n";
+    let mut fixture = memory(text, None);
+    fixture.kind = memval_proto::FIXTURE_KIND.into();
+    let out = extract(&fixture);
+    assert!(out.claims.is_empty(), "{:?}", out.claims);
+    assert_eq!(out.skip_reason.as_deref(), Some(crate::extract::FIXTURE_REASON));
+}
+
 /// A section that walks through adding something with a named example: the paths built from
 /// the example's name are no claims (listed as not checked with the line), other paths of the
 /// section are, and the next section is read as usual.

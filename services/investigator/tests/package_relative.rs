@@ -145,7 +145,11 @@ fn a_project_merged_in_under_a_folder_with_its_history_is_read_from_that_folder(
     git(root, &["read-tree", "--prefix=pkg/", "-u", "side"], START + 2 * DAY);
     git(root, &["commit", "-q", "-m", "Add 'pkg/' from commit 'side'"], START + 2 * DAY);
     // Later, a doc written inside the merged project.
-    commit(root, 3, |r| write(r, "pkg/.claude/skills/build/SKILL.md", "Build with `script/build.py`.\n"));
+    commit(root, 3, |r| {
+        write(r, "pkg/.claude/skills/build/SKILL.md", "Build with `script/build.py`.\n");
+        write(r, "web/docs/pkg/build.md", "Build with `script/build.py`.\n");
+        write(r, "web/docs/other/build.md", "Build with `script/build.py`.\n");
+    });
 
     for (doc_path, dir) in
         [("pkg/.claude/skills/build/SKILL.md", "pkg/.claude/skills/build"), ("pkg/docs/GUIDE.md", "pkg/docs")]
@@ -155,4 +159,13 @@ fn a_project_merged_in_under_a_folder_with_its_history_is_read_from_that_folder(
         assert_eq!(v, Verdict::Valid, "{doc_path}: {evidence}");
         assert!(evidence.contains("written from pkg/"), "{evidence}");
     }
+    // A docs site's section named for the package writes its paths from there too; a section
+    // named for nothing of the kind does not.
+    let got = check(root, doc(root, "web/docs/pkg/build.md"), vec![written_in("web/docs/pkg", "script/build.py")]);
+    let (v, evidence, _) = verdict(&got[0]);
+    assert_eq!(v, Verdict::Valid, "{evidence}");
+    assert!(evidence.contains("section of the memory's file is named for"), "{evidence}");
+    let got = check(root, doc(root, "web/docs/other/build.md"), vec![written_in("web/docs/other", "script/build.py")]);
+    let (v, evidence, _) = verdict(&got[0]);
+    assert_ne!(v, Verdict::Valid, "{evidence}");
 }

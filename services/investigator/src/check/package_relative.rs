@@ -17,7 +17,9 @@
 //! strictly above the memory's own folder and below the root count: a successor
 //! in the memory's own folder is where another reading of a bare name points, which stays a
 //! move (`check/locate.rs`), and one at the root is the path as written. Paths written `../x`
-//! or absolute are the memory's own readings, not a package's.
+//! or absolute are the memory's own readings, not a package's. A doc in a docs site's section
+//! named for a package (`web/doc/content/docs/rebrgen/` on `rebrgen/`) writes that package's
+//! paths the same way, under the same condition of dates.
 
 use memval_git::{ChangeKind, GitRepo};
 use memval_proto::{CodeRef, Outcome, Verdict};
@@ -51,6 +53,22 @@ impl Checker<'_> {
                 ));
             }
             above = package.rsplit_once('/').map(|(up, _)| up);
+        }
+        // A docs site's section named for a package (`web/doc/content/docs/rebrgen/testing.md`
+        // on `rebrgen/`) writes that package's paths from its root, as its own docs do.
+        let package = to.strip_suffix(written)?.strip_suffix('/')?;
+        let name = package.rsplit('/').next()?;
+        let named = own.split('/').any(|seg| seg == name) && !own.starts_with(&format!("{package}/")) && own != package;
+        if named && came_after(git, file, to) {
+            let what = if dir { "directory" } else { "file" };
+            return Some(checked(
+                Verdict::Valid,
+                80,
+                format!(
+                    "{to} — {what} exists; {written} is written from {package}/, the package the section of the memory's file is named for"
+                ),
+                None,
+            ));
         }
         None
     }
