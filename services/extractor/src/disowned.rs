@@ -2,12 +2,13 @@
 //! ignore this document.", "> **Deprecated:** ...", "This guide is outdated", or says it is kept
 //! as a record of work done: "This document is a historical record", "This page is now the
 //! **audit trail**, not a plan", "This page is kept as the record of what was done", a callout
-//! heading "> ## ✅ Executed. Steps 0–8 are all complete.". Its author tells the reader not to
+//! heading "> ## ✅ Executed. Steps 0–8 are all complete.", or an index whose links are: "the
+//! link text is kept as a historical record of the original audit". Its author tells the reader not to
 //! take it as true of today's code, so memval does not either: the memory is skipped with the
 //! line that says so. A doc *about* an audit trail ("The service writes an audit trail to
 //! ...") speaks of no record of its own. Only the opening counts (the lines before the second
-//! heading, at most [`OPENING_LINES`]): a sentence deep in a page ("ignore this file when ...")
-//! is about something else.
+//! heading, a status note's own heading, `## Status`, aside; at most [`OPENING_LINES`]): a
+//! sentence deep in a page ("ignore this file when ...") is about something else.
 
 use std::sync::LazyLock;
 
@@ -17,7 +18,7 @@ use regex::Regex;
 const OPENING_LINES: usize = 15;
 
 static DISOWNS: LazyLock<Regex> = LazyLock::new(|| {
-    let this = r"(?:this|the\s+following)\s+(?:document(?:ation)?|doc|page|file|guide|readme|article|tutorial)";
+    let this = r"(?:(?:this|the\s+following)\s+(?:document(?:ation)?|doc|page|file|guide|readme|article|tutorial)|the\s+link\s+text)";
     let not_current = r"(?:now\s+)?(?:outdated|obsolete|deprecated|archived|superseded|out\s+of\s+date|not\s+maintained|unmaintained|no\s+longer\s+(?:maintained|accurate|current|relevant|valid|up[- ]to[- ]date|applies))";
     // Kept as a record of work done: a historical record, an audit trail, the record of it.
     let record = r"(?:now\s+)?(?:kept\s+as\s+)?(?:a|an|the)\s+(?:historical\s+record|audit\s+trail|record\s+of)";
@@ -40,7 +41,8 @@ pub(crate) fn disowned(content: &str) -> Option<(u32, String)> {
         if fence {
             continue;
         }
-        if t.starts_with('#') {
+        // A status note under its own heading right after the title is still the opening.
+        if t.starts_with('#') && !status_heading(t) {
             headings += 1;
             if headings > 1 {
                 return None;
@@ -54,13 +56,22 @@ pub(crate) fn disowned(content: &str) -> Option<(u32, String)> {
     None
 }
 
+/// A heading that only gives the document's status (`## Status (2026-05-24 cleanup)`,
+/// `## Note`).
+fn status_heading(line: &str) -> bool {
+    let title = line.trim_start_matches('#').trim().to_ascii_lowercase();
+    ["status", "note", "notice"]
+        .iter()
+        .any(|w| title == *w || title.starts_with(&format!("{w} ")) || title.starts_with(&format!("{w}:")))
+}
+
 #[cfg(test)]
 mod tests {
     use super::disowned;
 
     #[test]
     fn a_document_that_tells_its_reader_to_ignore_it() {
-        let cases: [(&str, Option<u32>); 16] = [
+        let cases: [(&str, Option<u32>); 18] = [
             // Kept as a record of work done.
             ("# Porting\n\n> ## 📕 This document is a historical record — read it for *why*\n", Some(3)),
             ("# Cutover plan\n\n> This page is now the **audit trail**, not a plan.\n", Some(3)),
@@ -74,6 +85,10 @@ mod tests {
             ("# Guide\n\n> [!WARNING]\n> This guide is outdated; the build moved to Bazel.\n", Some(4)),
             ("# Notes\n\nThis document is no longer maintained.\n", Some(3)),
             ("**OBSOLETE**: kept for reference.\n", Some(1)),
+            // An index whose status note says its links are kept as a record of a past audit.
+            ("# Audit index\n\n## Status (2026-05-24 cleanup)\n\nMost links point at deleted files; the link text is kept as a historical record of the audit.\n", Some(5)),
+            // A second heading that is no status note ends the opening.
+            ("# A\n\n## Setup\n\nThe link text is kept as a historical record.\n", None),
             // Not the opening: a second heading came first.
             ("# A\n\n## B\n\nIgnore this document when running locally.\n", None),
             // Words about other things.
