@@ -97,7 +97,7 @@ fn extract_rules(memory: &Memory) -> ExtractedMemory {
         .chain(doc.outputs.iter().filter(|o| o.mentions > 0).map(|o| LeftOut {
             line: o.line,
             reason: format!(
-                "{}/ and the {} mention(s) of it or below it not checked: line {} says a build writes there (what a build makes, which a checkout does not keep)",
+                "{}/ and the {} mention(s) of it or below it not checked: line {} says a build or a project template writes there (what a build or a template makes, which a checkout does not keep)",
                 o.folder, o.mentions, o.line
             ),
         }))

@@ -1763,7 +1763,21 @@ fn folders_a_list_item_calls_build_output_are_listed_not_claimed() {
     assert_eq!(got, ["L1 file_reference src"], "{got:?}");
     let reasons: Vec<&str> = out.left_out.iter().map(|l| l.reason.as_str()).collect();
     assert_eq!(reasons.len(), 3, "{reasons:?}");
-    assert!(reasons.iter().all(|r| r.contains("line 2 says a build writes there")), "{reasons:?}");
+    assert!(
+        reasons.iter().all(|r| r.contains("line 2 says a build or a project template writes there")),
+        "{reasons:?}"
+    );
+}
+
+/// A project template's output ("The template generates a `scalafix/` directory", then its
+/// tree) is the reader's new project: its paths are listed, not claimed.
+#[test]
+fn the_tree_a_project_template_generates_is_listed_not_claimed() {
+    let text = "The template generates a `scalafix/` directory with sources.\n\n```\nscalafix\n├── rules/src/main\n│   └── scala/fix\n└── tests/src/test/scala/fix\n```\n\nSee `docs/setup.md`.\n";
+    let out = extract(&memory(text, None));
+    let got: Vec<String> = out.claims.iter().map(render).collect();
+    assert_eq!(got, ["L10 file_reference docs/setup.md"], "{got:?}");
+    assert!(out.left_out.iter().any(|l| l.reason.contains("a project template writes there")), "{:?}", out.left_out);
 }
 
 /// The items under a list item that links another repository and leads into them name that

@@ -1,5 +1,6 @@
 //! Where the text says a build writes: "Binaries are output to `bin/`", "compiled into
-//! `dist/`", "the site is built into `_site/`". Such a folder holds what a build makes, which a
+//! `dist/`", "the site is built into `_site/`", or a project template does ("The template
+//! generates a `scalafix/` directory"). Such a folder holds what a build makes, which a
 //! checkout does not have (or once had by mistake): the mention is no claim that it is there,
 //! and neither is any path the memory names below it ("run `bin/message-info-gtk4`" further
 //! down). Each such folder is reported as not checked, with the line that says so.
@@ -32,6 +33,13 @@ const WRITTEN_INTO: &[&str] = &[
     "compiled into",
     "emitted to",
     "emitted into",
+    // a project template or generator writes a new project: "The template generates a
+    // `scalafix/` directory" (the reader's project, not this repository)
+    "template generates",
+    "template creates",
+    "templates generate",
+    "generator generates",
+    "generator creates",
 ];
 
 /// Words that may stand between those and the folder: "output to the `bin/` directory".
