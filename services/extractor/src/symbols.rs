@@ -88,6 +88,8 @@ const BLOCKED_NAMES: &[&str] = &[
     "SQLite", "MariaDB", "DynamoDB", "BigQuery", "CloudFlare", "CloudFront", "WebAssembly",
     "NodeJS", "ReactJS", "VueJS", "NextJS", "TailwindCSS", "JetStream", "ClickHouse", "RabbitMQ",
     "eBPF", "gRPC", "IntelliJ", "PyCharm", "WebStorm", "DockerHub", "HuggingFace", "LangChain",
+    "CMake", "MSBuild", "LaTeX", "OpenSSL", "LibreSSL", "BoringSSL", "FastAPI", "NumPy", "PyTorch",
+    "TensorFlow", "OpenTelemetry", "GitHubActions", "CocoaPods", "SwiftUI", "UIKit", "AppKit",
     "useState", "useEffect", "useRef", "useMemo", "useCallback", "useContext", "useReducer",
     "addEventListener", "setTimeout", "setInterval", "getElementById", "querySelector", "toString",
     "valueOf", "hasOwnProperty", "unwrap_or", "unwrap_or_else", "unwrap_or_default", "map_err",
@@ -454,6 +456,7 @@ mod tests {
         assert!(accept_prose(&sym("ShardedCache"), ProseContext { file_in_sentence: true, ..none }));
         assert!(accept_prose(&sym("ShardedCache"), ProseContext { line_after: true, ..none }));
         assert!(!accept_prose(&sym("GitHub"), ProseContext { file_in_sentence: true, ..none }));
+        assert!(!accept_prose(&sym("CMake"), ProseContext { file_in_sentence: true, ..none }));
         assert!(!accept_prose(&sym("os.path"), ProseContext { file_in_sentence: true, ..none }));
         assert!(!accept_prose(&sym("Cache"), ProseContext { keyword: true, ..none }));
         // Markdown emphasis in running text is no name; a leading underscore alone may be one
