@@ -2,7 +2,10 @@
 //! (`src/lib/agents.ts` holding only `export * from './agent-spec/agents.js'`) still offers
 //! every name of the module it re-exports: a memory saying such a name is in the facade is
 //! right (VALID, with both files in the evidence), while a file that re-exports only some names,
-//! or nothing, leaves the name moved (STALE with where it went).
+//! or nothing, leaves the name moved (STALE with where it went). A release-notes fragment a
+//! release gathered is not drift. Without history, a path in a package renamed by words added
+//! to its name is found from the rest of the path (a guard for what the forty-third set showed;
+//! this passed before the session's changes too).
 
 mod common;
 
@@ -92,4 +95,32 @@ fn a_release_fragment_gathered_by_a_release_is_not_drift() {
         other => panic!("a gathered fragment: {other:?}"),
     }
     assert!(matches!(&got[1], Outcome::Checked { verdict: Verdict::Contradicted, .. }), "{:?}", got[1]);
+}
+
+/// Without history: a package renamed by words added to its name (`packages/api` →
+/// `packages/api-llamaindex-ts`, beside `api-langchain-js`) is found from the rest of the path,
+/// when only one such sibling holds it; a rest every sibling holds says nothing.
+#[test]
+fn without_history_a_path_in_a_folder_renamed_by_words_added_is_found_from_its_rest() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path().canonicalize().unwrap();
+    common::write(&root, "packages/api-llamaindex-ts/src/mcp/mcp-tools.ts", "export const tools = [];\n");
+    common::write(&root, "packages/api-llamaindex-ts/package.json", "{}\n");
+    common::write(&root, "packages/api-langchain-js/src/server.ts", "export {};\n");
+    common::write(&root, "packages/api-langchain-js/package.json", "{}\n");
+    // the same file name elsewhere, outside the renamed package: the name alone says nothing
+    common::write(&root, "examples/src/mcp/mcp-tools.ts", "export const tools = [];\n");
+    common::write(&root, "NOTES.md", "# notes\n");
+    let evidence = Evidence::open(&root).unwrap();
+    let memory = common::notes_file(&root, "NOTES.md", common::START);
+    let claims = ["packages/api/src/mcp/mcp-tools.ts", "packages/api/package.json"].map(common::file_claim).to_vec();
+    let got = common::check_as_validate(&evidence, memory, claims);
+    match &got[0] {
+        Outcome::Checked { verdict: Verdict::Stale, successor, confidence, .. } => {
+            assert_eq!(successor.as_deref(), Some("packages/api-llamaindex-ts/src/mcp/mcp-tools.ts"));
+            assert!(*confidence <= 60, "{confidence}: {got:?}");
+        }
+        other => panic!("renamed folder found from the rest: {other:?}"),
+    }
+    assert!(!matches!(&got[1], Outcome::Checked { verdict: Verdict::Stale, .. }), "{:?}", got[1]);
 }
