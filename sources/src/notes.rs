@@ -227,8 +227,7 @@ const FIXTURES: &[&str] =
 /// Whether a file found in a folder walk sits in a test fixture folder ([`FIXTURES`]).
 /// `id`: the path below the folder given.
 pub(crate) fn test_fixture(id: &str) -> bool {
-    let folders = id.rsplit_once('/').map_or("", |(dir, _)| dir);
-    folders.split('/').any(|f| FIXTURES.contains(&f.to_ascii_lowercase().as_str()))
+    in_folder_named(id, FIXTURES)
 }
 
 /// Folders that keep what is no longer current (`docs/old/`, `archive/`, `obsolete/`): a
@@ -239,8 +238,13 @@ const ARCHIVES: &[&str] = &["old", "archive", "archived", "obsolete", "outdated"
 /// or docs were set aside there, so they are read as records of the past whichever agent they
 /// were written for (rebrgen's `docs/old/.clinerules/`). `id`: the path below the folder given.
 pub(crate) fn archived(id: &str) -> bool {
+    in_folder_named(id, ARCHIVES)
+}
+
+/// Whether one of the folders `id` sits in (not its file name) is one of `names`, in any case.
+fn in_folder_named(id: &str, names: &[&str]) -> bool {
     let folders = id.rsplit_once('/').map_or("", |(dir, _)| dir);
-    folders.split('/').any(|f| ARCHIVES.contains(&f.to_ascii_lowercase().as_str()))
+    folders.split('/').any(|f| names.contains(&f.to_ascii_lowercase().as_str()))
 }
 
 /// Whether a doc found in a folder walk is a record of the past by design: a changelog,

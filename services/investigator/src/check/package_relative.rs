@@ -42,15 +42,9 @@ impl Checker<'_> {
         let mut above = own.rsplit_once('/').map(|(up, _)| up);
         while let Some(package) = above.filter(|a| !a.is_empty()) {
             if to == format!("{package}/{written}") && (moved_into(git, file, package) || came_after(git, file, to)) {
-                let what = if dir { "directory" } else { "file" };
-                return Some(checked(
-                    Verdict::Valid,
-                    80,
-                    format!(
-                        "{to} — {what} exists; {written} is written from {package}/, the package the memory's file sits in (read from another folder, it is a path history moved here)"
-                    ),
-                    None,
-                ));
+                let why =
+                    "the package the memory's file sits in (read from another folder, it is a path history moved here)";
+                return Some(read_from(package, to, written, dir, why));
             }
             above = package.rsplit_once('/').map(|(up, _)| up);
         }
@@ -59,19 +53,15 @@ impl Checker<'_> {
         let package = to.strip_suffix(written)?.strip_suffix('/')?;
         let name = package.rsplit('/').next()?;
         let named = own.split('/').any(|seg| seg == name) && !own.starts_with(&format!("{package}/")) && own != package;
-        if named && came_after(git, file, to) {
-            let what = if dir { "directory" } else { "file" };
-            return Some(checked(
-                Verdict::Valid,
-                80,
-                format!(
-                    "{to} — {what} exists; {written} is written from {package}/, the package the section of the memory's file is named for"
-                ),
-                None,
-            ));
-        }
-        None
+        (named && came_after(git, file, to))
+            .then(|| read_from(package, to, written, dir, "the package the section of the memory's file is named for"))
     }
+}
+
+/// VALID (80): `to` is there, the memory's `written` read from `package`, for the reason `why`.
+fn read_from(package: &str, to: &str, written: &str, dir: bool, why: &str) -> Outcome {
+    let what = if dir { "directory" } else { "file" };
+    checked(Verdict::Valid, 80, format!("{to} — {what} exists; {written} is written from {package}/, {why}"), None)
 }
 
 /// Whether the memory's file `file` came to its path when `to`, the path as read from its
@@ -82,11 +72,7 @@ impl Checker<'_> {
 /// commits record it at that project's root, or older than a shallow clone) was there before
 /// anything history records; a memory file history never shows coming arrived the same way.
 fn came_after(git: &GitRepo, file: &str, to: &str) -> bool {
-    let outside_history = !git.ever_had(to);
-    match git.first_came(file) {
-        Some(came) => outside_history || git.had_at(to, came),
-        None => outside_history,
-    }
+    !git.ever_had(to) || git.first_came(file).is_some_and(|came| git.had_at(to, came))
 }
 
 /// Whether history shows the memory's file `file` renamed into `package` from the same path

@@ -14,7 +14,7 @@
 pub(super) fn reexports_all(facade: &str, text: &str, target: &str) -> bool {
     let dir = facade.rsplit_once('/').map_or("", |(d, _)| d);
     text.lines().filter_map(|line| star_source(line.trim())).any(|source| match source {
-        Source::Relative(spec) => module_file(&join(dir, spec), target),
+        Source::Relative(spec) => join(dir, spec).is_some_and(|m| module_file(&m, target)),
         Source::PythonModule(dots, module) => python_module(dir, dots, module).is_some_and(|m| module_file(&m, target)),
         Source::RustModule(module) => rust_module(facade, module, target),
     })
@@ -48,22 +48,20 @@ fn star_source(line: &str) -> Option<Source<'_>> {
     (!last.is_empty() && last != "crate" && last != "super" && last != "self").then_some(Source::RustModule(last))
 }
 
-/// `dir` joined with a relative path (`./a/b.js`, `../c`), `None`-free: a path climbing above
-/// the repository root resolves to nothing that matches.
-fn join(dir: &str, spec: &str) -> String {
+/// `dir` joined with a relative path (`./a/b.js`, `../c`); `None` when it climbs above the
+/// repository root.
+fn join(dir: &str, spec: &str) -> Option<String> {
     let mut parts: Vec<&str> = dir.split('/').filter(|s| !s.is_empty()).collect();
     for seg in spec.split('/') {
         match seg {
             "" | "." => {}
             ".." => {
-                if parts.pop().is_none() {
-                    return String::from("/");
-                }
+                parts.pop()?;
             }
             s => parts.push(s),
         }
     }
-    parts.join("/")
+    Some(parts.join("/"))
 }
 
 fn python_module(dir: &str, dots: usize, module: &str) -> Option<String> {
