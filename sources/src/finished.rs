@@ -15,7 +15,12 @@
 //! - `after-action` ("After-Action Report");
 //! - `findings` (`pr-1153-review-findings.md`, an investigation's `findings.md`): what was found
 //!   in the code of that day;
-//! - a pull request's number (`pr-1153-review.md`, `PR1153_NOTES.md`): a write-up of one change.
+//! - a pull request's number (`pr-1153-review.md`, `PR1153_NOTES.md`): a write-up of one change;
+//! - `report` as the last word, with a word for a piece of work (`provider-migration-phase-report`,
+//!   "Refactoring Report"): what was done then;
+//! - `plan` as the last word, with a word for a piece of work (`posthog-cms-implementation-plan`,
+//!   "Migration Plan"): what the code was before the work and what it was to become, a record of
+//!   its day as a proposal is.
 //!
 //! A README is never read this way: it describes the project as it is.
 
@@ -72,7 +77,10 @@ fn named_as_finished(name: &str) -> bool {
         || words
             .iter()
             .any(|w| w.strip_prefix("pr").is_some_and(|n| !n.is_empty() && n.bytes().all(|b| b.is_ascii_digit())));
-    done || summary || after_action || findings || pull_request
+    // The report or the plan of one piece of work (`migration-phase-report`,
+    // `implementation-plan`); a bare `report.md` or `plan.md` may be anything.
+    let of_work = |last: &str| words.last() == Some(&last) && words.iter().any(|w| WORK.contains(w));
+    done || summary || after_action || findings || pull_request || of_work("report") || of_work("plan")
 }
 
 #[cfg(test)]
@@ -95,6 +103,9 @@ mod tests {
             ("docs/pr-1153-review-findings.md", "# PR 1153 Review: Sessions V2\n"),
             ("docs/design/auth/findings.md", "# Findings\n"),
             ("notes/PR1153_NOTES.md", "# Notes\n"),
+            ("docs/refactoring/provider-migration-phase-report.md", "# Provider移行 - 作業報告書\n"),
+            ("docs/posthog-cms-implementation-plan.md", "# PostHog Capture — Implementation Plan\n"),
+            ("docs/notes.md", "# Auth Migration Plan\n"),
         ];
         for (id, text) in cases {
             assert!(reports_finished_work(id, text), "{id}");
@@ -114,6 +125,9 @@ mod tests {
             ("docs/spec-shadowing-activity.md", "# Shadowing Activity Specification\n\n### Implemented Features\n"),
             ("docs/pr-guidelines.md", "# Pull requests\n"),
             ("docs/prisma.md", "# Prisma\n"),
+            ("docs/report.md", "# Report\n"),
+            ("docs/test-plan.md", "# Test plan\n"),
+            ("docs/reporting.md", "# Reporting\n"),
         ];
         for (id, text) in cases {
             assert!(!reports_finished_work(id, text), "{id}");

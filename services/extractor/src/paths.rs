@@ -532,10 +532,12 @@ fn looks_like_path(tok: &PathToken, strength: Strength) -> bool {
         if tok.dir {
             return last != ".." && (strength >= Strength::Backtick || COMMON_DIRS.contains(&last) || plain_segments);
         }
-        // `mutex.lock` may be a member; `Cargo-minimal.lock` cannot, a name with a dash.
-        let member_like = last.rsplit_once('.').is_some_and(|(stem, ext)| {
-            !stem.is_empty() && !stem.contains('-') && MEMBER_LIKE_EXTS.contains(&ext.to_ascii_lowercase().as_str())
-        });
+        // `mutex.lock` may be a member; `Cargo-minimal.lock` cannot, a name with a dash, nor
+        // `Js_array.ml:10`, a name with a line.
+        let member_like = tok.line.is_none()
+            && last.rsplit_once('.').is_some_and(|(stem, ext)| {
+                !stem.is_empty() && !stem.contains('-') && MEMBER_LIKE_EXTS.contains(&ext.to_ascii_lowercase().as_str())
+            });
         return named
             && !(member_like && !BARE_NAMES.contains(&last) && !DOTFILES.contains(&last))
             && !NOT_FILES.contains(&last.to_ascii_lowercase().as_str());

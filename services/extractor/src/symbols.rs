@@ -137,6 +137,7 @@ const FILE_EXTENSIONS: &[&str] = &[
     "db", "sqlite", "exe", "dll", "so", "json", "jsonl", "yaml", "yml", "toml", "ini", "cfg", "conf", "lock",
     "md", "mdc", "txt", "csv", "xml", "html", "css", "sql", "log", "env", "cpp", "hpp", "cc", "h", "c",
     "js", "mjs", "cjs", "jsx", "ts", "tsx", "py", "rb", "go", "rs", "sh", "kt", "java", "swift", "cs",
+    "ml", "mli", "ex", "exs", "erl", "hrl", "hs", "scala", "php", "dart", "lua", "zig", "kts", "vue", "svelte",
 ];
 
 /// Parses a code span or prose token as a symbol, stripping call parentheses, generics,

@@ -2136,3 +2136,29 @@ fn a_home_folder_file_and_another_projects_file_are_not_claims() {
         &["L3 file_reference ~/esp-idf-env.sh", "L5 file_reference build.sh"],
     );
 }
+
+/// A page of prose cited along a symbol's sentence is what the page discusses, not where the
+/// name is defined; an OCaml or Elixir file's name with its line is a file and a line, not a
+/// module's member.
+#[test]
+fn a_symbol_is_not_placed_in_a_prose_page_nor_a_source_file_read_as_a_member() {
+    check(
+        "| `indexOf` | partial | Negative ~start handling diverges from JS (audit/areas/belt-js.md). |",
+        &["L1 file_reference audit/areas/belt-js.md", "L1 symbol_reference .#indexOf"],
+    );
+    check(
+        "Always returns true; there is no runtime type information (Js_array.ml:10).",
+        &["L1 file_reference Js_array.ml:10"],
+    );
+}
+
+/// What a page says it was made from, and a path it says turned into something else, are the
+/// old names: no claim that they are there.
+#[test]
+fn what_a_page_was_made_from_and_a_path_that_became_another_are_no_claims() {
+    check(
+        "Material consolidated from three stub tutorials (`advanced.md`,\n`gpu.md`). Expand `guide.md` when ready.",
+        &["L2 file_reference guide.md"],
+    );
+    check("Already split: `src/wdbx.rs` is now the `wdbx/` module directory.", &["L1 file_reference wdbx"]);
+}

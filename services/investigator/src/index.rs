@@ -299,7 +299,7 @@ impl RepoIndex {
     }
 
     /// Every directory that holds a file (repo-relative, no trailing `/`).
-    pub fn dirs(&self) -> impl Iterator<Item = &str> {
+    pub fn dirs(&self) -> impl Iterator<Item = &str> + Clone {
         self.dirs.keys().map(String::as_str)
     }
 
@@ -597,7 +597,7 @@ impl RepoIndex {
                     }
                 }
             }
-            TreeWords::new(self.dirs(), packages)
+            TreeWords::new(self.files.iter().map(|f| f.path.as_str()), self.dirs(), packages)
         })
     }
 }

@@ -478,6 +478,11 @@ static FALLBACK_DEF: LazyLock<Regex> = LazyLock::new(|| {
     .expect("fallback regex")
 });
 
+/// A top-level binding at the start of a line: OCaml's and F#'s `let` / `let rec`, an
+/// interface's `val`, an `external` (`let isArray _ = true`, `val indexOf : ...`).
+static TOP_LET: LazyLock<Regex> =
+    LazyLock::new(|| Regex::new(r"^(?:let(?:\s+rec)?|val|external)\s+([A-Za-z_][A-Za-z0-9_']*)").expect("let regex"));
+
 /// C-family function definitions: `int foo(...)` at the start of a line, not a call.
 static C_FUNCTION: LazyLock<Regex> = LazyLock::new(|| {
     Regex::new(r"^[A-Za-z_][A-Za-z0-9_\s\*&:<>,]*?[\s\*&]([A-Za-z_][A-Za-z0-9_]*)\s*\([^;]*$").expect("c regex")
@@ -501,6 +506,7 @@ pub fn fallback_definitions(text: &str) -> Vec<Def> {
         let name = FALLBACK_DEF
             .captures(line)
             .or_else(|| OBJC_DEF.captures(line))
+            .or_else(|| TOP_LET.captures(line))
             .or_else(|| C_TYPE.captures(line))
             .or_else(|| DEFINE.captures(line))
             .or_else(|| {

@@ -233,11 +233,21 @@ pub(crate) struct TreeWords {
     packages: Vec<(String, String)>,
     project: BTreeSet<String>,
     by_key: HashMap<BTreeSet<String>, Vec<usize>>,
+    /// Every file and folder of the tree as (lower-case path, path), sorted.
+    lower: Vec<(String, String)>,
 }
 
 impl TreeWords {
-    /// The words of every folder, and every package as (folder, name) read from its manifest.
-    pub(crate) fn new<'a>(dirs: impl IntoIterator<Item = &'a str>, mut packages: Vec<(String, String)>) -> TreeWords {
+    /// The words of every folder, and every package as (folder, name) read from its manifest;
+    /// `files` and `dirs` are every path of the tree.
+    pub(crate) fn new<'a>(
+        files: impl IntoIterator<Item = &'a str>,
+        dirs: impl IntoIterator<Item = &'a str> + Clone,
+        mut packages: Vec<(String, String)>,
+    ) -> TreeWords {
+        let mut lower: Vec<(String, String)> =
+            files.into_iter().chain(dirs.clone()).map(|p| (p.to_lowercase(), p.to_owned())).collect();
+        lower.sort();
         let dirs = dirs_by_words(dirs);
         packages.sort();
         packages.dedup_by(|a, b| a.0 == b.0);
@@ -247,12 +257,28 @@ impl TreeWords {
         for (i, (_, name)) in packages.iter().enumerate() {
             by_key.entry(name_key(name, &project)).or_default().push(i);
         }
-        TreeWords { dirs, packages, project, by_key }
+        TreeWords { dirs, packages, project, by_key, lower }
     }
 
     /// Folders whose words are exactly those of `path` (not `path` itself).
     pub(crate) fn same_words(&self, path: &str) -> Vec<&str> {
         same_words(&self.dirs, path)
+    }
+
+    /// The tree's paths whose lower-case form starts with `prefix` (lower case), as
+    /// (lower-case path, path).
+    pub(crate) fn lower_starting(&self, prefix: &str) -> &[(String, String)] {
+        let from = self.lower.partition_point(|(l, _)| l.as_str() < prefix);
+        let to = from + self.lower[from..].partition_point(|(l, _)| l.starts_with(prefix));
+        &self.lower[from..to]
+    }
+
+    /// The tree's path whose lower-case form is `lower`, when exactly one is.
+    pub(crate) fn path_in_any_case(&self, lower: &str) -> Option<&str> {
+        match self.lower_starting(lower).iter().filter(|(l, _)| l == lower).collect::<Vec<_>>().as_slice() {
+            [(_, path)] => Some(path),
+            _ => None,
+        }
     }
 
     /// (folder, package name) of the packages named like `name`, less the project's words.

@@ -147,6 +147,9 @@ pub(crate) fn first_use(path: &str, text: &str, name: &str) -> Option<usize> {
     text.lines().position(|l| names(l, name)).map(|i| i + 1)
 }
 
+/// A block comment's opener and closer (`/*`, `*/`).
+type Block = (&'static [u8], &'static [u8]);
+
 /// How a language writes comments and what a single quote starts.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(crate) enum Syntax {
@@ -158,9 +161,30 @@ pub(crate) enum Syntax {
     CString,
     /// `#` comments; `'...'`, `"..."` and triple-quoted strings (Python, Ruby, shell, ...).
     Hash,
+    /// `(* *)` comments; `"..."` strings, `'x'` characters (`'a` is a type variable): OCaml.
+    Ml,
+    /// `--` and `{- -}` comments; `"..."` strings, `'x'` characters (a prime ends a name:
+    /// `x'`): Haskell, Elm, Lua, PureScript.
+    Dash,
+    /// `%` comments; `"..."` strings (`'quoted atoms'` are names): Erlang.
+    Percent,
+    /// `;` comments; `"..."` strings (`'` quotes a form): Clojure and the Lisps.
+    Semi,
 }
 
 impl Syntax {
+    /// Its line comment's opener and its block comment's (opener, closer).
+    fn comments(self) -> (Option<&'static [u8]>, Option<Block>) {
+        match self {
+            Syntax::CChar | Syntax::CString => (Some(b"//"), Some((b"/*", b"*/"))),
+            Syntax::Hash => (Some(b"#"), None),
+            Syntax::Ml => (None, Some((b"(*", b"*)"))),
+            Syntax::Dash => (Some(b"--"), Some((b"{-", b"-}"))),
+            Syntax::Percent => (Some(b"%"), None),
+            Syntax::Semi => (Some(b";"), None),
+        }
+    }
+
     /// The syntax of a code file, or `None` for what is not code (docs, data, config, files
     /// without an extension we know).
     pub(crate) fn of(path: &str) -> Option<Syntax> {
@@ -175,6 +199,10 @@ impl Syntax {
             "py" | "pyi" | "pyx" | "rb" | "sh" | "bash" | "zsh" | "pl" | "pm" | "r" | "ex" | "exs" | "nim" | "jl" => {
                 Syntax::Hash
             }
+            "ml" | "mli" | "mll" | "mly" => Syntax::Ml,
+            "hs" | "elm" | "lua" | "purs" => Syntax::Dash,
+            "erl" | "hrl" => Syntax::Percent,
+            "clj" | "cljs" | "cljc" | "el" | "lisp" | "scm" | "rkt" => Syntax::Semi,
             _ => return None,
         })
     }
@@ -213,21 +241,20 @@ pub(crate) fn code_only(text: &str, syntax: Syntax) -> String {
     let mut i = 0;
     while i < b.len() {
         let rest = &b[i..];
-        let c_comments = syntax != Syntax::Hash;
-        let end = if c_comments && rest.starts_with(b"//") {
+        let (line, block) = syntax.comments();
+        let end = if line.is_some_and(|l| rest.starts_with(l)) {
             Some(rest.iter().position(|&c| c == b'\n').unwrap_or(rest.len()))
-        } else if c_comments && rest.starts_with(b"/*") {
-            Some(find(rest, 2, b"*/").map_or(rest.len(), |e| e + 2))
-        } else if syntax == Syntax::Hash && rest[0] == b'#' {
-            Some(rest.iter().position(|&c| c == b'\n').unwrap_or(rest.len()))
+        } else if let Some((open, close)) = block.filter(|(open, _)| rest.starts_with(open)) {
+            Some(find(rest, open.len(), close).map_or(rest.len(), |e| e + close.len()))
         } else if syntax == Syntax::Hash && (rest.starts_with(b"\"\"\"") || rest.starts_with(b"'''")) {
             Some(find(rest, 3, &rest[..3]).map_or(rest.len(), |e| e + 3))
         } else if rest[0] == b'"' || (rest[0] == b'`' && syntax == Syntax::CString) {
             Some(string_end(rest, rest[0]))
         } else if rest[0] == b'\'' {
             match syntax {
-                Syntax::CChar => char_literal_end(rest),
-                _ => Some(string_end(rest, b'\'')),
+                Syntax::CChar | Syntax::Ml | Syntax::Dash => char_literal_end(rest),
+                Syntax::CString | Syntax::Hash => Some(string_end(rest, b'\'')),
+                Syntax::Percent | Syntax::Semi => None,
             }
         } else {
             None
@@ -351,6 +378,15 @@ mod tests {
             ("a.go", "s := \"a\\\"old_name\"", "old_name", false),
             ("a.go", "x := old_name() // call", "old_name", true),
             ("a.py", "print('it''s') ; old_name()", "old_name", true),
+            ("a.ml", "(* old_name was removed *)\nlet f x = x", "old_name", false),
+            ("a.ml", "let f (x : 'a) = old_name x", "old_name", true),
+            ("a.ml", "let s = \"old_name\" in s", "old_name", false),
+            ("a.hs", "-- old_name is gone\nf x = x", "old_name", false),
+            ("a.hs", "{- old_name\n-} f x' = old_name x'", "old_name", true),
+            ("a.erl", "% old_name\nf() -> ok.", "old_name", false),
+            ("a.erl", "f() -> old_name().", "old_name", true),
+            ("a.clj", "; old_name\n(defn f [] 1)", "old_name", false),
+            ("a.clj", "(defn f [] (old_name 'x))", "old_name", true),
         ];
         for (path, text, name, want) in cases {
             let syntax = Syntax::of(path).unwrap();
@@ -378,6 +414,9 @@ mod tests {
             ("src/FooTest.java", true, true),
             ("src/Contest.java", true, false),
             ("src/testing.rs", true, false),
+            ("packages/Js/lib/Js_array.ml", true, false),
+            ("src/Main.hs", true, false),
+            ("src/app.erl", true, false),
         ];
         for (path, code, test) in cases {
             assert_eq!(Syntax::of(path).is_some(), *code, "{path}");

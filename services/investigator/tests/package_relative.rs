@@ -168,4 +168,14 @@ fn a_project_merged_in_under_a_folder_with_its_history_is_read_from_that_folder(
     let got = check(root, doc(root, "web/docs/other/build.md"), vec![written_in("web/docs/other", "script/build.py")]);
     let (v, evidence, _) = verdict(&got[0]);
     assert_ne!(v, Verdict::Valid, "{evidence}");
+    // A bare name the section's text placed in a folder of the package (`build.py` under a line
+    // naming `script/`) is read from the package as placed, not only as written.
+    let placed = Claim {
+        code_refs: vec![CodeRef { written: Some("build.py".into()), ..CodeRef::path("script/build.py") }],
+        ..written_in("web/docs/pkg", "script/build.py")
+    };
+    let got = check(root, doc(root, "web/docs/pkg/build.md"), vec![placed]);
+    let (v, evidence, _) = verdict(&got[0]);
+    assert_eq!(v, Verdict::Valid, "{evidence}");
+    assert!(evidence.contains("script/build.py is written from pkg/"), "{evidence}");
 }

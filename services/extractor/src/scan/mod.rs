@@ -369,6 +369,21 @@ impl Walker {
             for name in gone::names_where(&files, &syms, &configs, said_gone) {
                 gone::record(&mut self.doc, line_no, &name);
             }
+            // "`wdbx.rs` is now the `wdbx/` directory", "consolidated from `a.md`, `b.md`":
+            // the old names.
+            let became = |f: &&crate::mentions::FileMention| negation::became_other(orig, &range, f.start, f.end);
+            let sources = |start: usize, _: usize| {
+                negation::named_as_source(&format!("{} {}", self.run_on, orig.get(range.start..start).unwrap_or("")))
+            };
+            let old: Vec<String> = files
+                .iter()
+                .filter(became)
+                .map(|f| f.raw.clone())
+                .chain(gone::names_where(&files, &syms, &configs, sources))
+                .collect();
+            for name in old {
+                gone::record(&mut self.doc, line_no, &name);
+            }
             // "To add a new submodule, using `rocRoller` as an example:": the section's example.
             if let Some(name) = worked::example_name(text) {
                 worked::record(&mut self.doc, line_no, name);

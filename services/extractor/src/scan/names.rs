@@ -41,9 +41,13 @@ fn dependency_cue(orig: &str, range: &Range<usize>, files: &[FileMention]) -> bo
 
 /// Ties each symbol to the nearest file of the sentence ([`bind`]). A bare word that names the
 /// tool its file configures ("`eslint.config.mjs`: Modern ESLint flat config", "`.prettierrc`:
-/// Prettier's options") is that tool, not a name defined in the file: no symbol.
+/// Prettier's options") is that tool, not a name defined in the file: no symbol. A page of
+/// prose (`audit/areas/belt-js.md`, `notes.txt`) defines no name: a symbol near one is what the
+/// page discusses ("`indexOf` diverges from JS (audit/areas/belt-js.md)"), so it is tied to
+/// such a file only when written right next to it ("`Foo` in `docs/x.md`").
 pub(super) fn tie_to_files(orig: &str, files: &[FileMention], syms: &mut Vec<SymbolMention>) {
-    let plain: Vec<usize> = (0..files.len()).filter(|&i| !paths::folder_like(&files[i].tok)).collect();
+    let plain: Vec<usize> =
+        (0..files.len()).filter(|&i| !paths::folder_like(&files[i].tok) && !prose_page(&files[i].tok.path)).collect();
     let folders: Vec<usize> = (0..files.len()).filter(|&i| paths::folder_like(&files[i].tok)).collect();
     for s in syms.iter_mut() {
         bind(orig, files, &plain, &folders, s);
@@ -52,6 +56,13 @@ pub(super) fn tie_to_files(orig: &str, files: &[FileMention], syms: &mut Vec<Sym
         let bare = !orig.get(..s.start).is_some_and(|b| b.ends_with('`'));
         !(bare && s.file.is_some_and(|i| configured_tool(&files[i].tok.path).eq_ignore_ascii_case(&s.name)))
     });
+}
+
+/// A file of prose, which defines no names: Markdown, reStructuredText, AsciiDoc, plain text.
+fn prose_page(path: &str) -> bool {
+    path.rsplit_once('.').is_some_and(|(_, ext)| {
+        matches!(ext.to_ascii_lowercase().as_str(), "md" | "mdx" | "markdown" | "rst" | "adoc" | "txt")
+    })
 }
 
 /// The tool a config file is named after: its name's first part, without a leading dot or a

@@ -402,6 +402,46 @@ pub(super) fn renamed_before(orig: &str, range: &Range<usize>, start: usize, end
     }
 }
 
+/// Whether the words right after a path say it turned into something else ("`wdbx.rs` is now
+/// the `wdbx/` module directory", "`utils.py` became the `utils/` package"): the path is the
+/// old one. Only for paths: "`Foo` is now a trait" says the name is still there, changed.
+pub(super) fn became_other(orig: &str, range: &Range<usize>, start: usize, end: usize) -> bool {
+    let Some((_, to)) = window(orig, range, start, end) else { return false };
+    let after = &orig[end..to.max(end)];
+    let clause_end = after.find(clause_break).unwrap_or(after.len());
+    BECAME.is_match(&after[..clause_end])
+}
+
+/// "is now the/a/an ...", "became", "has become", right after the mention.
+static BECAME: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r"(?i)^[\s`*_]*(?:(?:is|are)\s+now\s+(?:the|a|an)\b|became\b|(?:has|have)\s+become\b)")
+        .expect("valid regex")
+});
+
+/// Whether a mention is one of what a thing was made from, as the words `before` it say (the
+/// sentence up to the mention, with the words it runs on from on the line before): "consolidated
+/// from three stub tutorials (`a.md`,\n`b.md`)", "merged from `x.md`", "replaces `old.rs`",
+/// "formerly `OldName`". The names after such words are the old ones, listed (commas, brackets
+/// and code spans may stand between) within the same sentence.
+pub(super) fn named_as_source(before: &str) -> bool {
+    let mut from = before.len().saturating_sub(2 * WINDOW);
+    while !before.is_char_boundary(from) {
+        from += 1;
+    }
+    let before = &before[from..];
+    let Some(cue) = SOURCE_OF.find_iter(before).last() else { return false };
+    // Between the words and the mention, outside code spans: no end of a sentence or clause
+    // but the commas and brackets of a list.
+    let plain: String = before[cue.end()..].split('`').step_by(2).collect();
+    !plain.contains(['.', ';', ':', '!', '?', '—'])
+}
+
+/// Words that name what a thing was made from, or replaced.
+static SOURCE_OF: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r"(?i)\b(?:(?:consolidated|merged|combined|migrated)\s+from|replaces|replacing|supersedes|formerly)\b")
+        .expect("valid regex")
+});
+
 /// Words of a sentence about a change of names or places.
 static CHANGE: LazyLock<Regex> = LazyLock::new(|| {
     Regex::new(
@@ -644,6 +684,36 @@ mod tests {
         let vibe = "3. **Database migrations**: Create in `crates/db/migrations/`, apply with `sqlx migrate run`";
         assert!(!at(vibe, "`crates/db/migrations/`"));
         assert!(at("Create `crates/db/migrations/` first.", "`crates/db/migrations/`"));
+    }
+
+    fn became(text: &str, mention: &str) -> bool {
+        let start = text.find(mention).unwrap();
+        became_other(text, &(0..text.len()), start, start + mention.len())
+    }
+
+    fn source(text: &str, mention: &str) -> bool {
+        named_as_source(&text[..text.find(mention).unwrap()])
+    }
+
+    #[test]
+    fn a_path_that_became_something_else_is_the_old_one() {
+        let split = "Already split: `crates/abi-cli/src/wdbx.rs` is now the `wdbx/` module directory.";
+        assert!(became(split, "`crates/abi-cli/src/wdbx.rs`"));
+        assert!(became("`utils.py` became the `utils/` package.", "`utils.py`"));
+        assert!(!became("`src/app.rs` is the entry point.", "`src/app.rs`"));
+        assert!(!became("`src/app.rs` is now faster, and `x.rs` is now the default.", "`src/app.rs`"));
+    }
+
+    #[test]
+    fn what_a_page_was_made_from_is_of_the_past() {
+        let tutorials = "Outline-stage material, consolidated from three Zig-era stub tutorials (`advanced.md`,\n`gpu.md`,\n`vector-db.md`). Not in navigation.";
+        for name in ["`advanced.md`", "`gpu.md`", "`vector-db.md`"] {
+            assert!(source(tutorials, name), "{name}");
+        }
+        assert!(source("`new.rs` replaces `old.rs` for parsing.", "`old.rs`"));
+        assert!(!source("`new.rs` replaces `old.rs` for parsing.", "`new.rs`"));
+        assert!(!source("It was consolidated from two files. See `guide.md` for more.", "`guide.md`"));
+        assert!(!source("Configuration lives in `config.toml`.", "`config.toml`"));
     }
 
     fn gone(text: &str, mention: &str) -> bool {

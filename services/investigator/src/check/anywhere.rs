@@ -271,13 +271,19 @@ impl Checker<'_> {
             // The code still uses the name; what defines it is outside the repo (a
             // dependency, the language, a generated file). The memory's point, that
             // this is a name the code works with, holds.
-            let at = usage::first_use_in_code(self.index, &sym.name)
-                .map(|(path, line)| format!("{path}:{line}"))
-                .unwrap_or_else(|| ".".into());
+            let first = usage::first_use_in_code(self.index, &sym.name);
+            let at = first.as_ref().map(|(path, line)| format!("{path}:{line}")).unwrap_or_else(|| ".".into());
+            // In a language memval reads by guesses only, the definition may well be there.
+            let unread = first.as_ref().filter(|(path, _)| Lang::of(path).guessed()).map(|(path, _)| {
+                let ext = path.rsplit_once('.').map_or("", |(_, ext)| ext);
+                format!("memval reads no grammar of .{ext} files, so its definition may be among them")
+            });
+            let whose =
+                unread.unwrap_or_else(|| "its definition is not in the repo (a dependency's or the language's)".into());
             return checked(
                 Verdict::Valid,
                 70,
-                format!("{at} — {} is used by the repo's code; its definition is not in the repo (a dependency's or the language's)", sym.display()),
+                format!("{at} — {} is used by the repo's code; {whose}", sym.display()),
                 None,
             );
         }

@@ -149,6 +149,11 @@ impl MemoryContext {
         self.paths.iter().filter(|(p, _)| !p.contains('/') && p != except && index.is_dir(p)).count()
     }
 
+    /// The memory's paths the tree does not have as written, other than `except`.
+    pub(crate) fn missing<'a>(&'a self, index: &'a RepoIndex, except: &'a str) -> impl Iterator<Item = &'a str> + 'a {
+        self.paths.iter().map(|(p, _)| p.trim_end_matches('/')).filter(move |p| *p != except && !index.has(p))
+    }
+
     /// Whether the memory names any path inside `folder/`.
     pub(crate) fn has_inside(&self, folder: &str) -> bool {
         let under = format!("{folder}/");

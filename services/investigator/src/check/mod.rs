@@ -89,6 +89,7 @@ mod symbol;
 mod symbol_name;
 mod tree_only;
 mod user_file;
+mod word_replaced;
 mod written;
 
 use memval_git::GitRepo;

@@ -34,28 +34,39 @@ impl Checker<'_> {
         let git = self.git?;
         let file = self.context.own_file()?;
         let own = file.rsplit_once('/').map(|(dir, _)| dir)?;
-        let written = r.written.as_deref().unwrap_or(&r.path).trim();
-        let written = written.strip_prefix("./").unwrap_or(written).trim_end_matches('/');
-        if written.is_empty() || written.starts_with('/') || written.split('/').any(|s| s == ".." || s == ".") {
-            return None;
-        }
-        let mut above = own.rsplit_once('/').map(|(up, _)| up);
-        while let Some(package) = above.filter(|a| !a.is_empty()) {
-            if to == format!("{package}/{written}") && (moved_into(git, file, package) || came_after(git, file, to)) {
-                let why =
-                    "the package the memory's file sits in (read from another folder, it is a path history moved here)";
-                return Some(read_from(package, to, written, dir, why));
+        // The path as written, and as the memory's text placed it (`class_based.cpp` under a
+        // line naming `src/ebmcodegen/` is `src/ebmcodegen/class_based.cpp`).
+        let mut readings: Vec<&str> = Vec::new();
+        for path in [r.written.as_deref().unwrap_or(&r.path), r.path.as_str()] {
+            let path = path.trim();
+            let path = path.strip_prefix("./").unwrap_or(path).trim_end_matches('/');
+            let plain = !path.is_empty() && !path.starts_with('/') && !path.split('/').any(|s| s == ".." || s == ".");
+            if plain && !readings.contains(&path) {
+                readings.push(path);
             }
-            above = package.rsplit_once('/').map(|(up, _)| up);
         }
-        // A docs site's section named for a package (`web/doc/content/docs/rebrgen/testing.md`
-        // on `rebrgen/`) writes that package's paths from its root, as its own docs do.
-        let package = to.strip_suffix(written)?.strip_suffix('/')?;
-        let name = package.rsplit('/').next()?;
-        let named = own.split('/').any(|seg| seg == name) && !own.starts_with(&format!("{package}/")) && own != package;
-        (named && came_after(git, file, to))
-            .then(|| read_from(package, to, written, dir, "the package the section of the memory's file is named for"))
+        readings.into_iter().find_map(|written| read_in_package(git, file, own, written, to, dir))
     }
+}
+
+/// [`Checker::written_from_package`] for one reading `written` of the memory's path.
+fn read_in_package(git: &GitRepo, file: &str, own: &str, written: &str, to: &str, dir: bool) -> Option<Outcome> {
+    let mut above = own.rsplit_once('/').map(|(up, _)| up);
+    while let Some(package) = above.filter(|a| !a.is_empty()) {
+        if to == format!("{package}/{written}") && (moved_into(git, file, package) || came_after(git, file, to)) {
+            let why =
+                "the package the memory's file sits in (read from another folder, it is a path history moved here)";
+            return Some(read_from(package, to, written, dir, why));
+        }
+        above = package.rsplit_once('/').map(|(up, _)| up);
+    }
+    // A docs site's section named for a package (`web/doc/content/docs/rebrgen/testing.md`
+    // on `rebrgen/`) writes that package's paths from its root, as its own docs do.
+    let package = to.strip_suffix(written)?.strip_suffix('/')?;
+    let name = package.rsplit('/').next()?;
+    let named = own.split('/').any(|seg| seg == name) && !own.starts_with(&format!("{package}/")) && own != package;
+    (named && came_after(git, file, to))
+        .then(|| read_from(package, to, written, dir, "the package the section of the memory's file is named for"))
 }
 
 /// VALID (80): `to` is there, the memory's `written` read from `package`, for the reason `why`.

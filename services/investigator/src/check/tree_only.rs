@@ -79,6 +79,9 @@
 //! (4a) The one place that is the path with one folder put in after its first
 //! (`verifiers/envs/x.py` → `verifiers/legacy/envs/x.py`, 50, `check/folder_put_in.rs`).
 //!
+//! (4b) The path with one word replaced wherever it occurs (`winsdk` → `winapp`), when the same
+//! replacement finds another of the memory's missing paths (50, `check/word_replaced.rs`).
+//!
 //! (5) A bare folder name with several places deeper that none of this ties to the memory is gone
 //! (40), not AMBIGUOUS.
 //!
@@ -157,6 +160,9 @@ impl Checker<'_> {
             .folder_put_in(path, folder_like)
             .or_else(|| folder_like.then(|| self.folder_put_in(path, false)).flatten())
         {
+            return Some(moved);
+        }
+        if let Some(moved) = self.word_replaced(path) {
             return Some(moved);
         }
         // A bare folder name with several places deeper, none of which anything the memory

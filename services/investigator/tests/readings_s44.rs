@@ -1,0 +1,59 @@
+//! Readings found in session 44. Without history, a product renamed throughout the tree
+//! (`winsdk` → `winapp` in every folder and file name that held it) is found from the memory's
+//! paths: each gone path read with the word replaced is in the tree, and the same replacement
+//! finds the memory's other gone paths. One path alone, or a replacement nothing else agrees
+//! with, proves nothing.
+
+mod common;
+
+use memval_investigator::Evidence;
+use memval_proto::{Outcome, Verdict};
+
+#[test]
+fn without_history_a_word_renamed_throughout_is_found_from_the_memorys_paths() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path().canonicalize().unwrap();
+    for path in [
+        "src/winapp-CLI/WinApp.Cli/WinApp.Cli.csproj",
+        "src/winapp-CLI/WinApp.Cli/Services/MsixService.cs",
+        "src/winapp-CLI/winapp.sln",
+        "winapp.example.yaml",
+        "docs/logout.md",
+        "NOTES.md",
+    ] {
+        common::write(&root, path, "x\n");
+    }
+    let evidence = Evidence::open(&root).unwrap();
+    let memory = common::notes_file(&root, "NOTES.md", common::START);
+    let claims = [
+        "src/winsdk-CLI/Winsdk.Cli/Winsdk.Cli.csproj",
+        "src/winsdk-CLI/Winsdk.Cli/Services/MsixService.cs",
+        "src/winsdk-CLI/winsdk.sln",
+        "winsdk.example.yaml",
+        // a word replaced in this path alone (`login` → `logout`): nothing agrees
+        "docs/login.md",
+    ]
+    .map(common::file_claim)
+    .to_vec();
+    let got = common::check_as_validate(&evidence, memory, claims);
+    let want = [
+        "src/winapp-CLI/WinApp.Cli/WinApp.Cli.csproj",
+        "src/winapp-CLI/WinApp.Cli/Services/MsixService.cs",
+        "src/winapp-CLI/winapp.sln",
+        "winapp.example.yaml",
+    ];
+    for (i, want) in want.iter().enumerate() {
+        match &got[i] {
+            Outcome::Checked { verdict: Verdict::Stale, successor, confidence, evidence, .. } => {
+                assert_eq!(successor.as_deref(), Some(*want), "{evidence}");
+                // A file of the same name is found by its name alone (the tree search); the
+                // others only by the word replaced.
+                if !want.ends_with("MsixService.cs") {
+                    assert!(*confidence <= 50 && evidence.contains("read as \"winapp\""), "{confidence}: {evidence}");
+                }
+            }
+            other => panic!("{want}: {other:?}"),
+        }
+    }
+    assert!(!matches!(&got[4], Outcome::Checked { verdict: Verdict::Stale, .. }), "{:?}", got[4]);
+}
