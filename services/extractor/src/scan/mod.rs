@@ -337,7 +337,9 @@ impl Walker {
         let denied_files: Vec<usize> = if text_kind {
             (0..files.len())
                 .filter(|&i| {
-                    negation::denied(orig, &range, files[i].start, files[i].end) || ported_from(files[i].start)
+                    negation::denied(orig, &range, files[i].start, files[i].end)
+                        || ported_from(files[i].start)
+                        || negation::untracked(orig, &range, files[i].start, files[i].end)
                 })
                 .collect()
         } else {

@@ -402,6 +402,37 @@ pub(super) fn renamed_before(orig: &str, range: &Range<usize>, start: usize, end
     }
 }
 
+/// Whether the text around a mention says it is not in the repository by design: its clause,
+/// or the brackets it stands in, says it is not committed, untracked or ignored ("(not
+/// committed; local `docs/superpowers/`)", "`.env.local` is gitignored"). Such a path is the
+/// reader's own, on their machine: no claim that the repository has it.
+pub(super) fn untracked(orig: &str, range: &Range<usize>, start: usize, end: usize) -> bool {
+    let Some((from, to)) = window(orig, range, start, end) else { return false };
+    let before = &orig[from..start];
+    let after = &orig[end..to.max(end)];
+    // The brackets the mention stands in, else its clause.
+    let open = before.rfind('(').filter(|&i| !before[i..].contains(')'));
+    let close = after.find(')').filter(|&i| !after[..i].contains('('));
+    let (left, right) = match (open, close) {
+        (Some(o), Some(c)) => (&before[o..], &after[..c]),
+        _ => {
+            let l = before.rfind(clause_break).map_or(before, |i| &before[i..]);
+            // A relative clause on the mention belongs to it ("`x`, which is gitignored").
+            let relative = after.trim_start_matches(['`', '*', ' ']).strip_prefix(',').map(str::trim_start);
+            let after = relative.filter(|r| r.starts_with("which ")).unwrap_or(after);
+            let r = after.find(clause_break).map_or(after, |i| &after[..i]);
+            (l, r)
+        }
+    };
+    UNTRACKED.is_match(left) || UNTRACKED.is_match(right)
+}
+
+/// Words that say a path is kept out of the repository.
+static UNTRACKED: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r"(?i)\b(?:not\s+(?:committed|checked\s+in|tracked|versioned|in\s+git)|uncommitted|untracked|never\s+committed|git-?ignored|ignored\s+by\s+git)\b")
+        .expect("valid regex")
+});
+
 /// Whether the words right after a path say it turned into something else ("`wdbx.rs` is now
 /// the `wdbx/` module directory", "`utils.py` became the `utils/` package"): the path is the
 /// old one. Only for paths: "`Foo` is now a trait" says the name is still there, changed.
@@ -684,6 +715,23 @@ mod tests {
         let vibe = "3. **Database migrations**: Create in `crates/db/migrations/`, apply with `sqlx migrate run`";
         assert!(!at(vibe, "`crates/db/migrations/`"));
         assert!(at("Create `crates/db/migrations/` first.", "`crates/db/migrations/`"));
+    }
+
+    fn kept_out(text: &str, mention: &str) -> bool {
+        let start = text.find(mention).unwrap();
+        untracked(text, &(0..text.len()), start, start + mention.len())
+    }
+
+    #[test]
+    fn a_path_the_text_says_is_kept_out_of_git_is_the_readers() {
+        assert!(kept_out(
+            "- **Design & plans (not committed; local `docs/superpowers/`):** the plans",
+            "`docs/superpowers/`"
+        ));
+        assert!(kept_out("Put secrets in `.env.local`, which is gitignored.", "`.env.local`"));
+        assert!(kept_out("`.env.local` is gitignored.", "`.env.local`"));
+        assert!(!kept_out("Commit `src/app.rs`, but keep `secrets.json` untracked.", "`src/app.rs`"));
+        assert!(!kept_out("The plans live in `docs/plans/` (committed with the code).", "`docs/plans/`"));
     }
 
     fn became(text: &str, mention: &str) -> bool {
