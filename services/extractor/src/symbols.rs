@@ -111,7 +111,8 @@ const AGENT_WORDS: &[&str] = &[
     "KillShell", "KillBash", "TaskOutput", "TaskCreate", "TaskUpdate", "TaskList", "TODO",
     "FIXME", "XXX", "HACK", "NaN", "Infinity", "snake_case", "camelCase", "PascalCase",
     "UpperCamelCase", "lowerCamelCase", "SCREAMING_SNAKE_CASE", "UPPER_SNAKE_CASE", "UPPER_CASE",
-    "CONSTANT_CASE", "lower_snake_case", "kebab_case", "Title_Case",
+    "CONSTANT_CASE", "lower_snake_case", "kebab_case", "Title_Case", "CamelCase", "Snake_case",
+    "Pascal_Case", "Camel_Snake_Case", "SCREAMING_CASE",
 ];
 
 /// Roots of qualified names from standard and very common libraries.

@@ -1454,7 +1454,7 @@ fn capitalised_bare_file_names_are_files_only_as_code() {
 #[test]
 fn an_agents_own_tools_and_note_markers_are_no_symbols() {
     check(
-        "Ask with `AskUserQuestion`, track with `TodoWrite`, search with `mcp__docs__search_docs`; leave a `TODO`. All `IDs` and `APIs` are `NaN`-safe in `parse_ids`. Name functions in `snake_case`, types in `PascalCase`, constants in `UPPER_SNAKE_CASE`.",
+        "Ask with `AskUserQuestion`, track with `TodoWrite`, search with `mcp__docs__search_docs`; leave a `TODO`. All `IDs` and `APIs` are `NaN`-safe in `parse_ids`. Name functions in `snake_case`, types in `PascalCase`, constants in `UPPER_SNAKE_CASE`; constructors `CamelCase`, modules `Snake_case`.",
         &["L1 symbol_reference .#parse_ids"],
     );
 }
