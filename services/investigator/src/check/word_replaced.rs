@@ -7,8 +7,10 @@
 //! The new word is one word (letters and digits) that neither holds the old one nor is held by
 //! it: `client` → `node_client` is a name grown by an affix, which other readings weigh.
 //! One such match proves little (`login.ts` beside `logout.ts`), so the same replacement must
-//! also find another of the memory's paths that the tree does not have as written: a product
-//! renamed shows in every place the memory named it. Of several replacements, the one most of
+//! also find another of the memory's paths that the tree does not have as written, and hold at
+//! two places of one path at least (`src/winsdk-CLI/winsdk.sln`): a product renamed shows in
+//! every place the memory named it, where two features that merely sit in the same places
+//! (`migrations/` and `test_migrations.py` gone beside `config/` and `test_config.py`) do not. Of several replacements, the one most of
 //! the memory's other paths agree with, when no other agrees as often; the successor is a
 //! guess (50) saying "no history". A place the memory names as it is, it knew as something
 //! else, so it is no successor.
@@ -69,7 +71,15 @@ impl Checker<'_> {
                     .filter_map(|o| tree.path_in_any_case(&o.replace(old.as_str(), new)))
                     .map(str::to_owned)
                     .collect();
-                if !agreeing.is_empty() && !self.context.knew(self.index, q, path) {
+                // A word renamed throughout shows in some path at two places at least (the
+                // folder and its project file, `winsdk-CLI/winsdk.sln`); two siblings that
+                // merely share a name's place (`migrations/` → `config/`,
+                // `test_migrations.py` → `test_config.py`) do not.
+                let twice = chunks.len() > 2
+                    || with
+                        .iter()
+                        .any(|o| o.matches(old.as_str()).count() >= 2 && agreeing_has(&agreeing, o, old, new));
+                if twice && !agreeing.is_empty() && !self.context.knew(self.index, q, path) {
                     found.push(Replaced { to: q.clone(), old: old.clone(), new: new.to_owned(), agreeing });
                 }
             }
@@ -94,6 +104,13 @@ impl Checker<'_> {
             since: None,
         })
     }
+}
+
+/// Whether `agreeing` (paths of the tree) holds `other` (a lower-case missing path) with `old`
+/// read as `new`.
+fn agreeing_has(agreeing: &[String], other: &str, old: &str, new: &str) -> bool {
+    let replaced = other.replace(old, new);
+    agreeing.iter().any(|a| a.to_ascii_lowercase() == replaced)
 }
 
 /// The word that fills every gap between `chunks` (a lower-case path split at each occurrence
