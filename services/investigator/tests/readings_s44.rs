@@ -1,4 +1,5 @@
-//! Readings found in session 44. Without history, a product renamed throughout the tree
+//! Readings found in session 44. A folder the memory places in a sibling repository is not a
+//! deletion. Without history, a product renamed throughout the tree
 //! (`winsdk` → `winapp` in every folder and file name that held it) is found from the memory's
 //! paths: each gone path read with the word replaced is in the tree, and the same replacement
 //! finds the memory's other gone paths. One path alone, or a replacement nothing else agrees
@@ -56,4 +57,36 @@ fn without_history_a_word_renamed_throughout_is_found_from_the_memorys_paths() {
         }
     }
     assert!(!matches!(&got[4], Outcome::Checked { verdict: Verdict::Stale, .. }), "{:?}", got[4]);
+}
+
+/// Code that moved out to a sibling repository, as the memory says with paths outside the root
+/// (`../wdbx/crates/w/src/...`): the same files named in short form (`entropy.rs`,
+/// `crates/w/src/entropy.rs`) left this repository; they are not reported as deleted. A memory
+/// that names no such sibling path still gets the deletion.
+#[test]
+fn a_folder_the_memory_places_in_a_sibling_repository_is_not_a_deletion() {
+    let (_guard, root) = common::new_repo();
+    common::commit_on_day(&root, 0, |r| {
+        common::write(r, "crates/w/src/entropy.rs", "pub fn entropy() {}\n");
+        common::write(r, "crates/w/src/lib.rs", "pub mod entropy;\n");
+        common::write(r, "NOTES.md", "# notes\n");
+    });
+    common::commit_on_day(&root, 5, |r| std::fs::remove_dir_all(r.join("crates")).unwrap());
+    let evidence = Evidence::open(&root).unwrap();
+    let claims =
+        || ["entropy.rs", "crates/w/src/entropy.rs", "../wdbx/crates/w/src/lib.rs"].map(common::file_claim).to_vec();
+    let memory = common::notes_file(&root, "NOTES.md", common::START + common::DAY);
+    let got = common::check_as_validate(&evidence, memory, claims());
+    for (i, path) in ["entropy.rs", "crates/w/src/entropy.rs"].iter().enumerate() {
+        match &got[i] {
+            Outcome::NotChecked { reason } => {
+                assert!(reason.contains("another one (../wdbx/crates/w/src/lib.rs)"), "{path}: {reason}")
+            }
+            other => panic!("{path}: {other:?}"),
+        }
+    }
+    // Without the sibling path, the deletion is reported.
+    let memory = common::notes_file(&root, "NOTES.md", common::START + common::DAY);
+    let got = common::check_as_validate(&evidence, memory, claims()[..2].to_vec());
+    assert!(got.iter().all(|o| matches!(o, Outcome::Checked { verdict: Verdict::Contradicted, .. })), "{got:?}");
 }

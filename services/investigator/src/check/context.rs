@@ -149,6 +149,11 @@ impl MemoryContext {
         self.paths.iter().filter(|(p, _)| !p.contains('/') && p != except && index.is_dir(p)).count()
     }
 
+    /// The memory's paths that climb out of the repository (`../wdbx/crates/x`).
+    pub(crate) fn outside_paths(&self) -> impl Iterator<Item = &str> {
+        self.paths.iter().map(|(p, _)| p.as_str()).filter(|p| p.starts_with("../"))
+    }
+
     /// The memory's paths the tree does not have as written, other than `except`.
     pub(crate) fn missing<'a>(&'a self, index: &'a RepoIndex, except: &'a str) -> impl Iterator<Item = &'a str> + 'a {
         self.paths.iter().map(|(p, _)| p.trim_end_matches('/')).filter(move |p| *p != except && !index.has(p))

@@ -202,6 +202,9 @@ impl Checker<'_> {
                     .since(since)
             }
             Located::Gone { confidence, evidence, since } => {
+                if let Some(away) = self.left_for_sibling(&r.path) {
+                    return away;
+                }
                 checked(Verdict::Contradicted, confidence, format!("{raw} — {evidence}"), None).since(since)
             }
             // Places that each end with the path as written: what the memory says, that such a

@@ -70,6 +70,7 @@ mod folder_put_in;
 mod history;
 mod inherits;
 mod inside_def;
+mod left_repo;
 mod library;
 mod line;
 mod locate;
