@@ -381,10 +381,15 @@ static EXAMPLE_CUE: LazyLock<Regex> = LazyLock::new(|| {
 /// deprecated", "is now replaced"), "no longer exists", "does not exist", "is gone". Not an
 /// arrow: `A` → `B` may map one thing to another as well as rename it.
 pub(super) fn said_gone(orig: &str, range: &Range<usize>, start: usize, end: usize) -> bool {
+    clause_after_matches(orig, range, start, end, &GONE)
+}
+
+/// Whether the words after the mention at `start..end`, up to the end of its clause, match `re`.
+fn clause_after_matches(orig: &str, range: &Range<usize>, start: usize, end: usize, re: &Regex) -> bool {
     let Some((_, to)) = window(orig, range, start, end) else { return false };
     let after = &orig[end..to.max(end)];
     let clause_end = after.find(clause_break).unwrap_or(after.len());
-    GONE.is_match(&after[..clause_end])
+    re.is_match(&after[..clause_end])
 }
 
 /// Whether the words right before a mention say it was renamed or moved away ("we renamed the
@@ -437,10 +442,7 @@ static UNTRACKED: LazyLock<Regex> = LazyLock::new(|| {
 /// the `wdbx/` module directory", "`utils.py` became the `utils/` package"): the path is the
 /// old one. Only for paths: "`Foo` is now a trait" says the name is still there, changed.
 pub(super) fn became_other(orig: &str, range: &Range<usize>, start: usize, end: usize) -> bool {
-    let Some((_, to)) = window(orig, range, start, end) else { return false };
-    let after = &orig[end..to.max(end)];
-    let clause_end = after.find(clause_break).unwrap_or(after.len());
-    BECAME.is_match(&after[..clause_end])
+    clause_after_matches(orig, range, start, end, &BECAME)
 }
 
 /// "is now the/a/an ...", "became", "has become", right after the mention.
