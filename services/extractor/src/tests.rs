@@ -2162,3 +2162,9 @@ fn what_a_page_was_made_from_and_a_path_that_became_another_are_no_claims() {
     );
     check("Already split: `src/wdbx.rs` is now the `wdbx/` module directory.", &["L1 file_reference wdbx"]);
 }
+/// A path its brackets or its clause say is kept out of git is the reader's: no claim.
+#[test]
+fn a_path_said_to_be_kept_out_of_git_is_no_claim() {
+    check("- **Design & plans (not committed; local `docs/superpowers/`):** the headless +", &[]);
+    check("Plans live in `docs/plans/` (committed with the code).", &["L1 file_reference docs/plans"]);
+}

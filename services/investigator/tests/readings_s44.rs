@@ -8,7 +8,7 @@
 mod common;
 
 use memval_investigator::Evidence;
-use memval_proto::{Outcome, Verdict};
+use memval_proto::{Claim, CodeRef, Outcome, Verdict};
 
 #[test]
 fn without_history_a_word_renamed_throughout_is_found_from_the_memorys_paths() {
@@ -70,6 +70,7 @@ fn a_folder_the_memory_places_in_a_sibling_repository_is_not_a_deletion() {
         common::write(r, "crates/w/src/entropy.rs", "pub fn entropy() {}\n");
         common::write(r, "crates/w/src/lib.rs", "pub mod entropy;\n");
         common::write(r, "NOTES.md", "# notes\n");
+        common::write(r, ".agents/skills/x/SKILL.md", "# skill\n");
     });
     common::commit_on_day(&root, 5, |r| std::fs::remove_dir_all(r.join("crates")).unwrap());
     let evidence = Evidence::open(&root).unwrap();
@@ -84,6 +85,29 @@ fn a_folder_the_memory_places_in_a_sibling_repository_is_not_a_deletion() {
             }
             other => panic!("{path}: {other:?}"),
         }
+    }
+    // As the extractor reads them in a skill's folder: the bare name and the sibling path
+    // joined to `.agents/skills/x/`, each with its written form.
+    let in_skill = |path: &str, written: &str| Claim {
+        code_refs: vec![CodeRef {
+            written: Some(written.into()),
+            alt_paths: vec![written.into()],
+            ..CodeRef::path(path)
+        }],
+        ..common::file_claim(path)
+    };
+    let memory = common::notes_file(&root, "NOTES.md", common::START + common::DAY);
+    let got = common::check_as_validate(
+        &evidence,
+        memory,
+        vec![
+            in_skill(".agents/skills/x/entropy.rs", "entropy.rs"),
+            in_skill(".agents/skills/wdbx/crates/w/src/lib.rs", "../wdbx/crates/w/src/lib.rs"),
+        ],
+    );
+    match &got[0] {
+        Outcome::NotChecked { reason } => assert!(reason.starts_with("entropy.rs is gone"), "{reason}"),
+        other => panic!("in a skill's folder: {other:?}"),
     }
     // Without the sibling path, the deletion is reported.
     let memory = common::notes_file(&root, "NOTES.md", common::START + common::DAY);

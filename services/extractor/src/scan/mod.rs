@@ -339,7 +339,9 @@ impl Walker {
                 .filter(|&i| {
                     negation::denied(orig, &range, files[i].start, files[i].end)
                         || ported_from(files[i].start)
-                        || negation::untracked(orig, &range, files[i].start, files[i].end)
+                        // Read on the whole line: brackets may hold more than one sentence
+                        // ("(not committed; local `docs/superpowers/`)").
+                        || negation::untracked(orig, &(0..orig.len()), files[i].start, files[i].end)
                 })
                 .collect()
         } else {

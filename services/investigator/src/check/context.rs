@@ -35,6 +35,9 @@ pub struct MemoryContext {
     /// The memory's own file, relative to the repo root, when it is a file of the repository
     /// (`plugins/x/docs/guide.md`).
     own_file: Option<String>,
+    /// Every path the memory writes climbing out of the repository (`../wdbx/crates/x`), as
+    /// written, whatever folder the extractor read it from.
+    outside: Vec<String>,
     /// (path, line) of every line the memory says holds a definition written out with its
     /// keyword ("`fn main` is on line 12 of `src/main.rs`"): there the line is the definition's.
     declared_lines: Vec<(String, u32)>,
@@ -67,6 +70,7 @@ pub(super) static NO_CONTEXT: MemoryContext = MemoryContext {
     for_people: false,
     snippet_files: Vec::new(),
     own_file: None,
+    outside: Vec::new(),
     declared_lines: Vec::new(),
     file_lines: Vec::new(),
 };
@@ -149,9 +153,9 @@ impl MemoryContext {
         self.paths.iter().filter(|(p, _)| !p.contains('/') && p != except && index.is_dir(p)).count()
     }
 
-    /// The memory's paths that climb out of the repository (`../wdbx/crates/x`).
+    /// The memory's paths that climb out of the repository, as written (`../wdbx/crates/x`).
     pub(crate) fn outside_paths(&self) -> impl Iterator<Item = &str> {
-        self.paths.iter().map(|(p, _)| p.as_str()).filter(|p| p.starts_with("../"))
+        self.outside.iter().map(String::as_str)
     }
 
     /// The memory's paths the tree does not have as written, other than `except`.
@@ -289,6 +293,10 @@ impl MemoryContext {
                 }
                 if !ctx.paths.iter().any(|(p, _)| p == path) {
                     ctx.paths.push((path.to_owned(), r.alt_paths.clone()));
+                }
+                let written = r.written.as_deref().unwrap_or(path).trim();
+                if written.starts_with("../") && !ctx.outside.iter().any(|o| o == written) {
+                    ctx.outside.push(written.to_owned());
                 }
                 if let Some(symbol) = &r.symbol {
                     ctx.symbols.push((path.to_owned(), symbol.clone()));

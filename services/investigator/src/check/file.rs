@@ -202,7 +202,7 @@ impl Checker<'_> {
                     .since(since)
             }
             Located::Gone { confidence, evidence, since } => {
-                if let Some(away) = self.left_for_sibling(&r.path) {
+                if let Some(away) = self.left_for_sibling(r) {
                     return away;
                 }
                 checked(Verdict::Contradicted, confidence, format!("{raw} — {evidence}"), None).since(since)

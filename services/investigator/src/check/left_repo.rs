@@ -9,31 +9,35 @@
 //! with the sibling path in the reason. A memory that names no such sibling path is read as
 //! before: its paths are this repository's.
 
-use memval_proto::Outcome;
-
-use crate::names::basename;
+use memval_proto::{CodeRef, Outcome};
 
 use super::Checker;
 
 impl Checker<'_> {
-    /// Not checked: `path`, gone, lies in a folder the memory places in another repository.
-    pub(super) fn left_for_sibling(&self, path: &str) -> Option<Outcome> {
-        let path = path.trim().trim_start_matches("./").trim_end_matches('/');
+    /// Not checked: the path of `r`, gone, lies in a folder the memory places in another
+    /// repository. A bare name (`entropy.rs`, read from the memory's folder) counts when git had
+    /// it in that folder.
+    pub(super) fn left_for_sibling(&self, r: &CodeRef) -> Option<Outcome> {
+        let path = r.path.trim().trim_start_matches("./").trim_end_matches('/');
         if path.is_empty() || path.starts_with("..") || self.index.has(path) {
             return None;
         }
-        let name = basename(path);
+        let written = r.written.as_deref().unwrap_or(path).trim().trim_start_matches("./");
+        let name = if written.contains('/') { None } else { Some(written) };
         for sibling in self.context.outside_paths() {
             let Some(folder) = sibling_folder(sibling) else { continue };
             if self.index.is_dir(folder) || self.git.is_some_and(|git| !git.ever_had(folder)) {
                 continue;
             }
             let inside = path == folder || path.starts_with(&format!("{folder}/"));
-            let bare = !path.contains('/') && self.git.is_some_and(|git| git.ever_had(&format!("{folder}/{name}")));
+            let bare = name.is_some_and(|name| {
+                let there = format!("{folder}/{name}");
+                !self.index.has(&there) && self.git.is_some_and(|git| git.ever_had(&there))
+            });
             if inside || bare {
                 return Some(Outcome::NotChecked {
                     reason: format!(
-                        "{path} is gone from this repository, and the memory places {folder}/ in another one ({sibling}), which memval does not read"
+                        "{written} is gone from this repository, and the memory places {folder}/ in another one ({sibling}), which memval does not read"
                     ),
                 });
             }
