@@ -2160,6 +2160,10 @@ fn what_a_page_was_made_from_and_a_path_that_became_another_are_no_claims() {
         "Material consolidated from three stub tutorials (`advanced.md`,\n`gpu.md`). Expand `guide.md` when ready.",
         &["L2 file_reference guide.md"],
     );
+    check(
+        "Material consolidated from three stub tutorials\n(`advanced.md`, `gpu.md`,\n`vector.md`). Expand `guide.md`.",
+        &["L3 file_reference guide.md"],
+    );
     check("Already split: `src/wdbx.rs` is now the `wdbx/` module directory.", &["L1 file_reference wdbx"]);
 }
 /// A path its brackets or its clause say is kept out of git is the reader's: no claim.

@@ -98,6 +98,9 @@ use found::Found;
 use front_matter::FrontMatter;
 use walker::Walker;
 
+/// The most of a sentence running over several lines that is carried to the next line.
+const CARRIED_BYTES: usize = 400;
+
 /// `file_dir`: the notes file's folder, repo-relative (`None` at the root or outside the repo);
 /// `page_dir`: for a Markdown page, the folder its URL names on a docs site (`docs/guide/setup`
 /// for `docs/guide/setup.md`), where `../x` may point too.
@@ -275,7 +278,22 @@ impl Walker {
         }
         self.run_on.clear();
         if kind == Kind::Prose {
-            self.carry = (self.paragraph, ported::run_on(content));
+            // A sentence running over several lines carries all of them, so a list that began
+            // two lines up ("consolidated from three pages\n(`a.md`, `b.md`,\n`c.md`)") is read
+            // with its opening words (the last few hundred bytes of it).
+            let tail = ported::run_on(content);
+            let whole = !tail.is_empty() && tail == content.trim();
+            let tail = if whole && paragraph == self.paragraph && !carried.is_empty() {
+                let joined = format!("{carried} {tail}");
+                let mut from = joined.len().saturating_sub(CARRIED_BYTES);
+                while !joined.is_char_boundary(from) {
+                    from += 1;
+                }
+                joined[from..].to_owned()
+            } else {
+                tail
+            };
+            self.carry = (self.paragraph, tail);
         }
         self.scopes_after(content, first, kind, item_col, (single, opened), last);
     }
