@@ -394,8 +394,16 @@ impl Walker {
             // "`wdbx.rs` is now the `wdbx/` directory", "consolidated from `a.md`, `b.md`":
             // the old names.
             let became = |f: &&crate::mentions::FileMention| negation::became_other(orig, &range, f.start, f.end);
+            // Only a sentence with such words, here or on the lines it runs on from, is read
+            // mention by mention.
+            let may_source = negation::names_a_source(&format!("{} {}", self.run_on, &orig[range.clone()]));
             let sources = |start: usize, _: usize| {
-                negation::named_as_source(&format!("{} {}", self.run_on, orig.get(range.start..start).unwrap_or("")))
+                may_source
+                    && negation::named_as_source(&format!(
+                        "{} {}",
+                        self.run_on,
+                        orig.get(range.start..start).unwrap_or("")
+                    ))
             };
             let old: Vec<String> = files
                 .iter()

@@ -451,6 +451,11 @@ static BECAME: LazyLock<Regex> = LazyLock::new(|| {
         .expect("valid regex")
 });
 
+/// Whether `text` holds words that name what a thing was made from ([`named_as_source`]).
+pub(super) fn names_a_source(text: &str) -> bool {
+    SOURCE_OF.is_match(text)
+}
+
 /// Whether a mention is one of what a thing was made from, as the words `before` it say (the
 /// sentence up to the mention, with the words it runs on from on the line before): "consolidated
 /// from three stub tutorials (`a.md`,\n`b.md`)", "merged from `x.md`", "replaces `old.rs`",
